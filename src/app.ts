@@ -1,0 +1,136 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.js';
+import { authPlugin } from './core/auth.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { ApiError, errorHandlingPlugin } from './core/errors.js';
+import { Cursors } from './core/pagination.js';
+import { sharedSchemas } from './core/schemas.js';
+import { loadServiceSecret } from './core/secret.js';
+import { hashToken } from './core/tokens.js';
+import { createUrls, type Urls } from './core/urls.js';
+import { createDatabase, type Db } from './db/database.js';
+import { operationsRoutes } from './ops/routes.js';
+import { organizationRoutes } from './orgs/routes.js';
+import { OrganizationSchema } from './orgs/schemas.js';
+import { userRoutes } from './users/routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: Db;
+    clock: Clock;
+    urls: Urls;
+    cursors: Cursors;
+  }
+}
+
+/** What buildApp needs of the configuration; the rest belongs to the process that starts it. */
+export type AppConfig = Pick<
+  Config,
+  'publicUrl' | 'logLevel' | 'rateLimit' | 'bodyLimit' | 'authCacheTtlMs' | 'secretKey' | 'trustProxy' | 'databasePoolSize'
+> & { databaseUrl: string };
+
+export interface AppDependencies {
+  clock?: Clock;
+  /** A logger shared with the process that starts the app; otherwise one is made from the config. */
+  logger?: FastifyBaseLogger;
+}
+
+function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
+  };
+}
+
+/** Builds the complete API on its own database pool. Nothing is global, so tests can build many. */
+export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config) }),
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        // Unknown body fields are refused, not silently dropped.
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // The API speaks JSON only; any other body is a 415.
+  app.removeContentTypeParser(['text/plain']);
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandlingPlugin);
+  for (const schema of [...sharedSchemas, OrganizationSchema]) app.addSchema(schema);
+
+  await app.register(
+    fp(async (instance) => {
+      const db = createDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, logger: instance.log });
+      instance.decorate('config', config);
+      instance.decorate('db', db);
+      instance.decorate('clock', deps.clock ?? systemClock);
+      instance.decorate('urls', createUrls(config.publicUrl));
+      instance.decorate('cursors', new Cursors(await loadServiceSecret(db, config.secretKey)));
+      instance.addHook('onClose', async () => db.destroy());
+    }, { name: 'context' }),
+  );
+
+  await app.register(rateLimit, {
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    enableDraftSpec: true,
+    // Per token: the hash of the bearer token, so no database read is needed to count.
+    keyGenerator: (request) => {
+      const token = /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+      return token ? `token:${hashToken(token).toString('base64')}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(429, `Rate limit exceeded: ${context.max} requests per ${context.after}; retry after the time in Retry-After`),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quire API',
+        version: '1.0.0',
+        description: 'Self-hosted documentation management, compatible with the GitBook REST API.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  await app.register(authPlugin, { db: app.db, clock: app.clock, cacheTtlMs: config.authCacheTtlMs });
+  await app.register(operationsRoutes);
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', v1.authenticate);
+      await v1.register(userRoutes);
+      await v1.register(organizationRoutes);
+    },
+    { prefix: '/v1' },
+  );
+
+  return app;
+}

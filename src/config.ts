@@ -1,0 +1,82 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every environment variable the service reads, with its bounds and default. */
+const EnvSchema = Type.Object({
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$' })),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './.data' }),
+  BOOTSTRAP_ADMIN_TOKEN: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.~-]{20,200}$' })),
+  BOOTSTRAP_ADMIN_EMAIL: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$', default: 'admin@example.com' }),
+  BOOTSTRAP_ORG_TITLE: Type.String({ minLength: 2, maxLength: 255, default: 'My organization' }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  BODY_LIMIT: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
+  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
+  SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+});
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  port: number;
+  host: string;
+  /** Base of every absolute URL in responses, without a trailing slash. */
+  publicUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  dataDir: string;
+  bootstrap: { adminToken: string | undefined; adminEmail: string; organizationTitle: string };
+  rateLimit: { max: number; windowMs: number };
+  bodyLimit: number;
+  authCacheTtlMs: number;
+  /** Signs page cursors; when unset, a generated secret kept in the database is used. */
+  secretKey: string | undefined;
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration; throws a ConfigError that names every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
+  const problems = [...Value.Errors(EnvSchema, converted)].map(
+    (error) => `${error.path.slice(1) || 'environment'} ${error.message} (got ${JSON.stringify(raw[error.path.slice(1)])})`,
+  );
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const e = converted as Env;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    dataDir: e.DATA_DIR,
+    bootstrap: {
+      adminToken: e.BOOTSTRAP_ADMIN_TOKEN,
+      adminEmail: e.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(),
+      organizationTitle: e.BOOTSTRAP_ORG_TITLE,
+    },
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    bodyLimit: e.BODY_LIMIT,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    secretKey: e.SECRET_KEY,
+    trustProxy: e.TRUST_PROXY,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from './clock.js';
+import type { Db } from '../db/database.js';
+import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { scopesAllow, type Scope } from './scopes.js';
+import { hashToken } from './tokens.js';
+
+/** Who is calling: the token's user, and what the token may do. */
+export interface Caller {
+  userId: string;
+  email: string;
+  displayName: string;
+  photoUrl: string | null;
+  tokenId: string;
+  /** Null when the token carries its user's full rights. */
+  scopes: string[] | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller;
+  }
+  interface FastifyContextConfig {
+    /** The token scope an operation needs; checked after authentication. */
+    scope?: Scope;
+  }
+}
+
+interface CachedCaller {
+  caller: Caller;
+  expiresAt: number | null;
+  cachedUntil: number;
+}
+
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Token lookups are cached for a few seconds (AUTH_CACHE_TTL_MS): a token
+ * revoked elsewhere may keep working that long on this instance, no longer.
+ */
+class CallerCache {
+  private readonly entries = new Map<string, CachedCaller>();
+  constructor(private readonly ttlMs: number) {}
+
+  get(key: string, now: number): CachedCaller | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.cachedUntil > now) return entry;
+    if (entry) this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, entry: Omit<CachedCaller, 'cachedUntil'>, now: number): void {
+    if (this.ttlMs === 0) return;
+    if (this.entries.size >= MAX_CACHED_TOKENS) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { ...entry, cachedUntil: now + this.ttlMs });
+  }
+
+  forgetToken(tokenId: string): void {
+    for (const [key, entry] of this.entries) if (entry.caller.tokenId === tokenId) this.entries.delete(key);
+  }
+}
+
+async function findCallerByTokenHash(db: Db, tokenHash: Buffer) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select([
+      't.id as tokenId',
+      't.scopes',
+      't.expires_at as expiresAt',
+      't.revoked_at as revokedAt',
+      'u.id as userId',
+      'u.email',
+      'u.display_name as displayName',
+      'u.photo_url as photoUrl',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export interface AuthOptions {
+  db: Db;
+  clock: Clock;
+  cacheTtlMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Drops a revoked token from this instance's cache at once. */
+    forgetToken(tokenId: string): void;
+    /** The onRequest hook that makes a route require a valid token. */
+    authenticate(request: FastifyRequest): Promise<void>;
+  }
+}
+
+export const authPlugin = fp<AuthOptions>(
+  async (app: FastifyInstance, { db, clock, cacheTtlMs }) => {
+    const cache = new CallerCache(cacheTtlMs);
+    app.decorateRequest('caller', null as unknown as Caller);
+    app.decorate('forgetToken', (tokenId: string) => cache.forgetToken(tokenId));
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const match = BEARER.exec(request.headers.authorization ?? '');
+      if (!match) throw new UnauthorizedError();
+      const tokenHash = hashToken(match[1]!);
+      const key = tokenHash.toString('base64');
+      const now = clock.now().getTime();
+
+      let entry = cache.get(key, now);
+      if (!entry) {
+        const row = await findCallerByTokenHash(db, tokenHash);
+        if (!row || row.revokedAt) throw new UnauthorizedError();
+        const { expiresAt, revokedAt: _revoked, ...caller } = row;
+        entry = { caller, expiresAt: expiresAt?.getTime() ?? null, cachedUntil: 0 };
+        cache.set(key, entry, now);
+      }
+      if (entry.expiresAt !== null && entry.expiresAt <= now) throw new UnauthorizedError();
+
+      request.caller = entry.caller;
+      const scope = request.routeOptions.config.scope;
+      if (scope && !scopesAllow(entry.caller.scopes, scope)) {
+        throw new ForbiddenError(`This token lacks the "${scope}" scope this operation needs`);
+      }
+    });
+  },
+  { name: 'auth' },
+);

@@ -1,0 +1,16 @@
+/** Builds the absolute URLs put in responses, from the configured public base URL. */
+export interface Urls {
+  /** The API URL of a resource: `api('orgs', id)` is `<base>/v1/orgs/<id>`. */
+  api(...segments: string[]): string;
+  /** The URL of a page of the service's own web app. */
+  app(...segments: string[]): string;
+}
+
+export function createUrls(publicUrl: string): Urls {
+  const base = publicUrl.replace(/\/+$/, '');
+  const join = (segments: string[]) => segments.map(encodeURIComponent).join('/');
+  return {
+    api: (...segments) => `${base}/v1/${join(segments)}`,
+    app: (...segments) => `${base}/app/${join(segments)}`,
+  };
+}

@@ -1,0 +1,29 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from './types.js';
+
+export type Db = Kysely<Database>;
+/** Queries take either the database or an open transaction, so they compose. */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseOptions {
+  url: string;
+  poolSize?: number;
+  /** How long a request waits for a connection before it is answered with 503. */
+  connectionTimeoutMs?: number;
+  logger?: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+export function createDatabase(options: DatabaseOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection that the server drops must not crash the process; the
+  // pool replaces it on the next checkout.
+  pool.on('error', (err) => options.logger?.warn({ err }, 'idle database connection lost'));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,86 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+/** A column the database fills in when an insert leaves it out. */
+type Generated<T> = ColumnType<T, T | undefined, T>;
+type Timestamp = ColumnType<Date, Date | undefined, Date>;
+type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+
+export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
+
+export interface ServiceSettingsTable {
+  key: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: Buffer;
+  label: Generated<string>;
+  scopes: string[] | null;
+  created_at: Timestamp;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface MergeRules {
+  type: 'none' | 'rules';
+  rules?: unknown[];
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  email_domains: Generated<string[]>;
+  hostname: string | null;
+  type: Generated<'business' | 'community'>;
+  use_case: string | null;
+  community_type: string | null;
+  default_role: Role | null;
+  default_content_site_id: string | null;
+  logo_url: string | null;
+  sso: Generated<boolean>;
+  ai: Generated<boolean>;
+  invite_links: Generated<boolean>;
+  plan: Generated<string>;
+  custom_hostname: string | null;
+  merge_rules: ColumnType<MergeRules, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  role: Role | null;
+  disabled: Generated<boolean>;
+  sso: Generated<boolean>;
+  joined_at: Timestamp;
+  last_seen_at: NullableTimestamp;
+}
+
+export interface Database {
+  service_settings: ServiceSettingsTable;
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;
+export type OrganizationUpdate = Updateable<OrganizationsTable>;
+export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;

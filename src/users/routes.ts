@@ -1,0 +1,40 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NotFoundError } from '../core/errors.js';
+import { errorResponses, IdParam, ref, UserSchema } from '../core/schemas.js';
+import { presentUser } from './present.js';
+import { findUserVisibleTo } from './queries.js';
+
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/user',
+    {
+      config: { scope: 'user:read' },
+      schema: {
+        operationId: 'getAuthenticatedUser',
+        tags: ['users'],
+        summary: 'Get the profile of the authenticated user',
+        response: { 200: ref(UserSchema), ...errorResponses },
+      },
+    },
+    async (request) => presentUser({ ...request.caller, id: request.caller.userId }, app.urls),
+  );
+
+  app.get(
+    '/users/:userId',
+    {
+      config: { scope: 'user:read' },
+      schema: {
+        operationId: 'getUserById',
+        tags: ['users'],
+        summary: 'Get a user who shares an organization with the caller',
+        params: Type.Object({ userId: IdParam }),
+        response: { 200: ref(UserSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await findUserVisibleTo(app.db, request.params.userId, request.caller.userId);
+      if (!user) throw new NotFoundError('No user with this id is visible to you');
+      return presentUser({ id: user.id, email: user.email, displayName: user.display_name, photoUrl: user.photo_url }, app.urls);
+    },
+  );
+};
