@@ -14,6 +14,7 @@ import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
 import { hashToken } from './core/tokens.js';
 import { createUrls, type Urls } from './core/urls.js';
+import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
 import { operationsRoutes } from './ops/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
@@ -59,16 +60,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
-    ajv: {
-      customOptions: {
-        // Unknown body fields are refused, not silently dropped.
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: false,
-      },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const schemas = [...sharedSchemas, OrganizationSchema];
+  for (const schema of schemas) app.addSchema(schema);
+  app.setValidatorCompiler(createValidatorCompiler(schemas));
 
   // The API speaks JSON only; any other body is a 415.
   app.removeContentTypeParser(['text/plain']);
@@ -78,7 +74,6 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   });
 
   await app.register(errorHandlingPlugin);
-  for (const schema of [...sharedSchemas, OrganizationSchema]) app.addSchema(schema);
 
   await app.register(
     fp(async (instance) => {

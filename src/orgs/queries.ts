@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../db/database.js';
 import type { OrganizationRow, OrganizationUpdate, Role } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
@@ -116,7 +117,7 @@ export async function listOrganizationsByEmailDomain(
     .selectAll('o')
     .select('m.role as member_role')
     .select('m.user_id as member_user_id')
-    .where('o.email_domains', '@>', [domain])
+    .where('o.email_domains', '@>', sql<string[]>`ARRAY[${domain}]::text[]`)
     .$if(callerDomain !== domain, (query) => query.where('m.user_id', 'is not', null))
     .orderBy('o.created_at', 'desc')
     .orderBy('o.id', 'desc')

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp, type AppConfig } from '../../src/app.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { Db } from '../../src/db/database.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { Factory } from './factory.js';
+
+export const PUBLIC_URL = 'http://docs.test';
+
+export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    databaseUrl,
+    databasePoolSize: 5,
+    publicUrl: PUBLIC_URL,
+    logLevel: 'silent',
+    rateLimit: { max: 100_000, windowMs: 60_000 },
+    bodyLimit: 5 * 1024 * 1024,
+    authCacheTtlMs: 0,
+    secretKey: 'test-secret-key-test-secret-key-0123456789',
+    trustProxy: false,
+    ...overrides,
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Db;
+  database: TestDatabase;
+  factory: Factory;
+}
+
+export interface TestAppOptions {
+  config?: Partial<AppConfig>;
+  clock?: Clock;
+}
+
+/**
+ * Gives the test file its own migrated database and an app on it, made before
+ * the first test and dropped after the last. Read its fields inside tests.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestContext {
+  const context = {} as TestContext;
+  beforeAll(async () => {
+    context.database = await createTestDatabase();
+    context.app = await buildApp(testConfig(context.database.url, options.config), options.clock ? { clock: options.clock } : {});
+    await context.app.ready();
+    context.db = context.app.db;
+    context.factory = new Factory(context.db);
+  });
+  afterAll(async () => {
+    await context.app?.close();
+    await context.database?.drop();
+  });
+  return context;
+}
+
+/** Listens on a free loopback port and returns the base URL, for the official client and raw HTTP. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { startThrowawayPostgres } from './postgres.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Connection URL of the server's maintenance database, for CREATE/DROP DATABASE. */
+    adminDatabaseUrl: string;
+    /** The migrated database each test file clones. */
+    templateDatabase: string;
+    /** Prefix of every database this run creates, so teardown can find them. */
+    databasePrefix: string;
+  }
+}
+
+/**
+ * Starts one PostgreSQL for the run and migrates a template database once;
+ * every test file then gets a fresh copy of it (CREATE DATABASE … TEMPLATE).
+ */
+export default async function setup(project: TestProject) {
+  const server = await startThrowawayPostgres();
+  const prefix = `quire_t${randomBytes(4).toString('hex')}`;
+  const template = `${prefix}_template`;
+  const adminUrl = server.url('postgres');
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${template}`);
+  await migrateToLatest({ databaseUrl: server.url(template) });
+  await admin.end();
+
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', template);
+  project.provide('databasePrefix', prefix);
+  process.stdout.write(`Test databases: ${server.source} (${prefix}_*)\n`);
+
+  return async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}\\_%`]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    await client.end();
+    await server.stop();
+  };
+}

@@ -1,0 +1,77 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import { expect } from 'vitest';
+
+const require = createRequire(import.meta.url);
+/** The conformance reference: the GitBook API description whose paths match the seeds. */
+const spec = require('@gitbook/api/spec/openapi.json') as OpenApi;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, ResponseObject> };
+}
+interface Operation {
+  operationId?: string;
+  responses?: Record<string, ResponseObject>;
+}
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, { schema?: unknown }>;
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` as JSON Schema: null becomes one more allowed
+ * type (and enum value), since Ajv does not accept `nullable` without `type`.
+ */
+function nullableToJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableToJsonSchema);
+  if (typeof node !== 'object' || node === null) return node;
+  const { nullable, ...rest } = node as Record<string, unknown>;
+  const converted = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, nullableToJsonSchema(value)]));
+  if (nullable !== true) return converted;
+  if (Array.isArray(converted.enum) && !converted.enum.includes(null)) converted.enum = [...converted.enum, null];
+  if (typeof converted.type === 'string') return { ...converted, type: [converted.type, 'null'] };
+  return { anyOf: [converted, { type: 'null' }] };
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+addFormats(ajv);
+// Formats the spec uses that JSON Schema does not define; the service checks these itself.
+for (const format of ['emoji', 'markdown', 'binary']) ajv.addFormat(format, true);
+ajv.addSchema(nullableToJsonSchema(spec) as object, 'spec');
+
+const compiled = new Map<string, ValidateFunction>();
+
+function findOperation(operationId: string): Operation {
+  for (const methods of Object.values(spec.paths)) {
+    for (const operation of Object.values(methods)) {
+      if (operation.operationId === operationId) return operation;
+    }
+  }
+  throw new Error(`No operation ${operationId} in the spec`);
+}
+
+function responseSchema(operationId: string, status: number): unknown {
+  const responses = findOperation(operationId).responses ?? {};
+  let response = responses[String(status)] ?? responses.default;
+  if (!response) throw new Error(`${operationId} has no ${status} response in the spec`);
+  if (response.$ref) response = spec.components.responses[response.$ref.split('/').pop()!]!;
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`${operationId} ${status} has no JSON body in the spec`);
+  // Point the schema's own references at the spec document registered above.
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"spec#/components/'));
+}
+
+/** Asserts that `body` is a valid `status` response of `operationId` in @gitbook/api@0.143.2's spec. */
+export function expectSpecResponse(operationId: string, status: number, body: unknown): void {
+  const key = `${operationId} ${status}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(responseSchema(operationId, status) as object);
+    compiled.set(key, validate);
+  }
+  const valid = validate(body);
+  expect(valid ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n'), `${key} response must match the spec`).toEqual([]);
+}
