@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { authPlugin } from './core/auth.js';
 import { systemClock, type Clock } from './core/clock.js';
-import { ApiError, errorHandlingPlugin } from './core/errors.js';
+import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { Cursors } from './core/pagination.js';
 import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
@@ -60,6 +60,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
+    frameworkErrors: (error, _request, reply) => {
+      const apiError = toApiError(error);
+      void reply.code(apiError.statusCode).send(errorBody(apiError));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const schemas = [...sharedSchemas, OrganizationSchema];

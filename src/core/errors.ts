@@ -110,15 +110,13 @@ export function toApiError(error: FastifyError | Error): ApiError {
       case '23503':
         return new BadRequestError(field ? `${field} refers to a resource that does not exist` : 'A referenced resource does not exist');
       case '23514':
-      case '22001':
-      case '22P02':
-      case '22003':
-      case '22007':
         return new BadRequestError('A value is not valid for this field');
       case '40001':
       case '40P01':
         return new ConflictError('A concurrent change conflicted with this request; try again');
     }
+    // Class 22, data exceptions: a value the database cannot take, such as a NUL character.
+    if (error.code.startsWith('22')) return new BadRequestError('A value contains characters or a form that cannot be stored');
     if (PG_UNAVAILABLE.has(error.code)) return new ServiceUnavailableError();
   }
   if (isConnectionFailure(fastifyError)) return new ServiceUnavailableError();

@@ -22,8 +22,11 @@ export function createDatabase(options: DatabaseOptions): Db {
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle connection that the server drops must not crash the process; the
-  // pool replaces it on the next checkout.
-  pool.on('error', (err) => options.logger?.warn({ err }, 'idle database connection lost'));
+  // A connection the server drops must not crash the process, whether it sits
+  // idle in the pool or is checked out between two queries: the pool discards
+  // a broken client when it comes back and opens a new one when needed.
+  const onLost = (err: Error) => options.logger?.warn({ err }, 'database connection lost');
+  pool.on('error', onLost);
+  pool.on('connect', (client) => client.on('error', onLost));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults with no environment at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      databaseUrl: undefined,
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      dataDir: './.data',
+      rateLimit: { max: 600, windowMs: 60_000 },
+      bodyLimit: 5 * 1024 * 1024,
+      bootstrap: { adminToken: undefined, adminEmail: 'admin@example.com', organizationTitle: 'My organization' },
+    });
+  });
+
+  it('reads and converts every variable', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/quire',
+      PORT: '8080',
+      PUBLIC_URL: 'https://docs.example.com/',
+      LOG_LEVEL: 'debug',
+      RATE_LIMIT_MAX: '10',
+      TRUST_PROXY: 'true',
+      BOOTSTRAP_ADMIN_EMAIL: 'Root@Example.com',
+    });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://u:p@db:5432/quire',
+      port: 8080,
+      publicUrl: 'https://docs.example.com',
+      logLevel: 'debug',
+      rateLimit: { max: 10 },
+      trustProxy: true,
+      bootstrap: { adminEmail: 'root@example.com' },
+    });
+  });
+
+  it('names every bad variable and its value', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', BOOTSTRAP_ADMIN_TOKEN: 'short' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT .*"eighty"/);
+    expect(message).toMatch(/LOG_LEVEL .*"loud"/);
+    expect(message).toMatch(/DATABASE_URL .*"mysql:\/\/x"/);
+    expect(message).toMatch(/BOOTSTRAP_ADMIN_TOKEN/);
+  });
+});
