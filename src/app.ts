@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
@@ -61,7 +61,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
       const apiError = toApiError(error);
       void reply.code(apiError.statusCode).send(errorBody(apiError));
     },
