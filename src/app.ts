@@ -74,8 +74,15 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // The API speaks JSON only; any other body is a 415.
   app.removeContentTypeParser(['text/plain']);
 
+  // Once closing, a response ends its keep-alive connection, so that a request
+  // still in flight at shutdown does not keep the server open after it is answered.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    if (closing) void reply.header('connection', 'close');
   });
 
   await app.register(errorHandlingPlugin);

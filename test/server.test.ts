@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from './support/database.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+interface RunningServer {
+  child: ChildProcess;
+  logs: Array<Record<string, unknown>>;
+  baseUrl: string;
+}
+
+/** Starts `src/server.ts` as its own process, as `npm start` does, and waits until it listens. */
+async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let buffered = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        const listening = /^Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(String(entry.msg));
+        if (listening) resolve(listening[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, logs, baseUrl };
+}
+
+describe('the server process', () => {
+  it('migrates, bootstraps, prints the first token once, and stops cleanly, finishing a request in flight', async () => {
+    const database = await createTestDatabase();
+    const lock = new pg.Client({ connectionString: database.url });
+    try {
+      const server = await startServer({ DATABASE_URL: database.url });
+      const first = server.logs.find((entry) => typeof entry.token === 'string');
+      expect(first).toMatchObject({ email: 'admin@example.com', msg: expect.stringMatching(/^first start/) });
+      const headers = { authorization: `Bearer ${String(first!.token)}`, 'content-type': 'application/json' };
+
+      const user = await fetch(`${server.baseUrl}/v1/user`, { headers });
+      expect(user.status).toBe(200);
+      expect(user.headers.get('x-request-id')).toBeTruthy();
+
+      // Hold the organization's row so that a PATCH is still running when SIGTERM arrives.
+      await lock.connect();
+      await lock.query('BEGIN');
+      await lock.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [first!.organizationId]);
+      const inFlight = fetch(`${server.baseUrl}/v1/orgs/${String(first!.organizationId)}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ title: 'Finished during shutdown' }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await lock.query('COMMIT');
+
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect((await response.json()).title).toBe('Finished during shutdown');
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(server.logs.map((entry) => entry.msg)).toContain('stopped');
+
+      // A second start finds users and does not bootstrap again.
+      const again = await startServer({ DATABASE_URL: database.url });
+      expect(again.logs.some((entry) => 'token' in entry)).toBe(false);
+      const exitedAgain = once(again.child, 'exit');
+      again.child.kill('SIGINT');
+      expect((await exitedAgain)[0]).toBe(0);
+    } finally {
+      await lock.end().catch(() => {});
+      await database.drop();
+    }
+  });
+
+  it('refuses to start on a bad setting, naming it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'http', DATABASE_URL: 'postgres://nowhere/x' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Invalid configuration:\n {2}PORT .*"http"/);
+  });
+});
