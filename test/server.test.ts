@@ -70,7 +70,7 @@ describe('the server process', () => {
 
       const response = await inFlight;
       expect(response.status).toBe(200);
-      expect((await response.json()).title).toBe('Finished during shutdown');
+      expect(((await response.json()) as { title: string }).title).toBe('Finished during shutdown');
       const [code] = await exited;
       expect(code).toBe(0);
       expect(server.logs.map((entry) => entry.msg)).toContain('stopped');
