@@ -6,14 +6,7 @@ import { bootstrapFirstStart } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
-
-function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
-  });
-}
+import { loggerOptions } from './core/logging.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
 async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Promise<void> {
@@ -45,7 +38,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config);
+  const log = pino(loggerOptions(config.logLevel));
 
   let embedded: EmbeddedCluster | undefined;
   let databaseUrl = config.databaseUrl;
