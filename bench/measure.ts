@@ -1,0 +1,51 @@
+import autocannon from 'autocannon';
+
+export interface LoadSettings {
+  /** Seconds measured. */
+  durationS: number;
+  /** Seconds of load before the measurement, not counted. */
+  warmupS: number;
+  connections: number;
+}
+
+export interface Measurement {
+  /** Mean of the per-second request counts. */
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  completed: number;
+}
+
+function load(url: string, headers: Record<string, string>, connections: number, durationS: number): PromiseLike<autocannon.Result> {
+  return autocannon({ url, headers, connections, duration: durationS });
+}
+
+/**
+ * A benchmark of error responses measures the error path, not the endpoint,
+ * so any non-2xx, socket error or timeout fails the run instead of being averaged in.
+ */
+function assertAllSucceeded(phase: string, url: string, result: autocannon.Result): void {
+  if (result.non2xx === 0 && result.errors === 0 && result.timeouts === 0 && result['2xx'] > 0) return;
+  const statuses = Object.entries(result.statusCodeStats)
+    .map(([status, { count }]) => `${status}×${count}`)
+    .join(', ');
+  throw new Error(
+    `${phase} of ${url} did not succeed throughout: ${result['2xx']} 2xx, ${result.non2xx} non-2xx (${statuses || 'none'}), ` +
+      `${result.errors} errors, ${result.timeouts} timeouts`,
+  );
+}
+
+/** Loads `url` for the warm-up, then for the measured duration, with the same connections. */
+export async function measure(url: string, headers: Record<string, string>, settings: LoadSettings): Promise<Measurement> {
+  // The warm-up fills the JIT, the database pool, the auth cache and
+  // PostgreSQL's buffers, which the first seconds of any run would otherwise pay for.
+  if (settings.warmupS > 0) assertAllSucceeded('Warm-up', url, await load(url, headers, settings.connections, settings.warmupS));
+  const result = await load(url, headers, settings.connections, settings.durationS);
+  assertAllSucceeded('Measurement', url, result);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    completed: result.latency.totalCount,
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench`: seeds a throwaway database, runs the service in this
+ * process and loads each scenario with autocannon.
+ *
+ *   BENCH_DATABASE_URL   a server to create the throwaway database on (else TEST_DATABASE_URL, Docker or embedded)
+ *   BENCH_DURATION       seconds measured per scenario (default 10)
+ *   BENCH_CONNECTIONS    concurrent connections (default 20)
+ *
+ * Progress goes to stderr; stdout carries only the table and the final
+ * `BENCH_RESULT {json}` line.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { testConfig } from '../test/support/app.js';
+import { createBenchDatabase, type BenchDatabase } from './database.js';
+import { measure, type LoadSettings } from './measure.js';
+import { report, type ScenarioResult } from './report.js';
+import { registerBaselineRoute, SCENARIOS, type Scenario } from './scenarios.js';
+import { seed, type Seeded } from './seed.js';
+
+const WARMUP_S = 2;
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+function positiveEnv(name: string, fallback: number, integer: boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+let database: BenchDatabase | undefined;
+let app: FastifyInstance | undefined;
+let cleaning: Promise<void> | undefined;
+/** Set on SIGINT/SIGTERM: whatever fails after it failed because cleanup pulled the app and database away. */
+let interrupted = false;
+
+/** Closes the app, then drops the database; once, whichever of success, failure or a signal gets here first. */
+function cleanup(): Promise<void> {
+  return (cleaning ??= (async () => {
+    await app?.close().catch((error: unknown) => log(`closing the app failed: ${String(error)}`));
+    if (database) {
+      await database.drop();
+      log(`dropped ${database.name}`);
+    }
+  })());
+}
+
+/** One request before the load: a scenario that fails or returns the wrong thing would be measured as if it worked. */
+async function preflight(scenario: Scenario, url: string, headers: Record<string, string>, seeded: Seeded): Promise<void> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${scenario.name}: GET ${url} answered ${response.status}: ${text.slice(0, 500)}`);
+  const problem = scenario.check?.(JSON.parse(text) as unknown, seeded);
+  if (problem) throw new Error(`${scenario.name}: ${problem}`);
+}
+
+async function main(): Promise<void> {
+  const settings: LoadSettings = {
+    durationS: positiveEnv('BENCH_DURATION', 10, false),
+    connections: positiveEnv('BENCH_CONNECTIONS', 20, true),
+    warmupS: WARMUP_S,
+  };
+
+  database = await createBenchDatabase((created) => (database = created));
+  log(`database ${database.name} (${database.source}), migrated`);
+
+  app = await buildApp(
+    testConfig(database.url, {
+      logLevel: 'silent',
+      // The limit must never be what is measured.
+      rateLimit: { max: 10_000_000, windowMs: 60_000 },
+      authCacheTtlMs: 5000,
+      databasePoolSize: 10,
+    }),
+  );
+  registerBaselineRoute(app); // Routes can only be added before ready().
+  await app.ready();
+
+  const started = Date.now();
+  const seeded = await seed(app.db);
+  log(`seeded in ${Date.now() - started} ms`);
+
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const targets = SCENARIOS.map((scenario) => ({ scenario, path: scenario.path(seeded), headers: scenario.headers(seeded) }));
+  // Every scenario is checked before any is loaded, so a broken one fails in a second, not after minutes of load.
+  for (const { scenario, path, headers } of targets) await preflight(scenario, base + path, headers, seeded);
+
+  const results: ScenarioResult[] = [];
+  for (const { scenario, path, headers } of targets) {
+    log(`${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections`);
+    results.push({ scenario, path, ...(await measure(base + path, headers, settings)) });
+  }
+
+  report(results, { database: database.source, durationS: settings.durationS, connections: settings.connections });
+}
+
+// Ctrl-C must not leave a quire_bench_* database behind (watchdog.ts covers
+// the cases where this handler never runs). `on`, not `once`: the signal comes
+// from the terminal and again relayed by the tsx parent, and tsx's hook in this
+// process exits at once on a signal that no other listener handles.
+const CLEANUP_TIMEOUT_MS = 15_000;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: cleaning up`);
+    setTimeout(() => {
+      log(`cleanup still running after ${CLEANUP_TIMEOUT_MS / 1000} s; exiting, ${database?.name ?? 'no database'} may remain`);
+      process.exit(1);
+    }, CLEANUP_TIMEOUT_MS).unref();
+    cleanup()
+      .catch((error: unknown) => log(`cleanup failed: ${String(error)}`))
+      .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  if (!interrupted) log(`FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  await cleanup().catch((error: unknown) => {
+    process.exitCode = 1;
+    log(`could not drop ${database?.name ?? 'the database'}: ${String(error)}`);
+  });
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import type { Seeded } from './seed.js';
+
+/**
+ * One endpoint under load. To benchmark another endpoint, add an entry to
+ * SCENARIOS (and, if it needs data, to seed.ts).
+ */
+export interface Scenario {
+  name: string;
+  /** Path and query string, from the seeded ids. */
+  path: (seed: Seeded) => string;
+  headers: (seed: Seeded) => Record<string, string>;
+  /**
+   * The least share of the baseline's requests/s this endpoint should reach.
+   * Null for the baseline itself.
+   */
+  aim: number | null;
+  /** Checked on one response before the load starts: a message when the body is not what the scenario is meant to measure. */
+  check?: (body: unknown, seed: Seeded) => string | undefined;
+}
+
+const authorized = (seed: Seeded) => ({ authorization: seed.authorization });
+
+/**
+ * The floor every endpoint is compared against: the same Fastify app, global
+ * hooks (request id, rate limit) and database pool, but one primary-key query
+ * and no auth, schema validation or presentation. The service has no such
+ * route; run.ts adds it with registerBaselineRoute before the app is ready.
+ */
+export function registerBaselineRoute(app: FastifyInstance): void {
+  app.get<{ Params: { id: string } }>('/bench/baseline/:id', async (request, reply) => {
+    const row = await app.db
+      .selectFrom('organizations')
+      .select(['id', 'title'])
+      .where('id', '=', request.params.id)
+      .executeTakeFirst();
+    return row ?? reply.code(404).send({ error: { code: 404, message: 'No such organization' } });
+  });
+}
+
+export const BASELINE: Scenario = {
+  name: 'baseline',
+  path: (seed) => `/bench/baseline/${seed.memberOrganizationIds[0]!}`,
+  headers: () => ({}),
+  aim: null,
+};
+
+export const SCENARIOS: Scenario[] = [
+  BASELINE,
+  {
+    name: 'GET /v1/orgs/{id}',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}`,
+    headers: authorized,
+    aim: 0.6,
+  },
+  {
+    name: 'GET /v1/orgs',
+    path: () => '/v1/orgs',
+    headers: authorized,
+    aim: 0.6,
+    // The point of this scenario is a full default page; fewer items would flatter it.
+    check: (body, seed) => {
+      const items = (body as { items?: unknown[] }).items;
+      const expected = Math.min(seed.memberOrganizationIds.length, 50);
+      return items?.length === expected ? undefined : `expected ${expected} items, got ${items?.length ?? 'no items array'}`;
+    },
+  },
+];

@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Clock } from '../src/core/clock.js';
+import { systemClock } from '../src/core/clock.js';
+import { newId } from '../src/core/ids.js';
+import type { Db } from '../src/db/database.js';
+import type { NewOrganization, Role } from '../src/db/types.js';
+import { createOrganization } from '../src/orgs/queries.js';
+import { createUser } from '../src/users/queries.js';
+import { createApiToken } from '../src/users/tokens.js';
+
+export interface SeedSizes {
+  /** Organizations the measured user belongs to; 50 fills exactly one default page of GET /v1/orgs. */
+  memberOrganizations: number;
+  /** Organizations of other users, so indexes and joins work on tables of a realistic size. */
+  otherOrganizations: number;
+  otherUsers: number;
+  /** Members of each other organization (an admin plus ordinary members). */
+  membersPerOtherOrganization: number;
+}
+
+export const DEFAULT_SIZES: SeedSizes = {
+  memberOrganizations: 50,
+  otherOrganizations: 2_000,
+  otherUsers: 200,
+  membersPerOtherOrganization: 3,
+};
+
+/** What the scenarios need to know about the seeded data. */
+export interface Seeded {
+  userId: string;
+  /** `Bearer <token>` of the measured user: full rights, no expiry. */
+  authorization: string;
+  memberOrganizationIds: string[];
+  otherOrganizationIds: string[];
+}
+
+/** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
+const SPREAD_MS = 30 * 24 * 3600 * 1000;
+/** Rows per INSERT: well under PostgreSQL's 65,535 parameters per statement. */
+const BATCH = 500;
+const MEMBER_ROLES: Role[] = ['admin', 'edit', 'read', 'comment'];
+
+const fixedClock = (date: Date): Clock => ({ now: () => date });
+
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Seeds in one transaction. The measured user, its token and its
+ * organizations go through the service's own queries, so they are exactly what
+ * the API would have written; the bulk of other organizations is inserted in
+ * batches, since 2,000 round trips each would only slow the setup.
+ */
+export async function seed(db: Db, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
+  const start = Date.now() - SPREAD_MS;
+  const at = (i: number, n: number) => new Date(start + Math.floor((SPREAD_MS * i) / n));
+
+  const seeded = await db.transaction().execute(async (tx) => {
+    const user = await createUser(tx, systemClock, { email: 'bench@example.com', displayName: 'Bench user' });
+    const { token } = await createApiToken(tx, systemClock, { userId: user.id, label: 'bench' });
+
+    const memberOrganizationIds: string[] = [];
+    for (let i = 0; i < sizes.memberOrganizations; i++) {
+      const clock = fixedClock(at(i, sizes.memberOrganizations));
+      const organization = await createOrganization(tx, clock, { title: `Bench organization ${i}` }, user.id);
+      memberOrganizationIds.push(organization.id);
+    }
+
+    const otherUserIds: string[] = [];
+    for (let i = 0; i < sizes.otherUsers; i++) {
+      const other = await createUser(tx, systemClock, { email: `other-${i}@example.com`, displayName: `Other user ${i}` });
+      otherUserIds.push(other.id);
+    }
+
+    const organizations: NewOrganization[] = [];
+    const members: Array<{ organization_id: string; user_id: string; role: Role; joined_at: Date }> = [];
+    for (let i = 0; i < sizes.otherOrganizations; i++) {
+      const createdAt = at(i, sizes.otherOrganizations);
+      const id = newId();
+      organizations.push({ id, title: `Organization ${i}`, default_role: 'read', created_at: createdAt, updated_at: createdAt });
+      for (let m = 0; m < Math.min(sizes.membersPerOtherOrganization, otherUserIds.length); m++) {
+        members.push({
+          organization_id: id,
+          user_id: otherUserIds[(i + m) % otherUserIds.length]!,
+          role: MEMBER_ROLES[m % MEMBER_ROLES.length]!,
+          joined_at: createdAt,
+        });
+      }
+    }
+    for (const batch of chunks(organizations, BATCH)) await tx.insertInto('organizations').values(batch).execute();
+    for (const batch of chunks(members, BATCH)) await tx.insertInto('organization_members').values(batch).execute();
+
+    return {
+      userId: user.id,
+      authorization: `Bearer ${token}`,
+      memberOrganizationIds,
+      otherOrganizationIds: organizations.map((organization) => organization.id),
+    };
+  });
+
+  // Fresh tables have no statistics until autovacuum gets to them; without
+  // them the planner may pick plans that production would not.
+  await sql`ANALYZE`.execute(db);
+  return seeded;
+}
