@@ -97,8 +97,18 @@ export function keysetPage<DB, TB extends keyof DB, O>(
     .limit(request.limit + 1);
 }
 
-/** Runs a page query and its count together and builds the list envelope. */
-export async function paginate<Row, Item>(
+/**
+ * The column, added to every row of a page query, that holds the count of the
+ * whole list: a scalar subquery PostgreSQL runs once, so that a page and its
+ * count cost one round trip.
+ */
+export const TOTAL_COUNT = 'total_count';
+
+/**
+ * Builds the list envelope from a page query whose rows carry TOTAL_COUNT.
+ * `count` runs only when there are no rows to read the total from.
+ */
+export async function paginate<Row extends { [TOTAL_COUNT]: string | number | bigint | null }, Item>(
   cursors: Cursors,
   request: PageRequest,
   load: {
@@ -108,7 +118,8 @@ export async function paginate<Row, Item>(
     toItem: (row: Row) => Item;
   },
 ): Promise<Page<Item>> {
-  const [rows, count] = await Promise.all([request.limit === 0 ? Promise.resolve([]) : load.rows(), load.count()]);
+  const rows = request.limit === 0 ? [] : await load.rows();
+  const count = rows.length > 0 ? Number(rows[0]![TOTAL_COUNT]) : await load.count();
   const hasMore = rows.length > request.limit;
   const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
   const page: Page<Item> = { count, items: pageRows.map(load.toItem) };

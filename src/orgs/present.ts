@@ -1,6 +1,7 @@
-import type { OrganizationRow, Role } from '../db/types.js';
+import type { Role } from '../db/types.js';
 import { roleAtLeast } from '../core/roles.js';
 import type { Urls } from '../core/urls.js';
+import type { OrganizationFields } from './queries.js';
 import type { Organization } from './schemas.js';
 
 /** What the caller is to the organization: not a member, a guest (role null), or a member with a role. */
@@ -30,7 +31,7 @@ export function organizationPermissions({ isMember, role }: Membership): Organiz
   };
 }
 
-export function presentOrganization(row: OrganizationRow, membership: Membership, urls: Urls): Organization {
+export function presentOrganization(row: OrganizationFields, membership: Membership, urls: Urls): Organization {
   const organization: Organization = {
     object: 'organization',
     id: row.id,

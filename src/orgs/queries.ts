@@ -3,10 +3,36 @@ import type { Db, DbOrTx } from '../db/database.js';
 import type { OrganizationRow, OrganizationUpdate, Role } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { keysetPage, type PageRequest } from '../core/pagination.js';
+import { keysetPage, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+
+/**
+ * The columns an Organization response is made from. Named, never `*`: a
+ * prepared `SELECT *` breaks when a migration adds a column under a running instance.
+ */
+const ORGANIZATION_FIELDS = [
+  'id',
+  'title',
+  'email_domains',
+  'hostname',
+  'type',
+  'use_case',
+  'community_type',
+  'default_role',
+  'default_content_site_id',
+  'logo_url',
+  'sso',
+  'ai',
+  'invite_links',
+  'plan',
+  'custom_hostname',
+  'merge_rules',
+  'created_at',
+] as const;
+const ORGANIZATION_COLUMNS = ORGANIZATION_FIELDS.map((field) => `o.${field}` as const);
+export type OrganizationFields = Omit<OrganizationRow, 'updated_at'>;
 
 /** An organization as one of its members sees it. */
-export interface MemberOrganization extends OrganizationRow {
+export interface MemberOrganization extends OrganizationFields {
   member_role: Role | null;
 }
 
@@ -19,7 +45,7 @@ export async function findOrganizationForMember(
   return db
     .selectFrom('organizations as o')
     .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
-    .selectAll('o')
+    .select(ORGANIZATION_COLUMNS)
     .select('m.role as member_role')
     .where('o.id', '=', organizationId)
     .where('m.user_id', '=', userId)
@@ -27,21 +53,32 @@ export async function findOrganizationForMember(
     .executeTakeFirst();
 }
 
-function organizationsOfUser(db: Db, userId: string) {
-  return db
-    .selectFrom('organization_members as m')
-    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-    .where('m.user_id', '=', userId)
-    .where('m.disabled', '=', false);
+/** Active memberships of a user; guests included. */
+function membershipsOf(db: Db, userId: string) {
+  return db.selectFrom('organization_members').where('user_id', '=', userId).where('disabled', '=', false);
 }
 
-export async function listOrganizationsForUser(db: Db, userId: string, page: PageRequest): Promise<MemberOrganization[]> {
-  const query = organizationsOfUser(db, userId).selectAll('o').select('m.role as member_role');
+/** A page of the user's organizations, newest first, each row carrying the total count. */
+export async function listOrganizationsForUser(db: Db, userId: string, page: PageRequest) {
+  // Start from the user's memberships, never from the organizations' time
+  // index: with a small LIMIT the planner would otherwise walk every
+  // organization looking for the few this user belongs to.
+  const query = db
+    .with(
+      (name) => name('mine').materialized(),
+      () => membershipsOf(db, userId).select(['organization_id', 'role']),
+    )
+    .selectFrom('mine')
+    .innerJoin('organizations as o', 'o.id', 'mine.organization_id')
+    .select(ORGANIZATION_COLUMNS)
+    .select('mine.role as member_role')
+    // Memberships alone: the foreign key guarantees each one's organization exists.
+    .select(() => membershipsOf(db, userId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
   return keysetPage(query, { createdAt: 'o.created_at', id: 'o.id' }, page).execute();
 }
 
 export async function countOrganizationsForUser(db: Db, userId: string): Promise<number> {
-  const { count } = await organizationsOfUser(db, userId)
+  const { count } = await membershipsOf(db, userId)
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(count);
@@ -62,7 +99,7 @@ export async function createOrganization(
   clock: Clock,
   input: NewOrganizationInput,
   adminUserId: string,
-): Promise<MemberOrganization> {
+): Promise<OrganizationRow & { member_role: Role }> {
   const now = clock.now();
   const organization = await tx
     .insertInto('organizations')
@@ -81,7 +118,7 @@ export async function createOrganization(
       created_at: now,
       updated_at: now,
     })
-    .returningAll()
+    .returning([...ORGANIZATION_FIELDS, 'updated_at'])
     .executeTakeFirstOrThrow();
   await tx
     .insertInto('organization_members')
@@ -94,8 +131,13 @@ export async function updateOrganization(
   db: DbOrTx,
   organizationId: string,
   changes: OrganizationUpdate,
-): Promise<OrganizationRow> {
-  return db.updateTable('organizations').set(changes).where('id', '=', organizationId).returningAll().executeTakeFirstOrThrow();
+): Promise<OrganizationFields> {
+  return db
+    .updateTable('organizations')
+    .set(changes)
+    .where('id', '=', organizationId)
+    .returning(ORGANIZATION_FIELDS)
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -114,7 +156,7 @@ export async function listOrganizationsByEmailDomain(
     .leftJoin('organization_members as m', (join) =>
       join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', caller.userId).on('m.disabled', '=', false),
     )
-    .selectAll('o')
+    .select(ORGANIZATION_COLUMNS)
     .select('m.role as member_role')
     .select('m.user_id as member_user_id')
     .where('o.email_domains', '@>', sql<string[]>`ARRAY[${domain}]::text[]`)
