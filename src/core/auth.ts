@@ -20,6 +20,8 @@ export interface Caller {
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
+    /** Memo of bearerTokenHash. */
+    bearerHash: Buffer | null | undefined;
   }
   interface FastifyContextConfig {
     /** The token scope an operation needs; checked after authentication. */
@@ -34,6 +36,18 @@ interface CachedCaller {
 }
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
+
+/**
+ * The SHA-256 of the request's bearer token, or null without a well-formed
+ * one. Computed once per request: the rate limiter keys on it too.
+ */
+export function bearerTokenHash(request: FastifyRequest): Buffer | null {
+  if (request.bearerHash === undefined) {
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    request.bearerHash = token ? hashToken(token) : null;
+  }
+  return request.bearerHash;
+}
 const MAX_CACHED_TOKENS = 10_000;
 
 /**
@@ -99,12 +113,12 @@ export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, { db, clock, cacheTtlMs }) => {
     const cache = new CallerCache(cacheTtlMs);
     app.decorateRequest('caller', null as unknown as Caller);
+    app.decorateRequest('bearerHash', undefined);
     app.decorate('forgetToken', (tokenId: string) => cache.forgetToken(tokenId));
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      const match = BEARER.exec(request.headers.authorization ?? '');
-      if (!match) throw new UnauthorizedError();
-      const tokenHash = hashToken(match[1]!);
+      const tokenHash = bearerTokenHash(request);
+      if (!tokenHash) throw new UnauthorizedError();
       const key = tokenHash.toString('base64');
       const now = clock.now().getTime();
 
