@@ -6,14 +6,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
-import { authPlugin } from './core/auth.js';
+import { authPlugin, bearerTokenHash } from './core/auth.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
 import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
-import { hashToken } from './core/tokens.js';
 import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
@@ -35,7 +34,15 @@ declare module 'fastify' {
 /** What buildApp needs of the configuration; the rest belongs to the process that starts it. */
 export type AppConfig = Pick<
   Config,
-  'publicUrl' | 'logLevel' | 'rateLimit' | 'bodyLimit' | 'authCacheTtlMs' | 'secretKey' | 'trustProxy' | 'databasePoolSize'
+  | 'publicUrl'
+  | 'logLevel'
+  | 'rateLimit'
+  | 'bodyLimit'
+  | 'authCacheTtlMs'
+  | 'secretKey'
+  | 'trustProxy'
+  | 'databasePoolSize'
+  | 'databasePreparedStatements'
 > & { databaseUrl: string };
 
 export interface AppDependencies {
@@ -82,7 +89,12 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
 
   await app.register(
     fp(async (instance) => {
-      const db = createDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, logger: instance.log });
+      const db = createDatabase({
+        url: config.databaseUrl,
+        poolSize: config.databasePoolSize,
+        preparedStatements: config.databasePreparedStatements,
+        logger: instance.log,
+      });
       instance.decorate('config', config);
       instance.decorate('db', db);
       instance.decorate('clock', deps.clock ?? systemClock);
@@ -98,8 +110,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     enableDraftSpec: true,
     // Per token: the hash of the bearer token, so no database read is needed to count.
     keyGenerator: (request) => {
-      const token = /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
-      return token ? `token:${hashToken(token).toString('base64')}` : `ip:${request.ip}`;
+      const tokenHash = bearerTokenHash(request);
+      return tokenHash ? `token:${tokenHash.toString('base64')}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, `Rate limit exceeded: ${context.max} requests per ${context.after}; retry after the time in Retry-After`),

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { preparingPool } from './prepared-pool.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -13,6 +14,11 @@ export interface DatabaseOptions {
   /** How long a request waits for a connection before it is answered with 503. */
   connectionTimeoutMs?: number;
   logger?: Pick<FastifyBaseLogger, 'warn'>;
+  /**
+   * Run queries as named prepared statements (the default). Turn off behind a
+   * pooler without protocol-level prepared statements (PgBouncer before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
 export function createDatabase(options: DatabaseOptions): Db {
@@ -21,6 +27,9 @@ export function createDatabase(options: DatabaseOptions): Db {
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    // Each connection keeps the statements it prepared; renewing connections
+    // now and then bounds that memory on both sides.
+    maxUses: 50_000,
   });
   // A connection the server drops must not crash the process, whether it sits
   // idle in the pool or is checked out between two queries: the pool discards
@@ -28,5 +37,7 @@ export function createDatabase(options: DatabaseOptions): Db {
   const onLost = (err: Error) => options.logger?.warn({ err }, 'database connection lost');
   pool.on('error', onLost);
   pool.on('connect', (client) => client.on('error', onLost));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: options.preparedStatements === false ? pool : preparingPool(pool) }),
+  });
 }

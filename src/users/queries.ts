@@ -1,5 +1,8 @@
 import type { DbOrTx } from '../db/database.js';
 import type { UserRow } from '../db/types.js';
+
+/** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
+const USER_FIELDS = ['id', 'email', 'display_name', 'photo_url', 'created_at', 'updated_at'] as const;
 import { newId } from '../core/ids.js';
 import type { Clock } from '../core/clock.js';
 
@@ -21,20 +24,20 @@ export async function createUser(db: DbOrTx, clock: Clock, input: NewUserInput):
       created_at: now,
       updated_at: now,
     })
-    .returningAll()
+    .returning(USER_FIELDS)
     .executeTakeFirstOrThrow();
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return db.selectFrom('users').select(USER_FIELDS).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
 }
 
 /** A user the caller may see: themselves, or someone who shares an organization with them. */
 export async function findUserVisibleTo(db: DbOrTx, userId: string, callerId: string): Promise<UserRow | undefined> {
-  if (userId === callerId) return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (userId === callerId) return db.selectFrom('users').select(USER_FIELDS).where('id', '=', userId).executeTakeFirst();
   return db
     .selectFrom('users as u')
-    .selectAll('u')
+    .select(USER_FIELDS.map((field) => `u.${field}` as const))
     .where('u.id', '=', userId)
     .where(({ exists, selectFrom }) =>
       exists(

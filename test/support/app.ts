@@ -12,6 +12,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
   return {
     databaseUrl,
     databasePoolSize: 5,
+    databasePreparedStatements: true,
     publicUrl: PUBLIC_URL,
     logLevel: 'silent',
     rateLimit: { max: 100_000, windowMs: 60_000 },
