@@ -7,6 +7,7 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       connections?: number;
+      workers?: number;
       /** Seconds. */
       duration?: number;
       /** Seconds a request may take before it counts as a timeout. */

@@ -17,7 +17,9 @@ export interface Measurement {
 }
 
 function load(url: string, headers: Record<string, string>, connections: number, durationS: number): PromiseLike<autocannon.Result> {
-  return autocannon({ url, headers, connections, duration: durationS });
+  // In a worker thread of its own: on the server's event loop, reading large
+  // responses would be charged to the endpoint being measured.
+  return autocannon({ url, headers, connections, duration: durationS, workers: 1 });
 }
 
 /**

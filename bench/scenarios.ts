@@ -54,11 +54,18 @@ export const SCENARIOS: Scenario[] = [
     aim: 0.6,
   },
   {
-    name: 'GET /v1/orgs',
+    name: 'GET /v1/orgs (3 orgs)',
+    path: () => '/v1/orgs',
+    headers: (seed) => ({ authorization: seed.typicalAuthorization }),
+    aim: 0.6,
+    check: (body) => ((body as { items?: unknown[] }).items?.length === 3 ? undefined : 'expected the typical user’s 3 organizations'),
+  },
+  {
+    name: 'GET /v1/orgs (50 orgs)',
     path: () => '/v1/orgs',
     headers: authorized,
     aim: 0.6,
-    // The point of this scenario is a full default page; fewer items would flatter it.
+    // A full default page of 50 organizations: the heaviest answer this list gives.
     check: (body, seed) => {
       const items = (body as { items?: unknown[] }).items;
       const expected = Math.min(seed.memberOrganizationIds.length, 50);

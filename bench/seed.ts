@@ -11,6 +11,8 @@ import { createApiToken } from '../src/users/tokens.js';
 export interface SeedSizes {
   /** Organizations the measured user belongs to; 50 fills exactly one default page of GET /v1/orgs. */
   memberOrganizations: number;
+  /** Organizations of the typical user, who belongs to a handful as most people do. */
+  typicalUserOrganizations: number;
   /** Organizations of other users, so indexes and joins work on tables of a realistic size. */
   otherOrganizations: number;
   otherUsers: number;
@@ -20,8 +22,9 @@ export interface SeedSizes {
 
 export const DEFAULT_SIZES: SeedSizes = {
   memberOrganizations: 50,
-  otherOrganizations: 2_000,
-  otherUsers: 200,
+  typicalUserOrganizations: 3,
+  otherOrganizations: 20_000,
+  otherUsers: 2_000,
   membersPerOtherOrganization: 3,
 };
 
@@ -32,6 +35,8 @@ export interface Seeded {
   authorization: string;
   memberOrganizationIds: string[];
   otherOrganizationIds: string[];
+  /** `Bearer <token>` of a user in `typicalUserOrganizations` organizations. */
+  typicalAuthorization: string;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -75,6 +80,9 @@ export async function seed(db: Db, sizes: SeedSizes = DEFAULT_SIZES): Promise<Se
       otherUserIds.push(other.id);
     }
 
+    const typical = await createUser(tx, systemClock, { email: 'typical@example.com', displayName: 'Typical user' });
+    const { token: typicalToken } = await createApiToken(tx, systemClock, { userId: typical.id, label: 'bench' });
+
     const organizations: NewOrganization[] = [];
     const members: Array<{ organization_id: string; user_id: string; role: Role; joined_at: Date }> = [];
     for (let i = 0; i < sizes.otherOrganizations; i++) {
@@ -90,6 +98,9 @@ export async function seed(db: Db, sizes: SeedSizes = DEFAULT_SIZES): Promise<Se
         });
       }
     }
+    for (const organization of organizations.slice(-sizes.typicalUserOrganizations)) {
+      members.push({ organization_id: organization.id, user_id: typical.id, role: 'edit', joined_at: organization.created_at! });
+    }
     for (const batch of chunks(organizations, BATCH)) await tx.insertInto('organizations').values(batch).execute();
     for (const batch of chunks(members, BATCH)) await tx.insertInto('organization_members').values(batch).execute();
 
@@ -98,6 +109,7 @@ export async function seed(db: Db, sizes: SeedSizes = DEFAULT_SIZES): Promise<Se
       authorization: `Bearer ${token}`,
       memberOrganizationIds,
       otherOrganizationIds: organizations.map((organization) => organization.id),
+      typicalAuthorization: `Bearer ${typicalToken}`,
     };
   });
 
