@@ -134,4 +134,38 @@ describe('rate limiting', () => {
       await app.close();
     }
   });
+
+  it('refuses an address that keeps sending made-up tokens before looking them up, without touching valid tokens', async () => {
+    const app = await buildApp(testConfig(t.database.url, { rateLimit: { max: 3, windowMs: 60_000 } }));
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer made-up-${i}` } });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const refused = await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: 'Bearer made-up-again' } });
+      expect(refused.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/^Too many failed authentications/) } });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+      // Another address is not affected.
+      const elsewhere = await app.inject({ method: 'GET', url: '/v1/user', remoteAddress: '10.1.2.3', headers: { authorization: 'Bearer nope' } });
+      expect(elsewhere.statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('still serves a valid token whose answer is cached while its address is refused for bad ones', async () => {
+    const app = await buildApp(testConfig(t.database.url, { rateLimit: { max: 2, windowMs: 60_000 }, authCacheTtlMs: 60_000 }));
+    try {
+      const me = await t.factory.account();
+      expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
+      for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer bad-${i}` } });
+      expect((await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: 'Bearer bad-x' } })).statusCode).toBe(429);
+      expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Clock } from './clock.js';
 import type { Db } from '../db/database.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { FailedAuthLimiter } from './failed-auth.js';
 import { scopesAllow, type Scope } from './scopes.js';
 import { hashToken } from './tokens.js';
 
@@ -19,9 +20,8 @@ export interface Caller {
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** Set by authentication on every /v1 route; null elsewhere. */
     caller: Caller;
-    /** Memo of bearerTokenHash. */
-    bearerHash: Buffer | null | undefined;
   }
   interface FastifyContextConfig {
     /** The token scope an operation needs; checked after authentication. */
@@ -36,18 +36,6 @@ interface CachedCaller {
 }
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
-
-/**
- * The SHA-256 of the request's bearer token, or null without a well-formed
- * one. Computed once per request: the rate limiter keys on it too.
- */
-export function bearerTokenHash(request: FastifyRequest): Buffer | null {
-  if (request.bearerHash === undefined) {
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    request.bearerHash = token ? hashToken(token) : null;
-  }
-  return request.bearerHash;
-}
 const MAX_CACHED_TOKENS = 10_000;
 
 /**
@@ -98,6 +86,8 @@ export interface AuthOptions {
   db: Db;
   clock: Clock;
   cacheTtlMs: number;
+  /** Failed authentications allowed per client address and window. */
+  failures: { max: number; windowMs: number };
 }
 
 declare module 'fastify' {
@@ -110,27 +100,33 @@ declare module 'fastify' {
 }
 
 export const authPlugin = fp<AuthOptions>(
-  async (app: FastifyInstance, { db, clock, cacheTtlMs }) => {
+  async (app: FastifyInstance, { db, clock, cacheTtlMs, failures }) => {
     const cache = new CallerCache(cacheTtlMs);
+    const failedAuth = new FailedAuthLimiter(failures.max, failures.windowMs);
     app.decorateRequest('caller', null as unknown as Caller);
-    app.decorateRequest('bearerHash', undefined);
     app.decorate('forgetToken', (tokenId: string) => cache.forgetToken(tokenId));
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      const tokenHash = bearerTokenHash(request);
-      if (!tokenHash) throw new UnauthorizedError();
-      const key = tokenHash.toString('base64');
       const now = clock.now().getTime();
+      const refuse = () => {
+        failedAuth.recordFailure(request.ip, now);
+        return new UnauthorizedError();
+      };
+      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      if (!token) throw refuse();
+      const tokenHash = hashToken(token);
+      const key = tokenHash.toString('base64');
 
       let entry = cache.get(key, now);
       if (!entry) {
+        failedAuth.check(request.ip, now);
         const row = await findCallerByTokenHash(db, tokenHash);
-        if (!row || row.revokedAt) throw new UnauthorizedError();
+        if (!row || row.revokedAt) throw refuse();
         const { expiresAt, revokedAt: _revoked, ...caller } = row;
         entry = { caller, expiresAt: expiresAt?.getTime() ?? null, cachedUntil: 0 };
         cache.set(key, entry, now);
       }
-      if (entry.expiresAt !== null && entry.expiresAt <= now) throw new UnauthorizedError();
+      if (entry.expiresAt !== null && entry.expiresAt <= now) throw refuse();
 
       request.caller = entry.caller;
       const scope = request.routeOptions.config.scope;
