@@ -59,7 +59,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // A request that reaches a route while closing is served (close waits for
+    // it) rather than answered with Fastify's own 503 body.
+    return503OnClosing: false,
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const apiError = toApiError(error);
@@ -74,8 +76,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // The API speaks JSON only; any other body is a 415.
   app.removeContentTypeParser(['text/plain']);
 
-  // Once closing, a response ends its keep-alive connection, so that a request
-  // still in flight at shutdown does not keep the server open after it is answered.
+  // Once closing, every response ends its keep-alive connection, so that a
+  // request still in flight at shutdown does not keep the server open after it
+  // is answered; the client opens its next connection to another instance.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { listen, testConfig, useTestApp } from './support/app.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 const t = useTestApp();
@@ -42,6 +44,55 @@ describe('probes and API description', () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+});
+
+describe('while shutting down', () => {
+  it('finishes a request in flight, then ends its connection instead of reading the next request', async () => {
+    const app = await buildApp(testConfig(t.database.url));
+    const base = new URL(await listen(app));
+    const me = await t.factory.account();
+    const org = await t.factory.organization(me.user.id, { title: 'Before shutdown' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Hold the organization's row so that the PATCH is still running when close() starts.
+    const holder = t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('organizations').select('id').where('id', '=', org.id).forUpdate().execute();
+      await released;
+    });
+    try {
+      // Two pipelined requests on one keep-alive connection: the second would be read after the first is answered.
+      const socket = connect(Number(base.port), base.hostname);
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      const ended = once(socket, 'close');
+      const body = JSON.stringify({ title: 'During shutdown' });
+      socket.write(
+        `PATCH /v1/orgs/${org.id} HTTP/1.1\r\nHost: x\r\nAuthorization: ${me.headers.authorization}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}` +
+          `GET /v1/orgs/${org.id} HTTP/1.1\r\nHost: x\r\nAuthorization: ${me.headers.authorization}\r\n\r\n`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const closed = app.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await holder;
+      await ended;
+      await closed;
+
+      // The pipelined GET is left unread: HTTP clients retry it on a new connection.
+      const responses = received.split(/(?=HTTP\/1\.1 )/);
+      expect(responses).toHaveLength(1);
+      expect(responses[0]).toMatch(/^HTTP\/1\.1 200 /);
+      expect(responses[0]).toMatch(/\r\nconnection: close\r\n/i);
+      expect(responses[0]).toContain('"title":"During shutdown"');
+      const stored = await t.db.selectFrom('organizations').select('title').where('id', '=', org.id).executeTakeFirstOrThrow();
+      expect(stored.title).toBe('During shutdown');
+    } finally {
+      release();
+      await holder.catch(() => {});
+      await app.close();
+    }
   });
 });
 
