@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +87,35 @@ describe('the server process', () => {
     } finally {
       await lock.end().catch(() => {});
       await database.drop();
+    }
+  });
+
+  it('runs on an embedded PostgreSQL without DATABASE_URL and keeps its data across restarts', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'quire-start-'));
+    // As root, PostgreSQL runs as the postgres user, which must be able to reach the folder.
+    await chmod(dataDir, 0o755);
+    try {
+      const first = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir });
+      const token = String(first.logs.find((entry) => typeof entry.token === 'string')!.token);
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const created = await fetch(`${first.baseUrl}/v1/orgs`, { method: 'POST', headers, body: JSON.stringify({ title: 'Kept across restarts' }) });
+      expect(created.status).toBe(201);
+      const stopped = once(first.child, 'exit');
+      first.child.kill('SIGTERM');
+      expect((await stopped)[0]).toBe(0);
+
+      const second = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir });
+      try {
+        expect(second.logs.some((entry) => 'token' in entry)).toBe(false);
+        const list = (await (await fetch(`${second.baseUrl}/v1/orgs`, { headers })).json()) as { items: Array<{ title: string }> };
+        expect(list.items.map((org) => org.title).sort()).toEqual(['Kept across restarts', 'My organization']);
+      } finally {
+        const stoppedAgain = once(second.child, 'exit');
+        second.child.kill('SIGTERM');
+        expect((await stoppedAgain)[0]).toBe(0);
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 
