@@ -6,6 +6,7 @@ import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { FailedAuthLimiter } from './failed-auth.js';
 import { scopesAllow, type Scope } from './scopes.js';
 import { hashToken } from './tokens.js';
+import { precompiled } from '../db/precompiled.js';
 
 /** Who is calling: the token's user, and what the token may do. */
 export interface Caller {
@@ -64,8 +65,8 @@ class CallerCache {
   }
 }
 
-async function findCallerByTokenHash(db: Db, tokenHash: Buffer) {
-  return db
+const callerByTokenHash = precompiled((db, tokenHash: Buffer) =>
+  db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select([
@@ -78,9 +79,8 @@ async function findCallerByTokenHash(db: Db, tokenHash: Buffer) {
       'u.display_name as displayName',
       'u.photo_url as photoUrl',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-}
+    .where('t.token_hash', '=', tokenHash),
+);
 
 export interface AuthOptions {
   db: Db;
@@ -120,7 +120,7 @@ export const authPlugin = fp<AuthOptions>(
       let entry = cache.get(key, now);
       if (!entry) {
         failedAuth.check(request.ip, now);
-        const row = await findCallerByTokenHash(db, tokenHash);
+        const [row] = await callerByTokenHash(db, tokenHash);
         if (!row || row.revokedAt) throw refuse();
         const { expiresAt, revokedAt: _revoked, ...caller } = row;
         entry = { caller, expiresAt: expiresAt?.getTime() ?? null, cachedUntil: 0 };

@@ -1,5 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { DbOrTx } from '../db/database.js';
+import { precompiled } from '../db/precompiled.js';
+import type { Database } from '../db/types.js';
 import { BadRequestError } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -73,28 +76,60 @@ export class Cursors {
 }
 
 /**
- * Narrows a query to the page after `request.after` and orders it by creation
- * time, ties broken by id. Fetches one extra row to learn whether a next page exists.
+ * Orders a query by creation time, ties broken by id, narrows it to the rows
+ * after `after`, and fetches `fetch` rows (one more than the page, to learn
+ * whether a next page exists).
  */
-export function keysetPage<DB, TB extends keyof DB, O>(
+function keysetPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   columns: { createdAt: string; id: string },
-  request: PageRequest,
+  order: Order,
+  after: { createdAt: unknown; id: unknown } | undefined,
+  fetch: unknown,
 ): SelectQueryBuilder<DB, TB, O> {
   const createdAt = sql.ref(columns.createdAt);
   const id = sql.ref(columns.id);
   let narrowed = query;
-  if (request.after) {
-    const { createdAt: t, id: i } = request.after;
-    narrowed =
-      request.order === 'desc'
-        ? narrowed.where(sql<boolean>`(${createdAt}, ${id}) < (${t}, ${i})`)
-        : narrowed.where(sql<boolean>`(${createdAt}, ${id}) > (${t}, ${i})`);
+  if (after) {
+    const position = sql`(${after.createdAt}::timestamptz, ${after.id})`;
+    narrowed = narrowed.where(order === 'desc' ? sql<boolean>`(${createdAt}, ${id}) < ${position}` : sql<boolean>`(${createdAt}, ${id}) > ${position}`);
   }
   return narrowed
-    .orderBy(createdAt, request.order)
-    .orderBy(id, request.order)
-    .limit(request.limit + 1);
+    .orderBy(createdAt, order)
+    .orderBy(id, order)
+    .limit(fetch as number);
+}
+
+/**
+ * A keyset-paginated list query, compiled once per shape (order, first page or
+ * after a cursor) like `precompiled`. `build` makes the filtered, selected
+ * query; ordering, the cursor condition and the limit are added here.
+ */
+export function pageQuery<Args extends unknown[], Row>(
+  columns: { createdAt: string; id: string },
+  // `any` database type: the builder may add CTEs to it.
+  build: (db: Kysely<Database>, ...args: Args) => SelectQueryBuilder<any, any, Row>,
+): (db: DbOrTx, request: PageRequest, ...args: Args) => Promise<Row[]> {
+  const arity = build.length - 1;
+  const variants = new Map<string, (db: DbOrTx, ...parameters: unknown[]) => Promise<Row[]>>();
+  return (db, request, ...args) => {
+    const shape = `${request.order}:${request.after ? 'after' : 'first'}`;
+    let run = variants.get(shape);
+    if (!run) {
+      const withCursor = request.after !== undefined;
+      run = precompiled(
+        (compiler, ...parameters: unknown[]) => {
+          const [createdAt, id] = parameters.slice(arity);
+          const query = build(compiler, ...(parameters.slice(0, arity) as Args));
+          return keysetPage(query, columns, request.order, withCursor ? { createdAt, id } : undefined, parameters.at(-1));
+        },
+        arity + (withCursor ? 3 : 1),
+      );
+      variants.set(shape, run);
+    }
+    const keyset = request.after ? [request.after.createdAt.toISOString(), request.after.id] : [];
+    return run(db, ...args, ...keyset, request.limit + 1);
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db, DbOrTx } from '../db/database.js';
-import type { OrganizationRow, OrganizationUpdate, Role } from '../db/types.js';
+import type { Database, OrganizationRow, OrganizationUpdate, Role } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { keysetPage, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+import { precompiled } from '../db/precompiled.js';
 
 /**
  * The columns an Organization response is made from. Named, never `*`: a
@@ -42,28 +43,31 @@ export async function findOrganizationForMember(
   organizationId: string,
   userId: string,
 ): Promise<MemberOrganization | undefined> {
-  return db
+  return (await organizationForMember(db, organizationId, userId))[0];
+}
+
+const organizationForMember = precompiled((db, organizationId: string, userId: string) =>
+  db
     .selectFrom('organizations as o')
     .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
     .select(ORGANIZATION_COLUMNS)
     .select('m.role as member_role')
     .where('o.id', '=', organizationId)
     .where('m.user_id', '=', userId)
-    .where('m.disabled', '=', false)
-    .executeTakeFirst();
-}
+    .where('m.disabled', '=', false),
+);
 
 /** Active memberships of a user; guests included. */
-function membershipsOf(db: Db, userId: string) {
+function membershipsOf(db: Kysely<Database>, userId: string) {
   return db.selectFrom('organization_members').where('user_id', '=', userId).where('disabled', '=', false);
 }
 
 /** A page of the user's organizations, newest first, each row carrying the total count. */
-export async function listOrganizationsForUser(db: Db, userId: string, page: PageRequest) {
-  // Start from the user's memberships, never from the organizations' time
-  // index: with a small LIMIT the planner would otherwise walk every
-  // organization looking for the few this user belongs to.
-  const query = db
+export const listOrganizationsForUser = pageQuery({ createdAt: 'o.created_at', id: 'o.id' }, (db, userId: string) =>
+  db
+    // Start from the user's memberships, never from the organizations' time
+    // index: with a small LIMIT the planner would otherwise walk every
+    // organization looking for the few this user belongs to.
     .with(
       (name) => name('mine').materialized(),
       () => membershipsOf(db, userId).select(['organization_id', 'role']),
@@ -73,15 +77,15 @@ export async function listOrganizationsForUser(db: Db, userId: string, page: Pag
     .select(ORGANIZATION_COLUMNS)
     .select('mine.role as member_role')
     // Memberships alone: the foreign key guarantees each one's organization exists.
-    .select(() => membershipsOf(db, userId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
-  return keysetPage(query, { createdAt: 'o.created_at', id: 'o.id' }, page).execute();
-}
+    .select(() => membershipsOf(db, userId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+);
 
-export async function countOrganizationsForUser(db: Db, userId: string): Promise<number> {
-  const { count } = await membershipsOf(db, userId)
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
+const organizationCount = precompiled((db, userId: string) =>
+  membershipsOf(db, userId).select((eb) => eb.fn.countAll<string>().as('count')),
+);
+
+export async function countOrganizationsForUser(db: DbOrTx, userId: string): Promise<number> {
+  return Number((await organizationCount(db, userId))[0]!.count);
 }
 
 export interface NewOrganizationInput {

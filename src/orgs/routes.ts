@@ -42,7 +42,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { userId } = request.caller;
       const page = app.cursors.request(`orgs:${userId}`, request.query);
       return paginate(app.cursors, page, {
-        rows: () => listOrganizationsForUser(app.db, userId, page),
+        rows: () => listOrganizationsForUser(app.db, page, userId),
         count: () => countOrganizationsForUser(app.db, userId),
         keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
         toItem: (row) => presentOrganization(row, { isMember: true, role: row.member_role }, app.urls),
