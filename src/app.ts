@@ -20,6 +20,8 @@ import { operationsRoutes } from './ops/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { OrganizationSchema } from './orgs/schemas.js';
 import { userRoutes } from './users/routes.js';
+import { collectionRoutes } from './collections/routes.js';
+import { CollectionSchema } from './collections/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,7 +71,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -150,6 +152,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       v1.addHook('onRequest', v1.authenticate);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);
+      await v1.register(collectionRoutes);
     },
     { prefix: '/v1' },
   );

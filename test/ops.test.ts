@@ -23,8 +23,12 @@ describe('probes and API description', () => {
     );
     expect(operations.sort()).toEqual(
       [
+        'createCollection',
         'createOrganization',
         'getAuthenticatedUser',
+        'getCollectionById',
+        'listCollectionsInOrganizationById',
+        'updateCollectionById',
         'getOrganizationById',
         'getOrganizationsForEmailDomain',
         'getUserById',

@@ -69,12 +69,27 @@ export interface OrganizationMembersTable {
   last_seen_at: NullableTimestamp;
 }
 
+/** A role, 'inherit' (take the parent's), or null (nothing beyond the organization role). */
+export type DefaultLevel = Role | 'inherit' | null;
+
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: DefaultLevel;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
+  collections: CollectionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -84,3 +99,5 @@ export type OrganizationRow = Selectable<OrganizationsTable>;
 export type NewOrganization = Insertable<OrganizationsTable>;
 export type OrganizationUpdate = Updateable<OrganizationsTable>;
 export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;
+export type CollectionRow = Selectable<CollectionsTable>;
+export type CollectionUpdate = Updateable<CollectionsTable>;

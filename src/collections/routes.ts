@@ -1,0 +1,159 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CollectionUpdate } from '../db/types.js';
+import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { paginate } from '../core/pagination.js';
+import { roleAtLeast } from '../core/roles.js';
+import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
+import { presentCollection } from './present.js';
+import { countCollections, createCollection, findCollectionWithAccess, listCollections, updateCollection } from './queries.js';
+import {
+  CollectionParams,
+  CollectionSchema,
+  CreateCollectionBody,
+  ListCollectionsQuery,
+  OrganizationParams,
+  UpdateCollectionBody,
+} from './schemas.js';
+
+const Collection = ref(CollectionSchema);
+const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
+const collectionNotFound = () => new NotFoundError('No collection with this id is visible to you');
+
+export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  /** The collection and the caller's role on it, or 404 when the caller may not see it. */
+  async function visibleCollection(collectionId: string, userId: string) {
+    const collection = await findCollectionWithAccess(app.db, collectionId, userId);
+    const role = collection?.is_member ? effectiveRole(collection.member_role, collection.chain_levels) : null;
+    if (!collection || !roleAtLeast(role, 'read')) throw collectionNotFound();
+    return { collection, role };
+  }
+
+  app.post(
+    '/orgs/:organizationId/collections',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'createCollection',
+        tags: ['collections'],
+        summary: 'Create a collection, at the top level or inside another',
+        params: OrganizationParams,
+        body: CreateCollectionBody,
+        response: { 201: Collection, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = request.params;
+      const { userId } = request.caller;
+      const membership = await findMembership(app.db, organizationId, userId);
+      if (!membership) throw organizationNotFound();
+
+      let parentLevels: Parameters<typeof effectiveRole>[1] = [];
+      if (request.body.parent !== undefined) {
+        const parent = await findCollectionWithAccess(app.db, request.body.parent, userId);
+        const parentRole = parent ? effectiveRole(parent.member_role, parent.chain_levels) : null;
+        if (!parent || parent.organization_id !== organizationId || !roleAtLeast(parentRole, 'read')) {
+          throw new BadRequestError(`body/parent: no collection "${request.body.parent}" in this organization`);
+        }
+        if (!roleAtLeast(parentRole, 'create')) throw new ForbiddenError('Creating a collection here needs the create role on the parent collection');
+        parentLevels = parent.chain_levels;
+      } else if (!roleAtLeast(membership.role, 'create')) {
+        throw new ForbiddenError('Creating a collection needs the create role in the organization');
+      }
+
+      const collection = await createCollection(app.db, app.clock, {
+        organizationId,
+        parentId: request.body.parent ?? null,
+        title: request.body.title ?? 'Untitled',
+      });
+      const body = presentCollection(collection, effectiveRole(membership.role, [collection.default_level, ...parentLevels]), app.urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/collections',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'listCollectionsInOrganizationById',
+        tags: ['collections'],
+        summary: 'List the collections of an organization',
+        params: OrganizationParams,
+        querystring: Type.Object({ ...ListQuery, ...ListCollectionsQuery }),
+        response: { 200: ListEnvelope(Collection), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId } = request.params;
+      const { userId } = request.caller;
+      const membership = await findMembership(app.db, organizationId, userId);
+      if (!membership) throw organizationNotFound();
+      const nested = request.query.nested ?? true;
+      const page = app.cursors.request(`collections:${organizationId}:${nested ? 'all' : 'top'}`, request.query);
+      // Guests see only content shared with them, and collections are not shared one by one yet.
+      if (membership.role === null) return { count: 0, items: [] };
+
+      const list = nested ? listCollections.all : listCollections.topLevel;
+      const result = await paginate(app.cursors, page, {
+        rows: () => list(app.db, page, organizationId),
+        count: () => countCollections(app.db, organizationId, !nested),
+        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+        toItem: (row) => row,
+      });
+      const levels = await chainLevels(app.db, result.items.map((row) => row.id));
+      return {
+        ...result,
+        items: result.items.map((row) => presentCollection(row, effectiveRole(membership.role, levels.get(row.id) ?? []), app.urls)),
+      };
+    },
+  );
+
+  app.get(
+    '/collections/:collectionId',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'getCollectionById',
+        tags: ['collections'],
+        summary: 'Get a collection by its id',
+        params: CollectionParams,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { collection, role } = await visibleCollection(request.params.collectionId, request.caller.userId);
+      return presentCollection(collection, role, app.urls);
+    },
+  );
+
+  app.patch(
+    '/collections/:collectionId',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'updateCollectionById',
+        tags: ['collections'],
+        summary: 'Update a collection’s title, description or default level (admins)',
+        params: CollectionParams,
+        body: UpdateCollectionBody,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { collection, role } = await visibleCollection(request.params.collectionId, userId);
+      if (role !== 'admin') throw new ForbiddenError('Only admins of a collection can update it');
+
+      const changes: CollectionUpdate = { updated_at: app.clock.now() };
+      if (request.body.title !== undefined) changes.title = request.body.title;
+      if (request.body.description !== undefined) changes.description = request.body.description || null;
+      if (request.body.defaultLevel !== undefined) changes.default_level = request.body.defaultLevel;
+      const updated = await updateCollection(app.db, collection.id, changes);
+
+      // A new default level can change the caller's role; read it back with the chain.
+      const { role: newRole } = await visibleCollection(updated.id, userId);
+      return presentCollection(updated, newRole, app.urls);
+    },
+  );
+};
