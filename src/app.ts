@@ -22,6 +22,8 @@ import { OrganizationSchema } from './orgs/schemas.js';
 import { userRoutes } from './users/routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { CollectionSchema } from './collections/schemas.js';
+import { spaceRoutes } from './spaces/routes.js';
+import { SpaceSchema } from './spaces/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +47,7 @@ export type AppConfig = Pick<
   | 'trustProxy'
   | 'databasePoolSize'
   | 'databasePreparedStatements'
+  | 'spaceRetentionMs'
 > & { databaseUrl: string };
 
 export interface AppDependencies {
@@ -71,7 +74,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -153,6 +156,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);
       await v1.register(collectionRoutes);
+      await v1.register(spaceRoutes);
     },
     { prefix: '/v1' },
   );

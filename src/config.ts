@@ -23,6 +23,7 @@ const EnvSchema = Type.Object({
   SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  SPACE_RETENTION_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -45,6 +46,8 @@ export interface Config {
   secretKey: string | undefined;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** How long a deleted space can be restored before it is gone for good. */
+  spaceRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    spaceRetentionMs: Math.round(e.SPACE_RETENTION_DAYS * 86_400_000),
   };
 }

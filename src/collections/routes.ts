@@ -1,10 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CollectionUpdate } from '../db/types.js';
 import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
+import { checkPlacement } from './placement.js';
 import { presentCollection } from './present.js';
 import { countCollections, createCollection, findCollectionWithAccess, listCollections, updateCollection } from './queries.js';
 import {
@@ -44,29 +45,14 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
-      const membership = await findMembership(app.db, organizationId, userId);
-      if (!membership) throw organizationNotFound();
-
-      let parentLevels: Parameters<typeof effectiveRole>[1] = [];
-      if (request.body.parent !== undefined) {
-        const parent = await findCollectionWithAccess(app.db, request.body.parent, userId);
-        const parentRole = parent ? effectiveRole(parent.member_role, parent.chain_levels) : null;
-        if (!parent || parent.organization_id !== organizationId || !roleAtLeast(parentRole, 'read')) {
-          throw new BadRequestError(`body/parent: no collection "${request.body.parent}" in this organization`);
-        }
-        if (!roleAtLeast(parentRole, 'create')) throw new ForbiddenError('Creating a collection here needs the create role on the parent collection');
-        parentLevels = parent.chain_levels;
-      } else if (!roleAtLeast(membership.role, 'create')) {
-        throw new ForbiddenError('Creating a collection needs the create role in the organization');
-      }
+      const { memberRole, parentLevels } = await checkPlacement(app.db, 'a collection', organizationId, request.body.parent, request.caller.userId);
 
       const collection = await createCollection(app.db, app.clock, {
         organizationId,
         parentId: request.body.parent ?? null,
         title: request.body.title ?? 'Untitled',
       });
-      const body = presentCollection(collection, effectiveRole(membership.role, [collection.default_level, ...parentLevels]), app.urls);
+      const body = presentCollection(collection, effectiveRole(memberRole, [collection.default_level, ...parentLevels]), app.urls);
       return reply.code(201).header('location', body.urls.location).send(body);
     },
   );

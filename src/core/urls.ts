@@ -4,6 +4,8 @@ export interface Urls {
   api(...segments: string[]): string;
   /** The URL of a page of the service's own web app. */
   app(...segments: string[]): string;
+  /** The URL where published content is read. */
+  published(...segments: string[]): string;
 }
 
 export function createUrls(publicUrl: string): Urls {
@@ -12,5 +14,6 @@ export function createUrls(publicUrl: string): Urls {
   return {
     api: (...segments) => `${base}/v1/${join(segments)}`,
     app: (...segments) => `${base}/app/${join(segments)}`,
+    published: (...segments) => `${base}/p/${join(segments)}`,
   };
 }

@@ -1,12 +1,14 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isEmoji } from './emoji.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(options: Options, schemas: object[]): Ajv {
   const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, strict: false, ...options });
   addFormats(ajv);
+  ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
   for (const schema of schemas) ajv.addSchema(schema);
   return ajv;
 }

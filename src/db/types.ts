@@ -83,6 +83,28 @@ export interface CollectionsTable {
   updated_at: Timestamp;
 }
 
+export type Visibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: Generated<Visibility>;
+  edit_mode: Generated<'live' | 'locked'>;
+  default_level: Generated<DefaultLevel>;
+  share_key: string;
+  revision_id: string;
+  comments_open_count: Generated<number>;
+  change_requests_count: Generated<number>;
+  change_requests_open_count: Generated<number>;
+  change_requests_draft_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -90,6 +112,7 @@ export interface Database {
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   collections: CollectionsTable;
+  spaces: SpacesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -101,3 +124,4 @@ export type OrganizationUpdate = Updateable<OrganizationsTable>;
 export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
 export type CollectionUpdate = Updateable<CollectionsTable>;
+export type SpaceUpdate = Updateable<SpacesTable>;

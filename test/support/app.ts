@@ -20,6 +20,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     authCacheTtlMs: 0,
     secretKey: 'test-secret-key-test-secret-key-0123456789',
     trustProxy: false,
+    spaceRetentionMs: 7 * 86_400_000,
     ...overrides,
   };
 }

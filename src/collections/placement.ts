@@ -1,0 +1,38 @@
+import type { DbOrTx } from '../db/database.js';
+import type { DefaultLevel, Role } from '../db/types.js';
+import { effectiveRole, findMembership } from '../core/access.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { roleAtLeast } from '../core/roles.js';
+import { findCollectionWithAccess } from './queries.js';
+
+export interface Placement {
+  memberRole: Role | null;
+  /** Default levels of the parent collection and its ancestors; empty at the top level. */
+  parentLevels: DefaultLevel[];
+}
+
+/**
+ * Checks that the user may create `what` in the organization, at the top level
+ * or inside `parentId`: the create role in the organization, or on the parent.
+ */
+export async function checkPlacement(
+  db: DbOrTx,
+  what: 'a space' | 'a collection',
+  organizationId: string,
+  parentId: string | undefined,
+  userId: string,
+): Promise<Placement> {
+  const membership = await findMembership(db, organizationId, userId);
+  if (!membership) throw new NotFoundError('No organization with this id is visible to you');
+  if (parentId === undefined) {
+    if (!roleAtLeast(membership.role, 'create')) throw new ForbiddenError(`Creating ${what} needs the create role in the organization`);
+    return { memberRole: membership.role, parentLevels: [] };
+  }
+  const parent = await findCollectionWithAccess(db, parentId, userId);
+  const parentRole = parent ? effectiveRole(parent.member_role, parent.chain_levels) : null;
+  if (!parent || parent.organization_id !== organizationId || !roleAtLeast(parentRole, 'read')) {
+    throw new BadRequestError(`body/parent: no collection "${parentId}" in this organization`);
+  }
+  if (!roleAtLeast(parentRole, 'create')) throw new ForbiddenError(`Creating ${what} here needs the create role on the parent collection`);
+  return { memberRole: membership.role, parentLevels: parent.chain_levels };
+}

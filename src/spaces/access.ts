@@ -1,0 +1,24 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Role } from '../db/types.js';
+import { effectiveRole } from '../core/access.js';
+import { roleAtLeast } from '../core/roles.js';
+import type { SpaceWithAccess } from './queries.js';
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The caller's role on a space: as a member, the strongest of their
+ * organization role and the default levels of the space and its collections;
+ * otherwise `read` where the visibility opens the space to them.
+ */
+export function spaceRole(space: SpaceWithAccess, shareKey: string | undefined): Role | null {
+  const asMember = space.is_member ? effectiveRole(space.member_role, [space.default_level, ...(space.chain_levels ?? [])]) : null;
+  if (roleAtLeast(asMember, 'read')) return asMember;
+  if (space.visibility === 'public' || space.visibility === 'unlisted') return 'read';
+  if (space.visibility === 'share-link' && shareKey !== undefined && sameSecret(shareKey, space.share_key)) return 'read';
+  return null;
+}

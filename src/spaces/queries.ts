@@ -1,0 +1,125 @@
+import { sql, type Kysely } from 'kysely';
+import type { DbOrTx } from '../db/database.js';
+import { precompiled } from '../db/precompiled.js';
+import type { Database, DefaultLevel, Role, SpaceUpdate, Visibility } from '../db/types.js';
+import { walkUp } from '../core/access.js';
+import type { Clock } from '../core/clock.js';
+import { newId, randomString } from '../core/ids.js';
+import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+
+/** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
+const SPACE_FIELDS = [
+  'id',
+  'organization_id',
+  'parent_id',
+  'title',
+  'emoji',
+  'visibility',
+  'edit_mode',
+  'default_level',
+  'share_key',
+  'revision_id',
+  'comments_open_count',
+  'change_requests_count',
+  'change_requests_open_count',
+  'change_requests_draft_count',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
+const SPACE_COLUMNS = SPACE_FIELDS.map((field) => `s.${field}` as const);
+
+export interface SpaceFields {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: Visibility;
+  edit_mode: 'live' | 'locked';
+  default_level: DefaultLevel;
+  share_key: string;
+  revision_id: string;
+  comments_open_count: number;
+  change_requests_count: number;
+  change_requests_open_count: number;
+  change_requests_draft_count: number;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+/** A space with what the caller is to its organization and the default levels of its parent collections. */
+export interface SpaceWithAccess extends SpaceFields {
+  member_role: Role | null;
+  is_member: boolean;
+  chain_levels: DefaultLevel[] | null;
+}
+
+export async function findSpaceWithAccess(db: DbOrTx, spaceId: string, userId: string): Promise<SpaceWithAccess | undefined> {
+  return (await spaceWithAccess(db, spaceId, userId))[0];
+}
+
+const spaceWithAccess = precompiled((db, spaceId: string, userId: string) =>
+  walkUp(db, sql<string[]>`array(select parent_id from spaces where id = ${spaceId})`)
+    .selectFrom('spaces as s')
+    .leftJoin('organization_members as m', (join) =>
+      join.onRef('m.organization_id', '=', 's.organization_id').on('m.user_id', '=', userId).on('m.disabled', '=', false),
+    )
+    .select(SPACE_COLUMNS)
+    .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
+    .select(sql<DefaultLevel[] | null>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
+    .where('s.id', '=', spaceId),
+);
+
+export interface NewSpaceInput {
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+  emoji: string | null;
+  editMode: 'live' | 'locked';
+  visibility: Visibility;
+}
+
+export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput): Promise<SpaceFields> {
+  const now = clock.now();
+  return db
+    .insertInto('spaces')
+    .values({
+      id: newId(),
+      organization_id: input.organizationId,
+      parent_id: input.parentId,
+      title: input.title,
+      emoji: input.emoji,
+      visibility: input.visibility,
+      edit_mode: input.editMode,
+      share_key: randomString(32),
+      revision_id: newId(),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(SPACE_FIELDS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateSpace(db: DbOrTx, spaceId: string, changes: SpaceUpdate): Promise<SpaceFields> {
+  return db.updateTable('spaces').set(changes).where('id', '=', spaceId).returning(SPACE_FIELDS).executeTakeFirstOrThrow();
+}
+
+function liveSpacesOf(db: Kysely<Database>, organizationId: string) {
+  return db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId).where('s.deleted_at', 'is', null);
+}
+
+/** A page of an organization's spaces that are not deleted, newest first, each row carrying the total count. */
+export const listSpacesInOrganization = pageQuery({ createdAt: 's.created_at', id: 's.id' }, (db, organizationId: string) =>
+  liveSpacesOf(db, organizationId)
+    .select(SPACE_COLUMNS)
+    .select(() => liveSpacesOf(db, organizationId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+);
+
+export async function countSpacesInOrganization(db: DbOrTx, organizationId: string): Promise<number> {
+  const { n } = await liveSpacesOf(db as Kysely<Database>, organizationId)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}

@@ -1,0 +1,215 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { SpaceUpdate } from '../db/types.js';
+import { checkPlacement } from '../collections/placement.js';
+import { OrganizationParams } from '../collections/schemas.js';
+import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { paginate } from '../core/pagination.js';
+import { roleAtLeast } from '../core/roles.js';
+import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
+import { spaceRole } from './access.js';
+import { presentSpace } from './present.js';
+import { countSpacesInOrganization, createSpace, findSpaceWithAccess, listSpacesInOrganization, updateSpace } from './queries.js';
+import { CreateSpaceBody, ShareKeyQuery, SpaceParams, SpaceSchema, UpdateSpaceBody } from './schemas.js';
+
+const Space = ref(SpaceSchema);
+const spaceNotFound = () => new NotFoundError('No space with this id is visible to you');
+
+export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  /**
+   * The space and the caller's role on it, or 404. A deleted space is found
+   * only where `deleted` allows it, only by its admins, and only within the
+   * retention window: past it, the space is gone even before the purge.
+   */
+  async function visibleSpace(spaceId: string, userId: string, options: { shareKey?: string; deleted?: 'allowed' | 'required' } = {}) {
+    const space = await findSpaceWithAccess(app.db, spaceId, userId);
+    const role = space ? spaceRole(space, options.shareKey) : null;
+    if (!space || !roleAtLeast(role, 'read')) throw spaceNotFound();
+    if (space.deleted_at) {
+      const withinRetention = app.clock.now().getTime() - space.deleted_at.getTime() < app.config.spaceRetentionMs;
+      if (!options.deleted || role !== 'admin' || !withinRetention) throw spaceNotFound();
+    } else if (options.deleted === 'required') {
+      throw new ConflictError('The space is not deleted');
+    }
+    return { space, role };
+  }
+
+  app.post(
+    '/orgs/:organizationId/spaces',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'createSpace',
+        tags: ['spaces'],
+        summary: 'Create a space, at the top level or in a collection',
+        params: OrganizationParams,
+        body: CreateSpaceBody,
+        response: { 201: Space, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = request.params;
+      const { parent, title, emoji, editMode, visibility } = request.body;
+      if (visibility === 'in-collection' && parent === undefined) {
+        throw new BadRequestError('body/visibility: in-collection is only for a space inside a collection');
+      }
+      const { memberRole, parentLevels } = await checkPlacement(app.db, 'a space', organizationId, parent, request.caller.userId);
+      const space = await createSpace(app.db, app.clock, {
+        organizationId,
+        parentId: parent ?? null,
+        title: title ?? 'Untitled',
+        emoji: emoji ?? null,
+        editMode: editMode ?? 'live',
+        visibility: visibility ?? 'private',
+      });
+      const body = presentSpace(space, effectiveRole(memberRole, [space.default_level, ...parentLevels]), app.urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/spaces',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'listSpacesInOrganizationById',
+        tags: ['spaces'],
+        summary: 'List the spaces of an organization that are not deleted',
+        params: OrganizationParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListEnvelope(Space), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId } = request.params;
+      const membership = await findMembership(app.db, organizationId, request.caller.userId);
+      if (!membership) throw new NotFoundError('No organization with this id is visible to you');
+      const page = app.cursors.request(`spaces:${organizationId}`, request.query);
+      // Guests see only content shared with them, and spaces are not shared one by one yet.
+      if (membership.role === null) return { count: 0, items: [] };
+
+      const result = await paginate(app.cursors, page, {
+        rows: () => listSpacesInOrganization(app.db, page, organizationId),
+        count: () => countSpacesInOrganization(app.db, organizationId),
+        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+        toItem: (row) => row,
+      });
+      const withParents = result.items.filter((row) => row.parent_id !== null);
+      const levels = await chainLevels(app.db, [...new Set(withParents.map((row) => row.parent_id!))]);
+      return {
+        ...result,
+        items: result.items.map((row) =>
+          presentSpace(row, effectiveRole(membership.role, [row.default_level, ...(row.parent_id ? (levels.get(row.parent_id) ?? []) : [])]), app.urls),
+        ),
+      };
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'getSpaceById',
+        tags: ['spaces'],
+        summary: 'Get a space by its id; deleted spaces answer to their admins until the retention ends',
+        params: SpaceParams,
+        querystring: ShareKeyQuery,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { shareKey } = request.query;
+      const { space, role } = await visibleSpace(request.params.spaceId, request.caller.userId, {
+        deleted: 'allowed',
+        ...(shareKey !== undefined ? { shareKey } : {}),
+      });
+      return presentSpace(space, role, app.urls, { hasShareKey: shareKey !== undefined && shareKey === space.share_key });
+    },
+  );
+
+  app.patch(
+    '/spaces/:spaceId',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'updateSpaceById',
+        tags: ['spaces'],
+        summary: 'Update a space: title and emoji (editors); edit mode, default level and visibility (admins)',
+        params: SpaceParams,
+        body: UpdateSpaceBody,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { space, role } = await visibleSpace(request.params.spaceId, userId);
+      const body = request.body;
+      if (!roleAtLeast(role, 'edit')) throw new ForbiddenError('Updating a space needs the edit role on it');
+      const settings = body.editMode !== undefined || body.defaultLevel !== undefined || body.visibility !== undefined;
+      if (settings && role !== 'admin') throw new ForbiddenError('Changing the edit mode, default level or visibility of a space needs the admin role on it');
+      const edits = body.title !== undefined || body.emoji !== undefined;
+      if (edits && space.edit_mode === 'locked' && body.editMode !== 'live') {
+        throw new ForbiddenError('The space is locked; set editMode to live before editing it');
+      }
+      if (body.visibility === 'in-collection' && space.parent_id === null) {
+        throw new BadRequestError('body/visibility: in-collection is only for a space inside a collection');
+      }
+
+      const changes: SpaceUpdate = { updated_at: app.clock.now() };
+      if (body.title !== undefined) changes.title = body.title;
+      if (body.emoji !== undefined) changes.emoji = body.emoji;
+      if (body.editMode !== undefined) changes.edit_mode = body.editMode;
+      if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
+      if (body.visibility !== undefined) changes.visibility = body.visibility;
+      await updateSpace(app.db, space.id, changes);
+
+      // A new default level can change the caller's own role: read it back.
+      const updated = await visibleSpace(space.id, userId);
+      return presentSpace(updated.space, updated.role, app.urls);
+    },
+  );
+
+  app.delete(
+    '/spaces/:spaceId',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'deleteSpaceById',
+        tags: ['spaces'],
+        summary: 'Delete a space; it can be restored until the retention ends',
+        params: SpaceParams,
+        response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { space, role } = await visibleSpace(request.params.spaceId, request.caller.userId);
+      if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
+      await updateSpace(app.db, space.id, { deleted_at: app.clock.now() });
+      // 205 Reset Content carries no body at all.
+      return (reply as FastifyReply).code(205).send();
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/restore',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'restoreSpace',
+        tags: ['spaces'],
+        summary: 'Restore a deleted space within the retention window',
+        params: SpaceParams,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { space } = await visibleSpace(request.params.spaceId, userId, { deleted: 'required' });
+      await updateSpace(app.db, space.id, { deleted_at: null, updated_at: app.clock.now() });
+      const restored = await visibleSpace(space.id, userId);
+      return presentSpace(restored.space, restored.role, app.urls);
+    },
+  );
+};
