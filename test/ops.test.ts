@@ -31,6 +31,7 @@ describe('probes and API description', () => {
         'getCollectionById',
         'getSpaceById',
         'listCollectionsInOrganizationById',
+        'listSpacesInCollectionById',
         'listSpacesInOrganizationById',
         'restoreSpace',
         'updateCollectionById',

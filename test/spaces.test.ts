@@ -328,6 +328,44 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   });
 });
 
+describe('GET /v1/collections/{collectionId}/spaces', () => {
+  it('lists the live spaces directly in a collection, with the roles its default levels give', async () => {
+    const { admin, organization, member } = await organizationWith(['read', null]);
+    const newCollection = async (payload: Record<string, unknown>) =>
+      (await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload })).json();
+    const collection = await newCollection({ title: 'Parent' });
+    const child = await newCollection({ title: 'Child', parent: collection.id });
+    await t.app.inject({ method: 'PATCH', url: `/v1/collections/${collection.id}`, headers: admin.headers, payload: { defaultLevel: 'edit' } });
+    const inside = [];
+    for (let i = 0; i < 3; i++) {
+      now += 1000;
+      inside.unshift((await createSpace(admin, organization.id, { title: `In ${i}`, parent: collection.id })).json());
+    }
+    await createSpace(admin, organization.id, { title: 'In the child', parent: child.id });
+    await createSpace(admin, organization.id, { title: 'Top level' });
+    await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${inside[2].id}`, headers: admin.headers });
+
+    const res = await t.app.inject({ method: 'GET', url: `/v1/collections/${collection.id}/spaces`, headers: member('read').headers });
+    expect(res.statusCode).toBe(200);
+    expectSpecResponse('listSpacesInCollectionById', 200, res.json());
+    expect(res.json().count).toBe(2);
+    expect(res.json().items.map((s: { id: string }) => s.id)).toEqual([inside[0].id, inside[1].id]);
+    expect(res.json().items[0].permissions).toMatchObject({ edit: true, admin: false });
+
+    const paged = await t.app.inject({ method: 'GET', url: `/v1/collections/${collection.id}/spaces?limit=1`, headers: admin.headers });
+    expect(paged.json().items).toHaveLength(1);
+    const rest = await t.app.inject({
+      method: 'GET',
+      url: `/v1/collections/${collection.id}/spaces`,
+      query: { limit: '1', page: paged.json().next.page },
+      headers: admin.headers,
+    });
+    expect(rest.json().items.map((s: { id: string }) => s.id)).toEqual([inside[1].id]);
+
+    expect((await t.app.inject({ method: 'GET', url: `/v1/collections/${collection.id}/spaces`, headers: member(null).headers })).statusCode).toBe(404);
+  });
+});
+
 describe('spaces through the official client', () => {
   let endpoint: string;
   beforeAll(async () => {

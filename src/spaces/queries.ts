@@ -123,3 +123,21 @@ export async function countSpacesInOrganization(db: DbOrTx, organizationId: stri
     .executeTakeFirstOrThrow();
   return Number(n);
 }
+
+function liveSpacesIn(db: Kysely<Database>, collectionId: string) {
+  return db.selectFrom('spaces as s').where('s.parent_id', '=', collectionId).where('s.deleted_at', 'is', null);
+}
+
+/** A page of a collection's spaces that are not deleted, newest first, each row carrying the total count. */
+export const listSpacesInCollection = pageQuery({ createdAt: 's.created_at', id: 's.id' }, (db, collectionId: string) =>
+  liveSpacesIn(db, collectionId)
+    .select(SPACE_COLUMNS)
+    .select(() => liveSpacesIn(db, collectionId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+);
+
+export async function countSpacesInCollection(db: DbOrTx, collectionId: string): Promise<number> {
+  const { n } = await liveSpacesIn(db as Kysely<Database>, collectionId)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}

@@ -2,7 +2,8 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply } from 'fastify';
 import type { SpaceUpdate } from '../db/types.js';
 import { checkPlacement } from '../collections/placement.js';
-import { OrganizationParams } from '../collections/schemas.js';
+import { findCollectionWithAccess } from '../collections/queries.js';
+import { CollectionParams, OrganizationParams } from '../collections/schemas.js';
 import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
@@ -10,7 +11,15 @@ import { roleAtLeast } from '../core/roles.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { spaceRole } from './access.js';
 import { presentSpace } from './present.js';
-import { countSpacesInOrganization, createSpace, findSpaceWithAccess, listSpacesInOrganization, updateSpace } from './queries.js';
+import {
+  countSpacesInCollection,
+  countSpacesInOrganization,
+  createSpace,
+  findSpaceWithAccess,
+  listSpacesInCollection,
+  listSpacesInOrganization,
+  updateSpace,
+} from './queries.js';
 import { CreateSpaceBody, ShareKeyQuery, SpaceParams, SpaceSchema, UpdateSpaceBody } from './schemas.js';
 
 const Space = ref(SpaceSchema);
@@ -103,6 +112,36 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           presentSpace(row, effectiveRole(membership.role, [row.default_level, ...(row.parent_id ? (levels.get(row.parent_id) ?? []) : [])]), app.urls),
         ),
       };
+    },
+  );
+
+  app.get(
+    '/collections/:collectionId/spaces',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'listSpacesInCollectionById',
+        tags: ['collections'],
+        summary: 'List the spaces of a collection that are not deleted',
+        params: CollectionParams,
+        querystring: Type.Object(ListQuery),
+        response: { 200: ListEnvelope(Space), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { collectionId } = request.params;
+      const collection = await findCollectionWithAccess(app.db, collectionId, request.caller.userId);
+      const collectionRole = collection?.is_member ? effectiveRole(collection.member_role, collection.chain_levels) : null;
+      if (!collection || !roleAtLeast(collectionRole, 'read')) throw new NotFoundError('No collection with this id is visible to you');
+
+      const page = app.cursors.request(`collection-spaces:${collectionId}`, request.query);
+      return paginate(app.cursors, page, {
+        rows: () => listSpacesInCollection(app.db, page, collectionId),
+        count: () => countSpacesInCollection(app.db, collectionId),
+        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+        toItem: (row) =>
+          presentSpace(row, effectiveRole(collection.member_role, [row.default_level, ...collection.chain_levels]), app.urls),
+      });
     },
   );
 
