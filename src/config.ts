@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { isCronPattern } from './spaces/purge-schedule.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -24,6 +25,8 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   SPACE_RETENTION_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
+  PURGE_SCHEDULE: Type.String({ minLength: 1, maxLength: 100, default: '0 * * * *' }),
+  PURGE_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10_000, default: 500 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -48,6 +51,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long a deleted space can be restored before it is gone for good. */
   spaceRetentionMs: number;
+  /** When deleted spaces past the retention are removed for good, and how many per transaction. */
+  purge: { pattern: string; batchSize: number };
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = [...Value.Errors(EnvSchema, converted)].map(
     (error) => `${error.path.slice(1) || 'environment'} ${error.message} (got ${JSON.stringify(raw[error.path.slice(1)])})`,
   );
+  if (!isCronPattern(String((converted as Env).PURGE_SCHEDULE))) {
+    problems.push(`PURGE_SCHEDULE is not a cron pattern (got ${JSON.stringify(raw.PURGE_SCHEDULE)})`);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const e = converted as Env;
   return {
@@ -86,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     spaceRetentionMs: Math.round(e.SPACE_RETENTION_DAYS * 86_400_000),
+    purge: { pattern: e.PURGE_SCHEDULE, batchSize: e.PURGE_BATCH_SIZE },
   };
 }

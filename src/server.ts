@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
+import { schedulePurge } from './spaces/purge-schedule.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
 async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Promise<void> {
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     );
   }
 
+  let stopPurge: (() => void) | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
+      stopPurge?.();
       await app.close();
       await embedded?.stop();
       log.info('stopped');
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  stopPurge = schedulePurge(app, config.purge);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../db/database.js';
+
+/** Our advisory lock for the purge, taken per batch transaction: only one instance purges at a time. */
+const PURGE_LOCK = 0x70757267; // "purg"
+
+export interface PurgeOptions {
+  retentionMs: number;
+  batchSize: number;
+}
+
+export interface PurgeResult {
+  /** Ids of the spaces removed for good. */
+  purged: string[];
+  /** True when another instance held the lock, so this run left the work to it. */
+  busy: boolean;
+}
+
+/**
+ * Removes for good the spaces deleted longer ago than the retention, a batch
+ * per transaction. What belongs to a space goes with it through its foreign
+ * keys (ON DELETE CASCADE).
+ */
+export async function purgeDeletedSpaces(db: Db, clock: Clock, options: PurgeOptions, log?: FastifyBaseLogger): Promise<PurgeResult> {
+  const purged: string[] = [];
+  const cutoff = new Date(clock.now().getTime() - options.retentionMs);
+  for (;;) {
+    const batch = await db.transaction().execute(async (tx) => {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${PURGE_LOCK}) as locked`.execute(tx);
+      if (!rows[0]?.locked) return undefined;
+      const expired = await tx
+        .selectFrom('spaces')
+        .select('id')
+        .where('deleted_at', '<=', cutoff)
+        .orderBy('deleted_at')
+        .limit(options.batchSize)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (expired.length === 0) return [];
+      const removed = await tx
+        .deleteFrom('spaces')
+        .where(
+          'id',
+          'in',
+          expired.map((row) => row.id),
+        )
+        .returning(['id', 'organization_id', 'deleted_at'])
+        .execute();
+      log?.info({ spaces: removed.map((row) => ({ id: row.id, organization: row.organization_id, deletedAt: row.deleted_at })) }, 'purged deleted spaces');
+      return removed.map((row) => row.id);
+    });
+    if (batch === undefined) return { purged, busy: true };
+    purged.push(...batch);
+    if (batch.length < options.batchSize) return { purged, busy: false };
+  }
+}
