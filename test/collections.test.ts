@@ -202,6 +202,51 @@ describe('PATCH /v1/collections/{collectionId}', () => {
   });
 });
 
+describe('DELETE /v1/collections/{collectionId}', () => {
+  it('deletes the collection and those under it, and deletes their spaces restorably at the top level', async () => {
+    const { admin, organization, member } = await organizationWith(['create']);
+    const top = (await create(admin, organization.id, { title: 'Top' })).json();
+    const child = (await create(admin, organization.id, { title: 'Child', parent: top.id })).json();
+    const sibling = (await create(admin, organization.id, { title: 'Sibling' })).json();
+    const space = async (payload: Record<string, unknown>) =>
+      (await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/spaces`, headers: admin.headers, payload })).json();
+    const inTop = await space({ title: 'In top', parent: top.id, visibility: 'in-collection' });
+    const inChild = await space({ title: 'In child', parent: child.id });
+    const inSibling = await space({ title: 'In sibling', parent: sibling.id });
+
+    const refused = await t.app.inject({ method: 'DELETE', url: `/v1/collections/${top.id}`, headers: member('create').headers });
+    expect(refused.statusCode).toBe(403);
+    expect(await t.db.selectFrom('collections').select('id').where('organization_id', '=', organization.id).execute()).toHaveLength(3);
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/collections/${top.id}`, headers: admin.headers });
+    expect(deleted.statusCode).toBe(205);
+    expect(deleted.body).toBe('');
+
+    const collections = await t.db.selectFrom('collections').select('id').where('organization_id', '=', organization.id).execute();
+    expect(collections.map((c) => c.id)).toEqual([sibling.id]);
+    const spaces = await t.db.selectFrom('spaces').selectAll().where('organization_id', '=', organization.id).execute();
+    const state = Object.fromEntries(spaces.map((s) => [s.id, { parent: s.parent_id, deleted: s.deleted_at !== null, visibility: s.visibility }]));
+    expect(state).toEqual({
+      [inTop.id]: { parent: null, deleted: true, visibility: 'private' },
+      [inChild.id]: { parent: null, deleted: true, visibility: 'private' },
+      [inSibling.id]: { parent: sibling.id, deleted: false, visibility: 'private' },
+    });
+    expect((await t.app.inject({ method: 'GET', url: `/v1/collections/${child.id}`, headers: admin.headers })).statusCode).toBe(404);
+
+    const restored = await t.app.inject({ method: 'POST', url: `/v1/spaces/${inTop.id}/restore`, headers: admin.headers });
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json().parent).toBeUndefined();
+  });
+
+  it('is a 404 to a stranger and changes nothing', async () => {
+    const { admin, organization } = await organizationWith([]);
+    const collection = (await create(admin, organization.id, { title: 'Kept' })).json();
+    const stranger = await t.factory.account();
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/collections/${collection.id}`, headers: stranger.headers })).statusCode).toBe(404);
+    expect(await collectionRow(collection.id)).toMatchObject({ title: 'Kept' });
+  });
+});
+
 describe('GET /v1/orgs/{organizationId}/collections', () => {
   it('lists all collections, or only the top-level ones, newest first, with counts and pages', async () => {
     const { admin, organization, member } = await organizationWith(['read', null]);

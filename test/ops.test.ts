@@ -26,6 +26,7 @@ describe('probes and API description', () => {
         'createCollection',
         'createOrganization',
         'createSpace',
+        'deleteCollectionById',
         'deleteSpaceById',
         'getAuthenticatedUser',
         'getCollectionById',

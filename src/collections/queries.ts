@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import type { CollectionUpdate, Database, DefaultLevel, Role } from '../db/types.js';
+import type { CollectionUpdate, Database, DefaultLevel, Role, Visibility } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { walkUp } from '../core/access.js';
@@ -93,4 +93,39 @@ export async function countCollections(db: DbOrTx, organizationId: string, topLe
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/**
+ * Deletes a collection and the collections under it, and soft-deletes the
+ * spaces they hold, as GitBook does. Those spaces stay restorable for the
+ * retention window and come back at the top level; `in-collection`, which no
+ * longer means anything there, becomes `private`. Run inside a transaction.
+ */
+export async function deleteCollectionTree(tx: DbOrTx, collectionId: string, now: Date): Promise<{ spaces: number }> {
+  const subtree = (db: Kysely<Database>) =>
+    db.withRecursive('subtree(id, depth)', (qb) =>
+      qb
+        .selectFrom('collections')
+        .select(['id', sql<number>`0`.as('depth')])
+        .where('id', '=', collectionId)
+        .unionAll(
+          qb
+            .selectFrom('collections as child')
+            .innerJoin('subtree', 'subtree.id', 'child.parent_id')
+            .select(['child.id', sql<number>`subtree.depth + 1`.as('depth')])
+            .where('subtree.depth', '<', 100),
+        ),
+    );
+  const spaces = await subtree(tx as Kysely<Database>)
+    .updateTable('spaces')
+    .set({
+      deleted_at: sql<Date>`coalesce(deleted_at, ${now}::timestamptz)`,
+      visibility: sql<Visibility>`case when visibility = 'in-collection' then 'private' else visibility end`,
+      updated_at: now,
+    })
+    .where('parent_id', 'in', (qb) => qb.selectFrom('subtree').select('id'))
+    .executeTakeFirst();
+  // Child collections go with their parent (ON DELETE CASCADE); spaces are detached (SET NULL).
+  await tx.deleteFrom('collections').where('id', '=', collectionId).execute();
+  return { spaces: Number(spaces.numUpdatedRows) };
 }

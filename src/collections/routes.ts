@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import type { CollectionUpdate } from '../db/types.js';
 import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
@@ -7,7 +8,14 @@ import { roleAtLeast } from '../core/roles.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { checkPlacement } from './placement.js';
 import { presentCollection } from './present.js';
-import { countCollections, createCollection, findCollectionWithAccess, listCollections, updateCollection } from './queries.js';
+import {
+  countCollections,
+  createCollection,
+  deleteCollectionTree,
+  findCollectionWithAccess,
+  listCollections,
+  updateCollection,
+} from './queries.js';
 import {
   CollectionParams,
   CollectionSchema,
@@ -54,6 +62,31 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       const body = presentCollection(collection, effectiveRole(memberRole, [collection.default_level, ...parentLevels]), app.urls);
       return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.delete(
+    '/collections/:collectionId',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'deleteCollectionById',
+        tags: ['collections'],
+        summary: 'Delete a collection with its sub-collections; its spaces are deleted and stay restorable',
+        description:
+          'The spaces in the collection and its sub-collections are deleted as by DELETE /spaces/{spaceId}: their admins can restore them within the retention window, at the top level of the organization.',
+        params: CollectionParams,
+        response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { collection, role } = await visibleCollection(request.params.collectionId, request.caller.userId);
+      if (role !== 'admin') throw new ForbiddenError('Deleting a collection needs the admin role on it');
+      const now = app.clock.now();
+      const { spaces } = await app.db.transaction().execute((tx) => deleteCollectionTree(tx, collection.id, now));
+      request.log.info({ collection: collection.id, spaces }, 'deleted a collection and the spaces in it');
+      // 205 Reset Content carries no body at all.
+      return (reply as FastifyReply).code(205).send();
     },
   );
 
