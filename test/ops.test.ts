@@ -34,6 +34,8 @@ describe('probes and API description', () => {
         'listCollectionsInOrganizationById',
         'listSpacesInCollectionById',
         'listSpacesInOrganizationById',
+        'moveCollection',
+        'moveSpace',
         'restoreSpace',
         'updateCollectionById',
         'updateSpaceById',

@@ -12,12 +12,13 @@ export interface Placement {
 }
 
 /**
- * Checks that the user may create `what` in the organization, at the top level
+ * Checks that the user may put content in the organization, at the top level
  * or inside `parentId`: the create role in the organization, or on the parent.
+ * `action` names what is being done, for the refusal's message.
  */
 export async function checkPlacement(
   db: DbOrTx,
-  what: 'a space' | 'a collection',
+  action: 'Creating a space' | 'Creating a collection' | 'Moving a space' | 'Moving a collection',
   organizationId: string,
   parentId: string | undefined,
   userId: string,
@@ -25,7 +26,7 @@ export async function checkPlacement(
   const membership = await findMembership(db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   if (parentId === undefined) {
-    if (!roleAtLeast(membership.role, 'create')) throw new ForbiddenError(`Creating ${what} needs the create role in the organization`);
+    if (!roleAtLeast(membership.role, 'create')) throw new ForbiddenError(`${action} needs the create role in the organization`);
     return { memberRole: membership.role, parentLevels: [] };
   }
   const parent = await findCollectionWithAccess(db, parentId, userId);
@@ -33,6 +34,6 @@ export async function checkPlacement(
   if (!parent || parent.organization_id !== organizationId || !roleAtLeast(parentRole, 'read')) {
     throw new BadRequestError(`body/parent: no collection "${parentId}" in this organization`);
   }
-  if (!roleAtLeast(parentRole, 'create')) throw new ForbiddenError(`Creating ${what} here needs the create role on the parent collection`);
+  if (!roleAtLeast(parentRole, 'create')) throw new ForbiddenError(`${action} here needs the create role on the parent collection`);
   return { memberRole: membership.role, parentLevels: parent.chain_levels };
 }

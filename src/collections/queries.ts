@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { walkUp } from '../core/access.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+import { nextPosition } from './positions.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 const COLLECTION_FIELDS = ['id', 'organization_id', 'parent_id', 'title', 'description', 'default_level', 'created_at'] as const;
@@ -61,6 +62,7 @@ export async function createCollection(db: DbOrTx, clock: Clock, input: NewColle
       title: input.title,
       description: null,
       default_level: 'inherit',
+      position: nextPosition(input.organizationId, input.parentId),
       created_at: now,
       updated_at: now,
     })

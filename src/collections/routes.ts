@@ -1,12 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { CollectionUpdate } from '../db/types.js';
-import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
-import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import { chainLevels, collectionAndAncestors, effectiveRole, findMembership } from '../core/access.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { checkPlacement } from './placement.js';
+import { positionAmongSiblings } from './positions.js';
 import { presentCollection } from './present.js';
 import {
   countCollections,
@@ -21,6 +22,7 @@ import {
   CollectionSchema,
   CreateCollectionBody,
   ListCollectionsQuery,
+  MoveBody,
   OrganizationParams,
   UpdateCollectionBody,
 } from './schemas.js';
@@ -53,7 +55,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { memberRole, parentLevels } = await checkPlacement(app.db, 'a collection', organizationId, request.body.parent, request.caller.userId);
+      const { memberRole, parentLevels } = await checkPlacement(app.db, 'Creating a collection', organizationId, request.body.parent, request.caller.userId);
 
       const collection = await createCollection(app.db, app.clock, {
         organizationId,
@@ -62,6 +64,45 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       const body = presentCollection(collection, effectiveRole(memberRole, [collection.default_level, ...parentLevels]), app.urls);
       return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.post(
+    '/collections/:collectionId/move',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'moveCollection',
+        tags: ['collections'],
+        summary: 'Move a collection under another collection or to the top level, and among its siblings',
+        params: CollectionParams,
+        body: MoveBody,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { collection, role } = await visibleCollection(request.params.collectionId, userId);
+      if (role !== 'admin') throw new ForbiddenError('Moving a collection needs the admin role on it');
+      const destination = request.body.parent === undefined ? collection.parent_id : request.body.parent;
+      if (destination !== null && (await collectionAndAncestors(app.db, destination)).includes(collection.id)) {
+        throw new BadRequestError('body/parent: a collection cannot move into itself or one of its sub-collections');
+      }
+      if (destination !== collection.parent_id) {
+        await checkPlacement(app.db, 'Moving a collection', collection.organization_id, destination ?? undefined, userId);
+      }
+      await app.db.transaction().execute(async (tx) => {
+        const position = await positionAmongSiblings(
+          tx,
+          { type: 'collection', id: collection.id },
+          collection.organization_id,
+          destination,
+          request.body.position,
+        );
+        await updateCollection(tx, collection.id, { parent_id: destination, position, updated_at: app.clock.now() });
+      });
+      const moved = await visibleCollection(collection.id, userId);
+      return presentCollection(moved.collection, moved.role, app.urls);
     },
   );
 

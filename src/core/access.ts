@@ -48,6 +48,15 @@ export async function chainLevels(db: DbOrTx, collectionIds: readonly string[]):
   return levels;
 }
 
+/** The collection and all its ancestors' ids. */
+export async function collectionAndAncestors(db: DbOrTx, collectionId: string): Promise<string[]> {
+  const rows = await walkUp(db as Kysely<Database>, sql<string[]>`array[${collectionId}]::text[]`)
+    .selectFrom('chain')
+    .select('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /**
  * A recursive walk from each of `startIds` (a text[] expression) up to its
  * root: the CTE `chain` holds one row per (start, ancestor-or-self).

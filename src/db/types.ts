@@ -79,6 +79,7 @@ export interface CollectionsTable {
   title: string;
   description: string | null;
   default_level: DefaultLevel;
+  position: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -100,6 +101,7 @@ export interface SpacesTable {
   change_requests_count: Generated<number>;
   change_requests_open_count: Generated<number>;
   change_requests_draft_count: Generated<number>;
+  position: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;

@@ -6,6 +6,7 @@ import { walkUp } from '../core/access.js';
 import type { Clock } from '../core/clock.js';
 import { newId, randomString } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+import { nextPosition } from '../collections/positions.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 const SPACE_FIELDS = [
@@ -95,6 +96,7 @@ export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput
       edit_mode: input.editMode,
       share_key: randomString(32),
       revision_id: newId(),
+      position: nextPosition(input.organizationId, input.parentId),
       created_at: now,
       updated_at: now,
     })

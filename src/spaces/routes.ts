@@ -3,7 +3,8 @@ import type { FastifyReply } from 'fastify';
 import type { SpaceUpdate } from '../db/types.js';
 import { checkPlacement } from '../collections/placement.js';
 import { findCollectionWithAccess } from '../collections/queries.js';
-import { CollectionParams, OrganizationParams } from '../collections/schemas.js';
+import { positionAmongSiblings } from '../collections/positions.js';
+import { CollectionParams, MoveBody, OrganizationParams } from '../collections/schemas.js';
 import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
@@ -63,7 +64,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (visibility === 'in-collection' && parent === undefined) {
         throw new BadRequestError('body/visibility: in-collection is only for a space inside a collection');
       }
-      const { memberRole, parentLevels } = await checkPlacement(app.db, 'a space', organizationId, parent, request.caller.userId);
+      const { memberRole, parentLevels } = await checkPlacement(app.db, 'Creating a space', organizationId, parent, request.caller.userId);
       const space = await createSpace(app.db, app.clock, {
         organizationId,
         parentId: parent ?? null,
@@ -207,6 +208,43 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A new default level can change the caller's own role: read it back.
       const updated = await visibleSpace(space.id, userId);
       return presentSpace(updated.space, updated.role, app.urls);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/move',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'moveSpace',
+        tags: ['spaces'],
+        summary: 'Move a space to another collection or the top level, and among its siblings',
+        description:
+          'A space with in-collection visibility that moves to the top level becomes private: there is no collection left to open it to.',
+        params: SpaceParams,
+        body: MoveBody,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { space, role } = await visibleSpace(request.params.spaceId, userId);
+      if (role !== 'admin') throw new ForbiddenError('Moving a space needs the admin role on it');
+      const destination = request.body.parent === undefined ? space.parent_id : request.body.parent;
+      if (destination !== space.parent_id) {
+        await checkPlacement(app.db, 'Moving a space', space.organization_id, destination ?? undefined, userId);
+      }
+      await app.db.transaction().execute(async (tx) => {
+        const position = await positionAmongSiblings(tx, { type: 'space', id: space.id }, space.organization_id, destination, request.body.position);
+        await updateSpace(tx, space.id, {
+          parent_id: destination,
+          position,
+          visibility: destination === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
+          updated_at: app.clock.now(),
+        });
+      });
+      const moved = await visibleSpace(space.id, userId);
+      return presentSpace(moved.space, moved.role, app.urls);
     },
   );
 
