@@ -37,6 +37,8 @@ describe('probes and API description', () => {
         'moveCollection',
         'moveSpace',
         'restoreSpace',
+        'transferCollection',
+        'transferSpace',
         'updateCollectionById',
         'updateSpaceById',
         'getOrganizationById',

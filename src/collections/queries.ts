@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import type { CollectionUpdate, Database, DefaultLevel, Role, Visibility } from '../db/types.js';
+import type { Database, DefaultLevel, Role, Visibility } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { walkUp } from '../core/access.js';
@@ -70,7 +70,11 @@ export async function createCollection(db: DbOrTx, clock: Clock, input: NewColle
     .executeTakeFirstOrThrow();
 }
 
-export async function updateCollection(db: DbOrTx, collectionId: string, changes: CollectionUpdate): Promise<CollectionFields> {
+export async function updateCollection(
+  db: DbOrTx,
+  collectionId: string,
+  changes: UpdateObject<Database, 'collections'>,
+): Promise<CollectionFields> {
   return db.updateTable('collections').set(changes).where('id', '=', collectionId).returning(COLLECTION_FIELDS).executeTakeFirstOrThrow();
 }
 

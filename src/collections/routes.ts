@@ -7,7 +7,8 @@ import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { checkPlacement } from './placement.js';
-import { positionAmongSiblings } from './positions.js';
+import { nextPosition, positionAmongSiblings } from './positions.js';
+import { checkTransferTarget } from './transfer.js';
 import { presentCollection } from './present.js';
 import {
   countCollections,
@@ -23,6 +24,7 @@ import {
   CreateCollectionBody,
   ListCollectionsQuery,
   MoveBody,
+  TransferBody,
   OrganizationParams,
   UpdateCollectionBody,
 } from './schemas.js';
@@ -100,6 +102,38 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           request.body.position,
         );
         await updateCollection(tx, collection.id, { parent_id: destination, position, updated_at: app.clock.now() });
+      });
+      const moved = await visibleCollection(collection.id, userId);
+      return presentCollection(moved.collection, moved.role, app.urls);
+    },
+  );
+
+  app.post(
+    '/collections/:collectionId/transfer',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'transferCollection',
+        tags: ['collections'],
+        summary: 'Transfer a collection, with everything in it, to another organization where you are an admin',
+        description: 'The collection lands at the top level of the target organization; its sub-collections and spaces come with it.',
+        params: CollectionParams,
+        body: TransferBody,
+        response: { 200: Collection, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { collection, role } = await visibleCollection(request.params.collectionId, userId);
+      if (role !== 'admin') throw new ForbiddenError('Transferring a collection needs the admin role on it');
+      const target = request.body.organization;
+      await checkTransferTarget(app.db, collection.organization_id, target, userId);
+      // Sub-collections and spaces follow through their (organization, parent) foreign keys: ON UPDATE CASCADE.
+      await updateCollection(app.db, collection.id, {
+        organization_id: target,
+        parent_id: null,
+        position: nextPosition(target, null),
+        updated_at: app.clock.now(),
       });
       const moved = await visibleCollection(collection.id, userId);
       return presentCollection(moved.collection, moved.role, app.urls);

@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import type { Database, DefaultLevel, Role, SpaceUpdate, Visibility } from '../db/types.js';
+import type { Database, DefaultLevel, Role, Visibility } from '../db/types.js';
 import { walkUp } from '../core/access.js';
 import type { Clock } from '../core/clock.js';
 import { newId, randomString } from '../core/ids.js';
@@ -104,7 +104,7 @@ export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput
     .executeTakeFirstOrThrow();
 }
 
-export async function updateSpace(db: DbOrTx, spaceId: string, changes: SpaceUpdate): Promise<SpaceFields> {
+export async function updateSpace(db: DbOrTx, spaceId: string, changes: UpdateObject<Database, 'spaces'>): Promise<SpaceFields> {
   return db.updateTable('spaces').set(changes).where('id', '=', spaceId).returning(SPACE_FIELDS).executeTakeFirstOrThrow();
 }
 

@@ -3,8 +3,9 @@ import type { FastifyReply } from 'fastify';
 import type { SpaceUpdate } from '../db/types.js';
 import { checkPlacement } from '../collections/placement.js';
 import { findCollectionWithAccess } from '../collections/queries.js';
-import { positionAmongSiblings } from '../collections/positions.js';
-import { CollectionParams, MoveBody, OrganizationParams } from '../collections/schemas.js';
+import { nextPosition, positionAmongSiblings } from '../collections/positions.js';
+import { checkTransferTarget } from '../collections/transfer.js';
+import { CollectionParams, MoveBody, OrganizationParams, TransferBody } from '../collections/schemas.js';
 import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
@@ -242,6 +243,40 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           visibility: destination === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
           updated_at: app.clock.now(),
         });
+      });
+      const moved = await visibleSpace(space.id, userId);
+      return presentSpace(moved.space, moved.role, app.urls);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/transfer',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'transferSpace',
+        tags: ['spaces'],
+        summary: 'Transfer a space to another organization where you are an admin',
+        description:
+          'The space lands at the top level of the target organization, last among its siblings; in-collection visibility becomes private.',
+        params: SpaceParams,
+        body: TransferBody,
+        response: { 200: Space, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.caller;
+      const { space, role } = await visibleSpace(request.params.spaceId, userId);
+      if (role !== 'admin') throw new ForbiddenError('Transferring a space needs the admin role on it');
+      const target = request.body.organization;
+      await checkTransferTarget(app.db, space.organization_id, target, userId);
+      // Tables that belong to a space carry its organization too; as they come, they move here with it.
+      await updateSpace(app.db, space.id, {
+        organization_id: target,
+        parent_id: null,
+        position: nextPosition(target, null),
+        visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
+        updated_at: app.clock.now(),
       });
       const moved = await visibleSpace(space.id, userId);
       return presentSpace(moved.space, moved.role, app.urls);
