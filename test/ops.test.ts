@@ -28,6 +28,7 @@ describe('probes and API description', () => {
         'createSpace',
         'deleteCollectionById',
         'deleteSpaceById',
+        'duplicateSpace',
         'getAuthenticatedUser',
         'getCollectionById',
         'getSpaceById',

@@ -239,6 +239,65 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 });
 
+describe('POST /v1/spaces/{spaceId}/duplicate', () => {
+  it('copies the settings under new ids, beside the original, with the title marked as a copy', async () => {
+    const { admin, organization } = await organizationWith([]);
+    const collection = (
+      await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'C' } })
+    ).json();
+    const original = (
+      await createSpace(admin, organization.id, { title: 'Original', emoji: '🧭', parent: collection.id, visibility: 'share-link', editMode: 'locked' })
+    ).json();
+    const after = (await createSpace(admin, organization.id, { title: 'After', parent: collection.id })).json();
+    await patchSpace(admin, original.id, { defaultLevel: 'comment' });
+    await t.db.updateTable('spaces').set({ comments_open_count: 2, change_requests_count: 3 }).where('id', '=', original.id).execute();
+
+    const res = await t.app.inject({ method: 'POST', url: `/v1/spaces/${original.id}/duplicate`, headers: admin.headers });
+
+    expect(res.statusCode).toBe(201);
+    const copy = res.json();
+    expectSpecResponse('duplicateSpace', 201, copy);
+    expect(res.headers.location).toBe(copy.urls.location);
+    expect(copy).toMatchObject({
+      title: 'Original (copy)',
+      emoji: '🧭',
+      parent: collection.id,
+      visibility: 'share-link',
+      editMode: 'locked',
+      defaultLevel: 'comment',
+      comments: 0,
+      changeRequests: 0,
+    });
+    expect(copy.id).not.toBe(original.id);
+    expect(copy.revision).not.toBe(original.revision);
+    const [originalRow, copyRow, afterRow] = await Promise.all([spaceRow(original.id), spaceRow(copy.id), spaceRow(after.id)]);
+    expect(copyRow.share_key).not.toBe(originalRow.share_key);
+    expect(copyRow.position).toBeGreaterThan(originalRow.position);
+    expect(copyRow.position).toBeLessThan(afterRow.position);
+  });
+
+  it('keeps a long title within 50 characters', async () => {
+    const { admin, organization } = await organizationWith([]);
+    const original = (await createSpace(admin, organization.id, { title: 'x'.repeat(50) })).json();
+    const copy = (await t.app.inject({ method: 'POST', url: `/v1/spaces/${original.id}/duplicate`, headers: admin.headers })).json();
+    expect(copy.title).toBe(`${'x'.repeat(43)} (copy)`);
+    expect([...copy.title]).toHaveLength(50);
+  });
+
+  it('needs the create role where the copy goes, and a visible, live original', async () => {
+    const { admin, organization, member } = await organizationWith(['edit']);
+    const space = (await createSpace(admin, organization.id, { title: 'Source' })).json();
+    const refused = await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: member('edit').headers });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe('Duplicating a space needs the create role in the organization');
+    const stranger = await t.factory.account();
+    expect((await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: stranger.headers })).statusCode).toBe(404);
+    await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers });
+    expect((await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: admin.headers })).statusCode).toBe(404);
+    expect(await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute()).toHaveLength(1);
+  });
+});
+
 describe('deleting and restoring', () => {
   it('soft-deletes for admins only: 205 with no body, then hidden from lists and everyone but admins', async () => {
     const { admin, organization, member } = await organizationWith(['create']);
@@ -388,6 +447,10 @@ describe('spaces through the official client', () => {
     const list = await client.orgs.listSpacesInOrganizationById(organization.id);
     expect(list.data.items.map((s) => s.id)).toEqual([created.data.id]);
     expectSpecResponse('listSpacesInOrganizationById', 200, list.data);
+
+    const duplicate = await client.spaces.duplicateSpace(created.data.id);
+    expect(duplicate.status).toBe(201);
+    expect(duplicate.data.title).toBe('Renamed (copy)');
 
     const deleted = await client.spaces.deleteSpaceById(created.data.id);
     expect(deleted.status).toBe(205);

@@ -18,7 +18,7 @@ export interface Placement {
  */
 export async function checkPlacement(
   db: DbOrTx,
-  action: 'Creating a space' | 'Creating a collection' | 'Moving a space' | 'Moving a collection',
+  action: 'Creating a space' | 'Creating a collection' | 'Moving a space' | 'Moving a collection' | 'Duplicating a space',
   organizationId: string,
   parentId: string | undefined,
   userId: string,

@@ -80,6 +80,7 @@ export interface NewSpaceInput {
   emoji: string | null;
   editMode: 'live' | 'locked';
   visibility: Visibility;
+  defaultLevel?: DefaultLevel;
 }
 
 export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput): Promise<SpaceFields> {
@@ -94,6 +95,7 @@ export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput
       emoji: input.emoji,
       visibility: input.visibility,
       edit_mode: input.editMode,
+      ...(input.defaultLevel !== undefined ? { default_level: input.defaultLevel } : {}),
       share_key: randomString(32),
       revision_id: newId(),
       position: nextPosition(input.organizationId, input.parentId),

@@ -213,6 +213,51 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/spaces/:spaceId/duplicate',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'duplicateSpace',
+        tags: ['spaces'],
+        summary: 'Duplicate a space beside the original',
+        description:
+          'The copy has new ids (its own share key and revision), the same settings and place, and its title marked as a copy; comments and change requests stay with the original.',
+        params: SpaceParams,
+        response: { 201: Space, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request.caller;
+      const { space } = await visibleSpace(request.params.spaceId, userId);
+      const { memberRole, parentLevels } = await checkPlacement(
+        app.db,
+        'Duplicating a space',
+        space.organization_id,
+        space.parent_id ?? undefined,
+        userId,
+      );
+      const copy = await app.db.transaction().execute(async (tx) => {
+        const created = await createSpace(tx, app.clock, {
+          organizationId: space.organization_id,
+          parentId: space.parent_id,
+          title: copyTitle(space.title),
+          emoji: space.emoji,
+          editMode: space.edit_mode,
+          visibility: space.visibility,
+          defaultLevel: space.default_level,
+        });
+        // The copy goes right after the original.
+        const position = await positionAmongSiblings(tx, { type: 'space', id: created.id }, space.organization_id, space.parent_id, {
+          after: { type: 'space', space: space.id },
+        });
+        return updateSpace(tx, created.id, { position });
+      });
+      const body = presentSpace(copy, effectiveRole(memberRole, [copy.default_level, ...parentLevels]), app.urls);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.post(
     '/spaces/:spaceId/move',
     {
       config: { scope: 'space:write' },
@@ -325,3 +370,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+const COPY_SUFFIX = ' (copy)';
+
+/** The title of a copy, kept within the 50 characters a title may have. */
+export function copyTitle(title: string): string {
+  return `${[...title].slice(0, 50 - COPY_SUFFIX.length).join('').trimEnd()}${COPY_SUFFIX}`;
+}
