@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Seeded } from './seed.js';
+import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
 
 /**
  * One endpoint under load. To benchmark another endpoint, add an entry to
@@ -72,4 +73,38 @@ export const SCENARIOS: Scenario[] = [
       return items?.length === expected ? undefined : `expected ${expected} items, got ${items?.length ?? 'no items array'}`;
     },
   },
+  {
+    name: 'GET /v1/spaces/{id}',
+    path: (seed) => `/v1/spaces/${seed.spaces.spaceId}`,
+    headers: authorized,
+    aim: 0.5,
+  },
+  {
+    name: 'GET /v1/orgs/{id}/spaces (first page)',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => fullSpacesPage(body),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/spaces (19,000 in)',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces?page=${encodeURIComponent(seed.spaces.deepPage)}`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => fullSpacesPage(body),
+  },
+  {
+    name: 'GET /v1/collections/{id}/spaces',
+    path: (seed) => `/v1/collections/${seed.spaces.collectionId}/spaces`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => fullSpacesPage(body, 200),
+  },
 ];
+
+/** A page of 50 spaces out of `total`: a shorter page would flatter the scenario. */
+function fullSpacesPage(body: unknown, total = SPACES_IN_BIG_ORGANIZATION): string | undefined {
+  const page = body as { items?: unknown[]; count?: number };
+  if (page.items?.length !== 50) return `expected 50 spaces, got ${page.items?.length ?? 'no items array'}`;
+  return page.count === total ? undefined : `expected a count of ${total}, got ${page.count}`;
+}

@@ -7,6 +7,8 @@ import type { NewOrganization, Role } from '../src/db/types.js';
 import { createOrganization } from '../src/orgs/queries.js';
 import { createUser } from '../src/users/queries.js';
 import { createApiToken } from '../src/users/tokens.js';
+import type { Cursors } from '../src/core/pagination.js';
+import { seedSpaces, type SeededSpaces } from './seed-spaces.js';
 
 export interface SeedSizes {
   /** Organizations the measured user belongs to; 50 fills exactly one default page of GET /v1/orgs. */
@@ -37,6 +39,8 @@ export interface Seeded {
   otherOrganizationIds: string[];
   /** `Bearer <token>` of a user in `typicalUserOrganizations` organizations. */
   typicalAuthorization: string;
+  /** The first member organization, which holds 20,000 spaces. */
+  spaces: SeededSpaces;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -59,7 +63,7 @@ function chunks<T>(rows: T[], size: number): T[][] {
  * the API would have written; the bulk of other organizations is inserted in
  * batches, since 2,000 round trips each would only slow the setup.
  */
-export async function seed(db: Db, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
+export async function seed(db: Db, cursors: Cursors, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
   const start = Date.now() - SPREAD_MS;
   const at = (i: number, n: number) => new Date(start + Math.floor((SPREAD_MS * i) / n));
 
@@ -113,8 +117,10 @@ export async function seed(db: Db, sizes: SeedSizes = DEFAULT_SIZES): Promise<Se
     };
   });
 
+  const spaces = await seedSpaces(db, seeded.memberOrganizationIds[0]!, cursors);
+
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.
   await sql`ANALYZE`.execute(db);
-  return seeded;
+  return { ...seeded, spaces };
 }

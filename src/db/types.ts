@@ -55,6 +55,8 @@ export interface OrganizationsTable {
   plan: Generated<string>;
   custom_hostname: string | null;
   merge_rules: ColumnType<MergeRules, string | undefined, string>;
+  /** Kept by a trigger on spaces. */
+  live_spaces_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -80,6 +82,8 @@ export interface CollectionsTable {
   description: string | null;
   default_level: DefaultLevel;
   position: Generated<number>;
+  /** Kept by a trigger on spaces. */
+  live_spaces_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

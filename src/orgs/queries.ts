@@ -30,7 +30,7 @@ const ORGANIZATION_FIELDS = [
   'created_at',
 ] as const;
 const ORGANIZATION_COLUMNS = ORGANIZATION_FIELDS.map((field) => `o.${field}` as const);
-export type OrganizationFields = Omit<OrganizationRow, 'updated_at'>;
+export type OrganizationFields = Omit<OrganizationRow, 'updated_at' | 'live_spaces_count'>;
 
 /** An organization as one of its members sees it. */
 export interface MemberOrganization extends OrganizationFields {
@@ -103,7 +103,7 @@ export async function createOrganization(
   clock: Clock,
   input: NewOrganizationInput,
   adminUserId: string,
-): Promise<OrganizationRow & { member_role: Role }> {
+): Promise<Omit<OrganizationRow, 'live_spaces_count'> & { member_role: Role }> {
   const now = clock.now();
   const organization = await tx
     .insertInto('organizations')

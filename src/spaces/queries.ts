@@ -114,34 +114,36 @@ function liveSpacesOf(db: Kysely<Database>, organizationId: string) {
   return db.selectFrom('spaces as s').where('s.organization_id', '=', organizationId).where('s.deleted_at', 'is', null);
 }
 
+const liveSpacesInOrganizationCount = (db: Kysely<Database>, organizationId: string) =>
+  db.selectFrom('organizations').select('live_spaces_count').where('id', '=', organizationId);
+
 /** A page of an organization's spaces that are not deleted, newest first, each row carrying the total count. */
 export const listSpacesInOrganization = pageQuery({ createdAt: 's.created_at', id: 's.id' }, (db, organizationId: string) =>
   liveSpacesOf(db, organizationId)
     .select(SPACE_COLUMNS)
-    .select(() => liveSpacesOf(db, organizationId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+    .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT)),
 );
 
 export async function countSpacesInOrganization(db: DbOrTx, organizationId: string): Promise<number> {
-  const { n } = await liveSpacesOf(db as Kysely<Database>, organizationId)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  const row = await liveSpacesInOrganizationCount(db as Kysely<Database>, organizationId).executeTakeFirst();
+  return row?.live_spaces_count ?? 0;
 }
 
 function liveSpacesIn(db: Kysely<Database>, collectionId: string) {
   return db.selectFrom('spaces as s').where('s.parent_id', '=', collectionId).where('s.deleted_at', 'is', null);
 }
 
+const liveSpacesInCollectionCount = (db: Kysely<Database>, collectionId: string) =>
+  db.selectFrom('collections').select('live_spaces_count').where('id', '=', collectionId);
+
 /** A page of a collection's spaces that are not deleted, newest first, each row carrying the total count. */
 export const listSpacesInCollection = pageQuery({ createdAt: 's.created_at', id: 's.id' }, (db, collectionId: string) =>
   liveSpacesIn(db, collectionId)
     .select(SPACE_COLUMNS)
-    .select(() => liveSpacesIn(db, collectionId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+    .select(() => liveSpacesInCollectionCount(db, collectionId).as(TOTAL_COUNT)),
 );
 
 export async function countSpacesInCollection(db: DbOrTx, collectionId: string): Promise<number> {
-  const { n } = await liveSpacesIn(db as Kysely<Database>, collectionId)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  const row = await liveSpacesInCollectionCount(db as Kysely<Database>, collectionId).executeTakeFirst();
+  return row?.live_spaces_count ?? 0;
 }

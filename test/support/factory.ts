@@ -44,7 +44,7 @@ export class Factory {
     return { user, token, tokenId: id, headers: { authorization: `Bearer ${token}` } };
   }
 
-  async organization(adminUserId: string, fields: Partial<NewOrganizationInput> = {}): Promise<OrganizationRow> {
+  async organization(adminUserId: string, fields: Partial<NewOrganizationInput> = {}): Promise<Omit<OrganizationRow, 'live_spaces_count'>> {
     return this.db
       .transaction()
       .execute((tx) => createOrganization(tx, systemClock, { title: `Org ${randomString(6)}`, ...fields }, adminUserId));
