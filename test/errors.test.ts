@@ -60,8 +60,22 @@ describe('error responses', () => {
   it('never answers 500 to odd input, and always with the error body shape', async () => {
     const me = await t.factory.account();
     const org = await t.factory.organization(me.user.id);
+    const collection = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${org.id}/collections`, headers: me.headers, payload: { title: 'C' } })).json();
+    const space = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${org.id}/spaces`, headers: me.headers, payload: { title: 'S' } })).json();
     const paths = [
       `/v1/orgs/${org.id}`,
+      `/v1/orgs/${org.id}/spaces`,
+      `/v1/orgs/${org.id}/collections?nested=maybe`,
+      `/v1/spaces/${space.id}`,
+      `/v1/spaces/${space.id}?shareKey=${'k'.repeat(500)}`,
+      `/v1/spaces/${space.id}/move`,
+      `/v1/spaces/${space.id}/transfer`,
+      `/v1/spaces/${space.id}/duplicate`,
+      `/v1/spaces/${space.id}/restore`,
+      `/v1/collections/${collection.id}`,
+      `/v1/collections/${collection.id}/spaces`,
+      `/v1/collections/${collection.id}/move`,
+      `/v1/collections/${collection.id}/transfer`,
       '/v1/orgs/%00%ff',
       `/v1/orgs/${'x'.repeat(500)}`,
       '/v1/orgs/../../etc/passwd',
@@ -82,9 +96,18 @@ describe('error responses', () => {
       { title: { $gt: '' } },
       { __proto__: { admin: true }, title: 'Proto' },
       { constructor: { prototype: { admin: true } } },
+      { parent: { $ne: null } },
+      { parent: 'x'.repeat(129) },
+      { position: { before: { type: 'space', space: null } } },
+      { position: { before: { type: 'collection', collection: collection.id }, after: { type: 'collection', collection: collection.id } } },
+      { organization: '' },
+      { organization: org.id },
+      { emoji: '\u0000' },
+      { visibility: 'in-collection' },
+      { defaultLevel: 'inherit', editMode: 'locked' },
     ];
     for (const url of paths) {
-      for (const method of ['GET', 'PATCH', 'POST', 'DELETE', 'PUT'] as const) {
+      for (const method of ['GET', 'PATCH', 'POST', 'PUT'] as const) {
         const withBody = method === 'PATCH' || method === 'POST' || method === 'PUT';
         for (const payload of withBody ? payloads : [undefined]) {
           const res = await t.app.inject({ method, url, headers: me.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
