@@ -8,18 +8,7 @@ import { expectSpecResponse } from './support/spec.js';
 
 const t = useTestApp();
 
-/** An organization with an admin and one member of each given role. */
-async function organizationWith(roles: Array<Role | null>) {
-  const admin = await t.factory.account();
-  const organization = await t.factory.organization(admin.user.id);
-  const members = new Map<Role | null, Account>();
-  for (const role of roles) {
-    const member = await t.factory.account();
-    await t.factory.member(organization.id, member.user.id, role);
-    members.set(role, member);
-  }
-  return { admin, organization, members, member: (role: Role | null) => members.get(role)! };
-}
+const organizationWith = (roles: Array<Role | null>) => t.factory.team(roles);
 
 async function create(account: Account, organizationId: string, payload: Record<string, unknown> = {}) {
   return t.app.inject({ method: 'POST', url: `/v1/orgs/${organizationId}/collections`, headers: account.headers, payload });

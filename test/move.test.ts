@@ -9,20 +9,13 @@ import { expectSpecResponse } from './support/spec.js';
 const t = useTestApp();
 
 async function organizationWith(roles: Role[]) {
-  const admin = await t.factory.account();
-  const organization = await t.factory.organization(admin.user.id);
-  const members = new Map<Role, Account>();
-  for (const role of roles) {
-    const member = await t.factory.account();
-    await t.factory.member(organization.id, member.user.id, role);
-    members.set(role, member);
-  }
+  const { admin, organization, member } = await t.factory.team(roles);
   const post = async (url: string, payload: Record<string, unknown>) =>
     (await t.app.inject({ method: 'POST', url, headers: admin.headers, payload })).json();
   return {
     admin,
     organization,
-    member: (role: Role) => members.get(role)!,
+    member,
     space: (title: string, extra: Record<string, unknown> = {}) => post(`/v1/orgs/${organization.id}/spaces`, { title, ...extra }),
     collection: (title: string, extra: Record<string, unknown> = {}) => post(`/v1/orgs/${organization.id}/collections`, { title, ...extra }),
   };

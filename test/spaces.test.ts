@@ -11,17 +11,7 @@ let now = Date.parse('2026-06-01T12:00:00.000Z');
 const clock: Clock = { now: () => new Date(now) };
 const t = useTestApp({ clock });
 
-async function organizationWith(roles: Array<Role | null>) {
-  const admin = await t.factory.account();
-  const organization = await t.factory.organization(admin.user.id);
-  const members = new Map<Role | null, Account>();
-  for (const role of roles) {
-    const member = await t.factory.account();
-    await t.factory.member(organization.id, member.user.id, role);
-    members.set(role, member);
-  }
-  return { admin, organization, member: (role: Role | null) => members.get(role)! };
-}
+const organizationWith = (roles: Array<Role | null>) => t.factory.team(roles);
 
 const createSpace = (account: Account, organizationId: string, payload: Record<string, unknown> = {}) =>
   t.app.inject({ method: 'POST', url: `/v1/orgs/${organizationId}/spaces`, headers: account.headers, payload });

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import type { Database, DefaultLevel, Role, Visibility } from '../db/types.js';
+import type { CollectionRow, Database, DefaultLevel, Role, Visibility } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { walkUp } from '../core/access.js';
@@ -12,15 +12,8 @@ import { nextPosition } from './positions.js';
 const COLLECTION_FIELDS = ['id', 'organization_id', 'parent_id', 'title', 'description', 'default_level', 'created_at'] as const;
 const COLLECTION_COLUMNS = COLLECTION_FIELDS.map((field) => `c.${field}` as const);
 
-export interface CollectionFields {
-  id: string;
-  organization_id: string;
-  parent_id: string | null;
-  title: string;
-  description: string | null;
-  default_level: DefaultLevel;
-  created_at: Date;
-}
+/** The columns a Collection response is made from. */
+export type CollectionFields = Pick<CollectionRow, (typeof COLLECTION_FIELDS)[number]>;
 
 /** A collection with what the caller is to its organization and the default levels of its chain of collections. */
 export interface CollectionWithAccess extends CollectionFields {

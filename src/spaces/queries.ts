@@ -1,7 +1,7 @@
-import { sql, type Kysely, type UpdateObject } from 'kysely';
+import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import type { Database, DefaultLevel, Role, Visibility } from '../db/types.js';
+import type { Database, DefaultLevel, Role, SpacesTable, Visibility } from '../db/types.js';
 import { walkUp } from '../core/access.js';
 import type { Clock } from '../core/clock.js';
 import { newId, randomString } from '../core/ids.js';
@@ -30,25 +30,8 @@ const SPACE_FIELDS = [
 ] as const;
 const SPACE_COLUMNS = SPACE_FIELDS.map((field) => `s.${field}` as const);
 
-export interface SpaceFields {
-  id: string;
-  organization_id: string;
-  parent_id: string | null;
-  title: string;
-  emoji: string | null;
-  visibility: Visibility;
-  edit_mode: 'live' | 'locked';
-  default_level: DefaultLevel;
-  share_key: string;
-  revision_id: string;
-  comments_open_count: number;
-  change_requests_count: number;
-  change_requests_open_count: number;
-  change_requests_draft_count: number;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+/** The columns a Space response, and the access checks, are made from. */
+export type SpaceFields = Pick<Selectable<SpacesTable>, (typeof SPACE_FIELDS)[number]>;
 
 /** A space with what the caller is to its organization and the default levels of its parent collections. */
 export interface SpaceWithAccess extends SpaceFields {

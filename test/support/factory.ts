@@ -50,6 +50,27 @@ export class Factory {
       .execute((tx) => createOrganization(tx, systemClock, { title: `Org ${randomString(6)}`, ...fields }, adminUserId));
   }
 
+  /** An organization with its admin and one member for each of `roles` (null: a guest). */
+  async team(roles: Array<Role | null> = []) {
+    const admin = await this.account();
+    const organization = await this.organization(admin.user.id);
+    const members = new Map<Role | null, Account>();
+    for (const role of roles) {
+      const member = await this.account();
+      await this.member(organization.id, member.user.id, role);
+      members.set(role, member);
+    }
+    return {
+      admin,
+      organization,
+      member: (role: Role | null): Account => {
+        const member = members.get(role);
+        if (!member) throw new Error(`This team has no ${role ?? 'guest'} member`);
+        return member;
+      },
+    };
+  }
+
   async member(organizationId: string, userId: string, role: Role | null, fields: { disabled?: boolean } = {}): Promise<void> {
     await this.db
       .insertInto('organization_members')
