@@ -306,5 +306,14 @@ describe('collections through the official client', () => {
     const list = await client.orgs.listCollectionsInOrganizationById(organization.id, { nested: false });
     expect(list.data.items.map((c) => c.id)).toEqual([created.data.id]);
     expectSpecResponse('listCollectionsInOrganizationById', 200, list.data);
+
+    const space = await client.orgs.createSpace(organization.id, { title: 'Inside', parent: created.data.id });
+    const spaces = await client.collections.listSpacesInCollectionById(created.data.id);
+    expect(spaces.data.items.map((s) => s.id)).toEqual([space.data.id]);
+    expectSpecResponse('listSpacesInCollectionById', 200, spaces.data);
+
+    const deleted = await client.collections.deleteCollectionById(created.data.id);
+    expect(deleted.status).toBe(205);
+    expect(await t.db.selectFrom('collections').select('id').where('id', '=', created.data.id).execute()).toEqual([]);
   });
 });

@@ -442,6 +442,14 @@ describe('spaces through the official client', () => {
     expect(duplicate.status).toBe(201);
     expect(duplicate.data.title).toBe('Renamed (copy)');
 
+    // `visibility` in PATCH is this service's addition; the client's types do not know it.
+    await client.spaces.updateSpaceById(created.data.id, { visibility: 'share-link' } as never);
+    const { share_key: shareKey } = await spaceRow(created.data.id);
+    const stranger = await t.factory.account();
+    const shared = await officialClient(endpoint, stranger.token).spaces.getSpaceById(created.data.id, { shareKey });
+    expect(shared.data.permissions).toMatchObject({ view: true, edit: false });
+    expectSpecResponse('getSpaceById', 200, shared.data);
+
     const deleted = await client.spaces.deleteSpaceById(created.data.id);
     expect(deleted.status).toBe(205);
     const restored = await client.spaces.restoreSpace(created.data.id);
