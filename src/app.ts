@@ -22,7 +22,10 @@ import { OrganizationSchema } from './orgs/schemas.js';
 import { userRoutes } from './users/routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { CollectionSchema } from './collections/schemas.js';
+import { memberRoutes } from './members/routes.js';
+import { MemberSchema } from './members/schemas.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { TeamSchema } from './teams/schemas.js';
 import { SpaceSchema } from './spaces/schemas.js';
 
 declare module 'fastify' {
@@ -32,6 +35,8 @@ declare module 'fastify' {
     clock: Clock;
     urls: Urls;
     cursors: Cursors;
+    /** SECRET_KEY or the generated secret; keys for signing are derived from it. */
+    serviceSecret: string;
   }
 }
 
@@ -74,7 +79,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -107,7 +112,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       instance.decorate('db', db);
       instance.decorate('clock', deps.clock ?? systemClock);
       instance.decorate('urls', createUrls(config.publicUrl));
-      instance.decorate('cursors', new Cursors(await loadServiceSecret(db, config.secretKey)));
+      const secret = await loadServiceSecret(db, config.secretKey);
+      instance.decorate('serviceSecret', secret);
+      instance.decorate('cursors', new Cursors(secret));
       instance.addHook('onClose', async () => db.destroy());
     }, { name: 'context' }),
   );
@@ -157,6 +164,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(organizationRoutes);
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);
+      await v1.register(memberRoutes);
     },
     { prefix: '/v1' },
   );

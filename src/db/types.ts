@@ -111,6 +111,24 @@ export interface SpacesTable {
   deleted_at: NullableTimestamp;
 }
 
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type TeamRole = 'owner' | 'member';
+
+export interface TeamMembersTable {
+  team_id: string;
+  organization_id: string;
+  user_id: string;
+  role: Generated<TeamRole>;
+  added_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -119,6 +137,8 @@ export interface Database {
   organization_members: OrganizationMembersTable;
   collections: CollectionsTable;
   spaces: SpacesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
