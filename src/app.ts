@@ -25,6 +25,7 @@ import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { MemberSchema } from './members/schemas.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { teamRoutes } from './teams/routes.js';
 import { TeamSchema } from './teams/schemas.js';
 import { SpaceSchema } from './spaces/schemas.js';
 
@@ -165,6 +166,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);
       await v1.register(memberRoutes);
+      await v1.register(teamRoutes);
     },
     { prefix: '/v1' },
   );

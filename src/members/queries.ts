@@ -149,3 +149,31 @@ export async function keepingAnAdmin<T>(db: DbOrTx, organizationId: string, user
   };
   return 'isTransaction' in db && db.isTransaction ? run(db) : (db as Kysely<Database>).transaction().execute(run);
 }
+
+/** Members of the organization among `userIds`, in one query. */
+export async function findMembers(db: DbOrTx, organizationId: string, userIds: readonly string[]): Promise<MemberFields[]> {
+  if (userIds.length === 0) return [];
+  const rows = await selectMember(membersOf(db as Kysely<Database>, organizationId))
+    .where('organization_members.user_id', 'in', [...userIds])
+    .execute();
+  return rows as MemberFields[];
+}
+
+/** The organization's members among user ids or e-mails, keyed by what was given. */
+export async function resolveMembers(db: DbOrTx, organizationId: string, idsOrEmails: readonly string[]): Promise<Map<string, string>> {
+  const resolved = new Map<string, string>();
+  if (idsOrEmails.length === 0) return resolved;
+  const emails = idsOrEmails.map((value) => value.toLowerCase());
+  const rows = await (db as Kysely<Database>)
+    .selectFrom('organization_members')
+    .innerJoin('users', 'users.id', 'organization_members.user_id')
+    .select(['users.id', 'users.email'])
+    .where('organization_members.organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('users.id', 'in', [...idsOrEmails]), eb('users.email', 'in', emails)]))
+    .execute();
+  for (const value of idsOrEmails) {
+    const row = rows.find((candidate) => candidate.id === value || candidate.email === value.toLowerCase());
+    if (row) resolved.set(value, row.id);
+  }
+  return resolved;
+}

@@ -69,3 +69,122 @@ export async function countTeamsOfMember(db: DbOrTx, organizationId: string, use
     .executeTakeFirstOrThrow();
   return Number(n);
 }
+
+export interface TeamRow {
+  id: string;
+  title: string;
+  created_at: Date;
+  members_count: string;
+  caller_is_owner: boolean;
+}
+
+/** Teams of the organization, optionally only those `ownedBy` owns and those whose title matches `pattern`. */
+function teamsOf(db: Kysely<Database>, organizationId: string, ownedBy: string | undefined, pattern: string | undefined) {
+  let query = db.selectFrom('teams as t').where('t.organization_id', '=', organizationId);
+  if (ownedBy !== undefined) {
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('team_members as own')
+          .select('own.team_id')
+          .whereRef('own.team_id', '=', 't.id')
+          .where('own.user_id', '=', ownedBy)
+          .where('own.role', '=', 'owner'),
+      ),
+    );
+  }
+  return pattern === undefined ? query : query.where('t.title', 'ilike', pattern);
+}
+
+/** Teams with their member count and whether the caller owns each. */
+function selectTeams(db: Kysely<Database>, organizationId: string, callerId: string, ownedBy?: string, pattern?: string) {
+  return teamsOf(db, organizationId, ownedBy, pattern)
+    .select(['t.id', 't.title', 't.created_at'])
+    .select(sql<string>`(select count(*) from team_members c where c.team_id = t.id)`.as('members_count'))
+    .select(
+      sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as('caller_is_owner'),
+    );
+}
+
+export async function findTeam(db: DbOrTx, organizationId: string, teamId: string, callerId: string): Promise<TeamRow | undefined> {
+  return selectTeams(db as Kysely<Database>, organizationId, callerId).where('t.id', '=', teamId).executeTakeFirst();
+}
+
+export interface TeamFilters {
+  /** Only teams this user owns. */
+  ownedBy: string | undefined;
+  title: string | undefined;
+}
+
+// One compiled query per combination of filters; each takes only the values its filters use.
+const withCount = <Q extends ReturnType<typeof selectTeams>>(query: Q, db: Kysely<Database>, organizationId: string, ownedBy?: string, pattern?: string) =>
+  query.select(() => teamsOf(db, organizationId, ownedBy, pattern).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
+const teamPages = {
+  all: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string) =>
+    withCount(selectTeams(db, organizationId, callerId), db, organizationId),
+  ),
+  owned: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, ownedBy: string) =>
+    withCount(selectTeams(db, organizationId, callerId, ownedBy), db, organizationId, ownedBy),
+  ),
+  titled: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, pattern: string) =>
+    withCount(selectTeams(db, organizationId, callerId, undefined, pattern), db, organizationId, undefined, pattern),
+  ),
+  ownedTitled: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, ownedBy: string, pattern: string) =>
+    withCount(selectTeams(db, organizationId, callerId, ownedBy, pattern), db, organizationId, ownedBy, pattern),
+  ),
+};
+
+export async function listTeams(db: DbOrTx, page: PageRequest, organizationId: string, callerId: string, filters: TeamFilters) {
+  const { ownedBy, title } = filters;
+  const rows =
+    ownedBy !== undefined && title !== undefined
+      ? await teamPages.ownedTitled(db, page, organizationId, callerId, ownedBy, containsPattern(title))
+      : ownedBy !== undefined
+        ? await teamPages.owned(db, page, organizationId, callerId, ownedBy)
+        : title !== undefined
+          ? await teamPages.titled(db, page, organizationId, callerId, containsPattern(title))
+          : await teamPages.all(db, page, organizationId, callerId);
+  return rows as Array<TeamRow & { [TOTAL_COUNT]: string }>;
+}
+
+export async function countTeams(db: DbOrTx, organizationId: string, filters: TeamFilters): Promise<number> {
+  const pattern = filters.title === undefined ? undefined : containsPattern(filters.title);
+  const { n } = await teamsOf(db as Kysely<Database>, organizationId, filters.ownedBy, pattern)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+function teamMembersOf(db: Kysely<Database>, teamId: string) {
+  return db.selectFrom('team_members as tm').where('tm.team_id', '=', teamId);
+}
+
+/** A page of a team's members: their user ids and team roles, oldest first by default order. */
+export const listTeamMemberships = pageQuery({ createdAt: 'tm.added_at', id: 'tm.user_id' }, (db, teamId: string) =>
+  teamMembersOf(db, teamId)
+    .select(['tm.user_id', 'tm.role', 'tm.added_at'])
+    .select(() => teamMembersOf(db, teamId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+);
+
+export async function countTeamMemberships(db: DbOrTx, teamId: string): Promise<number> {
+  const { n } = await teamMembersOf(db as Kysely<Database>, teamId)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Adds the users to the team, or sets their role when they are in it already. */
+export async function upsertTeamMembers(
+  tx: DbOrTx,
+  organizationId: string,
+  teamId: string,
+  members: ReadonlyArray<{ userId: string; role: TeamRole | undefined }>,
+  now: Date,
+): Promise<void> {
+  for (const { userId, role } of members) {
+    await tx
+      .insertInto('team_members')
+      .values({ team_id: teamId, organization_id: organizationId, user_id: userId, role: role ?? 'member', added_at: now })
+      .onConflict((oc) => (role === undefined ? oc.columns(['team_id', 'user_id']).doNothing() : oc.columns(['team_id', 'user_id']).doUpdateSet({ role })))
+      .execute();
+  }
+}
