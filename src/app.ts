@@ -25,6 +25,8 @@ import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { MemberSchema } from './members/schemas.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { ssoRoutes } from './sso/routes.js';
+import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
 import { TeamSchema } from './teams/schemas.js';
 import { SpaceSchema } from './spaces/schemas.js';
@@ -80,7 +82,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -167,6 +169,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(spaceRoutes);
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
+      await v1.register(ssoRoutes);
     },
     { prefix: '/v1' },
   );

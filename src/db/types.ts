@@ -129,6 +129,19 @@ export interface TeamMembersTable {
   added_at: Timestamp;
 }
 
+export interface SamlProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  sso_url: string | null;
+  entity_id: string | null;
+  certificate: string | null;
+  default_team_id: string | null;
+  default_role: Role | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -139,6 +152,7 @@ export interface Database {
   spaces: SpacesTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  saml_providers: SamlProvidersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -109,6 +109,12 @@ export async function findTeam(db: DbOrTx, organizationId: string, teamId: strin
   return selectTeams(db as Kysely<Database>, organizationId, callerId).where('t.id', '=', teamId).executeTakeFirst();
 }
 
+/** Teams of the organization among `teamIds`, in one query. */
+export async function findTeams(db: DbOrTx, organizationId: string, teamIds: readonly string[], callerId: string): Promise<TeamRow[]> {
+  if (teamIds.length === 0) return [];
+  return selectTeams(db as Kysely<Database>, organizationId, callerId).where('t.id', 'in', [...teamIds]).execute();
+}
+
 export interface TeamFilters {
   /** Only teams this user owns. */
   ownedBy: string | undefined;

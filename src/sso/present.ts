@@ -1,0 +1,31 @@
+import type { Team } from '../teams/schemas.js';
+import type { SamlProviderFields } from './queries.js';
+import type { SamlProvider } from './schemas.js';
+
+export function isActive(row: SamlProviderFields): boolean {
+  return row.entity_id !== null && row.sso_url !== null && row.certificate !== null;
+}
+
+/** Where the identity provider talks to this service about a provider. */
+export function serviceEndpoints(publicUrl: string, providerId: string): SamlProvider['service'] {
+  const base = `${publicUrl}/sso/saml/${encodeURIComponent(providerId)}`;
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: base };
+}
+
+export function presentSamlProvider(row: SamlProviderFields, defaultTeam: Team | undefined, publicUrl: string, location: string): SamlProvider {
+  const provider: SamlProvider = {
+    object: 'saml-provider',
+    id: row.id,
+    label: row.label,
+    ssoURL: row.sso_url ?? '',
+    entityID: row.entity_id ?? '',
+    certificate: row.certificate ?? '',
+    defaultRole: row.default_role,
+    createdAt: row.created_at.toISOString(),
+    status: isActive(row) ? 'active' : 'pending',
+    service: serviceEndpoints(publicUrl, row.id),
+    urls: { location },
+  };
+  if (defaultTeam) provider.defaultTeam = defaultTeam;
+  return provider;
+}

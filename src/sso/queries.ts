@@ -1,0 +1,59 @@
+import type { Kysely, UpdateObject } from 'kysely';
+import type { DbOrTx } from '../db/database.js';
+import type { Database, Role } from '../db/types.js';
+import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+
+const SAML_FIELDS = ['id', 'organization_id', 'label', 'sso_url', 'entity_id', 'certificate', 'default_team_id', 'default_role', 'created_at'] as const;
+
+export interface SamlProviderFields {
+  id: string;
+  organization_id: string;
+  label: string;
+  sso_url: string | null;
+  entity_id: string | null;
+  certificate: string | null;
+  default_team_id: string | null;
+  default_role: Role | null;
+  created_at: Date;
+}
+
+const providersOf = (db: Kysely<Database>, organizationId: string) => db.selectFrom('saml_providers').where('organization_id', '=', organizationId);
+
+export async function findSamlProvider(db: DbOrTx, organizationId: string, id: string): Promise<SamlProviderFields | undefined> {
+  return providersOf(db as Kysely<Database>, organizationId).select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
+}
+
+/** A page of an organization's SAML providers, newest first, each row carrying the total count. */
+export const listSamlProviders = pageQuery({ createdAt: 'created_at', id: 'id' }, (db, organizationId: string) =>
+  providersOf(db, organizationId)
+    .select(SAML_FIELDS)
+    .select(() => providersOf(db, organizationId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+);
+
+export async function countSamlProviders(db: DbOrTx, organizationId: string): Promise<number> {
+  const { n } = await providersOf(db as Kysely<Database>, organizationId)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Providers complete enough to sign in with, oldest first. */
+export async function listActiveSamlProviders(db: DbOrTx, organizationId: string): Promise<SamlProviderFields[]> {
+  return providersOf(db as Kysely<Database>, organizationId)
+    .select(SAML_FIELDS)
+    .where('entity_id', 'is not', null)
+    .where('sso_url', 'is not', null)
+    .where('certificate', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+}
+
+export async function insertSamlProvider(db: DbOrTx, values: SamlProviderFields & { updated_at: Date }): Promise<void> {
+  await db.insertInto('saml_providers').values(values).execute();
+}
+
+export async function updateSamlProvider(db: DbOrTx, id: string, changes: UpdateObject<Database, 'saml_providers'>): Promise<void> {
+  await db.updateTable('saml_providers').set(changes).where('id', '=', id).execute();
+}
