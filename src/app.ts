@@ -25,6 +25,8 @@ import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { MemberSchema } from './members/schemas.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { inviteRoutes } from './invites/routes.js';
+import { InviteLinkSchema } from './invites/schemas.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
@@ -82,7 +84,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -170,6 +172,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
       await v1.register(ssoRoutes);
+      await v1.register(inviteRoutes);
     },
     { prefix: '/v1' },
   );

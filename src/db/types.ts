@@ -142,6 +142,14 @@ export interface SamlProvidersTable {
   updated_at: Timestamp;
 }
 
+export interface OrganizationInvitesTable {
+  id: string;
+  organization_id: string;
+  role: Role | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -153,6 +161,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   saml_providers: SamlProvidersTable;
+  organization_invites: OrganizationInvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

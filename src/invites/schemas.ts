@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { IdParam, NullableRoleSchema } from '../core/schemas.js';
+
+const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
+
+export const InviteUsersBody = Type.Object(
+  {
+    emails: Type.Array(Type.Union([Email, Type.Object({ email: Email, role: NullableRoleSchema }, { additionalProperties: false })]), {
+      minItems: 1,
+      maxItems: 100,
+    }),
+    role: Type.Optional(NullableRoleSchema),
+    sso: Type.Optional(Type.Boolean({ description: 'Invite them as SSO members' })),
+  },
+  { additionalProperties: false },
+);
+
+export const InviteUsersResponse = Type.Object({
+  users: Type.Array(Type.String(), { description: 'Ids of the users added to the organization' }),
+  invited: Type.Integer({ description: 'How many were added' }),
+});
+
+export const InviteLinkSchema = Type.Object(
+  {
+    object: Type.Literal('invite'),
+    id: Type.String({ description: 'The invite’s id, which is also its secret' }),
+    role: NullableRoleSchema,
+    redundant: Type.Boolean({ description: 'Whether the caller already has what the invite gives' }),
+  },
+  { $id: 'InviteLink' },
+);
+
+/**
+ * An invite to the organization with a `role`. The spec's invites to one space
+ * or collection (`space`/`collection` with `level`) are named so they can be
+ * refused clearly: they need per-content grants, which do not exist yet.
+ */
+export const CreateInviteLinkBody = Type.Object(
+  {
+    role: Type.Optional(NullableRoleSchema),
+    space: Type.Optional(Type.String({ maxLength: 128 })),
+    collection: Type.Optional(Type.String({ maxLength: 128 })),
+    level: Type.Optional(NullableRoleSchema),
+  },
+  { additionalProperties: false },
+);
+export const UpdateInviteLinkBody = Type.Object({ role: NullableRoleSchema }, { additionalProperties: false });
+
+export const OrganizationParams = Type.Object({ organizationId: IdParam });
+export const InviteParams = Type.Object({ organizationId: IdParam, inviteId: IdParam });
