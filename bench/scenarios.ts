@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Seeded } from './seed.js';
+import { MEMBER_SEARCH, MEMBER_SEARCH_MATCHES } from './seed-members.js';
 import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
 
 /**
@@ -16,6 +17,8 @@ export interface Scenario {
    * Null for the baseline itself.
    */
   aim: number | null;
+  /** The most the 99th percentile latency should take, in ms. */
+  p99AimMs?: number;
   /** Checked on one response before the load starts: a message when the body is not what the scenario is meant to measure. */
   check?: (body: unknown, seed: Seeded) => string | undefined;
 }
@@ -99,6 +102,17 @@ export const SCENARIOS: Scenario[] = [
     headers: authorized,
     aim: 0.5,
     check: (body) => fullSpacesPage(body, 200),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/members?search (50,000 members)',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/members?search=${MEMBER_SEARCH}`,
+    headers: authorized,
+    aim: null,
+    p99AimMs: 50,
+    check: (body) => {
+      const count = (body as { count?: number }).count;
+      return count === MEMBER_SEARCH_MATCHES ? undefined : `expected ${MEMBER_SEARCH_MATCHES} matching members, got ${count}`;
+    },
   },
 ];
 

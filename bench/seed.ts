@@ -8,6 +8,7 @@ import { createOrganization } from '../src/orgs/queries.js';
 import { createUser } from '../src/users/queries.js';
 import { createApiToken } from '../src/users/tokens.js';
 import type { Cursors } from '../src/core/pagination.js';
+import { seedMembers } from './seed-members.js';
 import { seedSpaces, type SeededSpaces } from './seed-spaces.js';
 
 export interface SeedSizes {
@@ -118,6 +119,7 @@ export async function seed(db: Db, cursors: Cursors, sizes: SeedSizes = DEFAULT_
   });
 
   const spaces = await seedSpaces(db, seeded.memberOrganizationIds[0]!, cursors);
+  await seedMembers(db, seeded.memberOrganizationIds[0]!);
 
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.

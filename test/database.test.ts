@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { customPlan } from '../src/db/prepared-pool.js';
 import { useTestApp } from './support/app.js';
 
 const t = useTestApp();
@@ -26,6 +27,19 @@ describe('prepared statements', () => {
       await sql`ALTER TABLE organizations DROP COLUMN rolled_out_later`.execute(t.db);
       await sql`ALTER TABLE users DROP COLUMN rolled_out_later`.execute(t.db);
     }
+  });
+
+  it('are skipped for queries marked for a custom plan, which are planned for each call’s values', async () => {
+    const prepared = await t.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < 7; i++) {
+        await tx.selectFrom('users').select('id').where('email', 'like', `%marked${i}%`).modifyEnd(customPlan).execute();
+        await tx.selectFrom('users').select('id').where('email', 'like', `%plain${i}%`).execute();
+      }
+      return sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(tx);
+    });
+    const statements = prepared.rows.map((row) => row.statement);
+    expect(statements.some((statement) => statement.includes('"email" like $1') && !statement.includes('custom plan'))).toBe(true);
+    expect(statements.some((statement) => statement.includes('custom plan'))).toBe(false);
   });
 
   it('drops a connection whose cached plan no longer fits, so the next query succeeds', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 
 /**
@@ -9,6 +9,15 @@ import type pg from 'pg';
  */
 const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
 const MAX_REMEMBERED_NAMES = 5_000;
+
+/**
+ * Appended to a query (Kysely's `modifyEnd(customPlan)`) whose best plan
+ * depends on its values, such as a text search: it then runs unprepared, so
+ * PostgreSQL plans it for each call's values instead of settling, after five
+ * calls, on one generic plan that cannot use the search's index.
+ */
+export const CUSTOM_PLAN_MARKER = '/* custom plan */';
+export const customPlan = sql.raw(CUSTOM_PLAN_MARKER);
 
 /**
  * A pool for Kysely that runs every query as a named prepared statement, one
@@ -33,6 +42,7 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
     let stale: Error | undefined;
     const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
+      if (textOrCursor.endsWith(CUSTOM_PLAN_MARKER)) return client.query(textOrCursor, values as unknown[]);
       return client
         .query({ name: nameOf(textOrCursor), text: textOrCursor, values: values as unknown[] })
         .catch((error: Error & { code?: string }) => {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
+import { customPlan } from '../db/prepared-pool.js';
 import type { Database, Role } from '../db/types.js';
 import { ConflictError } from '../core/errors.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
@@ -71,11 +72,8 @@ function filtered(db: Kysely<Database>, organizationId: string, filters: MemberF
   if (filters.sort === 'lastSeenAt') query = query.where('organization_members.last_seen_at', 'is not', null);
   if (filters.role === 'guest') query = query.where('organization_members.role', 'is', null);
   else if (filters.role !== undefined) query = query.where('organization_members.role', '=', role as Role);
-  if (filters.search !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('users.display_name', 'ilike', pattern), eb('users.email', 'ilike', pattern)]),
-    );
-  }
+  // The same expression as the trigram index on users, so that the index serves the search.
+  if (filters.search !== undefined) query = query.where(sql<string>`users.display_name || E'\n' || users.email`, 'ilike', pattern);
   return query;
 }
 
@@ -86,12 +84,14 @@ const memberPages = new Map<string, (db: DbOrTx, page: PageRequest, ...args: str
 function memberPage(filters: MemberFilters) {
   const column = filters.sort === 'lastSeenAt' ? 'organization_members.last_seen_at' : 'organization_members.joined_at';
   const columns = { createdAt: column, id: 'organization_members.user_id' };
-  const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string) =>
-    selectMember(filtered(db, organizationId, filters, role, pattern)).select(() =>
+  const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string) => {
+    const query = selectMember(filtered(db, organizationId, filters, role, pattern)).select(() =>
       filtered(db, organizationId, filters, role, pattern)
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .as(TOTAL_COUNT),
     );
+    return filters.search === undefined ? query : query.modifyEnd(customPlan);
+  };
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const bySearch = filters.search !== undefined;
   if (byRole && bySearch) return pageQuery(columns, (db, organizationId: string, role: string, pattern: string) => page(db, organizationId, role, pattern));
@@ -115,6 +115,7 @@ export async function listMembers(db: DbOrTx, page: PageRequest, organizationId:
 export async function countMembers(db: DbOrTx, organizationId: string, filters: MemberFilters): Promise<number> {
   const { n } = await filtered(db as Kysely<Database>, organizationId, filters, filters.role ?? '', containsPattern(filters.search ?? ''))
     .select((eb) => eb.fn.countAll<string>().as('n'))
+    .modifyEnd(customPlan)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
