@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database, DefaultLevel, Role } from '../db/types.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
 import { strongestRole } from './roles.js';
 
 /**
@@ -13,6 +14,27 @@ const MAX_WALK = 100;
 /** What a user is to an organization: undefined when not an active member, role null for a guest. */
 export async function findMembership(db: DbOrTx, organizationId: string, userId: string): Promise<{ role: Role | null } | undefined> {
   return (await membership(db, organizationId, userId))[0];
+}
+
+/** The caller's role in the organization (null for a guest); 404 when they are not a member. */
+export async function organizationRole(db: DbOrTx, organizationId: string, userId: string): Promise<Role | null> {
+  const found = await findMembership(db, organizationId, userId);
+  if (!found) throw new NotFoundError('No organization with this id is visible to you');
+  return found.role;
+}
+
+/** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
+export async function requireRosterAccess(db: DbOrTx, organizationId: string, userId: string): Promise<Role> {
+  const role = await organizationRole(db, organizationId, userId);
+  if (role === null) throw new ForbiddenError('Guests cannot list the members or teams of the organization');
+  return role;
+}
+
+/** 404 for non-members, 403 for members who are not admins; `action` names what they tried. */
+export async function requireOrganizationAdmin(db: DbOrTx, organizationId: string, userId: string, action: string): Promise<void> {
+  if ((await organizationRole(db, organizationId, userId)) !== 'admin') {
+    throw new ForbiddenError(`${action} needs the admin role in the organization`);
+  }
 }
 
 const membership = precompiled((db, organizationId: string, userId: string) =>

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Role } from '../db/types.js';
-import { findMembership } from '../core/access.js';
+import { findMembership, requireOrganizationAdmin } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, paginate, TOTAL_COUNT } from '../core/pagination.js';
@@ -24,11 +24,8 @@ const invitesPage = pageQuery({ createdAt: 'created_at', id: 'id' }, (db, organi
 );
 
 export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  async function requireAdmin(organizationId: string, userId: string, action: string): Promise<void> {
-    const membership = await findMembership(app.db, organizationId, userId);
-    if (!membership) throw new NotFoundError('No organization with this id is visible to you');
-    if (membership.role !== 'admin') throw new ForbiddenError(`${action} needs the admin role in the organization`);
-  }
+  const requireAdmin = (organizationId: string, userId: string, action: string) =>
+    requireOrganizationAdmin(app.db, organizationId, userId, action);
 
   /** Invite links work only while the organization allows them. */
   async function inviteLinksEnabled(organizationId: string): Promise<boolean> {

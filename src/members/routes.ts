@@ -2,10 +2,10 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
-import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import { chainLevels, effectiveRole, organizationRole, requireOrganizationAdmin, requireRosterAccess as requireRosters } from '../core/access.js';
+import { NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { ROLES, type Role } from '../core/roles.js';
+import { ROLES } from '../core/roles.js';
 import { errorResponses, IdParam, ListEnvelope, ListQuery, ref, StringEnum } from '../core/schemas.js';
 import { presentSpace } from '../spaces/present.js';
 import { countSpacesInOrganization, listSpacesInOrganization } from '../spaces/queries.js';
@@ -19,27 +19,13 @@ import { ListMembersQuery, MemberParams, MemberSchema, PingResponse, UpdateMembe
 
 const Member = ref(MemberSchema);
 const OrganizationParams = Type.Object({ organizationId: IdParam });
-const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
 const memberNotFound = () => new NotFoundError('No member with this id in the organization');
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /** The caller's role in the organization; 404 for a non-member. */
-  async function callerRole(organizationId: string, userId: string): Promise<Role | null> {
-    const membership = await findMembership(app.db, organizationId, userId);
-    if (!membership) throw organizationNotFound();
-    return membership.role;
-  }
-
-  /** Guests do not see the organization's rosters (`listMembers`, `listTeams` are false for them). */
-  async function requireRosterAccess(organizationId: string, userId: string): Promise<Role> {
-    const role = await callerRole(organizationId, userId);
-    if (role === null) throw new ForbiddenError('Guests cannot list the members or teams of the organization');
-    return role;
-  }
-
-  async function requireAdmin(organizationId: string, userId: string, action: string): Promise<void> {
-    if ((await callerRole(organizationId, userId)) !== 'admin') throw new ForbiddenError(`${action} needs the admin role in the organization`);
-  }
+  const callerRole = (organizationId: string, userId: string) => organizationRole(app.db, organizationId, userId);
+  const requireRosterAccess = (organizationId: string, userId: string) => requireRosters(app.db, organizationId, userId);
+  const requireAdmin = (organizationId: string, userId: string, action: string) =>
+    requireOrganizationAdmin(app.db, organizationId, userId, action);
 
   async function memberOrNotFound(organizationId: string, userId: string) {
     const member = await findMember(app.db, organizationId, userId);

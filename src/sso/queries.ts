@@ -1,21 +1,12 @@
-import type { Kysely, UpdateObject } from 'kysely';
+import type { Kysely, Selectable, UpdateObject } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
-import type { Database, Role } from '../db/types.js';
+import type { Database, SamlProvidersTable } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 
 const SAML_FIELDS = ['id', 'organization_id', 'label', 'sso_url', 'entity_id', 'certificate', 'default_team_id', 'default_role', 'created_at'] as const;
 
-export interface SamlProviderFields {
-  id: string;
-  organization_id: string;
-  label: string;
-  sso_url: string | null;
-  entity_id: string | null;
-  certificate: string | null;
-  default_team_id: string | null;
-  default_role: Role | null;
-  created_at: Date;
-}
+/** The columns a SamlProvider response is made from. */
+export type SamlProviderFields = Pick<Selectable<SamlProvidersTable>, (typeof SAML_FIELDS)[number]>;
 
 const providersOf = (db: Kysely<Database>, organizationId: string) => db.selectFrom('saml_providers').where('organization_id', '=', organizationId);
 

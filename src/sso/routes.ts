@@ -2,8 +2,8 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply } from 'fastify';
 import type { UpdateObject } from 'kysely';
 import type { Database } from '../db/types.js';
-import { findMembership } from '../core/access.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { organizationRole, requireOrganizationAdmin } from '../core/access.js';
+import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
@@ -35,11 +35,8 @@ const providerNotFound = () => new NotFoundError('No SAML provider with this id 
 
 export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** Single sign-on is configured by organization admins only. */
-  async function requireAdmin(organizationId: string, userId: string): Promise<void> {
-    const membership = await findMembership(app.db, organizationId, userId);
-    if (!membership) throw new NotFoundError('No organization with this id is visible to you');
-    if (membership.role !== 'admin') throw new ForbiddenError('Configuring single sign-on needs the admin role in the organization');
-  }
+  const requireAdmin = (organizationId: string, userId: string) =>
+    requireOrganizationAdmin(app.db, organizationId, userId, 'Configuring single sign-on');
 
   /** The teams of these providers, presented for an admin (who manages every team). */
   async function defaultTeams(organizationId: string, rows: SamlProviderFields[], userId: string): Promise<Map<string, Team>> {
@@ -227,9 +224,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      if (!(await findMembership(app.db, organizationId, request.caller.userId))) {
-        throw new NotFoundError('No organization with this id is visible to you');
-      }
+      await organizationRole(app.db, organizationId, request.caller.userId);
       const providers = await listActiveSamlProviders(app.db, organizationId);
       return {
         items: providers.filter(isActive).map((row) => ({ id: row.id, label: row.label, startURL: serviceEndpoints(app.config.publicUrl, row.id).startURL })),

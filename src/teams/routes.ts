@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { findMembership } from '../core/access.js';
+import { findMembership, requireOrganizationAdmin, requireRosterAccess } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
@@ -32,21 +32,12 @@ import {
 
 const Team = ref(TeamSchema);
 const NoContent = { 204: Type.Null({ description: 'Done' }) };
-const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
 const teamNotFound = () => new NotFoundError('No team with this id in the organization');
 
 export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /** The caller's role; 404 for non-members, 403 for guests, who do not see rosters. */
-  async function rosterRole(organizationId: string, userId: string): Promise<Role> {
-    const membership = await findMembership(app.db, organizationId, userId);
-    if (!membership) throw organizationNotFound();
-    if (membership.role === null) throw new ForbiddenError('Guests cannot list the members or teams of the organization');
-    return membership.role;
-  }
-
-  async function requireAdmin(organizationId: string, userId: string, action: string): Promise<void> {
-    if ((await rosterRole(organizationId, userId)) !== 'admin') throw new ForbiddenError(`${action} needs the admin role in the organization`);
-  }
+  const rosterRole = (organizationId: string, userId: string) => requireRosterAccess(app.db, organizationId, userId);
+  const requireAdmin = (organizationId: string, userId: string, action: string) =>
+    requireOrganizationAdmin(app.db, organizationId, userId, action);
 
   const present = (team: TeamRow, role: Role) => presentTeam(team, { view: true, admin: role === 'admin' || team.caller_is_owner });
 
