@@ -87,6 +87,13 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect(await names({ search: 'a_a' })).toEqual([]);
     expect(await names({ sort: 'lastSeenAt' })).toEqual(['Barbara Liskov', 'Ada Lovelace']);
     expect(await names({ role: 'edit', search: 'grace' })).toEqual(['Grace Hopper']);
+    // A search short of a page counts its rows; one that fills a page counts every match.
+    expect((await members(admin, organization.id, { search: 'members.example' })).json().count).toBe(4);
+    const searchPage = await members(admin, organization.id, { search: 'members.example', limit: '3' });
+    expect(searchPage.json().count).toBe(4);
+    const searchRest = await members(admin, organization.id, { search: 'members.example', limit: '3', page: searchPage.json().next.page });
+    expect(searchRest.json()).toMatchObject({ count: 4, items: [{ user: { displayName: 'Ada Lovelace' } }] });
+    expect(searchRest.json().next).toBeUndefined();
     const counted = await members(admin, organization.id, { role: 'edit', limit: '1' });
     expect(counted.json().count).toBe(2);
     const second = await members(admin, organization.id, { role: 'edit', limit: '1', page: counted.json().next.page });

@@ -140,10 +140,11 @@ export function pageQuery<Args extends unknown[], Row>(
 export const TOTAL_COUNT = 'total_count';
 
 /**
- * Builds the list envelope from a page query whose rows carry TOTAL_COUNT.
- * `count` runs only when there are no rows to read the total from.
+ * Builds the list envelope from a page query. The total comes from the rows'
+ * TOTAL_COUNT when the query carries it; else, on a first page that is not
+ * full, it is the number of rows; `count` runs only when neither tells.
  */
-export async function paginate<Row extends { [TOTAL_COUNT]: string | number | bigint | null }, Item>(
+export async function paginate<Row extends { [TOTAL_COUNT]?: string | number | bigint | null }, Item>(
   cursors: Cursors,
   request: PageRequest,
   load: {
@@ -154,8 +155,14 @@ export async function paginate<Row extends { [TOTAL_COUNT]: string | number | bi
   },
 ): Promise<Page<Item>> {
   const rows = request.limit === 0 ? [] : await load.rows();
-  const count = rows.length > 0 ? Number(rows[0]![TOTAL_COUNT]) : await load.count();
   const hasMore = rows.length > request.limit;
+  const carried = rows[0]?.[TOTAL_COUNT];
+  const count =
+    carried !== undefined && carried !== null
+      ? Number(carried)
+      : request.after === undefined && !hasMore && request.limit > 0
+        ? rows.length
+        : await load.count();
   const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
   const page: Page<Item> = { count, items: pageRows.map(load.toItem) };
   if (hasMore) page.next = { page: cursors.encode(request.list, request.order, load.keyOf(pageRows.at(-1)!)) };

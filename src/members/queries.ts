@@ -22,7 +22,7 @@ export interface MemberFields {
 }
 
 /** A member with their user and their counters: teams they are in, spaces they reach. */
-function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users' | 'organizations', object>>(query: QB) {
+function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users', object>>(query: QB) {
   return query.select([
     'organization_members.user_id',
     'organization_members.role',
@@ -34,7 +34,8 @@ function selectMember<QB extends SelectQueryBuilder<Database, 'organization_memb
     'users.display_name',
     'users.photo_url',
     // Members with a role reach every live space of the organization; guests only what is shared with them, nothing yet.
-    sql<number>`case when organization_members.role is null then 0 else organizations.live_spaces_count end`.as('spaces_count'),
+    sql<number>`case when organization_members.role is null then 0
+      else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as('spaces_count'),
     sql<string>`(select count(*) from team_members tm where tm.organization_id = organization_members.organization_id and tm.user_id = organization_members.user_id)`.as(
       'teams_count',
     ),
@@ -45,7 +46,6 @@ function membersOf(db: Kysely<Database>, organizationId: string) {
   return db
     .selectFrom('organization_members')
     .innerJoin('users', 'users.id', 'organization_members.user_id')
-    .innerJoin('organizations', 'organizations.id', 'organization_members.organization_id')
     .where('organization_members.organization_id', '=', organizationId);
 }
 
@@ -85,12 +85,15 @@ function memberPage(filters: MemberFilters) {
   const column = filters.sort === 'lastSeenAt' ? 'organization_members.last_seen_at' : 'organization_members.joined_at';
   const columns = { createdAt: column, id: 'organization_members.user_id' };
   const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string) => {
-    const query = selectMember(filtered(db, organizationId, filters, role, pattern)).select(() =>
+    const members = selectMember(filtered(db, organizationId, filters, role, pattern));
+    // A search usually matches less than a page, whose size is then the count:
+    // counting in the same statement would scan the search index twice.
+    if (filters.search !== undefined) return members.modifyEnd(customPlan);
+    return members.select(() =>
       filtered(db, organizationId, filters, role, pattern)
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .as(TOTAL_COUNT),
     );
-    return filters.search === undefined ? query : query.modifyEnd(customPlan);
   };
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const bySearch = filters.search !== undefined;
@@ -109,7 +112,7 @@ export async function listMembers(db: DbOrTx, page: PageRequest, organizationId:
     memberPages.set(shape, run);
   }
   const args = [...(byRole ? [filters.role as string] : []), ...(filters.search !== undefined ? [containsPattern(filters.search)] : [])];
-  return (await run(db, page, organizationId, ...args)) as Array<MemberFields & { [TOTAL_COUNT]: string }>;
+  return (await run(db, page, organizationId, ...args)) as Array<MemberFields & { [TOTAL_COUNT]?: string }>;
 }
 
 export async function countMembers(db: DbOrTx, organizationId: string, filters: MemberFilters): Promise<number> {
