@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import type { CollectionUpdate } from '../db/types.js';
 import { chainLevels, collectionAndAncestors, effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
+import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { checkPlacement } from './placement.js';
 import { nextPosition, positionAmongSiblings } from './positions.js';
@@ -160,8 +160,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = app.clock.now();
       const { spaces } = await app.db.transaction().execute((tx) => deleteCollectionTree(tx, collection.id, now));
       request.log.info({ collection: collection.id, spaces }, 'deleted a collection and the spaces in it');
-      // 205 Reset Content carries no body at all.
-      return (reply as FastifyReply).code(205).send();
+      return noContent(reply, 205);
     },
   );
 

@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import type { Role } from '../db/types.js';
 import { findMembership, requireOrganizationAdmin } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, paginate, TOTAL_COUNT } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
+import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { createUser } from '../users/queries.js';
 import { CreateInviteLinkBody, InviteLinkSchema, InviteParams, InviteUsersBody, InviteUsersResponse, OrganizationParams, UpdateInviteLinkBody } from './schemas.js';
@@ -228,7 +228,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .where('id', '=', inviteId)
         .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw inviteNotFound();
-      return (reply as FastifyReply).code(205).send();
+      return noContent(reply, 205);
     },
   );
 

@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { chainLevels, effectiveRole, organizationRole, requireOrganizationAdmin, requireRosterAccess as requireRosters } from '../core/access.js';
 import { NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { ROLES } from '../core/roles.js';
+import { noContent } from '../core/replies.js';
 import { errorResponses, IdParam, ListEnvelope, ListQuery, ref, StringEnum } from '../core/schemas.js';
 import { presentSpace } from '../spaces/present.js';
 import { countSpacesInOrganization, listSpacesInOrganization } from '../spaces/queries.js';
@@ -129,7 +129,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await keepingAnAdmin(app.db, organizationId, userId, (tx) =>
         tx.deleteFrom('organization_members').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute(),
       );
-      return (reply as FastifyReply).code(204).send();
+      return noContent(reply, 204);
     },
   );
 

@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import type { SpaceUpdate } from '../db/types.js';
 import { checkPlacement } from '../collections/placement.js';
 import { findCollectionWithAccess } from '../collections/queries.js';
@@ -10,6 +9,7 @@ import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
+import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { spaceRole } from './access.js';
 import { presentSpace } from './present.js';
@@ -344,8 +344,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { space, role } = await visibleSpace(request.params.spaceId, request.caller.userId);
       if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
       await updateSpace(app.db, space.id, { deleted_at: app.clock.now() });
-      // 205 Reset Content carries no body at all.
-      return (reply as FastifyReply).code(205).send();
+      return noContent(reply, 205);
     },
   );
 

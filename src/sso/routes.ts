@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import type { UpdateObject } from 'kysely';
 import type { Database } from '../db/types.js';
 import { organizationRole, requireOrganizationAdmin } from '../core/access.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
+import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { presentTeam } from '../teams/present.js';
 import { findTeams } from '../teams/queries.js';
@@ -206,7 +206,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .where('id', '=', samlProviderId)
         .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw providerNotFound();
-      return (reply as FastifyReply).code(204).send();
+      return noContent(reply, 204);
     },
   );
 

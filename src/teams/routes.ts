@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { findMembership, requireOrganizationAdmin, requireRosterAccess } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
 import type { Role } from '../core/roles.js';
+import { noContent } from '../core/replies.js';
 import { errorResponses, IdParam, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
 import { presentMember } from '../members/present.js';
 import { findMembers, resolveMembers } from '../members/queries.js';
@@ -186,7 +186,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await requireAdmin(organizationId, userId, 'Deleting a team');
       await visibleTeam(organizationId, teamId, userId);
       await app.db.deleteFrom('teams').where('id', '=', teamId).execute();
-      return (reply as FastifyReply).code(204).send();
+      return noContent(reply, 204);
     },
   );
 
@@ -259,7 +259,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const removed = remove.map((value) => resolved.get(value)!);
         if (removed.length > 0) await tx.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', 'in', removed).execute();
       });
-      return (reply as FastifyReply).code(204).send();
+      return noContent(reply, 204);
     },
   );
 
@@ -285,7 +285,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await managedTeam(organizationId, teamId, request.caller.userId);
       if (!(await findMembership(app.db, organizationId, userId))) throw new NotFoundError('No member with this id in the organization');
       await upsertTeamMembers(app.db, organizationId, teamId, [{ userId, role: request.body.role ?? 'member' }], app.clock.now());
-      return (reply as FastifyReply).code(204).send();
+      return noContent(reply, 204);
     },
   );
 
@@ -305,7 +305,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { organizationId, teamId, userId } = request.params;
       await managedTeam(organizationId, teamId, request.caller.userId);
       await app.db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
-      return (reply as FastifyReply).code(204).send();
+      return noContent(reply, 204);
     },
   );
 };
