@@ -1,8 +1,9 @@
 import type { DbOrTx } from '../db/database.js';
 import type { DefaultLevel, Role } from '../db/types.js';
-import { effectiveRole, findMembership } from '../core/access.js';
+import { findMembership } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { roleAtLeast } from '../core/roles.js';
+import { collectionRole } from './access.js';
 import { findCollectionWithAccess } from './queries.js';
 
 export interface Placement {
@@ -30,7 +31,7 @@ export async function checkPlacement(
     return { memberRole: membership.role, parentLevels: [] };
   }
   const parent = await findCollectionWithAccess(db, parentId, userId);
-  const parentRole = parent ? effectiveRole(parent.member_role, parent.chain_levels) : null;
+  const parentRole = parent ? collectionRole(parent) : null;
   if (!parent || parent.organization_id !== organizationId || !roleAtLeast(parentRole, 'read')) {
     throw new BadRequestError(`body/parent: no collection "${parentId}" in this organization`);
   }

@@ -3,9 +3,9 @@ import type { CollectionUpdate } from '../db/types.js';
 import { chainLevels, collectionAndAncestors, effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { roleAtLeast } from '../core/roles.js';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
+import { findVisibleCollection } from './access.js';
 import { checkPlacement } from './placement.js';
 import { nextPosition, positionAmongSiblings } from './positions.js';
 import { checkTransferTarget } from './transfer.js';
@@ -14,7 +14,6 @@ import {
   countCollections,
   createCollection,
   deleteCollectionTree,
-  findCollectionWithAccess,
   listCollections,
   updateCollection,
 } from './queries.js';
@@ -31,16 +30,9 @@ import {
 
 const Collection = ref(CollectionSchema);
 const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
-const collectionNotFound = () => new NotFoundError('No collection with this id is visible to you');
 
 export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /** The collection and the caller's role on it, or 404 when the caller may not see it. */
-  async function visibleCollection(collectionId: string, userId: string) {
-    const collection = await findCollectionWithAccess(app.db, collectionId, userId);
-    const role = collection?.is_member ? effectiveRole(collection.member_role, collection.chain_levels) : null;
-    if (!collection || !roleAtLeast(role, 'read')) throw collectionNotFound();
-    return { collection, role };
-  }
+  const visibleCollection = (collectionId: string, userId: string) => findVisibleCollection(app.db, collectionId, userId);
 
   app.post(
     '/orgs/:organizationId/collections',

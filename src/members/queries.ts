@@ -5,7 +5,7 @@ import { customPlan } from '../db/prepared-pool.js';
 import type { Database, Role } from '../db/types.js';
 import { ConflictError } from '../core/errors.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
-import { containsPattern } from '../teams/queries.js';
+import { containsPattern } from '../core/text.js';
 
 export interface MemberFields {
   user_id: string;

@@ -1,12 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { chainLevels, effectiveRole, organizationRole, requireOrganizationAdmin, requireRosterAccess as requireRosters } from '../core/access.js';
+import { effectiveRole, organizationRole, requireOrganizationAdmin, requireRosterAccess as requireRosters } from '../core/access.js';
 import { NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { ROLES } from '../core/roles.js';
 import { noContent } from '../core/replies.js';
 import { errorResponses, IdParam, ListEnvelope, ListQuery, ref, StringEnum } from '../core/schemas.js';
+import { defaultLevelChains } from '../spaces/access.js';
 import { presentSpace } from '../spaces/present.js';
 import { countSpacesInOrganization, listSpacesInOrganization } from '../spaces/queries.js';
 import { SpaceSchema } from '../spaces/schemas.js';
@@ -224,12 +225,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
         toItem: (row) => row,
       });
-      const parents = [...new Set(result.items.flatMap((row) => (row.parent_id ? [row.parent_id] : [])))];
-      const levels = await chainLevels(app.db, parents);
+      const chainOf = await defaultLevelChains(app.db, result.items);
       return {
         ...result,
         items: result.items.map((row) => {
-          const chain = [row.default_level, ...(row.parent_id ? (levels.get(row.parent_id) ?? []) : [])];
+          const chain = chainOf(row);
           return {
             permission: effectiveRole(member.role, chain)!,
             space: presentSpace(row, effectiveRole(callerRoleInOrganization, chain), app.urls),

@@ -1,17 +1,17 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SpaceUpdate } from '../db/types.js';
 import { checkPlacement } from '../collections/placement.js';
-import { findCollectionWithAccess } from '../collections/queries.js';
+import { findVisibleCollection } from '../collections/access.js';
 import { nextPosition, positionAmongSiblings } from '../collections/positions.js';
 import { checkTransferTarget } from '../collections/transfer.js';
 import { CollectionParams, MoveBody, OrganizationParams, TransferBody } from '../collections/schemas.js';
-import { chainLevels, effectiveRole, findMembership } from '../core/access.js';
+import { effectiveRole, findMembership } from '../core/access.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { spaceRole } from './access.js';
+import { defaultLevelChains, spaceRole } from './access.js';
 import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
@@ -106,14 +106,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
         toItem: (row) => row,
       });
-      const withParents = result.items.filter((row) => row.parent_id !== null);
-      const levels = await chainLevels(app.db, [...new Set(withParents.map((row) => row.parent_id!))]);
-      return {
-        ...result,
-        items: result.items.map((row) =>
-          presentSpace(row, effectiveRole(membership.role, [row.default_level, ...(row.parent_id ? (levels.get(row.parent_id) ?? []) : [])]), app.urls),
-        ),
-      };
+      const chainOf = await defaultLevelChains(app.db, result.items);
+      return { ...result, items: result.items.map((row) => presentSpace(row, effectiveRole(membership.role, chainOf(row)), app.urls)) };
     },
   );
 
@@ -132,9 +126,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { collectionId } = request.params;
-      const collection = await findCollectionWithAccess(app.db, collectionId, request.caller.userId);
-      const collectionRole = collection?.is_member ? effectiveRole(collection.member_role, collection.chain_levels) : null;
-      if (!collection || !roleAtLeast(collectionRole, 'read')) throw new NotFoundError('No collection with this id is visible to you');
+      const { collection } = await findVisibleCollection(app.db, collectionId, request.caller.userId);
 
       const page = app.cursors.request(`collection-spaces:${collectionId}`, request.query);
       return paginate(app.cursors, page, {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
 import type { Database, TeamRole } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { containsPattern } from '../core/text.js';
 
 export interface MemberTeamRow {
   id: string;
@@ -13,10 +14,6 @@ export interface MemberTeamRow {
   [TOTAL_COUNT]: string;
 }
 
-/** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function teamsOfMember(db: Kysely<Database>, organizationId: string, userId: string, pattern: string | undefined) {
   const query = db
