@@ -58,6 +58,8 @@ export type AppConfig = Pick<
   | 'databasePoolSize'
   | 'databasePreparedStatements'
   | 'spaceRetentionMs'
+  | 'outbound'
+  | 'fileUrlTtlSeconds'
 > & { databaseUrl: string };
 
 export interface AppDependencies {

@@ -27,6 +27,10 @@ const EnvSchema = Type.Object({
   SPACE_RETENTION_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
   PURGE_SCHEDULE: Type.String({ minLength: 1, maxLength: 100, default: '0 * * * *' }),
   PURGE_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10_000, default: 500 }),
+  OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
+  OUTBOUND_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, default: 10 * 1024 * 1024 }),
+  FILE_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 7 * 86_400, default: 3_600 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -53,6 +57,10 @@ export interface Config {
   spaceRetentionMs: number;
   /** When deleted spaces past the retention are removed for good, and how many per transaction. */
   purge: { pattern: string; batchSize: number };
+  /** Fetches the service makes itself (file URLs, imports, spec sources). */
+  outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
+  /** How long a file's signed `downloadURL` stays valid. */
+  fileUrlTtlSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -95,5 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     spaceRetentionMs: Math.round(e.SPACE_RETENTION_DAYS * 86_400_000),
     purge: { pattern: e.PURGE_SCHEDULE, batchSize: e.PURGE_BATCH_SIZE },
+    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
+    fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
   };
 }

@@ -21,6 +21,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     secretKey: 'test-secret-key-test-secret-key-0123456789',
     trustProxy: false,
     spaceRetentionMs: 7 * 86_400_000,
+    // Tests serve their own websites and files on 127.0.0.1.
+    outbound: { allowPrivate: true, timeoutMs: 5_000, maxBytes: 10 * 1024 * 1024 },
+    fileUrlTtlSeconds: 3_600,
     ...overrides,
   };
 }
