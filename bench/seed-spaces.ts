@@ -43,7 +43,18 @@ export async function seedSpaces(db: Db, organizationId: string, cursors: Cursor
       updated_at: createdAt,
     };
   });
-  for (let i = 0; i < rows.length; i += BATCH) await db.insertInto('spaces').values(rows.slice(i, i + BATCH)).execute();
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    await db.insertInto('spaces').values(batch).execute();
+    const initialRevisions = batch.map((space) => ({
+      id: space.revision_id,
+      organization_id: organizationId,
+      space_id: space.id,
+      seq: 0,
+      created_at: space.created_at,
+    }));
+    await db.insertInto('revisions').values(initialRevisions).execute();
+  }
 
   // The list is newest first: the deep page starts after the item at DEEP_PAGE_OFFSET - 1 in that order.
   const newestFirst = [...rows].reverse();

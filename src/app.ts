@@ -32,6 +32,13 @@ import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
 import { TeamSchema } from './teams/schemas.js';
 import { SpaceSchema } from './spaces/schemas.js';
+import { changeRequestRoutes } from './change-requests/routes.js';
+import { ChangeRequestSchema } from './change-requests/schemas.js';
+import { contentRoutes } from './content/routes.js';
+import { fileDownloadRoutes } from './content/files/routes.js';
+import { FileUrlSigner } from './content/files/signing.js';
+import { ContentStore } from './content/store.js';
+import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +49,11 @@ declare module 'fastify' {
     cursors: Cursors;
     /** SECRET_KEY or the generated secret; keys for signing are derived from it. */
     serviceSecret: string;
+    /** Revisions' content, read through caches of what never changes. */
+    content: ContentStore;
+    /** The one way the service fetches URLs it is given. */
+    outbound: OutboundFetcher;
+    fileUrls: FileUrlSigner;
   }
 }
 
@@ -86,7 +98,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema, ChangeRequestSchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -122,6 +134,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       const secret = await loadServiceSecret(db, config.secretKey);
       instance.decorate('serviceSecret', secret);
       instance.decorate('cursors', new Cursors(secret));
+      instance.decorate('content', new ContentStore(db, instance.urls));
+      instance.decorate('outbound', createOutboundFetcher(config.outbound));
+      instance.decorate('fileUrls', new FileUrlSigner(secret, instance.urls, config.fileUrlTtlSeconds));
       instance.addHook('onClose', async () => db.destroy());
     }, { name: 'context' }),
   );
@@ -164,6 +179,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     failures: { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs },
   });
   await app.register(operationsRoutes);
+  // Signed download URLs carry their own authorization.
+  await app.register(fileDownloadRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', v1.authenticate);
@@ -175,6 +192,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(teamRoutes);
       await v1.register(ssoRoutes);
       await v1.register(inviteRoutes);
+      await v1.register(changeRequestRoutes);
+      await v1.register(contentRoutes);
     },
     { prefix: '/v1' },
   );

@@ -8,3 +8,16 @@ import type { FastifyReply } from 'fastify';
 export function noContent(reply: unknown, status: 204 | 205): FastifyReply {
   return (reply as FastifyReply).code(status).send();
 }
+
+/**
+ * Answers with JSON the route already has as text (a cached serialisation),
+ * past the response schema's serialiser.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** Answers with raw bytes, past the response schema's serialiser. */
+export function sendBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
+  return reply.send(bytes);
+}

@@ -150,6 +150,110 @@ export interface OrganizationInvitesTable {
   created_at: Timestamp;
 }
 
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+export type RevisionType = 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
+export type PageType = 'document' | 'group' | 'link';
+export type VariableValues = Record<string, string | number | boolean>;
+
+export interface ChangeRequestsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  number: number;
+  subject: Generated<string>;
+  status: Generated<ChangeRequestStatus>;
+  created_by: string | null;
+  revision_id: string;
+  revision_initial_id: string;
+  revision_merged_id: string | null;
+  comments_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  merged_at: NullableTimestamp;
+}
+
+export interface RevisionsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  change_request_id: string | null;
+  seq: number;
+  base_seq: number | null;
+  type: Generated<RevisionType>;
+  parents: Generated<string[]>;
+  variables: ColumnType<VariableValues, string | undefined, string>;
+  merged_from: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface DocumentsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  markdown: string;
+  created_at: Timestamp;
+}
+
+export interface PageVersionsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  page_id: string;
+  parent_page_id: string | null;
+  position: string;
+  type: PageType;
+  title: string;
+  slug: string;
+  emoji: string | null;
+  icon: string | null;
+  description: string | null;
+  document_id: string | null;
+  layout: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  cover: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  variables: ColumnType<VariableValues, string | undefined, string>;
+  hidden: boolean;
+  no_index: boolean;
+  no_robots_index: boolean;
+  target: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  href: string | null;
+  page_created_at: Date;
+  created_at: Timestamp;
+}
+
+export interface BlobsTable {
+  organization_id: string;
+  sha256: string;
+  size: number;
+  bytes: Buffer;
+  created_at: Timestamp;
+}
+
+export interface FileVersionsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  file_id: string;
+  name: string;
+  content_type: string;
+  sha256: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  created_at: Timestamp;
+}
+
+export interface TreeEntriesTable {
+  organization_id: string;
+  space_id: string;
+  change_request_id: string | null;
+  kind: 'page' | 'file';
+  item_id: string;
+  version_id: string | null;
+  from_seq: number;
+  to_seq: number | null;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -162,6 +266,13 @@ export interface Database {
   team_members: TeamMembersTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;
+  change_requests: ChangeRequestsTable;
+  revisions: RevisionsTable;
+  documents: DocumentsTable;
+  page_versions: PageVersionsTable;
+  blobs: BlobsTable;
+  file_versions: FileVersionsTable;
+  tree_entries: TreeEntriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -174,3 +285,9 @@ export type OrganizationMemberRow = Selectable<OrganizationMembersTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
 export type CollectionUpdate = Updateable<CollectionsTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
+export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
+export type RevisionRow = Selectable<RevisionsTable>;
+export type PageVersionRow = Selectable<PageVersionsTable>;
+export type NewPageVersion = Insertable<PageVersionsTable>;
+export type FileVersionRow = Selectable<FileVersionsTable>;
+export type NewFileVersion = Insertable<FileVersionsTable>;

@@ -3,7 +3,9 @@ import type { DbOrTx } from '../db/database.js';
 import type { DefaultLevel, Role } from '../db/types.js';
 import { chainLevels, effectiveRole } from '../core/access.js';
 import { roleAtLeast } from '../core/roles.js';
-import type { SpaceFields, SpaceWithAccess } from './queries.js';
+import type { FastifyInstance } from 'fastify';
+import { ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { findSpaceWithAccess, type SpaceFields, type SpaceWithAccess } from './queries.js';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -32,4 +34,40 @@ export async function defaultLevelChains(db: DbOrTx, spaces: readonly SpaceField
   const parents = [...new Set(spaces.flatMap((space) => (space.parent_id ? [space.parent_id] : [])))];
   const levels = await chainLevels(db, parents);
   return (space) => [space.default_level, ...(space.parent_id ? (levels.get(space.parent_id) ?? []) : [])];
+}
+
+export const spaceNotFound = () => new NotFoundError('No space with this id is visible to you');
+
+export interface VisibleSpaceOptions {
+  shareKey?: string;
+  deleted?: 'allowed' | 'required';
+}
+
+/**
+ * The space and the caller's role on it, or 404. A deleted space is found
+ * only where `deleted` allows it, only by its admins, and only within the
+ * retention window: past it, the space is gone even before the purge.
+ */
+export async function findVisibleSpace(app: FastifyInstance, spaceId: string, userId: string, options: VisibleSpaceOptions = {}) {
+  const space = await findSpaceWithAccess(app.db, spaceId, userId);
+  const role = space ? spaceRole(space, options.shareKey) : null;
+  if (!space || !roleAtLeast(role, 'read')) throw spaceNotFound();
+  if (space.deleted_at) {
+    const withinRetention = app.clock.now().getTime() - space.deleted_at.getTime() < app.config.spaceRetentionMs;
+    if (!options.deleted || role !== 'admin' || !withinRetention) throw spaceNotFound();
+  } else if (options.deleted === 'required') {
+    throw new ConflictError('The space is not deleted');
+  }
+  return { space, role };
+}
+
+/**
+ * A space whose content the caller may change: `edit` at least, and live.
+ * A locked space refuses every write, whoever asks.
+ */
+export async function findEditableSpace(app: FastifyInstance, spaceId: string, userId: string, action: string) {
+  const found = await findVisibleSpace(app, spaceId, userId);
+  if (!roleAtLeast(found.role, 'edit')) throw new ForbiddenError(`${action} needs the edit role on the space`);
+  if (found.space.edit_mode === 'locked') throw new ForbiddenError(`The space is locked: ${action.toLowerCase()} is refused until it is set back to live`);
+  return found;
 }

@@ -68,25 +68,36 @@ export interface NewSpaceInput {
 
 export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput): Promise<SpaceFields> {
   const now = clock.now();
-  return db
-    .insertInto('spaces')
-    .values({
-      id: newId(),
-      organization_id: input.organizationId,
-      parent_id: input.parentId,
-      title: input.title,
-      emoji: input.emoji,
-      visibility: input.visibility,
-      edit_mode: input.editMode,
-      ...(input.defaultLevel !== undefined ? { default_level: input.defaultLevel } : {}),
-      share_key: randomString(32),
-      revision_id: newId(),
-      position: nextPosition(input.organizationId, input.parentId),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(SPACE_FIELDS)
-    .executeTakeFirstOrThrow();
+  const insert = (tx: DbOrTx) =>
+    tx
+      .insertInto('spaces')
+      .values({
+        id: newId(),
+        organization_id: input.organizationId,
+        parent_id: input.parentId,
+        title: input.title,
+        emoji: input.emoji,
+        visibility: input.visibility,
+        edit_mode: input.editMode,
+        ...(input.defaultLevel !== undefined ? { default_level: input.defaultLevel } : {}),
+        share_key: randomString(32),
+        revision_id: newId(),
+        position: nextPosition(input.organizationId, input.parentId),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(SPACE_FIELDS)
+      .executeTakeFirstOrThrow();
+  // Every space starts at its initial, empty revision: seq 0 of its line.
+  const withRevision = async (tx: DbOrTx) => {
+    const space = await insert(tx);
+    await tx
+      .insertInto('revisions')
+      .values({ id: space.revision_id, organization_id: space.organization_id, space_id: space.id, seq: 0, created_at: now })
+      .execute();
+    return space;
+  };
+  return db.isTransaction ? withRevision(db) : db.transaction().execute(withRevision);
 }
 
 export async function updateSpace(db: DbOrTx, spaceId: string, changes: UpdateObject<Database, 'spaces'>): Promise<SpaceFields> {

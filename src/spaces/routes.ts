@@ -6,18 +6,17 @@ import { nextPosition, positionAmongSiblings } from '../collections/positions.js
 import { checkTransferTarget } from '../collections/transfer.js';
 import { CollectionParams, MoveBody, OrganizationParams, TransferBody } from '../collections/schemas.js';
 import { effectiveRole, findMembership } from '../core/access.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { defaultLevelChains, spaceRole } from './access.js';
+import { defaultLevelChains, findVisibleSpace, type VisibleSpaceOptions } from './access.js';
 import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
   countSpacesInOrganization,
   createSpace,
-  findSpaceWithAccess,
   listSpacesInCollection,
   listSpacesInOrganization,
   updateSpace,
@@ -25,26 +24,9 @@ import {
 import { CreateSpaceBody, ShareKeyQuery, SpaceParams, SpaceSchema, UpdateSpaceBody } from './schemas.js';
 
 const Space = ref(SpaceSchema);
-const spaceNotFound = () => new NotFoundError('No space with this id is visible to you');
 
 export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /**
-   * The space and the caller's role on it, or 404. A deleted space is found
-   * only where `deleted` allows it, only by its admins, and only within the
-   * retention window: past it, the space is gone even before the purge.
-   */
-  async function visibleSpace(spaceId: string, userId: string, options: { shareKey?: string; deleted?: 'allowed' | 'required' } = {}) {
-    const space = await findSpaceWithAccess(app.db, spaceId, userId);
-    const role = space ? spaceRole(space, options.shareKey) : null;
-    if (!space || !roleAtLeast(role, 'read')) throw spaceNotFound();
-    if (space.deleted_at) {
-      const withinRetention = app.clock.now().getTime() - space.deleted_at.getTime() < app.config.spaceRetentionMs;
-      if (!options.deleted || role !== 'admin' || !withinRetention) throw spaceNotFound();
-    } else if (options.deleted === 'required') {
-      throw new ConflictError('The space is not deleted');
-    }
-    return { space, role };
-  }
+  const visibleSpace = (spaceId: string, userId: string, options?: VisibleSpaceOptions) => findVisibleSpace(app, spaceId, userId, options);
 
   app.post(
     '/orgs/:organizationId/spaces',

@@ -75,3 +75,16 @@ export function expectSpecResponse(operationId: string, status: number, body: un
     throw new Error(`${key} response does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`);
   }
 }
+
+/** Asserts that `value` is valid against `spec#/components/schemas/<schemaName>` of @gitbook/api@0.143.2's spec. */
+export function expectSpecSchema(schemaName: string, value: unknown): void {
+  const key = `schema ${schemaName}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `spec#/components/schemas/${schemaName}` });
+    compiled.set(key, validate);
+  }
+  if (!validate(value)) {
+    throw new Error(`${schemaName} does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`);
+  }
+}

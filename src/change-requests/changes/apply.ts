@@ -1,0 +1,274 @@
+import { generateKeyBetween } from 'fractional-indexing';
+import { BadRequestError, ConflictError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { ContentTree, FileState, PageState } from '../../content/tree.js';
+import type { ContentChange, InsertPage, UpdatePage } from '../schemas.js';
+import type { PreparedFile } from './files.js';
+import { resolveLinks, type BatchRefs } from './links.js';
+import { readPageFields, type PageFields } from './page-input.js';
+import { slugify, uniqueSlug } from './slug.js';
+
+/** What the batch did to one page, for the `compat=false` answer. */
+export type PageOutcome = { object: 'created_page'; page: string; ref?: string } | { object: 'updated_page'; page: string } | { object: 'deleted_page'; page: string };
+
+export interface AppliedBatch {
+  /** The tree as the batch leaves it (the start tree's copy, changed). */
+  tree: ContentTree;
+  /** Pages the batch changed, with their new state, or null where it removed them. */
+  pages: Map<string, PageState | null>;
+  /** New markdown, by the id of the document to hold it. */
+  documents: Map<string, string>;
+  files: PreparedFile[];
+  outcomes: PageOutcome[];
+}
+
+const VALID_SLUG = /^[^/\s]*$/;
+
+/**
+ * Applies a batch of changes, in order, to a copy of a change request's tree.
+ * Every problem throws before anything is written: a batch applies whole or
+ * not at all. Version ids and documents are made once per page at the end, so
+ * a page changed three times in a batch gets one new version.
+ */
+export function applyChanges(
+  start: ContentTree,
+  changes: readonly ContentChange[],
+  prepared: ReadonlyMap<number, PreparedFile[]>,
+  now: Date,
+): AppliedBatch {
+  const tree = start.copy();
+  const refs = collectRefs(start, changes, prepared);
+  const touched = new Set<string>();
+  const newMarkdown = new Map<string, string | null>();
+  const outcomes = new Map<string, PageOutcome>();
+  const files: PreparedFile[] = [];
+
+  const record = (outcome: PageOutcome) => {
+    const previous = outcomes.get(outcome.page);
+    // A page created in the batch stays "created" however it changes after.
+    if (previous?.object === 'created_page' && outcome.object === 'updated_page') return;
+    if (previous?.object === 'created_page' && outcome.object === 'deleted_page') {
+      outcomes.delete(outcome.page);
+      return;
+    }
+    outcomes.set(outcome.page, outcome);
+  };
+  const pageIdOf = (given: string) => refs.pages.get(given) ?? given;
+
+  for (const [index, change] of changes.entries()) {
+    const field = `body/changes/${index}`;
+    switch (change.operation) {
+      case 'insert_page': {
+        const pageId = change.ref ? refs.pages.get(change.ref)! : newId();
+        insertPage(tree, pageId, change, field, now, change.into === undefined ? null : pageIdOf(change.into), newMarkdown);
+        touched.add(pageId);
+        record({ object: 'created_page', page: pageId, ...(change.ref ? { ref: change.ref } : {}) });
+        break;
+      }
+      case 'update_page': {
+        const pageId = pageIdOf(change.page);
+        const into = change.into === undefined ? undefined : change.into === null ? null : pageIdOf(change.into);
+        updatePage(tree, pageId, change, field, into, newMarkdown);
+        touched.add(pageId);
+        record({ object: 'updated_page', page: pageId });
+        break;
+      }
+      case 'delete_page': {
+        const pageId = pageIdOf(change.page);
+        if (!tree.pages.has(pageId)) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
+        for (const page of tree.subtreeOf(pageId)) {
+          tree.deletePage(page.pageId);
+          touched.add(page.pageId);
+          newMarkdown.delete(page.pageId);
+        }
+        record({ object: 'deleted_page', page: pageId });
+        break;
+      }
+      case 'insert_files':
+        for (const file of prepared.get(index) ?? []) {
+          tree.setFile(fileState(file, now));
+          files.push(file);
+        }
+        break;
+    }
+  }
+
+  // Links resolve against the tree as the whole batch leaves it, so a page can
+  // link to one inserted after it.
+  const documents = new Map<string, string>();
+  const pages = new Map<string, PageState | null>();
+  for (const pageId of touched) {
+    const page = tree.pages.get(pageId);
+    if (!page) {
+      if (start.pages.has(pageId)) pages.set(pageId, null);
+      continue;
+    }
+    const markdown = newMarkdown.get(pageId);
+    let documentId = page.documentId;
+    if (markdown !== undefined) {
+      documentId = markdown === null ? null : newId();
+      if (markdown !== null && documentId) documents.set(documentId, resolveLinks(markdown, tree, refs, pageId));
+    }
+    const version: PageState = { ...page, versionId: newId(), documentId, updatedAt: now };
+    tree.setPage(version);
+    pages.set(pageId, version);
+  }
+  return { tree, pages, documents, files, outcomes: [...outcomes.values()] };
+}
+
+/** Gives every ref of the batch its id up front, so refs resolve whatever the order of the changes. */
+function collectRefs(start: ContentTree, changes: readonly ContentChange[], prepared: ReadonlyMap<number, PreparedFile[]>): BatchRefs {
+  const refs: BatchRefs = { pages: new Map(), files: new Map() };
+  const claim = (ref: string, field: string) => {
+    if (refs.pages.has(ref) || refs.files.has(ref)) throw new BadRequestError(`${field}: the ref "${ref}" is used twice in this batch`);
+    if (start.pageAtPath(ref.replace(/\.md$/i, ''))) throw new BadRequestError(`${field}: the ref "${ref}" is the path of an existing page`);
+  };
+  for (const [index, change] of changes.entries()) {
+    if (change.operation === 'insert_page' && change.ref) {
+      claim(change.ref, `body/changes/${index}/ref`);
+      refs.pages.set(change.ref, newId());
+    } else if (change.operation === 'insert_files') {
+      for (const [fileIndex, file] of (prepared.get(index) ?? []).entries()) {
+        if (!file.ref) continue;
+        claim(file.ref, `body/changes/${index}/files/${fileIndex}/ref`);
+        refs.files.set(file.ref, file.fileId);
+      }
+    }
+  }
+  return refs;
+}
+
+function fileState(file: PreparedFile, now: Date): FileState {
+  return {
+    fileId: file.fileId,
+    versionId: newId(),
+    name: file.name,
+    contentType: file.contentType,
+    sha256: file.sha256,
+    size: file.bytes.length,
+    width: file.width,
+    height: file.height,
+    createdAt: now,
+  };
+}
+
+/** The position for index `at` among `parentId`'s children (the end when `at` is undefined or past it). */
+function positionAt(tree: ContentTree, parentId: string | null, at: number | undefined, movingPageId?: string): string {
+  const siblings = tree.childrenOf(parentId).filter((page) => page.pageId !== movingPageId);
+  const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
+  const before = siblings[index - 1]?.position ?? null;
+  const after = siblings[index]?.position ?? null;
+  // Siblings that share a position (two change requests inserted at one place) leave no key between them.
+  if (before !== null && after !== null && before >= after) return generateKeyBetween(before, null);
+  return generateKeyBetween(before, after);
+}
+
+function siblingSlugs(tree: ContentTree, parentId: string | null, exceptPageId: string): Set<string> {
+  return new Set(tree.childrenOf(parentId).flatMap((page) => (page.pageId === exceptPageId ? [] : [page.slug])));
+}
+
+function checkSlug(slug: string, field: string): void {
+  if (!VALID_SLUG.test(slug) || slug.length > 100) throw new BadRequestError(`${field}/slug must be at most 100 characters without slashes or spaces`);
+}
+
+function requireParent(tree: ContentTree, parentId: string | null, field: string): void {
+  if (parentId !== null && !tree.pages.has(parentId)) throw new BadRequestError(`${field}/into: no page ${parentId} in this change request`);
+}
+
+function applyFields(page: PageState, fields: PageFields): PageState {
+  return {
+    ...page,
+    ...(fields.title !== undefined ? { title: fields.title } : {}),
+    ...(fields.emoji !== undefined ? { emoji: fields.emoji } : {}),
+    ...(fields.icon !== undefined ? { icon: fields.icon } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    ...(fields.hidden !== undefined ? { hidden: fields.hidden } : {}),
+    ...(fields.noIndex !== undefined ? { noIndex: fields.noIndex } : {}),
+    ...(fields.noRobotsIndex !== undefined ? { noRobotsIndex: fields.noRobotsIndex } : {}),
+    ...(fields.layout !== undefined ? { layout: { ...(page.layout ?? {}), ...fields.layout } } : {}),
+    ...(fields.variables !== undefined ? { variables: fields.variables } : {}),
+  };
+}
+
+function insertPage(
+  tree: ContentTree,
+  pageId: string,
+  change: InsertPage,
+  field: string,
+  now: Date,
+  parentId: string | null,
+  newMarkdown: Map<string, string | null>,
+): void {
+  requireParent(tree, parentId, field);
+  const fields = readPageFields(change, change.document, field);
+  const title = fields.title ?? 'Untitled';
+  const taken = siblingSlugs(tree, parentId, pageId);
+  let slug: string;
+  if (fields.slug !== undefined) {
+    checkSlug(fields.slug, field);
+    if (taken.has(fields.slug)) throw new ConflictError(`${field}/slug: "${fields.slug}" is already the slug of a sibling page`);
+    slug = fields.slug;
+  } else {
+    slug = uniqueSlug(slugify(title), taken);
+  }
+  const page: PageState = applyFields(
+    {
+      pageId,
+      versionId: '',
+      parentId,
+      position: positionAt(tree, parentId, change.at),
+      type: 'document',
+      title,
+      slug,
+      emoji: null,
+      icon: null,
+      description: null,
+      documentId: null,
+      layout: null,
+      cover: null,
+      variables: {},
+      hidden: false,
+      noIndex: false,
+      noRobotsIndex: false,
+      target: null,
+      href: null,
+      pageCreatedAt: now,
+      updatedAt: now,
+    },
+    fields,
+  );
+  tree.setPage(page);
+  newMarkdown.set(pageId, fields.markdown ?? null);
+}
+
+function updatePage(
+  tree: ContentTree,
+  pageId: string,
+  change: UpdatePage,
+  field: string,
+  into: string | null | undefined,
+  newMarkdown: Map<string, string | null>,
+): void {
+  const page = tree.pages.get(pageId);
+  if (!page) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
+  const fields = readPageFields(change, change.document, field);
+  let next = applyFields(page, fields);
+
+  const moving = into !== undefined && into !== page.parentId;
+  if (into !== undefined) {
+    requireParent(tree, into, field);
+    if (into !== null && tree.isWithin(into, pageId)) {
+      throw new BadRequestError(`${field}/into: a page cannot move under itself or one of its own subpages`);
+    }
+  }
+  const parentId = into === undefined ? page.parentId : into;
+  if (moving || change.at !== undefined) next = { ...next, parentId, position: positionAt(tree, parentId, change.at, pageId) };
+
+  if (fields.slug !== undefined) checkSlug(fields.slug, field);
+  const slug = fields.slug ?? page.slug;
+  if ((fields.slug !== undefined && fields.slug !== page.slug) || moving) {
+    if (siblingSlugs(tree, parentId, pageId).has(slug)) throw new ConflictError(`${field}/slug: "${slug}" is already the slug of a sibling page`);
+  }
+  tree.setPage({ ...next, slug });
+  if (fields.markdown !== undefined) newMarkdown.set(pageId, fields.markdown);
+}

@@ -1,0 +1,150 @@
+import { BadRequestError } from '../../core/errors.js';
+import { isEmoji } from '../../core/emoji.js';
+import {
+  documentToMarkdown,
+  leadingHeadingTitle,
+  splitFrontmatter,
+  withoutLeadingHeading,
+  type JSONDocument,
+} from '../../content/document/index.js';
+import type { VariableValues } from '../../db/types.js';
+import type { InsertPage } from '../schemas.js';
+
+/** What a change says about a page: each field undefined when the change leaves it alone. */
+export interface PageFields {
+  title?: string;
+  slug?: string;
+  emoji?: string | null;
+  icon?: string | null;
+  description?: string | null;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: Record<string, unknown>;
+  variables?: VariableValues;
+  /** The page's new markdown; null empties the page. */
+  markdown?: string | null;
+}
+
+type DocumentInput = InsertPage['document'];
+type MetadataInput = Pick<InsertPage, 'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'>;
+
+const LAYOUT_FLAGS = ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'] as const;
+
+function fail(field: string, rule: string): never {
+  throw new BadRequestError(`${field} ${rule}`);
+}
+
+function text(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string' || value.length > max) fail(field, `must be a string of at most ${max} characters`);
+  return value;
+}
+
+function flag(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') fail(field, 'must be true or false');
+  return value;
+}
+
+function layoutOf(value: unknown, field: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a mapping');
+  const layout: Record<string, unknown> = {};
+  for (const [key, option] of Object.entries(value)) {
+    if ((LAYOUT_FLAGS as readonly string[]).includes(key)) layout[key] = flag(option, `${field}.${key}`);
+    else if (key === 'width' && (option === 'default' || option === 'wide')) layout[key] = option;
+    else if (key === 'coverSize' && (option === 'hero' || option === 'full')) layout[key] = option;
+    else fail(`${field}.${key}`, 'is not a layout option this service knows');
+  }
+  return layout;
+}
+
+function variablesOf(value: unknown, field: string): VariableValues {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a mapping');
+  const variables: VariableValues = {};
+  for (const [name, variable] of Object.entries(value)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) fail(`${field}.${name}`, 'is not a variable name (letters, digits, _ and -)');
+    if (typeof variable === 'string') variables[name] = text(variable, `${field}.${name}`, 256);
+    else if (typeof variable === 'number' || typeof variable === 'boolean') variables[name] = variable;
+    else fail(`${field}.${name}`, 'must be a string, number or boolean');
+  }
+  return variables;
+}
+
+/** Page fields a markdown document's frontmatter sets (Git Sync's names). */
+function fromFrontmatter(data: Record<string, unknown>, field: string): PageFields {
+  const fields: PageFields = {};
+  for (const [key, value] of Object.entries(data)) {
+    const name = `${field} frontmatter field ${key}`;
+    switch (key) {
+      case 'title':
+        fields.title = text(value, name, 255);
+        if (!fields.title) fail(name, 'must not be empty');
+        break;
+      case 'description':
+        fields.description = text(value, name, 1000) || null;
+        break;
+      case 'slug':
+        fields.slug = text(value, name, 100);
+        break;
+      case 'emoji': {
+        const emoji = text(value, name, 50);
+        if (emoji && !isEmoji(emoji)) fail(name, 'must be an emoji');
+        fields.emoji = emoji || null;
+        break;
+      }
+      case 'icon':
+        fields.icon = text(value, name, 50) || null;
+        break;
+      case 'hidden':
+        fields.hidden = flag(value, name);
+        break;
+      case 'noIndex':
+        fields.noIndex = flag(value, name);
+        break;
+      case 'noRobotsIndex':
+        fields.noRobotsIndex = flag(value, name);
+        break;
+      case 'layout':
+        fields.layout = layoutOf(value, name);
+        break;
+      case 'variables':
+      case 'vars':
+        fields.variables = variablesOf(value, name);
+        break;
+      default:
+        // Git Sync writes other keys (cover, coverY ...); they are not page fields here.
+        break;
+    }
+  }
+  return fields;
+}
+
+/**
+ * The page fields a change sets: its own metadata, then what its markdown
+ * says, which takes precedence (the frontmatter, and a leading `# Title`,
+ * which becomes the title and leaves the body).
+ */
+export function readPageFields(metadata: MetadataInput, document: DocumentInput | undefined, field: string): PageFields {
+  const fields: PageFields = {
+    ...(metadata.title !== undefined ? { title: metadata.title } : {}),
+    ...(metadata.slug !== undefined ? { slug: metadata.slug } : {}),
+    ...(metadata.emoji !== undefined ? { emoji: metadata.emoji || null } : {}),
+    ...(metadata.icon !== undefined ? { icon: metadata.icon || null } : {}),
+    ...(metadata.description !== undefined ? { description: metadata.description || null } : {}),
+    ...(metadata.hidden !== undefined ? { hidden: metadata.hidden } : {}),
+    ...(metadata.noIndex !== undefined ? { noIndex: metadata.noIndex } : {}),
+    ...(metadata.noRobotsIndex !== undefined ? { noRobotsIndex: metadata.noRobotsIndex } : {}),
+  };
+  if (document === undefined) return fields;
+  if ('markdown' in document) {
+    const { data, body } = splitFrontmatter(document.markdown);
+    const fromMatter = fromFrontmatter(data, `${field}/document`);
+    const heading = fromMatter.title === undefined ? leadingHeadingTitle(body) : null;
+    const markdown = (heading ? withoutLeadingHeading(body) : body).replace(/^(?:[ \t]*\r?\n)+/, '');
+    return { ...fields, ...(heading ? { title: heading } : {}), ...fromMatter, markdown: markdown === '' ? null : markdown };
+  }
+  if ('document' in document) {
+    const markdown = documentToMarkdown(document.document as unknown as JSONDocument);
+    return { ...fields, markdown: markdown.trim() === '' ? null : markdown };
+  }
+  return { ...fields, markdown: null };
+}

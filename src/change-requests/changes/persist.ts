@@ -1,0 +1,137 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.js';
+import type { NewFileVersion, NewPageVersion } from '../../db/types.js';
+import type { RevisionPoint } from '../../content/state.js';
+import type { FileState, PageState } from '../../content/tree.js';
+import type { PreparedFile } from './files.js';
+
+const BATCH_ROWS = 500;
+
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+async function insertInBatches<T>(rows: readonly T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH_ROWS) await insert(rows.slice(i, i + BATCH_ROWS));
+}
+
+export interface Place {
+  organizationId: string;
+  spaceId: string;
+}
+
+function pageVersionRow(place: Place, page: PageState): NewPageVersion {
+  return {
+    id: page.versionId,
+    organization_id: place.organizationId,
+    space_id: place.spaceId,
+    page_id: page.pageId,
+    parent_page_id: page.parentId,
+    position: page.position,
+    type: page.type,
+    title: page.title,
+    slug: page.slug,
+    emoji: page.emoji,
+    icon: page.icon,
+    description: page.description,
+    document_id: page.documentId,
+    layout: json(page.layout),
+    cover: json(page.cover),
+    variables: JSON.stringify(page.variables),
+    hidden: page.hidden,
+    no_index: page.noIndex,
+    no_robots_index: page.noRobotsIndex,
+    target: json(page.target),
+    href: page.href,
+    page_created_at: page.pageCreatedAt,
+    created_at: page.updatedAt,
+  };
+}
+
+function fileVersionRow(place: Place, file: FileState): NewFileVersion {
+  return {
+    id: file.versionId,
+    organization_id: place.organizationId,
+    space_id: place.spaceId,
+    file_id: file.fileId,
+    name: file.name,
+    content_type: file.contentType,
+    sha256: file.sha256,
+    size: file.size,
+    width: file.width,
+    height: file.height,
+    created_at: file.createdAt,
+  };
+}
+
+/** Writes the rows new versions need: file bytes (once per hash), documents, page and file versions. */
+export async function writeVersions(
+  tx: DbOrTx,
+  place: Place,
+  content: { documents: Map<string, string>; pages: Iterable<PageState>; files: Iterable<FileState>; blobs: readonly PreparedFile[] },
+  now: Date,
+): Promise<void> {
+  const blobs = [...new Map(content.blobs.map((file) => [file.sha256, file])).values()];
+  await insertInBatches(blobs, (batch) =>
+    tx
+      .insertInto('blobs')
+      .values(batch.map((file) => ({ organization_id: place.organizationId, sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })))
+      .onConflict((oc) => oc.columns(['organization_id', 'sha256']).doNothing())
+      .execute(),
+  );
+  const documents = [...content.documents].map(([id, markdown]) => ({ id, organization_id: place.organizationId, space_id: place.spaceId, markdown, created_at: now }));
+  await insertInBatches(documents, (batch) => tx.insertInto('documents').values(batch).execute());
+  const pages = [...content.pages].map((page) => pageVersionRow(place, page));
+  await insertInBatches(pages, (batch) => tx.insertInto('page_versions').values(batch).execute());
+  const files = [...content.files].map((file) => fileVersionRow(place, file));
+  await insertInBatches(files, (batch) => tx.insertInto('file_versions').values(batch).execute());
+}
+
+export interface EntryChange {
+  kind: 'page' | 'file';
+  itemId: string;
+  versionId: string | null;
+}
+
+/**
+ * Moves a line to `seq`: the entries of the changed items end there and their
+ * new versions start there. Only changed items are touched, so the cost of a
+ * write does not grow with the size of the content.
+ */
+export async function advanceLine(
+  tx: DbOrTx,
+  place: Place,
+  changeRequestId: string | null,
+  seq: number,
+  changes: readonly EntryChange[],
+): Promise<void> {
+  for (const kind of ['page', 'file'] as const) {
+    const itemIds = changes.filter((change) => change.kind === kind).map((change) => change.itemId);
+    if (itemIds.length === 0) continue;
+    await tx
+      .updateTable('tree_entries')
+      .set({ to_seq: seq })
+      .where('space_id', '=', place.spaceId)
+      .where(changeRequestId === null ? sql<boolean>`change_request_id is null` : sql<boolean>`change_request_id = ${changeRequestId}`)
+      .where('kind', '=', kind)
+      .where('item_id', '=', sql<string>`any(${itemIds}::text[])`)
+      .where('to_seq', 'is', null)
+      .execute();
+  }
+  // The space's line only holds items that exist; a change request's line also records removals.
+  const rows = changes
+    .filter((change) => changeRequestId !== null || change.versionId !== null)
+    .map((change) => ({
+      organization_id: place.organizationId,
+      space_id: place.spaceId,
+      change_request_id: changeRequestId,
+      kind: change.kind,
+      item_id: change.itemId,
+      version_id: change.versionId,
+      from_seq: seq,
+    }));
+  await insertInBatches(rows, (batch) => tx.insertInto('tree_entries').values(batch).execute());
+}
+
+/** The next revision on a change request's line, after `point` (its latest, or the space revision it starts from). */
+export function nextChangeRequestSeq(point: RevisionPoint): number {
+  return point.changeRequestId === null ? 1 : point.seq + 1;
+}

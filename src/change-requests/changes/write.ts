@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { ConflictError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { findRevision } from '../../content/state.js';
+import type { FileState } from '../../content/tree.js';
+import { lockChangeRequest } from '../queries.js';
+import type { ContentChange } from '../schemas.js';
+import { applyChanges, type PageOutcome } from './apply.js';
+import { prepareFiles } from './files.js';
+import { advanceLine, nextChangeRequestSeq, writeVersions, type EntryChange } from './persist.js';
+
+export interface WrittenBatch {
+  revisionId: string;
+  outcomes: PageOutcome[];
+  insertedFiles: FileState[];
+}
+
+/** Refuses writes to a change request that is no longer being worked on. */
+export function requireWorkable(status: string): void {
+  if (status === 'merged') throw new ConflictError('The change request is merged; its content can no longer change');
+  if (status === 'archived') throw new ConflictError('The change request is archived; set its status to open or draft to change it');
+}
+
+/**
+ * Applies a batch of content changes to a change request as one new revision
+ * of it, in one transaction. Files are fetched first, outside it.
+ */
+export async function writeChangeRequestContent(
+  app: FastifyInstance,
+  target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
+  changes: readonly ContentChange[],
+): Promise<WrittenBatch> {
+  const prepared = await prepareFiles(app.outbound, changes);
+  const place = { organizationId: target.organizationId, spaceId: target.spaceId };
+
+  const written = await app.db.transaction().execute(async (tx) => {
+    // The lock orders concurrent batches on one change request: each applies to the revision the previous one made.
+    const locked = await lockChangeRequest(tx, target.changeRequestId);
+    requireWorkable(locked.status);
+    const point = await findRevision(tx, target.spaceId, locked.revision_id);
+    if (!point) throw new Error(`Change request ${target.changeRequestId} points at a missing revision`);
+    const now = app.clock.now();
+    const applied = applyChanges(await app.content.tree(point, tx), changes, prepared, now);
+
+    const newPages = [...applied.pages.values()].filter((page) => page !== null);
+    const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
+    await writeVersions(tx, place, { documents: applied.documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
+
+    const seq = nextChangeRequestSeq(point);
+    const revisionId = newId();
+    await tx
+      .insertInto('revisions')
+      .values({
+        id: revisionId,
+        organization_id: target.organizationId,
+        space_id: target.spaceId,
+        change_request_id: target.changeRequestId,
+        seq,
+        base_seq: point.baseSeq,
+        type: 'edits',
+        parents: [point.id],
+        variables: JSON.stringify(point.variables),
+        created_by: target.userId,
+        created_at: now,
+      })
+      .execute();
+    const entries: EntryChange[] = [
+      ...[...applied.pages].map(([pageId, page]) => ({ kind: 'page' as const, itemId: pageId, versionId: page?.versionId ?? null })),
+      ...newFiles.map((file) => ({ kind: 'file' as const, itemId: file.fileId, versionId: file.versionId })),
+    ];
+    await advanceLine(tx, place, target.changeRequestId, seq, entries);
+    await tx.updateTable('change_requests').set({ revision_id: revisionId, updated_at: now }).where('id', '=', target.changeRequestId).execute();
+    return { revisionId, tree: applied.tree, outcomes: applied.outcomes, insertedFiles: newFiles };
+  });
+  app.content.remember(written.revisionId, written.tree);
+  return { revisionId: written.revisionId, outcomes: written.outcomes, insertedFiles: written.insertedFiles };
+}

@@ -1,0 +1,195 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { paginate } from '../core/pagination.js';
+import { sendJsonText } from '../core/replies.js';
+import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
+import { presentFile } from '../content/present.js';
+import { findEditableSpace, findVisibleSpace } from '../spaces/access.js';
+import { writeChangeRequestContent, requireWorkable } from './changes/write.js';
+import { mergeChangeRequest } from './merge.js';
+import { presentChangeRequest } from './present.js';
+import { countChangeRequests, findChangeRequest, listChangeRequests, listChangeRequestsByCreator, lockChangeRequest, moveStatusCounters } from './queries.js';
+import {
+  ChangeRequestParams,
+  ChangeRequestSchema,
+  CreateChangeRequestBody,
+  ListChangeRequestsQuery,
+  MergeResult,
+  SpaceOnlyParams,
+  UpdateChangeRequestBody,
+  UpdateContentBody,
+  UpdateContentQuery,
+} from './schemas.js';
+
+const ChangeRequest = ref(ChangeRequestSchema);
+const tags = ['change-requests'];
+
+async function changeRequestIn(app: FastifyInstance, spaceId: string, changeRequestId: string) {
+  const changeRequest = await findChangeRequest(app.db, spaceId, changeRequestId);
+  if (!changeRequest) throw new NotFoundError('No change request with this id or number in the space');
+  return changeRequest;
+}
+
+export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const present = async (spaceId: string, changeRequestId: string) => presentChangeRequest(await changeRequestIn(app, spaceId, changeRequestId), app.urls);
+
+  app.post(
+    '/spaces/:spaceId/change-requests',
+    {
+      config: { scope: 'space:write' },
+      schema: { operationId: 'createChangeRequest', tags, summary: 'Open a change request on the space’s current revision', params: SpaceOnlyParams, body: CreateChangeRequestBody, response: { 201: ChangeRequest, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Creating a change request');
+      const id = newId();
+      await app.db.transaction().execute(async (tx) => {
+        // The space's row lock makes numbers follow each other without gaps or repeats.
+        const { revision_id: revisionId, change_requests_count: count } = await tx
+          .selectFrom('spaces')
+          .select(['revision_id', 'change_requests_count'])
+          .where('id', '=', space.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const now = app.clock.now();
+        await tx
+          .insertInto('change_requests')
+          .values({
+            id,
+            organization_id: space.organization_id,
+            space_id: space.id,
+            number: count + 1,
+            subject: request.body.subject ?? '',
+            status: 'draft',
+            created_by: request.caller.userId,
+            revision_id: revisionId,
+            revision_initial_id: revisionId,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await moveStatusCounters(tx, space.id, null, 'draft');
+      });
+      const body = await present(space.id, id);
+      return reply.code(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/change-requests',
+    {
+      config: { scope: 'space:read' },
+      schema: { operationId: 'listChangeRequestsForSpace', tags, summary: 'The space’s change requests with one status (default open), newest first', params: SpaceOnlyParams, querystring: ListChangeRequestsQuery, response: { 200: ListEnvelope(ChangeRequest), ...errorResponses } },
+    },
+    async (request) => {
+      const { space } = await findVisibleSpace(app, request.params.spaceId, request.caller.userId);
+      const status = request.query.status ?? 'open';
+      const creator = request.query.creator;
+      const page = app.cursors.request(`change-requests:${space.id}:${status}:${creator ?? ''}`, request.query);
+      return paginate(app.cursors, page, {
+        rows: () => (creator ? listChangeRequestsByCreator(app.db, page, space.id, status, creator) : listChangeRequests(app.db, page, space.id, status)),
+        count: () => countChangeRequests(app.db, space.id, status, creator),
+        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+        toItem: (row) => presentChangeRequest(row, app.urls),
+      });
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId',
+    {
+      config: { scope: 'space:read' },
+      schema: { operationId: 'getChangeRequestById', tags, summary: 'A change request, by id or by number', params: ChangeRequestParams, response: { 200: ChangeRequest, ...errorResponses } },
+    },
+    async (request) => {
+      const { space } = await findVisibleSpace(app, request.params.spaceId, request.caller.userId);
+      return present(space.id, request.params.changeRequestId);
+    },
+  );
+
+  app.patch(
+    '/spaces/:spaceId/change-requests/:changeRequestId',
+    {
+      config: { scope: 'space:write' },
+      schema: { operationId: 'updateChangeRequestById', tags, summary: 'Change a change request’s subject or status', params: ChangeRequestParams, body: UpdateChangeRequestBody, response: { 200: ChangeRequest, ...errorResponses } },
+    },
+    async (request) => {
+      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Updating a change request');
+      const { id } = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { subject, status } = request.body;
+      await app.db.transaction().execute(async (tx) => {
+        await tx.selectFrom('spaces').select('id').where('id', '=', space.id).forUpdate().execute();
+        const locked = await lockChangeRequest(tx, id);
+        if (locked.status === 'merged') throw new ConflictError('The change request is merged; it can no longer change');
+        await tx
+          .updateTable('change_requests')
+          .set({ ...(subject !== undefined ? { subject } : {}), ...(status !== undefined ? { status } : {}), updated_at: app.clock.now() })
+          .where('id', '=', id)
+          .execute();
+        if (status !== undefined) await moveStatusCounters(tx, space.id, locked.status, status);
+      });
+      return present(space.id, id);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/content',
+    {
+      config: { scope: 'space:write' },
+      bodyLimit: app.initialConfig.bodyLimit,
+      schema: {
+        operationId: 'updateChangeRequestContent',
+        tags,
+        summary: 'Apply a batch of up to 50 content changes as one new revision of the change request',
+        description: 'insert_page, update_page, delete_page and insert_files, applied in order and all or nothing.',
+        params: ChangeRequestParams,
+        querystring: UpdateContentQuery,
+        body: UpdateContentBody,
+        response: {
+          200: Type.Union([
+            ChangeRequest,
+            Type.Object({ changeRequest: ChangeRequest, changes: Type.Array(Type.Unknown()), insertedFiles: Type.Array(Type.Unknown()) }),
+          ]),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Editing a change request');
+      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      requireWorkable(changeRequest.status);
+      const written = await writeChangeRequestContent(
+        app,
+        { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: request.caller.userId },
+        request.body.changes,
+      );
+      const updated = await present(space.id, changeRequest.id);
+      if (request.query.compat) return updated;
+      const now = app.clock.now();
+      const pageLocation = (pageId: string) => app.urls.api('spaces', space.id, 'change-requests', changeRequest.id, 'content', 'page', pageId);
+      const body = {
+        changeRequest: updated,
+        changes: written.outcomes.map((outcome) =>
+          outcome.object === 'deleted_page' ? outcome : { ...outcome, page: { object: 'page', id: outcome.page, urls: { location: pageLocation(outcome.page) } } },
+        ),
+        insertedFiles: written.insertedFiles.map((file) => presentFile(file, app.fileUrls.sign(file.versionId, file.name, now))),
+      };
+      return sendJsonText(reply, JSON.stringify(body));
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/merge',
+    {
+      config: { scope: 'space:write' },
+      schema: { operationId: 'mergeChangeRequest', tags, summary: 'Merge a change request into the space, unless it conflicts with changes made since it was opened', params: ChangeRequestParams, response: { 200: MergeResult, ...errorResponses } },
+    },
+    async (request) => {
+      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Merging a change request');
+      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      requireWorkable(changeRequest.status);
+      return mergeChangeRequest(app, { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: request.caller.userId });
+    },
+  );
+};

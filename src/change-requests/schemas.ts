@@ -1,0 +1,149 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, IdParam, ListQuery, StringEnum } from '../core/schemas.js';
+import { Emoji } from '../spaces/schemas.js';
+
+export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+
+export const ChangeRequestSubject = Type.String({ maxLength: 100, description: 'Subject of the change request' });
+
+export const ChangeRequestSchema = Type.Object(
+  {
+    object: Type.Literal('change-request'),
+    id: Type.String(),
+    number: Type.Integer({ description: 'Counts from 1 in each space' }),
+    status: StringEnum(CHANGE_REQUEST_STATUSES),
+    subject: Type.String(),
+    createdBy: Type.Ref('User'),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    space: Type.String(),
+    revision: Type.String({ description: 'Its newest revision' }),
+    revisionInitial: Type.String({ description: 'The space revision it was opened on' }),
+    revisionMerged: Type.Optional(Type.String({ description: 'Once merged, the space revision the merge made' })),
+    comments: Type.Integer(),
+    outdated: Type.Boolean({ description: 'Whether the space has changed since it was opened' }),
+    urls: Type.Object({ app: Type.String({ format: 'uri' }), location: Type.String({ format: 'uri' }) }),
+  },
+  { $id: 'ChangeRequest' },
+);
+export type ChangeRequest = Static<typeof ChangeRequestSchema>;
+
+export const SpaceOnlyParams = Type.Object({ spaceId: IdParam });
+export const ChangeRequestParams = Type.Object({
+  spaceId: IdParam,
+  changeRequestId: Type.String({ minLength: 1, maxLength: 128, description: 'The change request’s id or its number in the space' }),
+});
+
+export const CreateChangeRequestBody = Type.Object({ subject: Type.Optional(ChangeRequestSubject) }, { additionalProperties: false });
+
+export const UpdateChangeRequestBody = Type.Object(
+  {
+    subject: Type.Optional(ChangeRequestSubject),
+    status: Type.Optional(StringEnum(['draft', 'open', 'archived'] as const, { description: 'Merging is done by the merge operation' })),
+  },
+  { minProperties: 1, additionalProperties: false },
+);
+
+export const ListChangeRequestsQuery = Type.Object({
+  ...ListQuery,
+  status: Type.Optional(StringEnum(CHANGE_REQUEST_STATUSES, { default: 'open' })),
+  creator: Type.Optional(IdParam),
+});
+
+export const MergeResult = Type.Object({
+  revision: Type.String({ description: 'The space revision after the merge; unchanged on conflicts' }),
+  result: StringEnum(['merge', 'conflicts'] as const),
+});
+
+// Content changes, as the newest GitBook spec's updateChangeRequestContent takes them.
+
+const closed = { additionalProperties: false };
+
+const PageSlug = Type.String({ maxLength: 100, pattern: '^[^/\\s]*$', description: 'The page’s path segment in its parent' });
+const PageTitle = Type.String({ minLength: 1, maxLength: 255 });
+const PageIcon = Type.String({ maxLength: 50, pattern: '^[a-z0-9-]*$', description: 'An icon name; empty removes it' });
+const PageEmoji = Type.Union([Emoji, Type.Literal('')], { description: 'An emoji; empty removes it' });
+const PageId = Type.String({ minLength: 1, maxLength: 128 });
+const BatchRef = Type.String({ minLength: 1, maxLength: 256, pattern: '^[^\\s]+$' });
+
+/** The markdown limit of one page: the body limit bounds a whole batch. */
+export const MAX_MARKDOWN_LENGTH = 1024 * 1024;
+
+const PageDocument = Type.Union(
+  [
+    Type.Object({ markdown: Type.String({ maxLength: MAX_MARKDOWN_LENGTH }) }, closed),
+    Type.Object(
+      {
+        document: Type.Object({
+          object: Type.Literal('document'),
+          data: Type.Optional(Type.Object({})),
+          nodes: Type.Array(Type.Object({ object: Type.String(), type: Type.String() }), { maxItems: 10_000 }),
+        }),
+      },
+      closed,
+    ),
+    Type.Object({}, closed),
+  ],
+  { description: 'Markdown, a JSON document, or {} for an empty page' },
+);
+
+const PageMetadata = {
+  title: Type.Optional(PageTitle),
+  slug: Type.Optional(PageSlug),
+  emoji: Type.Optional(PageEmoji),
+  icon: Type.Optional(PageIcon),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  hidden: Type.Optional(Type.Boolean()),
+  noIndex: Type.Optional(Type.Boolean()),
+  noRobotsIndex: Type.Optional(Type.Boolean()),
+};
+
+export const InsertPageChange = Type.Object({
+  operation: Type.Literal('insert_page'),
+  ...PageMetadata,
+  into: Type.Optional(PageId),
+  at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  ref: Type.Optional(BatchRef),
+  document: PageDocument,
+}, closed);
+
+export const UpdatePageChange = Type.Object({
+  operation: Type.Literal('update_page'),
+  page: PageId,
+  ...PageMetadata,
+  document: Type.Optional(PageDocument),
+  into: Type.Optional(Type.Union([PageId, Type.Null()])),
+  at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+}, closed);
+
+export const DeletePageChange = Type.Object({ operation: Type.Literal('delete_page'), page: PageId }, closed);
+
+const FileSource = {
+  ref: Type.Optional(BatchRef),
+  name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[^/\\\\]+$' }),
+  contentType: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$' })),
+};
+export const InsertFilesChange = Type.Object({
+  operation: Type.Literal('insert_files'),
+  files: Type.Array(
+    Type.Union([
+      Type.Object({ ...FileSource, url: Type.String({ format: 'uri', maxLength: 2048 }) }, closed),
+      // The 1 MiB limit on the decoded bytes is checked after decoding, with its own message; the body limit bounds the text.
+      Type.Object({ ...FileSource, base64: Type.String({ pattern: '^[A-Za-z0-9+/=\\s]*$' }) }, closed),
+    ]),
+    { minItems: 1, maxItems: 20 },
+  ),
+}, closed);
+
+export const ContentChange = Type.Union([InsertPageChange, UpdatePageChange, DeletePageChange, InsertFilesChange]);
+export type ContentChange = Static<typeof ContentChange>;
+export type InsertPage = Static<typeof InsertPageChange>;
+export type UpdatePage = Static<typeof UpdatePageChange>;
+export type InsertFiles = Static<typeof InsertFilesChange>;
+
+export const UpdateContentBody = Type.Object({ changes: Type.Array(ContentChange, { minItems: 1, maxItems: 50 }) }, closed);
+export const UpdateContentQuery = Type.Object({
+  compat: Type.Boolean({ default: true, description: 'true: answer with the change request; false: also the pages and files the batch touched' }),
+});
+
+export const MAX_FILE_BYTES = 1024 * 1024;

@@ -1,0 +1,74 @@
+import type {
+  DocumentBlockParagraph,
+  DocumentInline,
+  DocumentInlineContent,
+  DocumentLeaf,
+  DocumentMark,
+  DocumentMarkType,
+  DocumentText,
+} from './types.js';
+
+/** Marks in one fixed order, so the same formatting always gives the same leaf. */
+export const MARK_ORDER: readonly DocumentMarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
+
+export function marksOf(types: Iterable<DocumentMarkType>): DocumentMark[] {
+  const present = new Set(types);
+  return MARK_ORDER.filter((type) => present.has(type)).map((type) => ({ object: 'mark', type }));
+}
+
+export function leaf(text: string, marks: DocumentMark[] = []): DocumentLeaf {
+  return { object: 'leaf', text, marks };
+}
+
+export function textNode(leaves: DocumentLeaf[]): DocumentText {
+  return { object: 'text', leaves: leaves.length > 0 ? leaves : [leaf('')] };
+}
+
+export function paragraph(nodes: DocumentInlineContent[]): DocumentBlockParagraph {
+  return { object: 'block', type: 'paragraph', data: {}, nodes: normalizeInlines(nodes) };
+}
+
+function sameMarks(a: DocumentLeaf, b: DocumentLeaf): boolean {
+  return a.marks.length === b.marks.length && a.marks.every((mark, index) => mark.type === b.marks[index]!.type);
+}
+
+/** Leaves with empty ones dropped and neighbours of the same marks joined. */
+function mergeLeaves(leaves: DocumentLeaf[]): DocumentLeaf[] {
+  const merged: DocumentLeaf[] = [];
+  for (const next of leaves) {
+    if (next.text === '') continue;
+    const last = merged.at(-1);
+    if (last && sameMarks(last, next)) merged[merged.length - 1] = leaf(last.text + next.text, last.marks);
+    else merged.push(next);
+  }
+  return merged;
+}
+
+/**
+ * Inline content in the shape GitBook's (Slate) editor keeps it: neighbouring
+ * texts joined, and a text, empty if need be, before, between and after inlines.
+ * One canonical shape is also what lets a document survive a round trip unchanged.
+ */
+export function normalizeInlines<T extends DocumentInlineContent>(nodes: T[]): Array<T | DocumentText> {
+  const out: Array<T | DocumentText> = [];
+  let pending: DocumentLeaf[] = [];
+  for (const node of nodes) {
+    if (node.object === 'text') {
+      pending.push(...node.leaves);
+      continue;
+    }
+    out.push(textNode(mergeLeaves(pending)), node);
+    pending = [];
+  }
+  out.push(textNode(mergeLeaves(pending)));
+  return out;
+}
+
+/** True when the content shows nothing: no inline nodes and no text. */
+export function isEmptyInlineContent(nodes: DocumentInlineContent[]): boolean {
+  return nodes.every((node) => node.object === 'text' && node.leaves.every((l) => l.text === ''));
+}
+
+export function isInline(node: DocumentInlineContent): node is DocumentInline {
+  return node.object === 'inline';
+}

@@ -1,0 +1,103 @@
+import { isEmptyInlineContent, leaf, marksOf, paragraph, textNode } from './build.js';
+import type {
+  DocumentBlockCode,
+  DocumentBlockImages,
+  DocumentBlockParagraph,
+  DocumentBlockTable,
+  DocumentEssentialBlock,
+  DocumentInlineContent,
+  DocumentInlineImage,
+  DocumentListItemChild,
+  DocumentQuoteChild,
+  DocumentTopLevelBlock,
+} from './types.js';
+
+/**
+ * The spec limits what each container holds: a list item takes no image
+ * block, a quote only essentials and quotes, a hint only essentials. Markdown
+ * nests anything anywhere, so blocks a container cannot take are turned into
+ * ones it can, keeping their text.
+ */
+
+function imagesAsParagraph(images: DocumentBlockImages): DocumentBlockParagraph {
+  const inlines = images.nodes.flatMap((image, index): DocumentInlineContent[] => {
+    const inline: DocumentInlineImage = { object: 'inline', type: 'inline-image', data: { ...image.data }, isVoid: true };
+    const caption = image.fragments[0]?.nodes.flatMap((p) => p.nodes);
+    if (caption && !isEmptyInlineContent(caption)) inline.data.caption = captionText(caption);
+    return index === 0 ? [inline] : [textNode([leaf(' ')]), inline];
+  });
+  return paragraph(inlines);
+}
+
+function captionText(nodes: DocumentInlineContent[]): string {
+  return nodes.map((node) => (node.object === 'text' ? node.leaves.map((l) => l.text).join('') : '')).join('');
+}
+
+/** Code as a paragraph of code-marked lines, blank lines at either end left out. */
+function codeAsParagraph(code: DocumentBlockCode): DocumentBlockParagraph[] {
+  const lines = code.nodes.map((line) => line.nodes.flatMap((t) => t.leaves.map((l) => l.text)).join(''));
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+  if (lines.length === 0) return [];
+  const leaves = lines.flatMap((line, index) => [...(index > 0 ? [leaf('\n')] : []), leaf(line, marksOf(['code']))]);
+  return [paragraph([textNode(leaves)])];
+}
+
+/** A table as one paragraph per row, header first, cells separated by ` | `. */
+function tableAsParagraphs(table: DocumentBlockTable): DocumentBlockParagraph[] {
+  const { view, definition, records } = table.data;
+  const cellContent = (fragmentName: string | undefined) =>
+    table.fragments.find((f) => f.fragment === fragmentName)?.nodes.flatMap((p) => p.nodes) ?? [];
+  const rows: DocumentInlineContent[][][] = [
+    view.columns.map((column) => [textNode([leaf(definition[column]?.title ?? '')])]),
+    ...Object.values(records)
+      .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1))
+      .map((record) => view.columns.map((column) => cellContent(record.values[column]))),
+  ];
+  return rows.map((cells) => paragraph(cells.flatMap((cell, index) => (index === 0 ? cell : [textNode([leaf(' | ')]), ...cell]))));
+}
+
+export function fitListItem(blocks: DocumentTopLevelBlock[]): DocumentListItemChild[] {
+  return blocks.map((block) => (block.type === 'images' ? imagesAsParagraph(block) : block));
+}
+
+export function fitQuote(blocks: DocumentTopLevelBlock[]): DocumentQuoteChild[] {
+  return blocks.flatMap((block): DocumentQuoteChild[] => {
+    switch (block.type) {
+      case 'images':
+        return [imagesAsParagraph(block)];
+      case 'code':
+        return codeAsParagraph(block);
+      case 'table':
+        return tableAsParagraphs(block);
+      case 'hint':
+        return block.nodes;
+      default:
+        return [block];
+    }
+  });
+}
+
+export function fitHint(blocks: DocumentTopLevelBlock[]): DocumentEssentialBlock[] {
+  return blocks.flatMap((block): DocumentEssentialBlock[] => {
+    switch (block.type) {
+      case 'images':
+        return [imagesAsParagraph(block)];
+      case 'code':
+        return codeAsParagraph(block);
+      case 'table':
+        return tableAsParagraphs(block);
+      case 'hint':
+        return block.nodes;
+      case 'blockquote':
+        return fitHint(block.nodes);
+      default:
+        return [block];
+    }
+  });
+}
+
+/** Slate keeps at least one block in every container; an empty one gets an empty paragraph. */
+export function orEmptyParagraph<T>(blocks: T[]): Array<T | DocumentBlockParagraph> {
+  return blocks.length > 0 ? blocks : [paragraph([])];
+}

@@ -1,0 +1,13 @@
+/**
+ * Page content in two forms: the markdown it is stored as, and GitBook's JSON
+ * document model the API also speaks. Conversions go through a real markdown
+ * parser (mdast), never through regular expressions.
+ */
+export { evaluateExpressions, type ExpressionVariables, type VariableValue } from './evaluate.js';
+export { splitFrontmatter, type Frontmatter } from './frontmatter.js';
+export { markdownToDocument } from './from-markdown.js';
+export { leadingHeadingTitle, withoutLeadingHeading } from './leading-heading.js';
+export { collectReferences, type References } from './links.js';
+export { rewriteUrls, type UrlKind, type UrlRewrite } from './rewrite-urls.js';
+export { documentToMarkdown } from './to-markdown.js';
+export type * from './types.js';

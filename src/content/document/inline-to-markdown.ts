@@ -1,0 +1,149 @@
+import type { PhrasingContent } from 'mdast';
+import { MARK_ORDER } from './build.js';
+import { urlFromRef } from './links.js';
+import { asObject, asString, childObjects, fail, field, nodeType, optionalString, type At, type JsonObject } from './read-json.js';
+import type { DocumentMarkType } from './types.js';
+
+interface Leaf {
+  text: string;
+  marks: Set<DocumentMarkType>;
+}
+
+/** How a line break inside text is written: `\` + newline, or `<br>` where a newline would end the construct (table cells). */
+export type LineBreak = 'break' | 'html';
+
+const KNOWN_MARKS = new Set<string>(MARK_ORDER);
+
+function readLeaves(text: JsonObject, at: At): Leaf[] {
+  return childObjects(text, at, 'leaves').map(([leaf, leafAt]) => {
+    const marks = new Set<DocumentMarkType>();
+    for (const [mark, markAt] of childObjects(leaf, leafAt, 'marks', false)) {
+      const type = asString(mark.type, field(markAt, 'type'));
+      // Colours, keyboard keys, super- and subscript have no markdown form; their text stays.
+      if (KNOWN_MARKS.has(type)) marks.add(type as DocumentMarkType);
+    }
+    return { text: asString(leaf.text, field(leafAt, 'text')), marks };
+  });
+}
+
+function leafPhrasing(leaf: Leaf, lineBreak: LineBreak): PhrasingContent[] {
+  return leaf.text.split('\n').flatMap((part, index): PhrasingContent[] => {
+    const separator: PhrasingContent[] =
+      index === 0 ? [] : [lineBreak === 'html' ? { type: 'html', value: '<br>' } : { type: 'break' }];
+    if (part === '') return separator;
+    return [...separator, leaf.marks.has('code') ? { type: 'inlineCode', value: part } : { type: 'text', value: part }];
+  });
+}
+
+const WRAPPERS = [
+  ['bold', 'strong'],
+  ['italic', 'emphasis'],
+  ['strikethrough', 'delete'],
+] as const;
+
+/**
+ * Leaves as nested mdast: neighbours sharing a mark share one wrapper
+ * (`**a _b_**`, not `**a**` `***b***`), bold outermost and code innermost.
+ */
+function leavesPhrasing(leaves: Leaf[], lineBreak: LineBreak, level = 0): PhrasingContent[] {
+  const wrapper = WRAPPERS[level];
+  if (!wrapper) return leaves.flatMap((leaf) => leafPhrasing(leaf, lineBreak));
+  const [mark, type] = wrapper;
+  const out: PhrasingContent[] = [];
+  let index = 0;
+  while (index < leaves.length) {
+    const marked = leaves[index]!.marks.has(mark);
+    let end = index;
+    while (end < leaves.length && leaves[end]!.marks.has(mark) === marked) end += 1;
+    const inner = leavesPhrasing(leaves.slice(index, end), lineBreak, level + 1);
+    if (marked) out.push({ type, children: inner } as PhrasingContent);
+    else out.push(...inner);
+    index = end;
+  }
+  return out;
+}
+
+function linkPhrasing(node: JsonObject, at: At, lineBreak: LineBreak, inLink: boolean): PhrasingContent[] {
+  const dataAt = field(at, 'data');
+  const ref = asObject(asObject(node.data, dataAt).ref, field(dataAt, 'ref'));
+  const children = inlinePhrasing(node, at, lineBreak, true);
+  const url = urlFromRef(ref);
+  // A link markdown cannot point anywhere, or one inside another, keeps its text only.
+  if (url === null || inLink) return children;
+  return [{ type: 'link', url, title: null, children }];
+}
+
+function imagePhrasing(node: JsonObject, at: At): PhrasingContent[] {
+  const dataAt = field(at, 'data');
+  const data = asObject(node.data, dataAt);
+  const url = urlFromRef(asObject(data.ref, field(dataAt, 'ref')));
+  if (url === null) return [];
+  const alt = optionalString(data.alt, field(dataAt, 'alt')) ?? '';
+  const title = optionalString(data.caption, field(dataAt, 'caption')) ?? null;
+  return [{ type: 'image', url, alt, title }];
+}
+
+function inlineNodePhrasing(node: JsonObject, at: At, lineBreak: LineBreak, inLink: boolean): PhrasingContent[] {
+  switch (nodeType(node, at)) {
+    case 'link':
+      return linkPhrasing(node, at, lineBreak, inLink);
+    case 'inline-image':
+      return imagePhrasing(node, at);
+    default:
+      // Other inlines (annotations, mentions, emoji…) keep whatever text they hold.
+      return Array.isArray(node.nodes) ? inlinePhrasing(node, at, lineBreak, inLink) : [];
+  }
+}
+
+/**
+ * The `nodes` of a paragraph, heading, link or cell as mdast phrasing. Texts
+ * next to each other are formatted as one run, so their marks nest cleanly.
+ */
+export function inlinePhrasing(parent: JsonObject, at: At, lineBreak: LineBreak, inLink = false): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let run: Leaf[] = [];
+  const flush = () => {
+    out.push(...leavesPhrasing(run, lineBreak));
+    run = [];
+  };
+  for (const [node, nodeAt] of childObjects(parent, at, 'nodes')) {
+    if (node.object === 'text') run.push(...readLeaves(node, nodeAt));
+    else if (node.object === 'inline') {
+      flush();
+      out.push(...inlineNodePhrasing(node, nodeAt, lineBreak, inLink));
+    } else fail(nodeAt, 'must be a text or an inline node (object "text" or "inline")');
+  }
+  flush();
+  return out;
+}
+
+/** The text of a block's inline content, marks and links ignored: for code lines and captions. */
+export function inlineText(parent: JsonObject, at: At): string {
+  return childObjects(parent, at, 'nodes')
+    .map(([node, nodeAt]) => {
+      if (node.object === 'text') return readLeaves(node, nodeAt).map((leaf) => leaf.text).join('');
+      return Array.isArray(node.nodes) ? inlineText(node, nodeAt) : '';
+    })
+    .join('');
+}
+
+/**
+ * A paragraph cannot end in a line break (markdown would read a stray `\`),
+ * so trailing ones are dropped, also from inside a closing `**…**`.
+ */
+export function withoutTrailingBreaks(phrasing: PhrasingContent[]): PhrasingContent[] {
+  const out = [...phrasing];
+  while (out.length > 0) {
+    const last = out.at(-1)!;
+    if (last.type === 'break') out.pop();
+    else if (last.type === 'strong' || last.type === 'emphasis' || last.type === 'delete') {
+      const children = withoutTrailingBreaks(last.children);
+      if (children.length > 0) {
+        out[out.length - 1] = { ...last, children };
+        break;
+      }
+      out.pop();
+    } else break;
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+import { parseMarkdown, visitTree } from './markdown-tree.js';
+import type { ContentRef, ImageRef } from './types.js';
+
+const PAGES = '/pages/';
+const FILES = '/files/';
+
+/** The id in `/pages/<id>` or `/files/<id>`: one non-empty path segment. */
+function singleSegment(rest: string): string | null {
+  return rest !== '' && !rest.includes('/') && !rest.includes('?') && !rest.includes('#') ? rest : null;
+}
+
+/** `/pages/<id>`, `/pages/<id>#<anchor>` and `#<anchor>` point into the space; `/files/<id>` at an upload. */
+export function refFromUrl(url: string): ContentRef {
+  if (url.startsWith(PAGES)) {
+    const hash = url.indexOf('#');
+    const page = singleSegment(url.slice(PAGES.length, hash === -1 ? undefined : hash));
+    const anchor = hash === -1 ? '' : url.slice(hash + 1);
+    if (page) return anchor ? { kind: 'anchor', anchor, page } : { kind: 'page', page };
+  }
+  if (url.startsWith('#') && url.length > 1) return { kind: 'anchor', anchor: url.slice(1) };
+  return imageRefFromUrl(url);
+}
+
+export function imageRefFromUrl(url: string): ImageRef {
+  const file = url.startsWith(FILES) ? singleSegment(url.slice(FILES.length)) : null;
+  return file ? { kind: 'file', file } : { kind: 'url', url };
+}
+
+/**
+ * The markdown URL of a reference, or null for references a URL cannot name
+ * (a page of another space, users, collections...): those links lose their target.
+ */
+export function urlFromRef(ref: Record<string, unknown>): string | null {
+  const text = (name: string) => (typeof ref[name] === 'string' && ref[name] !== '' ? (ref[name] as string) : null);
+  if (ref.space !== undefined) return null;
+  const page = text('page');
+  const file = text('file');
+  const anchor = text('anchor');
+  switch (ref.kind) {
+    case 'url':
+      // `[text]()` is a link to nowhere, and stays one.
+      return typeof ref.url === 'string' ? ref.url : null;
+    case 'file':
+      return file && FILES + file;
+    case 'page':
+      return page && PAGES + page;
+    case 'anchor':
+      if (!anchor) return null;
+      return page ? `${PAGES}${page}#${anchor}` : `#${anchor}`;
+    default:
+      return null;
+  }
+}
+
+export interface References {
+  pages: string[];
+  files: string[];
+}
+
+/** Ids of the pages and files the markdown links to or shows, each once, in order of first use. */
+export function collectReferences(markdown: string): References {
+  const pages = new Set<string>();
+  const files = new Set<string>();
+  visitTree(parseMarkdown(markdown), (node) => {
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const ref = node.type === 'image' ? imageRefFromUrl(node.url) : refFromUrl(node.url);
+    if (ref.kind === 'file') files.add(ref.file);
+    else if (ref.kind !== 'url' && ref.page) pages.add(ref.page);
+  });
+  return { pages: [...pages], files: [...files] };
+}

@@ -1,0 +1,200 @@
+import type { AlignType, BlockContent, DefinitionContent, Html, List, ListItem, PhrasingContent, RootContent, TableCell, TableRow } from 'mdast';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toMarkdown, type Join } from 'mdast-util-to-markdown';
+import { CLOSE_HINT_TAG, HINT_STYLES, openHintTag } from './hints.js';
+import { inlinePhrasing, inlineText, withoutTrailingBreaks } from './inline-to-markdown.js';
+import { urlFromRef } from './links.js';
+import { asObject, asString, childObjects, DOCUMENT_ROOT, fail, field, nodeType, optionalString, type At, type JsonObject } from './read-json.js';
+import type { HintStyle, JSONDocument } from './types.js';
+
+type FlowContent = BlockContent | DefinitionContent;
+
+/**
+ * Markdown for a GitBook JSON document sent by a caller, checked as it is read
+ * (a malformed node is a `BadRequestError` naming it). Block types markdown has
+ * no form for (tabs, embeds, expandables…) are skipped; hints are written in
+ * GitBook's `{% hint style="…" %}` form; page and file references as
+ * `/pages/<id>` and `/files/<id>` URLs.
+ */
+export function documentToMarkdown(document: JSONDocument): string {
+  const root = asObject(document, DOCUMENT_ROOT);
+  if (root.object !== 'document') fail(field(DOCUMENT_ROOT, 'object'), 'must be "document"');
+  const children = blocks(root, DOCUMENT_ROOT);
+  return toMarkdown({ type: 'root', children }, { extensions: [gfmToMarkdown()], join: [hintTagsHugContent] });
+}
+
+function blocks(parent: JsonObject, at: At): FlowContent[] {
+  return childObjects(parent, at, 'nodes').flatMap(([node, nodeAt]) => block(node, nodeAt));
+}
+
+function dataOf(node: JsonObject, at: At): JsonObject {
+  return node.data === undefined ? {} : asObject(node.data, field(at, 'data'));
+}
+
+function block(node: JsonObject, at: At): FlowContent[] {
+  if (node.object !== 'block') fail(at, 'must be a block (object "block")');
+  const type = nodeType(node, at);
+  switch (type) {
+    case 'paragraph': {
+      const children = withoutTrailingBreaks(inlinePhrasing(node, at, 'break'));
+      // An empty paragraph has no markdown; writing nothing keeps the blank line from multiplying.
+      return children.length > 0 ? [{ type: 'paragraph', children }] : [];
+    }
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3':
+      return [{ type: 'heading', depth: Number(type.slice(-1)) as 1 | 2 | 3, children: withoutTrailingBreaks(inlinePhrasing(node, at, 'break')) }];
+    case 'list-unordered':
+    case 'list-ordered':
+    case 'list-tasks':
+      return [list(node, at, type)];
+    case 'divider':
+      return [{ type: 'thematicBreak' }];
+    case 'blockquote':
+      return [{ type: 'blockquote', children: blocks(node, at) }];
+    case 'hint':
+      return hint(node, at);
+    case 'code':
+      return [code(node, at)];
+    case 'images':
+      return images(childObjects(node, at, 'nodes'));
+    case 'image':
+      return images([[node, at]]);
+    case 'table':
+      return [table(node, at)];
+    default:
+      return [];
+  }
+}
+
+/** A hint's content between its tags, each tag on a line of its own. */
+function hint(node: JsonObject, at: At): FlowContent[] {
+  const style = dataOf(node, at).style;
+  if (!HINT_STYLES.includes(style as HintStyle)) fail(field(field(at, 'data'), 'style'), `must be one of: ${HINT_STYLES.join(', ')}`);
+  const open: Html = { type: 'html', value: openHintTag(style as HintStyle) };
+  const close: Html = { type: 'html', value: CLOSE_HINT_TAG };
+  return [open, ...blocks(node, at), close];
+}
+
+const isHintTag = (node: RootContent) => node.type === 'html' && (node.value === CLOSE_HINT_TAG || node.value.startsWith('{% hint '));
+
+/**
+ * GitBook writes a hint's tags right against the paragraphs they enclose, with
+ * no blank line. Only paragraphs: a paragraph's first line is escaped as one
+ * (a `3.` or `===` in it is written `3\.`, `\===`), so the tag line stays a
+ * line of text, and the parser reads it back wherever it ends up.
+ */
+const hintTagsHugContent: Join = (left, right) => {
+  if (isHintTag(left) && (left as Html).value !== CLOSE_HINT_TAG && right.type === 'paragraph') return 0;
+  if (left.type === 'paragraph' && isHintTag(right) && (right as Html).value === CLOSE_HINT_TAG) return 0;
+  return undefined;
+};
+
+function list(node: JsonObject, at: At, type: 'list-unordered' | 'list-ordered' | 'list-tasks'): List {
+  const start = dataOf(node, at).start;
+  const items = childObjects(node, at, 'nodes')
+    .filter(([item]) => item.type === 'list-item')
+    .map(([item, itemAt]): ListItem => {
+      const children = blocks(item, itemAt);
+      const checked = type === 'list-tasks' ? dataOf(item, itemAt).checked === true : null;
+      return { type: 'listItem', spread: !isTightItem(children), checked, children };
+    });
+  const ordered = type === 'list-ordered';
+  return { type: 'list', ordered, start: ordered && typeof start === 'number' ? start : null, spread: false, children: items };
+}
+
+/**
+ * Only `text` and `text` + nested list are written without blank lines: in a
+ * tight item, a paragraph after a quote, list or table would be read as part of it.
+ */
+function isTightItem(children: FlowContent[]): boolean {
+  const [first, second, ...rest] = children;
+  return !second || (first?.type === 'paragraph' && second.type === 'list' && rest.length === 0);
+}
+
+function code(node: JsonObject, at: At): FlowContent {
+  const lines = childObjects(node, at, 'nodes').map(([line, lineAt]) => inlineText(line, lineAt));
+  const syntax = optionalString(dataOf(node, at).syntax, field(field(at, 'data'), 'syntax'));
+  return { type: 'code', lang: syntax || null, meta: null, value: lines.join('\n') };
+}
+
+/** Images side by side in one paragraph, which is how markdown reads back an image block. */
+function images(nodes: Array<[JsonObject, At]>): FlowContent[] {
+  const children = nodes.flatMap(([image, imageAt]): PhrasingContent[] => {
+    const data = asObject(image.data, field(imageAt, 'data'));
+    const url = urlFromRef(asObject(data.ref, field(field(imageAt, 'data'), 'ref')));
+    if (url === null) return [];
+    const alt = optionalString(data.alt, field(field(imageAt, 'data'), 'alt')) ?? '';
+    return [{ type: 'image', url, alt, title: caption(image, imageAt) }];
+  });
+  const spaced = children.flatMap((child, index): PhrasingContent[] => (index === 0 ? [child] : [{ type: 'text', value: ' ' }, child]));
+  return spaced.length > 0 ? [{ type: 'paragraph', children: spaced }] : [];
+}
+
+function caption(image: JsonObject, at: At): string | null {
+  const fragment = childObjects(image, at, 'fragments', false).find(([f]) => f.fragment === 'caption');
+  if (!fragment) return null;
+  const text = childObjects(...fragment, 'nodes')
+    .map(([paragraph, paragraphAt]) => inlineText(paragraph, paragraphAt))
+    .join(' ');
+  return text === '' ? null : text;
+}
+
+const ALIGNMENTS = new Set<AlignType>(['left', 'center', 'right']);
+
+/** A GitBook table as a GitHub table: the header from the column titles, rows in `orderIndex` order. */
+function table(node: JsonObject, at: At): FlowContent {
+  const dataAt = field(at, 'data');
+  const data = asObject(node.data, dataAt);
+  const viewAt = field(dataAt, 'view');
+  const columns = childStrings(asObject(data.view, viewAt).columns, field(viewAt, 'columns'));
+  const definition = asObject(data.definition, field(dataAt, 'definition'));
+  const fragments = new Map(childObjects(node, at, 'fragments', false).map(([f, fAt]) => [f.fragment, [f, fAt] as const]));
+  const column = (id: string) => (typeof definition[id] === 'object' && definition[id] !== null ? (definition[id] as JsonObject) : {});
+  const header: TableRow = {
+    type: 'tableRow',
+    children: columns.map((id) => ({ type: 'tableCell', children: textCell(column(id).title) })),
+  };
+  const rows = records(data, dataAt).map(
+    ([record, recordAt]): TableRow => ({
+      type: 'tableRow',
+      children: columns.map((id) => cell(asObject(record.values ?? {}, field(recordAt, 'values'))[id], fragments)),
+    }),
+  );
+  // Left is the default; writing it would add `:` to every delimiter for nothing.
+  const align = columns.map((id) => {
+    const alignment = column(id).textAlignment as AlignType;
+    return ALIGNMENTS.has(alignment) && alignment !== 'left' ? alignment : null;
+  });
+  return { type: 'table', align, children: [header, ...rows] };
+}
+
+function childStrings(value: unknown, at: At): string[] {
+  if (!Array.isArray(value)) fail(at, 'must be an array');
+  return value.map((entry, index) => asString(entry, { path: `${at.path}[${index}]`, depth: at.depth }));
+}
+
+/** The table's records, sorted the way GitBook shows them. */
+function records(data: JsonObject, dataAt: At): Array<[JsonObject, At]> {
+  const recordsAt = field(dataAt, 'records');
+  const all = Object.entries(asObject(data.records ?? {}, recordsAt)).map(
+    ([id, record]): [JsonObject, At] => [asObject(record, field(recordsAt, id)), field(recordsAt, id)],
+  );
+  const order = (record: JsonObject) => (typeof record.orderIndex === 'string' ? record.orderIndex : '');
+  // Fractional-indexing keys compare as plain strings, not by locale.
+  return all.sort(([a], [b]) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+}
+
+function textCell(value: unknown): PhrasingContent[] {
+  return typeof value === 'string' || typeof value === 'number' ? [{ type: 'text', value: String(value) }] : [];
+}
+
+/** A cell's value: the name of the fragment holding its text, or a plain number or string. */
+function cell(value: unknown, fragments: Map<unknown, readonly [JsonObject, At]>): TableCell {
+  const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
+  if (!fragment) return { type: 'tableCell', children: textCell(value) };
+  const paragraphs = childObjects(...fragment, 'nodes').map(([p, pAt]) => withoutTrailingBreaks(inlinePhrasing(p, pAt, 'html')));
+  // A cell is one line: its paragraphs are joined by `<br>`.
+  const children = paragraphs.flatMap((p, index): PhrasingContent[] => (index === 0 ? p : [{ type: 'html', value: '<br>' }, ...p]));
+  return { type: 'tableCell', children };
+}

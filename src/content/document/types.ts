@@ -1,0 +1,247 @@
+/**
+ * GitBook's JSON document model, as @gitbook/api@0.143.2 describes it
+ * (`JSONDocument` and the `DocumentBlock*`, `DocumentInline*`, `DocumentText`
+ * and `DocumentMark*` schemas), narrowed to the nodes this service reads and writes.
+ * `key` is optional in the spec; documents built here always carry one.
+ */
+
+export type DocumentMarkType = 'bold' | 'italic' | 'strikethrough' | 'code';
+
+export interface DocumentMark {
+  object: 'mark';
+  type: DocumentMarkType;
+}
+
+export interface DocumentLeaf {
+  object: 'leaf';
+  text: string;
+  marks: DocumentMark[];
+}
+
+export interface DocumentText {
+  object: 'text';
+  key?: string;
+  leaves: DocumentLeaf[];
+}
+
+export interface ContentRefUrl {
+  kind: 'url';
+  url: string;
+}
+export interface ContentRefFile {
+  kind: 'file';
+  file: string;
+}
+export interface ContentRefPage {
+  kind: 'page';
+  page: string;
+  space?: string;
+}
+export interface ContentRefAnchor {
+  kind: 'anchor';
+  anchor: string;
+  page?: string;
+  space?: string;
+}
+/** The references a markdown link can express; the spec has more kinds (user, space, ...). */
+export type ContentRef = ContentRefUrl | ContentRefFile | ContentRefPage | ContentRefAnchor;
+/** Images point at an uploaded file or at a URL, nothing else. */
+export type ImageRef = ContentRefUrl | ContentRefFile;
+
+export interface DocumentInlineImage {
+  object: 'inline';
+  type: 'inline-image';
+  key?: string;
+  data: { ref: ImageRef; alt?: string; caption?: string };
+  isVoid: true;
+}
+
+export interface DocumentInlineLink {
+  object: 'inline';
+  type: 'link';
+  key?: string;
+  data: { ref: ContentRef };
+  nodes: Array<DocumentText | DocumentInlineImage>;
+}
+
+export type DocumentInline = DocumentInlineLink | DocumentInlineImage;
+/** What paragraphs, headings and links hold. */
+export type DocumentInlineContent = DocumentText | DocumentInline;
+
+export interface DocumentBlockParagraph {
+  object: 'block';
+  type: 'paragraph';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentInlineContent[];
+}
+
+export interface DocumentBlockHeading {
+  object: 'block';
+  type: 'heading-1' | 'heading-2' | 'heading-3';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentInlineContent[];
+}
+
+export interface DocumentBlockListItem {
+  object: 'block';
+  type: 'list-item';
+  key?: string;
+  /** `checked` only in `list-tasks`. */
+  data: { checked?: boolean };
+  nodes: DocumentListItemChild[];
+}
+
+export interface DocumentBlockListOrdered {
+  object: 'block';
+  type: 'list-ordered';
+  key?: string;
+  /** `start` only when the list does not count from 1. */
+  data: { start?: number };
+  nodes: DocumentBlockListItem[];
+}
+
+export interface DocumentBlockListUnordered {
+  object: 'block';
+  type: 'list-unordered';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentBlockListItem[];
+}
+
+export interface DocumentBlockListTasks {
+  object: 'block';
+  type: 'list-tasks';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentBlockListItem[];
+}
+
+export interface DocumentBlockDivider {
+  object: 'block';
+  type: 'divider';
+  key?: string;
+  data: Record<string, never>;
+  isVoid: true;
+}
+
+export interface DocumentBlockQuote {
+  object: 'block';
+  type: 'blockquote';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentQuoteChild[];
+}
+
+export type HintStyle = 'info' | 'warning' | 'danger' | 'success';
+
+export interface DocumentBlockHint {
+  object: 'block';
+  type: 'hint';
+  key?: string;
+  data: { style: HintStyle };
+  nodes: DocumentEssentialBlock[];
+}
+
+export interface DocumentBlockCodeLine {
+  object: 'block';
+  type: 'code-line';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentText[];
+}
+
+export interface DocumentBlockCode {
+  object: 'block';
+  type: 'code';
+  key?: string;
+  /** `syntax` only when the fence names a language. */
+  data: { syntax?: string };
+  nodes: DocumentBlockCodeLine[];
+}
+
+/** A named piece of rich content a void block points at (a table cell, an image caption). */
+export interface DocumentFragment {
+  object: 'fragment';
+  key?: string;
+  fragment: string;
+  nodes: DocumentBlockParagraph[];
+}
+
+export interface DocumentBlockImage {
+  object: 'block';
+  type: 'image';
+  key?: string;
+  data: { ref: ImageRef; alt?: string };
+  /** At most one, named `caption`. */
+  fragments: DocumentFragment[];
+  isVoid: true;
+}
+
+export interface DocumentBlockImages {
+  object: 'block';
+  type: 'images';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentBlockImage[];
+  isVoid: false;
+}
+
+export type TableTextAlignment = 'left' | 'center' | 'right';
+
+export interface DocumentTableDefinitionText {
+  id: string;
+  title: string;
+  type: 'text';
+  textAlignment: TableTextAlignment;
+}
+
+export interface DocumentTableRecord {
+  /** A fractional-indexing key: records sort by it, as plain strings. */
+  orderIndex: string;
+  /** Column id → name of the fragment that holds the cell. */
+  values: Record<string, string>;
+}
+
+export interface DocumentBlockTable {
+  object: 'block';
+  type: 'table';
+  key?: string;
+  data: {
+    view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+    records: Record<string, DocumentTableRecord>;
+    definition: Record<string, DocumentTableDefinitionText>;
+  };
+  fragments: DocumentFragment[];
+  isVoid: true;
+}
+
+/** `DocumentBlocksEssentials`: what a hint holds. */
+export type DocumentEssentialBlock =
+  | DocumentBlockParagraph
+  | DocumentBlockHeading
+  | DocumentBlockListOrdered
+  | DocumentBlockListUnordered
+  | DocumentBlockListTasks
+  | DocumentBlockDivider;
+
+export type DocumentQuoteChild = DocumentEssentialBlock | DocumentBlockQuote;
+
+export type DocumentListItemChild =
+  | DocumentEssentialBlock
+  | DocumentBlockCode
+  | DocumentBlockHint
+  | DocumentBlockQuote
+  | DocumentBlockTable;
+
+/** `DocumentBlocksTopLevels`, for the block types markdown can express. */
+export type DocumentTopLevelBlock = DocumentListItemChild | DocumentBlockImages;
+
+export type DocumentBlock = DocumentTopLevelBlock | DocumentBlockListItem | DocumentBlockCodeLine | DocumentBlockImage;
+
+export interface JSONDocument {
+  object: 'document';
+  data: { schemaVersion?: number; [name: string]: unknown };
+  nodes: DocumentTopLevelBlock[];
+}

@@ -1,0 +1,98 @@
+import type { Urls } from '../core/urls.js';
+import type { ContentTree, FileState, PageState } from './tree.js';
+
+/** Where a revision's pages live in the app: the space's, or its change request's. */
+export interface ContentPlace {
+  organizationId: string;
+  spaceId: string;
+  changeRequestId: string | null;
+}
+
+/** A page's layout with every option the spec requires; stored options override these. */
+const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+} as const;
+
+export function pageAppUrl(urls: Urls, place: ContentPlace, path: string): string {
+  const base = place.changeRequestId
+    ? urls.app('o', place.organizationId, 's', place.spaceId, 'change-requests', place.changeRequestId)
+    : urls.app('o', place.organizationId, 's', place.spaceId);
+  return path ? `${base}/${path.split('/').map(encodeURIComponent).join('/')}` : base;
+}
+
+/**
+ * A page and the pages under it, as the spec's RevisionPageDocument. The spec
+ * requires each document page to carry its content, so `markdownOf` gives it.
+ */
+export function presentPage(
+  tree: ContentTree,
+  page: PageState,
+  markdownOf: (page: PageState) => string,
+  urls: Urls,
+  place: ContentPlace,
+): Record<string, unknown> {
+  const path = tree.pathOf(page.pageId);
+  const body: Record<string, unknown> = {
+    id: page.pageId,
+    title: page.title,
+    kind: 'sheet',
+    type: 'document',
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+    createdAt: page.pageCreatedAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+    urls: { app: pageAppUrl(urls, place, path) },
+    slug: page.slug,
+    path,
+    ...(page.description ? { description: page.description } : {}),
+    ...(page.documentId ? { documentId: page.documentId } : {}),
+    layout: { ...DEFAULT_LAYOUT, ...(page.layout ?? {}) },
+    ...(page.cover ? { cover: page.cover } : {}),
+    variables: page.variables,
+    hidden: page.hidden,
+    noIndex: page.noIndex,
+    noRobotsIndex: page.noRobotsIndex,
+    markdown: markdownOf(page),
+    pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place)),
+  };
+  return body;
+}
+
+/** The top-level pages of a revision, each with its subtree. */
+export function presentPages(
+  tree: ContentTree,
+  markdownOf: (page: PageState) => string,
+  urls: Urls,
+  place: ContentPlace,
+): Record<string, unknown>[] {
+  return tree.childrenOf(null).map((page) => presentPage(tree, page, markdownOf, urls, place));
+}
+
+export interface RevisionFile {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+}
+
+/** A file as the spec's RevisionFile, with a signed download URL. */
+export function presentFile(file: FileState, downloadUrl: string): RevisionFile {
+  return {
+    id: file.fileId,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: downloadUrl,
+    size: file.size,
+    ...(file.width !== null && file.height !== null ? { dimensions: { width: file.width, height: file.height } } : {}),
+  };
+}

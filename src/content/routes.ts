@@ -1,0 +1,214 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { sendJsonText } from '../core/replies.js';
+import { NotFoundError } from '../core/errors.js';
+import { errorResponses, ListEnvelope } from '../core/schemas.js';
+import { findChangeRequest } from '../change-requests/queries.js';
+import { presentChangeRequest } from '../change-requests/present.js';
+import { findVisibleSpace } from '../spaces/access.js';
+import type { SpaceWithAccess } from '../spaces/queries.js';
+import { evaluateExpressions, markdownToDocument } from './document/index.js';
+import { presentFile, presentPage, type ContentPlace } from './present.js';
+import {
+  ChangeRequestContentParams,
+  ContentQuery,
+  FilesQuery,
+  PageQuery,
+  RevisionFileResponse,
+  RevisionPageResponse,
+  RevisionParams,
+  RevisionResponse,
+  SpaceContentParams,
+} from './schemas.js';
+import { findRevision, type RevisionPoint } from './state.js';
+import type { FileState } from './tree.js';
+import { Type } from '@sinclair/typebox';
+
+/** The revision a content read is about, and where its pages live. */
+interface ContentTarget {
+  space: SpaceWithAccess;
+  point: RevisionPoint;
+  place: ContentPlace;
+}
+
+
+async function revisionOf(app: FastifyInstance, spaceId: string, revisionId: string): Promise<RevisionPoint> {
+  const point = await findRevision(app.db, spaceId, revisionId);
+  if (!point) throw new NotFoundError('No revision with this id in the space');
+  return point;
+}
+
+async function spaceTarget(app: FastifyInstance, spaceId: string, userId: string): Promise<ContentTarget> {
+  const { space } = await findVisibleSpace(app, spaceId, userId);
+  const point = await revisionOf(app, space.id, space.revision_id);
+  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null } };
+}
+
+async function changeRequestTarget(app: FastifyInstance, spaceId: string, changeRequestId: string, userId: string): Promise<ContentTarget> {
+  const { space } = await findVisibleSpace(app, spaceId, userId);
+  const changeRequest = await findChangeRequest(app.db, space.id, changeRequestId);
+  if (!changeRequest) throw new NotFoundError('No change request with this id or number in the space');
+  const point = await revisionOf(app, space.id, changeRequest.revision_id);
+  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id } };
+}
+
+async function revisionTarget(app: FastifyInstance, spaceId: string, revisionId: string, userId: string): Promise<ContentTarget> {
+  const { space } = await findVisibleSpace(app, spaceId, userId);
+  const point = await revisionOf(app, space.id, revisionId);
+  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: point.changeRequestId } };
+}
+
+/** The routes that read one revision's content, for each way of naming the revision. */
+export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const fileUrl = (file: FileState) => app.fileUrls.sign(file.versionId, file.name, app.clock.now());
+
+  async function revisionJson(target: ContentTarget): Promise<string> {
+    const { point, space } = target;
+    const tree = await app.content.tree(point);
+    const pages = await app.content.pagesAsJson(point, target.place);
+    const urls: Record<string, string> = { app: target.place.changeRequestId ? `${app.urls.app('o', space.organization_id, 's', space.id)}/revisions/${point.id}` : app.urls.app('o', space.organization_id, 's', space.id) };
+    if (space.visibility !== 'private') urls.published = app.urls.published(space.id);
+    if (space.visibility === 'public') urls.public = app.urls.published(space.id);
+    const revision: Record<string, unknown> = {
+      object: 'revision',
+      id: point.id,
+      type: point.type,
+      parents: point.parents,
+      files: [...tree.files.values()].map((file) => presentFile(file, fileUrl(file))),
+      reusableContents: [],
+      variables: point.variables,
+      createdAt: point.createdAt.toISOString(),
+      urls,
+    };
+    if (point.type === 'merge' && point.mergedFrom) {
+      const changeRequest = await findChangeRequest(app.db, space.id, point.mergedFrom);
+      if (changeRequest) revision.mergedFrom = presentChangeRequest(changeRequest, app.urls);
+    }
+    // The page tree is spliced in as text: it is serialised once per revision and cached.
+    return `${JSON.stringify(revision).slice(0, -1)},"pages":${pages}}`;
+  }
+
+  async function pageJson(target: ContentTarget, pageId: string, query: { format: 'document' | 'markdown'; evaluated: boolean }): Promise<string> {
+    const tree = await app.content.tree(target.point);
+    const page = tree.pages.get(pageId);
+    if (!page) throw new NotFoundError('No page with this id in this revision');
+    const subtree = tree.subtreeOf(pageId);
+    const markdownOf = await app.content.markdownOf(target.point.organizationId, subtree);
+    const contentOf = (state: typeof page) => {
+      const markdown = markdownOf(state);
+      return query.evaluated ? evaluateExpressions(markdown, { space: target.point.variables, page: state.variables }) : markdown;
+    };
+    const body = presentPage(tree, page, contentOf, app.urls, target.place);
+    if (query.format === 'document') swapMarkdownForDocument(body);
+    return JSON.stringify(body);
+  }
+
+  function filesPage(files: FileState[], query: { page?: string; limit?: number }, list: string) {
+    const request = app.cursors.request(list, { ...query, order: 'asc' });
+    const sorted = files.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0));
+    const after = request.after;
+    const start = after
+      ? sorted.findIndex((file) => file.createdAt.getTime() > after.createdAt.getTime() || (file.createdAt.getTime() === after.createdAt.getTime() && file.fileId > after.id))
+      : 0;
+    const rest = start === -1 ? [] : sorted.slice(start);
+    const items = rest.slice(0, request.limit);
+    const last = items.at(-1);
+    return {
+      ...(rest.length > items.length && last ? { next: { page: app.cursors.encode(list, 'asc', { createdAt: last.createdAt, id: last.fileId }) } } : {}),
+      count: sorted.length,
+      items: items.map((file) => presentFile(file, fileUrl(file))),
+    };
+  }
+
+  async function fileOf(target: ContentTarget, fileId: string) {
+    const file = (await app.content.tree(target.point)).files.get(fileId);
+    if (!file) throw new NotFoundError('No file with this id in this revision');
+    return presentFile(file, fileUrl(file));
+  }
+
+  const read = { config: { scope: 'space:read' } } as const;
+  const tags = ['space-content'];
+
+  // One set of reads per way of naming a revision: the space's current one, a
+  // change request's newest one, or any revision by id.
+  const ways = [
+    {
+      prefix: '/spaces/:spaceId/content',
+      params: SpaceContentParams,
+      ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
+      target: (params: Record<string, string>, userId: string) => spaceTarget(app, params.spaceId!, userId),
+      list: (params: Record<string, string>) => `files:${params.spaceId}`,
+    },
+    {
+      prefix: '/spaces/:spaceId/change-requests/:changeRequestId/content',
+      params: ChangeRequestContentParams,
+      ids: {
+        revision: 'getRevisionOfChangeRequestById',
+        pages: 'listPagesInChangeRequest',
+        files: 'listFilesInChangeRequestById',
+        file: 'getFileInChangeRequestById',
+        page: 'getPageInChangeRequestById',
+      },
+      target: (params: Record<string, string>, userId: string) => changeRequestTarget(app, params.spaceId!, params.changeRequestId!, userId),
+      list: (params: Record<string, string>) => `files:${params.spaceId}:${params.changeRequestId}`,
+    },
+    {
+      prefix: '/spaces/:spaceId/revisions/:revisionId',
+      params: RevisionParams,
+      ids: { revision: 'getRevisionById', pages: 'listPagesInRevisionById', files: 'listFilesInRevisionById', file: 'getFileInRevisionById', page: 'getPageInRevisionById' },
+      target: (params: Record<string, string>, userId: string) => revisionTarget(app, params.spaceId!, params.revisionId!, userId),
+      list: (params: Record<string, string>) => `files:${params.spaceId}:${params.revisionId}`,
+    },
+  ];
+
+  for (const way of ways) {
+    app.get(
+      way.prefix,
+      { ...read, schema: { operationId: way.ids.revision, tags, summary: 'The revision: its pages, files and variables', params: way.params, querystring: ContentQuery, response: { 200: RevisionResponse, ...errorResponses } } },
+      async (request, reply) => sendJsonText(reply, await revisionJson(await way.target(request.params as Record<string, string>, request.caller.userId))),
+    );
+    app.get(
+      `${way.prefix}/pages`,
+      { ...read, schema: { operationId: way.ids.pages, tags, summary: 'The page tree, each page with its content', params: way.params, querystring: ContentQuery, response: { 200: Type.Object({ pages: Type.Array(RevisionPageResponse) }), ...errorResponses } } },
+      async (request, reply) => {
+        const target = await way.target(request.params as Record<string, string>, request.caller.userId);
+        return sendJsonText(reply, `{"pages":${await app.content.pagesAsJson(target.point, target.place)}}`);
+      },
+    );
+    app.get(
+      `${way.prefix}/files`,
+      { ...read, schema: { operationId: way.ids.files, tags, summary: 'The files, oldest first', params: way.params, querystring: FilesQuery, response: { 200: ListEnvelope(RevisionFileResponse), ...errorResponses } } },
+      async (request) => {
+        const params = request.params as Record<string, string>;
+        const target = await way.target(params, request.caller.userId);
+        const tree = await app.content.tree(target.point);
+        return filesPage([...tree.files.values()], request.query, way.list(params));
+      },
+    );
+    app.get(
+      `${way.prefix}/files/:fileId`,
+      { ...read, schema: { operationId: way.ids.file, tags, summary: 'One file, with a signed download URL', params: Type.Composite([way.params, Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 128 }) })]), querystring: ContentQuery, response: { 200: RevisionFileResponse, ...errorResponses } } },
+      async (request) => {
+        const params = request.params as Record<string, string>;
+        return fileOf(await way.target(params, request.caller.userId), params.fileId!);
+      },
+    );
+    app.get(
+      `${way.prefix}/page/:pageId`,
+      { ...read, schema: { operationId: way.ids.page, tags, summary: 'One page and its subpages, as a document or as markdown', params: Type.Composite([way.params, Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 128 }) })]), querystring: PageQuery, response: { 200: RevisionPageResponse, ...errorResponses } } },
+      async (request, reply) => {
+        const params = request.params as Record<string, string>;
+        const target = await way.target(params, request.caller.userId);
+        return sendJsonText(reply, await pageJson(target, params.pageId!, request.query));
+      },
+    );
+  }
+};
+
+/** The `document` form of a presented page and its subpages: the JSON document in place of the markdown. */
+function swapMarkdownForDocument(page: Record<string, unknown>): void {
+  const markdown = page.markdown as string;
+  delete page.markdown;
+  page.document = markdownToDocument(markdown);
+  for (const child of page.pages as Record<string, unknown>[]) swapMarkdownForDocument(child);
+}

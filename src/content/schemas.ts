@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+import { IdParam, ListQuery, StringEnum } from '../core/schemas.js';
+
+export const ContentQuery = Type.Object({
+  metadata: Type.Boolean({ default: true, description: 'false leaves out git metadata (this service keeps none)' }),
+  computed: Type.Boolean({ default: true, description: 'false leaves computed pages without generated content' }),
+});
+
+export const PageQuery = Type.Object({
+  format: StringEnum(['document', 'markdown'] as const, { default: 'document', description: 'The form of the page’s content' }),
+  evaluated: Type.Boolean({ default: false, description: 'true replaces {{ space.vars.X }} and {{ page.vars.X }} by their values' }),
+  metadata: ContentQuery.properties.metadata,
+  computed: ContentQuery.properties.computed,
+});
+
+export const FilesQuery = Type.Object({ ...ListQuery, ...ContentQuery.properties });
+
+export const SpaceContentParams = Type.Object({ spaceId: IdParam });
+export const ChangeRequestContentParams = Type.Object({ spaceId: IdParam, changeRequestId: Type.String({ minLength: 1, maxLength: 128 }) });
+export const RevisionParams = Type.Object({ spaceId: IdParam, revisionId: IdParam });
+
+/** Documentation of the content answers; they are written as JSON text, so these only describe them. */
+export const RevisionPageResponse = Type.Object(
+  { id: Type.String(), title: Type.String(), type: Type.String(), path: Type.String(), pages: Type.Array(Type.Unknown()) },
+  { additionalProperties: true, description: 'A page as the GitBook spec’s RevisionPage, with its subpages in `pages`' },
+);
+export const RevisionResponse = Type.Object(
+  { object: Type.Literal('revision'), id: Type.String(), type: Type.String(), pages: Type.Array(RevisionPageResponse) },
+  { additionalProperties: true, description: 'A revision as the GitBook spec’s Revision' },
+);
+export const RevisionFileResponse = Type.Object(
+  { id: Type.String(), name: Type.String(), contentType: Type.String(), downloadURL: Type.String(), size: Type.Integer() },
+  { additionalProperties: true, description: 'A file as the GitBook spec’s RevisionFile; downloadURL is signed and expires' },
+);

@@ -1,0 +1,214 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './support/app.js';
+import { contentApi, flatten } from './support/content.js';
+import { expectSpecResponse } from './support/spec.js';
+
+const t = useTestApp();
+const api = contentApi(() => t.app);
+
+// A 1x1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+let server: Server;
+let served = '';
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.url === '/logo.png') {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    } else {
+      response.writeHead(404).end('missing');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  served = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function space() {
+  const team = await t.factory.team(['read']);
+  const created = await api.createSpace(team.admin, team.organization.id, { title: 'Content' });
+  return { ...team, space: created };
+}
+
+describe('files', () => {
+  it('are uploaded inline or from a URL, stored once per content hash, and served by a signed URL', async () => {
+    const { admin, member, space: s } = await space();
+    const { written } = await api.change(admin, s.id, [
+      {
+        operation: 'insert_files',
+        files: [
+          { ref: 'logo.png', name: 'logo.png', contentType: 'image/png', base64: PNG.toString('base64') },
+          { name: 'copy.png', url: `${served}/logo.png` },
+          { name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('hello').toString('base64') },
+        ],
+      },
+      { operation: 'insert_page', title: 'With image', document: { markdown: '![Logo](./logo.png)\n' } },
+    ]);
+    const [logo, copy, notes] = written.insertedFiles;
+    expect(logo).toMatchObject({ name: 'logo.png', contentType: 'image/png', size: PNG.length, dimensions: { width: 1, height: 1 } });
+    expect(copy).toMatchObject({ name: 'copy.png', contentType: 'image/png', size: PNG.length });
+    expect(notes).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', size: 5 });
+    expect(notes.dimensions).toBeUndefined();
+    const blobs = await t.db.selectFrom('blobs').select('sha256').where('organization_id', '=', (await t.db.selectFrom('spaces').select('organization_id').where('id', '=', s.id).executeTakeFirstOrThrow()).organization_id).execute();
+    expect(blobs).toHaveLength(2);
+
+    const list = await api.read(member('read'), `/v1/spaces/${s.id}/content/files`, { limit: '2' });
+    expect(list.statusCode).toBe(200);
+    expectSpecResponse('listFiles', 200, list.json());
+    expect(list.json().count).toBe(3);
+    expect(list.json().items).toHaveLength(2);
+    const rest = await api.read(member('read'), `/v1/spaces/${s.id}/content/files`, { limit: '2', page: list.json().next.page });
+    expect(rest.json().items).toHaveLength(1);
+    const ids = [...list.json().items, ...rest.json().items].map((file: { id: string }) => file.id).sort();
+    expect(ids).toEqual([logo.id, copy.id, notes.id].sort());
+
+    const one = await api.read(member('read'), `/v1/spaces/${s.id}/content/files/${logo.id}`);
+    expectSpecResponse('getFileById', 200, one.json());
+    const download = await t.app.inject({ method: 'GET', url: one.json().downloadURL.replace('http://docs.test', '') });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('image/png');
+    expect(download.rawPayload.equals(PNG)).toBe(true);
+    const tampered = one.json().downloadURL.replace('http://docs.test', '').replace(/signature=./, 'signature=x');
+    expect((await t.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
+
+    const page = (await api.read(admin, `/v1/spaces/${s.id}/content/pages`)).json().pages[0];
+    expect(page.markdown).toBe(`![Logo](/files/${logo.id})\n`);
+    expect((await api.read(admin, `/v1/spaces/${s.id}/content/files/nope`)).statusCode).toBe(404);
+  });
+
+  it('refuse a URL that does not answer with the file, and a private address when not allowed', async () => {
+    const { admin, space: s } = await space();
+    const cr = (await api.createChangeRequest(admin, s.id)).json();
+    const missing = await api.writeContent(admin, s.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.png', url: `${served}/nothing.png` }] }]);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toContain('status 404');
+    const ftp = await api.writeContent(admin, s.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.png', url: 'ftp://example.com/x.png' }] }]);
+    expect(ftp.statusCode).toBe(400);
+  });
+});
+
+describe('pages', () => {
+  it('read as markdown or as a document, evaluated or not, with every spec field', async () => {
+    const { admin, member, space: s } = await space();
+    const markdown = [
+      '---',
+      'variables:',
+      '  product: Quire',
+      '---',
+      '# Welcome',
+      '',
+      'Welcome to {{ page.vars.product }} and {{ page.vars.unknown }}.',
+      '',
+      '## Install',
+      '',
+      '- one',
+      '- two',
+      '',
+      '```js',
+      'run();',
+      '```',
+      '',
+    ].join('\n');
+    const { written } = await api.change(admin, s.id, [{ operation: 'insert_page', emoji: '📘', document: { markdown } }]);
+    const pageId = written.changes[0].page.id as string;
+    const url = `/v1/spaces/${s.id}/content/page/${pageId}`;
+
+    const asMarkdown = await api.read(member('read'), url, { format: 'markdown' });
+    expect(asMarkdown.statusCode).toBe(200);
+    expectSpecResponse('getPageById', 200, asMarkdown.json());
+    expect(asMarkdown.json()).toMatchObject({
+      id: pageId,
+      title: 'Welcome',
+      emoji: '📘',
+      type: 'document',
+      slug: 'welcome',
+      path: 'welcome',
+      variables: { product: 'Quire' },
+      hidden: false,
+      pages: [],
+      markdown: markdown.slice(markdown.indexOf('Welcome to')),
+    });
+
+    const evaluated = await api.read(member('read'), url, { format: 'markdown', evaluated: 'true' });
+    expect(evaluated.json().markdown).toContain('Welcome to Quire and {{ page.vars.unknown }}.');
+
+    const asDocument = await api.read(member('read'), url);
+    expectSpecResponse('getPageById', 200, asDocument.json());
+    expect(asDocument.json().markdown).toBeUndefined();
+    const nodes = asDocument.json().document.nodes as Array<{ type: string }>;
+    expect(nodes.map((node) => node.type)).toEqual(['paragraph', 'heading-2', 'list-unordered', 'code']);
+
+    expect((await api.read(member('read'), url, { format: 'html' })).statusCode).toBe(400);
+    expect((await api.read(member('read'), `/v1/spaces/${s.id}/content/page/nope`)).statusCode).toBe(404);
+    const outsider = await t.factory.account();
+    expect((await api.read(outsider, url)).statusCode).toBe(404);
+  });
+
+  it('a deleted space answers 404 to content reads', async () => {
+    const { admin, space: s } = await space();
+    await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${s.id}`, headers: admin.headers });
+    expect((await api.read(admin, `/v1/spaces/${s.id}/content`)).statusCode).toBe(404);
+    expect((await api.read(admin, `/v1/spaces/${s.id}/content/pages`)).statusCode).toBe(404);
+    expect((await api.createChangeRequest(admin, s.id)).statusCode).toBe(404);
+  });
+});
+
+describe('a real space', () => {
+  it('built from a few hundred pages over several change requests reads back exactly', async () => {
+    const { admin, space: s } = await space();
+    const expected = new Map<string, { markdown: string; parent: string | null; title: string }>();
+    const sections: string[] = [];
+
+    // Ten sections, then pages under them in batches of 50, some nested a level deeper.
+    const top = await api.change(
+      admin,
+      s.id,
+      Array.from({ length: 10 }, (_, i) => ({ operation: 'insert_page', title: `Section ${i}`, document: { markdown: `Section ${i} intro.\n` } })),
+    );
+    for (const [i, change] of top.written.changes.entries()) {
+      sections.push(change.page.id);
+      expected.set(change.page.id, { markdown: `Section ${i} intro.\n`, parent: null, title: `Section ${i}` });
+    }
+    let n = 0;
+    for (let batch = 0; batch < 6; batch++) {
+      const changes = Array.from({ length: 50 }, () => {
+        const i = n++;
+        const body = `Paragraph ${i} with **bold**, \`code\` and a [link](https://example.com/${i}).\n\n- item ${i}\n- item ${i + 1}\n`;
+        return { operation: 'insert_page', ref: `p${i}`, title: `Page ${i}`, into: sections[i % 10], document: { markdown: body } };
+      });
+      const { written } = await api.change(admin, s.id, changes);
+      for (const [j, change] of written.changes.entries()) {
+        const i = n - 50 + j;
+        expected.set(change.page.id, { markdown: changes[j]!.document.markdown, parent: sections[i % 10]!, title: `Page ${i}` });
+      }
+    }
+    // One more change request edits a tenth of them.
+    const edits = [...expected.keys()].filter((_, i) => i % 10 === 5).map((id) => ({ operation: 'update_page', page: id, document: { markdown: `Edited ${id}.\n` } }));
+    await api.change(admin, s.id, edits);
+    for (const edit of edits) expected.get(edit.page)!.markdown = `Edited ${edit.page}.\n`;
+
+    const res = await api.read(admin, `/v1/spaces/${s.id}/content/pages`);
+    expectSpecResponse('listPages', 200, res.json());
+    const pages = flatten(res.json().pages);
+    expect(pages).toHaveLength(310);
+    for (const page of pages) {
+      const want = expected.get(page.id)!;
+      expect(page.title).toBe(want.title);
+      expect(page.markdown).toBe(want.markdown);
+    }
+    for (const [index, section] of res.json().pages.entries()) {
+      expect(section.id).toBe(sections[index]);
+      expect(section.pages.map((page: { title: string }) => page.title)).toEqual(
+        Array.from({ length: 30 }, (_, k) => `Page ${k * 10 + index}`),
+      );
+    }
+    // And one page, both ways.
+    const sample = pages[42]!;
+    const single = await api.read(admin, `/v1/spaces/${s.id}/content/page/${sample.id}`, { format: 'markdown' });
+    expect(single.json().markdown).toBe(expected.get(sample.id)!.markdown);
+    const revision = await api.read(admin, `/v1/spaces/${s.id}/content`);
+    expectSpecResponse('getCurrentRevision', 200, revision.json());
+  });
+});
