@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   await app.ready();
 
   const started = Date.now();
-  const seeded = await seed(app.db, app.cursors);
+  const seeded = await seed(app);
   log(`seeded in ${Date.now() - started} ms`);
 
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

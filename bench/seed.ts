@@ -1,13 +1,13 @@
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Clock } from '../src/core/clock.js';
 import { systemClock } from '../src/core/clock.js';
 import { newId } from '../src/core/ids.js';
-import type { Db } from '../src/db/database.js';
 import type { NewOrganization, Role } from '../src/db/types.js';
 import { createOrganization } from '../src/orgs/queries.js';
 import { createUser } from '../src/users/queries.js';
 import { createApiToken } from '../src/users/tokens.js';
-import type { Cursors } from '../src/core/pagination.js';
+import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } from './seed-content.js';
 import { seedMembers } from './seed-members.js';
 import { seedSpaces, type SeededSpaces } from './seed-spaces.js';
 
@@ -42,6 +42,8 @@ export interface Seeded {
   typicalAuthorization: string;
   /** The first member organization, which holds 20,000 spaces. */
   spaces: SeededSpaces;
+  /** Spaces of the second member organization with pages: 5,000 of them, and 50. */
+  content: { big: SeededContentSpace; small: SeededContentSpace };
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -62,9 +64,11 @@ function chunks<T>(rows: T[], size: number): T[][] {
  * Seeds in one transaction. The measured user, its token and its
  * organizations go through the service's own queries, so they are exactly what
  * the API would have written; the bulk of other organizations is inserted in
- * batches, since 2,000 round trips each would only slow the setup.
+ * batches, since 2,000 round trips each would only slow the setup. The
+ * spaces with pages come after, through the API (seed-content.ts).
  */
-export async function seed(db: Db, cursors: Cursors, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
+export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
+  const { db, cursors } = app;
   const start = Date.now() - SPREAD_MS;
   const at = (i: number, n: number) => new Date(start + Math.floor((SPREAD_MS * i) / n));
 
@@ -120,9 +124,13 @@ export async function seed(db: Db, cursors: Cursors, sizes: SeedSizes = DEFAULT_
 
   const spaces = await seedSpaces(db, seeded.memberOrganizationIds[0]!, cursors);
   await seedMembers(db, seeded.memberOrganizationIds[0]!);
+  // Pages go through the API, as the measured user, once the transaction above has made that user real.
+  const contentOrganization = seeded.memberOrganizationIds[1]!;
+  const big = await seedContentSpace(app, seeded.authorization, contentOrganization, BIG_SPACE, 'Bench docs (5,000 pages)');
+  const small = await seedContentSpace(app, seeded.authorization, contentOrganization, SMALL_SPACE, 'Bench docs (50 pages)');
 
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.
   await sql`ANALYZE`.execute(db);
-  return { ...seeded, spaces };
+  return { ...seeded, spaces, content: { big, small } };
 }

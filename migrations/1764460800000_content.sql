@@ -127,15 +127,16 @@ CREATE TABLE page_versions (
 CREATE INDEX page_versions_space_idx ON page_versions (organization_id, space_id);
 CREATE INDEX page_versions_document_idx ON page_versions (document_id);
 
--- File bytes, stored once per content hash within an organization.
+-- File bytes, stored once per content hash across the service. Not tenant
+-- data on its own: bytes are reached only through a file version, which is.
+-- That also lets a transfer move files without copying bytes. The purge
+-- removes bytes no file version references any more.
 CREATE TABLE blobs (
-  organization_id text NOT NULL,
   sha256 text NOT NULL,
   size integer NOT NULL,
   bytes bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
-  CONSTRAINT blobs_pkey PRIMARY KEY (organization_id, sha256),
-  CONSTRAINT blobs_organization_fkey FOREIGN KEY (organization_id) REFERENCES organizations (id) ON DELETE CASCADE
+  CONSTRAINT blobs_pkey PRIMARY KEY (sha256)
 );
 
 -- One state of one file, like page_versions.
@@ -154,11 +155,11 @@ CREATE TABLE file_versions (
   CONSTRAINT file_versions_pkey PRIMARY KEY (id),
   CONSTRAINT file_versions_space_fkey
     FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE ON UPDATE CASCADE,
-  CONSTRAINT file_versions_blob_fkey FOREIGN KEY (organization_id, sha256) REFERENCES blobs (organization_id, sha256),
+  CONSTRAINT file_versions_blob_fkey FOREIGN KEY (sha256) REFERENCES blobs (sha256),
   CONSTRAINT file_versions_name_length CHECK (char_length(name) BETWEEN 1 AND 256)
 );
 CREATE INDEX file_versions_space_idx ON file_versions (organization_id, space_id);
-CREATE INDEX file_versions_blob_idx ON file_versions (organization_id, sha256);
+CREATE INDEX file_versions_blob_idx ON file_versions (sha256);
 
 -- Which version of each page and file a line holds, and from when to when:
 -- the entry is in force for the line's seqs from_seq <= s < to_seq (to_seq

@@ -51,8 +51,11 @@ describe('files', () => {
     expect(copy).toMatchObject({ name: 'copy.png', contentType: 'image/png', size: PNG.length });
     expect(notes).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', size: 5 });
     expect(notes.dimensions).toBeUndefined();
-    const blobs = await t.db.selectFrom('blobs').select('sha256').where('organization_id', '=', (await t.db.selectFrom('spaces').select('organization_id').where('id', '=', s.id).executeTakeFirstOrThrow()).organization_id).execute();
-    expect(blobs).toHaveLength(2);
+    const versions = await t.db.selectFrom('file_versions').select('sha256').where('space_id', '=', s.id).execute();
+    expect(versions).toHaveLength(3);
+    const hashes = [...new Set(versions.map((version) => version.sha256))];
+    expect(hashes).toHaveLength(2);
+    expect(await t.db.selectFrom('blobs').select('sha256').where('sha256', 'in', hashes).execute()).toHaveLength(2);
 
     const list = await api.read(member('read'), `/v1/spaces/${s.id}/content/files`, { limit: '2' });
     expect(list.statusCode).toBe(200);

@@ -126,3 +126,37 @@ describe('purging deleted spaces', () => {
     expect(loadConfig({ PURGE_SCHEDULE: '*/15 * * * *' }).purge).toEqual({ pattern: '*/15 * * * *', batchSize: 500 });
   });
 });
+
+describe('purging a space with content', () => {
+  it('removes its change requests, revisions, pages and files, and the bytes nothing references any more', async () => {
+    const team = await t.factory.team([]);
+    const created = await t.app.inject({ method: 'POST', url: `/v1/orgs/${team.organization.id}/spaces`, headers: team.admin.headers, payload: {} });
+    const spaceId = created.json().id as string;
+    const cr = await t.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/change-requests`, headers: team.admin.headers, payload: {} });
+    const bytes = Buffer.from(`bytes of ${spaceId}`).toString('base64');
+    const written = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${spaceId}/change-requests/${cr.json().id}/content`,
+      headers: team.admin.headers,
+      payload: {
+        changes: [
+          { operation: 'insert_page', title: 'Page', document: { markdown: 'Body\n' } },
+          { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes }] },
+        ],
+      },
+    });
+    expect(written.statusCode).toBe(200);
+    const { sha256 } = await t.db.selectFrom('file_versions').select('sha256').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+    // Past the retention, and the bytes past their grace.
+    await t.db.updateTable('spaces').set({ deleted_at: new Date(NOW - RETENTION - DAY) }).where('id', '=', spaceId).execute();
+    await t.db.updateTable('blobs').set({ created_at: new Date(NOW - 2 * DAY) }).where('sha256', '=', sha256).execute();
+
+    await purgeDeletedSpaces(t.db, clock, { retentionMs: RETENTION, batchSize: 100 });
+
+    for (const table of ['change_requests', 'revisions', 'documents', 'page_versions', 'file_versions', 'tree_entries'] as const) {
+      const rows = await t.db.selectFrom(table).select('space_id').where('space_id', '=', spaceId).execute();
+      expect(rows, table).toEqual([]);
+    }
+    expect(await t.db.selectFrom('blobs').select('sha256').where('sha256', '=', sha256).execute()).toEqual([]);
+  });
+});

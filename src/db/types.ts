@@ -222,7 +222,6 @@ export interface PageVersionsTable {
 }
 
 export interface BlobsTable {
-  organization_id: string;
   sha256: string;
   size: number;
   bytes: Buffer;

@@ -54,6 +54,25 @@ export async function purgeDeletedSpaces(db: Db, clock: Clock, options: PurgeOpt
     });
     if (batch === undefined) return { purged, busy: true };
     purged.push(...batch);
-    if (batch.length < options.batchSize) return { purged, busy: false };
+    if (batch.length < options.batchSize) {
+      await removeUnreferencedBlobs(db, clock, log);
+      return { purged, busy: false };
+    }
   }
+}
+
+/** A day's grace keeps bytes a write is about to reference out of reach of the sweep. */
+const BLOB_GRACE_MS = 86_400_000;
+
+/**
+ * File bytes are shared by content hash, so they do not go with a space's
+ * rows: once no file version references them, they are swept here.
+ */
+async function removeUnreferencedBlobs(db: Db, clock: Clock, log?: FastifyBaseLogger): Promise<void> {
+  const removed = await db
+    .deleteFrom('blobs')
+    .where('created_at', '<', new Date(clock.now().getTime() - BLOB_GRACE_MS))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256'))))
+    .executeTakeFirst();
+  if (removed.numDeletedRows > 0n) log?.info({ blobs: Number(removed.numDeletedRows) }, 'removed file bytes no file references');
 }

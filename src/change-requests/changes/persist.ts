@@ -73,8 +73,8 @@ export async function writeVersions(
   await insertInBatches(blobs, (batch) =>
     tx
       .insertInto('blobs')
-      .values(batch.map((file) => ({ organization_id: place.organizationId, sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })))
-      .onConflict((oc) => oc.columns(['organization_id', 'sha256']).doNothing())
+      .values(batch.map((file) => ({ sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })))
+      .onConflict((oc) => oc.column('sha256').doNothing())
       .execute(),
   );
   const documents = [...content.documents].map(([id, markdown]) => ({ id, organization_id: place.organizationId, space_id: place.spaceId, markdown, created_at: now }));

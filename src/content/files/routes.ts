@@ -24,7 +24,7 @@ export const fileDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!app.fileUrls.verify(versionId, expires, signature, app.clock.now())) throw gone;
       const file = await app.db
         .selectFrom('file_versions as f')
-        .innerJoin('blobs as b', (join) => join.onRef('b.organization_id', '=', 'f.organization_id').onRef('b.sha256', '=', 'f.sha256'))
+        .innerJoin('blobs as b', 'b.sha256', 'f.sha256')
         .select(['f.name', 'f.content_type', 'f.sha256', 'b.bytes'])
         .where('f.id', '=', versionId)
         .executeTakeFirst();
