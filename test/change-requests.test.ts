@@ -278,6 +278,26 @@ describe('writing content and merging', () => {
   });
 });
 
+describe('a space with content', () => {
+  it('takes its content along when transferred to another organization', async () => {
+    const { admin, space } = await spaceWithTeam();
+    await api.change(admin, space.id, [
+      { operation: 'insert_page', title: 'Moves', document: { markdown: 'Along.\n' } },
+      { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] },
+    ]);
+    const target = await t.factory.organization(admin.user.id);
+    const moved = await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/transfer`, headers: admin.headers, payload: { organization: target.id } });
+    expect(moved.statusCode).toBe(200);
+
+    for (const table of ['change_requests', 'revisions', 'documents', 'page_versions', 'file_versions', 'tree_entries'] as const) {
+      const organizations = await t.db.selectFrom(table).select('organization_id').distinct().where('space_id', '=', space.id).execute();
+      expect(organizations, table).toEqual([{ organization_id: target.id }]);
+    }
+    const pages = (await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages;
+    expect(pages).toMatchObject([{ title: 'Moves', markdown: 'Along.\n' }]);
+  });
+});
+
 describe('through the official client', () => {
   it('creates, reads, lists and merges change requests, and reads the content', async () => {
     const { admin, space } = await spaceWithTeam();
