@@ -1,6 +1,5 @@
 import type {
   DocumentBlockParagraph,
-  DocumentInline,
   DocumentInlineContent,
   DocumentLeaf,
   DocumentMark,
@@ -64,11 +63,23 @@ export function normalizeInlines<T extends DocumentInlineContent>(nodes: T[]): A
   return out;
 }
 
+/**
+ * Content without line breaks at its end (a `<br>` closing a paragraph):
+ * markdown cannot end a paragraph with a hard break, so they could not be written back.
+ */
+export function withoutTrailingLineBreaks<T extends DocumentInlineContent>(nodes: T[]): Array<T | DocumentText> {
+  const last = nodes.at(-1);
+  if (last?.object !== 'text') return nodes;
+  const leaves = [...last.leaves];
+  while (leaves.length > 0 && leaves.at(-1)!.text.endsWith('\n')) {
+    const end = leaves.pop()!;
+    const kept = end.text.replace(/\n+$/, '');
+    if (kept !== '') leaves.push(leaf(kept, end.marks));
+  }
+  return [...nodes.slice(0, -1), textNode(leaves)];
+}
+
 /** True when the content shows nothing: no inline nodes and no text. */
 export function isEmptyInlineContent(nodes: DocumentInlineContent[]): boolean {
   return nodes.every((node) => node.object === 'text' && node.leaves.every((l) => l.text === ''));
-}
-
-export function isInline(node: DocumentInlineContent): node is DocumentInline {
-  return node.object === 'inline';
 }

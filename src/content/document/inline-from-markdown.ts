@@ -1,5 +1,5 @@
 import type { Definition, PhrasingContent } from 'mdast';
-import { leaf, marksOf, normalizeInlines, textNode } from './build.js';
+import { leaf, marksOf, normalizeInlines, textNode, withoutTrailingLineBreaks } from './build.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import type {
   DocumentInlineContent,
@@ -85,5 +85,5 @@ function phrasing(node: PhrasingContent, marks: DocumentMarkType[], definitions:
 
 /** A paragraph's, heading's or table cell's content as document inline content. */
 export function inlineContent(children: PhrasingContent[], definitions: Definitions): DocumentInlineContent[] {
-  return normalizeInlines(children.flatMap((child) => phrasing(child, [], definitions)));
+  return withoutTrailingLineBreaks(normalizeInlines(children.flatMap((child) => phrasing(child, [], definitions))));
 }

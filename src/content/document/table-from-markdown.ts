@@ -38,7 +38,8 @@ export function tableBlock(table: Table, definitions: Definitions): DocumentBloc
   const columns = (header?.children ?? []).map((_, index) => `c${index + 1}`);
   const definition: Record<string, DocumentTableDefinitionText> = {};
   columns.forEach((id, index) => {
-    const title = plainText(header!.children[index]!);
+    // Dropped HTML (an avatar `<img>`) can leave spaces a title should not have.
+    const title = plainText(header!.children[index]!).trim();
     definition[id] = { id, title, type: 'text', textAlignment: table.align?.[index] ?? 'left' };
   });
   const records: Record<string, DocumentTableRecord> = {};
