@@ -14,6 +14,14 @@ async function withEmptyDatabase(task: (url: string) => Promise<void>): Promise<
   try {
     await task(url.toString());
   } finally {
+    // Migration runners end their connections as they return, but the server
+    // may still count them for a moment; forcing the drop then would kill a
+    // connection whose client is closing, which surfaces as an uncaught error.
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (rows[0]!.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
