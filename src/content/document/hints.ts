@@ -1,4 +1,15 @@
-import type { Blockquote, BlockContent, DefinitionContent, FootnoteDefinition, ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import type {
+  Blockquote,
+  BlockContent,
+  DefinitionContent,
+  FootnoteDefinition,
+  ListItem,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+} from 'mdast';
 import type { HintStyle } from './types.js';
 
 /**
@@ -86,36 +97,43 @@ type FlowContent = BlockContent | DefinitionContent;
 
 /**
  * An `{% endhint %}` right after a list or quote is read as a lazy continuation
- * of its last paragraph. When it closes no hint opened inside, it belongs after
- * the container: take it out and return it.
+ * of its last paragraph, and so is any text after it. When it closes no hint
+ * opened inside, it ends the container: take it, and what follows it, out.
  */
-function liftTrailingClose(container: { children: FlowContent[] }): Paragraph | null {
-  const last = container.children.at(-1);
-  if (!last || tagOf(last)?.kind !== 'close') return null;
+function liftFromUnmatchedClose(container: { children: FlowContent[] }): FlowContent[] {
   let open = 0;
-  for (const child of container.children.slice(0, -1)) {
+  for (const [index, child] of container.children.entries()) {
     const tag = tagOf(child);
     if (tag?.kind === 'open') open += 1;
     else if (tag?.kind === 'close' && open > 0) open -= 1;
+    else if (tag?.kind === 'close') return container.children.splice(index);
   }
-  if (open > 0) return null;
-  container.children.pop();
-  return last as Paragraph;
+  return [];
 }
 
-function isolateInFlow<T extends RootContent>(children: T[]): Array<T | Paragraph> {
-  return children.flatMap((child): Array<T | Paragraph> => {
+/** An `{% endhint %}` line right after a table is read as one more row of it; take it out as the tag it is. */
+function liftCloseRow(table: Table): Paragraph[] {
+  const last = table.children.at(-1);
+  const [first, ...others] = last?.children ?? [];
+  if (table.children.length < 2 || !first || others.some((cell) => cell.children.length > 0)) return [];
+  const tag: Paragraph = { type: 'paragraph', children: first.children };
+  if (tagOf(tag)?.kind !== 'close') return [];
+  table.children.pop();
+  return [tag];
+}
+
+function isolateInFlow<T extends RootContent>(children: T[]): Array<T | FlowContent> {
+  return children.flatMap((child): Array<T | FlowContent> => {
     if (child.type === 'paragraph') return splitAtHintTags(child);
+    if (child.type === 'table') return [child, ...liftCloseRow(child)];
     if (child.type === 'blockquote' || child.type === 'footnoteDefinition') {
       isolateHintTags(child);
-      const lifted = liftTrailingClose(child);
-      return lifted ? [child, lifted] : [child];
+      return [child, ...liftFromUnmatchedClose(child)];
     }
     if (child.type === 'list') {
       for (const item of child.children) isolateHintTags(item);
       const last = child.children.at(-1);
-      const lifted = last ? liftTrailingClose(last) : null;
-      return lifted ? [child, lifted] : [child];
+      return [child, ...(last ? liftFromUnmatchedClose(last) : [])];
     }
     return [child];
   });
