@@ -1,4 +1,5 @@
 import type { Measurement } from './measure.js';
+import { CONTENT_TABLES, MERGE_CYCLE_AIM_MS, type Latencies, type MergeMeasurement } from './merge.js';
 import { BASELINE, type Scenario } from './scenarios.js';
 
 export interface ScenarioResult extends Measurement {
@@ -58,22 +59,67 @@ function table(header: string[], body: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
+/** Two decimals, or four for the few endpoints (a multi-MB body) that are a small fraction of the baseline. */
+const ratioText = (value: number) => value.toFixed(value >= 0.01 ? 2 : 4);
+
 function aimText(row: Row): string {
-  return [...(row.aim === null ? [] : [`ratio >= ${row.aim.toFixed(2)}`]), ...(row.p99AimMs === null ? [] : [`p99 <= ${row.p99AimMs} ms`])].join(', ');
+  return [...(row.aim === null ? [] : [`ratio >= ${ratioText(row.aim)}`]), ...(row.p99AimMs === null ? [] : [`p99 <= ${row.p99AimMs} ms`])].join(', ');
 }
 
-/** Prints the table for people and one `BENCH_RESULT {json}` line for scripts. */
-export function report(results: ScenarioResult[], info: RunInfo): void {
+/** Median / p99 / max of a step. */
+const spread = (l: Latencies) => `${l.medianMs.toFixed(1)} / ${l.p99Ms.toFixed(1)} / ${l.maxMs.toFixed(1)}`;
+
+/** Bytes are whole 8 KB pages of the tables, spread over the merges: a few hundred bytes either way are noise. */
+const bytes = (value: number) => (Math.abs(value) >= 10_000 ? `${(value / 1024).toFixed(1)} KB` : `${Math.round(value)} B`);
+
+/** Rows are exact; a fraction would mean something else wrote during the measurement. */
+const rowCount = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+
+function mergeTables(merges: MergeMeasurement[]): string {
+  const cycles = merges[0]?.cycles ?? 0;
+  const latency = table(
+    ['one-page merge', 'pages', 'create ms', 'write ms', 'merge ms', 'cycle ms', 'aim'],
+    merges.map((m) => [
+      m.label,
+      String(m.pages),
+      spread(m.createMs),
+      spread(m.writeMs),
+      spread(m.mergeMs),
+      spread(m.cycleMs),
+      `${m.meetsAim ? 'OK' : 'MISSED'} (cycle median <= ${MERGE_CYCLE_AIM_MS} ms)`,
+    ]),
+  );
+  // Rows are counted per table; bytes are the growth of pg_total_relation_size (heap, TOAST and indexes).
+  const growth = table(
+    ['growth per merge', 'bytes', ...CONTENT_TABLES.map((t) => `${t} rows`), 'bytes by table'],
+    merges.map((m) => [
+      m.label,
+      bytes(m.bytesPerMerge),
+      ...CONTENT_TABLES.map((t) => rowCount(m.rowsPerMerge[t])),
+      CONTENT_TABLES.filter((t) => m.bytesPerMergeByTable[t] !== 0)
+        .map((t) => `${t} ${bytes(m.bytesPerMergeByTable[t])}`)
+        .join(', ') || 'none',
+    ]),
+  );
+  const heading =
+    `${cycles} sequential cycles over HTTP: create a change request, update_page one page, merge ` +
+    `(ms: median / p99 / max; with ${cycles} cycles the p99 is the slowest)`;
+  return `${heading}\n\n${latency}\n\n${growth}`;
+}
+
+/** Prints the tables for people and one `BENCH_RESULT {json}` line for scripts. */
+export function report(results: ScenarioResult[], merges: MergeMeasurement[], info: RunInfo): void {
   const all = rows(results);
   const body = all.map((row) => [
     row.name,
     row.requestsPerSecond.toFixed(0),
     ms(row.p50Ms),
     ms(row.p99Ms),
-    row.ratio.toFixed(2),
+    ratioText(row.ratio),
     row.meetsAim === null ? '-' : `${row.meetsAim ? 'OK' : 'MISSED'} (${aimText(row)})`,
   ]);
   process.stdout.write(`\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'aim'], body)}\n\n`);
-  const summary = { ...info, node: process.version, scenarios: all };
+  if (merges.length > 0) process.stdout.write(`${mergeTables(merges)}\n\n`);
+  const summary = { ...info, node: process.version, scenarios: all, merges };
   process.stdout.write(`BENCH_RESULT ${JSON.stringify(summary)}\n`);
 }

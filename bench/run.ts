@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: seeds a throwaway database, runs the service in this
- * process and loads each scenario with autocannon.
+ * process and loads each scenario with autocannon; then times one-page
+ * change requests merged one after another (merge.ts), which fail the run
+ * when their median cycle misses its aim.
  *
  *   BENCH_DATABASE_URL   a server to create the throwaway database on (else TEST_DATABASE_URL, Docker or embedded)
  *   BENCH_DURATION       seconds measured per scenario (default 10)
@@ -14,6 +16,7 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from '../test/support/app.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, type LoadSettings } from './measure.js';
+import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { report, type ScenarioResult } from './report.js';
 import { registerBaselineRoute, SCENARIOS, type Scenario } from './scenarios.js';
 import { seed, type Seeded } from './seed.js';
@@ -95,7 +98,22 @@ async function main(): Promise<void> {
     results.push({ scenario, path, ...(await measure(base + path, headers, settings)) });
   }
 
-  report(results, { database: database.source, durationS: settings.durationS, connections: settings.connections });
+  // After the load: the merges change the space the scenarios read.
+  const { big, small } = seeded.content;
+  const merges = [];
+  for (const [space, label] of [[big, '5,000-page space'], [small, '50-page space']] as const) {
+    log(`${label}: ${MERGE_CYCLES} one-page change requests, created, written and merged one after another`);
+    merges.push(await measureMerges(app.db, base, seeded.authorization, space, label));
+  }
+
+  report(results, merges, { database: database.source, durationS: settings.durationS, connections: settings.connections });
+
+  // The scenarios' aims are reported, not enforced; a slow merge cycle fails the run.
+  const slow = merges.filter((merge) => !merge.meetsAim);
+  if (slow.length > 0) {
+    process.exitCode = 1;
+    for (const merge of slow) log(`MISSED: ${merge.label}: median merge cycle ${merge.cycleMs.medianMs.toFixed(1)} ms, aim ${MERGE_CYCLE_AIM_MS} ms`);
+  }
 }
 
 // Ctrl-C must not leave a quire_bench_* database behind (watchdog.ts covers
