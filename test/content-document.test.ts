@@ -13,7 +13,7 @@ import {
 import { BadRequestError } from '../src/core/errors.js';
 import { expectSpecSchema } from './support/spec.js';
 
-/** A page as GitBook's Git Sync would write it, with every block type the conversion knows. */
+/** A realistic page: GitBook's Git Sync conventions, GitHub's extensions, and every block type the conversion knows. */
 const PAGE = `---
 description: Installing and running Quire
 ---
@@ -92,6 +92,7 @@ const empty = plain('');
 const paragraph = (...nodes: Json[]) => ({ object: 'block', type: 'paragraph', data: {}, nodes });
 const link = (ref: Json, label: string) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [plain(label)] });
 const item = (nodes: Json[], data: Json = {}) => ({ object: 'block', type: 'list-item', data, nodes });
+const inlineImage = (ref: Json, alt: string) => ({ object: 'inline', type: 'inline-image', data: { ref, alt }, isVoid: true });
 
 function blocksOf(markdown: string): Json[] {
   return withoutKeys(markdownToDocument(markdown)).nodes as unknown as Json[];
@@ -164,7 +165,11 @@ describe('markdownToDocument', () => {
       nodes: [
         item([paragraph(plain('Plain item'))]),
         item([
-          paragraph(text(leaf('Item with '), leaf('bold', 'bold'), leaf(' and a ')), link({ kind: 'url', url: 'https://example.com/x' }, 'link'), empty),
+          paragraph(
+            text(leaf('Item with '), leaf('bold', 'bold'), leaf(' and a ')),
+            link({ kind: 'url', url: 'https://example.com/x' }, 'link'),
+            empty,
+          ),
           { object: 'block', type: 'list-unordered', data: {}, nodes: [item([paragraph(plain('Nested item'))])] },
         ]),
       ],
@@ -254,13 +259,19 @@ describe('markdownToDocument', () => {
           isVoid: true,
           fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(plain('How it fits'))] }],
         },
-        { object: 'block', type: 'image', data: { ref: { kind: 'url', url: 'https://example.com/logo.png' }, alt: 'Logo' }, isVoid: true, fragments: [] },
+        {
+          object: 'block',
+          type: 'image',
+          data: { ref: { kind: 'url', url: 'https://example.com/logo.png' }, alt: 'Logo' },
+          isVoid: true,
+          fragments: [],
+        },
       ],
     });
     expect(blocks[16]).toEqual(
       paragraph(
         plain('Text with an '),
-        { object: 'inline', type: 'inline-image', data: { ref: { kind: 'file', file: 'icon2' }, alt: 'icon' }, isVoid: true },
+        inlineImage({ kind: 'file', file: 'icon2' }, 'icon'),
         plain(' and a '),
         link({ kind: 'page', page: 'ref3' }, 'reference link'),
         plain('.'),
@@ -327,7 +338,7 @@ describe('markdownToDocument', () => {
         type: 'list-unordered',
         data: {},
         nodes: [
-          item([paragraph(empty, { object: 'inline', type: 'inline-image', data: { ref: { kind: 'file', file: 'f1' }, alt: 'in a list' }, isVoid: true }, empty)]),
+          item([paragraph(empty, inlineImage({ kind: 'file', file: 'f1' }, 'in a list'), empty)]),
           item([paragraph(empty)]),
         ],
       },
@@ -347,16 +358,52 @@ describe('markdownToDocument', () => {
       hint('warning', 'WARNING text'),
       hint('danger', 'CAUTION text'),
     ]);
-    expect(blocksOf('{% hint style="info" %}\nnever closed')).toEqual([paragraph(plain('{% hint style="info" %}')), paragraph(plain('never closed'))]);
+    expect(blocksOf('{% hint style="info" %}\nnever closed')).toEqual([
+      paragraph(plain('{% hint style="info" %}')),
+      paragraph(plain('never closed')),
+    ]);
     expect(blocksOf('> [!NOTE] not alone on its line')).toEqual([
       { object: 'block', type: 'blockquote', data: {}, nodes: [paragraph(plain('[!NOTE] not alone on its line'))] },
     ]);
+  });
+
+  it('closes a hint GitBook-style even where markdown reads the closing tag as part of a table or nested list', () => {
+    const nested = blocksOf('{% hint style="info" %}\n* outer\n  * inner\n{% endhint %}\nafter');
+    expect(nested.map((block) => block.type)).toEqual(['hint', 'paragraph']);
+    // A hint holds no table, so its rows become paragraphs.
+    expect(blocksOf('{% hint style="info" %}\ntext\n\n| a |\n| - |\n| 1 |\n{% endhint %}')).toEqual([
+      {
+        object: 'block',
+        type: 'hint',
+        data: { style: 'info' },
+        nodes: [paragraph(plain('text')), paragraph(plain('a')), paragraph(plain('1'))],
+      },
+    ]);
+  });
+
+  it('keeps the content of containers nested past 16 levels, without the nesting', () => {
+    let block = markdownToDocument(`${'>'.repeat(40)} deep`).nodes[0] as unknown as Json;
+    let depth = 0;
+    while (block.type === 'blockquote') {
+      block = (block.nodes as Json[])[0]!;
+      depth += 1;
+    }
+    expect(depth).toBe(16);
+    expect(withoutKeys(block)).toEqual(paragraph(plain('deep')));
+  });
+
+  it('refuses markdown nested deeper than the parser can read', () => {
+    expect(() => markdownToDocument(`${'>'.repeat(10_000)} x`)).toThrow(BadRequestError);
+    expect(() => markdownToDocument(`${'>'.repeat(10_000)} x`)).toThrow('markdown nests too deeply to be read');
   });
 
   it('keeps the text inside inline HTML and reads <br> as a line break', () => {
     expect(blocksOf('a <mark>marked</mark> word<br>next')).toEqual([paragraph(plain('a marked word\nnext'))]);
   });
 });
+
+/** A document around the given blocks, as an API caller might send it. */
+const withBlocks = (...nodes: Json[]) => ({ object: 'document', data: {}, nodes });
 
 describe('documentToMarkdown', () => {
   it('writes hints in GitBook’s form and references as /pages and /files URLs', () => {
@@ -375,7 +422,12 @@ describe('documentToMarkdown', () => {
               data: {},
               nodes: [
                 { object: 'text', leaves: [{ object: 'leaf', text: 'See ', marks: [] }] },
-                { object: 'inline', type: 'link', data: { ref: { kind: 'anchor', page: 'p1', anchor: 'a' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'this', marks: [] }] }] },
+                {
+                  object: 'inline',
+                  type: 'link',
+                  data: { ref: { kind: 'anchor', page: 'p1', anchor: 'a' } },
+                  nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'this', marks: [] }] }],
+                },
                 { object: 'text', leaves: [{ object: 'leaf', text: ' and ', marks: [] }] },
                 { object: 'inline', type: 'inline-image', data: { ref: { kind: 'file', file: 'f1' }, alt: 'that' }, isVoid: true },
               ],
@@ -416,19 +468,23 @@ describe('documentToMarkdown', () => {
     ['a string', 'not a document', 'document must be an object'],
     ['another object', { object: 'block', nodes: [] }, 'document.object must be "document"'],
     ['nodes that are not a list', { object: 'document', data: {}, nodes: {} }, 'document.nodes must be an array'],
-    ['a node without a type', { object: 'document', data: {}, nodes: [{ object: 'block', nodes: [] }] }, 'document.nodes[0] has no "type"'],
-    ['a text where a block belongs', { object: 'document', data: {}, nodes: [{ object: 'text', leaves: [] }] }, 'document.nodes[0] must be a block'],
+    ['a node without a type', withBlocks({ object: 'block', nodes: [] }), 'document.nodes[0] has no "type"'],
+    ['a text where a block belongs', withBlocks({ object: 'text', leaves: [] }), 'document.nodes[0] must be a block'],
     [
       'a text without leaves',
-      { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text' }] }] },
+      withBlocks({ object: 'block', type: 'paragraph', nodes: [{ object: 'text' }] }),
       'document.nodes[0].nodes[0].leaves must be an array',
     ],
     [
       'a link without a reference',
-      { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'link', data: {}, nodes: [] }] }] },
+      withBlocks({ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'link', data: {}, nodes: [] }] }),
       'document.nodes[0].nodes[0].data.ref must be an object',
     ],
-    ['a hint of no known style', { object: 'document', data: {}, nodes: [{ object: 'block', type: 'hint', data: { style: 'tip' }, nodes: [] }] }, 'document.nodes[0].data.style must be one of'],
+    [
+      'a hint of no known style',
+      withBlocks({ object: 'block', type: 'hint', data: { style: 'tip' }, nodes: [] }),
+      'document.nodes[0].data.style must be one of',
+    ],
   ])('refuses %s with a BadRequestError naming the problem', (_, document, message) => {
     expect(() => documentToMarkdown(document as unknown as JSONDocument)).toThrow(BadRequestError);
     expect(() => documentToMarkdown(document as unknown as JSONDocument)).toThrow(message);
@@ -540,7 +596,8 @@ describe('evaluateExpressions', () => {
   const vars = { space: { product: 'Quire', version: 2 }, page: { beta: true } };
 
   it('replaces known space and page variables, with or without spaces in the braces', () => {
-    expect(evaluateExpressions('{{ space.vars.product }} v{{space.vars.version}} beta: {{  page.vars.beta  }}', vars)).toBe('Quire v2 beta: true');
+    const markdown = '{{ space.vars.product }} v{{space.vars.version}} beta: {{  page.vars.beta  }}';
+    expect(evaluateExpressions(markdown, vars)).toBe('Quire v2 beta: true');
   });
 
   it('leaves unknown names and other expressions as written', () => {
@@ -551,7 +608,11 @@ describe('evaluateExpressions', () => {
 
 describe('collectReferences', () => {
   it('lists each page and file the markdown links to or shows, once', () => {
-    const markdown = '[a](/pages/p1) [b](/pages/p2#x) [c](/pages/p1) ![d](/files/f1) [e](/files/f2) [f][r] [g](https://x.org/pages/p9)\n\n[r]: /pages/p3\n';
+    const markdown = [
+      '[a](/pages/p1) [b](/pages/p2#x) [c](/pages/p1) ![d](/files/f1) [e](/files/f2) [f][r] [g](https://x.org/pages/p9)',
+      '',
+      '[r]: /pages/p3',
+    ].join('\n');
     expect(collectReferences(markdown)).toEqual({ pages: ['p1', 'p2', 'p3'], files: ['f1', 'f2'] });
   });
 });

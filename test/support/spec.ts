@@ -38,7 +38,7 @@ function nullableToJsonSchema(node: unknown): unknown {
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
 // Formats the spec uses that JSON Schema does not define; the service checks these itself.
-for (const format of ['emoji', 'markdown', 'binary']) ajv.addFormat(format, true);
+for (const format of ['emoji', 'icon', 'markdown', 'binary']) ajv.addFormat(format, true);
 ajv.addSchema(nullableToJsonSchema(spec) as object, 'spec');
 
 const compiled = new Map<string, ValidateFunction>();

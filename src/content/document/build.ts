@@ -7,6 +7,11 @@ import type {
   DocumentText,
 } from './types.js';
 
+/** `target.push(...items)` without the argument-count limit a huge list would hit. */
+export function append<T>(target: T[], items: Iterable<T>): void {
+  for (const item of items) target.push(item);
+}
+
 /** Marks in one fixed order, so the same formatting always gives the same leaf. */
 export const MARK_ORDER: readonly DocumentMarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
 
@@ -53,7 +58,7 @@ export function normalizeInlines<T extends DocumentInlineContent>(nodes: T[]): A
   let pending: DocumentLeaf[] = [];
   for (const node of nodes) {
     if (node.object === 'text') {
-      pending.push(...node.leaves);
+      append(pending, node.leaves);
       continue;
     }
     out.push(textNode(mergeLeaves(pending)), node);

@@ -5,7 +5,7 @@ import { githubAlert, groupHints, isolateHintTags, type HintGroup } from './hint
 import { inlineContent, type Definitions } from './inline-from-markdown.js';
 import { withKeys } from './keys.js';
 import { imageRefFromUrl } from './links.js';
-import { parseMarkdown, visitTree } from './markdown-tree.js';
+import { MAX_NESTING, parseMarkdown, visitTree } from './markdown-tree.js';
 import { tableBlock } from './table-from-markdown.js';
 import type {
   DocumentBlockCode,
@@ -28,7 +28,18 @@ import type {
 export function markdownToDocument(markdown: string): JSONDocument {
   const tree = parseMarkdown(markdown);
   isolateHintTags(tree);
-  return withKeys({ object: 'document', data: {}, nodes: flow(tree.children, collectDefinitions(tree)) });
+  return withKeys({ object: 'document', data: {}, nodes: flow(tree.children, { definitions: collectDefinitions(tree), depth: 0 }) });
+}
+
+/** What the conversion of a block needs from around it. */
+interface Scope {
+  definitions: Definitions;
+  /** Containers around the block; past MAX_NESTING, containers give their content and no nesting. */
+  depth: number;
+}
+
+function inner(scope: Scope): Scope {
+  return { ...scope, depth: scope.depth + 1 };
 }
 
 function collectDefinitions(tree: Root): Definitions {
@@ -40,11 +51,16 @@ function collectDefinitions(tree: Root): Definitions {
   return definitions;
 }
 
-function flow(children: Array<RootContent | HintGroup>, definitions: Definitions): DocumentTopLevelBlock[] {
-  return groupHints(children).flatMap((node) => block(node, definitions));
+function flow(children: Array<RootContent | HintGroup>, scope: Scope): DocumentTopLevelBlock[] {
+  return groupHints(children).flatMap((node) => block(node, scope));
 }
 
-function block(node: RootContent | HintGroup, definitions: Definitions): DocumentTopLevelBlock[] {
+function block(node: RootContent | HintGroup, scope: Scope): DocumentTopLevelBlock[] {
+  const { definitions } = scope;
+  if (scope.depth >= MAX_NESTING && isContainer(node)) {
+    // Far past any real page: the content is kept, the nesting that would overflow the stack is not.
+    return flatContent(node).flatMap((content) => block(content, scope));
+  }
   switch (node.type) {
     case 'paragraph':
       return paragraphBlocks(node, definitions);
@@ -54,13 +70,13 @@ function block(node: RootContent | HintGroup, definitions: Definitions): Documen
       return [{ object: 'block', type: 'divider', data: {}, isVoid: true }];
     case 'blockquote': {
       const alert = githubAlert(node);
-      if (alert) return [hint(alert.style, alert.children, definitions)];
-      return [{ object: 'block', type: 'blockquote', data: {}, nodes: orEmptyParagraph(fitQuote(flow(node.children, definitions))) }];
+      if (alert) return [hint(alert.style, alert.children, scope)];
+      return [{ object: 'block', type: 'blockquote', data: {}, nodes: orEmptyParagraph(fitQuote(flow(node.children, inner(scope)))) }];
     }
     case 'hint':
-      return [hint(node.style, node.children, definitions)];
+      return [hint(node.style, node.children, scope)];
     case 'list':
-      return [list(node, definitions)];
+      return [list(node, scope)];
     case 'code':
       return [codeBlock(node.value, node.lang)];
     case 'html':
@@ -69,10 +85,28 @@ function block(node: RootContent | HintGroup, definitions: Definitions): Documen
     case 'table':
       return [tableBlock(node, definitions)];
     case 'footnoteDefinition':
-      return flow(node.children, definitions);
+      return flow(node.children, scope);
     default:
       return [];
   }
+}
+
+type Container = Extract<RootContent, { type: 'blockquote' | 'list' | 'listItem' | 'footnoteDefinition' }> | HintGroup;
+
+function isContainer(node: RootContent | HintGroup): node is Container {
+  return ['blockquote', 'list', 'listItem', 'footnoteDefinition', 'hint'].includes(node.type);
+}
+
+/** The blocks inside a container that are not containers themselves, in order; a loop, however deep they sit. */
+function flatContent(container: Container): Array<RootContent | HintGroup> {
+  const found: Array<RootContent | HintGroup> = [];
+  const pending: Array<RootContent | HintGroup> = [container];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (isContainer(node)) for (let i = node.children.length - 1; i >= 0; i -= 1) pending.push(node.children[i]!);
+    else found.push(node);
+  }
+  return found;
 }
 
 const HEADING_TYPES = ['heading-1', 'heading-2', 'heading-3'] as const;
@@ -102,8 +136,9 @@ function isImagesOnly(node: Paragraph, definitions: Definitions): boolean {
 function imagesBlock(node: Paragraph, definitions: Definitions): DocumentBlockImages {
   const images = node.children.flatMap((child) => {
     if (child.type === 'image') return [image(child.url, child.alt, child.title)];
-    const definition = child.type === 'imageReference' ? definitions.get(child.identifier) : undefined;
-    return definition && child.type === 'imageReference' ? [image(definition.url, child.alt, definition.title)] : [];
+    if (child.type !== 'imageReference') return [];
+    const definition = definitions.get(child.identifier);
+    return definition ? [image(definition.url, child.alt, definition.title)] : [];
   });
   return { object: 'block', type: 'images', data: {}, nodes: images, isVoid: false };
 }
@@ -119,26 +154,26 @@ function image(url: string, alt: string | null | undefined, title: string | null
   };
 }
 
-function hint(style: HintStyle, children: Array<RootContent | HintGroup>, definitions: Definitions): DocumentBlockHint {
-  return { object: 'block', type: 'hint', data: { style }, nodes: orEmptyParagraph(fitHint(flow(children, definitions))) };
+function hint(style: HintStyle, children: Array<RootContent | HintGroup>, scope: Scope): DocumentBlockHint {
+  return { object: 'block', type: 'hint', data: { style }, nodes: orEmptyParagraph(fitHint(flow(children, inner(scope)))) };
 }
 
 /** A list with any checkbox is a task list, numbered or not: GitBook has no numbered task list. */
-function list(node: List, definitions: Definitions): DocumentTopLevelBlock {
+function list(node: List, scope: Scope): DocumentTopLevelBlock {
   const tasks = node.children.some((item) => item.checked !== null && item.checked !== undefined);
-  const nodes = node.children.map((item) => listItem(item, tasks, definitions));
+  const nodes = node.children.map((item) => listItem(item, tasks, inner(scope)));
   if (tasks) return { object: 'block', type: 'list-tasks', data: {}, nodes };
   if (!node.ordered) return { object: 'block', type: 'list-unordered', data: {}, nodes };
   const start = node.start ?? 1;
   return { object: 'block', type: 'list-ordered', data: start === 1 ? {} : { start }, nodes };
 }
 
-function listItem(item: ListItem, tasks: boolean, definitions: Definitions): DocumentBlockListItem {
+function listItem(item: ListItem, tasks: boolean, scope: Scope): DocumentBlockListItem {
   return {
     object: 'block',
     type: 'list-item',
     data: tasks ? { checked: item.checked === true } : {},
-    nodes: orEmptyParagraph(fitListItem(flow(item.children, definitions))),
+    nodes: orEmptyParagraph(fitListItem(flow(item.children, scope))),
   };
 }
 

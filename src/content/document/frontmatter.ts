@@ -3,6 +3,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { parseDocument } from 'yaml';
 import { BadRequestError } from '../../core/errors.js';
+import { withinParserLimits } from './markdown-tree.js';
 
 export interface Frontmatter {
   data: Record<string, unknown>;
@@ -12,7 +13,9 @@ export interface Frontmatter {
 
 /** The YAML frontmatter of a page (a `---` block at the very start) and the markdown after it. */
 export function splitFrontmatter(markdown: string): Frontmatter {
-  const tree = fromMarkdown(markdown, { extensions: [frontmatter()], mdastExtensions: [frontmatterFromMarkdown()] });
+  const tree = withinParserLimits(() =>
+    fromMarkdown(markdown, { extensions: [frontmatter()], mdastExtensions: [frontmatterFromMarkdown()] }),
+  );
   const first = tree.children[0];
   if (first?.type !== 'yaml' || !first.position) return { data: {}, body: markdown };
   const end = first.position.end.offset!;

@@ -10,6 +10,7 @@ import type {
   RootContent,
   Table,
 } from 'mdast';
+import { MAX_NESTING } from './markdown-tree.js';
 import type { HintStyle } from './types.js';
 
 /**
@@ -122,16 +123,18 @@ function liftCloseRow(table: Table): Paragraph[] {
   return [tag];
 }
 
-function isolateInFlow<T extends RootContent>(children: T[]): Array<T | FlowContent> {
+function isolateInFlow<T extends RootContent>(children: T[], depth: number): Array<T | FlowContent> {
   return children.flatMap((child): Array<T | FlowContent> => {
     if (child.type === 'paragraph') return splitAtHintTags(child);
     if (child.type === 'table') return [child, ...liftCloseRow(child)];
+    // The document keeps no nesting deeper than MAX_NESTING, so hints are not looked for there either.
+    if (depth >= MAX_NESTING) return [child];
     if (child.type === 'blockquote' || child.type === 'footnoteDefinition') {
-      isolateHintTags(child);
+      isolateHintTags(child, depth + 1);
       return [child, ...liftFromUnmatchedClose(child)];
     }
     if (child.type === 'list') {
-      for (const item of child.children) isolateHintTags(item);
+      for (const item of child.children) isolateHintTags(item, depth + 1);
       const last = child.children.at(-1);
       return [child, ...(last ? liftFromUnmatchedClose(last) : [])];
     }
@@ -140,10 +143,10 @@ function isolateInFlow<T extends RootContent>(children: T[]): Array<T | FlowCont
 }
 
 /** Rewrites the tree so that every hint tag is a paragraph of its own at the level it applies to. */
-export function isolateHintTags(parent: Root | Blockquote | ListItem | FootnoteDefinition): void {
+export function isolateHintTags(parent: Root | Blockquote | ListItem | FootnoteDefinition, depth = 0): void {
   // Two branches because the root holds more kinds of nodes than the containers do.
-  if (parent.type === 'root') parent.children = isolateInFlow(parent.children);
-  else parent.children = isolateInFlow(parent.children);
+  if (parent.type === 'root') parent.children = isolateInFlow(parent.children, depth);
+  else parent.children = isolateInFlow(parent.children, depth);
 }
 
 /** A hint found in the tree, with the blocks between its tags. */

@@ -1,5 +1,5 @@
 import type { Definition, PhrasingContent } from 'mdast';
-import { leaf, marksOf, normalizeInlines, textNode, withoutTrailingLineBreaks } from './build.js';
+import { append, leaf, marksOf, normalizeInlines, textNode, withoutTrailingLineBreaks } from './build.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import type {
   DocumentInlineContent,
@@ -33,20 +33,35 @@ export function inlineImage(url: string, alt: string | null | undefined, title: 
 }
 
 function link(url: string, children: PhrasingContent[], marks: DocumentMarkType[], definitions: Definitions): DocumentInlineLink {
-  const nodes = children
-    .flatMap((child) => phrasing(child, marks, definitions))
-    .filter((node): node is DocumentText | DocumentInlineImage => node.object === 'text' || node.type === 'inline-image');
+  const nodes = phrasing(children, marks, definitions).filter(
+    (node): node is DocumentText | DocumentInlineImage => node.object === 'text' || node.type === 'inline-image',
+  );
   return { object: 'inline', type: 'link', data: { ref: refFromUrl(url) }, nodes: normalizeInlines(nodes) };
 }
 
+const MARK_OF = { strong: 'bold', emphasis: 'italic', delete: 'strikethrough' } as const;
+
 /**
- * One mdast phrasing node as document inline content, its formatting turned
- * into marks. HTML tags are dropped and the text between them kept, except
- * `<br>`, which is a line break.
+ * mdast phrasing as document inline content, its formatting turned into
+ * marks. A loop over the formatting rather than recursion, since `*` runs can
+ * nest thousands deep. HTML tags are dropped and the text between them kept,
+ * except `<br>`, which is a line break.
  */
-function phrasing(node: PhrasingContent, marks: DocumentMarkType[], definitions: Definitions): DocumentInlineContent[] {
-  const inside = (children: PhrasingContent[], mark: DocumentMarkType) =>
-    children.flatMap((child) => phrasing(child, [...marks, mark], definitions));
+function phrasing(children: PhrasingContent[], marks: DocumentMarkType[], definitions: Definitions): DocumentInlineContent[] {
+  const out: DocumentInlineContent[] = [];
+  const pending = children.map((node) => ({ node, marks })).reverse();
+  while (pending.length > 0) {
+    const { node, marks } = pending.pop()!;
+    if (node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete') {
+      const mark = MARK_OF[node.type];
+      const inner = marks.includes(mark) ? marks : [...marks, mark];
+      for (let i = node.children.length - 1; i >= 0; i -= 1) pending.push({ node: node.children[i]!, marks: inner });
+    } else append(out, unformatted(node, marks, definitions));
+  }
+  return out;
+}
+
+function unformatted(node: PhrasingContent, marks: DocumentMarkType[], definitions: Definitions): DocumentInlineContent[] {
   switch (node.type) {
     case 'text':
       return [text(softBreaksAsSpaces(node.value), marks)];
@@ -54,18 +69,11 @@ function phrasing(node: PhrasingContent, marks: DocumentMarkType[], definitions:
       return [text(softBreaksAsSpaces(node.value), [...marks, 'code'])];
     case 'break':
       return [text('\n', marks)];
-    case 'strong':
-      return inside(node.children, 'bold');
-    case 'emphasis':
-      return inside(node.children, 'italic');
-    case 'delete':
-      return inside(node.children, 'strikethrough');
     case 'link':
       return [link(node.url, node.children, marks, definitions)];
     case 'linkReference': {
       const definition = definitions.get(node.identifier);
-      if (definition) return [link(definition.url, node.children, marks, definitions)];
-      return node.children.flatMap((child) => phrasing(child, marks, definitions));
+      return definition ? [link(definition.url, node.children, marks, definitions)] : phrasing(node.children, marks, definitions);
     }
     case 'image':
       return [inlineImage(node.url, node.alt, node.title)];
@@ -85,5 +93,5 @@ function phrasing(node: PhrasingContent, marks: DocumentMarkType[], definitions:
 
 /** A paragraph's, heading's or table cell's content as document inline content. */
 export function inlineContent(children: PhrasingContent[], definitions: Definitions): DocumentInlineContent[] {
-  return withoutTrailingLineBreaks(normalizeInlines(children.flatMap((child) => phrasing(child, [], definitions))));
+  return withoutTrailingLineBreaks(normalizeInlines(phrasing(children, [], definitions)));
 }

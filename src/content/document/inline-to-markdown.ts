@@ -1,5 +1,5 @@
 import type { PhrasingContent } from 'mdast';
-import { MARK_ORDER } from './build.js';
+import { append, MARK_ORDER } from './build.js';
 import { urlFromRef } from './links.js';
 import { asObject, asString, childObjects, fail, field, nodeType, optionalString, type At, type JsonObject } from './read-json.js';
 import type { DocumentMarkType } from './types.js';
@@ -57,7 +57,7 @@ function leavesPhrasing(leaves: Leaf[], lineBreak: LineBreak, level = 0): Phrasi
     while (end < leaves.length && leaves[end]!.marks.has(mark) === marked) end += 1;
     const inner = leavesPhrasing(leaves.slice(index, end), lineBreak, level + 1);
     if (marked) out.push({ type, children: inner } as PhrasingContent);
-    else out.push(...inner);
+    else append(out, inner);
     index = end;
   }
   return out;
@@ -83,12 +83,24 @@ function imagePhrasing(node: JsonObject, at: At): PhrasingContent[] {
   return [{ type: 'image', url, alt, title }];
 }
 
+/** GitBook names an emoji by its code points in hex (`1f600`, `1f1eb-1f1f7`); markdown has the character itself. */
+function emojiPhrasing(node: JsonObject): PhrasingContent[] {
+  const code = typeof node.data === 'object' && node.data !== null ? (node.data as JsonObject).code : undefined;
+  // The longest emoji sequences (families, flags of regions) have under a dozen code points.
+  if (typeof code !== 'string' || code.length > 100) return [];
+  const points = code.split('-').map((hex) => Number.parseInt(hex, 16));
+  if (points.some((point) => !Number.isInteger(point) || point < 0 || point > 0x10ffff)) return [];
+  return [{ type: 'text', value: String.fromCodePoint(...points) }];
+}
+
 function inlineNodePhrasing(node: JsonObject, at: At, lineBreak: LineBreak, inLink: boolean): PhrasingContent[] {
   switch (nodeType(node, at)) {
     case 'link':
       return linkPhrasing(node, at, lineBreak, inLink);
     case 'inline-image':
       return imagePhrasing(node, at);
+    case 'emoji':
+      return emojiPhrasing(node);
     default:
       // Other inlines (annotations, mentions, emoji…) keep whatever text they hold.
       return Array.isArray(node.nodes) ? inlinePhrasing(node, at, lineBreak, inLink) : [];
@@ -103,14 +115,14 @@ export function inlinePhrasing(parent: JsonObject, at: At, lineBreak: LineBreak,
   const out: PhrasingContent[] = [];
   let run: Leaf[] = [];
   const flush = () => {
-    out.push(...leavesPhrasing(run, lineBreak));
+    append(out, leavesPhrasing(run, lineBreak));
     run = [];
   };
   for (const [node, nodeAt] of childObjects(parent, at, 'nodes')) {
-    if (node.object === 'text') run.push(...readLeaves(node, nodeAt));
+    if (node.object === 'text') append(run, readLeaves(node, nodeAt));
     else if (node.object === 'inline') {
       flush();
-      out.push(...inlineNodePhrasing(node, nodeAt, lineBreak, inLink));
+      append(out, inlineNodePhrasing(node, nodeAt, lineBreak, inLink));
     } else fail(nodeAt, 'must be a text or an inline node (object "text" or "inline")');
   }
   flush();

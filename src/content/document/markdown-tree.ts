@@ -4,13 +4,30 @@ import { fromMarkdown, type CompileContext, type Token } from 'mdast-util-from-m
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
+import { BadRequestError } from '../../core/errors.js';
+
+/**
+ * Runs a parse, turning the stack overflow of markdown nested thousands of
+ * levels deep (the parser's own tree walks recurse) into a 400, so such
+ * markdown is refused when written rather than failing every later read.
+ */
+export function withinParserLimits<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RangeError) throw new BadRequestError('markdown nests too deeply to be read');
+    throw error;
+  }
+}
 
 /** The markdown dialect of pages: CommonMark, GitHub's extensions, and YAML frontmatter. */
 export function parseMarkdown(markdown: string): Root {
-  return fromMarkdown(markdown, {
-    extensions: [gfm(), frontmatter()],
-    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown()],
-  });
+  return withinParserLimits(() =>
+    fromMarkdown(markdown, {
+      extensions: [gfm(), frontmatter()],
+      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown()],
+    }),
+  );
 }
 
 export type UrlNode = Link | Image | Definition;
@@ -34,32 +51,41 @@ export function parseMarkdownWithDestinations(markdown: string): { tree: Root; d
     }
   }
   // These wrapper tokens have no handler of their own in mdast-util-from-markdown, so hooking them changes nothing else.
-  const tree = fromMarkdown(markdown, {
-    extensions: [gfm(), frontmatter()],
-    mdastExtensions: [
-      gfmFromMarkdown(),
-      frontmatterFromMarkdown(),
-      { exit: { resourceDestination: record, definitionDestination: record } },
-    ],
-  });
+  const tree = withinParserLimits(() =>
+    fromMarkdown(markdown, {
+      extensions: [gfm(), frontmatter()],
+      mdastExtensions: [
+        gfmFromMarkdown(),
+        frontmatterFromMarkdown(),
+        { exit: { resourceDestination: record, definitionDestination: record } },
+      ],
+    }),
+  );
   return { tree, destinations };
 }
 
-/** Calls `visitor` on every node, parents before their children, in document order. */
-export function visitTree(node: Nodes, visitor: (node: Nodes) => void): void {
-  visitor(node);
-  if ('children' in node) for (const child of node.children) visitTree(child, visitor);
+/**
+ * Calls `visitor` on every node, parents before their children, in document
+ * order. A loop, not recursion: markdown can nest thousands of quotes deep.
+ */
+export function visitTree(tree: Nodes, visitor: (node: Nodes) => void): void {
+  const pending: Nodes[] = [tree];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    visitor(node);
+    if ('children' in node) for (let i = node.children.length - 1; i >= 0; i -= 1) pending.push(node.children[i]!);
+  }
 }
+
+/** How many containers (quotes, lists, hints) deep a document keeps its nesting; deeper ones are flattened. */
+export const MAX_NESTING = 16;
 
 /** The text a reader sees, for titles: images, HTML and footnote marks contribute nothing. */
 export function plainText(node: Nodes): string {
-  switch (node.type) {
-    case 'text':
-    case 'inlineCode':
-      return node.value;
-    case 'break':
-      return ' ';
-    default:
-      return 'children' in node ? node.children.map(plainText).join('') : '';
-  }
+  let text = '';
+  visitTree(node, (child) => {
+    if (child.type === 'text' || child.type === 'inlineCode') text += child.value;
+    else if (child.type === 'break') text += ' ';
+  });
+  return text;
 }

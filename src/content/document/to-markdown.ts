@@ -1,10 +1,32 @@
-import type { AlignType, BlockContent, DefinitionContent, Html, List, ListItem, PhrasingContent, RootContent, TableCell, TableRow } from 'mdast';
+import type {
+  AlignType,
+  BlockContent,
+  DefinitionContent,
+  Html,
+  List,
+  ListItem,
+  PhrasingContent,
+  RootContent,
+  TableCell,
+  TableRow,
+} from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown, type Join } from 'mdast-util-to-markdown';
 import { CLOSE_HINT_TAG, HINT_STYLES, openHintTag } from './hints.js';
 import { inlinePhrasing, inlineText, withoutTrailingBreaks } from './inline-to-markdown.js';
 import { urlFromRef } from './links.js';
-import { asObject, asString, childObjects, DOCUMENT_ROOT, fail, field, nodeType, optionalString, type At, type JsonObject } from './read-json.js';
+import {
+  asObject,
+  asString,
+  childObjects,
+  DOCUMENT_ROOT,
+  fail,
+  field,
+  nodeType,
+  optionalString,
+  type At,
+  type JsonObject,
+} from './read-json.js';
 import type { HintStyle, JSONDocument } from './types.js';
 
 type FlowContent = BlockContent | DefinitionContent;
@@ -42,8 +64,10 @@ function block(node: JsonObject, at: At): FlowContent[] {
     }
     case 'heading-1':
     case 'heading-2':
-    case 'heading-3':
-      return [{ type: 'heading', depth: Number(type.slice(-1)) as 1 | 2 | 3, children: withoutTrailingBreaks(inlinePhrasing(node, at, 'break')) }];
+    case 'heading-3': {
+      const depth = Number(type.slice(-1)) as 1 | 2 | 3;
+      return [{ type: 'heading', depth, children: withoutTrailingBreaks(inlinePhrasing(node, at, 'break')) }];
+    }
     case 'list-unordered':
     case 'list-ordered':
     case 'list-tasks':
@@ -185,16 +209,20 @@ function records(data: JsonObject, dataAt: At): Array<[JsonObject, At]> {
   return all.sort(([a], [b]) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
+/** A title or plain value as cell text; a cell is one line, so line breaks become spaces. */
 function textCell(value: unknown): PhrasingContent[] {
-  return typeof value === 'string' || typeof value === 'number' ? [{ type: 'text', value: String(value) }] : [];
+  if (typeof value !== 'string' && typeof value !== 'number') return [];
+  return [{ type: 'text', value: String(value).replaceAll('\r\n', ' ').replaceAll('\n', ' ').replaceAll('\r', ' ') }];
 }
 
 /** A cell's value: the name of the fragment holding its text, or a plain number or string. */
 function cell(value: unknown, fragments: Map<unknown, readonly [JsonObject, At]>): TableCell {
   const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
   if (!fragment) return { type: 'tableCell', children: textCell(value) };
-  const paragraphs = childObjects(...fragment, 'nodes').map(([p, pAt]) => withoutTrailingBreaks(inlinePhrasing(p, pAt, 'html')));
-  // A cell is one line: its paragraphs are joined by `<br>`.
+  const paragraphs = childObjects(...fragment, 'nodes')
+    .filter(([block]) => block.type === 'paragraph' || (typeof block.type === 'string' && block.type.startsWith('heading-')))
+    .map(([block, blockAt]) => withoutTrailingBreaks(inlinePhrasing(block, blockAt, 'html')));
+  // A cell is one line: its paragraphs are joined by `<br>`; lists and other blocks a GitHub table cannot hold are left out.
   const children = paragraphs.flatMap((p, index): PhrasingContent[] => (index === 0 ? p : [{ type: 'html', value: '<br>' }, ...p]));
   return { type: 'tableCell', children };
 }
