@@ -119,6 +119,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = await changeRequestIn(app, space.id, request.params.changeRequestId);
       const { subject, status } = request.body;
       await app.db.transaction().execute(async (tx) => {
+        // Space first, then change request: the order merges take, so the two never deadlock.
         await tx.selectFrom('spaces').select('id').where('id', '=', space.id).forUpdate().execute();
         const locked = await lockChangeRequest(tx, id);
         if (locked.status === 'merged') throw new ConflictError('The change request is merged; it can no longer change');
@@ -137,7 +138,6 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests/:changeRequestId/content',
     {
       config: { scope: 'space:write' },
-      bodyLimit: app.initialConfig.bodyLimit,
       schema: {
         operationId: 'updateChangeRequestContent',
         tags,
@@ -158,6 +158,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Editing a change request');
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      // Checked again under the lock; checked here too so that no file is fetched for a closed change request.
       requireWorkable(changeRequest.status);
       const written = await writeChangeRequestContent(
         app,
@@ -188,7 +189,6 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Merging a change request');
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
-      requireWorkable(changeRequest.status);
       return mergeChangeRequest(app, { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: request.caller.userId });
     },
   );

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
-import type { Database, PageType, RevisionType, VariableValues } from '../db/types.js';
+import type { Database, FileVersionRow, PageVersionRow, RevisionRow, RevisionType, VariableValues } from '../db/types.js';
 import { ContentTree, type FileState, type PageState } from './tree.js';
 
 /** A revision and where it sits: on the space's line, or on a change request's line over a base. */
@@ -19,19 +19,7 @@ export interface RevisionPoint {
   createdAt: Date;
 }
 
-interface RevisionRecord {
-  id: string;
-  organization_id: string;
-  space_id: string;
-  change_request_id: string | null;
-  seq: number;
-  base_seq: number | null;
-  type: RevisionType;
-  parents: string[];
-  variables: VariableValues;
-  merged_from: string | null;
-  created_at: Date;
-}
+type RevisionRecord = Omit<RevisionRow, 'created_by'>;
 
 const toPoint = (row: RevisionRecord): RevisionPoint => ({
   id: row.id,
@@ -78,41 +66,10 @@ function entriesAt(point: RevisionPoint, kind: 'page' | 'file') {
       and not exists (select 1 from overlay o where o.item_id = e.item_id)`;
 }
 
-interface PageVersionRecord {
-  id: string;
-  page_id: string;
-  parent_page_id: string | null;
-  position: string;
-  type: PageType;
-  title: string;
-  slug: string;
-  emoji: string | null;
-  icon: string | null;
-  description: string | null;
-  document_id: string | null;
-  layout: Record<string, unknown> | null;
-  cover: Record<string, unknown> | null;
-  variables: VariableValues;
-  hidden: boolean;
-  no_index: boolean;
-  no_robots_index: boolean;
-  target: Record<string, unknown> | null;
-  href: string | null;
-  page_created_at: Date;
-  created_at: Date;
-}
+/** A page version as loadTree reads it: everything but where it belongs, which the caller knows. */
+type PageVersionRecord = Omit<PageVersionRow, 'organization_id' | 'space_id'>;
 
-interface FileVersionRecord {
-  id: string;
-  file_id: string;
-  name: string;
-  content_type: string;
-  sha256: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  created_at: Date;
-}
+type FileVersionRecord = Omit<FileVersionRow, 'organization_id' | 'space_id'>;
 
 const toPageState = (row: PageVersionRecord): PageState => ({
   pageId: row.page_id,

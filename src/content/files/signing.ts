@@ -23,8 +23,7 @@ export class FileUrlSigner {
     const windowSeconds = this.ttlSeconds;
     const expires = (Math.floor(now.getTime() / 1000 / windowSeconds) + 2) * windowSeconds;
     const signature = this.signature(versionId, expires);
-    const base = this.urls.api('files', versionId, name).replace('/v1/files/', '/files/');
-    return `${base}?expires=${expires}&signature=${signature}`;
+    return `${this.urls.service('files', versionId, name)}?expires=${expires}&signature=${signature}`;
   }
 
   /** Whether a URL's signature is right and not expired. */
