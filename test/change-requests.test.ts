@@ -105,6 +105,35 @@ describe('change requests', () => {
   });
 });
 
+describe('without a valid token', () => {
+  it('every change request and content route answers 401 and changes nothing', async () => {
+    const { admin, space } = await spaceWithTeam();
+    const cr = (await api.createChangeRequest(admin, space.id)).json();
+    const routes: Array<[string, string, unknown?]> = [
+      ['POST', `/v1/spaces/${space.id}/change-requests`, {}],
+      ['GET', `/v1/spaces/${space.id}/change-requests`],
+      ['GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`],
+      ['PATCH', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { subject: 'x' }],
+      ['POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', document: {} }] }],
+      ['POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`],
+      ['GET', `/v1/spaces/${space.id}/content`],
+      ['GET', `/v1/spaces/${space.id}/content/pages`],
+      ['GET', `/v1/spaces/${space.id}/content/files`],
+      ['GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`],
+      ['GET', `/v1/spaces/${space.id}/revisions/${space.revision}`],
+    ];
+    for (const [method, url, payload] of routes) {
+      for (const headers of [{}, { authorization: 'Bearer quire_not-a-real-token' }]) {
+        const res = await t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload: payload as object } : {}) });
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(res.json().error.code).toBe(401);
+      }
+    }
+    expect((await api.getChangeRequest(admin, space.id, cr.id)).json()).toMatchObject({ subject: '', status: 'draft', revision: space.revision });
+    expect(await spaceCounters(space.id)).toMatchObject({ change_requests_count: 1, revision_id: space.revision });
+  });
+});
+
 describe('writing content and merging', () => {
   it('inserts, updates, moves and deletes pages, and a merge makes a new space revision', async () => {
     const { admin, member, space } = await spaceWithTeam();
