@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const results: ScenarioResult[] = [];
   for (const { scenario, path, headers } of targets) {
     log(`${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections`);
-    results.push({ scenario, path, ...(await measure(base + path, headers, settings)) });
+    results.push({ scenario, path, ...(await measure(base + path, headers, settings, scenario.largeBody)) });
   }
 
   // After the load: the merges change the space the scenarios read.

@@ -231,6 +231,7 @@ describe('writing content and merging', () => {
       [[{ operation: 'insert_files', files: [{ name: 'x.png', base64: 'AAAA' }] }], 'contentType is required'],
       [[{ operation: 'insert_page', into: 'nope', document: {} }], 'no page nope'],
       [[{ operation: 'insert_page', document: { markdown: '---\ntitle: [unclosed\n---\nbody' } }], 'frontmatter'],
+      [[{ operation: 'insert_page', title: 'Deep', document: { markdown: `${'>'.repeat(10_000)} x` } }], 'nests too deeply'],
       [[{ operation: 'rename_page', page: parentId }], 'body/changes/0'],
       [[], 'must NOT have fewer than 1 items'],
     ];
@@ -309,11 +310,13 @@ describe('writing content and merging', () => {
 
 describe('a space with content', () => {
   it('takes its content along when transferred to another organization', async () => {
-    const { admin, space } = await spaceWithTeam();
+    const { admin, space, ...team } = await spaceWithTeam();
     await api.change(admin, space.id, [
       { operation: 'insert_page', title: 'Moves', document: { markdown: 'Along.\n' } },
       { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] },
     ]);
+    // Read once before, so that what the caches hold is put to the test.
+    expect((await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages[0].urls.app).toContain(`/o/${team.organization.id}/`);
     const target = await t.factory.organization(admin.user.id);
     const moved = await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/transfer`, headers: admin.headers, payload: { organization: target.id } });
     expect(moved.statusCode).toBe(200);
@@ -324,6 +327,7 @@ describe('a space with content', () => {
     }
     const pages = (await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages;
     expect(pages).toMatchObject([{ title: 'Moves', markdown: 'Along.\n' }]);
+    expect(pages[0].urls.app).toContain(`/o/${target.id}/`);
   });
 });
 

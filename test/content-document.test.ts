@@ -531,6 +531,13 @@ describe('leading heading', () => {
     expect(leadingHeadingTitle('## Not a title\n')).toBeNull();
     expect(leadingHeadingTitle('Intro\n\n# Later heading\n')).toBeNull();
     expect(leadingHeadingTitle('')).toBeNull();
+    // Written in every way CommonMark allows, and not mistaken where it isn't one.
+    expect(leadingHeadingTitle('\n\n   # Indented\n')).toBe('Indented');
+    expect(leadingHeadingTitle('Two line\nsetext\n  ====  \r\nBody')).toBe('Two line setext');
+    expect(leadingHeadingTitle('    # Indented code\n')).toBeNull();
+    expect(leadingHeadingTitle('Para\n\n===\n')).toBeNull();
+    expect(leadingHeadingTitle('Text with a # inside\n')).toBeNull();
+    expect(leadingHeadingTitle('Para\n---\n')).toBeNull();
   });
 
   it('is cut out with the blank lines after it, every other byte kept', () => {

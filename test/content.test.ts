@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
@@ -155,6 +156,71 @@ describe('pages', () => {
     expect((await api.read(admin, `/v1/spaces/${s.id}/content`)).statusCode).toBe(404);
     expect((await api.read(admin, `/v1/spaces/${s.id}/content/pages`)).statusCode).toBe(404);
     expect((await api.createChangeRequest(admin, s.id)).statusCode).toBe(404);
+  });
+});
+
+describe('the page tree', () => {
+  it('is served gzip to a caller that accepts it, with a validator that answers 304 until the content changes', async () => {
+    const { admin, member, space: s } = await space();
+    await api.change(admin, s.id, [{ operation: 'insert_page', title: 'First', document: { markdown: 'One.\n'.repeat(50) } }]);
+    const url = `/v1/spaces/${s.id}/content/pages`;
+    const reader = member('read');
+    const plain = await api.read(reader, url);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const etag = plain.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+
+    // The gzip form is made off the event loop; until it is ready the plain one is served.
+    let zipped = plain;
+    for (let attempt = 0; attempt < 50 && zipped.headers['content-encoding'] !== 'gzip'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      zipped = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+    }
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(plain.json());
+    const refused = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.json()).toEqual(plain.json());
+
+    const unchanged = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'if-none-match': etag } });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+    // The validator does not let a caller without access learn anything.
+    const outsider = await t.factory.account();
+    expect((await t.app.inject({ method: 'GET', url, headers: { ...outsider.headers, 'if-none-match': etag } })).statusCode).toBe(404);
+
+    await api.change(admin, s.id, [{ operation: 'insert_page', title: 'Second', document: {} }]);
+    const changed = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().pages.map((page: { title: string }) => page.title)).toEqual(['First', 'Second']);
+  });
+
+  it('shows the new paths of pages under a renamed parent, and of pages a change request moved', async () => {
+    const { admin, space: s } = await space();
+    const { written } = await api.change(admin, s.id, [
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', document: {} },
+      { operation: 'insert_page', ref: 'install', title: 'Install', into: 'guide', document: { markdown: 'Steps.\n' } },
+      { operation: 'insert_page', ref: 'deep', title: 'Deep', into: 'install', document: {} },
+      { operation: 'insert_page', title: 'Other', document: {} },
+    ]);
+    const [guide, install, deep, other] = written.changes.map((change: { page: { id: string } }) => change.page.id);
+    const url = `/v1/spaces/${s.id}/content/pages`;
+    expect(flatten((await api.read(admin, url)).json().pages).map((page) => page.path)).toEqual(['guide', 'guide/install', 'guide/install/deep', 'other']);
+
+    await api.change(admin, s.id, [{ operation: 'update_page', page: guide, slug: 'handbook' }]);
+    const renamed = flatten((await api.read(admin, url)).json().pages);
+    expect(renamed.map((page) => page.path)).toEqual(['handbook', 'handbook/install', 'handbook/install/deep', 'other']);
+    expect((renamed[1] as unknown as { urls: { app: string } }).urls.app).toMatch(/\/handbook\/install$/);
+    expect(renamed[1]!.markdown).toBe('Steps.\n');
+
+    const { id: moving } = await api.change(admin, s.id, [{ operation: 'update_page', page: install, into: other }]);
+    expect(moving).toBeTruthy();
+    const moved = (await api.read(admin, url)).json().pages;
+    expect(flatten(moved).map((page) => page.path)).toEqual(['handbook', 'other', 'other/install', 'other/install/deep']);
+    expect(flatten(moved).map((page) => page.id)).toEqual([guide, other, install, deep]);
   });
 });
 

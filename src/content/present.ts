@@ -29,18 +29,13 @@ export function pageAppUrl(urls: Urls, place: ContentPlace, path: string): strin
 }
 
 /**
- * A page and the pages under it, as the spec's RevisionPageDocument. The spec
- * requires each document page to carry its content, so `markdownOf` gives it.
+ * A page's own fields as the spec's RevisionPageDocument, without its
+ * subpages. The spec requires each document page to carry its content, hence
+ * `markdown`.
  */
-export function presentPage(
-  tree: ContentTree,
-  page: PageState,
-  markdownOf: (page: PageState) => string,
-  urls: Urls,
-  place: ContentPlace,
-): Record<string, unknown> {
+export function pageFields(tree: ContentTree, page: PageState, markdown: string, urls: Urls, place: ContentPlace): Record<string, unknown> {
   const path = tree.pathOf(page.pageId);
-  const body: Record<string, unknown> = {
+  return {
     id: page.pageId,
     title: page.title,
     kind: 'sheet',
@@ -60,20 +55,22 @@ export function presentPage(
     hidden: page.hidden,
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
-    markdown: markdownOf(page),
-    pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place)),
+    markdown,
   };
-  return body;
 }
 
-/** The top-level pages of a revision, each with its subtree. */
-export function presentPages(
+/** A page and the pages under it, as the spec's RevisionPageDocument. */
+export function presentPage(
   tree: ContentTree,
+  page: PageState,
   markdownOf: (page: PageState) => string,
   urls: Urls,
   place: ContentPlace,
-): Record<string, unknown>[] {
-  return tree.childrenOf(null).map((page) => presentPage(tree, page, markdownOf, urls, place));
+): Record<string, unknown> {
+  return {
+    ...pageFields(tree, page, markdownOf(page), urls, place),
+    pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place)),
+  };
 }
 
 export interface RevisionFile {

@@ -1,13 +1,13 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { sendJsonText } from '../core/replies.js';
+import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { NotFoundError } from '../core/errors.js';
 import { errorResponses, ListEnvelope } from '../core/schemas.js';
 import { findChangeRequest } from '../change-requests/queries.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { findVisibleSpace } from '../spaces/access.js';
 import type { SpaceWithAccess } from '../spaces/queries.js';
-import { evaluateExpressions, markdownToDocument } from './document/index.js';
+import { evaluateExpressions, markdownToDocument, type JSONDocument } from './document/index.js';
 import { presentFile, presentPage, type ContentPlace } from './present.js';
 import {
   ChangeRequestContentParams,
@@ -20,7 +20,8 @@ import {
   RevisionResponse,
   SpaceContentParams,
 } from './schemas.js';
-import { findRevision, type RevisionPoint } from './state.js';
+import type { RevisionPoint } from './state.js';
+import { pagesArrayOf } from './page-tree-body.js';
 import type { FileState } from './tree.js';
 import { Type } from '@sinclair/typebox';
 
@@ -32,15 +33,15 @@ interface ContentTarget {
 }
 
 
-async function revisionOf(app: FastifyInstance, spaceId: string, revisionId: string): Promise<RevisionPoint> {
-  const point = await findRevision(app.db, spaceId, revisionId);
+async function revisionOf(app: FastifyInstance, space: SpaceWithAccess, revisionId: string): Promise<RevisionPoint> {
+  const point = await app.content.revision(space.id, space.organization_id, revisionId);
   if (!point) throw new NotFoundError('No revision with this id in the space');
   return point;
 }
 
 async function spaceTarget(app: FastifyInstance, spaceId: string, userId: string): Promise<ContentTarget> {
   const { space } = await findVisibleSpace(app, spaceId, userId);
-  const point = await revisionOf(app, space.id, space.revision_id);
+  const point = await revisionOf(app, space, space.revision_id);
   return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null } };
 }
 
@@ -48,13 +49,13 @@ async function changeRequestTarget(app: FastifyInstance, spaceId: string, change
   const { space } = await findVisibleSpace(app, spaceId, userId);
   const changeRequest = await findChangeRequest(app.db, space.id, changeRequestId);
   if (!changeRequest) throw new NotFoundError('No change request with this id or number in the space');
-  const point = await revisionOf(app, space.id, changeRequest.revision_id);
+  const point = await revisionOf(app, space, changeRequest.revision_id);
   return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id } };
 }
 
 async function revisionTarget(app: FastifyInstance, spaceId: string, revisionId: string, userId: string): Promise<ContentTarget> {
   const { space } = await findVisibleSpace(app, spaceId, userId);
-  const point = await revisionOf(app, space.id, revisionId);
+  const point = await revisionOf(app, space, revisionId);
   return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: point.changeRequestId } };
 }
 
@@ -62,10 +63,10 @@ async function revisionTarget(app: FastifyInstance, spaceId: string, revisionId:
 export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const fileUrl = (file: FileState) => app.fileUrls.sign(file.versionId, file.name, app.clock.now());
 
-  async function revisionJson(target: ContentTarget): Promise<string> {
+  async function revisionBody(target: ContentTarget): Promise<Buffer> {
     const { point, space } = target;
     const tree = await app.content.tree(point);
-    const pages = await app.content.pagesAsJson(point, target.place);
+    const pageTree = await app.content.pageTreeBody(point, target.place);
     const urls: Record<string, string> = { app: target.place.changeRequestId ? `${app.urls.app('o', space.organization_id, 's', space.id)}/revisions/${point.id}` : app.urls.app('o', space.organization_id, 's', space.id) };
     if (space.visibility !== 'private') urls.published = app.urls.published(space.id);
     if (space.visibility === 'public') urls.public = app.urls.published(space.id);
@@ -84,8 +85,8 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const changeRequest = await findChangeRequest(app.db, space.id, point.mergedFrom);
       if (changeRequest) revision.mergedFrom = presentChangeRequest(changeRequest, app.urls);
     }
-    // The page tree is spliced in as text: it is serialised once per revision and cached.
-    return `${JSON.stringify(revision).slice(0, -1)},"pages":${pages}}`;
+    // The page tree is spliced in as bytes: it is serialised once per revision and cached.
+    return Buffer.concat([Buffer.from(`${JSON.stringify(revision).slice(0, -1)},"pages":`), pagesArrayOf(pageTree), Buffer.from('}')]);
   }
 
   async function pageJson(target: ContentTarget, pageId: string, query: { format: 'document' | 'markdown'; evaluated: boolean }): Promise<string> {
@@ -99,7 +100,15 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return query.evaluated ? evaluateExpressions(markdown, { space: target.point.variables, page: state.variables }) : markdown;
     };
     const body = presentPage(tree, page, contentOf, app.urls, target.place);
-    if (query.format === 'document') swapMarkdownForDocument(body);
+    if (query.format === 'document') {
+      // Evaluated markdown is this read's own; the stored markdown's document is converted once.
+      const documentOf = (presented: Record<string, unknown>) => {
+        const markdown = presented.markdown as string;
+        const documentId = presented.documentId as string | undefined;
+        return documentId && !query.evaluated ? app.content.documentOf(documentId, markdown) : markdownToDocument(markdown);
+      };
+      swapMarkdownForDocument(body, documentOf);
+    }
     return JSON.stringify(body);
   }
 
@@ -165,14 +174,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.get(
       way.prefix,
       { ...read, schema: { operationId: way.ids.revision, tags, summary: 'The revision: its pages, files and variables', params: way.params, querystring: ContentQuery, response: { 200: RevisionResponse, ...errorResponses } } },
-      async (request, reply) => sendJsonText(reply, await revisionJson(await way.target(request.params as Record<string, string>, request.caller.userId))),
+      async (request, reply) => sendBytes(reply.type('application/json; charset=utf-8'), await revisionBody(await way.target(request.params as Record<string, string>, request.caller.userId))),
     );
     app.get(
       `${way.prefix}/pages`,
       { ...read, schema: { operationId: way.ids.pages, tags, summary: 'The page tree, each page with its content', params: way.params, querystring: ContentQuery, response: { 200: Type.Object({ pages: Type.Array(RevisionPageResponse) }), ...errorResponses } } },
       async (request, reply) => {
         const target = await way.target(request.params as Record<string, string>, request.caller.userId);
-        return sendJsonText(reply, `{"pages":${await app.content.pagesAsJson(target.point, target.place)}}`);
+        return sendPreparedJson(request, reply, await app.content.pageTreeBody(target.point, target.place));
       },
     );
     app.get(
@@ -199,16 +208,19 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         const params = request.params as Record<string, string>;
         const target = await way.target(params, request.caller.userId);
-        return sendJsonText(reply, await pageJson(target, params.pageId!, request.query));
+        const { point, place } = target;
+        const build = () => pageJson(target, params.pageId!, request.query);
+        // Evaluated answers vary with the revision's variables only, but are rarer: they are made each time.
+        const json = request.query.evaluated ? await build() : await app.content.pageAnswer(point, place, params.pageId!, request.query.format, build);
+        return sendJsonText(reply, json);
       },
     );
   }
 };
 
 /** The `document` form of a presented page and its subpages: the JSON document in place of the markdown. */
-function swapMarkdownForDocument(page: Record<string, unknown>): void {
-  const markdown = page.markdown as string;
+function swapMarkdownForDocument(page: Record<string, unknown>, documentOf: (page: Record<string, unknown>) => JSONDocument): void {
+  page.document = documentOf(page);
   delete page.markdown;
-  page.document = markdownToDocument(markdown);
-  for (const child of page.pages as Record<string, unknown>[]) swapMarkdownForDocument(child);
+  for (const child of page.pages as Record<string, unknown>[]) swapMarkdownForDocument(child, documentOf);
 }

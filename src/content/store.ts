@@ -1,13 +1,20 @@
 import type { Db, DbOrTx } from '../db/database.js';
 import type { Urls } from '../core/urls.js';
 import { WeightedLru } from './cache.js';
-import { presentPages, type ContentPlace } from './present.js';
-import { loadMarkdown, loadTree, type RevisionPoint } from './state.js';
+import { markdownToDocument, type JSONDocument } from './document/index.js';
+import { composePageTree, type PageTreeBody } from './page-tree-body.js';
+import { pageFields, type ContentPlace } from './present.js';
+import { findRevision, loadMarkdown, loadTree, type RevisionPoint } from './state.js';
 import type { ContentTree, PageState } from './tree.js';
 
-/** Cache bounds: page and file entries across cached trees, and characters of cached text. */
+/** Cache bounds: page and file entries across cached trees, characters of cached text, bytes of page-tree bodies. */
 const TREE_ITEMS = 250_000;
+const REVISIONS = 100_000;
 const TEXT_CHARACTERS = 64 * 1024 * 1024;
+const BODY_BYTES = 48 * 1024 * 1024;
+
+/** A document's JSON runs to several times its markdown. */
+const documentWeight = (markdown: string) => markdown.length * 4 + 256;
 
 /**
  * Reads revisions' content through caches. Revisions and documents never
@@ -18,7 +25,14 @@ const TEXT_CHARACTERS = 64 * 1024 * 1024;
 export class ContentStore {
   private readonly trees = new WeightedLru<string, ContentTree>(TREE_ITEMS, (tree) => tree.pages.size + tree.files.size + 1);
   private readonly markdown = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 64);
-  private readonly pagesJson = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length);
+  /** Each page's own JSON fields, by version and where it is shown: a new revision reuses those of the pages it did not change. */
+  private readonly pageFragments = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 160);
+  private readonly pageTreeBodies = new WeightedLru<string, PageTreeBody>(BODY_BYTES, (body) => Math.ceil(body.json.length * 1.25));
+  /** Documents converted from markdown, by document id (the markdown of a document never changes). */
+  private readonly documents = new WeightedLru<string, { document: JSONDocument; weight: number }>(TEXT_CHARACTERS / 2, (entry) => entry.weight);
+  private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
+  /** Answers of one-page reads, by revision, place, page and format. */
+  private readonly pageAnswers = new WeightedLru<string, string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
 
   constructor(
     private readonly db: Db,
@@ -49,14 +63,66 @@ export class ContentStore {
     return (page) => (page.documentId ? (found.get(page.documentId) ?? '') : '');
   }
 
-  /** The revision's page tree as the JSON array of the spec's pages, serialised once per revision. */
-  async pagesAsJson(point: RevisionPoint, place: ContentPlace): Promise<string> {
-    const key = `${point.id}:${place.changeRequestId ?? ''}`;
-    return this.pagesJson.getOrLoad(key, async () => {
+  /**
+   * A revision of the space, or undefined. Revisions never change, but the
+   * organization they belong to does on a transfer: `organizationId` is the
+   * space's current one.
+   */
+  async revision(spaceId: string, organizationId: string, revisionId: string): Promise<RevisionPoint | undefined> {
+    const cached = this.revisions.get(revisionId);
+    if (cached) return cached.spaceId === spaceId ? { ...cached, organizationId } : undefined;
+    const point = await findRevision(this.db, spaceId, revisionId);
+    if (point) this.revisions.set(revisionId, point);
+    return point && { ...point, organizationId };
+  }
+
+  /** The body of the revision's page-tree read, made once per revision and place. */
+  pageTreeBody(point: RevisionPoint, place: ContentPlace): Promise<PageTreeBody> {
+    const placeKey = `${place.organizationId}|${place.changeRequestId ?? ''}`;
+    const key = `${point.id}|${placeKey}`;
+    return this.pageTreeBodies.getOrLoad(key, async () => {
       const tree = await this.tree(point);
-      const markdownOf = await this.markdownOf(point.organizationId, tree.pages.values());
-      return JSON.stringify(presentPages(tree, markdownOf, this.urls, place));
+      const fragmentKey = (page: PageState) => `${placeKey}|${page.versionId}|${tree.pathOf(page.pageId)}`;
+      const fragments = new Map<string, string>();
+      const missing: PageState[] = [];
+      for (const page of tree.pages.values()) {
+        const fragment = this.pageFragments.get(fragmentKey(page));
+        if (fragment === undefined) missing.push(page);
+        else fragments.set(page.pageId, fragment);
+      }
+      const markdownOf = await this.markdownOf(point.organizationId, missing);
+      for (const page of missing) {
+        const fragment = JSON.stringify(pageFields(tree, page, markdownOf(page), this.urls, place)).slice(0, -1);
+        this.pageFragments.set(fragmentKey(page), fragment);
+        fragments.set(page.pageId, fragment);
+      }
+      return composePageTree(tree, (page) => fragments.get(page.pageId)!, key);
     });
+  }
+
+  /** Keeps documents just written, in both forms. */
+  rememberDocuments(documents: ReadonlyMap<string, { markdown: string; document: JSONDocument }>): void {
+    for (const [id, { markdown, document }] of documents) {
+      this.markdown.set(id, markdown);
+      this.documents.set(id, { document, weight: documentWeight(markdown) });
+    }
+  }
+
+  /**
+   * The JSON answer of a one-page read that depends only on the revision,
+   * where it is shown, the page and the format: made by `build` once.
+   */
+  pageAnswer(point: RevisionPoint, place: ContentPlace, pageId: string, format: string, build: () => Promise<string>): Promise<string> {
+    return this.pageAnswers.getOrLoad(`${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`, build);
+  }
+
+  /** The document form of a page's markdown, converted once per document. */
+  documentOf(documentId: string, markdown: string): JSONDocument {
+    const cached = this.documents.get(documentId);
+    if (cached) return cached.document;
+    const document = markdownToDocument(markdown);
+    this.documents.set(documentId, { document, weight: documentWeight(markdown) });
+    return document;
   }
 
   /** Keeps a tree just written, so the next read of that revision costs no query. */

@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import { Negotiator } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Answers with no body: 204 No Content, or 205 Reset Content for the
@@ -20,4 +21,30 @@ export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
 /** Answers with raw bytes, past the response schema's serialiser. */
 export function sendBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
   return reply.send(bytes);
+}
+
+/** A JSON answer made once and served many times: its bytes, maybe their gzip form, and a validator. */
+export interface PreparedJson {
+  json: Buffer;
+  gzip: Buffer | undefined;
+  etag: string;
+}
+
+const encodings = new Negotiator({ supportedValues: ['gzip', 'identity'], cache: new Map() });
+
+/**
+ * Serves a prepared JSON answer: 304 when the caller already holds it
+ * (`If-None-Match`), the gzip form when the caller accepts it and it is
+ * ready, else the plain bytes.
+ */
+export function sendPreparedJson(request: FastifyRequest, reply: FastifyReply, prepared: PreparedJson): FastifyReply {
+  reply.header('etag', prepared.etag).header('vary', 'Accept-Encoding');
+  const held = request.headers['if-none-match'];
+  if (held && held.split(',').some((tag) => tag.trim() === prepared.etag || tag.trim() === '*')) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  const accepted = request.headers['accept-encoding'];
+  if (prepared.gzip && accepted && encodings.negotiate(accepted) === 'gzip') {
+    return reply.header('content-encoding', 'gzip').send(prepared.gzip);
+  }
+  return reply.send(prepared.json);
 }

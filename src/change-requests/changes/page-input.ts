@@ -2,9 +2,8 @@ import { BadRequestError } from '../../core/errors.js';
 import { isEmoji } from '../../core/emoji.js';
 import {
   documentToMarkdown,
-  leadingHeadingTitle,
   splitFrontmatter,
-  withoutLeadingHeading,
+  splitLeadingHeading,
   type JSONDocument,
 } from '../../content/document/index.js';
 import type { VariableValues } from '../../db/types.js';
@@ -138,9 +137,9 @@ export function readPageFields(metadata: MetadataInput, document: DocumentInput 
   if ('markdown' in document) {
     const { data, body } = splitFrontmatter(document.markdown);
     const fromMatter = fromFrontmatter(data, `${field}/document`);
-    const heading = fromMatter.title === undefined ? leadingHeadingTitle(body) : null;
-    const markdown = (heading ? withoutLeadingHeading(body) : body).replace(/^(?:[ \t]*\r?\n)+/, '');
-    return { ...fields, ...(heading ? { title: heading } : {}), ...fromMatter, markdown: markdown === '' ? null : markdown };
+    const heading = fromMatter.title === undefined ? splitLeadingHeading(body) : null;
+    const markdown = (heading ? heading.body : body).replace(/^(?:[ \t]*\r?\n)+/, '');
+    return { ...fields, ...(heading ? { title: heading.title } : {}), ...fromMatter, markdown: markdown === '' ? null : markdown };
   }
   if ('document' in document) {
     const markdown = documentToMarkdown(document.document as unknown as JSONDocument);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
+import { markdownToDocument } from '../../content/document/index.js';
 import { findRevision } from '../../content/state.js';
 import type { FileState } from '../../content/tree.js';
 import { lockChangeRequest } from '../queries.js';
@@ -41,6 +42,8 @@ export async function writeChangeRequestContent(
     if (!point) throw new Error(`Change request ${target.changeRequestId} points at a missing revision`);
     const now = app.clock.now();
     const applied = applyChanges(await app.content.tree(point, tx), changes, prepared, now);
+    // Converting each new document now refuses markdown no read could convert, and spares the first read the work.
+    const documents = new Map([...applied.documents].map(([id, markdown]) => [id, { markdown, document: markdownToDocument(markdown) }]));
 
     const newPages = [...applied.pages.values()].filter((page) => page !== null);
     const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
@@ -70,8 +73,9 @@ export async function writeChangeRequestContent(
     ];
     await advanceLine(tx, place, target.changeRequestId, seq, entries);
     await tx.updateTable('change_requests').set({ revision_id: revisionId, updated_at: now }).where('id', '=', target.changeRequestId).execute();
-    return { revisionId, tree: applied.tree, outcomes: applied.outcomes, insertedFiles: newFiles };
+    return { revisionId, tree: applied.tree, documents, outcomes: applied.outcomes, insertedFiles: newFiles };
   });
   app.content.remember(written.revisionId, written.tree);
+  app.content.rememberDocuments(written.documents);
   return { revisionId: written.revisionId, outcomes: written.outcomes, insertedFiles: written.insertedFiles };
 }

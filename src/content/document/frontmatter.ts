@@ -13,6 +13,8 @@ export interface Frontmatter {
 
 /** The YAML frontmatter of a page (a `---` block at the very start) and the markdown after it. */
 export function splitFrontmatter(markdown: string): Frontmatter {
+  // Frontmatter opens with the very first line; without it there is nothing to parse.
+  if (!markdown.startsWith('---')) return { data: {}, body: markdown };
   const tree = withinParserLimits(() =>
     fromMarkdown(markdown, { extensions: [frontmatter()], mdastExtensions: [frontmatterFromMarkdown()] }),
   );

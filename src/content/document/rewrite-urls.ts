@@ -10,6 +10,8 @@ export type UrlRewrite = (url: string, kind: UrlKind) => string | undefined;
  * replace and are left alone; reference links follow their definition.
  */
 export function rewriteUrls(markdown: string, rewrite: UrlRewrite): string {
+  // A destination follows `](` (links, images) or `]:` (definitions) at once; without either there is none.
+  if (!markdown.includes('](') && !markdown.includes(']:')) return markdown;
   const { destinations } = parseMarkdownWithDestinations(markdown);
   const edits: Array<SourceRange & { text: string }> = [];
   for (const [node, range] of destinations) {
