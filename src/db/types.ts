@@ -253,6 +253,59 @@ export interface TreeEntriesTable {
   to_seq: number | null;
 }
 
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  change_request_id: string | null;
+  revision_id: string;
+  page_id: string | null;
+  page_version_id: string | null;
+  node_id: string | null;
+  node_preview: string | null;
+  posted_by: string;
+  posted_at: Timestamp;
+  edited_at: NullableTimestamp;
+  body: string;
+  status: Generated<CommentStatus>;
+  resolved_at: NullableTimestamp;
+  resolved_by: string | null;
+  replies_count: Generated<number>;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  comment_id: string;
+  posted_by: string;
+  posted_at: Timestamp;
+  edited_at: NullableTimestamp;
+  body: string;
+}
+
+export interface CommentReactionsTable {
+  organization_id: string;
+  space_id: string;
+  comment_id: string;
+  reply_id: string | null;
+  emoji: string;
+  user_id: string;
+  reacted_at: Timestamp;
+}
+
+export interface ChangeRequestReviewersTable {
+  organization_id: string;
+  space_id: string;
+  change_request_id: string;
+  user_id: string;
+  requested_by: string | null;
+  revision_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -272,6 +325,10 @@ export interface Database {
   blobs: BlobsTable;
   file_versions: FileVersionsTable;
   tree_entries: TreeEntriesTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
+  change_request_reviewers: ChangeRequestReviewersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -290,3 +347,6 @@ export type PageVersionRow = Selectable<PageVersionsTable>;
 export type NewPageVersion = Insertable<PageVersionsTable>;
 export type FileVersionRow = Selectable<FileVersionsTable>;
 export type NewFileVersion = Insertable<FileVersionsTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type CommentReplyRow = Selectable<CommentRepliesTable>;
+export type ChangeRequestReviewerRow = Selectable<ChangeRequestReviewersTable>;
