@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
 import { sendJsonText } from '../core/replies.js';
@@ -10,7 +9,8 @@ import { findEditableSpace, findVisibleSpace } from '../spaces/access.js';
 import { writeChangeRequestContent, requireWorkable } from './changes/write.js';
 import { mergeChangeRequest } from './merge.js';
 import { presentChangeRequest } from './present.js';
-import { countChangeRequests, findChangeRequest, listChangeRequests, listChangeRequestsByCreator, lockChangeRequest, moveStatusCounters } from './queries.js';
+import { changeRequestIn } from './access.js';
+import { countChangeRequests, listChangeRequests, listChangeRequestsByCreator, lockChangeRequest, moveStatusCounters } from './queries.js';
 import {
   ChangeRequestParams,
   ChangeRequestSchema,
@@ -25,12 +25,6 @@ import {
 
 const ChangeRequest = ref(ChangeRequestSchema);
 const tags = ['change-requests'];
-
-async function changeRequestIn(app: FastifyInstance, spaceId: string, changeRequestId: string) {
-  const changeRequest = await findChangeRequest(app.db, spaceId, changeRequestId);
-  if (!changeRequest) throw new NotFoundError('No change request with this id or number in the space');
-  return changeRequest;
-}
 
 export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const present = async (spaceId: string, changeRequestId: string) => presentChangeRequest(await changeRequestIn(app, spaceId, changeRequestId), app.urls);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { NotFoundError } from '../core/errors.js';
 import { errorResponses, ListEnvelope } from '../core/schemas.js';
+import { changeRequestIn } from '../change-requests/access.js';
 import { findChangeRequest } from '../change-requests/queries.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { findVisibleSpace } from '../spaces/access.js';
@@ -47,8 +48,7 @@ async function spaceTarget(app: FastifyInstance, spaceId: string, userId: string
 
 async function changeRequestTarget(app: FastifyInstance, spaceId: string, changeRequestId: string, userId: string): Promise<ContentTarget> {
   const { space } = await findVisibleSpace(app, spaceId, userId);
-  const changeRequest = await findChangeRequest(app.db, space.id, changeRequestId);
-  if (!changeRequest) throw new NotFoundError('No change request with this id or number in the space');
+  const changeRequest = await changeRequestIn(app, space.id, changeRequestId);
   const point = await revisionOf(app, space, changeRequest.revision_id);
   return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id } };
 }
