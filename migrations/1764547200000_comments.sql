@@ -14,6 +14,8 @@ CREATE TABLE comments (
   -- version differs now is reported `outdated`.
   page_id text,
   page_version_id text,
+  -- Where the page was, for a comment whose page is gone since.
+  page_path text,
   node_id text,
   node_preview text,
   posted_by text NOT NULL,

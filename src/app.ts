@@ -34,6 +34,9 @@ import { TeamSchema } from './teams/schemas.js';
 import { SpaceSchema } from './spaces/schemas.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
 import { ChangeRequestSchema } from './change-requests/schemas.js';
+import { reviewerRoutes } from './reviewers/routes.js';
+import { commentRoutes } from './comments/routes.js';
+import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
 import { FileUrlSigner } from './content/files/signing.js';
@@ -98,7 +101,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema, ChangeRequestSchema];
+  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema, ChangeRequestSchema, CommentSchema, CommentReplySchema];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -193,6 +196,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(ssoRoutes);
       await v1.register(inviteRoutes);
       await v1.register(changeRequestRoutes);
+      await v1.register(reviewerRoutes);
+      await v1.register(commentRoutes);
       await v1.register(contentRoutes);
     },
     { prefix: '/v1' },

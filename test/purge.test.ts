@@ -128,7 +128,7 @@ describe('purging deleted spaces', () => {
 });
 
 describe('purging a space with content', () => {
-  it('removes its change requests, revisions, pages and files, and the bytes nothing references any more', async () => {
+  it('removes its change requests, revisions, pages, files and discussion, and the bytes nothing references any more', async () => {
     const team = await t.factory.team([]);
     const created = await t.app.inject({ method: 'POST', url: `/v1/orgs/${team.organization.id}/spaces`, headers: team.admin.headers, payload: {} });
     const spaceId = created.json().id as string;
@@ -146,14 +146,29 @@ describe('purging a space with content', () => {
       },
     });
     expect(written.statusCode).toBe(200);
+    // Discussion too: a comment with a reply and a reaction, and a requested reviewer.
+    const comment = await t.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/comments`, headers: team.admin.headers, payload: { body: { markdown: 'Hm' } } });
+    const commentUrl = `/v1/spaces/${spaceId}/comments/${comment.json().id}`;
+    await t.app.inject({ method: 'POST', url: `${commentUrl}/replies`, headers: team.admin.headers, payload: { body: {} } });
+    await t.app.inject({ method: 'PUT', url: commentUrl, headers: team.admin.headers, payload: { addedReactions: ['👍'] } });
+    const requested = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${spaceId}/change-requests/${cr.json().id}/requested-reviewers`,
+      headers: team.admin.headers,
+      payload: { users: [team.admin.user.id] },
+    });
+    expect(requested.statusCode).toBe(200);
     const { sha256 } = await t.db.selectFrom('file_versions').select('sha256').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
     // Past the retention, and the bytes past their grace.
     await t.db.updateTable('spaces').set({ deleted_at: new Date(NOW - RETENTION - DAY) }).where('id', '=', spaceId).execute();
     await t.db.updateTable('blobs').set({ created_at: new Date(NOW - 2 * DAY) }).where('sha256', '=', sha256).execute();
 
+    const discussion = ['comments', 'comment_replies', 'comment_reactions', 'change_request_reviewers'] as const;
+    for (const table of discussion) expect(await t.db.selectFrom(table).select('space_id').where('space_id', '=', spaceId).execute(), table).toHaveLength(1);
     await purgeDeletedSpaces(t.db, clock, { retentionMs: RETENTION, batchSize: 100 });
 
-    for (const table of ['change_requests', 'revisions', 'documents', 'page_versions', 'file_versions', 'tree_entries'] as const) {
+    const tables = ['change_requests', 'revisions', 'documents', 'page_versions', 'file_versions', 'tree_entries'] as const;
+    for (const table of [...tables, ...discussion]) {
       const rows = await t.db.selectFrom(table).select('space_id').where('space_id', '=', spaceId).execute();
       expect(rows, table).toEqual([]);
     }

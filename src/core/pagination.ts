@@ -109,8 +109,9 @@ export function pageQuery<Args extends unknown[], Row>(
   columns: { createdAt: string; id: string },
   // `any` database type: the builder may add CTEs to it.
   build: (db: Kysely<Database>, ...args: Args) => SelectQueryBuilder<any, any, Row>,
+  /** How many arguments follow `db`; by default, as many as `build` declares. */
+  arity: number = build.length - 1,
 ): (db: DbOrTx, request: PageRequest, ...args: Args) => Promise<Row[]> {
-  const arity = build.length - 1;
   const variants = new Map<string, (db: DbOrTx, ...parameters: unknown[]) => Promise<Row[]>>();
   return (db, request, ...args) => {
     const shape = `${request.order}:${request.after ? 'after' : 'first'}`;

@@ -263,6 +263,7 @@ export interface CommentsTable {
   revision_id: string;
   page_id: string | null;
   page_version_id: string | null;
+  page_path: string | null;
   node_id: string | null;
   node_preview: string | null;
   posted_by: string;

@@ -22,7 +22,7 @@ export interface MemberFields {
 }
 
 /** A member with their user and their counters: teams they are in, spaces they reach. */
-function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users', object>>(query: QB) {
+export function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users', object>>(query: QB) {
   return query.select([
     'organization_members.user_id',
     'organization_members.role',
@@ -42,7 +42,7 @@ function selectMember<QB extends SelectQueryBuilder<Database, 'organization_memb
   ]);
 }
 
-function membersOf(db: Kysely<Database>, organizationId: string) {
+export function membersOf(db: Kysely<Database>, organizationId: string) {
   return db
     .selectFrom('organization_members')
     .innerJoin('users', 'users.id', 'organization_members.user_id')

@@ -35,6 +35,10 @@ export async function writeChangeRequestContent(
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await app.db.transaction().execute(async (tx) => {
+    // Space, then change request: the order a merge takes. The new revision's
+    // reference to the space needs a key-share lock on it anyway; taken first,
+    // a merge in progress is waited for instead of deadlocked with.
+    await tx.selectFrom('spaces').select('id').where('id', '=', target.spaceId).forKeyShare().execute();
     // The lock orders concurrent batches on one change request: each applies to the revision the previous one made.
     const locked = await lockChangeRequest(tx, target.changeRequestId);
     requireWorkable(locked.status);

@@ -11,3 +11,4 @@ export { collectReferences, type References } from './links.js';
 export { rewriteUrls, type UrlKind, type UrlRewrite } from './rewrite-urls.js';
 export { documentToMarkdown } from './to-markdown.js';
 export type * from './types.js';
+export { findNodeByKey, nodeText } from './find-node.js';

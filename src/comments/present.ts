@@ -1,0 +1,181 @@
+import type { FastifyInstance } from 'fastify';
+import { roleAtLeast } from '../core/roles.js';
+import type { User } from '../core/schemas.js';
+import { markdownToDocument } from '../content/document/index.js';
+import type { ContentTree } from '../content/tree.js';
+import type { CommentReplyRow, CommentRow } from '../db/types.js';
+import { presentUser } from '../users/present.js';
+import { pageVersionsByIds, reactionsToComments, reactionsToReplies, usersByIds, type ReactionRecord, type UserRecord } from './queries.js';
+import type { Comment, CommentReply } from './schemas.js';
+import { canComment, type ThreadContext } from './threads.js';
+
+export type BodyFormat = 'markdown' | 'document';
+
+function presentBody(markdown: string, format: BodyFormat): Comment['body'] {
+  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+}
+
+type Reactions = Comment['reactions'];
+
+/** Reactions grouped by emoji, in the order each emoji was first used; each user once per emoji. */
+function groupReactions(reactions: readonly ReactionRecord[], userOf: (id: string) => User): Reactions {
+  const byEmoji = new Map<string, Reactions[number]>();
+  for (const reaction of reactions) {
+    let group = byEmoji.get(reaction.emoji);
+    if (!group) {
+      group = { emoji: reaction.emoji, count: 0, users: [] };
+      byEmoji.set(reaction.emoji, group);
+    }
+    group.count += 1;
+    group.users.push({ user: userOf(reaction.user_id), reactedAt: reaction.reacted_at.toISOString() });
+  }
+  return [...byEmoji.values()];
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+/** Users by id, presented; a user missing from the map (never the case: rows reference users) shows their id. */
+function userLookup(app: FastifyInstance, users: Map<string, UserRecord>): (id: string) => User {
+  const presented = new Map<string, User>();
+  return (id) => {
+    let user = presented.get(id);
+    if (!user) {
+      const row = users.get(id);
+      user = presentUser({ id, email: row?.email ?? '', displayName: row?.display_name ?? id, photoUrl: row?.photo_url ?? null }, app.urls);
+      presented.set(id, user);
+    }
+    return user;
+  };
+}
+
+/** What the caller may do to a comment or reply they see. */
+function permissionsFor(context: ThreadContext, postedBy: string, userId: string) {
+  const open = canComment(context);
+  const author = postedBy === userId;
+  return {
+    view: true,
+    edit: open && author,
+    reply: open,
+    delete: context.space.edit_mode !== 'locked' && ((author && open) || roleAtLeast(context.role, 'admin')),
+  };
+}
+
+/**
+ * Comments as the spec's Comment, for one caller. Reactions, users and the
+ * stored states of pages gone from the content are read for the whole batch
+ * at once; `tree` is the thread's current content, which says where each
+ * page is now and whether it changed.
+ */
+export async function presentComments(
+  app: FastifyInstance,
+  context: ThreadContext,
+  rows: readonly CommentRow[],
+  tree: ContentTree,
+  format: BodyFormat,
+  userId: string,
+): Promise<Comment[]> {
+  const gone = rows.filter((row) => row.page_id && row.page_version_id && !tree.pages.has(row.page_id)).map((row) => row.page_version_id!);
+  const [reactions, versions] = await Promise.all([
+    reactionsToComments(app.db, rows.map((row) => row.id)),
+    pageVersionsByIds(app.db, [...new Set(gone)]),
+  ]);
+  const users = await usersByIds(app.db, [
+    ...rows.map((row) => row.posted_by),
+    ...rows.flatMap((row) => (row.resolved_by ? [row.resolved_by] : [])),
+    ...reactions.map((reaction) => reaction.user_id),
+  ]);
+  const userOf = userLookup(app, users);
+  const reactionsOf = groupBy(reactions, (reaction) => reaction.comment_id);
+
+  return rows.map((row) => {
+    const comment: Comment = {
+      object: 'comment',
+      id: row.id,
+      postedBy: userOf(row.posted_by),
+      postedAt: row.posted_at.toISOString(),
+      ...(row.edited_at ? { editedAt: row.edited_at.toISOString() } : {}),
+      reactions: groupReactions(reactionsOf.get(row.id) ?? [], userOf),
+      replies: row.replies_count,
+      body: presentBody(row.body, format),
+      target: {
+        ...(row.node_id ? { node: { id: row.node_id, ...(row.node_preview ? { preview: row.node_preview } : {}) } } : {}),
+        ...(row.change_request_id ? { changeRequest: row.change_request_id } : {}),
+        ...(row.page_id ? { page: pageTarget(row, tree, versions) } : {}),
+        space: row.space_id,
+        revision: row.revision_id,
+      },
+      urls: { location: app.urls.api(...context.path, row.id) },
+      permissions: permissionsFor(context, row.posted_by, userId),
+      status: row.status,
+    };
+    if (row.status === 'resolved' && row.resolved_at) {
+      comment.resolvedAt = row.resolved_at.toISOString();
+      if (row.resolved_by) comment.resolvedBy = userOf(row.resolved_by);
+    }
+    return comment;
+  });
+}
+
+type PageTarget = NonNullable<Comment['target']['page']>;
+type StoredVersion = Awaited<ReturnType<typeof pageVersionsByIds>> extends Map<string, infer V> ? V : never;
+
+/** The page as it is now in the thread's content; or, when it is gone, as it was when the comment was posted. */
+function pageTarget(row: CommentRow, tree: ContentTree, versions: Map<string, StoredVersion>): PageTarget {
+  const pageId = row.page_id!;
+  const current = tree.pages.get(pageId);
+  if (current) {
+    return {
+      id: pageId,
+      title: current.title,
+      ...(current.emoji ? { emoji: current.emoji } : {}),
+      ...(current.icon ? { icon: current.icon } : {}),
+      createdAt: current.pageCreatedAt.toISOString(),
+      updatedAt: current.updatedAt.toISOString(),
+      path: tree.pathOf(pageId),
+      outdated: current.versionId !== row.page_version_id,
+    };
+  }
+  const stored = row.page_version_id ? versions.get(row.page_version_id) : undefined;
+  return {
+    id: pageId,
+    title: stored?.title ?? pageId,
+    ...(stored?.emoji ? { emoji: stored.emoji } : {}),
+    ...(stored?.icon ? { icon: stored.icon } : {}),
+    ...(stored ? { createdAt: stored.page_created_at.toISOString(), updatedAt: stored.created_at.toISOString() } : {}),
+    path: row.page_path ?? '',
+    outdated: true,
+  };
+}
+
+/** Replies as the spec's CommentReply, for one caller. */
+export async function presentReplies(
+  app: FastifyInstance,
+  context: ThreadContext,
+  rows: readonly CommentReplyRow[],
+  format: BodyFormat,
+  userId: string,
+): Promise<CommentReply[]> {
+  const reactions = await reactionsToReplies(app.db, rows.map((row) => row.id));
+  const users = await usersByIds(app.db, [...rows.map((row) => row.posted_by), ...reactions.map((reaction) => reaction.user_id)]);
+  const userOf = userLookup(app, users);
+  const reactionsOf = groupBy(reactions, (reaction) => reaction.reply_id!);
+  return rows.map((row) => ({
+    object: 'comment-reply',
+    id: row.id,
+    postedBy: userOf(row.posted_by),
+    postedAt: row.posted_at.toISOString(),
+    ...(row.edited_at ? { editedAt: row.edited_at.toISOString() } : {}),
+    reactions: groupReactions(reactionsOf.get(row.id) ?? [], userOf),
+    body: presentBody(row.body, format),
+    urls: { location: app.urls.api(...context.path, row.comment_id, 'replies', row.id) },
+    permissions: permissionsFor(context, row.posted_by, userId),
+  }));
+}

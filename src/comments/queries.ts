@@ -1,0 +1,243 @@
+import { sql, type Kysely } from 'kysely';
+import type { DbOrTx } from '../db/database.js';
+import type { CommentReplyRow, CommentRow, Database } from '../db/types.js';
+import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { membersOf, selectMember } from '../members/queries.js';
+
+/** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
+export interface Thread {
+  organizationId: string;
+  spaceId: string;
+  changeRequestId: string | null;
+}
+
+/** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
+const COMMENT_COLUMNS = [
+  'c.id',
+  'c.organization_id',
+  'c.space_id',
+  'c.change_request_id',
+  'c.revision_id',
+  'c.page_id',
+  'c.page_version_id',
+  'c.page_path',
+  'c.node_id',
+  'c.node_preview',
+  'c.posted_by',
+  'c.posted_at',
+  'c.edited_at',
+  'c.body',
+  'c.status',
+  'c.resolved_at',
+  'c.resolved_by',
+  'c.replies_count',
+] as const;
+
+const REPLY_COLUMNS = ['r.id', 'r.organization_id', 'r.space_id', 'r.comment_id', 'r.posted_by', 'r.posted_at', 'r.edited_at', 'r.body'] as const;
+
+/**
+ * `column = any($1)`: one statement text whatever the number of ids, where
+ * `in (...)` would prepare a statement per list length.
+ */
+const anyOf = (column: string, ids: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${[...ids]}::text[])`;
+
+export interface CommentFilters {
+  status: 'open' | 'resolved' | undefined;
+  authors: readonly string[] | undefined;
+  pageId: string | undefined;
+}
+
+/** Which filters a list uses: each combination is one compiled query, taking only the values it filters on. */
+interface Shape {
+  changeRequest: boolean;
+  status: boolean;
+  authors: boolean;
+  page: boolean;
+}
+
+function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unknown[]) {
+  let index = 0;
+  // Placeholders stand for the values until the query is run; they are typed as what they stand for.
+  const next = <T>() => args[index++] as T;
+  let query = db.selectFrom('comments as c').where('c.space_id', '=', next<string>());
+  query = shape.changeRequest ? query.where('c.change_request_id', '=', next<string>()) : query.where('c.change_request_id', 'is', null);
+  if (shape.status) query = query.where('c.status', '=', next<'open' | 'resolved'>());
+  if (shape.authors) query = query.where(sql<boolean>`c.posted_by = any(${next<string[]>()}::text[])`);
+  if (shape.page) query = query.where('c.page_id', '=', next<string>());
+  return query;
+}
+
+type CommentPage = (db: DbOrTx, request: PageRequest, ...args: unknown[]) => Promise<Array<CommentRow & { [TOTAL_COUNT]?: string }>>;
+const commentPages = new Map<string, CommentPage>();
+
+function commentPageFor(shape: Shape): CommentPage {
+  const key = `${shape.changeRequest}:${shape.status}:${shape.authors}:${shape.page}`;
+  let run = commentPages.get(key);
+  if (!run) {
+    const arity = 1 + Number(shape.changeRequest) + Number(shape.status) + Number(shape.authors) + Number(shape.page);
+    run = pageQuery(
+      { createdAt: 'c.posted_at', id: 'c.id' },
+      (db, ...args: unknown[]) =>
+        threadComments(db, shape, args)
+          .select(COMMENT_COLUMNS)
+          // The count of the whole list rides along: one round trip for the page and its total.
+          .select(() => threadComments(db, shape, args).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+      arity,
+    ) as CommentPage;
+    commentPages.set(key, run);
+  }
+  return run;
+}
+
+function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; args: unknown[] } {
+  const shape: Shape = {
+    changeRequest: thread.changeRequestId !== null,
+    status: filters.status !== undefined,
+    authors: filters.authors !== undefined,
+    page: filters.pageId !== undefined,
+  };
+  const args: unknown[] = [thread.spaceId];
+  if (thread.changeRequestId !== null) args.push(thread.changeRequestId);
+  if (filters.status !== undefined) args.push(filters.status);
+  if (filters.authors !== undefined) args.push(filters.authors);
+  if (filters.pageId !== undefined) args.push(filters.pageId);
+  return { shape, args };
+}
+
+/** A page of a thread's comments, each row carrying the count of the whole filtered list. */
+export function listComments(db: DbOrTx, request: PageRequest, thread: Thread, filters: CommentFilters) {
+  const { shape, args } = filterArgs(thread, filters);
+  return commentPageFor(shape)(db, request, ...args);
+}
+
+export async function countComments(db: DbOrTx, thread: Thread, filters: CommentFilters): Promise<number> {
+  const { shape, args } = filterArgs(thread, filters);
+  const { n } = await threadComments(db as Kysely<Database>, shape, args)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** One comment of the thread, or undefined. */
+export async function findComment(db: DbOrTx, thread: Thread, commentId: string): Promise<CommentRow | undefined> {
+  const query = db.selectFrom('comments as c').select(COMMENT_COLUMNS).where('c.id', '=', commentId).where('c.space_id', '=', thread.spaceId);
+  return (thread.changeRequestId === null ? query.where('c.change_request_id', 'is', null) : query.where('c.change_request_id', '=', thread.changeRequestId)).executeTakeFirst();
+}
+
+/** One reply of the comment, or undefined. */
+export async function findReply(db: DbOrTx, commentId: string, replyId: string): Promise<CommentReplyRow | undefined> {
+  return db.selectFrom('comment_replies as r').select(REPLY_COLUMNS).where('r.id', '=', replyId).where('r.comment_id', '=', commentId).executeTakeFirst();
+}
+
+/** A page of a comment's replies, oldest first, each row carrying the count. */
+export const listReplies = pageQuery({ createdAt: 'r.posted_at', id: 'r.id' }, (db, commentId: string) =>
+  db
+    .selectFrom('comment_replies as r')
+    .select(REPLY_COLUMNS)
+    .select((eb) => eb.selectFrom('comment_replies as all').select(eb.fn.countAll<string>().as('n')).where('all.comment_id', '=', commentId).as(TOTAL_COUNT))
+    .where('r.comment_id', '=', commentId),
+);
+
+export interface ReactionRecord {
+  comment_id: string;
+  reply_id: string | null;
+  emoji: string;
+  user_id: string;
+  reacted_at: Date;
+}
+
+/** The reactions to the given comments themselves (not their replies), in the order they were made. */
+export async function reactionsToComments(db: DbOrTx, commentIds: readonly string[]): Promise<ReactionRecord[]> {
+  if (commentIds.length === 0) return [];
+  return db
+    .selectFrom('comment_reactions')
+    .select(['comment_id', 'reply_id', 'emoji', 'user_id', 'reacted_at'])
+    .where(anyOf('comment_id', commentIds))
+    .where('reply_id', 'is', null)
+    .orderBy('reacted_at')
+    .orderBy('emoji')
+    .orderBy('user_id')
+    .execute();
+}
+
+export async function reactionsToReplies(db: DbOrTx, replyIds: readonly string[]): Promise<ReactionRecord[]> {
+  if (replyIds.length === 0) return [];
+  return db
+    .selectFrom('comment_reactions')
+    .select(['comment_id', 'reply_id', 'emoji', 'user_id', 'reacted_at'])
+    .where(anyOf('reply_id', replyIds))
+    .orderBy('reacted_at')
+    .orderBy('emoji')
+    .orderBy('user_id')
+    .execute();
+}
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+}
+
+export async function usersByIds(db: DbOrTx, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'email', 'display_name', 'photo_url']).where(anyOf('id', unique)).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The stored states of page versions, for comments whose page is gone from the current content. */
+export async function pageVersionsByIds(db: DbOrTx, ids: readonly string[]) {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('page_versions')
+    .select(['id', 'page_id', 'title', 'emoji', 'icon', 'page_created_at', 'created_at'])
+    .where(anyOf('id', ids))
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The users who posted a comment or a reply in the thread (changeRequestId undefined: the space's own). */
+function commenterIds(db: Kysely<Database>, spaceId: string, changeRequestId: string | undefined) {
+  const comments = db.selectFrom('comments as c').select('c.posted_by as user_id').where('c.space_id', '=', spaceId);
+  const replies = db
+    .selectFrom('comment_replies as r')
+    .innerJoin('comments as c', 'c.id', 'r.comment_id')
+    .select('r.posted_by as user_id')
+    .where('r.space_id', '=', spaceId);
+  return changeRequestId === undefined
+    ? comments.where('c.change_request_id', 'is', null).union(replies.where('c.change_request_id', 'is', null))
+    : comments.where('c.change_request_id', '=', changeRequestId).union(replies.where('c.change_request_id', '=', changeRequestId));
+}
+
+function commenterPage(db: Kysely<Database>, organizationId: string, spaceId: string, changeRequestId: string | undefined) {
+  const members = () => membersOf(db, organizationId).where('organization_members.user_id', 'in', commenterIds(db, spaceId, changeRequestId));
+  return selectMember(members()).select(() =>
+    members()
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .as(TOTAL_COUNT),
+  );
+}
+
+const byJoining = { createdAt: 'organization_members.joined_at', id: 'organization_members.user_id' };
+const spaceCommenters = pageQuery(byJoining, (db, organizationId: string, spaceId: string) => commenterPage(db, organizationId, spaceId, undefined));
+const changeRequestCommenters = pageQuery(byJoining, (db, organizationId: string, spaceId: string, changeRequestId: string) =>
+  commenterPage(db, organizationId, spaceId, changeRequestId),
+);
+
+/**
+ * A page of the organization members who commented or replied in the
+ * thread, by when they joined. Users who have left the organization are not
+ * listed: the answer is made of memberships.
+ */
+export function listCommenters(db: DbOrTx, request: PageRequest, thread: Thread) {
+  return thread.changeRequestId === null
+    ? spaceCommenters(db, request, thread.organizationId, thread.spaceId)
+    : changeRequestCommenters(db, request, thread.organizationId, thread.spaceId, thread.changeRequestId);
+}
+
+export async function countCommenters(db: DbOrTx, thread: Thread): Promise<number> {
+  // The first row of a one-row page carries the count of the whole list.
+  const [first] = await listCommenters(db, { list: '', order: 'asc', limit: 0, after: undefined }, thread);
+  return Number(first?.[TOTAL_COUNT] ?? 0);
+}

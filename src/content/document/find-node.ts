@@ -1,0 +1,44 @@
+import type { JSONDocument } from './types.js';
+
+/** Any node of a document, seen only for its key and what it holds. */
+interface AnyNode {
+  key?: string;
+  text?: string;
+  nodes?: AnyNode[];
+  fragments?: AnyNode[];
+  leaves?: AnyNode[];
+}
+
+/** The node (block, inline or text) with this key, if the document has one. A loop: documents nest deep. */
+export function findNodeByKey(document: JSONDocument, key: string): object | undefined {
+  const pending = [...(document.nodes as unknown as AnyNode[])];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.key === key) return node;
+    if (node.nodes) pending.push(...node.nodes);
+    if (node.fragments) pending.push(...node.fragments);
+  }
+  return undefined;
+}
+
+/** The text a reader sees in a node, blocks joined by a space, cut at `max` characters. */
+export function nodeText(node: object, max: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  const pending: AnyNode[] = [node as AnyNode];
+  while (pending.length > 0 && length < max) {
+    const current = pending.shift()!;
+    if (current.leaves) {
+      for (const leaf of current.leaves) {
+        parts.push(leaf.text ?? '');
+        length += leaf.text?.length ?? 0;
+      }
+      continue;
+    }
+    const children = [...(current.nodes ?? []), ...(current.fragments ?? [])];
+    if (children.length > 0 && parts.length > 0) parts.push(' ');
+    pending.unshift(...children);
+  }
+  const text = parts.join('').replaceAll(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
