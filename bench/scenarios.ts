@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Seeded } from './seed.js';
+import { COMMENTS_IN_SPACE } from './seed-comments.js';
 import { MEMBER_SEARCH, MEMBER_SEARCH_MATCHES } from './seed-members.js';
 import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
 
@@ -116,6 +117,45 @@ export const SCENARIOS: Scenario[] = [
       return count === MEMBER_SEARCH_MATCHES ? undefined : `expected ${MEMBER_SEARCH_MATCHES} matching members, got ${count}`;
     },
   },
+  // Comments: 50 of a space's 100,000, each with its author and reactions.
+  // The deep page must be as fast as the first, so both have the same aims.
+  {
+    name: 'GET /v1/spaces/{id}/comments (first page)',
+    path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments`,
+    headers: authorized,
+    aim: 0.4,
+    p99AimMs: 30,
+    check: (body, seed) => commentsPage(body, { count: COMMENTS_IN_SPACE, firstId: seed.comments.newestId }),
+  },
+  {
+    name: 'GET /v1/spaces/{id}/comments (90,000 in)',
+    path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments?page=${encodeURIComponent(seed.comments.deepPage)}`,
+    headers: authorized,
+    aim: 0.4,
+    p99AimMs: 30,
+    check: (body, seed) => commentsPage(body, { count: COMMENTS_IN_SPACE, firstId: seed.comments.deepPageFirstId }),
+  },
+  {
+    name: 'GET /v1/spaces/{id}/comments?status=open',
+    path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments?status=open`,
+    headers: authorized,
+    aim: 0.4,
+    p99AimMs: 30,
+    check: (body, seed) =>
+      commentsPage(body, { count: seed.comments.open, every: (comment) => comment.status === 'open' || `comment ${comment.id} is ${comment.status}` }),
+  },
+  {
+    name: 'GET /v1/spaces/{id}/comments?authors (2 authors)',
+    path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments?${seed.comments.authorIds.map((id) => `authors=${id}`).join('&')}`,
+    headers: authorized,
+    aim: 0.4,
+    p99AimMs: 30,
+    check: (body, seed) =>
+      commentsPage(body, {
+        count: seed.comments.byAuthors,
+        every: (comment) => seed.comments.authorIds.includes(comment.postedBy?.id ?? '') || `comment ${comment.id} is by ${comment.postedBy?.id}`,
+      }),
+  },
   {
     name: 'GET /v1/spaces/{id}/content/pages (5,000 pages)',
     path: (seed) => `/v1/spaces/${seed.content.big.spaceId}/content/pages`,
@@ -176,6 +216,34 @@ interface PresentedPage {
 /** The pages of a tree and all their subpages. */
 function flatten(pages: PresentedPage[]): PresentedPage[] {
   return pages.flatMap((page) => [page, ...flatten(page.pages ?? [])]);
+}
+
+interface PresentedComment {
+  id?: string;
+  status?: string;
+  postedBy?: { id?: string };
+}
+
+/**
+ * A full default page of 50 comments out of `count`: starting with `firstId`
+ * if given (the page's position in the list), every item passing `every`
+ * (true, or what is wrong with it).
+ */
+function commentsPage(
+  body: unknown,
+  expected: { count: number; firstId?: string; every?: (comment: PresentedComment) => true | string },
+): string | undefined {
+  const page = body as { items?: PresentedComment[]; count?: number };
+  if (page.items?.length !== 50) return `expected 50 comments, got ${page.items?.length ?? 'no items array'}`;
+  if (page.count !== expected.count) return `expected a count of ${expected.count}, got ${page.count}`;
+  if (expected.firstId !== undefined && page.items[0]!.id !== expected.firstId) {
+    return `expected the page to start with comment ${expected.firstId}, got ${page.items[0]!.id}`;
+  }
+  for (const comment of page.items) {
+    const verdict = expected.every?.(comment) ?? true;
+    if (verdict !== true) return verdict;
+  }
+  return undefined;
 }
 
 /** A page of 50 spaces out of `total`: a shorter page would flatter the scenario. */

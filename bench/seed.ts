@@ -7,6 +7,7 @@ import type { NewOrganization, Role } from '../src/db/types.js';
 import { createOrganization } from '../src/orgs/queries.js';
 import { createUser } from '../src/users/queries.js';
 import { createApiToken } from '../src/users/tokens.js';
+import { DEEP_COMMENTS_OFFSET, findCommentsPage, seedComments, type SeededComments } from './seed-comments.js';
 import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } from './seed-content.js';
 import { seedMembers } from './seed-members.js';
 import { seedSpaces, type SeededSpaces } from './seed-spaces.js';
@@ -44,6 +45,8 @@ export interface Seeded {
   spaces: SeededSpaces;
   /** Spaces of the second member organization with pages: 5,000 of them, and 50. */
   content: { big: SeededContentSpace; small: SeededContentSpace };
+  /** A space of the third member organization with 100,000 comments on it. */
+  comments: SeededComments;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -65,7 +68,8 @@ function chunks<T>(rows: T[], size: number): T[][] {
  * organizations go through the service's own queries, so they are exactly what
  * the API would have written; the bulk of other organizations is inserted in
  * batches, since 2,000 round trips each would only slow the setup. The
- * spaces with pages come after, through the API (seed-content.ts).
+ * spaces with pages come after, through the API (seed-content.ts), then the
+ * comments, in batches again (seed-comments.ts).
  */
 export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
   const { db, cursors } = app;
@@ -128,9 +132,12 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
   const contentOrganization = seeded.memberOrganizationIds[1]!;
   const big = await seedContentSpace(app, seeded.authorization, contentOrganization, BIG_SPACE, 'Bench docs (5,000 pages)');
   const small = await seedContentSpace(app, seeded.authorization, contentOrganization, SMALL_SPACE, 'Bench docs (50 pages)');
+  const comments = await seedComments(app, seeded.authorization, seeded.memberOrganizationIds[2]!);
 
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.
   await sql`ANALYZE`.execute(db);
-  return { ...seeded, spaces, content: { big, small } };
+  // Walked after ANALYZE, so the 90 requests get the plans the scenarios will.
+  const deepPage = await findCommentsPage(app, seeded.authorization, comments.spaceId, DEEP_COMMENTS_OFFSET);
+  return { ...seeded, spaces, content: { big, small }, comments: { ...comments, deepPage } };
 }

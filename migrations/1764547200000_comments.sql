@@ -26,6 +26,10 @@ CREATE TABLE comments (
   resolved_at timestamptz,
   resolved_by text,
   replies_count integer NOT NULL DEFAULT 0,
+  -- The thread within the space: '' for the space's own, else the change
+  -- request. Never NULL, so that equality on it lets one index both filter
+  -- and order a thread's comments.
+  thread_key text GENERATED ALWAYS AS (coalesce(change_request_id, '')) STORED NOT NULL,
   CONSTRAINT comments_pkey PRIMARY KEY (id),
   CONSTRAINT comments_space_fkey
     FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE ON UPDATE CASCADE,
@@ -39,13 +43,13 @@ CREATE TABLE comments (
   CONSTRAINT comments_replies_count_nonnegative CHECK (replies_count >= 0),
   CONSTRAINT comments_body_length CHECK (char_length(body) <= 65536)
 );
--- The lists: one thread (a space's own, or a change request's), in posting
--- order, whole or by status, by author or by page. change_request_id leads
--- with space_id so that `IS NULL` (the space's own) uses the same indexes.
-CREATE INDEX comments_thread_idx ON comments (space_id, change_request_id, posted_at, id);
-CREATE INDEX comments_thread_status_idx ON comments (space_id, change_request_id, status, posted_at, id);
-CREATE INDEX comments_thread_author_idx ON comments (space_id, change_request_id, posted_by, posted_at, id);
-CREATE INDEX comments_thread_page_idx ON comments (space_id, change_request_id, page_id, posted_at, id) WHERE page_id IS NOT NULL;
+-- The lists: one thread, in posting order, whole or by status, by author or
+-- by page. Each serves both the filter and the order, so a page deep in the
+-- list costs what the first does.
+CREATE INDEX comments_thread_idx ON comments (space_id, thread_key, posted_at, id);
+CREATE INDEX comments_thread_status_idx ON comments (space_id, thread_key, status, posted_at, id);
+CREATE INDEX comments_thread_author_idx ON comments (space_id, thread_key, posted_by, posted_at, id);
+CREATE INDEX comments_thread_page_idx ON comments (space_id, thread_key, page_id, posted_at, id) WHERE page_id IS NOT NULL;
 CREATE INDEX comments_organization_idx ON comments (organization_id);
 CREATE INDEX comments_change_request_idx ON comments (change_request_id) WHERE change_request_id IS NOT NULL;
 CREATE INDEX comments_page_version_idx ON comments (page_version_id) WHERE page_version_id IS NOT NULL;
@@ -114,8 +118,18 @@ CREATE TABLE change_request_reviewers (
 CREATE INDEX change_request_reviewers_list_idx ON change_request_reviewers (change_request_id, created_at, user_id);
 CREATE INDEX change_request_reviewers_organization_idx ON change_request_reviewers (organization_id);
 
+-- Every comment of a thread, open or resolved, beside the open ones the
+-- spaces and change requests already count: the counts of the unfiltered and
+-- status-filtered lists, kept in the transactions that change them.
+ALTER TABLE spaces ADD COLUMN comments_total_count integer NOT NULL DEFAULT 0,
+  ADD CONSTRAINT spaces_comments_total_count_nonnegative CHECK (comments_total_count >= 0);
+ALTER TABLE change_requests ADD COLUMN comments_total_count integer NOT NULL DEFAULT 0,
+  ADD CONSTRAINT change_requests_comments_total_count_nonnegative CHECK (comments_total_count >= 0);
+
 -- Down Migration
 
+ALTER TABLE change_requests DROP COLUMN comments_total_count;
+ALTER TABLE spaces DROP COLUMN comments_total_count;
 DROP TABLE change_request_reviewers;
 DROP TABLE comment_reactions;
 DROP TABLE comment_replies;

@@ -25,6 +25,7 @@ async function spaceWithPages() {
 }
 
 const openCount = async (spaceId: string) => (await t.db.selectFrom('spaces').select('comments_open_count').where('id', '=', spaceId).executeTakeFirstOrThrow()).comments_open_count;
+const totalCount = async (spaceId: string) => (await t.db.selectFrom('spaces').select('comments_total_count').where('id', '=', spaceId).executeTakeFirstOrThrow()).comments_total_count;
 
 describe('space comments', () => {
   it('are posted on the space, a page or a block of it, and read back with every field', async () => {
@@ -172,8 +173,10 @@ describe('space comments', () => {
     // An admin deletes anyone's; a resolved comment leaves the open counter alone.
     const other = (await call(author, 'POST', comments, { body: { markdown: 'Resolved one' } })).json().id as string;
     await call(author, 'PUT', `${comments}/${other}`, { resolved: true });
+    expect(await totalCount(space.id)).toBe(1);
     expect((await call(admin, 'DELETE', `${comments}/${other}`)).statusCode).toBe(205);
     expect(await openCount(space.id)).toBe(0);
+    expect(await totalCount(space.id)).toBe(0);
   });
 
   it('list by status, authors and page, in either order, paginated, with exact counts', async () => {
@@ -207,6 +210,9 @@ describe('space comments', () => {
       count: 2,
     });
     expect(await ids({ limit: '0' })).toEqual({ ids: [], count: 7 });
+    expect(await ids({ limit: '0', status: 'resolved' })).toEqual({ ids: [], count: 2 });
+    expect(await ids({ limit: '2', status: 'open' })).toMatchObject({ count: 5 });
+    expect(await ids({ limit: '1', targetPage: guide })).toMatchObject({ count: 4 });
 
     // Walking pages of 3 gives every comment once, and a cursor only works for its own list.
     const seen: string[] = [];
@@ -308,6 +314,7 @@ describe('space comments', () => {
     const replies = await Promise.all(people.map((person) => call(person, 'POST', `${comments}/${id}/replies`, { body: { markdown: 'me too' } })));
     expect(replies.every((res) => res.statusCode === 200)).toBe(true);
     expect((await call(admin, 'GET', `${comments}/${id}`)).json().replies).toBe(16);
+    expect(await totalCount(space.id)).toBe(1);
   });
 });
 

@@ -22,6 +22,7 @@ function changeRequestsWithContext(db: Kysely<Database>) {
       'cr.revision_initial_id',
       'cr.revision_merged_id',
       'cr.comments_count',
+      'cr.comments_total_count',
       'cr.created_at',
       'cr.updated_at',
       'r.seq',

@@ -47,9 +47,13 @@ export interface CommentFilters {
   pageId: string | undefined;
 }
 
+/** The comments table's thread_key of a thread. */
+const threadKey = (thread: Thread) => thread.changeRequestId ?? '';
+
 /** Which filters a list uses: each combination is one compiled query, taking only the values it filters on. */
 interface Shape {
-  changeRequest: boolean;
+  /** Whether the query counts the whole list itself; lists the counters answer leave it out. */
+  counted: boolean;
   status: boolean;
   authors: boolean;
   page: boolean;
@@ -59,8 +63,7 @@ function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unkno
   let index = 0;
   // Placeholders stand for the values until the query is run; they are typed as what they stand for.
   const next = <T>() => args[index++] as T;
-  let query = db.selectFrom('comments as c').where('c.space_id', '=', next<string>());
-  query = shape.changeRequest ? query.where('c.change_request_id', '=', next<string>()) : query.where('c.change_request_id', 'is', null);
+  let query = db.selectFrom('comments as c').where('c.space_id', '=', next<string>()).where('c.thread_key', '=', next<string>());
   if (shape.status) query = query.where('c.status', '=', next<'open' | 'resolved'>());
   if (shape.authors) query = query.where(sql<boolean>`c.posted_by = any(${next<string[]>()}::text[])`);
   if (shape.page) query = query.where('c.page_id', '=', next<string>());
@@ -71,17 +74,18 @@ type CommentPage = (db: DbOrTx, request: PageRequest, ...args: unknown[]) => Pro
 const commentPages = new Map<string, CommentPage>();
 
 function commentPageFor(shape: Shape): CommentPage {
-  const key = `${shape.changeRequest}:${shape.status}:${shape.authors}:${shape.page}`;
+  const key = `${shape.counted}:${shape.status}:${shape.authors}:${shape.page}`;
   let run = commentPages.get(key);
   if (!run) {
-    const arity = 1 + Number(shape.changeRequest) + Number(shape.status) + Number(shape.authors) + Number(shape.page);
+    const arity = 2 + Number(shape.status) + Number(shape.authors) + Number(shape.page);
     run = pageQuery(
       { createdAt: 'c.posted_at', id: 'c.id' },
-      (db, ...args: unknown[]) =>
-        threadComments(db, shape, args)
-          .select(COMMENT_COLUMNS)
-          // The count of the whole list rides along: one round trip for the page and its total.
-          .select(() => threadComments(db, shape, args).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+      (db, ...args: unknown[]) => {
+        const page = threadComments(db, shape, args).select(COMMENT_COLUMNS);
+        if (!shape.counted) return page;
+        // The count of the whole list rides along: one round trip for the page and its total.
+        return page.select(() => threadComments(db, shape, args).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
+      },
       arity,
     ) as CommentPage;
     commentPages.set(key, run);
@@ -89,22 +93,24 @@ function commentPageFor(shape: Shape): CommentPage {
   return run;
 }
 
+/** Whether the thread's counters give the count of a list with these filters: only by status, or none. */
+export const countedByCounters = (filters: CommentFilters) => filters.authors === undefined && filters.pageId === undefined;
+
 function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; args: unknown[] } {
   const shape: Shape = {
-    changeRequest: thread.changeRequestId !== null,
+    counted: !countedByCounters(filters),
     status: filters.status !== undefined,
     authors: filters.authors !== undefined,
     page: filters.pageId !== undefined,
   };
-  const args: unknown[] = [thread.spaceId];
-  if (thread.changeRequestId !== null) args.push(thread.changeRequestId);
+  const args: unknown[] = [thread.spaceId, threadKey(thread)];
   if (filters.status !== undefined) args.push(filters.status);
   if (filters.authors !== undefined) args.push(filters.authors);
   if (filters.pageId !== undefined) args.push(filters.pageId);
   return { shape, args };
 }
 
-/** A page of a thread's comments, each row carrying the count of the whole filtered list. */
+/** A page of a thread's comments; with authors or page filters, each row carries the count of the whole filtered list. */
 export function listComments(db: DbOrTx, request: PageRequest, thread: Thread, filters: CommentFilters) {
   const { shape, args } = filterArgs(thread, filters);
   return commentPageFor(shape)(db, request, ...args);
@@ -120,8 +126,13 @@ export async function countComments(db: DbOrTx, thread: Thread, filters: Comment
 
 /** One comment of the thread, or undefined. */
 export async function findComment(db: DbOrTx, thread: Thread, commentId: string): Promise<CommentRow | undefined> {
-  const query = db.selectFrom('comments as c').select(COMMENT_COLUMNS).where('c.id', '=', commentId).where('c.space_id', '=', thread.spaceId);
-  return (thread.changeRequestId === null ? query.where('c.change_request_id', 'is', null) : query.where('c.change_request_id', '=', thread.changeRequestId)).executeTakeFirst();
+  return db
+    .selectFrom('comments as c')
+    .select(COMMENT_COLUMNS)
+    .where('c.id', '=', commentId)
+    .where('c.space_id', '=', thread.spaceId)
+    .where('c.thread_key', '=', threadKey(thread))
+    .executeTakeFirst();
 }
 
 /** One reply of the comment, or undefined. */
@@ -205,9 +216,8 @@ function commenterIds(db: Kysely<Database>, spaceId: string, changeRequestId: st
     .innerJoin('comments as c', 'c.id', 'r.comment_id')
     .select('r.posted_by as user_id')
     .where('r.space_id', '=', spaceId);
-  return changeRequestId === undefined
-    ? comments.where('c.change_request_id', 'is', null).union(replies.where('c.change_request_id', 'is', null))
-    : comments.where('c.change_request_id', '=', changeRequestId).union(replies.where('c.change_request_id', '=', changeRequestId));
+  const key = changeRequestId ?? '';
+  return comments.where('c.thread_key', '=', key).union(replies.where('c.thread_key', '=', key));
 }
 
 function commenterPage(db: Kysely<Database>, organizationId: string, spaceId: string, changeRequestId: string | undefined) {

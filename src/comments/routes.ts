@@ -8,7 +8,7 @@ import { errorResponses, IdParam, ListEnvelope, ListQuery, ref } from '../core/s
 import { presentMember } from '../members/present.js';
 import { MemberSchema } from '../members/schemas.js';
 import { presentComments, presentReplies, type BodyFormat } from './present.js';
-import { countCommenters, countComments, findComment, findReply, listCommenters, listComments, listReplies, type CommentFilters } from './queries.js';
+import { countCommenters, countComments, countedByCounters, findComment, findReply, listCommenters, listComments, listReplies, type CommentFilters } from './queries.js';
 import {
   ChangeRequestCommentsParams,
   CommentReplySchema,
@@ -44,6 +44,18 @@ async function replyIn(app: FastifyInstance, context: ThreadContext, commentId: 
   const reply = await findReply(app.db, comment.id, replyId);
   if (!reply) throw new NotFoundError('No reply with this id to the comment');
   return reply;
+}
+
+/**
+ * The count of a thread's list filtered by status at most, from the counters
+ * kept with every post, resolve, reopen and delete: counting a large thread's
+ * rows on every request would cost more than the page.
+ */
+function countFromCounters(context: ThreadContext, status: 'open' | 'resolved' | undefined): number {
+  const counts = context.changeRequest
+    ? { open: context.changeRequest.comments_count, total: context.changeRequest.comments_total_count }
+    : { open: context.space.comments_open_count, total: context.space.comments_total_count };
+  return status === 'open' ? counts.open : status === 'resolved' ? counts.total - counts.open : counts.total;
 }
 
 /** A short, stable name for a list's filters, so that a cursor is only accepted by the list that made it. */
@@ -128,7 +140,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const page = app.cursors.request(list, query);
         const rows = await paginate(app.cursors, page, {
           rows: () => listComments(app.db, page, context.thread, filters),
-          count: () => countComments(app.db, context.thread, filters),
+          count: async () => (countedByCounters(filters) ? countFromCounters(context, filters.status) : countComments(app.db, context.thread, filters)),
           keyOf: (row) => ({ createdAt: row.posted_at, id: row.id }),
           toItem: (row) => row,
         });

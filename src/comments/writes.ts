@@ -58,19 +58,22 @@ async function resolveTarget(app: FastifyInstance, context: ThreadContext, pageI
   return { page_id: page.pageId, page_version_id: page.versionId, page_path: tree.pathOf(page.pageId), node_id: nodeId ?? null, node_preview: preview };
 }
 
-/** Moves the open-comments counter of the thread: the space's for its own comments, the change request's for its. */
-async function moveOpenCount(tx: DbOrTx, context: ThreadContext, delta: 1 | -1): Promise<void> {
+/**
+ * Moves the thread's counters: its open comments (the space's `comments`,
+ * or the change request's) and all its comments.
+ */
+async function moveCounts(tx: DbOrTx, context: ThreadContext, open: -1 | 0 | 1, total: -1 | 0 | 1): Promise<void> {
   const { changeRequestId, spaceId } = context.thread;
   if (changeRequestId) {
     await tx
       .updateTable('change_requests')
-      .set((eb) => ({ comments_count: eb('comments_count', '+', delta) }))
+      .set((eb) => ({ comments_count: eb('comments_count', '+', open), comments_total_count: eb('comments_total_count', '+', total) }))
       .where('id', '=', changeRequestId)
       .execute();
   } else {
     await tx
       .updateTable('spaces')
-      .set((eb) => ({ comments_open_count: eb('comments_open_count', '+', delta) }))
+      .set((eb) => ({ comments_open_count: eb('comments_open_count', '+', open), comments_total_count: eb('comments_total_count', '+', total) }))
       .where('id', '=', spaceId)
       .execute();
   }
@@ -101,7 +104,7 @@ export async function postComment(
         body,
       })
       .execute();
-    await moveOpenCount(tx, context, 1);
+    await moveCounts(tx, context, 1, 1);
   });
   return id;
 }
@@ -169,10 +172,10 @@ export async function updateComment(app: FastifyInstance, context: ThreadContext
     if (body !== undefined) await tx.updateTable('comments').set({ body, edited_at: now }).where('id', '=', comment.id).execute();
     if (update.resolved === true && locked.status === 'open') {
       await tx.updateTable('comments').set({ status: 'resolved', resolved_at: now, resolved_by: userId }).where('id', '=', comment.id).execute();
-      await moveOpenCount(tx, context, -1);
+      await moveCounts(tx, context, -1, 0);
     } else if (update.resolved === false && locked.status === 'resolved') {
       await tx.updateTable('comments').set({ status: 'open', resolved_at: null, resolved_by: null }).where('id', '=', comment.id).execute();
-      await moveOpenCount(tx, context, 1);
+      await moveCounts(tx, context, 1, 0);
     }
     await react(tx, context, { commentId: comment.id, replyId: null }, { added: update.addedReactions, removed: update.removedReactions }, userId, now);
   });
@@ -187,7 +190,7 @@ export async function deleteComment(app: FastifyInstance, context: ThreadContext
   await app.db.transaction().execute(async (tx) => {
     const deleted = await tx.deleteFrom('comments').where('id', '=', comment.id).returning('status').executeTakeFirst();
     if (!deleted) throw new NotFoundError('No comment with this id in the thread');
-    if (deleted.status === 'open') await moveOpenCount(tx, context, -1);
+    await moveCounts(tx, context, deleted.status === 'open' ? -1 : 0, -1);
   });
 }
 

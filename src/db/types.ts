@@ -102,6 +102,7 @@ export interface SpacesTable {
   share_key: string;
   revision_id: string;
   comments_open_count: Generated<number>;
+  comments_total_count: Generated<number>;
   change_requests_count: Generated<number>;
   change_requests_open_count: Generated<number>;
   change_requests_draft_count: Generated<number>;
@@ -167,6 +168,7 @@ export interface ChangeRequestsTable {
   revision_initial_id: string;
   revision_merged_id: string | null;
   comments_count: Generated<number>;
+  comments_total_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
   merged_at: NullableTimestamp;
@@ -274,6 +276,8 @@ export interface CommentsTable {
   resolved_at: NullableTimestamp;
   resolved_by: string | null;
   replies_count: Generated<number>;
+  /** Generated: '' for the space's own thread, else the change request's id. */
+  thread_key: ColumnType<string, never, never>;
 }
 
 export interface CommentRepliesTable {
@@ -348,6 +352,7 @@ export type PageVersionRow = Selectable<PageVersionsTable>;
 export type NewPageVersion = Insertable<PageVersionsTable>;
 export type FileVersionRow = Selectable<FileVersionsTable>;
 export type NewFileVersion = Insertable<FileVersionsTable>;
-export type CommentRow = Selectable<CommentsTable>;
+/** A comment as read: its thread_key is only for the indexes. */
+export type CommentRow = Omit<Selectable<CommentsTable>, 'thread_key'>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type ChangeRequestReviewerRow = Selectable<ChangeRequestReviewersTable>;

@@ -21,6 +21,7 @@ const SPACE_FIELDS = [
   'share_key',
   'revision_id',
   'comments_open_count',
+  'comments_total_count',
   'change_requests_count',
   'change_requests_open_count',
   'change_requests_draft_count',
