@@ -5,7 +5,7 @@ import { markdownToDocument } from '../content/document/index.js';
 import type { ContentTree } from '../content/tree.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
 import { presentUser } from '../users/present.js';
-import { pageVersionsByIds, reactionsToComments, reactionsToReplies, usersByIds, type ReactionRecord, type UserRecord } from './queries.js';
+import { pageVersionsByIds, reactionsToReplies, usersByIds, type CommentRecord, type ReactionRecord, type UserRecord } from './queries.js';
 import type { Comment, CommentReply } from './schemas.js';
 import { canComment, type ThreadContext } from './threads.js';
 
@@ -68,32 +68,38 @@ function permissionsFor(context: ThreadContext, postedBy: string, userId: string
   };
 }
 
+/** The users a comment record carries, and its reactions as records. */
+function unpackPeople(row: CommentRecord, users: Map<string, UserRecord>): ReactionRecord[] {
+  const known = (id: string, email: string | null, name: string | null, photo: string | null) => {
+    if (email !== null && name !== null) users.set(id, { id, email, display_name: name, photo_url: photo });
+  };
+  known(row.posted_by, row.posted_by_email, row.posted_by_name, row.posted_by_photo);
+  if (row.resolved_by) known(row.resolved_by, row.resolved_by_email, row.resolved_by_name, row.resolved_by_photo);
+  return (row.reactions ?? []).map(([emoji, userId, reactedAt, email, name, photo]) => {
+    known(userId, email, name, photo);
+    return { comment_id: row.id, reply_id: null, emoji, user_id: userId, reacted_at: new Date(reactedAt) };
+  });
+}
+
 /**
- * Comments as the spec's Comment, for one caller. Reactions, users and the
- * stored states of pages gone from the content are read for the whole batch
- * at once; `tree` is the thread's current content, which says where each
- * page is now and whether it changed.
+ * Comments as the spec's Comment, for one caller. Each record carries its
+ * users and reactions; only the stored states of pages gone from the content
+ * are read here, for the whole batch at once. `tree` is the thread's current
+ * content, which says where each page is now and whether it changed.
  */
 export async function presentComments(
   app: FastifyInstance,
   context: ThreadContext,
-  rows: readonly CommentRow[],
+  rows: readonly CommentRecord[],
   tree: ContentTree,
   format: BodyFormat,
   userId: string,
 ): Promise<Comment[]> {
   const gone = rows.filter((row) => row.page_id && row.page_version_id && !tree.pages.has(row.page_id)).map((row) => row.page_version_id!);
-  const [reactions, versions] = await Promise.all([
-    reactionsToComments(app.db, rows.map((row) => row.id)),
-    pageVersionsByIds(app.db, [...new Set(gone)]),
-  ]);
-  const users = await usersByIds(app.db, [
-    ...rows.map((row) => row.posted_by),
-    ...rows.flatMap((row) => (row.resolved_by ? [row.resolved_by] : [])),
-    ...reactions.map((reaction) => reaction.user_id),
-  ]);
+  const versions = await pageVersionsByIds(app.db, [...new Set(gone)]);
+  const users = new Map<string, UserRecord>();
+  const reactionsOf = new Map(rows.map((row) => [row.id, unpackPeople(row, users)]));
   const userOf = userLookup(app, users);
-  const reactionsOf = groupBy(reactions, (reaction) => reaction.comment_id);
 
   return rows.map((row) => {
     const comment: Comment = {
@@ -102,7 +108,7 @@ export async function presentComments(
       postedBy: userOf(row.posted_by),
       postedAt: row.posted_at.toISOString(),
       ...(row.edited_at ? { editedAt: row.edited_at.toISOString() } : {}),
-      reactions: groupReactions(reactionsOf.get(row.id) ?? [], userOf),
+      reactions: groupReactions(reactionsOf.get(row.id)!, userOf),
       replies: row.replies_count,
       body: presentBody(row.body, format),
       target: {

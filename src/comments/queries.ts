@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTx } from '../db/database.js';
-import type { CommentReplyRow, CommentRow, Database } from '../db/types.js';
+import type { CommentReplyRow, CommentRow, CommentsTable, Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { membersOf, selectMember } from '../members/queries.js';
 
@@ -32,6 +32,44 @@ const COMMENT_COLUMNS = [
   'c.resolved_by',
   'c.replies_count',
 ] as const;
+
+/** A reaction as the list query carries it: [emoji, user id, when, the user's e-mail, name and photo]. */
+export type ReactionTuple = [string, string, string, string, string, string | null];
+
+/**
+ * What a comment is shown with, read in the same statement: its author, who
+ * resolved it, and its reactions with their users. A page of comments is
+ * then one round trip, not one per kind of thing it shows.
+ */
+function withPeople<O>(query: SelectQueryBuilder<Database & { c: CommentsTable }, 'c', O>) {
+  return query
+    .leftJoin('users as pu', 'pu.id', 'c.posted_by')
+    .leftJoin('users as ru', 'ru.id', 'c.resolved_by')
+    .select([
+      'pu.email as posted_by_email',
+      'pu.display_name as posted_by_name',
+      'pu.photo_url as posted_by_photo',
+      'ru.email as resolved_by_email',
+      'ru.display_name as resolved_by_name',
+      'ru.photo_url as resolved_by_photo',
+      sql<ReactionTuple[] | null>`(
+        select json_agg(json_build_array(x.emoji, x.user_id, x.reacted_at, xu.email, xu.display_name, xu.photo_url)
+          order by x.reacted_at, x.emoji, x.user_id)
+        from comment_reactions x join users xu on xu.id = x.user_id
+        where x.comment_id = c.id and x.reply_id is null)`.as('reactions'),
+    ]);
+}
+
+/** A comment with what it is shown with. */
+export interface CommentRecord extends CommentRow {
+  posted_by_email: string | null;
+  posted_by_name: string | null;
+  posted_by_photo: string | null;
+  resolved_by_email: string | null;
+  resolved_by_name: string | null;
+  resolved_by_photo: string | null;
+  reactions: ReactionTuple[] | null;
+}
 
 const REPLY_COLUMNS = ['r.id', 'r.organization_id', 'r.space_id', 'r.comment_id', 'r.posted_by', 'r.posted_at', 'r.edited_at', 'r.body'] as const;
 
@@ -70,7 +108,7 @@ function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unkno
   return query;
 }
 
-type CommentPage = (db: DbOrTx, request: PageRequest, ...args: unknown[]) => Promise<Array<CommentRow & { [TOTAL_COUNT]?: string }>>;
+type CommentPage = (db: DbOrTx, request: PageRequest, ...args: unknown[]) => Promise<Array<CommentRecord & { [TOTAL_COUNT]?: string }>>;
 const commentPages = new Map<string, CommentPage>();
 
 function commentPageFor(shape: Shape): CommentPage {
@@ -81,7 +119,7 @@ function commentPageFor(shape: Shape): CommentPage {
     run = pageQuery(
       { createdAt: 'c.posted_at', id: 'c.id' },
       (db, ...args: unknown[]) => {
-        const page = threadComments(db, shape, args).select(COMMENT_COLUMNS);
+        const page = withPeople(threadComments(db, shape, args).select(COMMENT_COLUMNS));
         if (!shape.counted) return page;
         // The count of the whole list rides along: one round trip for the page and its total.
         return page.select(() => threadComments(db, shape, args).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
@@ -125,10 +163,8 @@ export async function countComments(db: DbOrTx, thread: Thread, filters: Comment
 }
 
 /** One comment of the thread, or undefined. */
-export async function findComment(db: DbOrTx, thread: Thread, commentId: string): Promise<CommentRow | undefined> {
-  return db
-    .selectFrom('comments as c')
-    .select(COMMENT_COLUMNS)
+export async function findComment(db: DbOrTx, thread: Thread, commentId: string): Promise<CommentRecord | undefined> {
+  return withPeople(db.selectFrom('comments as c').select(COMMENT_COLUMNS))
     .where('c.id', '=', commentId)
     .where('c.space_id', '=', thread.spaceId)
     .where('c.thread_key', '=', threadKey(thread))
@@ -155,20 +191,6 @@ export interface ReactionRecord {
   emoji: string;
   user_id: string;
   reacted_at: Date;
-}
-
-/** The reactions to the given comments themselves (not their replies), in the order they were made. */
-export async function reactionsToComments(db: DbOrTx, commentIds: readonly string[]): Promise<ReactionRecord[]> {
-  if (commentIds.length === 0) return [];
-  return db
-    .selectFrom('comment_reactions')
-    .select(['comment_id', 'reply_id', 'emoji', 'user_id', 'reacted_at'])
-    .where(anyOf('comment_id', commentIds))
-    .where('reply_id', 'is', null)
-    .orderBy('reacted_at')
-    .orderBy('emoji')
-    .orderBy('user_id')
-    .execute();
 }
 
 export async function reactionsToReplies(db: DbOrTx, replyIds: readonly string[]): Promise<ReactionRecord[]> {
