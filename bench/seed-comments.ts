@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../src/core/ids.js';
-import type { CommentStatus, Role } from '../src/db/types.js';
-import { seedContentSpace, type ContentShape } from './seed-content.js';
+import type { Insertable } from 'kysely';
+import type { CommentStatus, CommentsTable, Role } from '../src/db/types.js';
+import { random, seedContentSpace, type ContentShape } from './seed-content.js';
 
 /** Comments on the space itself (no change request), newest first in the list. */
 export const COMMENTS_IN_SPACE = 100_000;
@@ -37,18 +38,6 @@ export interface SeededComments {
   /** The `page` cursor that starts DEEP_COMMENTS_OFFSET comments in, and the comment it starts with. */
   deepPage: string;
   deepPageFirstId: string;
-}
-
-// Deterministic, so every run seeds the same shape (and the same filter counts).
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = (
@@ -96,26 +85,8 @@ function replyMarkdown(next: () => number): string {
   return next() < 0.3 ? `Done, ${words(next, 5)}.` : `Agreed, ${words(next, 8 + Math.floor(next() * 10))}. ${words(next, 6)}.`;
 }
 
-interface CommentRow {
-  id: string;
-  organization_id: string;
-  space_id: string;
-  change_request_id: null;
-  revision_id: string;
-  page_id: string | null;
-  page_version_id: string | null;
-  page_path: string | null;
-  node_id: string | null;
-  node_preview: string | null;
-  posted_by: string;
-  posted_at: Date;
-  edited_at: Date | null;
-  body: string;
-  status: CommentStatus;
-  resolved_at: Date | null;
-  resolved_by: string | null;
-  replies_count: number;
-}
+/** A comment as inserted; its replies are counted as they are made. */
+type CommentRow = Omit<Insertable<CommentsTable>, 'replies_count' | 'posted_at' | 'status'> & { replies_count: number; posted_at: Date; status: CommentStatus };
 
 /**
  * Creates a space of 200 pages in `organizationId` through the API, then,

@@ -45,8 +45,8 @@ interface PlannedPage {
   leaf: boolean;
 }
 
-// Deterministic content, so two runs store the same bytes.
-function random(seed: number): () => number {
+/** Deterministic pseudo-random numbers in [0, 1), so two runs seed the same data. */
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
