@@ -56,16 +56,19 @@ function userLookup(app: FastifyInstance, users: Map<string, UserRecord>): (id: 
   };
 }
 
-/** What the caller may do to a comment or reply they see. */
-function permissionsFor(context: ThreadContext, postedBy: string, userId: string) {
+type Permissions = Comment['permissions'];
+
+/**
+ * What the caller may do to a comment or reply they see, by its author: the
+ * answer is one of two, made once per response.
+ */
+function permissionsFor(context: ThreadContext, userId: string): (postedBy: string) => Permissions {
   const open = canComment(context);
-  const author = postedBy === userId;
-  return {
-    view: true,
-    edit: open && author,
-    reply: open,
-    delete: context.space.edit_mode !== 'locked' && ((author && open) || roleAtLeast(context.role, 'admin')),
-  };
+  const live = context.space.edit_mode !== 'locked';
+  const admin = roleAtLeast(context.role, 'admin');
+  const own: Permissions = { view: true, edit: open, reply: open, delete: open || (live && admin) };
+  const others: Permissions = { view: true, edit: false, reply: open, delete: live && admin };
+  return (postedBy) => (postedBy === userId ? own : others);
 }
 
 /** The users a comment record carries, and its reactions as records. */
@@ -101,27 +104,38 @@ export async function presentComments(
   const reactionsOf = new Map(rows.map((row) => [row.id, unpackPeople(row, users)]));
   const userOf = userLookup(app, users);
 
+  const permissionsOf = permissionsFor(context, userId);
+  // Many comments of a page target the same page: its target is made once.
+  const targets = new Map<string, PageTarget>();
+  const targetOf = (row: CommentRecord) => {
+    const key = `${row.page_id}|${row.page_version_id}`;
+    let target = targets.get(key);
+    if (!target) {
+      target = pageTarget(row, tree, versions);
+      targets.set(key, target);
+    }
+    return target;
+  };
+
   return rows.map((row) => {
+    const target: Comment['target'] = { space: row.space_id, revision: row.revision_id };
+    if (row.node_id) target.node = row.node_preview ? { id: row.node_id, preview: row.node_preview } : { id: row.node_id };
+    if (row.change_request_id) target.changeRequest = row.change_request_id;
+    if (row.page_id) target.page = targetOf(row);
     const comment: Comment = {
       object: 'comment',
       id: row.id,
       postedBy: userOf(row.posted_by),
       postedAt: row.posted_at.toISOString(),
-      ...(row.edited_at ? { editedAt: row.edited_at.toISOString() } : {}),
       reactions: groupReactions(reactionsOf.get(row.id)!, userOf),
       replies: row.replies_count,
       body: presentBody(row.body, format),
-      target: {
-        ...(row.node_id ? { node: { id: row.node_id, ...(row.node_preview ? { preview: row.node_preview } : {}) } } : {}),
-        ...(row.change_request_id ? { changeRequest: row.change_request_id } : {}),
-        ...(row.page_id ? { page: pageTarget(row, tree, versions) } : {}),
-        space: row.space_id,
-        revision: row.revision_id,
-      },
+      target,
       urls: { location: app.urls.api(...context.path, row.id) },
-      permissions: permissionsFor(context, row.posted_by, userId),
+      permissions: permissionsOf(row.posted_by),
       status: row.status,
     };
+    if (row.edited_at) comment.editedAt = row.edited_at.toISOString();
     if (row.status === 'resolved' && row.resolved_at) {
       comment.resolvedAt = row.resolved_at.toISOString();
       if (row.resolved_by) comment.resolvedBy = userOf(row.resolved_by);
@@ -173,6 +187,7 @@ export async function presentReplies(
   const users = await usersByIds(app.db, [...rows.map((row) => row.posted_by), ...reactions.map((reaction) => reaction.user_id)]);
   const userOf = userLookup(app, users);
   const reactionsOf = groupBy(reactions, (reaction) => reaction.reply_id!);
+  const permissionsOf = permissionsFor(context, userId);
   return rows.map((row) => ({
     object: 'comment-reply',
     id: row.id,
@@ -182,6 +197,6 @@ export async function presentReplies(
     reactions: groupReactions(reactionsOf.get(row.id) ?? [], userOf),
     body: presentBody(row.body, format),
     urls: { location: app.urls.api(...context.path, row.comment_id, 'replies', row.id) },
-    permissions: permissionsFor(context, row.posted_by, userId),
+    permissions: permissionsOf(row.posted_by),
   }));
 }
