@@ -3,11 +3,10 @@ import {
   collectReferences,
   documentToMarkdown,
   evaluateExpressions,
-  leadingHeadingTitle,
   markdownToDocument,
   rewriteUrls,
+  splitLeadingHeading,
   splitFrontmatter,
-  withoutLeadingHeading,
   type JSONDocument,
 } from '../src/content/document/index.js';
 import { BadRequestError } from '../src/core/errors.js';
@@ -524,6 +523,9 @@ describe('splitFrontmatter', () => {
 });
 
 describe('leading heading', () => {
+  const leadingHeadingTitle = (markdown: string) => splitLeadingHeading(markdown)?.title ?? null;
+  const withoutLeadingHeading = (markdown: string) => splitLeadingHeading(markdown)?.body ?? markdown;
+
   it('is the title when the first block is a level-1 heading, frontmatter aside', () => {
     expect(leadingHeadingTitle('# Getting *started*\n\nBody')).toBe('Getting started');
     expect(leadingHeadingTitle('---\ntitle: x\n---\n\n# From Git\n')).toBe('From Git');

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { roleAtLeast } from '../core/roles.js';
 import type { User } from '../core/schemas.js';
 import { markdownToDocument } from '../content/document/index.js';
 import type { ContentTree } from '../content/tree.js';
@@ -7,7 +6,7 @@ import type { CommentReplyRow, CommentRow } from '../db/types.js';
 import { presentUser } from '../users/present.js';
 import { pageVersionsByIds, reactionsToReplies, usersByIds, type CommentRecord, type ReactionRecord, type UserRecord } from './queries.js';
 import type { Comment, CommentReply } from './schemas.js';
-import { canComment, type ThreadContext } from './threads.js';
+import { canComment, mayDelete, type ThreadContext } from './threads.js';
 
 export type BodyFormat = 'markdown' | 'document';
 
@@ -65,9 +64,8 @@ type Permissions = Comment['permissions'];
 function permissionsFor(context: ThreadContext, userId: string): (postedBy: string) => Permissions {
   const open = canComment(context);
   const live = context.space.edit_mode !== 'locked';
-  const admin = roleAtLeast(context.role, 'admin');
-  const own: Permissions = { view: true, edit: open, reply: open, delete: open || (live && admin) };
-  const others: Permissions = { view: true, edit: false, reply: open, delete: live && admin };
+  const own: Permissions = { view: true, edit: open, reply: open, delete: live && mayDelete(context, true) };
+  const others: Permissions = { view: true, edit: false, reply: open, delete: live && mayDelete(context, false) };
   return (postedBy) => (postedBy === userId ? own : others);
 }
 

@@ -39,6 +39,11 @@ export function canComment(context: ThreadContext): boolean {
   return roleAtLeast(context.role, 'comment') && context.space.edit_mode !== 'locked';
 }
 
+/** Whether the caller may delete a comment or reply, the space's lock aside: as its author (still a commenter), or as an admin. */
+export function mayDelete(context: ThreadContext, ownPost: boolean): boolean {
+  return (ownPost && roleAtLeast(context.role, 'comment')) || roleAtLeast(context.role, 'admin');
+}
+
 /** Refuses `action` to a caller below the comment role, and to everyone on a locked space. */
 export function requireCommenter(context: ThreadContext, action: string): void {
   if (!roleAtLeast(context.role, 'comment')) throw new ForbiddenError(`${action} needs the comment role on the space`);

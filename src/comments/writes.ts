@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { isEmoji } from '../core/emoji.js';
-import { roleAtLeast } from '../core/roles.js';
 import { documentToMarkdown, findNodeByKey, markdownToDocument, nodeText, type JSONDocument } from '../content/document/index.js';
 import type { DbOrTx } from '../db/database.js';
 import type { CommentRow } from '../db/types.js';
 import { MAX_BODY_CHARACTERS, type BodyInput } from './schemas.js';
-import { currentTree, requireCommenter, type ThreadContext } from './threads.js';
+import { currentTree, mayDelete, requireCommenter, type ThreadContext } from './threads.js';
 
 /** How much of a commented block a comment shows. */
 const PREVIEW_CHARACTERS = 200;
@@ -183,7 +182,7 @@ export async function updateComment(app: FastifyInstance, context: ThreadContext
 
 /** Deletes a comment with its replies and reactions; the author or an admin may. */
 export async function deleteComment(app: FastifyInstance, context: ThreadContext, comment: CommentRow, userId: string): Promise<void> {
-  if (!(comment.posted_by === userId && roleAtLeast(context.role, 'comment')) && !roleAtLeast(context.role, 'admin')) {
+  if (!mayDelete(context, comment.posted_by === userId)) {
     throw new ForbiddenError('Only the author of a comment or an admin of the space may delete it');
   }
   requireCommenter(context, 'Deleting a comment');
@@ -249,7 +248,7 @@ export async function updateReply(
 }
 
 export async function deleteReply(app: FastifyInstance, context: ThreadContext, reply: { id: string; comment_id: string; posted_by: string }, userId: string): Promise<void> {
-  if (!(reply.posted_by === userId && roleAtLeast(context.role, 'comment')) && !roleAtLeast(context.role, 'admin')) {
+  if (!mayDelete(context, reply.posted_by === userId)) {
     throw new ForbiddenError('Only the author of a reply or an admin of the space may delete it');
   }
   requireCommenter(context, 'Deleting a reply');

@@ -79,22 +79,8 @@ export function fitQuote(blocks: DocumentTopLevelBlock[]): DocumentQuoteChild[] 
 }
 
 export function fitHint(blocks: DocumentTopLevelBlock[]): DocumentEssentialBlock[] {
-  return blocks.flatMap((block): DocumentEssentialBlock[] => {
-    switch (block.type) {
-      case 'images':
-        return [imagesAsParagraph(block)];
-      case 'code':
-        return codeAsParagraph(block);
-      case 'table':
-        return tableAsParagraphs(block);
-      case 'hint':
-        return block.nodes;
-      case 'blockquote':
-        return fitHint(block.nodes);
-      default:
-        return [block];
-    }
-  });
+  // What a quote holds, with its quotes flattened too: a hint holds no quote.
+  return fitQuote(blocks).flatMap((block) => (block.type === 'blockquote' ? fitHint(block.nodes) : [block]));
 }
 
 /** Slate keeps at least one block in every container; an empty one gets an empty paragraph. */

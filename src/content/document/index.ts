@@ -6,7 +6,7 @@
 export { evaluateExpressions, type ExpressionVariables, type VariableValue } from './evaluate.js';
 export { splitFrontmatter, type Frontmatter } from './frontmatter.js';
 export { markdownToDocument } from './from-markdown.js';
-export { leadingHeadingTitle, splitLeadingHeading, withoutLeadingHeading } from './leading-heading.js';
+export { splitLeadingHeading } from './leading-heading.js';
 export { collectReferences, type References } from './links.js';
 export { rewriteUrls, type UrlKind, type UrlRewrite } from './rewrite-urls.js';
 export { documentToMarkdown } from './to-markdown.js';

@@ -45,16 +45,6 @@ export function splitLeadingHeading(markdown: string): { title: string; body: st
   };
 }
 
-/** The plain text of the leading `# Title`, or null when the markdown does not start with one. */
-export function leadingHeadingTitle(markdown: string): string | null {
-  return splitLeadingHeading(markdown)?.title ?? null;
-}
-
-/** The markdown without its leading `# Title` and the blank lines after it; anything else unchanged. */
-export function withoutLeadingHeading(markdown: string): string {
-  return splitLeadingHeading(markdown)?.body ?? markdown;
-}
-
 /** Top-level blocks sit in no container, so their line starts `column - 1` characters before them. */
 function lineStart(point: NonNullable<Heading['position']>['start']): number {
   return point.offset! - (point.column - 1);
