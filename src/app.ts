@@ -9,6 +9,8 @@ import type { Config } from './config.js';
 import { authPlugin, type Caller } from './core/auth.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
+import { inputPlugin } from './core/input.js';
+import { loadSheddingPlugin, type LoadSheddingOptions } from './core/load-shedding.js';
 import { loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
 import { sharedSchemas } from './core/schemas.js';
@@ -75,7 +77,7 @@ export type AppConfig = Pick<
   | 'spaceRetentionMs'
   | 'outbound'
   | 'fileUrlTtlSeconds'
-> & { databaseUrl: string };
+> & { databaseUrl: string; loadShedding?: LoadSheddingOptions };
 
 export interface AppDependencies {
   clock?: Clock;
@@ -121,6 +123,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   });
 
   await app.register(errorHandlingPlugin);
+  await app.register(loadSheddingPlugin, config.loadShedding ?? {});
+  await app.register(inputPlugin);
 
   await app.register(
     fp(async (instance) => {

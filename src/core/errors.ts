@@ -129,6 +129,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
       return new ApiError(413, 'The request body is larger than this service accepts');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, 'The request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_BAD_URL':
+      // The router could not decode the path: a broken escape, or bytes that are not UTF-8.
+      return new BadRequestError('The request path is not valid percent-encoded UTF-8');
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new BadRequestError('The request body is not valid JSON');

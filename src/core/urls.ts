@@ -11,7 +11,8 @@ export interface Urls {
 }
 
 export function createUrls(publicUrl: string): Urls {
-  const base = publicUrl.replace(/\/+$/, '');
+  // The lookbehind starts the match only where a run of slashes starts: `/\/+$/` alone retries every slash (quadratic).
+  const base = publicUrl.replace(/(?<!\/)\/+$/, '');
   const join = (segments: string[]) => segments.map(encodeURIComponent).join('/');
   return {
     api: (...segments) => `${base}/v1/${join(segments)}`,

@@ -14,7 +14,7 @@ function splitHash(url: string): [string, string] {
 
 /** A page path as Git Sync writes it: `a/b.md`, `a/b/README.md`, `README.md`, or just `a/b`. */
 function pagePathOf(gitPath: string): string {
-  let path = gitPath.replace(/^\/+|\/+$/g, '');
+  let path = gitPath.replace(/^\/+|(?<!\/)\/+$/g, '');
   if (path === 'README.md' || path === 'README') return '';
   path = path.replace(/\/README(\.md)?$/i, '').replace(/\.md$/i, '');
   return path;

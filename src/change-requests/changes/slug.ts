@@ -7,9 +7,9 @@ export function slugify(title: string): string {
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^-+|(?<!-)-+$/g, '')
     .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/, '');
+    .replace(/(?<!-)-+$/, '');
   return slug || 'page';
 }
 

@@ -78,7 +78,7 @@ export function withoutTrailingLineBreaks<T extends DocumentInlineContent>(nodes
   const leaves = [...last.leaves];
   while (leaves.length > 0 && leaves.at(-1)!.text.endsWith('\n')) {
     const end = leaves.pop()!;
-    const kept = end.text.replace(/\n+$/, '');
+    const kept = end.text.replace(/(?<!\n)\n+$/, '');
     if (kept !== '') leaves.push(leaf(kept, end.marks));
   }
   return [...nodes.slice(0, -1), textNode(leaves)];
