@@ -1,13 +1,13 @@
 import type { Urls } from '../core/urls.js';
 import type { User } from '../core/schemas.js';
-import { presentUser } from '../users/present.js';
+import { presentUser, type EmailVisibility } from '../users/present.js';
 import type { ChangeRequestFields } from './queries.js';
 import type { ChangeRequest } from './schemas.js';
 
 /** Stands in for an author whose account is gone. */
 const GONE_USER = { id: 'deleted', displayName: 'Deleted user', email: '', photoUrl: null };
 
-export function presentChangeRequest(row: ChangeRequestFields, urls: Urls): ChangeRequest {
+export function presentChangeRequest(row: ChangeRequestFields, urls: Urls, emails: EmailVisibility): ChangeRequest {
   const author = row.author_id
     ? { id: row.author_id, displayName: row.author_display_name ?? '', email: row.author_email ?? '', photoUrl: row.author_photo_url }
     : GONE_USER;
@@ -17,7 +17,7 @@ export function presentChangeRequest(row: ChangeRequestFields, urls: Urls): Chan
     number: row.number,
     status: row.status,
     subject: row.subject,
-    createdBy: presentUser(author, urls) as User,
+    createdBy: presentUser(author, urls, emails) as User,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     space: row.space_id,

@@ -5,7 +5,8 @@ import { paginate } from '../core/pagination.js';
 import { sendJsonText } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
 import { presentFile } from '../content/present.js';
-import { findEditableSpace, findVisibleSpace } from '../spaces/access.js';
+import { emailVisibilityFor } from '../users/queries.js';
+import { findEditableSpace, findSpaceAsMember } from '../spaces/access.js';
 import { writeChangeRequestContent, requireWorkable } from './changes/write.js';
 import { mergeChangeRequest } from './merge.js';
 import { presentChangeRequest } from './present.js';
@@ -27,7 +28,11 @@ const ChangeRequest = ref(ChangeRequestSchema);
 const tags = ['change-requests'];
 
 export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const present = async (spaceId: string, changeRequestId: string) => presentChangeRequest(await changeRequestIn(app, spaceId, changeRequestId), app.urls);
+  /** The caller is a member of the space's organization on every route here. */
+  const present = async (space: { id: string; organization_id: string }, changeRequestId: string, callerId: string) => {
+    const row = await changeRequestIn(app, space.id, changeRequestId);
+    return presentChangeRequest(row, app.urls, await emailVisibilityFor(app.db, callerId, [row.author_id], space.organization_id));
+  };
 
   app.post(
     '/spaces/:spaceId/change-requests',
@@ -65,7 +70,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .execute();
         await moveStatusCounters(tx, space.id, null, 'draft');
       });
-      const body = await present(space.id, id);
+      const body = await present(space, id, request.caller.userId);
       return reply.code(201).header('location', body.urls.location).send(body);
     },
   );
@@ -77,16 +82,18 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'listChangeRequestsForSpace', tags, summary: 'The space’s change requests with one status (default open), newest first', params: SpaceOnlyParams, querystring: ListChangeRequestsQuery, response: { 200: ListEnvelope(ChangeRequest), ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findVisibleSpace(app, request.params.spaceId, request.caller.userId);
+      const { space } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
       const status = request.query.status ?? 'open';
       const creator = request.query.creator;
       const page = app.cursors.request(`change-requests:${space.id}:${status}:${creator ?? ''}`, request.query);
-      return paginate(app.cursors, page, {
+      const rows = await paginate(app.cursors, page, {
         rows: () => (creator ? listChangeRequestsByCreator(app.db, page, space.id, status, creator) : listChangeRequests(app.db, page, space.id, status)),
         count: () => countChangeRequests(app.db, space.id, status, creator),
         keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-        toItem: (row) => presentChangeRequest(row, app.urls),
+        toItem: (row) => row,
       });
+      const emails = await emailVisibilityFor(app.db, request.caller.userId, rows.items.map((row) => row.author_id), space.organization_id);
+      return { ...rows, items: rows.items.map((row) => presentChangeRequest(row, app.urls, emails)) };
     },
   );
 
@@ -97,8 +104,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'getChangeRequestById', tags, summary: 'A change request, by id or by number', params: ChangeRequestParams, response: { 200: ChangeRequest, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findVisibleSpace(app, request.params.spaceId, request.caller.userId);
-      return present(space.id, request.params.changeRequestId);
+      const { space } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
+      return present(space, request.params.changeRequestId, request.caller.userId);
     },
   );
 
@@ -124,7 +131,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .execute();
         if (status !== undefined) await moveStatusCounters(tx, space.id, locked.status, status);
       });
-      return present(space.id, id);
+      return present(space, id, request.caller.userId);
     },
   );
 
@@ -159,7 +166,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: request.caller.userId },
         request.body.changes,
       );
-      const updated = await present(space.id, changeRequest.id);
+      const updated = await present(space, changeRequest.id, request.caller.userId);
       if (request.query.compat) return updated;
       const now = app.clock.now();
       const pageLocation = (pageId: string) => app.urls.api('spaces', space.id, 'change-requests', changeRequest.id, 'content', 'page', pageId);

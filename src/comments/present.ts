@@ -3,7 +3,8 @@ import type { User } from '../core/schemas.js';
 import { markdownToDocument } from '../content/document/index.js';
 import type { ContentTree } from '../content/tree.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
-import { presentUser } from '../users/present.js';
+import { presentUser, type EmailVisibility } from '../users/present.js';
+import { emailVisibilityFor } from '../users/queries.js';
 import { pageVersionsByIds, reactionsToReplies, usersByIds, type CommentRecord, type ReactionRecord, type UserRecord } from './queries.js';
 import type { Comment, CommentReply } from './schemas.js';
 import { canComment, mayDelete, type ThreadContext } from './threads.js';
@@ -41,14 +42,17 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-/** Users by id, presented; a user missing from the map (never the case: rows reference users) shows their id. */
-function userLookup(app: FastifyInstance, users: Map<string, UserRecord>): (id: string) => User {
+/**
+ * Users by id, presented, with the e-mails `emails` allows; a user missing
+ * from the map (never the case: rows reference users) shows their id.
+ */
+function userLookup(app: FastifyInstance, users: Map<string, UserRecord>, emails: EmailVisibility): (id: string) => User {
   const presented = new Map<string, User>();
   return (id) => {
     let user = presented.get(id);
     if (!user) {
       const row = users.get(id);
-      user = presentUser({ id, email: row?.email ?? '', displayName: row?.display_name ?? id, photoUrl: row?.photo_url ?? null }, app.urls);
+      user = presentUser({ id, email: row?.email ?? '', displayName: row?.display_name ?? id, photoUrl: row?.photo_url ?? null }, app.urls, emails);
       presented.set(id, user);
     }
     return user;
@@ -100,7 +104,7 @@ export async function presentComments(
   const versions = await pageVersionsByIds(app.db, [...new Set(gone)]);
   const users = new Map<string, UserRecord>();
   const reactionsOf = new Map(rows.map((row) => [row.id, unpackPeople(row, users)]));
-  const userOf = userLookup(app, users);
+  const userOf = userLookup(app, users, await emailVisibilityFor(app.db, userId, [...users.keys()], context.space.organization_id));
 
   const permissionsOf = permissionsFor(context, userId);
   // Many comments of a page target the same page: its target is made once.
@@ -183,7 +187,7 @@ export async function presentReplies(
 ): Promise<CommentReply[]> {
   const reactions = await reactionsToReplies(app.db, rows.map((row) => row.id));
   const users = await usersByIds(app.db, [...rows.map((row) => row.posted_by), ...reactions.map((reaction) => reaction.user_id)]);
-  const userOf = userLookup(app, users);
+  const userOf = userLookup(app, users, await emailVisibilityFor(app.db, userId, [...users.keys()], context.space.organization_id));
   const reactionsOf = groupBy(reactions, (reaction) => reaction.reply_id!);
   const permissionsOf = permissionsFor(context, userId);
   return rows.map((row) => ({

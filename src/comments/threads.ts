@@ -4,7 +4,7 @@ import { roleAtLeast, type Role } from '../core/roles.js';
 import { changeRequestIn } from '../change-requests/access.js';
 import type { ContentTree } from '../content/tree.js';
 import type { ChangeRequestFields } from '../change-requests/queries.js';
-import { findVisibleSpace } from '../spaces/access.js';
+import { findSpaceAsMember } from '../spaces/access.js';
 import type { SpaceWithAccess } from '../spaces/queries.js';
 import type { Thread } from './queries.js';
 
@@ -20,14 +20,18 @@ export interface ThreadContext {
   path: string[];
 }
 
-/** The thread named by a route's parameters, or 404 when the caller can't see the space or it has no such change request. */
+/**
+ * The thread named by a route's parameters, or 404 when the caller has no role
+ * on the space as a member (comments are not published with the content,
+ * whatever the visibility) or it has no such change request.
+ */
 export async function openThread(app: FastifyInstance, params: { spaceId: string; changeRequestId?: string }, userId: string): Promise<ThreadContext> {
-  const { space, role } = await findVisibleSpace(app, params.spaceId, userId);
+  const { space, role } = await findSpaceAsMember(app, params.spaceId, userId);
   const changeRequest = params.changeRequestId === undefined ? null : await changeRequestIn(app, space.id, params.changeRequestId);
   return {
     space,
     changeRequest,
-    role: role!,
+    role,
     thread: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest?.id ?? null },
     revisionId: changeRequest?.revision_id ?? space.revision_id,
     path: changeRequest ? ['spaces', space.id, 'change-requests', changeRequest.id, 'comments'] : ['spaces', space.id, 'comments'],

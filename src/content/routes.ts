@@ -1,12 +1,13 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { NotFoundError } from '../core/errors.js';
 import { errorResponses, ListEnvelope } from '../core/schemas.js';
 import { changeRequestIn } from '../change-requests/access.js';
 import { findChangeRequest } from '../change-requests/queries.js';
 import { presentChangeRequest } from '../change-requests/present.js';
-import { findVisibleSpace } from '../spaces/access.js';
+import { findSpaceAsMember, findVisibleSpace } from '../spaces/access.js';
+import { emailVisibilityFor } from '../users/queries.js';
 import type { SpaceWithAccess } from '../spaces/queries.js';
 import { evaluateExpressions, markdownToDocument, type JSONDocument } from './document/index.js';
 import { presentFile, presentPage, type ContentPlace } from './present.js';
@@ -26,11 +27,22 @@ import { pagesArrayOf } from './page-tree-body.js';
 import type { FileState } from './tree.js';
 import { Type } from '@sinclair/typebox';
 
-/** The revision a content read is about, and where its pages live. */
+/** The revision a content read is about, where its pages live, and who reads it. */
 interface ContentTarget {
   space: SpaceWithAccess;
   point: RevisionPoint;
   place: ContentPlace;
+  readerId: string;
+}
+
+/** Who reads: the caller, and the key that opens a share-link space's published side to them. */
+interface Reader {
+  userId: string;
+  shareKey: string | undefined;
+}
+
+function readerOf(request: FastifyRequest): Reader {
+  return { userId: request.caller.userId, shareKey: (request.query as { shareKey?: string }).shareKey };
 }
 
 
@@ -40,23 +52,28 @@ async function revisionOf(app: FastifyInstance, space: SpaceWithAccess, revision
   return point;
 }
 
-async function spaceTarget(app: FastifyInstance, spaceId: string, userId: string): Promise<ContentTarget> {
-  const { space } = await findVisibleSpace(app, spaceId, userId);
+/** The current revision: the published side, which visibility opens to non-members. */
+async function spaceTarget(app: FastifyInstance, spaceId: string, reader: Reader): Promise<ContentTarget> {
+  const { space } = await findVisibleSpace(app, spaceId, reader.userId, { shareKey: reader.shareKey });
   const point = await revisionOf(app, space, space.revision_id);
-  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null } };
+  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null }, readerId: reader.userId };
 }
 
-async function changeRequestTarget(app: FastifyInstance, spaceId: string, changeRequestId: string, userId: string): Promise<ContentTarget> {
-  const { space } = await findVisibleSpace(app, spaceId, userId);
+/** A change request's newest revision: unpublished work, for members only. */
+async function changeRequestTarget(app: FastifyInstance, spaceId: string, changeRequestId: string, reader: Reader): Promise<ContentTarget> {
+  const { space } = await findSpaceAsMember(app, spaceId, reader.userId);
   const changeRequest = await changeRequestIn(app, space.id, changeRequestId);
   const point = await revisionOf(app, space, changeRequest.revision_id);
-  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id } };
+  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id }, readerId: reader.userId };
 }
 
-async function revisionTarget(app: FastifyInstance, spaceId: string, revisionId: string, userId: string): Promise<ContentTarget> {
-  const { space } = await findVisibleSpace(app, spaceId, userId);
+/** Any revision to members; to others only the current one, which is all that is published. */
+async function revisionTarget(app: FastifyInstance, spaceId: string, revisionId: string, reader: Reader): Promise<ContentTarget> {
+  const { space, visitor } = await findVisibleSpace(app, spaceId, reader.userId, { shareKey: reader.shareKey });
+  // The same answer as an unknown id: an older or a change request's revision is not there for a visitor.
+  if (visitor && revisionId !== space.revision_id) throw new NotFoundError('No revision with this id in the space');
   const point = await revisionOf(app, space, revisionId);
-  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: point.changeRequestId } };
+  return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: point.changeRequestId }, readerId: reader.userId };
 }
 
 /** The routes that read one revision's content, for each way of naming the revision. */
@@ -83,7 +100,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
     if (point.type === 'merge' && point.mergedFrom) {
       const changeRequest = await findChangeRequest(app.db, space.id, point.mergedFrom);
-      if (changeRequest) revision.mergedFrom = presentChangeRequest(changeRequest, app.urls);
+      if (changeRequest) revision.mergedFrom = presentChangeRequest(changeRequest, app.urls, await emailVisibilityFor(app.db, target.readerId, [changeRequest.author_id], space.is_member ? space.organization_id : null));
     }
     // The page tree is spliced in as bytes: it is serialised once per revision and cached.
     return Buffer.concat([Buffer.from(`${JSON.stringify(revision).slice(0, -1)},"pages":`), pagesArrayOf(pageTree), Buffer.from('}')]);
@@ -145,7 +162,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       prefix: '/spaces/:spaceId/content',
       params: SpaceContentParams,
       ids: { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
-      target: (params: Record<string, string>, userId: string) => spaceTarget(app, params.spaceId!, userId),
+      target: (params: Record<string, string>, reader: Reader) => spaceTarget(app, params.spaceId!, reader),
       list: (params: Record<string, string>) => `files:${params.spaceId}`,
     },
     {
@@ -158,14 +175,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         file: 'getFileInChangeRequestById',
         page: 'getPageInChangeRequestById',
       },
-      target: (params: Record<string, string>, userId: string) => changeRequestTarget(app, params.spaceId!, params.changeRequestId!, userId),
+      target: (params: Record<string, string>, reader: Reader) => changeRequestTarget(app, params.spaceId!, params.changeRequestId!, reader),
       list: (params: Record<string, string>) => `files:${params.spaceId}:${params.changeRequestId}`,
     },
     {
       prefix: '/spaces/:spaceId/revisions/:revisionId',
       params: RevisionParams,
       ids: { revision: 'getRevisionById', pages: 'listPagesInRevisionById', files: 'listFilesInRevisionById', file: 'getFileInRevisionById', page: 'getPageInRevisionById' },
-      target: (params: Record<string, string>, userId: string) => revisionTarget(app, params.spaceId!, params.revisionId!, userId),
+      target: (params: Record<string, string>, reader: Reader) => revisionTarget(app, params.spaceId!, params.revisionId!, reader),
       list: (params: Record<string, string>) => `files:${params.spaceId}:${params.revisionId}`,
     },
   ];
@@ -174,13 +191,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.get(
       way.prefix,
       { ...read, schema: { operationId: way.ids.revision, tags, summary: 'The revision: its pages, files and variables', params: way.params, querystring: ContentQuery, response: { 200: RevisionResponse, ...errorResponses } } },
-      async (request, reply) => sendBytes(reply.type('application/json; charset=utf-8'), await revisionBody(await way.target(request.params as Record<string, string>, request.caller.userId))),
+      async (request, reply) => sendBytes(reply.type('application/json; charset=utf-8'), await revisionBody(await way.target(request.params as Record<string, string>, readerOf(request)))),
     );
     app.get(
       `${way.prefix}/pages`,
       { ...read, schema: { operationId: way.ids.pages, tags, summary: 'The page tree, each page with its content', params: way.params, querystring: ContentQuery, response: { 200: Type.Object({ pages: Type.Array(RevisionPageResponse) }), ...errorResponses } } },
       async (request, reply) => {
-        const target = await way.target(request.params as Record<string, string>, request.caller.userId);
+        const target = await way.target(request.params as Record<string, string>, readerOf(request));
         return sendPreparedJson(request, reply, await app.content.pageTreeBody(target.point, target.place));
       },
     );
@@ -189,7 +206,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { ...read, schema: { operationId: way.ids.files, tags, summary: 'The files, oldest first', params: way.params, querystring: FilesQuery, response: { 200: ListEnvelope(RevisionFileResponse), ...errorResponses } } },
       async (request) => {
         const params = request.params as Record<string, string>;
-        const target = await way.target(params, request.caller.userId);
+        const target = await way.target(params, readerOf(request));
         const tree = await app.content.tree(target.point);
         return filesPage([...tree.files.values()], request.query, way.list(params));
       },
@@ -199,7 +216,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { ...read, schema: { operationId: way.ids.file, tags, summary: 'One file, with a signed download URL', params: Type.Composite([way.params, Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 128 }) })]), querystring: ContentQuery, response: { 200: RevisionFileResponse, ...errorResponses } } },
       async (request) => {
         const params = request.params as Record<string, string>;
-        return fileOf(await way.target(params, request.caller.userId), params.fileId!);
+        return fileOf(await way.target(params, readerOf(request)), params.fileId!);
       },
     );
     app.get(
@@ -207,7 +224,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       { ...read, schema: { operationId: way.ids.page, tags, summary: 'One page and its subpages, as a document or as markdown', params: Type.Composite([way.params, Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 128 }) })]), querystring: PageQuery, response: { 200: RevisionPageResponse, ...errorResponses } } },
       async (request, reply) => {
         const params = request.params as Record<string, string>;
-        const target = await way.target(params, request.caller.userId);
+        const target = await way.target(params, readerOf(request));
         const { point, place } = target;
         const build = () => pageJson(target, params.pageId!, request.query);
         // Evaluated answers vary with the revision's variables only, but are rarer: they are made each time.

@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { IdParam, ListQuery, StringEnum } from '../core/schemas.js';
+import { ShareKeyQuery } from '../spaces/schemas.js';
 
 export const ContentQuery = Type.Object({
   metadata: Type.Boolean({ default: true, description: 'false leaves out git metadata (this service keeps none)' }),
   computed: Type.Boolean({ default: true, description: 'false leaves computed pages without generated content' }),
+  shareKey: ShareKeyQuery.properties.shareKey,
 });
 
 export const PageQuery = Type.Object({
@@ -11,6 +13,7 @@ export const PageQuery = Type.Object({
   evaluated: Type.Boolean({ default: false, description: 'true replaces {{ space.vars.X }} and {{ page.vars.X }} by their values' }),
   metadata: ContentQuery.properties.metadata,
   computed: ContentQuery.properties.computed,
+  shareKey: ContentQuery.properties.shareKey,
 });
 
 export const FilesQuery = Type.Object({ ...ListQuery, ...ContentQuery.properties });

@@ -1,14 +1,15 @@
 import type { Urls } from '../core/urls.js';
-import { presentUser } from '../users/present.js';
+import { everyEmailShown, presentUser } from '../users/present.js';
 import type { MemberFields } from './queries.js';
 import type { Member } from './schemas.js';
 
+/** A member record, e-mail included: callers make sure only members of its organization see one. */
 export function presentMember(row: MemberFields, urls: Urls): Member {
   const member: Member = {
     object: 'member',
     id: row.user_id,
     role: row.role,
-    user: presentUser({ id: row.user_id, email: row.email, displayName: row.display_name, photoUrl: row.photo_url }, urls),
+    user: presentUser({ id: row.user_id, email: row.email, displayName: row.display_name, photoUrl: row.photo_url }, urls, everyEmailShown),
     disabled: row.disabled,
     joinedAt: row.joined_at.toISOString(),
     sso: row.sso,

@@ -1,21 +1,21 @@
 import type { Urls } from '../core/urls.js';
-import { presentUser } from '../users/present.js';
+import { presentUser, type EmailVisibility } from '../users/present.js';
 import type { ReviewerFields } from './queries.js';
 import type { ChangeRequestRequestedReviewer } from './schemas.js';
 
 /** Stands in for a requester whose account is gone (the spec requires `requestedBy`), as for change request authors. */
 const GONE_USER = { id: 'deleted', displayName: 'Deleted user', email: '', photoUrl: null };
 
-export function presentReviewer(row: ReviewerFields, urls: Urls): ChangeRequestRequestedReviewer {
+export function presentReviewer(row: ReviewerFields, urls: Urls, emails: EmailVisibility): ChangeRequestRequestedReviewer {
   const requester = row.requester_id
     ? { id: row.requester_id, displayName: row.requester_display_name ?? '', email: row.requester_email ?? '', photoUrl: row.requester_photo_url }
     : GONE_USER;
   return {
     object: 'change-request-requested-reviewer',
     revision: row.revision_id,
-    requestedBy: presentUser(requester, urls),
+    requestedBy: presentUser(requester, urls, emails),
     createdAt: row.created_at.toISOString(),
     kind: 'user',
-    user: presentUser({ id: row.user_id, displayName: row.display_name, email: row.email, photoUrl: row.photo_url }, urls),
+    user: presentUser({ id: row.user_id, displayName: row.display_name, email: row.email, photoUrl: row.photo_url }, urls, emails),
   };
 }

@@ -8,9 +8,10 @@ import { errorResponses, ListEnvelope } from '../core/schemas.js';
 import { changeRequestIn } from '../change-requests/access.js';
 import { lockChangeRequest } from '../change-requests/queries.js';
 import { ChangeRequestParams } from '../change-requests/schemas.js';
-import { findEditableSpace, findVisibleSpace } from '../spaces/access.js';
+import { findEditableSpace, findSpaceAsMember } from '../spaces/access.js';
+import { emailVisibilityFor } from '../users/queries.js';
 import { presentReviewer } from './present.js';
-import { activeMemberRoles, addReviewers, countReviewers, findReviewers, listReviewers, removeReviewer } from './queries.js';
+import { activeMemberRoles, addReviewers, countReviewers, findReviewers, listReviewers, removeReviewer, type ReviewerFields } from './queries.js';
 import {
   ChangeRequestRequestedReviewerSchema,
   ListReviewersQuery,
@@ -30,6 +31,11 @@ function requireRequestable(status: string): void {
   if (status === 'archived') throw new ConflictError('The change request is archived; set its status to open or draft to request reviews');
 }
 
+/** The users a page of reviewers shows: the ones asked and the ones who asked. */
+function peopleOf(rows: readonly ReviewerFields[]): (string | null)[] {
+  return rows.flatMap((row) => [row.user_id, row.requester_id]);
+}
+
 export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/requested-reviewers',
@@ -45,16 +51,18 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { space } = await findVisibleSpace(app, request.params.spaceId, request.caller.userId);
+      const { space } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
       // Always oldest first: the spec offers no order for this list.
       const page = app.cursors.request(`reviewers:${changeRequest.id}`, { ...request.query, order: 'asc' });
-      return paginate(app.cursors, page, {
+      const rows = await paginate(app.cursors, page, {
         rows: () => listReviewers(app.db, page, space.organization_id, changeRequest.id),
         count: () => countReviewers(app.db, space.organization_id, changeRequest.id),
         keyOf: (row) => ({ createdAt: row.created_at, id: row.user_id }),
-        toItem: (row) => presentReviewer(row, app.urls),
+        toItem: (row) => row,
       });
+      const emails = await emailVisibilityFor(app.db, request.caller.userId, peopleOf(rows.items), space.organization_id);
+      return { ...rows, items: rows.items.map((row) => presentReviewer(row, app.urls, emails)) };
     },
   );
 
@@ -109,7 +117,8 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
 
       const byUser = new Map(rows.map((row) => [row.user_id, row]));
-      return { users: users.map((userId) => presentReviewer(byUser.get(userId)!, app.urls)) };
+      const emails = await emailVisibilityFor(app.db, request.caller.userId, peopleOf(rows), space.organization_id);
+      return { users: users.map((userId) => presentReviewer(byUser.get(userId)!, app.urls, emails)) };
     },
   );
 
@@ -126,7 +135,7 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space, role } = await findVisibleSpace(app, request.params.spaceId, request.caller.userId);
+      const { space, role } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
       const { userId } = request.params;
       // Reading the space is enough to step down as one's own reviewer.

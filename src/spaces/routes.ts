@@ -11,7 +11,7 @@ import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../core/roles.js';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { defaultLevelChains, findVisibleSpace, type VisibleSpaceOptions } from './access.js';
+import { defaultLevelChains, findSpaceAsMember, findVisibleSpace, type VisibleSpaceOptions } from './access.js';
 import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
@@ -27,6 +27,8 @@ const Space = ref(SpaceSchema);
 
 export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const visibleSpace = (spaceId: string, userId: string, options?: VisibleSpaceOptions) => findVisibleSpace(app, spaceId, userId, options);
+  // Every change to a space is a member's: visibility opens only the reading of it.
+  const memberSpace = (spaceId: string, userId: string, options?: Pick<VisibleSpaceOptions, 'deleted'>) => findSpaceAsMember(app, spaceId, userId, options);
 
   app.post(
     '/orgs/:organizationId/spaces',
@@ -159,7 +161,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { userId } = request.caller;
-      const { space, role } = await visibleSpace(request.params.spaceId, userId);
+      const { space, role } = await memberSpace(request.params.spaceId, userId);
       const body = request.body;
       if (!roleAtLeast(role, 'edit')) throw new ForbiddenError('Updating a space needs the edit role on it');
       const settings = body.editMode !== undefined || body.defaultLevel !== undefined || body.visibility !== undefined;
@@ -181,7 +183,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await updateSpace(app.db, space.id, changes);
 
       // A new default level can change the caller's own role: read it back.
-      const updated = await visibleSpace(space.id, userId);
+      const updated = await memberSpace(space.id, userId);
       return presentSpace(updated.space, updated.role, app.urls);
     },
   );
@@ -202,7 +204,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { userId } = request.caller;
-      const { space } = await visibleSpace(request.params.spaceId, userId);
+      const { space } = await memberSpace(request.params.spaceId, userId);
       const { memberRole, parentLevels } = await checkPlacement(
         app.db,
         'Duplicating a space',
@@ -248,7 +250,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { userId } = request.caller;
-      const { space, role } = await visibleSpace(request.params.spaceId, userId);
+      const { space, role } = await memberSpace(request.params.spaceId, userId);
       if (role !== 'admin') throw new ForbiddenError('Moving a space needs the admin role on it');
       const destination = request.body.parent === undefined ? space.parent_id : request.body.parent;
       if (destination !== space.parent_id) {
@@ -263,7 +265,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           updated_at: app.clock.now(),
         });
       });
-      const moved = await visibleSpace(space.id, userId);
+      const moved = await memberSpace(space.id, userId);
       return presentSpace(moved.space, moved.role, app.urls);
     },
   );
@@ -285,7 +287,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { userId } = request.caller;
-      const { space, role } = await visibleSpace(request.params.spaceId, userId);
+      const { space, role } = await memberSpace(request.params.spaceId, userId);
       if (role !== 'admin') throw new ForbiddenError('Transferring a space needs the admin role on it');
       const target = request.body.organization;
       await checkTransferTarget(app.db, space.organization_id, target, userId);
@@ -297,7 +299,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
         updated_at: app.clock.now(),
       });
-      const moved = await visibleSpace(space.id, userId);
+      const moved = await memberSpace(space.id, userId);
       return presentSpace(moved.space, moved.role, app.urls);
     },
   );
@@ -315,7 +317,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space, role } = await visibleSpace(request.params.spaceId, request.caller.userId);
+      const { space, role } = await memberSpace(request.params.spaceId, request.caller.userId);
       if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
       await updateSpace(app.db, space.id, { deleted_at: app.clock.now() });
       return noContent(reply, 205);
@@ -336,9 +338,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { userId } = request.caller;
-      const { space } = await visibleSpace(request.params.spaceId, userId, { deleted: 'required' });
+      const { space } = await memberSpace(request.params.spaceId, userId, { deleted: 'required' });
       await updateSpace(app.db, space.id, { deleted_at: null, updated_at: app.clock.now() });
-      const restored = await visibleSpace(space.id, userId);
+      const restored = await memberSpace(space.id, userId);
       return presentSpace(restored.space, restored.role, app.urls);
     },
   );

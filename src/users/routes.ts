@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../core/errors.js';
 import { errorResponses, IdParam, ref, UserSchema } from '../core/schemas.js';
-import { presentUser } from './present.js';
+import { everyEmailShown, presentUser } from './present.js';
 import { findUserVisibleTo } from './queries.js';
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +16,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ref(UserSchema), ...errorResponses },
       },
     },
-    async (request) => presentUser({ ...request.caller, id: request.caller.userId }, app.urls),
+    async (request) => presentUser({ ...request.caller, id: request.caller.userId }, app.urls, everyEmailShown),
   );
 
   app.get(
@@ -34,7 +34,8 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const user = await findUserVisibleTo(app.db, request.params.userId, request.caller.userId);
       if (!user) throw new NotFoundError('No user with this id is visible to you');
-      return presentUser({ id: user.id, email: user.email, displayName: user.display_name, photoUrl: user.photo_url }, app.urls);
+      // Found only when the two share an organization, which is what shows an e-mail.
+      return presentUser({ id: user.id, email: user.email, displayName: user.display_name, photoUrl: user.photo_url }, app.urls, everyEmailShown);
     },
   );
 };
