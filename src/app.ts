@@ -44,6 +44,8 @@ import { fileDownloadRoutes } from './content/files/routes.js';
 import { FileUrlSigner } from './content/files/signing.js';
 import { ContentStore } from './content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
+import { Conversions } from './content/document/conversions.js';
+import { CONVERSION_MS_PER_KIB } from './config.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +61,8 @@ declare module 'fastify' {
     /** The one way the service fetches URLs it is given. */
     outbound: OutboundFetcher;
     fileUrls: FileUrlSigner;
+    /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
+    conversions: Conversions;
   }
 }
 
@@ -77,6 +81,7 @@ export type AppConfig = Pick<
   | 'spaceRetentionMs'
   | 'outbound'
   | 'fileUrlTtlSeconds'
+  | 'conversion'
 > & { databaseUrl: string; loadShedding?: LoadSheddingOptions };
 
 export interface AppDependencies {
@@ -141,10 +146,22 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       const secret = await loadServiceSecret(db, config.secretKey);
       instance.decorate('serviceSecret', secret);
       instance.decorate('cursors', new Cursors(secret));
-      instance.decorate('content', new ContentStore(db, instance.urls));
       instance.decorate('outbound', createOutboundFetcher(config.outbound));
       instance.decorate('fileUrls', new FileUrlSigner(secret, instance.urls, config.fileUrlTtlSeconds));
-      instance.addHook('onClose', async () => db.destroy());
+      const conversions = new Conversions({
+        threads: config.conversion.threads,
+        timeoutMs: config.conversion.timeoutMs,
+        msPerKib: CONVERSION_MS_PER_KIB,
+        // Enough to absorb a burst; past it a new conversion is a 503 rather than a long wait.
+        maxQueue: config.conversion.threads * 32,
+        onThreadError: (error) => instance.log.error({ err: error }, 'A conversion thread failed'),
+      });
+      instance.decorate('conversions', conversions);
+      instance.decorate('content', new ContentStore(db, instance.urls, conversions));
+      instance.addHook('onClose', async () => {
+        await conversions.close();
+        await db.destroy();
+      });
     }, { name: 'context' }),
   );
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { isCronPattern } from './spaces/purge-schedule.js';
@@ -31,6 +32,9 @@ const EnvSchema = Type.Object({
   OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
   OUTBOUND_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, default: 10 * 1024 * 1024 }),
   FILE_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 7 * 86_400, default: 3_600 }),
+  CONVERSION_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: Math.max(2, availableParallelism()) }),
+  CONVERSION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 2_000 }),
+  MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -61,7 +65,17 @@ export interface Config {
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
   /** How long a file's signed `downloadURL` stays valid. */
   fileUrlTtlSeconds: number;
+  /**
+   * The worker threads that parse and convert user-written content, and how
+   * long one conversion may take (plus CONVERSION_MS_PER_KIB for each KiB).
+   */
+  conversion: { threads: number; timeoutMs: number };
+  /** Past this mean event-loop delay, requests are refused with a 503 until it recovers; 0 never refuses. */
+  loadShedding: { maxEventLoopDelayMs: number };
 }
+
+/** Time a conversion is given for each KiB of its input, beyond CONVERSION_TIMEOUT_MS: about twice what prose needs. */
+export const CONVERSION_MS_PER_KIB = 8;
 
 export class ConfigError extends Error {}
 
@@ -105,5 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purge: { pattern: e.PURGE_SCHEDULE, batchSize: e.PURGE_BATCH_SIZE },
     outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
+    conversion: { threads: e.CONVERSION_THREADS, timeoutMs: e.CONVERSION_TIMEOUT_MS },
+    loadShedding: { maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS },
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../core/schemas.js';
-import { markdownToDocument } from '../content/document/index.js';
+import type { JSONDocument } from '../content/document/index.js';
+import { bodyDocuments } from './documents.js';
 import type { ContentTree } from '../content/tree.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
 import { presentUser, type EmailVisibility } from '../users/present.js';
@@ -11,8 +12,13 @@ import { canComment, mayDelete, type ThreadContext } from './threads.js';
 
 export type BodyFormat = 'markdown' | 'document';
 
-function presentBody(markdown: string, format: BodyFormat): Comment['body'] {
-  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+/** Bodies' stored documents where the format asks for them (read in one query), else nothing to read. */
+function documentsFor(app: FastifyInstance, table: 'comments' | 'comment_replies', rows: ReadonlyArray<{ id: string; body: string }>, format: BodyFormat) {
+  return format === 'document' ? bodyDocuments(app.db, app.conversions, table, rows) : Promise.resolve(null);
+}
+
+function presentBody(row: { id: string; body: string }, documents: Map<string, JSONDocument> | null): Comment['body'] {
+  return documents ? { document: documents.get(row.id)! } : { markdown: row.body };
 }
 
 type Reactions = Comment['reactions'];
@@ -106,6 +112,7 @@ export async function presentComments(
   const reactionsOf = new Map(rows.map((row) => [row.id, unpackPeople(row, users)]));
   const userOf = userLookup(app, users, await emailVisibilityFor(app.db, userId, [...users.keys()], context.space.organization_id));
 
+  const documents = await documentsFor(app, 'comments', rows, format);
   const permissionsOf = permissionsFor(context, userId);
   // Many comments of a page target the same page: its target is made once.
   const targets = new Map<string, PageTarget>();
@@ -131,7 +138,7 @@ export async function presentComments(
       postedAt: row.posted_at.toISOString(),
       reactions: groupReactions(reactionsOf.get(row.id)!, userOf),
       replies: row.replies_count,
-      body: presentBody(row.body, format),
+      body: presentBody(row, documents),
       target,
       urls: { location: app.urls.api(...context.path, row.id) },
       permissions: permissionsOf(row.posted_by),
@@ -189,6 +196,7 @@ export async function presentReplies(
   const users = await usersByIds(app.db, [...rows.map((row) => row.posted_by), ...reactions.map((reaction) => reaction.user_id)]);
   const userOf = userLookup(app, users, await emailVisibilityFor(app.db, userId, [...users.keys()], context.space.organization_id));
   const reactionsOf = groupBy(reactions, (reaction) => reaction.reply_id!);
+  const documents = await documentsFor(app, 'comment_replies', rows, format);
   const permissionsOf = permissionsFor(context, userId);
   return rows.map((row) => ({
     object: 'comment-reply',
@@ -197,7 +205,7 @@ export async function presentReplies(
     postedAt: row.posted_at.toISOString(),
     ...(row.edited_at ? { editedAt: row.edited_at.toISOString() } : {}),
     reactions: groupReactions(reactionsOf.get(row.id) ?? [], userOf),
-    body: presentBody(row.body, format),
+    body: presentBody(row, documents),
     urls: { location: app.urls.api(...context.path, row.comment_id, 'replies', row.id) },
     permissions: permissionsOf(row.posted_by),
   }));

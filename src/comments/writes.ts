@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { isEmoji } from '../core/emoji.js';
-import { documentToMarkdown, findNodeByKey, markdownToDocument, nodeText, type JSONDocument } from '../content/document/index.js';
+import { findNodeByKey, nodeText, type JSONDocument } from '../content/document/index.js';
+import type { Conversions } from '../content/document/conversions.js';
 import type { DbOrTx } from '../db/database.js';
 import type { CommentRow } from '../db/types.js';
 import { MAX_BODY_CHARACTERS, type BodyInput } from './schemas.js';
@@ -11,13 +12,17 @@ import { currentTree, mayDelete, requireCommenter, type ThreadContext } from './
 /** How much of a commented block a comment shows. */
 const PREVIEW_CHARACTERS = 200;
 
-/** The markdown a body is stored as: checked to be within the limit and readable as a document. */
-export function bodyMarkdown(input: BodyInput, field: string): string {
-  const markdown = 'markdown' in input ? input.markdown : 'document' in input ? documentToMarkdown(input.document as unknown as JSONDocument) : '';
+/** A body as stored: its markdown, and the JSON document made from it once, so no read parses it. */
+interface StoredBody {
+  body: string;
+  body_document: string;
+}
+
+/** Reads a body on the conversion pool: markdown within the limit, and its document. */
+async function readBody(conversions: Conversions, input: BodyInput, field: string): Promise<StoredBody> {
+  const markdown = 'markdown' in input ? input.markdown : 'document' in input ? await conversions.toMarkdown(input.document as unknown as JSONDocument, field) : '';
   if (markdown.length > MAX_BODY_CHARACTERS) throw new BadRequestError(`${field} must NOT have more than ${MAX_BODY_CHARACTERS} characters of markdown`);
-  // Refuses markdown no read could turn into a document (nesting too deep).
-  markdownToDocument(markdown);
-  return markdown;
+  return { body: markdown, body_document: await conversions.toDocumentJson(markdown, field) };
 }
 
 /** A reaction is one emoji character sequence (not code points in hex), of at most 16 bytes. */
@@ -49,8 +54,7 @@ async function resolveTarget(app: FastifyInstance, context: ThreadContext, pageI
   if (!page) throw new BadRequestError(`body/page: there is no page ${pageId} in ${where}’s content`);
   let preview: string | null = null;
   if (nodeId !== undefined) {
-    const markdown = page.documentId ? (await app.content.markdownOf(context.space.organization_id, [page]))(page) : '';
-    const node = page.documentId ? findNodeByKey(app.content.documentOf(page.documentId, markdown), nodeId) : undefined;
+    const node = page.documentId ? findNodeByKey((await app.content.documentsOf(context.space.organization_id, [page]))(page), nodeId) : undefined;
     if (!node) throw new BadRequestError(`body/node: there is no block ${nodeId} on page ${pageId}`);
     preview = nodeText(node, PREVIEW_CHARACTERS);
   }
@@ -85,7 +89,7 @@ export async function postComment(
   userId: string,
 ): Promise<string> {
   requireCommenter(context, 'Commenting');
-  const body = bodyMarkdown(input.body, 'body/body');
+  const body = await readBody(app.conversions, input.body, 'body/body');
   const target = await resolveTarget(app, context, input.page, input.node);
   const id = newId();
   await app.db.transaction().execute(async (tx) => {
@@ -100,7 +104,7 @@ export async function postComment(
         ...target,
         posted_by: userId,
         posted_at: app.clock.now(),
-        body,
+        ...body,
       })
       .execute();
     await moveCounts(tx, context, 1, 1);
@@ -163,12 +167,12 @@ export async function updateComment(app: FastifyInstance, context: ThreadContext
   if (update.body !== undefined && comment.posted_by !== userId) throw new ForbiddenError('Only the author of a comment may change its body');
   checkReactions(update.addedReactions, 'body/addedReactions');
   checkReactions(update.removedReactions, 'body/removedReactions');
-  const body = update.body === undefined ? undefined : bodyMarkdown(update.body, 'body/body');
+  const body = update.body === undefined ? undefined : await readBody(app.conversions, update.body, 'body/body');
   const now = app.clock.now();
   await app.db.transaction().execute(async (tx) => {
     const locked = await tx.selectFrom('comments').select(['id', 'status']).where('id', '=', comment.id).forUpdate().executeTakeFirst();
     if (!locked) throw new NotFoundError('No comment with this id in the thread');
-    if (body !== undefined) await tx.updateTable('comments').set({ body, edited_at: now }).where('id', '=', comment.id).execute();
+    if (body !== undefined) await tx.updateTable('comments').set({ ...body, edited_at: now }).where('id', '=', comment.id).execute();
     if (update.resolved === true && locked.status === 'open') {
       await tx.updateTable('comments').set({ status: 'resolved', resolved_at: now, resolved_by: userId }).where('id', '=', comment.id).execute();
       await moveCounts(tx, context, -1, 0);
@@ -195,7 +199,7 @@ export async function deleteComment(app: FastifyInstance, context: ThreadContext
 
 export async function postReply(app: FastifyInstance, context: ThreadContext, comment: CommentRow, input: { body: BodyInput }, userId: string): Promise<string> {
   requireCommenter(context, 'Replying');
-  const body = bodyMarkdown(input.body, 'body/body');
+  const body = await readBody(app.conversions, input.body, 'body/body');
   const id = newId();
   await app.db.transaction().execute(async (tx) => {
     // The row lock keeps the count exact against a concurrent delete of the comment.
@@ -210,7 +214,7 @@ export async function postReply(app: FastifyInstance, context: ThreadContext, co
         comment_id: comment.id,
         posted_by: userId,
         posted_at: app.clock.now(),
-        body,
+        ...body,
       })
       .execute();
     await tx.updateTable('comments').set((eb) => ({ replies_count: eb('replies_count', '+', 1) })).where('id', '=', comment.id).execute();
@@ -235,14 +239,14 @@ export async function updateReply(
   if (update.body !== undefined && reply.posted_by !== userId) throw new ForbiddenError('Only the author of a reply may change its body');
   checkReactions(update.addedReactions, 'body/addedReactions');
   checkReactions(update.removedReactions, 'body/removedReactions');
-  const body = update.body === undefined ? undefined : bodyMarkdown(update.body, 'body/body');
+  const body = update.body === undefined ? undefined : await readBody(app.conversions, update.body, 'body/body');
   const now = app.clock.now();
   await app.db.transaction().execute(async (tx) => {
     // Comment, then reply: the order a delete of either takes, so the two never deadlock.
     await tx.selectFrom('comments').select('id').where('id', '=', reply.comment_id).forShare().execute();
     const locked = await tx.selectFrom('comment_replies').select('id').where('id', '=', reply.id).forUpdate().executeTakeFirst();
     if (!locked) throw new NotFoundError('No reply with this id to the comment');
-    if (body !== undefined) await tx.updateTable('comment_replies').set({ body, edited_at: now }).where('id', '=', reply.id).execute();
+    if (body !== undefined) await tx.updateTable('comment_replies').set({ ...body, edited_at: now }).where('id', '=', reply.id).execute();
     await react(tx, context, { commentId: reply.comment_id, replyId: reply.id }, { added: update.addedReactions, removed: update.removedReactions }, userId, now);
   });
 }

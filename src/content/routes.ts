@@ -9,7 +9,7 @@ import { presentChangeRequest } from '../change-requests/present.js';
 import { findSpaceAsMember, findVisibleSpace } from '../spaces/access.js';
 import { emailVisibilityFor } from '../users/queries.js';
 import type { SpaceWithAccess } from '../spaces/queries.js';
-import { evaluateExpressions, markdownToDocument, type JSONDocument } from './document/index.js';
+import { evaluateExpressions, type JSONDocument } from './document/index.js';
 import { presentFile, presentPage, type ContentPlace } from './present.js';
 import {
   ChangeRequestContentParams,
@@ -118,13 +118,16 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
     const body = presentPage(tree, page, contentOf, app.urls, target.place);
     if (query.format === 'document') {
-      // Evaluated markdown is this read's own; the stored markdown's document is converted once.
-      const documentOf = (presented: Record<string, unknown>) => {
-        const markdown = presented.markdown as string;
-        const documentId = presented.documentId as string | undefined;
-        return documentId && !query.evaluated ? app.content.documentOf(documentId, markdown) : markdownToDocument(markdown);
-      };
-      swapMarkdownForDocument(body, documentOf);
+      const storedDocumentOf = await app.content.documentsOf(target.point.organizationId, subtree);
+      const documents = new Map<string, JSONDocument>();
+      for (const state of subtree) {
+        const markdown = markdownOf(state);
+        const evaluated = contentOf(state);
+        // Stored documents are made when written; only markdown an evaluation changed is converted here.
+        const document = evaluated === markdown ? storedDocumentOf(state) : JSON.parse(await app.conversions.toDocumentJson(evaluated, `the evaluated markdown of page ${state.pageId}`));
+        documents.set(state.pageId, document);
+      }
+      swapMarkdownForDocument(body, (presented) => documents.get(presented.id as string)!);
     }
     return JSON.stringify(body);
   }
@@ -227,8 +230,9 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const target = await way.target(params, readerOf(request));
         const { point, place } = target;
         const build = () => pageJson(target, params.pageId!, request.query);
-        // Evaluated answers vary with the revision's variables only, but are rarer: they are made each time.
-        const json = request.query.evaluated ? await build() : await app.content.pageAnswer(point, place, params.pageId!, request.query.format, build);
+        // Variables belong to the revision and its page versions, so an evaluated answer is as lasting as a plain one.
+        const form = request.query.evaluated ? `${request.query.format}|evaluated` : request.query.format;
+        const json = await app.content.pageAnswer(point, place, params.pageId!, form, build);
         return sendJsonText(reply, json);
       },
     );

@@ -128,6 +128,42 @@ export async function loadTree(db: DbOrTx, point: RevisionPoint): Promise<Conten
   );
 }
 
+/** A page's markdown and the JSON document made from it, stored side by side. */
+export interface StoredContent {
+  markdown: string;
+  documentJson: string;
+}
+
+/**
+ * The stored JSON documents, as text, by document id; with the markdown where
+ * the document is missing (rows written before documents were kept).
+ */
+export async function loadDocuments(
+  db: DbOrTx,
+  organizationId: string,
+  documentIds: readonly string[],
+): Promise<Map<string, { documentJson: string | null; markdown: string | null }>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('documents')
+    .select(['id', sql<string | null>`document::text`.as('document_json'), sql<string | null>`case when document is null then markdown end`.as('markdown')])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', sql<string>`any(${[...documentIds]}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { documentJson: row.document_json, markdown: row.markdown }]));
+}
+
+/** Keeps the document made for a row written before documents were kept; a concurrent reader's equal one wins. */
+export async function storeMissingDocument(db: DbOrTx, organizationId: string, documentId: string, documentJson: string): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({ document: documentJson })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', documentId)
+    .where('document', 'is', null)
+    .execute();
+}
+
 /** The markdown of documents, by id. */
 export async function loadMarkdown(db: DbOrTx, organizationId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
   if (documentIds.length === 0) return new Map();

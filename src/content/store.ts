@@ -1,10 +1,11 @@
 import type { Db, DbOrTx } from '../db/database.js';
 import type { Urls } from '../core/urls.js';
 import { WeightedLru } from './cache.js';
-import { markdownToDocument, type JSONDocument } from './document/index.js';
+import type { Conversions } from './document/conversions.js';
+import type { JSONDocument } from './document/index.js';
 import { composePageTree, type PageTreeBody } from './page-tree-body.js';
 import { pageFields, type ContentPlace } from './present.js';
-import { findRevision, loadMarkdown, loadTree, type RevisionPoint } from './state.js';
+import { findRevision, loadDocuments, loadMarkdown, loadTree, storeMissingDocument, type RevisionPoint, type StoredContent } from './state.js';
 import type { ContentTree, PageState } from './tree.js';
 
 /** Cache bounds: page and file entries across cached trees, characters of cached text, bytes of page-tree bodies. */
@@ -13,8 +14,7 @@ const REVISIONS = 100_000;
 const TEXT_CHARACTERS = 64 * 1024 * 1024;
 const BODY_BYTES = 48 * 1024 * 1024;
 
-/** A document's JSON runs to several times its markdown. */
-const documentWeight = (markdown: string) => markdown.length * 4 + 256;
+const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {}, nodes: [] }) as JSONDocument;
 
 /**
  * Reads revisions' content through caches. Revisions and documents never
@@ -28,8 +28,8 @@ export class ContentStore {
   /** Each page's own JSON fields, by version and where it is shown: a new revision reuses those of the pages it did not change. */
   private readonly pageFragments = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 160);
   private readonly pageTreeBodies = new WeightedLru<string, PageTreeBody>(BODY_BYTES, (body) => Math.ceil(body.json.length * 1.25));
-  /** Documents converted from markdown, by document id (the markdown of a document never changes). */
-  private readonly documents = new WeightedLru<string, { document: JSONDocument; weight: number }>(TEXT_CHARACTERS / 2, (entry) => entry.weight);
+  /** Stored JSON documents as text, by document id (a document never changes). */
+  private readonly documents = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (json) => json.length + 64);
   private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
   /** Answers of one-page reads, by revision, place, page and format. */
   private readonly pageAnswers = new WeightedLru<string, string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
@@ -37,6 +37,7 @@ export class ContentStore {
   constructor(
     private readonly db: Db,
     private readonly urls: Urls,
+    private readonly conversions: Conversions,
   ) {}
 
   /** `db` is the transaction to read in, where a write needs the tree inside one. */
@@ -101,10 +102,10 @@ export class ContentStore {
   }
 
   /** Keeps documents just written, in both forms. */
-  rememberDocuments(documents: ReadonlyMap<string, { markdown: string; document: JSONDocument }>): void {
-    for (const [id, { markdown, document }] of documents) {
+  rememberDocuments(documents: ReadonlyMap<string, StoredContent>): void {
+    for (const [id, { markdown, documentJson }] of documents) {
       this.markdown.set(id, markdown);
-      this.documents.set(id, { document, weight: documentWeight(markdown) });
+      this.documents.set(id, documentJson);
     }
   }
 
@@ -116,13 +117,41 @@ export class ContentStore {
     return this.pageAnswers.getOrLoad(`${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`, build);
   }
 
-  /** The document form of a page's markdown, converted once per document. */
-  documentOf(documentId: string, markdown: string): JSONDocument {
-    const cached = this.documents.get(documentId);
-    if (cached) return cached.document;
-    const document = markdownToDocument(markdown);
-    this.documents.set(documentId, { document, weight: documentWeight(markdown) });
-    return document;
+  /**
+   * The stored JSON document of each given page (an empty one for a page
+   * without content). Documents are made when written; one missing from a
+   * row written before they were kept is made now, on the conversion pool,
+   * and stored, once.
+   */
+  async documentsOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => JSONDocument> {
+    const found = new Map<string, string>();
+    const missing: string[] = [];
+    for (const page of pages) {
+      if (!page.documentId || found.has(page.documentId)) continue;
+      const cached = this.documents.get(page.documentId);
+      if (cached === undefined) missing.push(page.documentId);
+      else found.set(page.documentId, cached);
+    }
+    for (const [id, stored] of await loadDocuments(this.db, organizationId, missing)) {
+      let json = stored.documentJson;
+      if (json === null) {
+        json = await this.conversions.toDocumentJson(stored.markdown ?? '', `the markdown of document ${id}`);
+        await storeMissingDocument(this.db, organizationId, id, json);
+      }
+      this.documents.set(id, json);
+      found.set(id, json);
+    }
+    const parsed = new Map<string, JSONDocument>();
+    return (page) => {
+      const json = page.documentId ? found.get(page.documentId) : undefined;
+      if (json === undefined) return EMPTY_DOCUMENT;
+      let document = parsed.get(page.documentId!);
+      if (!document) {
+        document = JSON.parse(json) as JSONDocument;
+        parsed.set(page.documentId!, document);
+      }
+      return document;
+    };
   }
 
   /** Keeps a tree just written, so the next read of that revision costs no query. */

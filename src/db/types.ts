@@ -5,6 +5,17 @@ type Generated<T> = ColumnType<T, T | undefined, T>;
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
 
+/**
+ * GitBook's JSON document as stored beside the markdown it was made from
+ * (the content module's JSONDocument); null on rows written before it was kept.
+ */
+export interface StoredJsonDocument {
+  object: 'document';
+  data: Record<string, unknown>;
+  nodes: unknown[];
+}
+type StoredDocument = ColumnType<StoredJsonDocument | null, string | null | undefined, string | null>;
+
 export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
 
 export interface ServiceSettingsTable {
@@ -194,6 +205,7 @@ export interface DocumentsTable {
   organization_id: string;
   space_id: string;
   markdown: string;
+  document: StoredDocument;
   created_at: Timestamp;
 }
 
@@ -272,6 +284,7 @@ export interface CommentsTable {
   posted_at: Timestamp;
   edited_at: NullableTimestamp;
   body: string;
+  body_document: StoredDocument;
   status: Generated<CommentStatus>;
   resolved_at: NullableTimestamp;
   resolved_by: string | null;
@@ -289,6 +302,7 @@ export interface CommentRepliesTable {
   posted_at: Timestamp;
   edited_at: NullableTimestamp;
   body: string;
+  body_document: StoredDocument;
 }
 
 export interface CommentReactionsTable {
@@ -353,6 +367,7 @@ export type NewPageVersion = Insertable<PageVersionsTable>;
 export type FileVersionRow = Selectable<FileVersionsTable>;
 export type NewFileVersion = Insertable<FileVersionsTable>;
 /** A comment as read: its thread_key is only for the indexes. */
-export type CommentRow = Omit<Selectable<CommentsTable>, 'thread_key'>;
-export type CommentReplyRow = Selectable<CommentRepliesTable>;
+/** Rows as the service reads them: a body's document is read only where the document form is asked for. */
+export type CommentRow = Omit<Selectable<CommentsTable>, 'thread_key' | 'body_document'>;
+export type CommentReplyRow = Omit<Selectable<CommentRepliesTable>, 'body_document'>;
 export type ChangeRequestReviewerRow = Selectable<ChangeRequestReviewersTable>;

@@ -24,6 +24,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     // Tests serve their own websites and files on 127.0.0.1.
     outbound: { allowPrivate: true, timeoutMs: 5_000, maxBytes: 10 * 1024 * 1024 },
     fileUrlTtlSeconds: 3_600,
+    conversion: { threads: 2, timeoutMs: 2_000 },
     // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
     loadShedding: { maxEventLoopDelayMs: 0 },
     ...overrides,

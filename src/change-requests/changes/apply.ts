@@ -5,7 +5,7 @@ import type { ContentTree, FileState, PageState } from '../../content/tree.js';
 import type { ContentChange, InsertPage, UpdatePage } from '../schemas.js';
 import type { PreparedFile } from './files.js';
 import { resolveLinks, type BatchRefs } from './links.js';
-import { readPageFields, type PageFields } from './page-input.js';
+import { readPageFields, type NewContent, type PageContent, type PageFields } from './page-input.js';
 import { slugify, uniqueSlug } from './slug.js';
 
 /** What the batch did to one page, for the `compat=false` answer. */
@@ -33,13 +33,13 @@ const VALID_SLUG = /^[^/\s]*$/;
 export function applyChanges(
   start: ContentTree,
   changes: readonly ContentChange[],
-  prepared: ReadonlyMap<number, PreparedFile[]>,
+  prepared: { files: ReadonlyMap<number, PreparedFile[]>; contents: ReadonlyMap<number, PageContent> },
   now: Date,
 ): AppliedBatch {
   const tree = start.copy();
-  const refs = collectRefs(start, changes, prepared);
+  const refs = collectRefs(start, changes, prepared.files);
   const touched = new Set<string>();
-  const newMarkdown = new Map<string, string | null>();
+  const newContent = new Map<string, NewContent | null>();
   const outcomes = new Map<string, PageOutcome>();
   const files: PreparedFile[] = [];
 
@@ -60,7 +60,8 @@ export function applyChanges(
     switch (change.operation) {
       case 'insert_page': {
         const pageId = change.ref ? refs.pages.get(change.ref)! : newId();
-        insertPage(tree, pageId, change, field, now, change.into === undefined ? null : pageIdOf(change.into), newMarkdown);
+        const parentId = change.into === undefined ? null : pageIdOf(change.into);
+        insertPage(tree, pageId, { change, content: prepared.contents.get(index) }, field, now, parentId, newContent);
         touched.add(pageId);
         record({ object: 'created_page', page: pageId, ...(change.ref ? { ref: change.ref } : {}) });
         break;
@@ -68,7 +69,7 @@ export function applyChanges(
       case 'update_page': {
         const pageId = pageIdOf(change.page);
         const into = change.into === undefined ? undefined : change.into === null ? null : pageIdOf(change.into);
-        updatePage(tree, pageId, change, field, into, newMarkdown);
+        updatePage(tree, pageId, { change, content: prepared.contents.get(index) }, field, into, newContent);
         touched.add(pageId);
         record({ object: 'updated_page', page: pageId });
         break;
@@ -79,13 +80,13 @@ export function applyChanges(
         for (const page of tree.subtreeOf(pageId)) {
           tree.deletePage(page.pageId);
           touched.add(page.pageId);
-          newMarkdown.delete(page.pageId);
+          newContent.delete(page.pageId);
         }
         record({ object: 'deleted_page', page: pageId });
         break;
       }
       case 'insert_files':
-        for (const file of prepared.get(index) ?? []) {
+        for (const file of prepared.files.get(index) ?? []) {
           tree.setFile(fileState(file, now));
           files.push(file);
         }
@@ -103,11 +104,11 @@ export function applyChanges(
       if (start.pages.has(pageId)) pages.set(pageId, null);
       continue;
     }
-    const markdown = newMarkdown.get(pageId);
+    const content = newContent.get(pageId);
     let documentId = page.documentId;
-    if (markdown !== undefined) {
-      documentId = markdown === null ? null : newId();
-      if (markdown !== null && documentId) documents.set(documentId, resolveLinks(markdown, tree, refs, pageId));
+    if (content !== undefined) {
+      documentId = content === null ? null : newId();
+      if (content !== null && documentId) documents.set(documentId, resolveLinks(content, tree, refs, pageId));
     }
     const version: PageState = { ...page, versionId: newId(), documentId, updatedAt: now };
     tree.setPage(version);
@@ -193,14 +194,14 @@ function applyFields(page: PageState, fields: PageFields): PageState {
 function insertPage(
   tree: ContentTree,
   pageId: string,
-  change: InsertPage,
+  { change, content }: { change: InsertPage; content: PageContent | undefined },
   field: string,
   now: Date,
   parentId: string | null,
-  newMarkdown: Map<string, string | null>,
+  newContent: Map<string, NewContent | null>,
 ): void {
   requireParent(tree, parentId, field);
-  const fields = readPageFields(change, change.document, field);
+  const fields = readPageFields(change, content, field);
   const title = fields.title ?? 'Untitled';
   const taken = siblingSlugs(tree, parentId, pageId);
   let slug: string;
@@ -238,20 +239,20 @@ function insertPage(
     fields,
   );
   tree.setPage(page);
-  newMarkdown.set(pageId, fields.markdown ?? null);
+  newContent.set(pageId, fields.content ?? null);
 }
 
 function updatePage(
   tree: ContentTree,
   pageId: string,
-  change: UpdatePage,
+  { change, content }: { change: UpdatePage; content: PageContent | undefined },
   field: string,
   into: string | null | undefined,
-  newMarkdown: Map<string, string | null>,
+  newContent: Map<string, NewContent | null>,
 ): void {
   const page = tree.pages.get(pageId);
   if (!page) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
-  const fields = readPageFields(change, change.document, field);
+  const fields = readPageFields(change, content, field);
   let next = applyFields(page, fields);
 
   const moving = into !== undefined && into !== page.parentId;
@@ -270,5 +271,5 @@ function updatePage(
     if (siblingSlugs(tree, parentId, pageId).has(slug)) throw new ConflictError(`${field}/slug: "${slug}" is already the slug of a sibling page`);
   }
   tree.setPage({ ...next, slug });
-  if (fields.markdown !== undefined) newMarkdown.set(pageId, fields.markdown);
+  if (fields.content !== undefined) newContent.set(pageId, fields.content);
 }

@@ -1,5 +1,6 @@
-import { rewriteUrls } from '../../content/document/index.js';
+import { spliceUrls } from '../../content/document/index.js';
 import type { ContentTree } from '../../content/tree.js';
+import type { NewContent } from './page-input.js';
 
 /** What the batch's refs stand for: pages inserted and files uploaded in it. */
 export interface BatchRefs {
@@ -76,6 +77,6 @@ export function resolveLink(url: string, tree: ContentTree, refs: BatchRefs, pag
 }
 
 /** The markdown with its links put in canonical form against the tree as the batch leaves it. */
-export function resolveLinks(markdown: string, tree: ContentTree, refs: BatchRefs, pageId: string): string {
-  return rewriteUrls(markdown, (url) => resolveLink(url, tree, refs, pageId));
+export function resolveLinks(content: NewContent, tree: ContentTree, refs: BatchRefs, pageId: string): string {
+  return spliceUrls(content.markdown, content.destinations, (url) => resolveLink(url, tree, refs, pageId));
 }

@@ -1,11 +1,7 @@
 import { BadRequestError } from '../../core/errors.js';
 import { isEmoji } from '../../core/emoji.js';
-import {
-  documentToMarkdown,
-  splitFrontmatter,
-  splitLeadingHeading,
-  type JSONDocument,
-} from '../../content/document/index.js';
+import type { JSONDocument, UrlDestination } from '../../content/document/index.js';
+import type { Conversions } from '../../content/document/conversions.js';
 import type { VariableValues } from '../../db/types.js';
 import type { InsertPage } from '../schemas.js';
 
@@ -21,8 +17,22 @@ export interface PageFields {
   noRobotsIndex?: boolean;
   layout?: Record<string, unknown>;
   variables?: VariableValues;
-  /** The page's new markdown; null empties the page. */
-  markdown?: string | null;
+  /** The page's new content; null empties the page. */
+  content?: NewContent | null;
+}
+
+/** A page's new markdown, with where its links are written (to put them in canonical form without a parse). */
+export interface NewContent {
+  markdown: string;
+  destinations: UrlDestination[];
+}
+
+/** What a change's document says, read off the event loop before the batch is applied. */
+export interface PageContent {
+  frontmatter: Record<string, unknown>;
+  /** A leading `# Title`, taken from the markdown where the frontmatter names no title. */
+  title?: string;
+  content: NewContent | null;
 }
 
 type DocumentInput = InsertPage['document'];
@@ -118,11 +128,29 @@ function fromFrontmatter(data: Record<string, unknown>, field: string): PageFiel
 }
 
 /**
- * The page fields a change sets: its own metadata, then what its markdown
+ * Reads a change's document on the conversion pool: the frontmatter and
+ * leading `# Title` of markdown, the markdown of a JSON document, and the
+ * link destinations of either.
+ */
+export async function readPageContent(conversions: Conversions, document: DocumentInput, field: string): Promise<PageContent> {
+  if ('markdown' in document) {
+    const read = await conversions.readPage(document.markdown, `${field}/document`);
+    const content = read.markdown === '' ? null : { markdown: read.markdown, destinations: read.destinations };
+    return { frontmatter: read.frontmatter, ...(read.title !== undefined ? { title: read.title } : {}), content };
+  }
+  if ('document' in document) {
+    const read = await conversions.readDocument(document.document as unknown as JSONDocument, `${field}/document`);
+    return { frontmatter: {}, content: read.markdown.trim() === '' ? null : read };
+  }
+  return { frontmatter: {}, content: null };
+}
+
+/**
+ * The page fields a change sets: its own metadata, then what its document
  * says, which takes precedence (the frontmatter, and a leading `# Title`,
  * which becomes the title and leaves the body).
  */
-export function readPageFields(metadata: MetadataInput, document: DocumentInput | undefined, field: string): PageFields {
+export function readPageFields(metadata: MetadataInput, document: PageContent | undefined, field: string): PageFields {
   const fields: PageFields = {
     ...(metadata.title !== undefined ? { title: metadata.title } : {}),
     ...(metadata.slug !== undefined ? { slug: metadata.slug } : {}),
@@ -134,16 +162,6 @@ export function readPageFields(metadata: MetadataInput, document: DocumentInput 
     ...(metadata.noRobotsIndex !== undefined ? { noRobotsIndex: metadata.noRobotsIndex } : {}),
   };
   if (document === undefined) return fields;
-  if ('markdown' in document) {
-    const { data, body } = splitFrontmatter(document.markdown);
-    const fromMatter = fromFrontmatter(data, `${field}/document`);
-    const heading = fromMatter.title === undefined ? splitLeadingHeading(body) : null;
-    const markdown = (heading ? heading.body : body).replace(/^(?:[ \t]*\r?\n)+/, '');
-    return { ...fields, ...(heading ? { title: heading.title } : {}), ...fromMatter, markdown: markdown === '' ? null : markdown };
-  }
-  if ('document' in document) {
-    const markdown = documentToMarkdown(document.document as unknown as JSONDocument);
-    return { ...fields, markdown: markdown.trim() === '' ? null : markdown };
-  }
-  return { ...fields, markdown: null };
+  const fromMatter = fromFrontmatter(document.frontmatter, `${field}/document`);
+  return { ...fields, ...(document.title !== undefined ? { title: document.title } : {}), ...fromMatter, content: document.content };
 }

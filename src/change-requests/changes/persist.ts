@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.js';
 import type { NewFileVersion, NewPageVersion } from '../../db/types.js';
-import type { RevisionPoint } from '../../content/state.js';
+import type { RevisionPoint, StoredContent } from '../../content/state.js';
 import type { FileState, PageState } from '../../content/tree.js';
 import type { PreparedFile } from './files.js';
 
@@ -66,7 +66,12 @@ function fileVersionRow(place: Place, file: FileState): NewFileVersion {
 export async function writeVersions(
   tx: DbOrTx,
   place: Place,
-  content: { documents: Map<string, string>; pages: Iterable<PageState>; files: Iterable<FileState>; blobs: readonly PreparedFile[] },
+  content: {
+    documents: ReadonlyMap<string, StoredContent>;
+    pages: Iterable<PageState>;
+    files: Iterable<FileState>;
+    blobs: readonly PreparedFile[];
+  },
   now: Date,
 ): Promise<void> {
   const blobs = [...new Map(content.blobs.map((file) => [file.sha256, file])).values()];
@@ -77,7 +82,14 @@ export async function writeVersions(
       .onConflict((oc) => oc.column('sha256').doNothing())
       .execute(),
   );
-  const documents = [...content.documents].map(([id, markdown]) => ({ id, organization_id: place.organizationId, space_id: place.spaceId, markdown, created_at: now }));
+  const documents = [...content.documents].map(([id, { markdown, documentJson }]) => ({
+    id,
+    organization_id: place.organizationId,
+    space_id: place.spaceId,
+    markdown,
+    document: documentJson,
+    created_at: now,
+  }));
   await insertInBatches(documents, (batch) => tx.insertInto('documents').values(batch).execute());
   const pages = [...content.pages].map((page) => pageVersionRow(place, page));
   await insertInBatches(pages, (batch) => tx.insertInto('page_versions').values(batch).execute());

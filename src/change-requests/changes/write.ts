@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import { markdownToDocument } from '../../content/document/index.js';
-import { findRevision } from '../../content/state.js';
+import type { Conversions } from '../../content/document/conversions.js';
+import { findRevision, type StoredContent } from '../../content/state.js';
 import type { FileState } from '../../content/tree.js';
 import { lockChangeRequest } from '../queries.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { prepareFiles } from './files.js';
+import { readPageContent, type PageContent } from './page-input.js';
 import { advanceLine, nextChangeRequestSeq, writeVersions, type EntryChange } from './persist.js';
 
 export interface WrittenBatch {
@@ -23,15 +24,37 @@ export function requireWorkable(status: string): void {
 }
 
 /**
+ * Reads every page document of the batch on the conversion pool, one at a
+ * time so that one batch cannot fill the pool's queue, by the change's index.
+ */
+async function readContents(conversions: Conversions, changes: readonly ContentChange[]): Promise<Map<number, PageContent>> {
+  const contents = new Map<number, PageContent>();
+  for (const [index, change] of changes.entries()) {
+    if ((change.operation === 'insert_page' || change.operation === 'update_page') && change.document !== undefined) {
+      contents.set(index, await readPageContent(conversions, change.document, `body/changes/${index}`));
+    }
+  }
+  return contents;
+}
+
+/** The JSON document of each new markdown, made once, now, so that no read ever parses markdown. */
+async function convertDocuments(conversions: Conversions, documents: ReadonlyMap<string, string>, field: (id: string) => string) {
+  const converted = new Map<string, StoredContent>();
+  for (const [id, markdown] of documents) converted.set(id, { markdown, documentJson: await conversions.toDocumentJson(markdown, field(id)) });
+  return converted;
+}
+
+/**
  * Applies a batch of content changes to a change request as one new revision
- * of it, in one transaction. Files are fetched first, outside it.
+ * of it, in one transaction. Files are fetched and documents read first, outside it.
  */
 export async function writeChangeRequestContent(
   app: FastifyInstance,
   target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
   changes: readonly ContentChange[],
 ): Promise<WrittenBatch> {
-  const prepared = await prepareFiles(app.outbound, changes);
+  const files = await prepareFiles(app.outbound, changes);
+  const contents = await readContents(app.conversions, changes);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await app.db.transaction().execute(async (tx) => {
@@ -45,13 +68,13 @@ export async function writeChangeRequestContent(
     const point = await findRevision(tx, target.spaceId, locked.revision_id);
     if (!point) throw new Error(`Change request ${target.changeRequestId} points at a missing revision`);
     const now = app.clock.now();
-    const applied = applyChanges(await app.content.tree(point, tx), changes, prepared, now);
-    // Converting each new document now refuses markdown no read could convert, and spares the first read the work.
-    const documents = new Map([...applied.documents].map(([id, markdown]) => [id, { markdown, document: markdownToDocument(markdown) }]));
-
+    const applied = applyChanges(await app.content.tree(point, tx), changes, { files, contents }, now);
     const newPages = [...applied.pages.values()].filter((page) => page !== null);
+    const pageOfDocument = new Map(newPages.map((page) => [page.documentId, page.pageId]));
+    const documents = await convertDocuments(app.conversions, applied.documents, (id) => `the markdown of page ${pageOfDocument.get(id)}`);
+
     const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
-    await writeVersions(tx, place, { documents: applied.documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
+    await writeVersions(tx, place, { documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
 
     const seq = nextChangeRequestSeq(point);
     const revisionId = newId();

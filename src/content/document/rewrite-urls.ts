@@ -3,26 +3,45 @@ import { parseMarkdownWithDestinations, type SourceRange } from './markdown-tree
 export type UrlKind = 'link' | 'image' | 'definition';
 export type UrlRewrite = (url: string, kind: UrlKind) => string | undefined;
 
+/** Where one link, image or definition wrote its destination, and the URL it reads as. */
+export interface UrlDestination extends SourceRange {
+  url: string;
+  kind: UrlKind;
+}
+
 /**
- * The markdown with the destinations of inline links, images and link
- * definitions replaced where `rewrite` returns a URL; every other byte stays as
- * written. Autolinks (`<https://…>`, bare `www.…`) have no destination to
- * replace and are left alone; reference links follow their definition.
+ * The destinations of the markdown's inline links, images and link
+ * definitions, in document order. Autolinks (`<https://…>`, bare `www.…`)
+ * have no destination to replace; reference links follow their definition.
  */
-export function rewriteUrls(markdown: string, rewrite: UrlRewrite): string {
+export function urlDestinations(markdown: string): UrlDestination[] {
   // A destination follows `](` (links, images) or `]:` (definitions) at once; without either there is none.
-  if (!markdown.includes('](') && !markdown.includes(']:')) return markdown;
+  if (!markdown.includes('](') && !markdown.includes(']:')) return [];
   const { destinations } = parseMarkdownWithDestinations(markdown);
+  return [...destinations].map(([node, range]) => ({ url: node.url, kind: node.type, start: range.start, end: range.end }));
+}
+
+/**
+ * The markdown with the given destinations replaced where `rewrite` returns a
+ * URL; every other byte stays as written. Needs no parse: the destinations
+ * were found by `urlDestinations` on this same text.
+ */
+export function spliceUrls(markdown: string, destinations: readonly UrlDestination[], rewrite: UrlRewrite): string {
   const edits: Array<SourceRange & { text: string }> = [];
-  for (const [node, range] of destinations) {
-    const replacement = rewrite(node.url, node.type);
-    if (replacement !== undefined) edits.push({ ...range, text: formatDestination(replacement) });
+  for (const destination of destinations) {
+    const replacement = rewrite(destination.url, destination.kind);
+    if (replacement !== undefined) edits.push({ start: destination.start, end: destination.end, text: formatDestination(replacement) });
   }
   // Splice from the end so earlier offsets stay valid; destinations never overlap.
   edits.sort((a, b) => b.start - a.start);
   let out = markdown;
   for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   return out;
+}
+
+/** The markdown with its destinations replaced where `rewrite` returns a URL: `spliceUrls` over `urlDestinations`. */
+export function rewriteUrls(markdown: string, rewrite: UrlRewrite): string {
+  return spliceUrls(markdown, urlDestinations(markdown), rewrite);
 }
 
 const ESCAPED = new Set(['\\', '&', '<', '>', '(', ')']);

@@ -1,0 +1,128 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { ApiError, BadRequestError } from './errors.js';
+
+/** What a task returns: a value, or a refusal to show the caller as a 400. */
+export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
+
+/** What a task module's default export is given: the task's name, its input, and where to say it started. */
+export interface TaskRequest {
+  task: string;
+  data: unknown;
+  started: MessagePort;
+}
+
+/**
+ * A task module's default export, serving `tasks` by name. It says when a
+ * task starts, so that its deadline counts its own work, not its wait for a
+ * thread or the thread's start.
+ */
+export function serveTasks(tasks: Record<string, (data: never) => TaskOutcome<unknown>>) {
+  return ({ task, data, started }: TaskRequest): TaskOutcome<unknown> => {
+    started.postMessage(null);
+    started.close();
+    const work = tasks[task];
+    if (!work) throw new Error(`No task ${task} in this module`);
+    return work(data as never);
+  };
+}
+
+export interface WorkPoolOptions {
+  /** The module whose default export runs a TaskRequest: a `.js` file, or `.ts` where the service runs from source. */
+  filename: URL;
+  threads: number;
+  /** How long a task may take before it is stopped, plus `msPerKib` for each KiB of its input. */
+  timeoutMs: number;
+  msPerKib: number;
+  /** Tasks waiting for a thread beyond which new ones are refused with a 503. */
+  maxQueue: number;
+  /** Told of a thread that failed outside any task (it could not start, for one). */
+  onThreadError: (error: unknown) => void;
+}
+
+/** Where a task's input came from and how large it is: for its deadline and for the caller's message. */
+export interface TaskInput {
+  field: string;
+  characters: number;
+}
+
+/** How long a task may wait for a thread (and the thread to start) before it is refused as busy: five timeouts, ten seconds at least. */
+const queueWaitMs = (timeoutMs: number) => Math.max(10_000, timeoutMs * 5);
+
+/** Memory a task may use before its thread is stopped: far above any page, far below the machine. */
+const THREAD_HEAP_MB = 512;
+
+/**
+ * A pool of worker threads for CPU-heavy work on user input, so that the
+ * event loop keeps serving everyone else while it runs. Every task has a
+ * deadline; a task past it is stopped (its thread is ended and replaced) and
+ * answered with a 400 naming the input.
+ */
+export class WorkPool {
+  private readonly pool: Piscina;
+
+  constructor(private readonly options: WorkPoolOptions) {
+    const fromSource = options.filename.pathname.endsWith('.ts');
+    this.pool = new Piscina({
+      // From TypeScript source, threads start in an entry that can load it.
+      filename: fromSource ? new URL('./typescript-tasks.mjs', import.meta.url).href : options.filename.href,
+      workerData: { tasks: options.filename.href },
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: 5 * 60_000,
+      maxQueue: options.maxQueue,
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
+    this.pool.on('error', options.onThreadError);
+  }
+
+  /** The deadline of a task on `characters` of input. */
+  deadlineMs(characters: number): number {
+    return this.options.timeoutMs + Math.ceil(characters / 1024) * this.options.msPerKib;
+  }
+
+  /**
+   * Runs the task module's task `task` on `data`. Its refusal becomes a 400,
+   * and so does running past its deadline; waiting too long for a thread is a 503.
+   */
+  async run<T>(task: string, data: unknown, input: TaskInput): Promise<T> {
+    if (this.pool.queueSize >= this.options.maxQueue) throw busy();
+    const deadline = this.deadlineMs(input.characters);
+    const stop = new AbortController();
+    const { port1: startedPort, port2: started } = new MessageChannel();
+    let running = false;
+    let timer = setTimeout(() => stop.abort(), queueWaitMs(this.options.timeoutMs));
+    startedPort.once('message', () => {
+      running = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => stop.abort(), deadline);
+    });
+    let outcome: TaskOutcome<T>;
+    try {
+      outcome = (await this.pool.run({ task, data, started } satisfies TaskRequest, { signal: stop.signal, transferList: [started] })) as TaskOutcome<T>;
+    } catch (error) {
+      if (stop.signal.aborted && !running) throw busy();
+      if (stop.signal.aborted) {
+        throw new BadRequestError(`${input.field} took longer than ${deadline} ms to read and was stopped: it is too large or too complex`);
+      }
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new BadRequestError(`${input.field} needs more memory to read than a page may use: it is too large or too complex`);
+      }
+      if ((error as Error).message === 'Task queue is at limit') throw busy();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      startedPort.close();
+    }
+    if (!outcome.ok) throw new BadRequestError(`${input.field}: ${outcome.refused}`);
+    return outcome.value;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close({ force: true });
+  }
+}
+
+function busy(): ApiError {
+  return new ApiError(503, 'The service is busy converting other content; try again shortly', { 'retry-after': '1' });
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { Conversions } from '../src/content/document/conversions.js';
+import { ApiError } from '../src/core/errors.js';
+
+/** Within every markdown limit, but about a second of parsing on this kind of machine. */
+const SLOW = '> quote\n\n'.repeat(1_990);
+
+function conversions(overrides: { threads?: number; timeoutMs?: number; maxQueue?: number } = {}) {
+  const errors: unknown[] = [];
+  const pool = new Conversions({ threads: 1, timeoutMs: 5_000, msPerKib: 0, maxQueue: 8, onThreadError: (error) => errors.push(error), ...overrides });
+  return { pool, errors };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('the conversion pool', () => {
+  it('converts on its threads what the event loop would have parsed', async () => {
+    const { pool, errors } = conversions();
+    try {
+      expect(JSON.parse(await pool.toDocumentJson('# Title\n\nSome *text*.', 'body'))).toMatchObject({ object: 'document', nodes: [{ type: 'heading-1' }, { type: 'paragraph' }] });
+      expect(await pool.readPage('---\ntitle: From matter\n---\n# Heading\n\n[a](./b.md)', 'page')).toEqual({
+        frontmatter: { title: 'From matter' },
+        markdown: '# Heading\n\n[a](./b.md)',
+        destinations: [{ url: './b.md', kind: 'link', start: 15, end: 21 }],
+      });
+      const document = JSON.parse(await pool.toDocumentJson('A **bold** move.', 'body'));
+      expect(await pool.toMarkdown(document, 'body')).toBe('A **bold** move.\n');
+      expect(errors).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers refusals, of the limits or of the parser, as 400s naming the input', async () => {
+    const { pool } = conversions();
+    try {
+      const yaml = await refusal(pool.readPage('---\ntitle: [unclosed\n---\nbody', 'body/changes/0/document'));
+      expect(yaml.statusCode).toBe(400);
+      expect(yaml.message).toMatch(/^body\/changes\/0\/document: document frontmatter is not valid YAML/);
+      const deep = await refusal(pool.toDocumentJson('>'.repeat(40), 'body/body'));
+      expect(deep.message).toMatch(/^body\/body nests too deeply/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers 503 with Retry-After when its queue is full, and serves again once it drains', async () => {
+    const { pool } = conversions({ maxQueue: 1 });
+    try {
+      await pool.toDocumentJson('warm', 'warm-up'); // the thread is started and free
+      const running = pool.toDocumentJson(SLOW, 'running');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const queued = pool.toDocumentJson('queued', 'queued');
+      const busy = await refusal(pool.toDocumentJson('refused', 'refused'));
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers).toEqual({ 'retry-after': '1' });
+      await Promise.all([running, queued]);
+      expect(JSON.parse(await pool.toDocumentJson('served', 'served')).nodes).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops a task past its deadline, counted from when it starts, and replaces its thread', async () => {
+    const { pool } = conversions({ timeoutMs: 150 });
+    try {
+      // The thread's start is not the task's time.
+      expect(JSON.parse(await pool.toDocumentJson('first', 'first')).nodes).toHaveLength(1);
+      const started = performance.now();
+      const stopped = await refusal(pool.toDocumentJson(SLOW, 'body/body'));
+      expect(performance.now() - started).toBeLessThan(800);
+      expect(stopped.statusCode).toBe(400);
+      expect(stopped.message).toBe('body/body took longer than 150 ms to read and was stopped: it is too large or too complex');
+      expect(JSON.parse(await pool.toDocumentJson('after', 'after')).nodes).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
