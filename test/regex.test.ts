@@ -1,0 +1,191 @@
+/**
+ * Regular expressions that read user input must run in time linear in it
+ * (issue 11: no request may stall the service). Each test runs the exported
+ * function that holds an expression on an input of 100 KB or more built to
+ * make that expression backtrack, and expects an answer in well under a
+ * second: a super-linear version of the expression takes seconds on these.
+ * The schema patterns Ajv runs on requests are checked the same two ways.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { resolveLink, type BatchRefs } from '../src/change-requests/changes/links.js';
+import { slugify } from '../src/change-requests/changes/slug.js';
+import { withoutTrailingLineBreaks, leaf, textNode } from '../src/content/document/build.js';
+import { evaluateExpressions, splitLeadingHeading } from '../src/content/document/index.js';
+import { readPage } from '../src/content/document/worker.js';
+import { sniffContentType } from '../src/content/files/image.js';
+import { ContentTree } from '../src/content/tree.js';
+import { isEmoji } from '../src/core/emoji.js';
+import { createValidatorCompiler } from '../src/core/validation.js';
+import { useTestApp } from './support/app.js';
+
+const t = useTestApp();
+
+const SIZE = 100_000;
+/** Far above what a linear pass over 100 KB takes, far below what a quadratic one does. */
+const LIMIT_MS = 200;
+
+/** `unit` repeated to at least SIZE characters, between `prefix` and `suffix`. */
+function attack(prefix: string, unit: string, suffix = ''): string {
+  return prefix + unit.repeat(Math.ceil(SIZE / unit.length)) + suffix;
+}
+
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const started = performance.now();
+  const value = work();
+  return { value, ms: performance.now() - started };
+}
+
+async function timedAsync<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+describe('regular expressions on user input run in linear time', () => {
+  it('page links: trailing slashes of a Git Sync path (links.ts pagePathOf)', () => {
+    const tree = new ContentTree(new Map(), new Map());
+    const refs: BatchRefs = { pages: new Map(), files: new Map() };
+    for (const url of [attack('/pages/a', '/', 'a'), attack('/pages/', '/a'), attack('/pages/a', '/README', '!'), attack('./a', '/', 'b.md')]) {
+      const { value, ms } = timed(() => resolveLink(url, tree, refs, 'page'));
+      expect(value).toBeUndefined();
+      expect(ms, url.slice(0, 20)).toBeLessThan(LIMIT_MS);
+    }
+  });
+
+  it('slugs: dashes at the ends of a title (slug.ts)', () => {
+    for (const title of [attack('a', '-', 'a'), attack('a', ' -', '!'), attack('', 'e\u0301')]) {
+      const { value, ms } = timed(() => slugify(title));
+      expect(value).toMatch(/^[\p{L}\p{N}-]{1,100}$/u);
+      expect(ms).toBeLessThan(LIMIT_MS);
+    }
+  });
+
+  it('documents: line breaks closing a paragraph (build.ts withoutTrailingLineBreaks)', () => {
+    const text = attack('', '\n', 'x\n');
+    const { value, ms } = timed(() => withoutTrailingLineBreaks([textNode([leaf(text)])]));
+    expect(value).toEqual([textNode([leaf(text.slice(0, -1))])]);
+    expect(ms).toBeLessThan(LIMIT_MS);
+  });
+
+  it('variables: `{{ space.vars.NAME }}` over a whole page (evaluate.ts EXPRESSION)', () => {
+    const vars = { space: { a: 'A' }, page: {} };
+    for (const markdown of [
+      attack('{{ space.vars.', 'a'),
+      attack('{{', ' ', 'x'),
+      attack('', '{{ ', '}'),
+      attack('', '{{ page.vars.a '),
+      attack('{{ space.vars.a', ' ', '}'),
+      attack('', '{{\t\n space.vars.a-b_c \n}'),
+    ]) {
+      const { value, ms } = timed(() => evaluateExpressions(markdown, vars));
+      expect(value).toBe(markdown);
+      expect(ms, markdown.slice(0, 20)).toBeLessThan(LIMIT_MS);
+    }
+    expect(evaluateExpressions('{{space.vars.a}} {{ space.vars.a }}', vars)).toBe('A A');
+  });
+
+  it('titles: whether a page may open with a heading, read without parsing (leading-heading.ts mayStartWithHeading)', () => {
+    for (const markdown of [
+      // Leading blank lines, then a line of blanks that ends without one.
+      attack(' \n'.repeat(1000), ' \t', 'x'),
+      // A first block of many lines, each with blanks that do not make it end.
+      attack('text', '\n \t \t x'),
+      // Lines of `=` that are not an underline.
+      attack('text', '\n ==========x'),
+      attack('text', '\r\n   =\t\t\t\t\t\t\r'),
+      // Whitespace that is neither a blank nor a line break, after every line break.
+      attack('text', '\n\v'),
+      attack('text', '\n \v='),
+    ]) {
+      const { value, ms } = timed(() => splitLeadingHeading(markdown));
+      expect(value).toBeNull();
+      expect(ms, JSON.stringify(markdown.slice(0, 20))).toBeLessThan(LIMIT_MS);
+    }
+  });
+
+  it('pages: blank lines before the content (worker.ts readPage)', () => {
+    for (const markdown of [attack(' \n'.repeat(25_000), ' \t', 'x'), attack('', '\t\r\n', ' x')]) {
+      const { value, ms } = timed(() => readPage(markdown));
+      expect(value.ok).toBe(true);
+      expect(ms).toBeLessThan(LIMIT_MS);
+    }
+  });
+
+  it('files: the extension of a file name (image.ts sniffContentType)', () => {
+    const bytes = Buffer.from('plain text');
+    for (const name of [attack('.', 'a', '!'), attack('', '.a', '.!'), attack('', '.')]) {
+      const { value, ms } = timed(() => sniffContentType(bytes, name));
+      expect(value).toBe('application/octet-stream');
+      expect(ms).toBeLessThan(LIMIT_MS);
+    }
+  });
+
+  it('emoji: code points in hex (emoji.ts)', () => {
+    const { value, ms } = timed(() => isEmoji(attack('1f600', '-1f600a', '!')));
+    expect(value).toBe(false);
+    expect(ms).toBeLessThan(LIMIT_MS);
+    expect(isEmoji('1f468-200d-1f4bb')).toBe(true);
+  });
+
+  it('tokens: the Authorization header (auth.ts BEARER)', async () => {
+    await t.app.inject({ method: 'GET', url: '/v1/user' });
+    for (const authorization of [attack('Bearer ', 'a', ' x'), attack('Bearer', ' ', '\t'), attack('Bearer a', ' ', 'x'), attack('Bearer a', ' \t')]) {
+      const { value, ms } = await timedAsync(() => t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization } }));
+      expect(value.statusCode).toBe(401);
+      expect(ms).toBeLessThan(LIMIT_MS);
+    }
+  });
+});
+
+/** Every `pattern` in the request and response schemas the service publishes (and validates with). */
+async function schemaPatterns(): Promise<string[]> {
+  await t.app.ready();
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'pattern' && typeof value === 'string') found.add(value);
+        else walk(value);
+      }
+    }
+  };
+  walk(t.app.swagger());
+  return [...found].sort();
+}
+
+describe('schema patterns', () => {
+  it('pass the same regexp rules as the lint, as Ajv compiles them (flag u)', async () => {
+    const patterns = await schemaPatterns();
+    expect(patterns.length).toBeGreaterThan(5);
+    // The first line is a known quadratic pattern (the invitation e-mail before issue 11): proof that the check bites.
+    const known = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+    const source = [known, ...patterns].map((pattern) => `new RegExp(${JSON.stringify(pattern)}, 'u');`).join('\n');
+    const [result] = await new ESLint().lintText(source, { filePath: `${process.cwd()}/src/schema-patterns.ts` });
+    const messages = result!.messages;
+    expect(messages.some((message) => message.line === 1)).toBe(true);
+    const flagged = messages.filter((message) => message.line > 1).map((message) => `${patterns[message.line - 2]}: ${message.ruleId} ${message.message}`);
+    expect(flagged).toEqual([]);
+  });
+
+  it('run in linear time on long strings, even without the length bounds beside them', async () => {
+    const patterns = await schemaPatterns();
+    const compile = createValidatorCompiler([]);
+    const prefixes = ['', 'a', 'a@', 'a@a', 'http://', 'https://a/', '1'];
+    const units = ['a', '.', '-', ' ', '\t', '/', '@', '0', '=', '+', 'a.', 'a-', '.a', 'a@', '/a', 'a:', '%'];
+    // Each refused by some of the classes these patterns use (`\s`, `@`, `/`, letters), so that they must backtrack.
+    const suffixes = ['\u0000', ' ', '@', '/'];
+    for (const pattern of patterns) {
+      const validate = compile({ schema: { type: 'string', pattern }, method: 'POST', url: '/', httpPart: 'body' }) as (value: unknown) => boolean;
+      for (const prefix of prefixes) {
+        for (const unit of units) {
+          for (const suffix of suffixes) {
+            const { ms } = timed(() => validate(attack(prefix, unit, suffix)));
+            expect(ms, `${pattern} on ${JSON.stringify(`${prefix}${unit}...${suffix}`)}`).toBeLessThan(LIMIT_MS);
+          }
+        }
+      }
+    }
+  });
+});
