@@ -1,3 +1,4 @@
+import type { AttackResult } from './attack.js';
 import type { Measurement } from './measure.js';
 import { CONTENT_TABLES, MERGE_CYCLE_AIM_MS, type Latencies, type MergeMeasurement } from './merge.js';
 import { BASELINE, type Scenario } from './scenarios.js';
@@ -108,7 +109,20 @@ function mergeTables(merges: MergeMeasurement[]): string {
 }
 
 /** Prints the tables for people and one `BENCH_RESULT {json}` line for scripts. */
-export function report(results: ScenarioResult[], merges: MergeMeasurement[], info: RunInfo): void {
+function attackTable(attack: AttackResult): string {
+  const statuses = Object.entries(attack.attack.statuses)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(', ');
+  return table(
+    ['page read of another organization', 'req/s', 'p50 ms', 'p99 ms'],
+    [
+      ['alone', attack.alone.requestsPerSecond.toFixed(0), ms(attack.alone.p50Ms), ms(attack.alone.p99Ms)],
+      ['while slow markdown is posted', attack.underAttack.requestsPerSecond.toFixed(0), ms(attack.underAttack.p50Ms), ms(attack.underAttack.p99Ms)],
+    ],
+  ).concat(`\nthe attacker's ${attack.attack.requests} posts: ${statuses}; answered in ${attack.attack.p50Ms} ms (median), ${attack.attack.maxMs} ms at most`);
+}
+
+export function report(results: ScenarioResult[], merges: MergeMeasurement[], attack: AttackResult, info: RunInfo): void {
   const all = rows(results);
   const body = all.map((row) => [
     row.name,
@@ -119,7 +133,8 @@ export function report(results: ScenarioResult[], merges: MergeMeasurement[], in
     row.meetsAim === null ? '-' : `${row.meetsAim ? 'OK' : 'MISSED'} (${aimText(row)})`,
   ]);
   process.stdout.write(`\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'aim'], body)}\n\n`);
+  process.stdout.write(`${attackTable(attack)}\n\n`);
   if (merges.length > 0) process.stdout.write(`${mergeTables(merges)}\n\n`);
-  const summary = { ...info, node: process.version, scenarios: all, merges };
+  const summary = { ...info, node: process.version, scenarios: all, attack, merges };
   process.stdout.write(`BENCH_RESULT ${JSON.stringify(summary)}\n`);
 }

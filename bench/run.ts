@@ -16,6 +16,7 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from '../test/support/app.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, type LoadSettings } from './measure.js';
+import { measureUnderAttack } from './attack.js';
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { report, type ScenarioResult } from './report.js';
 import { registerBaselineRoute, SCENARIOS, type Scenario } from './scenarios.js';
@@ -61,6 +62,18 @@ async function preflight(scenario: Scenario, url: string, headers: Record<string
   if (problem) throw new Error(`${scenario.name}: ${problem}`);
 }
 
+/** The comments of a space in a new organization of its own, where the attacker posts. */
+async function attackerCommentsPath(base: string, authorization: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { id: string };
+  };
+  const organization = await post('/v1/orgs', { title: 'Attacker' });
+  const space = await post(`/v1/orgs/${organization.id}/spaces`, { title: 'Bombs' });
+  return `/v1/spaces/${space.id}/comments`;
+}
+
 async function main(): Promise<void> {
   const settings: LoadSettings = {
     durationS: positiveEnv('BENCH_DURATION', 10, false),
@@ -98,6 +111,14 @@ async function main(): Promise<void> {
     results.push({ scenario, path, ...(await measure(base + path, headers, settings, scenario.largeBody)) });
   }
 
+  // Another organization's page read, alone and while one posts the markdown that once froze the service.
+  log(`under attack: a page read of one organization while another posts slow markdown, ${settings.durationS} s each`);
+  const attack = await measureUnderAttack(
+    { url: `${base}/v1/spaces/${seeded.content.big.spaceId}/content/page/${seeded.content.big.leafPageId}?format=document`, headers: { authorization: seeded.authorization } },
+    { url: `${base}${await attackerCommentsPath(base, seeded.authorization)}`, authorization: seeded.authorization },
+    settings,
+  );
+
   // After the load: the merges change the space the scenarios read.
   const { big, small } = seeded.content;
   const merges = [];
@@ -106,7 +127,7 @@ async function main(): Promise<void> {
     merges.push(await measureMerges(app.db, base, seeded.authorization, space, label));
   }
 
-  report(results, merges, { database: database.source, durationS: settings.durationS, connections: settings.connections });
+  report(results, merges, attack, { database: database.source, durationS: settings.durationS, connections: settings.connections });
 
   // The scenarios' aims are reported, not enforced; a slow merge cycle fails the run.
   const slow = merges.filter((merge) => !merge.meetsAim);
