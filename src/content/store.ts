@@ -14,6 +14,19 @@ const REVISIONS = 100_000;
 const TEXT_CHARACTERS = 64 * 1024 * 1024;
 const BODY_BYTES = 48 * 1024 * 1024;
 
+/** What `cache` holds of the pages' documents, by document id, and the ids it lacks. */
+function cachedByDocument(cache: WeightedLru<string, string>, pages: Iterable<PageState>) {
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const page of pages) {
+    if (!page.documentId || found.has(page.documentId)) continue;
+    const cached = cache.get(page.documentId);
+    if (cached === undefined) missing.push(page.documentId);
+    else found.set(page.documentId, cached);
+  }
+  return { found, missing };
+}
+
 const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {}, nodes: [] }) as JSONDocument;
 
 /**
@@ -47,14 +60,7 @@ export class ContentStore {
 
   /** The markdown of each given page (empty for a page without a document), by document id. */
   async markdownOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => string> {
-    const found = new Map<string, string>();
-    const missing: string[] = [];
-    for (const page of pages) {
-      if (!page.documentId || found.has(page.documentId)) continue;
-      const cached = this.markdown.get(page.documentId);
-      if (cached === undefined) missing.push(page.documentId);
-      else found.set(page.documentId, cached);
-    }
+    const { found, missing } = cachedByDocument(this.markdown, pages);
     if (missing.length > 0) {
       for (const [id, text] of await loadMarkdown(this.db, organizationId, missing)) {
         this.markdown.set(id, text);
@@ -124,14 +130,7 @@ export class ContentStore {
    * and stored, once.
    */
   async documentsOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => JSONDocument> {
-    const found = new Map<string, string>();
-    const missing: string[] = [];
-    for (const page of pages) {
-      if (!page.documentId || found.has(page.documentId)) continue;
-      const cached = this.documents.get(page.documentId);
-      if (cached === undefined) missing.push(page.documentId);
-      else found.set(page.documentId, cached);
-    }
+    const { found, missing } = cachedByDocument(this.documents, pages);
     for (const [id, stored] of await loadDocuments(this.db, organizationId, missing)) {
       let json = stored.documentJson;
       if (json === null) {
