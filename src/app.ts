@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
-import { authPlugin, type Caller } from './core/auth.js';
+import { authPlugin, requireScopeOnEveryRoute } from './model/access/auth.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { inputPlugin } from './core/input.js';
@@ -25,27 +25,26 @@ import { userRoutes } from './users/routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
-import { MemberSchema } from './members/schemas.js';
 import { spaceRoutes } from './spaces/routes.js';
 import { inviteRoutes } from './invites/routes.js';
 import { InviteLinkSchema } from './invites/schemas.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
-import { TeamSchema } from './teams/schemas.js';
 import { SpaceSchema } from './spaces/schemas.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
-import { ChangeRequestSchema } from './change-requests/schemas.js';
 import { reviewerRoutes } from './reviewers/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
-import { FileUrlSigner } from './content/files/signing.js';
-import { ContentStore } from './content/store.js';
+import { FileUrlSigner } from './model/content/files/signing.js';
+import { ContentStore } from './model/content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
-import { Conversions } from './content/document/conversions.js';
+import { Conversions } from './model/content/document/conversions.js';
 import { CONVERSION_MS_PER_KIB } from './config.js';
+import { MemberSchema, TeamSchema } from './model/people/schemas.js';
+import { ChangeRequestSchema } from './model/change-requests/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -173,7 +172,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // Made-up tokens are refused before this and bounded by the auth plugin's failure limit.
     hook: 'preHandler',
     keyGenerator: (request) => {
-      const caller = request.caller as Caller | null;
+      const caller = request.caller;
       return caller ? `token:${caller.tokenId}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
@@ -207,6 +206,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(fileDownloadRoutes);
   await app.register(
     async (v1) => {
+      v1.addHook('onRoute', requireScopeOnEveryRoute);
       v1.addHook('onRequest', v1.authenticate);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);

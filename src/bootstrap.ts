@@ -4,7 +4,7 @@ import type { Clock } from './core/clock.js';
 import type { Db } from './db/database.js';
 import { createOrganization } from './orgs/queries.js';
 import { createApiToken } from './users/tokens.js';
-import { createUser } from './users/queries.js';
+import { createUser } from './model/people/user-queries.js';
 
 export interface BootstrapResult {
   organizationId: string;

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from './core/clock.js';
-import { ROLES, type Role } from './core/roles.js';
-import { isScope, SCOPES } from './core/scopes.js';
+import { ROLES, type Role } from './model/access/roles.js';
+import { isScope, SCOPES } from './model/access/scopes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { withCommandDatabase } from './db/command-database.js';
 import { createDatabase, type Db } from './db/database.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './users/tokens.js';
-import { createUser, findUserByEmail } from './users/queries.js';
+import { createUser, findUserByEmail } from './model/people/user-queries.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { isCronPattern } from './spaces/purge-schedule.js';
+import { isCronPattern } from './core/cron.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { newId } from '../core/ids.js';
-import type { DbOrTx } from '../db/database.js';
-import { findRevision, type RevisionPoint } from '../content/state.js';
-import type { ContentTree } from '../content/tree.js';
+import type { Db } from '../db/database.js';
+import { findRevision, type RevisionPoint } from '../model/content/state.js';
+import type { ContentTree } from '../model/content/tree.js';
 import { advanceLine, type EntryChange } from './changes/persist.js';
 import { requireWorkable } from './changes/write.js';
-import { lockChangeRequest, moveStatusCounters } from './queries.js';
+import { lockChangeRequest, moveStatusCounters } from '../model/change-requests/queries.js';
 
 export type MergeOutcome = { result: 'merge'; revision: string } | { result: 'conflicts'; revision: string };
 
 /** The change request's own entries: what it changed over its base. */
-async function changeRequestEntries(tx: DbOrTx, changeRequestId: string): Promise<EntryChange[]> {
+async function changeRequestEntries(tx: Db, changeRequestId: string): Promise<EntryChange[]> {
   const rows = await tx
     .selectFrom('tree_entries')
     .select(['kind', 'item_id', 'version_id'])
@@ -22,7 +22,7 @@ async function changeRequestEntries(tx: DbOrTx, changeRequestId: string): Promis
 }
 
 /** Of `entries`, the items the space's line changed after `baseSeq`. */
-async function changedInSpaceSince(tx: DbOrTx, spaceId: string, baseSeq: number, entries: readonly EntryChange[]): Promise<Set<string>> {
+async function changedInSpaceSince(tx: Db, spaceId: string, baseSeq: number, entries: readonly EntryChange[]): Promise<Set<string>> {
   if (entries.length === 0) return new Set();
   const rows = await tx
     .selectFrom('tree_entries')
@@ -117,7 +117,7 @@ export async function mergeChangeRequest(
 }
 
 async function writeMergeRevision(
-  tx: DbOrTx,
+  tx: Db,
   place: { organizationId: string; spaceId: string },
   head: RevisionPoint,
   ours: RevisionPoint,

@@ -3,26 +3,19 @@ import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
 import { sendJsonText } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
-import { presentFile } from '../content/present.js';
-import { emailVisibilityFor } from '../users/queries.js';
-import { findEditableSpace, findSpaceAsMember } from '../spaces/access.js';
+import { errorResponses, ListEnvelope, ref, ChangeRequestParams } from '../core/schemas.js';
+import { presentFile } from '../model/content/present.js';
+import { emailVisibilityFor } from '../model/people/user-queries.js';
+import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
 import { writeChangeRequestContent, requireWorkable } from './changes/write.js';
 import { mergeChangeRequest } from './merge.js';
-import { presentChangeRequest } from './present.js';
-import { changeRequestIn } from './access.js';
-import { countChangeRequests, listChangeRequests, listChangeRequestsByCreator, lockChangeRequest, moveStatusCounters } from './queries.js';
-import {
-  ChangeRequestParams,
-  ChangeRequestSchema,
-  CreateChangeRequestBody,
-  ListChangeRequestsQuery,
-  MergeResult,
-  SpaceOnlyParams,
-  UpdateChangeRequestBody,
-  UpdateContentBody,
-  UpdateContentQuery,
-} from './schemas.js';
+import { presentChangeRequest } from '../model/change-requests/present.js';
+import { changeRequestIn } from '../model/change-requests/access.js';
+import { countChangeRequests, listChangeRequests, listChangeRequestsByCreator } from './queries.js';
+import { CreateChangeRequestBody, ListChangeRequestsQuery, MergeResult, SpaceOnlyParams, UpdateChangeRequestBody, UpdateContentBody, UpdateContentQuery } from './schemas.js';
+import { ChangeRequestSchema } from '../model/change-requests/schemas.js';
+import { lockChangeRequest, moveStatusCounters } from '../model/change-requests/queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 const ChangeRequest = ref(ChangeRequestSchema);
 const tags = ['change-requests'];
@@ -41,7 +34,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'createChangeRequest', tags, summary: 'Open a change request on the space’s current revision', params: SpaceOnlyParams, body: CreateChangeRequestBody, response: { 201: ChangeRequest, ...errorResponses } },
     },
     async (request, reply) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Creating a change request');
+      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Creating a change request');
       const id = newId();
       await app.db.transaction().execute(async (tx) => {
         // The space's row lock makes numbers follow each other without gaps or repeats.
@@ -61,7 +54,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
             number: count + 1,
             subject: request.body.subject ?? '',
             status: 'draft',
-            created_by: request.caller.userId,
+            created_by: callerOf(request).userId,
             revision_id: revisionId,
             revision_initial_id: revisionId,
             created_at: now,
@@ -70,7 +63,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .execute();
         await moveStatusCounters(tx, space.id, null, 'draft');
       });
-      const body = await present(space, id, request.caller.userId);
+      const body = await present(space, id, callerOf(request).userId);
       return reply.code(201).header('location', body.urls.location).send(body);
     },
   );
@@ -82,7 +75,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'listChangeRequestsForSpace', tags, summary: 'The space’s change requests with one status (default open), newest first', params: SpaceOnlyParams, querystring: ListChangeRequestsQuery, response: { 200: ListEnvelope(ChangeRequest), ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
+      const { space } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
       const status = request.query.status ?? 'open';
       const creator = request.query.creator;
       const page = app.cursors.request(`change-requests:${space.id}:${status}:${creator ?? ''}`, request.query);
@@ -92,7 +85,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
         toItem: (row) => row,
       });
-      const emails = await emailVisibilityFor(app.db, request.caller.userId, rows.items.map((row) => row.author_id), space.organization_id);
+      const emails = await emailVisibilityFor(app.db, callerOf(request).userId, rows.items.map((row) => row.author_id), space.organization_id);
       return { ...rows, items: rows.items.map((row) => presentChangeRequest(row, app.urls, emails)) };
     },
   );
@@ -104,8 +97,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'getChangeRequestById', tags, summary: 'A change request, by id or by number', params: ChangeRequestParams, response: { 200: ChangeRequest, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
-      return present(space, request.params.changeRequestId, request.caller.userId);
+      const { space } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
+      return present(space, request.params.changeRequestId, callerOf(request).userId);
     },
   );
 
@@ -116,7 +109,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'updateChangeRequestById', tags, summary: 'Change a change request’s subject or status', params: ChangeRequestParams, body: UpdateChangeRequestBody, response: { 200: ChangeRequest, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Updating a change request');
+      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Updating a change request');
       const { id } = await changeRequestIn(app, space.id, request.params.changeRequestId);
       const { subject, status } = request.body;
       await app.db.transaction().execute(async (tx) => {
@@ -131,7 +124,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .execute();
         if (status !== undefined) await moveStatusCounters(tx, space.id, locked.status, status);
       });
-      return present(space, id, request.caller.userId);
+      return present(space, id, callerOf(request).userId);
     },
   );
 
@@ -157,16 +150,16 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Editing a change request');
+      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Editing a change request');
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
       // Checked again under the lock; checked here too so that no file is fetched for a closed change request.
       requireWorkable(changeRequest.status);
       const written = await writeChangeRequestContent(
         app,
-        { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: request.caller.userId },
+        { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: callerOf(request).userId },
         request.body.changes,
       );
-      const updated = await present(space, changeRequest.id, request.caller.userId);
+      const updated = await present(space, changeRequest.id, callerOf(request).userId);
       if (request.query.compat) return updated;
       const now = app.clock.now();
       const pageLocation = (pageId: string) => app.urls.api('spaces', space.id, 'change-requests', changeRequest.id, 'content', 'page', pageId);
@@ -188,9 +181,9 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'mergeChangeRequest', tags, summary: 'Merge a change request into the space, unless it conflicts with changes made since it was opened', params: ChangeRequestParams, response: { 200: MergeResult, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Merging a change request');
+      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Merging a change request');
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
-      return mergeChangeRequest(app, { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: request.caller.userId });
+      return mergeChangeRequest(app, { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: callerOf(request).userId });
     },
   );
 };

@@ -1,38 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, ListQuery, StringEnum } from '../core/schemas.js';
-import { Emoji } from '../spaces/schemas.js';
-
-export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
-
-export const ChangeRequestSubject = Type.String({ maxLength: 100, description: 'Subject of the change request' });
-
-export const ChangeRequestSchema = Type.Object(
-  {
-    object: Type.Literal('change-request'),
-    id: Type.String(),
-    number: Type.Integer({ description: 'Counts from 1 in each space' }),
-    status: StringEnum(CHANGE_REQUEST_STATUSES),
-    subject: Type.String(),
-    createdBy: Type.Ref('User'),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-    space: Type.String(),
-    revision: Type.String({ description: 'Its newest revision' }),
-    revisionInitial: Type.String({ description: 'The space revision it was opened on' }),
-    revisionMerged: Type.Optional(Type.String({ description: 'Once merged, the space revision the merge made' })),
-    comments: Type.Integer(),
-    outdated: Type.Boolean({ description: 'Whether the space has changed since it was opened' }),
-    urls: Type.Object({ app: Type.String({ format: 'uri' }), location: Type.String({ format: 'uri' }) }),
-  },
-  { $id: 'ChangeRequest' },
-);
-export type ChangeRequest = Static<typeof ChangeRequestSchema>;
+import { IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
+import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from '../model/change-requests/schemas.js';
 
 export const SpaceOnlyParams = Type.Object({ spaceId: IdParam });
-export const ChangeRequestParams = Type.Object({
-  spaceId: IdParam,
-  changeRequestId: Type.String({ minLength: 1, maxLength: 128, description: 'The change request’s id or its number in the space' }),
-});
 
 export const CreateChangeRequestBody = Type.Object({ subject: Type.Optional(ChangeRequestSubject) }, { additionalProperties: false });
 

@@ -1,8 +1,8 @@
 import type { Role } from '../db/types.js';
-import { roleAtLeast } from '../core/roles.js';
+import { roleAtLeast } from '../model/access/roles.js';
 import type { Urls } from '../core/urls.js';
-import type { CollectionFields } from './queries.js';
 import type { Collection } from './schemas.js';
+import { type CollectionFields } from '../model/access/collection-queries.js';
 
 export function collectionPermissions(role: Role | null): Collection['permissions'] {
   return {

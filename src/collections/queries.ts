@@ -1,42 +1,11 @@
 import { sql, type Kysely, type UpdateObject } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
-import { precompiled } from '../db/precompiled.js';
-import type { CollectionRow, Database, DefaultLevel, Role, Visibility } from '../db/types.js';
+import type { Db } from '../db/database.js';
+import type { Database, Visibility } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
-import { walkUp } from '../core/access.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { nextPosition } from './positions.js';
-
-/** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
-const COLLECTION_FIELDS = ['id', 'organization_id', 'parent_id', 'title', 'description', 'default_level', 'created_at'] as const;
-const COLLECTION_COLUMNS = COLLECTION_FIELDS.map((field) => `c.${field}` as const);
-
-/** The columns a Collection response is made from. */
-export type CollectionFields = Pick<CollectionRow, (typeof COLLECTION_FIELDS)[number]>;
-
-/** A collection with what the caller is to its organization and the default levels of its chain of collections. */
-export interface CollectionWithAccess extends CollectionFields {
-  member_role: Role | null;
-  is_member: boolean;
-  chain_levels: DefaultLevel[];
-}
-
-export async function findCollectionWithAccess(db: DbOrTx, collectionId: string, userId: string): Promise<CollectionWithAccess | undefined> {
-  return (await collectionWithAccess(db, collectionId, userId))[0];
-}
-
-const collectionWithAccess = precompiled((db, collectionId: string, userId: string) =>
-  walkUp(db, sql<string[]>`array[${collectionId}]::text[]`)
-    .selectFrom('collections as c')
-    .leftJoin('organization_members as m', (join) =>
-      join.onRef('m.organization_id', '=', 'c.organization_id').on('m.user_id', '=', userId).on('m.disabled', '=', false),
-    )
-    .select(COLLECTION_COLUMNS)
-    .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
-    .select(sql<DefaultLevel[]>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
-    .where('c.id', '=', collectionId),
-);
+import { nextPosition } from '../model/hierarchy/positions.js';
+import { type CollectionFields, COLLECTION_FIELDS, COLLECTION_COLUMNS } from '../model/access/collection-queries.js';
 
 export interface NewCollectionInput {
   organizationId: string;
@@ -44,7 +13,7 @@ export interface NewCollectionInput {
   title: string;
 }
 
-export async function createCollection(db: DbOrTx, clock: Clock, input: NewCollectionInput): Promise<CollectionFields> {
+export async function createCollection(db: Db, clock: Clock, input: NewCollectionInput): Promise<CollectionFields> {
   const now = clock.now();
   return db
     .insertInto('collections')
@@ -64,7 +33,7 @@ export async function createCollection(db: DbOrTx, clock: Clock, input: NewColle
 }
 
 export async function updateCollection(
-  db: DbOrTx,
+  db: Db,
   collectionId: string,
   changes: UpdateObject<Database, 'collections'>,
 ): Promise<CollectionFields> {
@@ -87,8 +56,8 @@ function collectionsPage(topLevelOnly: boolean) {
 /** Pages of an organization's collections, newest first: all of them, or the top-level ones only. */
 export const listCollections = { all: collectionsPage(false), topLevel: collectionsPage(true) };
 
-export async function countCollections(db: DbOrTx, organizationId: string, topLevelOnly: boolean): Promise<number> {
-  const { n } = await collectionsOf(db as Kysely<Database>, organizationId, topLevelOnly)
+export async function countCollections(db: Db, organizationId: string, topLevelOnly: boolean): Promise<number> {
+  const { n } = await collectionsOf(db, organizationId, topLevelOnly)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
@@ -100,7 +69,7 @@ export async function countCollections(db: DbOrTx, organizationId: string, topLe
  * retention window and come back at the top level; `in-collection`, which no
  * longer means anything there, becomes `private`. Run inside a transaction.
  */
-export async function deleteCollectionTree(tx: DbOrTx, collectionId: string, now: Date): Promise<{ spaces: number }> {
+export async function deleteCollectionTree(tx: Db, collectionId: string, now: Date): Promise<{ spaces: number }> {
   const subtree = (db: Kysely<Database>) =>
     db.withRecursive('subtree(id, depth)', (qb) =>
       qb
@@ -115,7 +84,7 @@ export async function deleteCollectionTree(tx: DbOrTx, collectionId: string, now
             .where('subtree.depth', '<', 100),
         ),
     );
-  const spaces = await subtree(tx as Kysely<Database>)
+  const spaces = await subtree(tx)
     .updateTable('spaces')
     .set({
       deleted_at: sql<Date>`coalesce(deleted_at, ${now}::timestamptz)`,

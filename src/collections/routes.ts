@@ -1,14 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CollectionUpdate } from '../db/types.js';
-import { chainLevels, collectionAndAncestors, effectiveRole, findMembership } from '../core/access.js';
+import { effectiveRole, findMembership } from '../model/access/membership.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { findVisibleCollection } from './access.js';
-import { checkPlacement } from './placement.js';
-import { nextPosition, positionAmongSiblings } from './positions.js';
-import { checkTransferTarget } from './transfer.js';
+import { errorResponses, ListEnvelope, ListQuery, ref, CollectionParams, OrganizationParams } from '../core/schemas.js';
+import { findVisibleCollection } from '../model/access/collections.js';
+import { checkPlacement } from '../model/access/placement.js';
+import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
+import { checkTransferTarget } from '../model/access/transfer.js';
 import { presentCollection } from './present.js';
 import {
   countCollections,
@@ -17,16 +17,10 @@ import {
   listCollections,
   updateCollection,
 } from './queries.js';
-import {
-  CollectionParams,
-  CollectionSchema,
-  CreateCollectionBody,
-  ListCollectionsQuery,
-  MoveBody,
-  TransferBody,
-  OrganizationParams,
-  UpdateCollectionBody,
-} from './schemas.js';
+import { CollectionSchema, CreateCollectionBody, ListCollectionsQuery, UpdateCollectionBody } from './schemas.js';
+import { TransferBody, MoveBody } from '../model/hierarchy/schemas.js';
+import { chainLevels, collectionAndAncestors } from '../model/hierarchy/walk.js';
+import { callerOf } from '../model/access/auth.js';
 
 const Collection = ref(CollectionSchema);
 const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
@@ -49,7 +43,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { memberRole, parentLevels } = await checkPlacement(app.db, 'Creating a collection', organizationId, request.body.parent, request.caller.userId);
+      const { memberRole, parentLevels } = await checkPlacement(app.db, 'Creating a collection', organizationId, request.body.parent, callerOf(request).userId);
 
       const collection = await createCollection(app.db, app.clock, {
         organizationId,
@@ -75,7 +69,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { collection, role } = await visibleCollection(request.params.collectionId, userId);
       if (role !== 'admin') throw new ForbiddenError('Moving a collection needs the admin role on it');
       const destination = request.body.parent === undefined ? collection.parent_id : request.body.parent;
@@ -115,7 +109,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { collection, role } = await visibleCollection(request.params.collectionId, userId);
       if (role !== 'admin') throw new ForbiddenError('Transferring a collection needs the admin role on it');
       const target = request.body.organization;
@@ -147,7 +141,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { collection, role } = await visibleCollection(request.params.collectionId, request.caller.userId);
+      const { collection, role } = await visibleCollection(request.params.collectionId, callerOf(request).userId);
       if (role !== 'admin') throw new ForbiddenError('Deleting a collection needs the admin role on it');
       const now = app.clock.now();
       const { spaces } = await app.db.transaction().execute((tx) => deleteCollectionTree(tx, collection.id, now));
@@ -171,7 +165,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const membership = await findMembership(app.db, organizationId, userId);
       if (!membership) throw organizationNotFound();
       const nested = request.query.nested ?? true;
@@ -207,7 +201,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { collection, role } = await visibleCollection(request.params.collectionId, request.caller.userId);
+      const { collection, role } = await visibleCollection(request.params.collectionId, callerOf(request).userId);
       return presentCollection(collection, role, app.urls);
     },
   );
@@ -226,7 +220,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { collection, role } = await visibleCollection(request.params.collectionId, userId);
       if (role !== 'admin') throw new ForbiddenError('Only admins of a collection can update it');
 

@@ -1,10 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ROLES } from '../core/roles.js';
-import { IdParam, NullableString, NullableStringEnum } from '../core/schemas.js';
+import { NullableString } from '../core/schemas.js';
+import { DefaultLevelSchema } from '../model/access/schemas.js';
 
-export const DEFAULT_LEVELS = [...ROLES, 'inherit'] as const;
-/** A role, `inherit` (the parent's), or null (nothing beyond the organization role). */
-export const DefaultLevelSchema = NullableStringEnum(DEFAULT_LEVELS, { description: 'Default level for the content' });
 
 export const CollectionTitle = Type.String({ maxLength: 50, description: 'Title of the collection' });
 export const CollectionDescription = Type.String({ maxLength: 100, description: 'Description of the collection' });
@@ -30,8 +27,6 @@ export const CollectionSchema = Type.Object(
 );
 export type Collection = Static<typeof CollectionSchema>;
 
-export const CollectionParams = Type.Object({ collectionId: IdParam });
-export const OrganizationParams = Type.Object({ organizationId: IdParam });
 
 export const CreateCollectionBody = Type.Object(
   {
@@ -54,28 +49,3 @@ export type UpdateCollectionBody = Static<typeof UpdateCollectionBody>;
 export const ListCollectionsQuery = {
   nested: Type.Optional(Type.Boolean({ default: true, description: 'List nested collections too; false lists top-level ones only' })),
 };
-
-const Pointer = Type.Union([
-  Type.Object({ type: Type.Literal('space'), space: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('collection'), collection: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
-]);
-
-/** Where to move a space or collection: another parent (null: the top level) and a place among its new siblings. */
-export const MoveBody = Type.Object(
-  {
-    parent: Type.Optional(NullableString({ minLength: 1, maxLength: 128, description: 'Id of the new parent collection; null for the top level' })),
-    position: Type.Optional(
-      Type.Object(
-        { before: Type.Optional(Pointer), after: Type.Optional(Pointer) },
-        { additionalProperties: false, description: 'Put the item before and/or after siblings; by default it goes last' },
-      ),
-    ),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
-export type MoveBody = Static<typeof MoveBody>;
-
-export const TransferBody = Type.Object(
-  { organization: Type.String({ minLength: 1, maxLength: 128, description: 'Id of the organization to move it to' }) },
-  { additionalProperties: false },
-);

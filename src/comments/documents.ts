@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Conversions } from '../content/document/conversions.js';
-import type { JSONDocument } from '../content/document/index.js';
-import type { DbOrTx } from '../db/database.js';
+import type { Conversions } from '../model/content/document/conversions.js';
+import type { JSONDocument } from '../model/content/document/index.js';
+import type { Db } from '../db/database.js';
 
 type BodyTable = 'comments' | 'comment_replies';
 
@@ -11,7 +11,7 @@ type BodyTable = 'comments' | 'comment_replies';
  * on the conversion pool and stored, so it is made once.
  */
 export async function bodyDocuments(
-  db: DbOrTx,
+  db: Db,
   conversions: Conversions,
   table: BodyTable,
   rows: ReadonlyArray<{ id: string; body: string }>,

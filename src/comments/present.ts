@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../core/schemas.js';
-import type { JSONDocument } from '../content/document/index.js';
+import type { JSONDocument } from '../model/content/document/index.js';
 import { bodyDocuments } from './documents.js';
-import type { ContentTree } from '../content/tree.js';
+import type { ContentTree } from '../model/content/tree.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
-import { presentUser, type EmailVisibility } from '../users/present.js';
-import { emailVisibilityFor } from '../users/queries.js';
+import { presentUser, type EmailVisibility } from '../model/people/users.js';
+import { emailVisibilityFor } from '../model/people/user-queries.js';
 import { pageVersionsByIds, reactionsToReplies, usersByIds, type CommentRecord, type ReactionRecord, type UserRecord } from './queries.js';
 import type { Comment, CommentReply } from './schemas.js';
 import { canComment, mayDelete, type ThreadContext } from './threads.js';

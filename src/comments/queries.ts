@@ -1,8 +1,8 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
-import { membersOf, selectMember } from '../members/queries.js';
+import { membersOf, selectMember } from '../model/people/member-queries.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
 export interface Thread {
@@ -108,7 +108,7 @@ function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unkno
   return query;
 }
 
-type CommentPage = (db: DbOrTx, request: PageRequest, ...args: unknown[]) => Promise<Array<CommentRecord & { [TOTAL_COUNT]?: string }>>;
+type CommentPage = (db: Db, request: PageRequest, ...args: unknown[]) => Promise<Array<CommentRecord & { [TOTAL_COUNT]?: string }>>;
 const commentPages = new Map<string, CommentPage>();
 
 function commentPageFor(shape: Shape): CommentPage {
@@ -149,21 +149,21 @@ function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; ar
 }
 
 /** A page of a thread's comments; with authors or page filters, each row carries the count of the whole filtered list. */
-export function listComments(db: DbOrTx, request: PageRequest, thread: Thread, filters: CommentFilters) {
+export function listComments(db: Db, request: PageRequest, thread: Thread, filters: CommentFilters) {
   const { shape, args } = filterArgs(thread, filters);
   return commentPageFor(shape)(db, request, ...args);
 }
 
-export async function countComments(db: DbOrTx, thread: Thread, filters: CommentFilters): Promise<number> {
+export async function countComments(db: Db, thread: Thread, filters: CommentFilters): Promise<number> {
   const { shape, args } = filterArgs(thread, filters);
-  const { n } = await threadComments(db as Kysely<Database>, shape, args)
+  const { n } = await threadComments(db, shape, args)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 /** One comment of the thread, or undefined. */
-export async function findComment(db: DbOrTx, thread: Thread, commentId: string): Promise<CommentRecord | undefined> {
+export async function findComment(db: Db, thread: Thread, commentId: string): Promise<CommentRecord | undefined> {
   return withPeople(db.selectFrom('comments as c').select(COMMENT_COLUMNS))
     .where('c.id', '=', commentId)
     .where('c.space_id', '=', thread.spaceId)
@@ -172,7 +172,7 @@ export async function findComment(db: DbOrTx, thread: Thread, commentId: string)
 }
 
 /** One reply of the comment, or undefined. */
-export async function findReply(db: DbOrTx, commentId: string, replyId: string): Promise<CommentReplyRow | undefined> {
+export async function findReply(db: Db, commentId: string, replyId: string): Promise<CommentReplyRow | undefined> {
   return db.selectFrom('comment_replies as r').select(REPLY_COLUMNS).where('r.id', '=', replyId).where('r.comment_id', '=', commentId).executeTakeFirst();
 }
 
@@ -193,7 +193,7 @@ export interface ReactionRecord {
   reacted_at: Date;
 }
 
-export async function reactionsToReplies(db: DbOrTx, replyIds: readonly string[]): Promise<ReactionRecord[]> {
+export async function reactionsToReplies(db: Db, replyIds: readonly string[]): Promise<ReactionRecord[]> {
   if (replyIds.length === 0) return [];
   return db
     .selectFrom('comment_reactions')
@@ -212,7 +212,7 @@ export interface UserRecord {
   photo_url: string | null;
 }
 
-export async function usersByIds(db: DbOrTx, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
+export async function usersByIds(db: Db, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db.selectFrom('users').select(['id', 'email', 'display_name', 'photo_url']).where(anyOf('id', unique)).execute();
@@ -220,7 +220,7 @@ export async function usersByIds(db: DbOrTx, ids: Iterable<string>): Promise<Map
 }
 
 /** The stored states of page versions, for comments whose page is gone from the current content. */
-export async function pageVersionsByIds(db: DbOrTx, ids: readonly string[]) {
+export async function pageVersionsByIds(db: Db, ids: readonly string[]) {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('page_versions')
@@ -262,13 +262,13 @@ const changeRequestCommenters = pageQuery(byJoining, (db, organizationId: string
  * thread, by when they joined. Users who have left the organization are not
  * listed: the answer is made of memberships.
  */
-export function listCommenters(db: DbOrTx, request: PageRequest, thread: Thread) {
+export function listCommenters(db: Db, request: PageRequest, thread: Thread) {
   return thread.changeRequestId === null
     ? spaceCommenters(db, request, thread.organizationId, thread.spaceId)
     : changeRequestCommenters(db, request, thread.organizationId, thread.spaceId, thread.changeRequestId);
 }
 
-export async function countCommenters(db: DbOrTx, thread: Thread): Promise<number> {
+export async function countCommenters(db: Db, thread: Thread): Promise<number> {
   // The first row of a one-row page carries the count of the whole list.
   const [first] = await listCommenters(db, { list: '', order: 'asc', limit: 0, after: undefined }, thread);
   return Number(first?.[TOTAL_COUNT] ?? 0);

@@ -5,8 +5,7 @@ import { NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { noContent } from '../core/replies.js';
 import { errorResponses, IdParam, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { presentMember } from '../members/present.js';
-import { MemberSchema } from '../members/schemas.js';
+import { presentMember } from '../model/people/members.js';
 import { presentComments, presentReplies, type BodyFormat } from './present.js';
 import { countCommenters, countComments, countedByCounters, findComment, findReply, listCommenters, listComments, listReplies, type CommentFilters } from './queries.js';
 import {
@@ -24,6 +23,8 @@ import {
 } from './schemas.js';
 import { currentTree, openThread, type ThreadContext } from './threads.js';
 import { deleteComment, deleteReply, postComment, postReply, updateComment, updateReply } from './writes.js';
+import { MemberSchema } from '../model/people/schemas.js';
+import { callerOf } from '../model/access/auth.js';
 
 const Comment = ref(CommentSchema);
 const CommentReply = ref(CommentReplySchema);
@@ -128,7 +129,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments`,
       { ...read, schema: { operationId: ids.list, tags, summary: 'The comments, newest first unless asked otherwise, filtered by status, authors or page', params, querystring: ListCommentsQuery, response: { 200: ListEnvelope(Comment), ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const context = await openThread(app, request.params as ThreadParams, userId);
         const query = request.query;
         const filters: CommentFilters = {
@@ -153,7 +154,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments`,
       { ...write, schema: { operationId: ids.post, tags, summary: 'Post a comment, on the content or on one page or block of it', params, body: PostCommentBody, response: { 200: Comment, ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const context = await openThread(app, request.params as ThreadParams, userId);
         const id = await postComment(app, context, request.body, userId);
         return presentOne(context, id, 'markdown', userId);
@@ -164,7 +165,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId`,
       { ...read, schema: { operationId: ids.get, tags, summary: 'One comment', params: withComment, querystring: FormatOnlyQuery, response: { 200: Comment, ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string };
         const context = await openThread(app, params, userId);
         return presentOne(context, params.commentId, request.query.format, userId);
@@ -175,7 +176,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId`,
       { ...write, schema: { operationId: ids.update, tags, summary: 'Resolve or reopen a comment, change its body (its author), or react to it', params: withComment, body: UpdateCommentBody, response: { 200: Comment, ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string };
         const context = await openThread(app, params, userId);
         const comment = await commentIn(app, context, params.commentId);
@@ -188,7 +189,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId`,
       { ...write, schema: { operationId: ids.delete, tags, summary: 'Delete a comment and its replies (its author or an admin)', params: withComment, response: { 205: Type.Null(), ...errorResponses } } },
       async (request, reply) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string };
         const context = await openThread(app, params, userId);
         await deleteComment(app, context, await commentIn(app, context, params.commentId), userId);
@@ -200,7 +201,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId/replies`,
       { ...read, schema: { operationId: ids.listReplies, tags, summary: 'The replies to a comment, oldest first', params: withComment, querystring: ListRepliesQuery, response: { 200: ListEnvelope(CommentReply), ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string };
         const context = await openThread(app, params, userId);
         const comment = await commentIn(app, context, params.commentId);
@@ -219,7 +220,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId/replies`,
       { ...write, schema: { operationId: ids.postReply, tags, summary: 'Reply to a comment', params: withComment, querystring: FormatOnlyQuery, body: PostReplyBody, response: { 200: CommentReply, ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string };
         const context = await openThread(app, params, userId);
         const comment = await commentIn(app, context, params.commentId);
@@ -232,7 +233,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId/replies/:commentReplyId`,
       { ...read, schema: { operationId: ids.getReply, tags, summary: 'One reply', params: withReply, querystring: FormatOnlyQuery, response: { 200: CommentReply, ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string; commentReplyId: string };
         const context = await openThread(app, params, userId);
         return presentOneReply(context, params.commentId, params.commentReplyId, request.query.format, userId);
@@ -243,7 +244,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId/replies/:commentReplyId`,
       { ...write, schema: { operationId: ids.updateReply, tags, summary: 'Change a reply’s body (its author) or react to it', params: withReply, body: UpdateReplyBody, response: { 200: CommentReply, ...errorResponses } } },
       async (request) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string; commentReplyId: string };
         const context = await openThread(app, params, userId);
         const reply = await replyIn(app, context, params.commentId, params.commentReplyId);
@@ -256,7 +257,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/comments/:commentId/replies/:commentReplyId`,
       { ...write, schema: { operationId: ids.deleteReply, tags, summary: 'Delete a reply (its author or an admin)', params: withReply, response: { 205: Type.Null(), ...errorResponses } } },
       async (request, reply) => {
-        const userId = request.caller.userId;
+        const userId = callerOf(request).userId;
         const params = request.params as ThreadParams & { commentId: string; commentReplyId: string };
         const context = await openThread(app, params, userId);
         await deleteReply(app, context, await replyIn(app, context, params.commentId, params.commentReplyId), userId);
@@ -268,7 +269,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `${prefix}/commenters`,
       { ...read, schema: { operationId: ids.commenters, tags, summary: 'The organization members who commented or replied', params, querystring: Type.Object(ListQuery), response: { 200: ListEnvelope(Member), ...errorResponses } } },
       async (request) => {
-        const context = await openThread(app, request.params as ThreadParams, request.caller.userId);
+        const context = await openThread(app, request.params as ThreadParams, callerOf(request).userId);
         const page = app.cursors.request(`commenters:${context.thread.spaceId}:${context.thread.changeRequestId ?? ''}`, { ...request.query, order: 'asc' });
         return paginate(app.cursors, page, {
           rows: () => listCommenters(app.db, page, context.thread),

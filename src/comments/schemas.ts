@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, ListQuery, StringEnum } from '../core/schemas.js';
-import { Emoji } from '../spaces/schemas.js';
+import { DateTime, IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
 
 /** The longest comment or reply body, in characters of markdown. */
 export const MAX_BODY_CHARACTERS = 65_536;

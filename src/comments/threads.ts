@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError } from '../core/errors.js';
-import { roleAtLeast, type Role } from '../core/roles.js';
-import { changeRequestIn } from '../change-requests/access.js';
-import type { ContentTree } from '../content/tree.js';
-import type { ChangeRequestFields } from '../change-requests/queries.js';
-import { findSpaceAsMember } from '../spaces/access.js';
-import type { SpaceWithAccess } from '../spaces/queries.js';
+import { roleAtLeast, type Role } from '../model/access/roles.js';
+import { changeRequestIn } from '../model/change-requests/access.js';
+import type { ContentTree } from '../model/content/tree.js';
+import { findSpaceAsMember } from '../model/access/spaces.js';
 import type { Thread } from './queries.js';
+import { type ChangeRequestFields } from '../model/change-requests/queries.js';
+import { type SpaceWithAccess } from '../model/access/space-queries.js';
 
 /** A thread of comments as one caller sees it: where it is, their role, and the content it is about. */
 export interface ThreadContext {

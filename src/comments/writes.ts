@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { isEmoji } from '../core/emoji.js';
-import { findNodeByKey, nodeText, type JSONDocument } from '../content/document/index.js';
-import type { Conversions } from '../content/document/conversions.js';
-import type { DbOrTx } from '../db/database.js';
+import { findNodeByKey, nodeText, type JSONDocument } from '../model/content/document/index.js';
+import type { Conversions } from '../model/content/document/conversions.js';
+import type { Db } from '../db/database.js';
 import type { CommentRow } from '../db/types.js';
 import { MAX_BODY_CHARACTERS, type BodyInput } from './schemas.js';
 import { currentTree, mayDelete, requireCommenter, type ThreadContext } from './threads.js';
@@ -65,7 +65,7 @@ async function resolveTarget(app: FastifyInstance, context: ThreadContext, pageI
  * Moves the thread's counters: its open comments (the space's `comments`,
  * or the change request's) and all its comments.
  */
-async function moveCounts(tx: DbOrTx, context: ThreadContext, open: -1 | 0 | 1, total: -1 | 0 | 1): Promise<void> {
+async function moveCounts(tx: Db, context: ThreadContext, open: -1 | 0 | 1, total: -1 | 0 | 1): Promise<void> {
   const { changeRequestId, spaceId } = context.thread;
   if (changeRequestId) {
     await tx
@@ -114,7 +114,7 @@ export async function postComment(
 
 /** Adds and removes one user's reactions to a comment (replyId null) or a reply; each user counts once per emoji. */
 async function react(
-  tx: DbOrTx,
+  tx: Db,
   context: ThreadContext,
   target: { commentId: string; replyId: string | null },
   changes: { added?: readonly string[]; removed?: readonly string[] },

@@ -3,14 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { NotFoundError } from '../core/errors.js';
 import { errorResponses, ListEnvelope } from '../core/schemas.js';
-import { changeRequestIn } from '../change-requests/access.js';
-import { findChangeRequest } from '../change-requests/queries.js';
-import { presentChangeRequest } from '../change-requests/present.js';
-import { findSpaceAsMember, findVisibleSpace } from '../spaces/access.js';
-import { emailVisibilityFor } from '../users/queries.js';
-import type { SpaceWithAccess } from '../spaces/queries.js';
-import { evaluateExpressions, type JSONDocument } from './document/index.js';
-import { presentFile, presentPage, type ContentPlace } from './present.js';
+import { changeRequestIn } from '../model/change-requests/access.js';
+import { presentChangeRequest } from '../model/change-requests/present.js';
+import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
+import { emailVisibilityFor } from '../model/people/user-queries.js';
+import { evaluateExpressions, type JSONDocument } from '../model/content/document/index.js';
+import { presentFile, presentPage, type ContentPlace } from '../model/content/present.js';
 import {
   ChangeRequestContentParams,
   ContentQuery,
@@ -22,10 +20,13 @@ import {
   RevisionResponse,
   SpaceContentParams,
 } from './schemas.js';
-import type { RevisionPoint } from './state.js';
-import { pagesArrayOf } from './page-tree-body.js';
-import type { FileState } from './tree.js';
+import type { RevisionPoint } from '../model/content/state.js';
+import { pagesArrayOf } from '../model/content/page-tree-body.js';
+import type { FileState } from '../model/content/tree.js';
 import { Type } from '@sinclair/typebox';
+import { findChangeRequest } from '../model/change-requests/queries.js';
+import { type SpaceWithAccess } from '../model/access/space-queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 /** The revision a content read is about, where its pages live, and who reads it. */
 interface ContentTarget {
@@ -42,7 +43,7 @@ interface Reader {
 }
 
 function readerOf(request: FastifyRequest): Reader {
-  return { userId: request.caller.userId, shareKey: (request.query as { shareKey?: string }).shareKey };
+  return { userId: callerOf(request).userId, shareKey: (request.query as { shareKey?: string }).shareKey };
 }
 
 

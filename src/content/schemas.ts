@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { IdParam, ListQuery, StringEnum } from '../core/schemas.js';
-import { ShareKeyQuery } from '../spaces/schemas.js';
+import { IdParam, ListQuery, StringEnum, ShareKeyQuery } from '../core/schemas.js';
 
 export const ContentQuery = Type.Object({
   metadata: Type.Boolean({ default: true, description: 'false leaves out git metadata (this service keeps none)' }),

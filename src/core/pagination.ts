@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database } from '../db/types.js';
 import { BadRequestError } from './errors.js';
@@ -111,8 +111,8 @@ export function pageQuery<Args extends unknown[], Row>(
   build: (db: Kysely<Database>, ...args: Args) => SelectQueryBuilder<any, any, Row>,
   /** How many arguments follow `db`; by default, as many as `build` declares. */
   arity: number = build.length - 1,
-): (db: DbOrTx, request: PageRequest, ...args: Args) => Promise<Row[]> {
-  const variants = new Map<string, (db: DbOrTx, ...parameters: unknown[]) => Promise<Row[]>>();
+): (db: Db, request: PageRequest, ...args: Args) => Promise<Row[]> {
+  const variants = new Map<string, (db: Db, ...parameters: unknown[]) => Promise<Row[]>>();
   return (db, request, ...args) => {
     const shape = `${request.order}:${request.after ? 'after' : 'first'}`;
     let run = variants.get(shape);

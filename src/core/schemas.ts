@@ -1,5 +1,4 @@
 import { Type, type Static, type TSchema, type SchemaOptions, type StringOptions } from '@sinclair/typebox';
-import { ROLES } from './roles.js';
 
 /** A string enum as JSON Schema `enum`, which gives clear errors and a plain OpenAPI type. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
@@ -29,9 +28,6 @@ export const DateTime = Type.String({ format: 'date-time', description: 'ISO 860
 export const Url = Type.String({ format: 'uri', maxLength: 2048 });
 /** A resource id in a path. Anything that is not an existing id is answered with 404, so only the length is bounded. */
 export const IdParam = Type.String({ minLength: 1, maxLength: 128 });
-
-export const RoleSchema = StringEnum(ROLES);
-export const NullableRoleSchema = NullableStringEnum(ROLES, { description: 'A role, or null for guests' });
 
 export const ErrorResponse = Type.Object(
   {
@@ -74,6 +70,20 @@ export function ListEnvelope<T extends TSchema>(item: T) {
     items: Type.Array(item),
   });
 }
+
+// Path parameters and pieces that several domains' routes share, defined once.
+export const OrganizationParams = Type.Object({ organizationId: IdParam });
+export const SpaceParams = Type.Object({ spaceId: IdParam });
+export const CollectionParams = Type.Object({ collectionId: IdParam });
+export const ChangeRequestParams = Type.Object({
+  spaceId: IdParam,
+  changeRequestId: Type.String({ minLength: 1, maxLength: 128, description: 'The change request’s id or its number in the space' }),
+});
+export const MemberParams = Type.Object({ organizationId: IdParam, userId: IdParam });
+export const ShareKeyQuery = Type.Object({
+  shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Secret of a share-link space' })),
+});
+export const Emoji = Type.String({ maxLength: 50, format: 'emoji', description: 'An emoji, or its code points in hex' });
 
 /** Schemas registered once with `$id`, so routes reference them and the OpenAPI document lists them. */
 export const sharedSchemas = [ErrorResponse, UserSchema];

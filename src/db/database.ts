@@ -1,12 +1,11 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { preparingPool } from './prepared-pool.js';
 import type { Database } from './types.js';
 
+/** The database, or an open transaction: a Kysely `Transaction` is a `Kysely`, so queries taking a `Db` compose inside one. */
 export type Db = Kysely<Database>;
-/** Queries take either the database or an open transaction, so they compose. */
-export type DbOrTx = Kysely<Database> | Transaction<Database>;
 
 export interface DatabaseOptions {
   url: string;

@@ -7,7 +7,7 @@ import {
   PostgresQueryCompiler,
   type Compilable,
 } from 'kysely';
-import type { DbOrTx } from './database.js';
+import type { Db } from './database.js';
 import type { Database } from './types.js';
 
 /** Compiles queries to SQL without a connection; it holds no state. */
@@ -39,7 +39,7 @@ export function precompiled<Args extends unknown[], Row>(
   build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>,
   /** How many arguments follow `db`; by default, as many as `build` declares. */
   arity: number = build.length - 1,
-): (db: DbOrTx, ...args: Args) => Promise<Row[]> {
+): (db: Db, ...args: Args) => Promise<Row[]> {
   const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as Args;
   const compiled = build(compiler, ...placeholders).compile();
   const slots: Slot[] = compiled.parameters.map((value) => (value instanceof Placeholder ? { argument: value.index } : { value }));

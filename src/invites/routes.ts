@@ -1,14 +1,15 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Role } from '../db/types.js';
-import { findMembership, requireOrganizationAdmin } from '../core/access.js';
+import { findMembership, requireOrganizationAdmin } from '../model/access/membership.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, paginate, TOTAL_COUNT } from '../core/pagination.js';
-import { roleAtLeast } from '../core/roles.js';
+import { roleAtLeast } from '../model/access/roles.js';
 import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { createUser } from '../users/queries.js';
-import { CreateInviteLinkBody, InviteLinkSchema, InviteParams, InviteUsersBody, InviteUsersResponse, OrganizationParams, UpdateInviteLinkBody } from './schemas.js';
+import { errorResponses, ListEnvelope, ListQuery, ref, OrganizationParams } from '../core/schemas.js';
+import { createUser } from '../model/people/user-queries.js';
+import { CreateInviteLinkBody, InviteLinkSchema, InviteParams, InviteUsersBody, InviteUsersResponse, UpdateInviteLinkBody } from './schemas.js';
+import { callerOf } from '../model/access/auth.js';
 
 const InviteLink = ref(InviteLinkSchema);
 const inviteNotFound = () => new NotFoundError('No invite with this id is open in the organization');
@@ -73,7 +74,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId, 'Inviting people');
+      await requireAdmin(organizationId, callerOf(request).userId, 'Inviting people');
       const { emails, sso = false } = request.body;
       const defaultRole = request.body.role === undefined ? 'read' : request.body.role;
       const wanted = new Map<string, Role | null>();
@@ -116,7 +117,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId, 'Creating an invite link');
       if (request.body.space !== undefined || request.body.collection !== undefined || request.body.level !== undefined) {
         throw new BadRequestError('body: invite links to one space or collection are not supported; invite to the organization with a role');
@@ -147,7 +148,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId, 'Listing invite links');
+      await requireAdmin(organizationId, callerOf(request).userId, 'Listing invite links');
       const page = app.cursors.request(`invites:${organizationId}`, request.query);
       return paginate(app.cursors, page, {
         rows: () => invitesPage(app.db, page, organizationId),
@@ -175,7 +176,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { organizationId, inviteId } = request.params;
       const invite = await findInvite(organizationId, inviteId);
       if (!invite || !(await inviteLinksEnabled(organizationId))) throw inviteNotFound();
-      return present(invite, organizationId, request.caller.userId);
+      return present(invite, organizationId, callerOf(request).userId);
     },
   );
 
@@ -194,7 +195,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, inviteId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId, 'Changing an invite link');
+      await requireAdmin(organizationId, callerOf(request).userId, 'Changing an invite link');
       const updated = await app.db
         .updateTable('organization_invites')
         .set({ role: request.body.role })
@@ -203,7 +204,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .returning(['id', 'role'])
         .executeTakeFirst();
       if (!updated) throw inviteNotFound();
-      return present(updated, organizationId, request.caller.userId);
+      return present(updated, organizationId, callerOf(request).userId);
     },
   );
 
@@ -221,7 +222,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, inviteId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId, 'Deleting an invite link');
+      await requireAdmin(organizationId, callerOf(request).userId, 'Deleting an invite link');
       const deleted = await app.db
         .deleteFrom('organization_invites')
         .where('organization_id', '=', organizationId)
@@ -250,7 +251,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!invite || !(await inviteLinksEnabled(organizationId))) throw inviteNotFound();
       await app.db
         .insertInto('organization_members')
-        .values({ organization_id: organizationId, user_id: request.caller.userId, role: invite.role, joined_at: app.clock.now() })
+        .values({ organization_id: organizationId, user_id: callerOf(request).userId, role: invite.role, joined_at: app.clock.now() })
         .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
         .execute();
       return {};

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { IdParam, NullableRoleSchema } from '../core/schemas.js';
+import { IdParam } from '../core/schemas.js';
+import { NullableRoleSchema } from '../model/access/schemas.js';
 
 /**
  * An address with a dot inside its domain. The domain is read up to its first
@@ -51,5 +52,4 @@ export const CreateInviteLinkBody = Type.Object(
 );
 export const UpdateInviteLinkBody = Type.Object({ role: NullableRoleSchema }, { additionalProperties: false });
 
-export const OrganizationParams = Type.Object({ organizationId: IdParam });
 export const InviteParams = Type.Object({ organizationId: IdParam, inviteId: IdParam });

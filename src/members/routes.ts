@@ -1,25 +1,19 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { effectiveRole, organizationRole, requireOrganizationAdmin, requireRosterAccess as requireRosters } from '../core/access.js';
+import { organizationRole, requireOrganizationAdmin, requireRosterAccess as requireRosters } from '../model/access/membership.js';
 import { NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { ROLES } from '../core/roles.js';
 import { noContent } from '../core/replies.js';
-import { errorResponses, IdParam, ListEnvelope, ListQuery, ref, StringEnum } from '../core/schemas.js';
-import { defaultLevelChains } from '../spaces/access.js';
-import { presentSpace } from '../spaces/present.js';
-import { countSpacesInOrganization, listSpacesInOrganization } from '../spaces/queries.js';
-import { SpaceSchema } from '../spaces/schemas.js';
-import { presentTeam } from '../teams/present.js';
-import { countTeamsOfMember, listTeamsOfMember } from '../teams/queries.js';
-import { TeamMemberRoleSchema, TeamSchema } from '../teams/schemas.js';
-import { presentMember } from './present.js';
-import { countMembers, findMember, keepingAnAdmin, listMembers } from './queries.js';
-import { ListMembersQuery, MemberParams, MemberSchema, PingResponse, UpdateMemberBody } from './schemas.js';
+import { errorResponses, ListEnvelope, ref, OrganizationParams, MemberParams } from '../core/schemas.js';
+import { presentMember } from '../model/people/members.js';
+import { countMembers, keepingAnAdmin, listMembers } from './queries.js';
+import { ListMembersQuery, PingResponse, UpdateMemberBody } from './schemas.js';
+import { MemberSchema } from '../model/people/schemas.js';
+import { findMember } from '../model/people/member-queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 const Member = ref(MemberSchema);
-const OrganizationParams = Type.Object({ organizationId: IdParam });
 const memberNotFound = () => new NotFoundError('No member with this id in the organization');
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -49,7 +43,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      await requireRosterAccess(organizationId, request.caller.userId);
+      await requireRosterAccess(organizationId, callerOf(request).userId);
       const { role, search, sort = 'joinedAt' } = request.query;
       const filters = { role, search, sort };
       const page = app.cursors.request(`members:${organizationId}:${sort}:${role ?? ''}:${search ?? ''}`, request.query);
@@ -76,7 +70,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
-      await requireRosterAccess(organizationId, request.caller.userId);
+      await requireRosterAccess(organizationId, callerOf(request).userId);
       return presentMember(await memberOrNotFound(organizationId, userId), app.urls);
     },
   );
@@ -96,7 +90,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId, 'Changing a member’s role');
+      await requireAdmin(organizationId, callerOf(request).userId, 'Changing a member’s role');
       await memberOrNotFound(organizationId, userId);
       const { role } = request.body;
       if (role !== undefined) {
@@ -122,7 +116,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, userId } = request.params;
-      const callerId = request.caller.userId;
+      const callerId = callerOf(request).userId;
       if (userId !== callerId) await requireAdmin(organizationId, callerId, 'Removing a member');
       else await callerRole(organizationId, callerId);
       await memberOrNotFound(organizationId, userId);
@@ -148,7 +142,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const { userId, email } = request.caller;
+      const { userId, email } = callerOf(request);
       const role = await callerRole(organizationId, userId);
       const now = app.clock.now();
       await app.db
@@ -183,7 +177,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId, 'Setting a member as SSO member');
+      await requireAdmin(organizationId, callerOf(request).userId, 'Setting a member as SSO member');
       await memberOrNotFound(organizationId, userId);
       await app.db
         .updateTable('organization_members')
@@ -192,85 +186,6 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .where('user_id', '=', userId)
         .execute();
       return presentMember(await memberOrNotFound(organizationId, userId), app.urls);
-    },
-  );
-
-  app.get(
-    '/orgs/:organizationId/members/:userId/spaces',
-    {
-      config: { scope: 'organization:members:read' },
-      schema: {
-        operationId: 'listSpacesForOrganizationMember',
-        tags: ['members'],
-        summary: 'List the spaces a member can reach, with their role on each',
-        params: MemberParams,
-        querystring: Type.Object({ ...ListQuery, order: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'desc' })) }),
-        response: {
-          200: ListEnvelope(Type.Object({ permission: StringEnum(ROLES), space: ref(SpaceSchema) })),
-          ...errorResponses,
-        },
-      },
-    },
-    async (request) => {
-      const { organizationId, userId } = request.params;
-      const callerRoleInOrganization = await requireRosterAccess(organizationId, request.caller.userId);
-      const member = await memberOrNotFound(organizationId, userId);
-      const page = app.cursors.request(`member-spaces:${organizationId}:${userId}`, request.query);
-      // Guests reach only what is shared with them, and nothing is shared one by one yet.
-      if (member.role === null) return { count: 0, items: [] };
-
-      const result = await paginate(app.cursors, page, {
-        rows: () => listSpacesInOrganization(app.db, page, organizationId),
-        count: () => countSpacesInOrganization(app.db, organizationId),
-        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-        toItem: (row) => row,
-      });
-      const chainOf = await defaultLevelChains(app.db, result.items);
-      return {
-        ...result,
-        items: result.items.map((row) => {
-          const chain = chainOf(row);
-          return {
-            permission: effectiveRole(member.role, chain)!,
-            space: presentSpace(row, effectiveRole(callerRoleInOrganization, chain), app.urls),
-          };
-        }),
-      };
-    },
-  );
-
-  app.get(
-    '/orgs/:organizationId/members/:userId/teams',
-    {
-      config: { scope: 'organization:members:read' },
-      schema: {
-        operationId: 'listTeamsForOrganizationMember',
-        tags: ['members'],
-        summary: 'List the teams a member is in, with their role in each',
-        params: MemberParams,
-        querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Part of the title, any case' })) }),
-        response: {
-          200: ListEnvelope(Type.Object({ team: ref(TeamSchema), member: Type.Object({ role: TeamMemberRoleSchema }) })),
-          ...errorResponses,
-        },
-      },
-    },
-    async (request) => {
-      const { organizationId, userId } = request.params;
-      const callerId = request.caller.userId;
-      const callerRoleInOrganization = await requireRosterAccess(organizationId, callerId);
-      await memberOrNotFound(organizationId, userId);
-      const { title } = request.query;
-      const page = app.cursors.request(`member-teams:${organizationId}:${userId}:${title ?? ''}`, request.query);
-      return paginate(app.cursors, page, {
-        rows: () => listTeamsOfMember(app.db, page, organizationId, userId, callerId, title),
-        count: () => countTeamsOfMember(app.db, organizationId, userId, title),
-        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-        toItem: (row) => ({
-          team: presentTeam(row, { view: true, admin: callerRoleInOrganization === 'admin' || row.caller_is_owner }),
-          member: { role: row.member_role },
-        }),
-      });
     },
   );
 };

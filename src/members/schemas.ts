@@ -1,25 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { ROLES } from '../core/roles.js';
-import { DateTime, IdParam, ListQuery, NullableRoleSchema, ref, StringEnum, UserSchema } from '../core/schemas.js';
+import { Type } from '@sinclair/typebox';
+import { ROLES } from '../model/access/roles.js';
+import { ListQuery, StringEnum } from '../core/schemas.js';
+import { NullableRoleSchema } from '../model/access/schemas.js';
 
-export const MemberSchema = Type.Object(
-  {
-    object: Type.Literal('member'),
-    id: Type.String({ description: 'Id of the member’s user' }),
-    role: NullableRoleSchema,
-    user: ref(UserSchema),
-    disabled: Type.Boolean(),
-    joinedAt: DateTime,
-    lastSeenAt: Type.Optional(DateTime),
-    sso: Type.Boolean({ description: 'Whether the member signs in with SSO' }),
-    spaces: Type.Integer({ description: 'Spaces the member can reach' }),
-    teams: Type.Integer({ description: 'Teams the member is in' }),
-  },
-  { $id: 'Member' },
-);
-export type Member = Static<typeof MemberSchema>;
-
-export const MemberParams = Type.Object({ organizationId: IdParam, userId: IdParam });
 
 export const ListMembersQuery = Type.Object({
   ...ListQuery,

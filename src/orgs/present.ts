@@ -1,5 +1,5 @@
 import type { Role } from '../db/types.js';
-import { roleAtLeast } from '../core/roles.js';
+import { roleAtLeast } from '../model/access/roles.js';
 import type { Urls } from '../core/urls.js';
 import type { OrganizationFields } from './queries.js';
 import type { Organization } from './schemas.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Db, DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { Database, OrganizationRow, OrganizationUpdate, Role } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
@@ -39,7 +39,7 @@ export interface MemberOrganization extends OrganizationFields {
 
 /** The organization, if the user is an active member of it (guests included). */
 export async function findOrganizationForMember(
-  db: DbOrTx,
+  db: Db,
   organizationId: string,
   userId: string,
 ): Promise<MemberOrganization | undefined> {
@@ -84,7 +84,7 @@ const organizationCount = precompiled((db, userId: string) =>
   membershipsOf(db, userId).select((eb) => eb.fn.countAll<string>().as('count')),
 );
 
-export async function countOrganizationsForUser(db: DbOrTx, userId: string): Promise<number> {
+export async function countOrganizationsForUser(db: Db, userId: string): Promise<number> {
   return Number((await organizationCount(db, userId))[0]!.count);
 }
 
@@ -99,7 +99,7 @@ export interface NewOrganizationInput {
 
 /** Creates an organization with `adminUserId` as its first admin. Run inside a transaction. */
 export async function createOrganization(
-  tx: DbOrTx,
+  tx: Db,
   clock: Clock,
   input: NewOrganizationInput,
   adminUserId: string,
@@ -132,7 +132,7 @@ export async function createOrganization(
 }
 
 export async function updateOrganization(
-  db: DbOrTx,
+  db: Db,
   organizationId: string,
   changes: OrganizationUpdate,
 ): Promise<OrganizationFields> {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { OrganizationUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
+import { errorResponses, ListEnvelope, ListQuery, ref, OrganizationParams } from '../core/schemas.js';
 import { presentOrganization } from './present.js';
 import {
   countOrganizationsForUser,
@@ -13,14 +13,8 @@ import {
   normalizeEmailDomains,
   updateOrganization,
 } from './queries.js';
-import {
-  CreateOrganizationBody,
-  EmailDomainParams,
-  OrganizationParams,
-  OrganizationSchema,
-  type UpdateOrganizationBody,
-  UpdateOrganizationBody as UpdateOrganizationBodySchema,
-} from './schemas.js';
+import { CreateOrganizationBody, EmailDomainParams, OrganizationSchema, type UpdateOrganizationBody, UpdateOrganizationBody as UpdateOrganizationBodySchema } from './schemas.js';
+import { callerOf } from '../model/access/auth.js';
 
 const Organization = ref(OrganizationSchema);
 const notFound = () => new NotFoundError('No organization with this id is visible to you');
@@ -39,7 +33,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const page = app.cursors.request(`orgs:${userId}`, request.query);
       return paginate(app.cursors, page, {
         rows: () => listOrganizationsForUser(app.db, page, userId),
@@ -65,7 +59,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const created = await app.db
         .transaction()
-        .execute((tx) => createOrganization(tx, app.clock, request.body, request.caller.userId));
+        .execute((tx) => createOrganization(tx, app.clock, request.body, callerOf(request).userId));
       const organization = presentOrganization(created, { isMember: true, role: created.member_role }, app.urls);
       return reply.code(201).header('location', organization.urls.location).send(organization);
     },
@@ -84,7 +78,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const organization = await findOrganizationForMember(app.db, request.params.organizationId, request.caller.userId);
+      const organization = await findOrganizationForMember(app.db, request.params.organizationId, callerOf(request).userId);
       if (!organization) throw notFound();
       return presentOrganization(organization, { isMember: true, role: organization.member_role }, app.urls);
     },
@@ -104,7 +98,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const organization = await findOrganizationForMember(app.db, request.params.organizationId, request.caller.userId);
+      const organization = await findOrganizationForMember(app.db, request.params.organizationId, callerOf(request).userId);
       if (!organization) throw notFound();
       if (organization.member_role !== 'admin') throw new ForbiddenError('Only organization admins can update the organization');
       const updated = await updateOrganization(app.db, organization.id, {
@@ -130,7 +124,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const rows = await listOrganizationsByEmailDomain(app.db, request.params.emailDomain.toLowerCase(), request.caller);
+      const rows = await listOrganizationsByEmailDomain(app.db, request.params.emailDomain.toLowerCase(), callerOf(request));
       return {
         organizations: rows.map((row) =>
           presentOrganization(row, { isMember: row.member_user_id !== null, role: row.member_role }, app.urls),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, NullableRoleSchema, NullableString, StringEnum } from '../core/schemas.js';
+import { DateTime, NullableString, StringEnum } from '../core/schemas.js';
+import { NullableRoleSchema } from '../model/access/schemas.js';
 
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
 export const ORGANIZATION_USE_CASES = [
@@ -79,8 +80,6 @@ export const OrganizationSchema = Type.Object(
   { $id: 'Organization' },
 );
 export type Organization = Static<typeof OrganizationSchema>;
-
-export const OrganizationParams = Type.Object({ organizationId: Type.String({ minLength: 1, maxLength: 128 }) });
 
 export const CreateOrganizationBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { Database, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 
@@ -40,7 +40,7 @@ export const listReviewers = pageQuery({ createdAt: 'r.created_at', id: 'r.user_
 );
 
 /** How many reviewers the change request has, for pages that carry no rows. */
-export async function countReviewers(db: DbOrTx, organizationId: string, changeRequestId: string): Promise<number> {
+export async function countReviewers(db: Db, organizationId: string, changeRequestId: string): Promise<number> {
   const { n } = await db
     .selectFrom('change_request_reviewers')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -51,15 +51,15 @@ export async function countReviewers(db: DbOrTx, organizationId: string, changeR
 }
 
 /** The requested reviewers among `userIds`, with their users, in one query. */
-export async function findReviewers(db: DbOrTx, organizationId: string, changeRequestId: string, userIds: readonly string[]): Promise<ReviewerFields[]> {
+export async function findReviewers(db: Db, organizationId: string, changeRequestId: string, userIds: readonly string[]): Promise<ReviewerFields[]> {
   if (userIds.length === 0) return [];
-  return reviewersWithUsers(db as Kysely<Database>, organizationId, changeRequestId)
+  return reviewersWithUsers(db, organizationId, changeRequestId)
     .where('r.user_id', 'in', [...userIds])
     .execute();
 }
 
 /** The organization roles of those of `userIds` who are active members (null: a guest); others are absent. */
-export async function activeMemberRoles(db: DbOrTx, organizationId: string, userIds: readonly string[]): Promise<Map<string, Role | null>> {
+export async function activeMemberRoles(db: Db, organizationId: string, userIds: readonly string[]): Promise<Map<string, Role | null>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('organization_members')
@@ -81,7 +81,7 @@ export interface NewReviewers {
 }
 
 /** Records the requests; a user already requested keeps their first request (when, by whom, at which revision). */
-export async function addReviewers(db: DbOrTx, request: NewReviewers, userIds: readonly string[]): Promise<void> {
+export async function addReviewers(db: Db, request: NewReviewers, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
   await db
     .insertInto('change_request_reviewers')
@@ -101,7 +101,7 @@ export async function addReviewers(db: DbOrTx, request: NewReviewers, userIds: r
 }
 
 /** Removes one requested reviewer; false when the user was not requested. */
-export async function removeReviewer(db: DbOrTx, organizationId: string, changeRequestId: string, userId: string): Promise<boolean> {
+export async function removeReviewer(db: Db, organizationId: string, changeRequestId: string, userId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('change_request_reviewers')
     .where('organization_id', '=', organizationId)

@@ -1,15 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { effectiveRole } from '../core/access.js';
+import { effectiveRole } from '../model/access/membership.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { noContent } from '../core/replies.js';
-import { roleAtLeast } from '../core/roles.js';
-import { errorResponses, ListEnvelope } from '../core/schemas.js';
-import { changeRequestIn } from '../change-requests/access.js';
-import { lockChangeRequest } from '../change-requests/queries.js';
-import { ChangeRequestParams } from '../change-requests/schemas.js';
-import { findEditableSpace, findSpaceAsMember } from '../spaces/access.js';
-import { emailVisibilityFor } from '../users/queries.js';
+import { roleAtLeast } from '../model/access/roles.js';
+import { errorResponses, ListEnvelope, ChangeRequestParams } from '../core/schemas.js';
+import { changeRequestIn } from '../model/change-requests/access.js';
+import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
+import { emailVisibilityFor } from '../model/people/user-queries.js';
 import { presentReviewer } from './present.js';
 import { activeMemberRoles, addReviewers, countReviewers, findReviewers, listReviewers, removeReviewer, type ReviewerFields } from './queries.js';
 import {
@@ -19,6 +17,8 @@ import {
   RequestReviewersResponse,
   ReviewerParams,
 } from './schemas.js';
+import { lockChangeRequest } from '../model/change-requests/queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 const tags = ['change-requests'];
 
@@ -51,7 +51,7 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { space } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
+      const { space } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
       // Always oldest first: the spec offers no order for this list.
       const page = app.cursors.request(`reviewers:${changeRequest.id}`, { ...request.query, order: 'asc' });
@@ -61,7 +61,7 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         keyOf: (row) => ({ createdAt: row.created_at, id: row.user_id }),
         toItem: (row) => row,
       });
-      const emails = await emailVisibilityFor(app.db, request.caller.userId, peopleOf(rows.items), space.organization_id);
+      const emails = await emailVisibilityFor(app.db, callerOf(request).userId, peopleOf(rows.items), space.organization_id);
       return { ...rows, items: rows.items.map((row) => presentReviewer(row, app.urls, emails)) };
     },
   );
@@ -81,7 +81,7 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, request.caller.userId, 'Requesting reviewers');
+      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Requesting reviewers');
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
       // Checked again under the lock; here too, so that a closed change request costs no transaction.
       requireRequestable(changeRequest.status);
@@ -112,12 +112,12 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const now = app.clock.now();
         if (subject !== undefined) await tx.updateTable('change_requests').set({ subject, updated_at: now }).where('id', '=', changeRequest.id).execute();
         const target = { organizationId, spaceId: space.id, changeRequestId: changeRequest.id };
-        await addReviewers(tx, { ...target, revisionId: locked.revision_id, requestedBy: request.caller.userId, createdAt: now }, users);
+        await addReviewers(tx, { ...target, revisionId: locked.revision_id, requestedBy: callerOf(request).userId, createdAt: now }, users);
         return findReviewers(tx, organizationId, changeRequest.id, users);
       });
 
       const byUser = new Map(rows.map((row) => [row.user_id, row]));
-      const emails = await emailVisibilityFor(app.db, request.caller.userId, peopleOf(rows), space.organization_id);
+      const emails = await emailVisibilityFor(app.db, callerOf(request).userId, peopleOf(rows), space.organization_id);
       return { users: users.map((userId) => presentReviewer(byUser.get(userId)!, app.urls, emails)) };
     },
   );
@@ -135,11 +135,11 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space, role } = await findSpaceAsMember(app, request.params.spaceId, request.caller.userId);
+      const { space, role } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
       const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
       const { userId } = request.params;
       // Reading the space is enough to step down as one's own reviewer.
-      if (userId !== request.caller.userId && !roleAtLeast(role, 'edit')) {
+      if (userId !== callerOf(request).userId && !roleAtLeast(role, 'edit')) {
         throw new ForbiddenError('Removing a requested reviewer needs the edit role on the space; others may only remove themselves');
       }
       if (space.edit_mode === 'locked') throw new ForbiddenError('The space is locked: removing a requested reviewer is refused until it is set back to live');

@@ -25,13 +25,3 @@ export function schedulePurge(app: FastifyInstance, schedule: PurgeSchedule): ()
   void run();
   return () => job.stop();
 }
-
-/** Whether croner accepts the pattern, for the configuration check. */
-export function isCronPattern(pattern: string): boolean {
-  try {
-    new Cron(pattern, { paused: true }).stop();
-    return true;
-  } catch {
-    return false;
-  }
-}

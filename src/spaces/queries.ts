@@ -1,61 +1,11 @@
-import { sql, type Kysely, type Selectable, type UpdateObject } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
-import { precompiled } from '../db/precompiled.js';
-import type { Database, DefaultLevel, Role, SpacesTable, Visibility } from '../db/types.js';
-import { walkUp } from '../core/access.js';
+import { type Kysely, type UpdateObject } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Database, DefaultLevel, Visibility } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId, randomString } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { nextPosition } from '../collections/positions.js';
-
-/** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
-const SPACE_FIELDS = [
-  'id',
-  'organization_id',
-  'parent_id',
-  'title',
-  'emoji',
-  'visibility',
-  'edit_mode',
-  'default_level',
-  'share_key',
-  'revision_id',
-  'comments_open_count',
-  'comments_total_count',
-  'change_requests_count',
-  'change_requests_open_count',
-  'change_requests_draft_count',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-] as const;
-const SPACE_COLUMNS = SPACE_FIELDS.map((field) => `s.${field}` as const);
-
-/** The columns a Space response, and the access checks, are made from. */
-export type SpaceFields = Pick<Selectable<SpacesTable>, (typeof SPACE_FIELDS)[number]>;
-
-/** A space with what the caller is to its organization and the default levels of its parent collections. */
-export interface SpaceWithAccess extends SpaceFields {
-  member_role: Role | null;
-  is_member: boolean;
-  chain_levels: DefaultLevel[] | null;
-}
-
-export async function findSpaceWithAccess(db: DbOrTx, spaceId: string, userId: string): Promise<SpaceWithAccess | undefined> {
-  return (await spaceWithAccess(db, spaceId, userId))[0];
-}
-
-const spaceWithAccess = precompiled((db, spaceId: string, userId: string) =>
-  walkUp(db, sql<string[]>`array(select parent_id from spaces where id = ${spaceId})`)
-    .selectFrom('spaces as s')
-    .leftJoin('organization_members as m', (join) =>
-      join.onRef('m.organization_id', '=', 's.organization_id').on('m.user_id', '=', userId).on('m.disabled', '=', false),
-    )
-    .select(SPACE_COLUMNS)
-    .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
-    .select(sql<DefaultLevel[] | null>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
-    .where('s.id', '=', spaceId),
-);
+import { nextPosition } from '../model/hierarchy/positions.js';
+import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
 
 export interface NewSpaceInput {
   organizationId: string;
@@ -67,9 +17,9 @@ export interface NewSpaceInput {
   defaultLevel?: DefaultLevel;
 }
 
-export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput): Promise<SpaceFields> {
+export async function createSpace(db: Db, clock: Clock, input: NewSpaceInput): Promise<SpaceFields> {
   const now = clock.now();
-  const insert = (tx: DbOrTx) =>
+  const insert = (tx: Db) =>
     tx
       .insertInto('spaces')
       .values({
@@ -90,7 +40,7 @@ export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput
       .returning(SPACE_FIELDS)
       .executeTakeFirstOrThrow();
   // Every space starts at its initial, empty revision: seq 0 of its line.
-  const withRevision = async (tx: DbOrTx) => {
+  const withRevision = async (tx: Db) => {
     const space = await insert(tx);
     await tx
       .insertInto('revisions')
@@ -101,7 +51,7 @@ export async function createSpace(db: DbOrTx, clock: Clock, input: NewSpaceInput
   return db.isTransaction ? withRevision(db) : db.transaction().execute(withRevision);
 }
 
-export async function updateSpace(db: DbOrTx, spaceId: string, changes: UpdateObject<Database, 'spaces'>): Promise<SpaceFields> {
+export async function updateSpace(db: Db, spaceId: string, changes: UpdateObject<Database, 'spaces'>): Promise<SpaceFields> {
   return db.updateTable('spaces').set(changes).where('id', '=', spaceId).returning(SPACE_FIELDS).executeTakeFirstOrThrow();
 }
 
@@ -119,8 +69,8 @@ export const listSpacesInOrganization = pageQuery({ createdAt: 's.created_at', i
     .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT)),
 );
 
-export async function countSpacesInOrganization(db: DbOrTx, organizationId: string): Promise<number> {
-  const row = await liveSpacesInOrganizationCount(db as Kysely<Database>, organizationId).executeTakeFirst();
+export async function countSpacesInOrganization(db: Db, organizationId: string): Promise<number> {
+  const row = await liveSpacesInOrganizationCount(db, organizationId).executeTakeFirst();
   return row?.live_spaces_count ?? 0;
 }
 
@@ -138,7 +88,7 @@ export const listSpacesInCollection = pageQuery({ createdAt: 's.created_at', id:
     .select(() => liveSpacesInCollectionCount(db, collectionId).as(TOTAL_COUNT)),
 );
 
-export async function countSpacesInCollection(db: DbOrTx, collectionId: string): Promise<number> {
-  const row = await liveSpacesInCollectionCount(db as Kysely<Database>, collectionId).executeTakeFirst();
+export async function countSpacesInCollection(db: Db, collectionId: string): Promise<number> {
+  const row = await liveSpacesInCollectionCount(db, collectionId).executeTakeFirst();
   return row?.live_spaces_count ?? 0;
 }

@@ -1,17 +1,16 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SpaceUpdate } from '../db/types.js';
-import { checkPlacement } from '../collections/placement.js';
-import { findVisibleCollection } from '../collections/access.js';
-import { nextPosition, positionAmongSiblings } from '../collections/positions.js';
-import { checkTransferTarget } from '../collections/transfer.js';
-import { CollectionParams, MoveBody, OrganizationParams, TransferBody } from '../collections/schemas.js';
-import { effectiveRole, findMembership } from '../core/access.js';
+import { checkPlacement } from '../model/access/placement.js';
+import { findVisibleCollection } from '../model/access/collections.js';
+import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
+import { checkTransferTarget } from '../model/access/transfer.js';
+import { effectiveRole, findMembership, requireRosterAccess } from '../model/access/membership.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { roleAtLeast } from '../core/roles.js';
+import { roleAtLeast, ROLES } from '../model/access/roles.js';
 import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { defaultLevelChains, findSpaceAsMember, findVisibleSpace, type VisibleSpaceOptions } from './access.js';
+import { errorResponses, ListEnvelope, ListQuery, ref, CollectionParams, OrganizationParams, ShareKeyQuery, SpaceParams, MemberParams, StringEnum } from '../core/schemas.js';
+import { defaultLevelChains, findSpaceAsMember, findVisibleSpace, type VisibleSpaceOptions } from '../model/access/spaces.js';
 import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
@@ -21,7 +20,10 @@ import {
   listSpacesInOrganization,
   updateSpace,
 } from './queries.js';
-import { CreateSpaceBody, ShareKeyQuery, SpaceParams, SpaceSchema, UpdateSpaceBody } from './schemas.js';
+import { CreateSpaceBody, SpaceSchema, UpdateSpaceBody } from './schemas.js';
+import { TransferBody, MoveBody } from '../model/hierarchy/schemas.js';
+import { memberOrNotFound } from '../model/people/member-queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 const Space = ref(SpaceSchema);
 
@@ -49,7 +51,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (visibility === 'in-collection' && parent === undefined) {
         throw new BadRequestError('body/visibility: in-collection is only for a space inside a collection');
       }
-      const { memberRole, parentLevels } = await checkPlacement(app.db, 'Creating a space', organizationId, parent, request.caller.userId);
+      const { memberRole, parentLevels } = await checkPlacement(app.db, 'Creating a space', organizationId, parent, callerOf(request).userId);
       const space = await createSpace(app.db, app.clock, {
         organizationId,
         parentId: parent ?? null,
@@ -78,7 +80,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const membership = await findMembership(app.db, organizationId, request.caller.userId);
+      const membership = await findMembership(app.db, organizationId, callerOf(request).userId);
       if (!membership) throw new NotFoundError('No organization with this id is visible to you');
       const page = app.cursors.request(`spaces:${organizationId}`, request.query);
       // Guests see only content shared with them, and spaces are not shared one by one yet.
@@ -110,7 +112,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { collectionId } = request.params;
-      const { collection } = await findVisibleCollection(app.db, collectionId, request.caller.userId);
+      const { collection } = await findVisibleCollection(app.db, collectionId, callerOf(request).userId);
 
       const page = app.cursors.request(`collection-spaces:${collectionId}`, request.query);
       return paginate(app.cursors, page, {
@@ -138,7 +140,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { shareKey } = request.query;
-      const { space, role } = await visibleSpace(request.params.spaceId, request.caller.userId, {
+      const { space, role } = await visibleSpace(request.params.spaceId, callerOf(request).userId, {
         deleted: 'allowed',
         ...(shareKey !== undefined ? { shareKey } : {}),
       });
@@ -160,7 +162,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { space, role } = await memberSpace(request.params.spaceId, userId);
       const body = request.body;
       if (!roleAtLeast(role, 'edit')) throw new ForbiddenError('Updating a space needs the edit role on it');
@@ -203,7 +205,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { space } = await memberSpace(request.params.spaceId, userId);
       const { memberRole, parentLevels } = await checkPlacement(
         app.db,
@@ -249,7 +251,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { space, role } = await memberSpace(request.params.spaceId, userId);
       if (role !== 'admin') throw new ForbiddenError('Moving a space needs the admin role on it');
       const destination = request.body.parent === undefined ? space.parent_id : request.body.parent;
@@ -286,7 +288,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { space, role } = await memberSpace(request.params.spaceId, userId);
       if (role !== 'admin') throw new ForbiddenError('Transferring a space needs the admin role on it');
       const target = request.body.organization;
@@ -317,7 +319,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space, role } = await memberSpace(request.params.spaceId, request.caller.userId);
+      const { space, role } = await memberSpace(request.params.spaceId, callerOf(request).userId);
       if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
       await updateSpace(app.db, space.id, { deleted_at: app.clock.now() });
       return noContent(reply, 205);
@@ -337,11 +339,55 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const { space } = await memberSpace(request.params.spaceId, userId, { deleted: 'required' });
       await updateSpace(app.db, space.id, { deleted_at: null, updated_at: app.clock.now() });
       const restored = await memberSpace(space.id, userId);
       return presentSpace(restored.space, restored.role, app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId/spaces',
+    {
+      config: { scope: 'organization:members:read' },
+      schema: {
+        operationId: 'listSpacesForOrganizationMember',
+        tags: ['members'],
+        summary: 'List the spaces a member can reach, with their role on each',
+        params: MemberParams,
+        querystring: Type.Object({ ...ListQuery, order: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'desc' })) }),
+        response: {
+          200: ListEnvelope(Type.Object({ permission: StringEnum(ROLES), space: ref(SpaceSchema) })),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId, userId } = request.params;
+      const callerRoleInOrganization = await requireRosterAccess(app.db, organizationId, callerOf(request).userId);
+      const member = await memberOrNotFound(app.db, organizationId, userId);
+      const page = app.cursors.request(`member-spaces:${organizationId}:${userId}`, request.query);
+      // Guests reach only what is shared with them, and nothing is shared one by one yet.
+      if (member.role === null) return { count: 0, items: [] };
+
+      const result = await paginate(app.cursors, page, {
+        rows: () => listSpacesInOrganization(app.db, page, organizationId),
+        count: () => countSpacesInOrganization(app.db, organizationId),
+        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+        toItem: (row) => row,
+      });
+      const chainOf = await defaultLevelChains(app.db, result.items);
+      return {
+        ...result,
+        items: result.items.map((row) => {
+          const chain = chainOf(row);
+          return {
+            permission: effectiveRole(member.role, chain)!,
+            space: presentSpace(row, effectiveRole(callerRoleInOrganization, chain), app.urls),
+          };
+        }),
+      };
     },
   );
 };

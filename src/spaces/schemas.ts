@@ -1,12 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DefaultLevelSchema } from '../collections/schemas.js';
-import { DateTime, IdParam, StringEnum } from '../core/schemas.js';
+import { DateTime, StringEnum, Emoji } from '../core/schemas.js';
+import { DefaultLevelSchema } from '../model/access/schemas.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export const EDIT_MODES = ['live', 'locked'] as const;
 
 export const SpaceTitle = Type.String({ maxLength: 50, description: 'Title of the space' });
-export const Emoji = Type.String({ maxLength: 50, format: 'emoji', description: 'An emoji, or its code points in hex' });
 
 export const SpaceSchema = Type.Object(
   {
@@ -50,11 +49,6 @@ export const SpaceSchema = Type.Object(
   { $id: 'Space' },
 );
 export type Space = Static<typeof SpaceSchema>;
-
-export const SpaceParams = Type.Object({ spaceId: IdParam });
-export const ShareKeyQuery = Type.Object({
-  shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Secret of a share-link space' })),
-});
 
 export const CreateSpaceBody = Type.Object(
   {

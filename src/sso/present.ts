@@ -1,6 +1,6 @@
-import type { Team } from '../teams/schemas.js';
 import type { SamlProviderFields } from './queries.js';
 import type { SamlProvider } from './schemas.js';
+import type { Team } from '../model/people/schemas.js';
 
 export function isActive(row: SamlProviderFields): boolean {
   return row.entity_id !== null && row.sso_url !== null && row.certificate !== null;

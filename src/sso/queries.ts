@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, UpdateObject } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { Database, SamlProvidersTable } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 
@@ -10,8 +10,8 @@ export type SamlProviderFields = Pick<Selectable<SamlProvidersTable>, (typeof SA
 
 const providersOf = (db: Kysely<Database>, organizationId: string) => db.selectFrom('saml_providers').where('organization_id', '=', organizationId);
 
-export async function findSamlProvider(db: DbOrTx, organizationId: string, id: string): Promise<SamlProviderFields | undefined> {
-  return providersOf(db as Kysely<Database>, organizationId).select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
+export async function findSamlProvider(db: Db, organizationId: string, id: string): Promise<SamlProviderFields | undefined> {
+  return providersOf(db, organizationId).select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
 }
 
 /** A page of an organization's SAML providers, newest first, each row carrying the total count. */
@@ -21,16 +21,16 @@ export const listSamlProviders = pageQuery({ createdAt: 'created_at', id: 'id' }
     .select(() => providersOf(db, organizationId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
 );
 
-export async function countSamlProviders(db: DbOrTx, organizationId: string): Promise<number> {
-  const { n } = await providersOf(db as Kysely<Database>, organizationId)
+export async function countSamlProviders(db: Db, organizationId: string): Promise<number> {
+  const { n } = await providersOf(db, organizationId)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 /** Providers complete enough to sign in with, oldest first. */
-export async function listActiveSamlProviders(db: DbOrTx, organizationId: string): Promise<SamlProviderFields[]> {
-  return providersOf(db as Kysely<Database>, organizationId)
+export async function listActiveSamlProviders(db: Db, organizationId: string): Promise<SamlProviderFields[]> {
+  return providersOf(db, organizationId)
     .select(SAML_FIELDS)
     .where('entity_id', 'is not', null)
     .where('sso_url', 'is not', null)
@@ -41,10 +41,10 @@ export async function listActiveSamlProviders(db: DbOrTx, organizationId: string
     .execute();
 }
 
-export async function insertSamlProvider(db: DbOrTx, values: SamlProviderFields & { updated_at: Date }): Promise<void> {
+export async function insertSamlProvider(db: Db, values: SamlProviderFields & { updated_at: Date }): Promise<void> {
   await db.insertInto('saml_providers').values(values).execute();
 }
 
-export async function updateSamlProvider(db: DbOrTx, id: string, changes: UpdateObject<Database, 'saml_providers'>): Promise<void> {
+export async function updateSamlProvider(db: Db, id: string, changes: UpdateObject<Database, 'saml_providers'>): Promise<void> {
   await db.updateTable('saml_providers').set(changes).where('id', '=', id).execute();
 }

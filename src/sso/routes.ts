@@ -1,15 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { UpdateObject } from 'kysely';
 import type { Database } from '../db/types.js';
-import { organizationRole, requireOrganizationAdmin } from '../core/access.js';
+import { organizationRole, requireOrganizationAdmin } from '../model/access/membership.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
 import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { presentTeam } from '../teams/present.js';
-import { findTeams } from '../teams/queries.js';
-import type { Team } from '../teams/schemas.js';
+import { errorResponses, ListEnvelope, ListQuery, ref, OrganizationParams } from '../core/schemas.js';
+import { presentTeam } from '../model/people/teams.js';
 import { normalizeCertificate } from './certificate.js';
 import { isActive, presentSamlProvider, serviceEndpoints } from './present.js';
 import {
@@ -21,14 +19,10 @@ import {
   updateSamlProvider,
   type SamlProviderFields,
 } from './queries.js';
-import {
-  CreateSamlProviderBody,
-  OrganizationParams,
-  SamlProviderParams,
-  SamlProviderSchema,
-  SsoLoginSchema,
-  UpdateSamlProviderBody,
-} from './schemas.js';
+import { CreateSamlProviderBody, SamlProviderParams, SamlProviderSchema, SsoLoginSchema, UpdateSamlProviderBody } from './schemas.js';
+import type { Team } from '../model/people/schemas.js';
+import { findTeams } from '../model/people/team-queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 const SamlProvider = ref(SamlProviderSchema);
 const providerNotFound = () => new NotFoundError('No SAML provider with this id in the organization');
@@ -79,7 +73,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId);
       const page = app.cursors.request(`saml:${organizationId}`, request.query);
       const result = await paginate(app.cursors, page, {
@@ -107,7 +101,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId);
       const body = request.body;
       await checkDefaultTeam(organizationId, body.defaultTeam, userId);
@@ -143,7 +137,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, samlProviderId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId);
       const row = await findSamlProvider(app.db, organizationId, samlProviderId);
       if (!row) throw providerNotFound();
@@ -166,7 +160,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, samlProviderId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId);
       if (!(await findSamlProvider(app.db, organizationId, samlProviderId))) throw providerNotFound();
       const body = request.body;
@@ -199,7 +193,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, samlProviderId } = request.params;
-      await requireAdmin(organizationId, request.caller.userId);
+      await requireAdmin(organizationId, callerOf(request).userId);
       const deleted = await app.db
         .deleteFrom('saml_providers')
         .where('organization_id', '=', organizationId)
@@ -224,7 +218,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      await organizationRole(app.db, organizationId, request.caller.userId);
+      await organizationRole(app.db, organizationId, callerOf(request).userId);
       const providers = await listActiveSamlProviders(app.db, organizationId);
       return {
         items: providers.filter(isActive).map((row) => ({ id: row.id, label: row.label, startURL: serviceEndpoints(app.config.publicUrl, row.id).startURL })),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, NullableRoleSchema, NullableString, ref, StringEnum } from '../core/schemas.js';
-import { TeamSchema } from '../teams/schemas.js';
+import { DateTime, IdParam, NullableString, ref, StringEnum } from '../core/schemas.js';
+import { NullableRoleSchema } from '../model/access/schemas.js';
+import { TeamSchema } from '../model/people/schemas.js';
 
 const Label = Type.String({ minLength: 1, maxLength: 30 });
 const EntityId = Type.String({ maxLength: 1024 });
@@ -27,7 +28,6 @@ export const SamlProviderSchema = Type.Object(
 );
 export type SamlProvider = Static<typeof SamlProviderSchema>;
 
-export const OrganizationParams = Type.Object({ organizationId: IdParam });
 export const SamlProviderParams = Type.Object({ organizationId: IdParam, samlProviderId: IdParam });
 
 const fields = {

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { Database, TeamRole } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
+import { type TeamRow, selectTeams, teamsOf } from '../model/people/team-queries.js';
 
 export interface MemberTeamRow {
   id: string;
@@ -13,7 +14,6 @@ export interface MemberTeamRow {
   caller_is_owner: boolean;
   [TOTAL_COUNT]: string;
 }
-
 
 function teamsOfMember(db: Kysely<Database>, organizationId: string, userId: string, pattern: string | undefined) {
   const query = db
@@ -46,7 +46,7 @@ const memberTeams = {
 
 /** A page of the teams a member is in, with the member's role in each and whether the caller owns it. */
 export async function listTeamsOfMember(
-  db: DbOrTx,
+  db: Db,
   page: PageRequest,
   organizationId: string,
   userId: string,
@@ -60,56 +60,11 @@ export async function listTeamsOfMember(
   return rows as MemberTeamRow[];
 }
 
-export async function countTeamsOfMember(db: DbOrTx, organizationId: string, userId: string, title: string | undefined): Promise<number> {
-  const { n } = await teamsOfMember(db as Kysely<Database>, organizationId, userId, title === undefined ? undefined : containsPattern(title))
+export async function countTeamsOfMember(db: Db, organizationId: string, userId: string, title: string | undefined): Promise<number> {
+  const { n } = await teamsOfMember(db, organizationId, userId, title === undefined ? undefined : containsPattern(title))
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
-}
-
-export interface TeamRow {
-  id: string;
-  title: string;
-  created_at: Date;
-  members_count: string;
-  caller_is_owner: boolean;
-}
-
-/** Teams of the organization, optionally only those `ownedBy` owns and those whose title matches `pattern`. */
-function teamsOf(db: Kysely<Database>, organizationId: string, ownedBy: string | undefined, pattern: string | undefined) {
-  let query = db.selectFrom('teams as t').where('t.organization_id', '=', organizationId);
-  if (ownedBy !== undefined) {
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('team_members as own')
-          .select('own.team_id')
-          .whereRef('own.team_id', '=', 't.id')
-          .where('own.user_id', '=', ownedBy)
-          .where('own.role', '=', 'owner'),
-      ),
-    );
-  }
-  return pattern === undefined ? query : query.where('t.title', 'ilike', pattern);
-}
-
-/** Teams with their member count and whether the caller owns each. */
-function selectTeams(db: Kysely<Database>, organizationId: string, callerId: string, ownedBy?: string, pattern?: string) {
-  return teamsOf(db, organizationId, ownedBy, pattern)
-    .select(['t.id', 't.title', 't.created_at'])
-    .select(sql<string>`(select count(*) from team_members c where c.team_id = t.id)`.as('members_count'))
-    .select(
-      sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as('caller_is_owner'),
-    );
-}
-
-export async function findTeam(db: DbOrTx, organizationId: string, teamId: string, callerId: string): Promise<TeamRow | undefined> {
-  return selectTeams(db as Kysely<Database>, organizationId, callerId).where('t.id', '=', teamId).executeTakeFirst();
-}
-
-/** Teams of the organization among `teamIds`, in one query. */
-export async function findTeams(db: DbOrTx, organizationId: string, teamIds: readonly string[], callerId: string): Promise<TeamRow[]> {
-  if (teamIds.length === 0) return [];
-  return selectTeams(db as Kysely<Database>, organizationId, callerId).where('t.id', 'in', [...teamIds]).execute();
 }
 
 export interface TeamFilters {
@@ -136,7 +91,7 @@ const teamPages = {
   ),
 };
 
-export async function listTeams(db: DbOrTx, page: PageRequest, organizationId: string, callerId: string, filters: TeamFilters) {
+export async function listTeams(db: Db, page: PageRequest, organizationId: string, callerId: string, filters: TeamFilters) {
   const { ownedBy, title } = filters;
   const rows =
     ownedBy !== undefined && title !== undefined
@@ -149,9 +104,9 @@ export async function listTeams(db: DbOrTx, page: PageRequest, organizationId: s
   return rows as Array<TeamRow & { [TOTAL_COUNT]: string }>;
 }
 
-export async function countTeams(db: DbOrTx, organizationId: string, filters: TeamFilters): Promise<number> {
+export async function countTeams(db: Db, organizationId: string, filters: TeamFilters): Promise<number> {
   const pattern = filters.title === undefined ? undefined : containsPattern(filters.title);
-  const { n } = await teamsOf(db as Kysely<Database>, organizationId, filters.ownedBy, pattern)
+  const { n } = await teamsOf(db, organizationId, filters.ownedBy, pattern)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
@@ -168,8 +123,8 @@ export const listTeamMemberships = pageQuery({ createdAt: 'tm.added_at', id: 'tm
     .select(() => teamMembersOf(db, teamId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
 );
 
-export async function countTeamMemberships(db: DbOrTx, teamId: string): Promise<number> {
-  const { n } = await teamMembersOf(db as Kysely<Database>, teamId)
+export async function countTeamMemberships(db: Db, teamId: string): Promise<number> {
+  const { n } = await teamMembersOf(db, teamId)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
@@ -177,7 +132,7 @@ export async function countTeamMemberships(db: DbOrTx, teamId: string): Promise<
 
 /** Adds the users to the team, or sets their role when they are in it already. */
 export async function upsertTeamMembers(
-  tx: DbOrTx,
+  tx: Db,
   organizationId: string,
   teamId: string,
   members: ReadonlyArray<{ userId: string; role: TeamRole | undefined }>,

@@ -1,34 +1,19 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findMembership, requireOrganizationAdmin, requireRosterAccess } from '../core/access.js';
+import { findMembership, requireOrganizationAdmin, requireRosterAccess } from '../model/access/membership.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
-import type { Role } from '../core/roles.js';
+import type { Role } from '../model/access/roles.js';
 import { noContent } from '../core/replies.js';
-import { errorResponses, IdParam, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { presentMember } from '../members/present.js';
-import { findMembers, resolveMembers } from '../members/queries.js';
-import { MemberSchema } from '../members/schemas.js';
-import { presentTeam } from './present.js';
-import {
-  countTeamMemberships,
-  countTeams,
-  findTeam,
-  listTeamMemberships,
-  listTeams,
-  upsertTeamMembers,
-  type TeamRow,
-} from './queries.js';
-import {
-  CreateTeamBody,
-  RenameTeamBody,
-  SetTeamMemberBody,
-  TeamMemberParams,
-  TeamMemberRoleSchema,
-  TeamParams,
-  TeamSchema,
-  UpdateTeamMembersBody,
-} from './schemas.js';
+import { errorResponses, IdParam, ListEnvelope, ListQuery, ref, MemberParams } from '../core/schemas.js';
+import { presentMember } from '../model/people/members.js';
+import { presentTeam } from '../model/people/teams.js';
+import { countTeamMemberships, countTeams, listTeamMemberships, listTeams, upsertTeamMembers, listTeamsOfMember, countTeamsOfMember } from './queries.js';
+import { CreateTeamBody, RenameTeamBody, SetTeamMemberBody, TeamMemberParams, TeamParams, UpdateTeamMembersBody } from './schemas.js';
+import { MemberSchema, TeamMemberRoleSchema, TeamSchema } from '../model/people/schemas.js';
+import { findMembers, resolveMembers, memberOrNotFound } from '../model/people/member-queries.js';
+import { findTeam, type TeamRow } from '../model/people/team-queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 const Team = ref(TeamSchema);
 const NoContent = { 204: Type.Null({ description: 'Done' }) };
@@ -74,7 +59,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       const role = await rosterRole(organizationId, userId);
       const { owner, title } = request.query;
       const page = app.cursors.request(`teams:${organizationId}:${owner ?? ''}:${title ?? ''}`, request.query);
@@ -110,7 +95,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId, 'Creating a team');
       const memberIds = [...new Set(request.body.members ?? [])];
       const known = await resolveMembers(app.db, organizationId, memberIds);
@@ -140,7 +125,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { team, role } = await visibleTeam(request.params.organizationId, request.params.teamId, request.caller.userId);
+      const { team, role } = await visibleTeam(request.params.organizationId, request.params.teamId, callerOf(request).userId);
       return present(team, role);
     },
   );
@@ -160,7 +145,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, teamId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId, 'Renaming a team');
       await visibleTeam(organizationId, teamId, userId);
       await app.db.updateTable('teams').set({ title: request.body.title, updated_at: app.clock.now() }).where('id', '=', teamId).execute();
@@ -182,7 +167,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, teamId } = request.params;
-      const { userId } = request.caller;
+      const { userId } = callerOf(request);
       await requireAdmin(organizationId, userId, 'Deleting a team');
       await visibleTeam(organizationId, teamId, userId);
       await app.db.deleteFrom('teams').where('id', '=', teamId).execute();
@@ -210,7 +195,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId, teamId } = request.params;
-      await visibleTeam(organizationId, teamId, request.caller.userId);
+      await visibleTeam(organizationId, teamId, callerOf(request).userId);
       const page = app.cursors.request(`team-members:${teamId}`, request.query);
       const result = await paginate(app.cursors, page, {
         rows: () => listTeamMemberships(app.db, page, teamId),
@@ -245,7 +230,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, teamId } = request.params;
-      await managedTeam(organizationId, teamId, request.caller.userId);
+      await managedTeam(organizationId, teamId, callerOf(request).userId);
       const { add = [], remove = [], memberships = {} } = request.body;
       const resolved = await resolveMembers(app.db, organizationId, [...add, ...remove, ...Object.keys(memberships)]);
       const unknown = [...new Set([...add, ...remove, ...Object.keys(memberships)])].filter((value) => !resolved.has(value));
@@ -282,7 +267,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, teamId, userId } = request.params;
-      await managedTeam(organizationId, teamId, request.caller.userId);
+      await managedTeam(organizationId, teamId, callerOf(request).userId);
       if (!(await findMembership(app.db, organizationId, userId))) throw new NotFoundError('No member with this id in the organization');
       await upsertTeamMembers(app.db, organizationId, teamId, [{ userId, role: request.body.role ?? 'member' }], app.clock.now());
       return noContent(reply, 204);
@@ -303,9 +288,44 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { organizationId, teamId, userId } = request.params;
-      await managedTeam(organizationId, teamId, request.caller.userId);
+      await managedTeam(organizationId, teamId, callerOf(request).userId);
       await app.db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
       return noContent(reply, 204);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId/teams',
+    {
+      config: { scope: 'organization:members:read' },
+      schema: {
+        operationId: 'listTeamsForOrganizationMember',
+        tags: ['members'],
+        summary: 'List the teams a member is in, with their role in each',
+        params: MemberParams,
+        querystring: Type.Object({ ...ListQuery, title: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Part of the title, any case' })) }),
+        response: {
+          200: ListEnvelope(Type.Object({ team: ref(TeamSchema), member: Type.Object({ role: TeamMemberRoleSchema }) })),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId, userId } = request.params;
+      const callerId = callerOf(request).userId;
+      const callerRoleInOrganization = await requireRosterAccess(app.db, organizationId, callerId);
+      await memberOrNotFound(app.db, organizationId, userId);
+      const { title } = request.query;
+      const page = app.cursors.request(`member-teams:${organizationId}:${userId}:${title ?? ''}`, request.query);
+      return paginate(app.cursors, page, {
+        rows: () => listTeamsOfMember(app.db, page, organizationId, userId, callerId, title),
+        count: () => countTeamsOfMember(app.db, organizationId, userId, title),
+        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+        toItem: (row) => ({
+          team: presentTeam(row, { view: true, admin: callerRoleInOrganization === 'admin' || row.caller_is_owner }),
+          member: { role: row.member_role },
+        }),
+      });
     },
   );
 };

@@ -1,8 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../core/errors.js';
 import { errorResponses, IdParam, ref, UserSchema } from '../core/schemas.js';
-import { everyEmailShown, presentUser } from './present.js';
-import { findUserVisibleTo } from './queries.js';
+import { everyEmailShown, presentUser } from '../model/people/users.js';
+import { findUserVisibleTo } from '../model/people/user-queries.js';
+import { callerOf } from '../model/access/auth.js';
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -16,7 +17,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ref(UserSchema), ...errorResponses },
       },
     },
-    async (request) => presentUser({ ...request.caller, id: request.caller.userId }, app.urls, everyEmailShown),
+    async (request) => presentUser({ ...callerOf(request), id: callerOf(request).userId }, app.urls, everyEmailShown),
   );
 
   app.get(
@@ -32,7 +33,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = await findUserVisibleTo(app.db, request.params.userId, request.caller.userId);
+      const user = await findUserVisibleTo(app.db, request.params.userId, callerOf(request).userId);
       if (!user) throw new NotFoundError('No user with this id is visible to you');
       // Found only when the two share an organization, which is what shows an e-mail.
       return presentUser({ id: user.id, email: user.email, displayName: user.display_name, photoUrl: user.photo_url }, app.urls, everyEmailShown);

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { generateToken, hashToken } from '../core/tokens.js';
@@ -14,7 +14,7 @@ export interface NewTokenInput {
 }
 
 /** Creates a token and returns its secret, which is never stored and cannot be shown again. */
-export async function createApiToken(db: DbOrTx, clock: Clock, input: NewTokenInput): Promise<{ id: string; token: string }> {
+export async function createApiToken(db: Db, clock: Clock, input: NewTokenInput): Promise<{ id: string; token: string }> {
   const token = input.token ?? generateToken();
   const id = newId();
   await db
@@ -33,7 +33,7 @@ export async function createApiToken(db: DbOrTx, clock: Clock, input: NewTokenIn
 }
 
 /** Revokes a token given its id or its secret; returns the id, or undefined when no live token matched. */
-export async function revokeApiToken(db: DbOrTx, clock: Clock, idOrToken: string): Promise<string | undefined> {
+export async function revokeApiToken(db: Db, clock: Clock, idOrToken: string): Promise<string | undefined> {
   const revoked = await db
     .updateTable('api_tokens')
     .set({ revoked_at: clock.now() })
@@ -44,7 +44,7 @@ export async function revokeApiToken(db: DbOrTx, clock: Clock, idOrToken: string
   return revoked?.id;
 }
 
-export async function listApiTokens(db: DbOrTx, userId: string) {
+export async function listApiTokens(db: Db, userId: string) {
   return db
     .selectFrom('api_tokens')
     .select(['id', 'label', 'scopes', 'created_at', 'expires_at', 'revoked_at'])

@@ -3,7 +3,7 @@ import type { OrganizationRow, Role, UserRow } from '../../src/db/types.js';
 import { systemClock } from '../../src/core/clock.js';
 import { randomString } from '../../src/core/ids.js';
 import { createOrganization, type NewOrganizationInput } from '../../src/orgs/queries.js';
-import { createUser } from '../../src/users/queries.js';
+import { createUser } from '../../src/model/people/user-queries.js';
 import { createApiToken } from '../../src/users/tokens.js';
 
 export interface Account {

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../core/errors.js';
 import { isEmoji } from '../../core/emoji.js';
-import type { JSONDocument, UrlDestination } from '../../content/document/index.js';
-import type { Conversions } from '../../content/document/conversions.js';
+import type { JSONDocument, UrlDestination } from '../../model/content/document/index.js';
+import type { Conversions } from '../../model/content/document/conversions.js';
 import type { VariableValues } from '../../db/types.js';
 import type { InsertPage } from '../schemas.js';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { DbOrTx } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import type { NewFileVersion, NewPageVersion } from '../../db/types.js';
-import type { RevisionPoint, StoredContent } from '../../content/state.js';
-import type { FileState, PageState } from '../../content/tree.js';
+import type { RevisionPoint, StoredContent } from '../../model/content/state.js';
+import type { FileState, PageState } from '../../model/content/tree.js';
 import type { PreparedFile } from './files.js';
 
 const BATCH_ROWS = 500;
@@ -64,7 +64,7 @@ function fileVersionRow(place: Place, file: FileState): NewFileVersion {
 
 /** Writes the rows new versions need: file bytes (once per hash), documents, page and file versions. */
 export async function writeVersions(
-  tx: DbOrTx,
+  tx: Db,
   place: Place,
   content: {
     documents: ReadonlyMap<string, StoredContent>;
@@ -109,7 +109,7 @@ export interface EntryChange {
  * write does not grow with the size of the content.
  */
 export async function advanceLine(
-  tx: DbOrTx,
+  tx: Db,
   place: Place,
   changeRequestId: string | null,
   seq: number,

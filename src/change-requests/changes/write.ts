@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import type { Conversions } from '../../content/document/conversions.js';
-import { findRevision, type StoredContent } from '../../content/state.js';
-import type { FileState } from '../../content/tree.js';
-import { lockChangeRequest } from '../queries.js';
+import type { Conversions } from '../../model/content/document/conversions.js';
+import { findRevision, type StoredContent } from '../../model/content/state.js';
+import type { FileState } from '../../model/content/tree.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { prepareFiles } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
 import { advanceLine, nextChangeRequestSeq, writeVersions, type EntryChange } from './persist.js';
+import { lockChangeRequest } from '../../model/change-requests/queries.js';
 
 export interface WrittenBatch {
   revisionId: string;

@@ -1,0 +1,162 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from '../../core/clock.js';
+import type { Db } from '../../db/database.js';
+import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { FailedAuthLimiter } from './failed-auth.js';
+import { scopesAllow, type Scope } from './scopes.js';
+import { hashToken } from '../../core/tokens.js';
+import { precompiled } from '../../db/precompiled.js';
+
+/** Who is calling: the token's user, and what the token may do. */
+export interface Caller {
+  userId: string;
+  email: string;
+  displayName: string;
+  photoUrl: string | null;
+  tokenId: string;
+  /** Null when the token carries its user's full rights. */
+  scopes: string[] | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by authentication on every /v1 route; null elsewhere. Routes read it through `callerOf`. */
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The token scope an operation needs, checked after authentication; `none`
+     * for an operation any valid token may call. Every /v1 route must say
+     * which (`requireScopeOnEveryRoute`).
+     */
+    scope?: Scope | 'none';
+  }
+}
+
+interface CachedCaller {
+  caller: Caller;
+  expiresAt: number | null;
+  cachedUntil: number;
+}
+
+/** The authenticated caller of a /v1 route; a 401 if a route that needs one was reached without it. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new UnauthorizedError();
+  return request.caller;
+}
+
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Token lookups are cached for a few seconds (AUTH_CACHE_TTL_MS): a token
+ * revoked elsewhere may keep working that long on this instance, no longer.
+ */
+class CallerCache {
+  private readonly entries = new Map<string, CachedCaller>();
+  constructor(private readonly ttlMs: number) {}
+
+  get(key: string, now: number): CachedCaller | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.cachedUntil > now) return entry;
+    if (entry) this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, entry: Omit<CachedCaller, 'cachedUntil'>, now: number): void {
+    if (this.ttlMs === 0) return;
+    if (this.entries.size >= MAX_CACHED_TOKENS) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { ...entry, cachedUntil: now + this.ttlMs });
+  }
+
+  forgetToken(tokenId: string): void {
+    for (const [key, entry] of this.entries) if (entry.caller.tokenId === tokenId) this.entries.delete(key);
+  }
+}
+
+const callerByTokenHash = precompiled((db, tokenHash: Buffer) =>
+  db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select([
+      't.id as tokenId',
+      't.scopes',
+      't.expires_at as expiresAt',
+      't.revoked_at as revokedAt',
+      'u.id as userId',
+      'u.email',
+      'u.display_name as displayName',
+      'u.photo_url as photoUrl',
+    ])
+    .where('t.token_hash', '=', tokenHash),
+);
+
+export interface AuthOptions {
+  db: Db;
+  clock: Clock;
+  cacheTtlMs: number;
+  /** Failed authentications allowed per client address and window. */
+  failures: { max: number; windowMs: number };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Drops a revoked token from this instance's cache at once. */
+    forgetToken(tokenId: string): void;
+    /** The onRequest hook that makes a route require a valid token. */
+    authenticate(request: FastifyRequest): Promise<void>;
+  }
+}
+
+export const authPlugin = fp<AuthOptions>(
+  async (app: FastifyInstance, { db, clock, cacheTtlMs, failures }) => {
+    const cache = new CallerCache(cacheTtlMs);
+    const failedAuth = new FailedAuthLimiter(failures.max, failures.windowMs);
+    app.decorateRequest('caller', null);
+    app.decorate('forgetToken', (tokenId: string) => cache.forgetToken(tokenId));
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const now = clock.now().getTime();
+      const refuse = () => {
+        failedAuth.recordFailure(request.ip, now);
+        return new UnauthorizedError();
+      };
+      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      if (!token) throw refuse();
+      const tokenHash = hashToken(token);
+      const key = tokenHash.toString('base64');
+
+      let entry = cache.get(key, now);
+      if (!entry) {
+        failedAuth.check(request.ip, now);
+        const [row] = await callerByTokenHash(db, tokenHash);
+        if (!row || row.revokedAt) throw refuse();
+        const { expiresAt, revokedAt: _revoked, ...caller } = row;
+        entry = { caller, expiresAt: expiresAt?.getTime() ?? null, cachedUntil: 0 };
+        cache.set(key, entry, now);
+      }
+      if (entry.expiresAt !== null && entry.expiresAt <= now) throw refuse();
+
+      request.caller = entry.caller;
+      const scope = request.routeOptions.config.scope;
+      // A route without a scope cannot start (requireScopeOnEveryRoute); refusing here too keeps the check closed.
+      if (scope === undefined) throw new ForbiddenError('This operation declares no scope, so no token may call it');
+      if (scope !== 'none' && !scopesAllow(entry.caller.scopes, scope)) {
+        throw new ForbiddenError(`This token lacks the "${scope}" scope this operation needs`);
+      }
+    });
+  },
+  { name: 'auth' },
+);
+
+/**
+ * An onRoute hook for the /v1 context: a route that does not declare its
+ * scope (or `none`) stops the app from starting, so none slips through
+ * accepting any valid token.
+ */
+export function requireScopeOnEveryRoute(route: RouteOptions): void {
+  if (route.config?.scope === undefined) {
+    throw new Error(`${String(route.method)} ${route.url} declares no config.scope; give it the scope it needs, or 'none'`);
+  }
+}

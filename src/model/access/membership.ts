@@ -1,0 +1,52 @@
+import type { Db } from '../../db/database.js';
+import { precompiled } from '../../db/precompiled.js';
+import type { DefaultLevel, Role } from '../../db/types.js';
+import { ForbiddenError, NotFoundError } from '../../core/errors.js';
+import { strongestRole } from './roles.js';
+
+/** What a user is to an organization: undefined when not an active member, role null for a guest. */
+export async function findMembership(db: Db, organizationId: string, userId: string): Promise<{ role: Role | null } | undefined> {
+  return (await membership(db, organizationId, userId))[0];
+}
+
+/** The caller's role in the organization (null for a guest); 404 when they are not a member. */
+export async function organizationRole(db: Db, organizationId: string, userId: string): Promise<Role | null> {
+  const found = await findMembership(db, organizationId, userId);
+  if (!found) throw new NotFoundError('No organization with this id is visible to you');
+  return found.role;
+}
+
+/** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
+export async function requireRosterAccess(db: Db, organizationId: string, userId: string): Promise<Role> {
+  const role = await organizationRole(db, organizationId, userId);
+  if (role === null) throw new ForbiddenError('Guests cannot list the members or teams of the organization');
+  return role;
+}
+
+/** 404 for non-members, 403 for members who are not admins; `action` names what they tried. */
+export async function requireOrganizationAdmin(db: Db, organizationId: string, userId: string, action: string): Promise<void> {
+  if ((await organizationRole(db, organizationId, userId)) !== 'admin') {
+    throw new ForbiddenError(`${action} needs the admin role in the organization`);
+  }
+}
+
+const membership = precompiled((db, organizationId: string, userId: string) =>
+  db
+    .selectFrom('organization_members')
+    .select('role')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('disabled', '=', false),
+);
+
+/**
+ * The role a member gets on content from the organization and from the
+ * default levels along its chain of collections: the strongest of them.
+ * Guests (role null) get nothing from default levels, only from what is
+ * shared with them.
+ */
+export function effectiveRole(memberRole: Role | null | undefined, chainLevels: readonly DefaultLevel[]): Role | null {
+  if (memberRole == null) return null;
+  const levels = chainLevels.filter((level): level is Role => level !== null && level !== 'inherit');
+  return strongestRole(memberRole, ...levels);
+}

@@ -1,0 +1,68 @@
+/**
+ * The conversion pool's tasks: each parses user input on a worker thread,
+ * never on the event loop. A refusal (bad YAML, nesting past what the parser's
+ * own recursion can take) comes back as a value; only a defect throws.
+ */
+import { serveTasks, type TaskOutcome } from '../../../core/work-pool.js';
+import { ApiError } from '../../../core/errors.js';
+import { splitFrontmatter } from './frontmatter.js';
+import { markdownToDocument } from './from-markdown.js';
+import { splitLeadingHeading } from './leading-heading.js';
+import { urlDestinations, type UrlDestination } from './rewrite-urls.js';
+import { documentToMarkdown } from './to-markdown.js';
+import type { JSONDocument } from './types.js';
+
+/** A page's markdown as written, read: what its frontmatter and leading `# Title` say, and the content left. */
+export interface ReadPage {
+  frontmatter: Record<string, unknown>;
+  /** The leading heading's text, where it was taken as the title (only when the frontmatter names none). */
+  title?: string;
+  /** The content, frontmatter, title heading and leading blank lines removed. */
+  markdown: string;
+  destinations: UrlDestination[];
+}
+
+/** Markdown made from a JSON document, with its link destinations. */
+export interface ReadDocument {
+  markdown: string;
+  destinations: UrlDestination[];
+}
+
+function outcome<T>(work: () => T): TaskOutcome<T> {
+  try {
+    return { ok: true, value: work() };
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 400) return { ok: false, refused: error.message };
+    // The parser's and the converter's own tree walks recurse; past the stack they fail with a RangeError.
+    if (error instanceof RangeError) return { ok: false, refused: 'nests too deeply to be read' };
+    throw error;
+  }
+}
+
+/** The document as JSON text: it is stored and sent as text, so the event loop need not serialise it. */
+export function toDocumentJson(markdown: string): TaskOutcome<string> {
+  return outcome(() => JSON.stringify(markdownToDocument(markdown)));
+}
+
+export function toMarkdown(document: JSONDocument): TaskOutcome<string> {
+  return outcome(() => documentToMarkdown(document));
+}
+
+export function readPage(written: string): TaskOutcome<ReadPage> {
+  return outcome(() => {
+    const { data, body } = splitFrontmatter(written);
+    const heading = Object.hasOwn(data, 'title') ? null : splitLeadingHeading(body);
+    const markdown = (heading ? heading.body : body).replace(/^(?:[ \t]*\r?\n)+/, '');
+    return { frontmatter: data, ...(heading ? { title: heading.title } : {}), markdown, destinations: urlDestinations(markdown) };
+  });
+}
+
+export function readDocument(document: JSONDocument): TaskOutcome<ReadDocument> {
+  return outcome(() => {
+    const markdown = documentToMarkdown(document);
+    return { markdown, destinations: urlDestinations(markdown) };
+  });
+}
+
+/** The pool's entry: runs the named task. */
+export default serveTasks({ toDocumentJson, toMarkdown, readPage, readDocument });

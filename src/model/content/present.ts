@@ -1,0 +1,95 @@
+import type { Urls } from '../../core/urls.js';
+import type { ContentTree, FileState, PageState } from './tree.js';
+
+/** Where a revision's pages live in the app: the space's, or its change request's. */
+export interface ContentPlace {
+  organizationId: string;
+  spaceId: string;
+  changeRequestId: string | null;
+}
+
+/** A page's layout with every option the spec requires; stored options override these. */
+const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+} as const;
+
+export function pageAppUrl(urls: Urls, place: ContentPlace, path: string): string {
+  const base = place.changeRequestId
+    ? urls.app('o', place.organizationId, 's', place.spaceId, 'change-requests', place.changeRequestId)
+    : urls.app('o', place.organizationId, 's', place.spaceId);
+  return path ? `${base}/${path.split('/').map(encodeURIComponent).join('/')}` : base;
+}
+
+/**
+ * A page's own fields as the spec's RevisionPageDocument, without its
+ * subpages. The spec requires each document page to carry its content, hence
+ * `markdown`.
+ */
+export function pageFields(tree: ContentTree, page: PageState, markdown: string, urls: Urls, place: ContentPlace): Record<string, unknown> {
+  const path = tree.pathOf(page.pageId);
+  return {
+    id: page.pageId,
+    title: page.title,
+    kind: 'sheet',
+    type: 'document',
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+    createdAt: page.pageCreatedAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+    urls: { app: pageAppUrl(urls, place, path) },
+    slug: page.slug,
+    path,
+    ...(page.description ? { description: page.description } : {}),
+    ...(page.documentId ? { documentId: page.documentId } : {}),
+    layout: { ...DEFAULT_LAYOUT, ...(page.layout ?? {}) },
+    ...(page.cover ? { cover: page.cover } : {}),
+    variables: page.variables,
+    hidden: page.hidden,
+    noIndex: page.noIndex,
+    noRobotsIndex: page.noRobotsIndex,
+    markdown,
+  };
+}
+
+/** A page and the pages under it, as the spec's RevisionPageDocument. */
+export function presentPage(
+  tree: ContentTree,
+  page: PageState,
+  markdownOf: (page: PageState) => string,
+  urls: Urls,
+  place: ContentPlace,
+): Record<string, unknown> {
+  return {
+    ...pageFields(tree, page, markdownOf(page), urls, place),
+    pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place)),
+  };
+}
+
+export interface RevisionFile {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+}
+
+/** A file as the spec's RevisionFile, with a signed download URL. */
+export function presentFile(file: FileState, downloadUrl: string): RevisionFile {
+  return {
+    id: file.fileId,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: downloadUrl,
+    size: file.size,
+    ...(file.width !== null && file.height !== null ? { dimensions: { width: file.width, height: file.height } } : {}),
+  };
+}

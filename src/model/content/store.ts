@@ -1,0 +1,160 @@
+import type { Db } from '../../db/database.js';
+import type { Urls } from '../../core/urls.js';
+import { WeightedLru } from './cache.js';
+import type { Conversions } from './document/conversions.js';
+import type { JSONDocument } from './document/index.js';
+import { composePageTree, type PageTreeBody } from './page-tree-body.js';
+import { pageFields, type ContentPlace } from './present.js';
+import { findRevision, loadDocuments, loadMarkdown, loadTree, storeMissingDocument, type RevisionPoint, type StoredContent } from './state.js';
+import type { ContentTree, PageState } from './tree.js';
+
+/** Cache bounds: page and file entries across cached trees, characters of cached text, bytes of page-tree bodies. */
+const TREE_ITEMS = 250_000;
+const REVISIONS = 100_000;
+const TEXT_CHARACTERS = 64 * 1024 * 1024;
+const BODY_BYTES = 48 * 1024 * 1024;
+
+/** What `cache` holds of the pages' documents, by document id, and the ids it lacks. */
+function cachedByDocument(cache: WeightedLru<string, string>, pages: Iterable<PageState>) {
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const page of pages) {
+    if (!page.documentId || found.has(page.documentId)) continue;
+    const cached = cache.get(page.documentId);
+    if (cached === undefined) missing.push(page.documentId);
+    else found.set(page.documentId, cached);
+  }
+  return { found, missing };
+}
+
+const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {}, nodes: [] }) as JSONDocument;
+
+/**
+ * Reads revisions' content through caches. Revisions and documents never
+ * change once written, so what is cached under their ids stays true; the
+ * caller finds the revision id (the space's or change request's current one)
+ * fresh on every request.
+ */
+export class ContentStore {
+  private readonly trees = new WeightedLru<string, ContentTree>(TREE_ITEMS, (tree) => tree.pages.size + tree.files.size + 1);
+  private readonly markdown = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 64);
+  /** Each page's own JSON fields, by version and where it is shown: a new revision reuses those of the pages it did not change. */
+  private readonly pageFragments = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 160);
+  private readonly pageTreeBodies = new WeightedLru<string, PageTreeBody>(BODY_BYTES, (body) => Math.ceil(body.json.length * 1.25));
+  /** Stored JSON documents as text, by document id (a document never changes). */
+  private readonly documents = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (json) => json.length + 64);
+  private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
+  /** Answers of one-page reads, by revision, place, page and format. */
+  private readonly pageAnswers = new WeightedLru<string, string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
+
+  constructor(
+    private readonly db: Db,
+    private readonly urls: Urls,
+    private readonly conversions: Conversions,
+  ) {}
+
+  /** `db` is the transaction to read in, where a write needs the tree inside one. */
+  tree(point: RevisionPoint, db: Db = this.db): Promise<ContentTree> {
+    return this.trees.getOrLoad(point.id, () => loadTree(db, point));
+  }
+
+  /** The markdown of each given page (empty for a page without a document), by document id. */
+  async markdownOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => string> {
+    const { found, missing } = cachedByDocument(this.markdown, pages);
+    if (missing.length > 0) {
+      for (const [id, text] of await loadMarkdown(this.db, organizationId, missing)) {
+        this.markdown.set(id, text);
+        found.set(id, text);
+      }
+    }
+    return (page) => (page.documentId ? (found.get(page.documentId) ?? '') : '');
+  }
+
+  /**
+   * A revision of the space, or undefined. Revisions never change, but the
+   * organization they belong to does on a transfer: `organizationId` is the
+   * space's current one.
+   */
+  async revision(spaceId: string, organizationId: string, revisionId: string): Promise<RevisionPoint | undefined> {
+    const cached = this.revisions.get(revisionId);
+    if (cached) return cached.spaceId === spaceId ? { ...cached, organizationId } : undefined;
+    const point = await findRevision(this.db, spaceId, revisionId);
+    if (point) this.revisions.set(revisionId, point);
+    return point && { ...point, organizationId };
+  }
+
+  /** The body of the revision's page-tree read, made once per revision and place. */
+  pageTreeBody(point: RevisionPoint, place: ContentPlace): Promise<PageTreeBody> {
+    const placeKey = `${place.organizationId}|${place.changeRequestId ?? ''}`;
+    const key = `${point.id}|${placeKey}`;
+    return this.pageTreeBodies.getOrLoad(key, async () => {
+      const tree = await this.tree(point);
+      const fragmentKey = (page: PageState) => `${placeKey}|${page.versionId}|${tree.pathOf(page.pageId)}`;
+      const fragments = new Map<string, string>();
+      const missing: PageState[] = [];
+      for (const page of tree.pages.values()) {
+        const fragment = this.pageFragments.get(fragmentKey(page));
+        if (fragment === undefined) missing.push(page);
+        else fragments.set(page.pageId, fragment);
+      }
+      const markdownOf = await this.markdownOf(point.organizationId, missing);
+      for (const page of missing) {
+        const fragment = JSON.stringify(pageFields(tree, page, markdownOf(page), this.urls, place)).slice(0, -1);
+        this.pageFragments.set(fragmentKey(page), fragment);
+        fragments.set(page.pageId, fragment);
+      }
+      return composePageTree(tree, (page) => fragments.get(page.pageId)!, key);
+    });
+  }
+
+  /** Keeps documents just written, in both forms. */
+  rememberDocuments(documents: ReadonlyMap<string, StoredContent>): void {
+    for (const [id, { markdown, documentJson }] of documents) {
+      this.markdown.set(id, markdown);
+      this.documents.set(id, documentJson);
+    }
+  }
+
+  /**
+   * The JSON answer of a one-page read that depends only on the revision,
+   * where it is shown, the page and the format: made by `build` once.
+   */
+  pageAnswer(point: RevisionPoint, place: ContentPlace, pageId: string, format: string, build: () => Promise<string>): Promise<string> {
+    return this.pageAnswers.getOrLoad(`${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`, build);
+  }
+
+  /**
+   * The stored JSON document of each given page (an empty one for a page
+   * without content). Documents are made when written; one missing from a
+   * row written before they were kept is made now, on the conversion pool,
+   * and stored, once.
+   */
+  async documentsOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => JSONDocument> {
+    const { found, missing } = cachedByDocument(this.documents, pages);
+    for (const [id, stored] of await loadDocuments(this.db, organizationId, missing)) {
+      let json = stored.documentJson;
+      if (json === null) {
+        json = await this.conversions.toDocumentJson(stored.markdown ?? '', `the markdown of document ${id}`);
+        await storeMissingDocument(this.db, organizationId, id, json);
+      }
+      this.documents.set(id, json);
+      found.set(id, json);
+    }
+    const parsed = new Map<string, JSONDocument>();
+    return (page) => {
+      const json = page.documentId ? found.get(page.documentId) : undefined;
+      if (json === undefined) return EMPTY_DOCUMENT;
+      let document = parsed.get(page.documentId!);
+      if (!document) {
+        document = JSON.parse(json) as JSONDocument;
+        parsed.set(page.documentId!, document);
+      }
+      return document;
+    };
+  }
+
+  /** Keeps a tree just written, so the next read of that revision costs no query. */
+  remember(revisionId: string, tree: ContentTree): void {
+    this.trees.set(revisionId, tree);
+  }
+}
