@@ -5,12 +5,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config.js';
 import { authPlugin, requireScopeOnEveryRoute } from './model/access/auth.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { inputPlugin } from './core/input.js';
-import { loadSheddingPlugin, type LoadSheddingOptions } from './core/load-shedding.js';
+import { loadSheddingPlugin } from './core/load-shedding.js';
 import { loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
 import { sharedSchemas } from './core/schemas.js';
@@ -42,9 +41,10 @@ import { FileUrlSigner } from './model/content/files/signing.js';
 import { ContentStore } from './model/content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
 import { Conversions } from './model/content/document/conversions.js';
-import { CONVERSION_MS_PER_KIB } from './config.js';
+import { CONVERSION_MS_PER_KIB, type AppConfig } from './config.js';
 import { MemberSchema, TeamSchema } from './model/people/schemas.js';
 import { ChangeRequestSchema } from './model/change-requests/schemas.js';
+import { type Context } from './model/context.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,26 +62,13 @@ declare module 'fastify' {
     fileUrls: FileUrlSigner;
     /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
     conversions: Conversions;
+    /** All of the above, for actions: they take this, never the Fastify instance. */
+    context: Context;
   }
 }
 
-/** What buildApp needs of the configuration; the rest belongs to the process that starts it. */
-export type AppConfig = Pick<
-  Config,
-  | 'publicUrl'
-  | 'logLevel'
-  | 'rateLimit'
-  | 'bodyLimit'
-  | 'authCacheTtlMs'
-  | 'secretKey'
-  | 'trustProxy'
-  | 'databasePoolSize'
-  | 'databasePreparedStatements'
-  | 'spaceRetentionMs'
-  | 'outbound'
-  | 'fileUrlTtlSeconds'
-  | 'conversion'
-> & { databaseUrl: string; loadShedding?: LoadSheddingOptions };
+
+export type { AppConfig };
 
 export interface AppDependencies {
   clock?: Clock;
@@ -157,6 +144,18 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       });
       instance.decorate('conversions', conversions);
       instance.decorate('content', new ContentStore(db, instance.urls, conversions));
+      instance.decorate('context', {
+        db,
+        clock: instance.clock,
+        urls: instance.urls,
+        config,
+        cursors: instance.cursors,
+        content: instance.content,
+        conversions,
+        outbound: instance.outbound,
+        fileUrls: instance.fileUrls,
+        log: instance.log,
+      });
       instance.addHook('onClose', async () => {
         await conversions.close();
         await db.destroy();

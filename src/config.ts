@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { isCronPattern } from './core/cron.js';
+import type { LoadSheddingOptions } from './core/load-shedding.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -123,3 +124,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loadShedding: { maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS },
   };
 }
+
+/** What buildApp needs of the configuration; the rest belongs to the process that starts it. */
+export type AppConfig = Pick<
+  Config,
+  | 'publicUrl'
+  | 'logLevel'
+  | 'rateLimit'
+  | 'bodyLimit'
+  | 'authCacheTtlMs'
+  | 'secretKey'
+  | 'trustProxy'
+  | 'databasePoolSize'
+  | 'databasePreparedStatements'
+  | 'spaceRetentionMs'
+  | 'outbound'
+  | 'fileUrlTtlSeconds'
+  | 'conversion'
+> & { databaseUrl: string; loadShedding?: LoadSheddingOptions };

@@ -23,7 +23,7 @@ const tags = ['change-requests'];
 export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The caller is a member of the space's organization on every route here. */
   const present = async (space: { id: string; organization_id: string }, changeRequestId: string, callerId: string) => {
-    const row = await changeRequestIn(app, space.id, changeRequestId);
+    const row = await changeRequestIn(app.context, space.id, changeRequestId);
     return presentChangeRequest(row, app.urls, await emailVisibilityFor(app.db, callerId, [row.author_id], space.organization_id));
   };
 
@@ -34,7 +34,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'createChangeRequest', tags, summary: 'Open a change request on the space’s current revision', params: SpaceOnlyParams, body: CreateChangeRequestBody, response: { 201: ChangeRequest, ...errorResponses } },
     },
     async (request, reply) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Creating a change request');
+      const { space } = await findEditableSpace(app.context, request.params.spaceId, callerOf(request).userId, 'Creating a change request');
       const id = newId();
       await app.db.transaction().execute(async (tx) => {
         // The space's row lock makes numbers follow each other without gaps or repeats.
@@ -75,7 +75,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'listChangeRequestsForSpace', tags, summary: 'The space’s change requests with one status (default open), newest first', params: SpaceOnlyParams, querystring: ListChangeRequestsQuery, response: { 200: ListEnvelope(ChangeRequest), ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
+      const { space } = await findSpaceAsMember(app.context, request.params.spaceId, callerOf(request).userId);
       const status = request.query.status ?? 'open';
       const creator = request.query.creator;
       const page = app.cursors.request(`change-requests:${space.id}:${status}:${creator ?? ''}`, request.query);
@@ -97,7 +97,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'getChangeRequestById', tags, summary: 'A change request, by id or by number', params: ChangeRequestParams, response: { 200: ChangeRequest, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
+      const { space } = await findSpaceAsMember(app.context, request.params.spaceId, callerOf(request).userId);
       return present(space, request.params.changeRequestId, callerOf(request).userId);
     },
   );
@@ -109,8 +109,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'updateChangeRequestById', tags, summary: 'Change a change request’s subject or status', params: ChangeRequestParams, body: UpdateChangeRequestBody, response: { 200: ChangeRequest, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Updating a change request');
-      const { id } = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { space } = await findEditableSpace(app.context, request.params.spaceId, callerOf(request).userId, 'Updating a change request');
+      const { id } = await changeRequestIn(app.context, space.id, request.params.changeRequestId);
       const { subject, status } = request.body;
       await app.db.transaction().execute(async (tx) => {
         // Space first, then change request: the order merges take, so the two never deadlock.
@@ -150,8 +150,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Editing a change request');
-      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { space } = await findEditableSpace(app.context, request.params.spaceId, callerOf(request).userId, 'Editing a change request');
+      const changeRequest = await changeRequestIn(app.context, space.id, request.params.changeRequestId);
       // Checked again under the lock; checked here too so that no file is fetched for a closed change request.
       requireWorkable(changeRequest.status);
       const written = await writeChangeRequestContent(
@@ -181,8 +181,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'mergeChangeRequest', tags, summary: 'Merge a change request into the space, unless it conflicts with changes made since it was opened', params: ChangeRequestParams, response: { 200: MergeResult, ...errorResponses } },
     },
     async (request) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Merging a change request');
-      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { space } = await findEditableSpace(app.context, request.params.spaceId, callerOf(request).userId, 'Merging a change request');
+      const changeRequest = await changeRequestIn(app.context, space.id, request.params.changeRequestId);
       return mergeChangeRequest(app, { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id, userId: callerOf(request).userId });
     },
   );

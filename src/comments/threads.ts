@@ -26,8 +26,8 @@ export interface ThreadContext {
  * whatever the visibility) or it has no such change request.
  */
 export async function openThread(app: FastifyInstance, params: { spaceId: string; changeRequestId?: string }, userId: string): Promise<ThreadContext> {
-  const { space, role } = await findSpaceAsMember(app, params.spaceId, userId);
-  const changeRequest = params.changeRequestId === undefined ? null : await changeRequestIn(app, space.id, params.changeRequestId);
+  const { space, role } = await findSpaceAsMember(app.context, params.spaceId, userId);
+  const changeRequest = params.changeRequestId === undefined ? null : await changeRequestIn(app.context, space.id, params.changeRequestId);
   return {
     space,
     changeRequest,

@@ -55,22 +55,22 @@ async function revisionOf(app: FastifyInstance, space: SpaceWithAccess, revision
 
 /** The current revision: the published side, which visibility opens to non-members. */
 async function spaceTarget(app: FastifyInstance, spaceId: string, reader: Reader): Promise<ContentTarget> {
-  const { space } = await findVisibleSpace(app, spaceId, reader.userId, { shareKey: reader.shareKey });
+  const { space } = await findVisibleSpace(app.context, spaceId, reader.userId, { shareKey: reader.shareKey });
   const point = await revisionOf(app, space, space.revision_id);
   return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null }, readerId: reader.userId };
 }
 
 /** A change request's newest revision: unpublished work, for members only. */
 async function changeRequestTarget(app: FastifyInstance, spaceId: string, changeRequestId: string, reader: Reader): Promise<ContentTarget> {
-  const { space } = await findSpaceAsMember(app, spaceId, reader.userId);
-  const changeRequest = await changeRequestIn(app, space.id, changeRequestId);
+  const { space } = await findSpaceAsMember(app.context, spaceId, reader.userId);
+  const changeRequest = await changeRequestIn(app.context, space.id, changeRequestId);
   const point = await revisionOf(app, space, changeRequest.revision_id);
   return { space, point, place: { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id }, readerId: reader.userId };
 }
 
 /** Any revision to members; to others only the current one, which is all that is published. */
 async function revisionTarget(app: FastifyInstance, spaceId: string, revisionId: string, reader: Reader): Promise<ContentTarget> {
-  const { space, visitor } = await findVisibleSpace(app, spaceId, reader.userId, { shareKey: reader.shareKey });
+  const { space, visitor } = await findVisibleSpace(app.context, spaceId, reader.userId, { shareKey: reader.shareKey });
   // The same answer as an unknown id: an older or a change request's revision is not there for a visitor.
   if (visitor && revisionId !== space.revision_id) throw new NotFoundError('No revision with this id in the space');
   const point = await revisionOf(app, space, revisionId);

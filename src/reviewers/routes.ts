@@ -51,8 +51,8 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { space } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
-      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { space } = await findSpaceAsMember(app.context, request.params.spaceId, callerOf(request).userId);
+      const changeRequest = await changeRequestIn(app.context, space.id, request.params.changeRequestId);
       // Always oldest first: the spec offers no order for this list.
       const page = app.cursors.request(`reviewers:${changeRequest.id}`, { ...request.query, order: 'asc' });
       const rows = await paginate(app.cursors, page, {
@@ -81,8 +81,8 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { space } = await findEditableSpace(app, request.params.spaceId, callerOf(request).userId, 'Requesting reviewers');
-      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { space } = await findEditableSpace(app.context, request.params.spaceId, callerOf(request).userId, 'Requesting reviewers');
+      const changeRequest = await changeRequestIn(app.context, space.id, request.params.changeRequestId);
       // Checked again under the lock; here too, so that a closed change request costs no transaction.
       requireRequestable(changeRequest.status);
       const { users, subject } = request.body;
@@ -135,8 +135,8 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { space, role } = await findSpaceAsMember(app, request.params.spaceId, callerOf(request).userId);
-      const changeRequest = await changeRequestIn(app, space.id, request.params.changeRequestId);
+      const { space, role } = await findSpaceAsMember(app.context, request.params.spaceId, callerOf(request).userId);
+      const changeRequest = await changeRequestIn(app.context, space.id, request.params.changeRequestId);
       const { userId } = request.params;
       // Reading the space is enough to step down as one's own reviewer.
       if (userId !== callerOf(request).userId && !roleAtLeast(role, 'edit')) {

@@ -28,9 +28,9 @@ import { callerOf } from '../model/access/auth.js';
 const Space = ref(SpaceSchema);
 
 export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const visibleSpace = (spaceId: string, userId: string, options?: VisibleSpaceOptions) => findVisibleSpace(app, spaceId, userId, options);
+  const visibleSpace = (spaceId: string, userId: string, options?: VisibleSpaceOptions) => findVisibleSpace(app.context, spaceId, userId, options);
   // Every change to a space is a member's: visibility opens only the reading of it.
-  const memberSpace = (spaceId: string, userId: string, options?: Pick<VisibleSpaceOptions, 'deleted'>) => findSpaceAsMember(app, spaceId, userId, options);
+  const memberSpace = (spaceId: string, userId: string, options?: Pick<VisibleSpaceOptions, 'deleted'>) => findSpaceAsMember(app.context, spaceId, userId, options);
 
   app.post(
     '/orgs/:organizationId/spaces',

@@ -3,10 +3,10 @@ import type { Db } from '../../db/database.js';
 import type { DefaultLevel, Role } from '../../db/types.js';
 import { effectiveRole } from './membership.js';
 import { roleAtLeast } from './roles.js';
-import type { FastifyInstance } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { chainLevels } from '../hierarchy/walk.js';
 import { findSpaceWithAccess, type SpaceFields, type SpaceWithAccess } from './space-queries.js';
+import { type Context } from '../context.js';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -62,8 +62,8 @@ export interface VisibleSpaceOptions {
  * space object and its current content. Members see it with their role;
  * others (`visitor`) with `read`, where the visibility opens it to them.
  */
-export async function findVisibleSpace(app: FastifyInstance, spaceId: string, userId: string, options: VisibleSpaceOptions = {}) {
-  const found = await findSpaceFor(app, spaceId, userId, (space) => spaceRole(space, options.shareKey), options.deleted);
+export async function findVisibleSpace(context: Context, spaceId: string, userId: string, options: VisibleSpaceOptions = {}) {
+  const found = await findSpaceFor(context, spaceId, userId, (space) => spaceRole(space, options.shareKey), options.deleted);
   return { ...found, visitor: !roleAtLeast(memberRole(found.space), 'read') };
 }
 
@@ -73,8 +73,8 @@ export async function findVisibleSpace(app: FastifyInstance, spaceId: string, us
  * reviewers, older revisions, and every write). Visibility opens none of it:
  * to a non-member or a guest, a public space answers here as a private one.
  */
-export async function findSpaceAsMember(app: FastifyInstance, spaceId: string, userId: string, options: Pick<VisibleSpaceOptions, 'deleted'> = {}) {
-  return findSpaceFor(app, spaceId, userId, memberRole, options.deleted);
+export async function findSpaceAsMember(context: Context, spaceId: string, userId: string, options: Pick<VisibleSpaceOptions, 'deleted'> = {}) {
+  return findSpaceFor(context, spaceId, userId, memberRole, options.deleted);
 }
 
 /**
@@ -82,12 +82,12 @@ export async function findSpaceAsMember(app: FastifyInstance, spaceId: string, u
  * found only where `deleted` allows it, only by its admins, and only within
  * the retention window: past it, the space is gone even before the purge.
  */
-async function findSpaceFor(app: FastifyInstance, spaceId: string, userId: string, roleOf: (space: SpaceWithAccess) => Role | null, deleted: VisibleSpaceOptions['deleted']) {
-  const space = await findSpaceWithAccess(app.db, spaceId, userId);
+async function findSpaceFor(context: Context, spaceId: string, userId: string, roleOf: (space: SpaceWithAccess) => Role | null, deleted: VisibleSpaceOptions['deleted']) {
+  const space = await findSpaceWithAccess(context.db, spaceId, userId);
   const role = space ? roleOf(space) : null;
   if (!space || !role || !roleAtLeast(role, 'read')) throw spaceNotFound();
   if (space.deleted_at) {
-    const withinRetention = app.clock.now().getTime() - space.deleted_at.getTime() < app.config.spaceRetentionMs;
+    const withinRetention = context.clock.now().getTime() - space.deleted_at.getTime() < context.config.spaceRetentionMs;
     if (!deleted || role !== 'admin' || !withinRetention) throw spaceNotFound();
   } else if (deleted === 'required') {
     throw new ConflictError('The space is not deleted');
@@ -99,8 +99,8 @@ async function findSpaceFor(app: FastifyInstance, spaceId: string, userId: strin
  * A space whose content the caller may change: `edit` at least, and live.
  * A locked space refuses every write, whoever asks.
  */
-export async function findEditableSpace(app: FastifyInstance, spaceId: string, userId: string, action: string) {
-  const found = await findSpaceAsMember(app, spaceId, userId);
+export async function findEditableSpace(context: Context, spaceId: string, userId: string, action: string) {
+  const found = await findSpaceAsMember(context, spaceId, userId);
   if (!roleAtLeast(found.role, 'edit')) throw new ForbiddenError(`${action} needs the edit role on the space`);
   if (found.space.edit_mode === 'locked') throw new ForbiddenError(`The space is locked: ${action.toLowerCase()} is refused until it is set back to live`);
   return found;

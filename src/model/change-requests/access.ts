@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../core/errors.js';
 import { findChangeRequest } from './queries.js';
+import { type Context } from '../context.js';
 
 /** A change request of the space, named by id or number, or 404. */
-export async function changeRequestIn(app: FastifyInstance, spaceId: string, changeRequestId: string) {
-  const changeRequest = await findChangeRequest(app.db, spaceId, changeRequestId);
+export async function changeRequestIn(context: Context, spaceId: string, changeRequestId: string) {
+  const changeRequest = await findChangeRequest(context.db, spaceId, changeRequestId);
   if (!changeRequest) throw new NotFoundError('No change request with this id or number in the space');
   return changeRequest;
 }

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { OutboundFetcher } from '../core/outbound.js';
+import type { Cursors } from '../core/pagination.js';
+import type { Urls } from '../core/urls.js';
+import type { Db } from '../db/database.js';
+import type { Conversions } from './content/document/conversions.js';
+import type { FileUrlSigner } from './content/files/signing.js';
+import type { ContentStore } from './content/store.js';
+
+/**
+ * What actions, and the shared model below them, may use of the running
+ * service. Routes pass `app.context`; nothing below the routes takes the
+ * Fastify instance, so an action can be called from a test, a script or a job.
+ */
+export interface Context {
+  db: Db;
+  clock: Clock;
+  urls: Urls;
+  config: AppConfig;
+  cursors: Cursors;
+  /** Revisions' content, read through caches of what never changes. */
+  content: ContentStore;
+  /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
+  conversions: Conversions;
+  /** The one way the service fetches URLs it is given. */
+  outbound: OutboundFetcher;
+  fileUrls: FileUrlSigner;
+  log: FastifyBaseLogger;
+}
