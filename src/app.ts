@@ -64,7 +64,18 @@ declare module 'fastify' {
     conversions: Conversions;
     /** All of the above, for actions: they take this, never the Fastify instance. */
     context: Context;
+    /** Every route as registered, in order: what the route index (src/ROUTES.md) is generated from. */
+    routeTable: RouteEntry[];
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  operationId: string | undefined;
+  scope: string | undefined;
+  /** Left out of the published OpenAPI document (probes, the document itself, the docs UI). */
+  hidden: boolean;
 }
 
 
@@ -93,6 +104,17 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       void reply.code(apiError.statusCode).send(errorBody(apiError));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { operationId?: string; hide?: boolean } | undefined;
+    for (const method of [route.method].flat()) {
+      // Fastify adds a HEAD route for every GET; the table lists what was written.
+      if (method === 'HEAD') continue;
+      routeTable.push({ method, url: route.url, operationId: schema?.operationId, scope: route.config?.scope, hidden: schema?.hide === true });
+    }
+  });
 
   const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema, ChangeRequestSchema, CommentSchema, CommentReplySchema];
   for (const schema of schemas) app.addSchema(schema);
