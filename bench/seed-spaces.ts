@@ -1,3 +1,4 @@
+import { generateNKeysBetween } from 'fractional-indexing';
 import type { Cursors } from '../src/core/pagination.js';
 import { newId, randomString } from '../src/core/ids.js';
 import type { Db } from '../src/db/database.js';
@@ -25,8 +26,17 @@ export async function seedSpaces(db: Db, organizationId: string, cursors: Cursor
   const start = Date.now() - 365 * 86_400_000;
   await db
     .insertInto('collections')
-    .values({ id: collectionId, organization_id: organizationId, parent_id: null, title: 'Bench collection', description: null, default_level: 'inherit' })
+    .values({
+      id: collectionId,
+      organization_id: organizationId,
+      parent_id: null,
+      title: 'Bench collection',
+      description: null,
+      default_level: 'inherit',
+    })
     .execute();
+  // Sibling positions in creation order; the collection comes first at the top level.
+  const positions = generateNKeysBetween('a0', null, SPACES_IN_BIG_ORGANIZATION);
   const rows = Array.from({ length: SPACES_IN_BIG_ORGANIZATION }, (_, i) => {
     const createdAt = new Date(start + i * 1_000);
     const inCollection = i < SPACES_IN_COLLECTION;
@@ -38,7 +48,7 @@ export async function seedSpaces(db: Db, organizationId: string, cursors: Cursor
       emoji: null,
       share_key: randomString(32),
       revision_id: newId(),
-      position: i + 1,
+      position: positions[i]!,
       created_at: createdAt,
       updated_at: createdAt,
     };

@@ -40,7 +40,10 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
       updatedAt: new Date(now).toISOString(),
       editMode: 'live',
       mergeRules: { type: 'inherit' },
-      urls: { location: `${PUBLIC_URL}/v1/spaces/${body.id}`, app: `${PUBLIC_URL}/app/o/${organization.id}/s/${body.id}` },
+      urls: {
+        location: `${PUBLIC_URL}/v1/spaces/${body.id}`,
+        app: `${PUBLIC_URL}/app/o/${organization.id}/s/${body.id}`,
+      },
       organization: organization.id,
       revision: row.revision_id,
       defaultLevel: 'inherit',
@@ -69,24 +72,38 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
   it('places a space in a collection, and takes in-collection visibility only there', async () => {
     const { admin, organization } = await organizationWith([]);
     const collection = (
-      await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'C' } })
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/collections`,
+        headers: admin.headers,
+        payload: { title: 'C' },
+      })
     ).json();
 
     const inside = await createSpace(admin, organization.id, { parent: collection.id, visibility: 'in-collection' });
     expect(inside.statusCode).toBe(201);
-    expect(inside.json()).toMatchObject({ parent: collection.id, visibility: 'in-collection', title: 'Untitled', emoji: '' });
+    expect(inside.json()).toMatchObject({
+      parent: collection.id,
+      visibility: 'in-collection',
+      title: 'Untitled',
+      emoji: '',
+    });
 
     const outside = await createSpace(admin, organization.id, { visibility: 'in-collection' });
     expect(outside.statusCode).toBe(400);
     expect(outside.json().error.message).toBe('body/visibility: in-collection is only for a space inside a collection');
-    expect(await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute()).toHaveLength(1);
+    expect(
+      await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute(),
+    ).toHaveLength(1);
   });
 
   it('needs the create role, and refuses bad input with 400, creating nothing', async () => {
     const { admin, organization, member } = await organizationWith(['edit']);
     const refused = await createSpace(member('edit'), organization.id, { title: 'No' });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: { code: 403, message: 'Creating a space needs the create role in the organization' } });
+    expect(refused.json()).toEqual({
+      error: { code: 403, message: 'Creating a space needs the create role in the organization' },
+    });
 
     for (const [payload, message] of [
       [{ title: 'x'.repeat(51) }, /^body\/title must NOT have more than 50 characters$/],
@@ -101,7 +118,9 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error.message).toMatch(message);
     }
-    expect(await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute(),
+    ).toEqual([]);
 
     for (const emoji of ['🎉', '👩‍💻', '🇫🇷', '1f389', '1f468-200d-1f4bb']) {
       expect((await createSpace(admin, organization.id, { emoji })).statusCode, emoji).toBe(201);
@@ -116,7 +135,12 @@ describe('GET /v1/spaces/{spaceId}', () => {
     const space = (await createSpace(admin, organization.id, { title: 'Visible?' })).json();
     const row = await spaceRow(space.id);
 
-    expect((await getSpace(member('comment'), space.id)).json().permissions).toMatchObject({ view: true, comment: true, edit: false, admin: false });
+    expect((await getSpace(member('comment'), space.id)).json().permissions).toMatchObject({
+      view: true,
+      comment: true,
+      edit: false,
+      admin: false,
+    });
     for (const account of [member(null), stranger]) {
       const res = await getSpace(account, space.id);
       expect(res.statusCode).toBe(404);
@@ -147,12 +171,22 @@ describe('GET /v1/spaces/{spaceId}', () => {
   it('adds the default levels of the space and its collections to the organization role', async () => {
     const { admin, organization, member } = await organizationWith(['read']);
     const collection = (
-      await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'C' } })
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/collections`,
+        headers: admin.headers,
+        payload: { title: 'C' },
+      })
     ).json();
     const space = (await createSpace(admin, organization.id, { parent: collection.id })).json();
 
     expect((await getSpace(member('read'), space.id)).json().permissions.edit).toBe(false);
-    await t.app.inject({ method: 'PATCH', url: `/v1/collections/${collection.id}`, headers: admin.headers, payload: { defaultLevel: 'edit' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/collections/${collection.id}`,
+      headers: admin.headers,
+      payload: { defaultLevel: 'edit' },
+    });
     expect((await getSpace(member('read'), space.id)).json().permissions).toMatchObject({ edit: true, admin: false });
     await patchSpace(admin, space.id, { defaultLevel: 'admin' });
     expect((await getSpace(member('read'), space.id)).json().permissions.admin).toBe(true);
@@ -163,10 +197,20 @@ describe('GET /v1/spaces/{spaceId}', () => {
     const space = (await createSpace(admin, organization.id)).json();
     await t.db
       .updateTable('spaces')
-      .set({ comments_open_count: 3, change_requests_count: 5, change_requests_open_count: 2, change_requests_draft_count: 1 })
+      .set({
+        comments_open_count: 3,
+        change_requests_count: 5,
+        change_requests_open_count: 2,
+        change_requests_draft_count: 1,
+      })
       .where('id', '=', space.id)
       .execute();
-    expect((await getSpace(admin, space.id)).json()).toMatchObject({ comments: 3, changeRequests: 5, changeRequestsOpen: 2, changeRequestsDraft: 1 });
+    expect((await getSpace(admin, space.id)).json()).toMatchObject({
+      comments: 3,
+      changeRequests: 5,
+      changeRequestsOpen: 2,
+      changeRequestsDraft: 1,
+    });
   });
 });
 
@@ -182,7 +226,9 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
 
     const settings = await patchSpace(member('edit'), space.id, { editMode: 'locked' });
     expect(settings.statusCode).toBe(403);
-    expect(settings.json().error.message).toBe('Changing the edit mode, default level or visibility of a space needs the admin role on it');
+    expect(settings.json().error.message).toBe(
+      'Changing the edit mode, default level or visibility of a space needs the admin role on it',
+    );
     const reader = await patchSpace(member('read'), space.id, { title: 'Reader' });
     expect(reader.statusCode).toBe(403);
     expect(await spaceRow(space.id)).toMatchObject({ title: 'Second', emoji: '🚀', edit_mode: 'live' });
@@ -196,7 +242,10 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     const space = (await createSpace(admin, organization.id, { title: 'Open' })).json();
 
     const locked = await patchSpace(admin, space.id, { editMode: 'locked' });
-    expect(locked.json()).toMatchObject({ editMode: 'locked', permissions: { edit: false, merge: false, triggerGitSync: false } });
+    expect(locked.json()).toMatchObject({
+      editMode: 'locked',
+      permissions: { edit: false, merge: false, triggerGitSync: false },
+    });
 
     for (const account of [member('edit'), admin]) {
       const res = await patchSpace(account, space.id, { title: 'Changed' });
@@ -215,7 +264,11 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     ['an emoji over 50 characters', { emoji: '1f389-'.repeat(10) + '1f389' }, /^body\/emoji/],
     ['an unknown edit mode', { editMode: 'frozen' }, /^body\/editMode must be one of: "live", "locked"$/],
     ['an unknown default level', { defaultLevel: 'owner' }, /^body\/defaultLevel must be one of/],
-    ['in-collection for a space outside collections', { visibility: 'in-collection' }, /^body\/visibility: in-collection is only for a space inside a collection$/],
+    [
+      'in-collection for a space outside collections',
+      { visibility: 'in-collection' },
+      /^body\/visibility: in-collection is only for a space inside a collection$/,
+    ],
     ['an unknown field', { parent: 'x' }, /^body\/parent is not an accepted field$/],
   ])('refuses %s with 400 and changes nothing', async (_case, payload, message) => {
     const { admin, organization } = await organizationWith([]);
@@ -233,16 +286,35 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   it('copies the settings under new ids, beside the original, with the title marked as a copy', async () => {
     const { admin, organization } = await organizationWith([]);
     const collection = (
-      await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'C' } })
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/collections`,
+        headers: admin.headers,
+        payload: { title: 'C' },
+      })
     ).json();
     const original = (
-      await createSpace(admin, organization.id, { title: 'Original', emoji: '🧭', parent: collection.id, visibility: 'share-link', editMode: 'locked' })
+      await createSpace(admin, organization.id, {
+        title: 'Original',
+        emoji: '🧭',
+        parent: collection.id,
+        visibility: 'share-link',
+        editMode: 'locked',
+      })
     ).json();
     const after = (await createSpace(admin, organization.id, { title: 'After', parent: collection.id })).json();
     await patchSpace(admin, original.id, { defaultLevel: 'comment' });
-    await t.db.updateTable('spaces').set({ comments_open_count: 2, change_requests_count: 3 }).where('id', '=', original.id).execute();
+    await t.db
+      .updateTable('spaces')
+      .set({ comments_open_count: 2, change_requests_count: 3 })
+      .where('id', '=', original.id)
+      .execute();
 
-    const res = await t.app.inject({ method: 'POST', url: `/v1/spaces/${original.id}/duplicate`, headers: admin.headers });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${original.id}/duplicate`,
+      headers: admin.headers,
+    });
 
     expect(res.statusCode).toBe(201);
     const copy = res.json();
@@ -260,16 +332,23 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     });
     expect(copy.id).not.toBe(original.id);
     expect(copy.revision).not.toBe(original.revision);
-    const [originalRow, copyRow, afterRow] = await Promise.all([spaceRow(original.id), spaceRow(copy.id), spaceRow(after.id)]);
+    const [originalRow, copyRow, afterRow] = await Promise.all([
+      spaceRow(original.id),
+      spaceRow(copy.id),
+      spaceRow(after.id),
+    ]);
     expect(copyRow.share_key).not.toBe(originalRow.share_key);
-    expect(copyRow.position).toBeGreaterThan(originalRow.position);
-    expect(copyRow.position).toBeLessThan(afterRow.position);
+    // Positions are fractional keys: they compare as strings, byte by byte.
+    expect(copyRow.position > originalRow.position).toBe(true);
+    expect(copyRow.position < afterRow.position).toBe(true);
   });
 
   it('keeps a long title within 50 characters', async () => {
     const { admin, organization } = await organizationWith([]);
     const original = (await createSpace(admin, organization.id, { title: 'x'.repeat(50) })).json();
-    const copy = (await t.app.inject({ method: 'POST', url: `/v1/spaces/${original.id}/duplicate`, headers: admin.headers })).json();
+    const copy = (
+      await t.app.inject({ method: 'POST', url: `/v1/spaces/${original.id}/duplicate`, headers: admin.headers })
+    ).json();
     expect(copy.title).toBe(`${'x'.repeat(43)} (copy)`);
     expect([...copy.title]).toHaveLength(50);
   });
@@ -277,14 +356,26 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   it('needs the create role where the copy goes, and a visible, live original', async () => {
     const { admin, organization, member } = await organizationWith(['edit']);
     const space = (await createSpace(admin, organization.id, { title: 'Source' })).json();
-    const refused = await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: member('edit').headers });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/duplicate`,
+      headers: member('edit').headers,
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe('Duplicating a space needs the create role in the organization');
     const stranger = await t.factory.account();
-    expect((await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: stranger.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: stranger.headers }))
+        .statusCode,
+    ).toBe(404);
     await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers });
-    expect((await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: admin.headers })).statusCode).toBe(404);
-    expect(await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute()).toHaveLength(1);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/duplicate`, headers: admin.headers }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      await t.db.selectFrom('spaces').select('id').where('organization_id', '=', organization.id).execute(),
+    ).toHaveLength(1);
   });
 });
 
@@ -293,7 +384,11 @@ describe('deleting and restoring', () => {
     const { admin, organization, member } = await organizationWith(['create']);
     const space = (await createSpace(admin, organization.id, { title: 'Doomed' })).json();
 
-    const refused = await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: member('create').headers });
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/spaces/${space.id}`,
+      headers: member('create').headers,
+    });
     expect(refused.statusCode).toBe(403);
     expect((await spaceRow(space.id)).deleted_at).toBeNull();
 
@@ -308,8 +403,14 @@ describe('deleting and restoring', () => {
     expectSpecResponse('getSpaceById', 200, forAdmin.json());
     expect((await getSpace(member('create'), space.id)).statusCode).toBe(404);
     expect((await patchSpace(admin, space.id, { title: 'Zombie' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers })).statusCode).toBe(404);
-    const list = await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces`, headers: admin.headers });
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers })).statusCode,
+    ).toBe(404);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${organization.id}/spaces`,
+      headers: admin.headers,
+    });
     expect(list.json()).toEqual({ count: 0, items: [] });
   });
 
@@ -318,9 +419,11 @@ describe('deleting and restoring', () => {
     const early = (await createSpace(admin, organization.id, { title: 'Early' })).json();
     const late = (await createSpace(admin, organization.id, { title: 'Late' })).json();
     const deletedAt = now;
-    for (const space of [early, late]) await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers });
+    for (const space of [early, late])
+      await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers });
 
-    const restore = (account: Account, id: string) => t.app.inject({ method: 'POST', url: `/v1/spaces/${id}/restore`, headers: account.headers });
+    const restore = (account: Account, id: string) =>
+      t.app.inject({ method: 'POST', url: `/v1/spaces/${id}/restore`, headers: account.headers });
     try {
       now = deletedAt + 7 * DAY - 3_600_000; // 6 days 23 hours
       expect((await restore(member('create'), early.id)).statusCode).toBe(404);
@@ -355,7 +458,11 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     const other = await organizationWith([]);
     await createSpace(other.admin, other.organization.id, { title: 'Elsewhere' });
 
-    const first = await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces?limit=3`, headers: member('read').headers });
+    const first = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${organization.id}/spaces?limit=3`,
+      headers: member('read').headers,
+    });
     expect(first.statusCode).toBe(200);
     expectSpecResponse('listSpacesInOrganizationById', 200, first.json());
     expect(first.json().count).toBe(5);
@@ -368,12 +475,19 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     expect([...first.json().items, ...second.json().items].map((s: { title: string }) => s.title)).toEqual(titles);
     expect(second.json().next).toBeUndefined();
 
-    expect((await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces`, headers: member(null).headers })).json()).toEqual({
+    expect(
+      (
+        await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces`, headers: member(null).headers })
+      ).json(),
+    ).toEqual({
       count: 0,
       items: [],
     });
     const stranger = await t.factory.account();
-    expect((await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces`, headers: stranger.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces`, headers: stranger.headers }))
+        .statusCode,
+    ).toBe(404);
   });
 });
 
@@ -381,10 +495,22 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
   it('lists the live spaces directly in a collection, with the roles its default levels give', async () => {
     const { admin, organization, member } = await organizationWith(['read', null]);
     const newCollection = async (payload: Record<string, unknown>) =>
-      (await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload })).json();
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/orgs/${organization.id}/collections`,
+          headers: admin.headers,
+          payload,
+        })
+      ).json();
     const collection = await newCollection({ title: 'Parent' });
     const child = await newCollection({ title: 'Child', parent: collection.id });
-    await t.app.inject({ method: 'PATCH', url: `/v1/collections/${collection.id}`, headers: admin.headers, payload: { defaultLevel: 'edit' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/collections/${collection.id}`,
+      headers: admin.headers,
+      payload: { defaultLevel: 'edit' },
+    });
     const inside = [];
     for (let i = 0; i < 3; i++) {
       now += 1000;
@@ -394,14 +520,22 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     await createSpace(admin, organization.id, { title: 'Top level' });
     await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${inside[2].id}`, headers: admin.headers });
 
-    const res = await t.app.inject({ method: 'GET', url: `/v1/collections/${collection.id}/spaces`, headers: member('read').headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v1/collections/${collection.id}/spaces`,
+      headers: member('read').headers,
+    });
     expect(res.statusCode).toBe(200);
     expectSpecResponse('listSpacesInCollectionById', 200, res.json());
     expect(res.json().count).toBe(2);
     expect(res.json().items.map((s: { id: string }) => s.id)).toEqual([inside[0].id, inside[1].id]);
     expect(res.json().items[0].permissions).toMatchObject({ edit: true, admin: false });
 
-    const paged = await t.app.inject({ method: 'GET', url: `/v1/collections/${collection.id}/spaces?limit=1`, headers: admin.headers });
+    const paged = await t.app.inject({
+      method: 'GET',
+      url: `/v1/collections/${collection.id}/spaces?limit=1`,
+      headers: admin.headers,
+    });
     expect(paged.json().items).toHaveLength(1);
     const rest = await t.app.inject({
       method: 'GET',
@@ -411,7 +545,15 @@ describe('GET /v1/collections/{collectionId}/spaces', () => {
     });
     expect(rest.json().items.map((s: { id: string }) => s.id)).toEqual([inside[1].id]);
 
-    expect((await t.app.inject({ method: 'GET', url: `/v1/collections/${collection.id}/spaces`, headers: member(null).headers })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/v1/collections/${collection.id}/spaces`,
+          headers: member(null).headers,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });
 

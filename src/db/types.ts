@@ -92,7 +92,8 @@ export interface CollectionsTable {
   title: string;
   description: string | null;
   default_level: DefaultLevel;
-  position: Generated<number>;
+  /** A fractional key, compared byte by byte (COLLATE "C"); see model/hierarchy/positions.ts. */
+  position: Generated<string>;
   /** Kept by a trigger on spaces. */
   live_spaces_count: Generated<number>;
   created_at: Timestamp;
@@ -117,7 +118,8 @@ export interface SpacesTable {
   change_requests_count: Generated<number>;
   change_requests_open_count: Generated<number>;
   change_requests_draft_count: Generated<number>;
-  position: Generated<number>;
+  /** A fractional key, compared byte by byte (COLLATE "C"); see model/hierarchy/positions.ts. */
+  position: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;

@@ -1,3 +1,4 @@
+import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { BadRequestError } from '../../core/errors.js';
@@ -5,21 +6,27 @@ import { BadRequestError } from '../../core/errors.js';
 /** A space or collection named in a move's `position`. */
 export type Pointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 
+/**
+ * Spaces and collections under one parent share one order: `position`, a
+ * fractional key as pages have (compared byte by byte: COLLATE "C"), ties
+ * broken by id.
+ */
 interface Sibling {
   type: 'space' | 'collection';
   id: string;
-  position: number;
+  position: string;
 }
-
-/** Below this gap between neighbours, the siblings are renumbered before an item is put between them. */
-const MIN_GAP = 1e-6;
 
 const pointerId = (pointer: Pointer) => (pointer.type === 'space' ? pointer.space : pointer.collection);
 
-/** The position after every sibling under `parentId` (null: the organization's top level). */
-export function nextPosition(organizationId: string, parentId: string | null): RawBuilder<number> {
-  return sql<number>`(
-    select coalesce(max(p), 0) + 1 from (
+/**
+ * The position after every sibling under `parentId` (null: the organization's
+ * top level), worked out in the statement that writes it: `position_after` is
+ * generateKeyBetween(last, null) in SQL (migrations/1764720000000_fractional_positions.sql).
+ */
+export function nextPosition(organizationId: string, parentId: string | null): RawBuilder<string> {
+  return sql<string>`(
+    select position_after(max(p)) from (
       select position as p from spaces
         where organization_id = ${organizationId} and parent_id is not distinct from ${parentId} and deleted_at is null
       union all
@@ -40,9 +47,11 @@ async function siblingsOf(tx: Db, organizationId: string, parentId: string | nul
   return rows;
 }
 
+/** Gives the siblings fresh keys in their order: only siblings that share a key (two created at once) need it. */
 async function renumber(tx: Db, siblings: Sibling[]): Promise<void> {
+  const keys = generateNKeysBetween(null, null, siblings.length);
   for (const [index, sibling] of siblings.entries()) {
-    sibling.position = index + 1;
+    sibling.position = keys[index]!;
     const table = sibling.type === 'space' ? 'spaces' : 'collections';
     await tx.updateTable(table).set({ position: sibling.position }).where('id', '=', sibling.id).execute();
   }
@@ -60,12 +69,17 @@ export async function positionAmongSiblings(
   organizationId: string,
   parentId: string | null,
   position: { before?: Pointer; after?: Pointer } | undefined,
-): Promise<number> {
-  const siblings = (await siblingsOf(tx, organizationId, parentId)).filter((s) => !(s.type === item.type && s.id === item.id));
+): Promise<string> {
+  const siblings = (await siblingsOf(tx, organizationId, parentId)).filter(
+    (s) => !(s.type === item.type && s.id === item.id),
+  );
   const indexOf = (name: 'before' | 'after', pointer: Pointer | undefined) => {
     if (!pointer) return undefined;
     const index = siblings.findIndex((s) => s.type === pointer.type && s.id === pointerId(pointer));
-    if (index < 0) throw new BadRequestError(`body/position/${name}: no ${pointer.type} "${pointerId(pointer)}" beside it at its destination`);
+    if (index < 0)
+      throw new BadRequestError(
+        `body/position/${name}: no ${pointer.type} "${pointerId(pointer)}" beside it at its destination`,
+      );
     return index;
   };
   const before = indexOf('before', position?.before);
@@ -78,12 +92,10 @@ export async function positionAmongSiblings(
   const lowIndex = after ?? (before !== undefined ? before - 1 : siblings.length - 1);
   const highIndex = before ?? (after !== undefined ? after + 1 : siblings.length);
   const between = () => {
-    const low = siblings[lowIndex]?.position;
-    const high = siblings[highIndex]?.position;
-    if (low === undefined && high === undefined) return 1;
-    if (low === undefined) return high! - 1;
-    if (high === undefined) return low + 1;
-    return high - low < MIN_GAP ? undefined : (low + high) / 2;
+    const low = siblings[lowIndex]?.position ?? null;
+    const high = siblings[highIndex]?.position ?? null;
+    // Neighbours that share a key leave no key between them.
+    return low !== null && high !== null && low >= high ? undefined : generateKeyBetween(low, high);
   };
   let result = between();
   if (result === undefined) {
