@@ -33,10 +33,20 @@ async function startServer(): Promise<Server> {
   const configured = process.env.BENCH_DATABASE_URL;
   if (configured) {
     // The server is someone else's: never stop it, only use the database the URL names to create ours.
-    return { source: 'BENCH_DATABASE_URL', adminUrl: configured, url: (db) => withDatabase(configured, db), stop: async () => {} };
+    return {
+      source: 'BENCH_DATABASE_URL',
+      adminUrl: configured,
+      url: (db) => withDatabase(configured, db),
+      stop: async () => {},
+    };
   }
   const server = await startThrowawayPostgres();
-  return { source: server.source, adminUrl: server.url('postgres'), url: (db) => server.url(db), stop: () => server.stop() };
+  return {
+    source: server.source,
+    adminUrl: server.url('postgres'),
+    url: (db) => server.url(db),
+    stop: () => server.stop(),
+  };
 }
 
 async function admin(url: string, statement: string): Promise<void> {
@@ -55,7 +65,9 @@ async function admin(url: string, statement: string): Promise<void> {
  * `onCreating` receives the handle before CREATE DATABASE is sent, so a signal
  * during the migration can still drop it.
  */
-export async function createBenchDatabase(onCreating: (database: BenchDatabase) => void = () => {}): Promise<BenchDatabase> {
+export async function createBenchDatabase(
+  onCreating: (database: BenchDatabase) => void = () => {},
+): Promise<BenchDatabase> {
   const server = await startServer();
   // Hex digits only, so the name is safe to put in the statement.
   const name = `quire_bench_${randomBytes(6).toString('hex')}`;
@@ -73,7 +85,10 @@ export async function createBenchDatabase(onCreating: (database: BenchDatabase) 
     source: server.source,
     name,
     url: server.url(name),
-    drop: () => (dropping ??= drop().then(() => watchdog.release()).finally(() => server.stop())),
+    drop: () =>
+      (dropping ??= drop()
+        .then(() => watchdog.release())
+        .finally(() => server.stop())),
   };
   onCreating(database);
   try {

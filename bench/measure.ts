@@ -18,7 +18,12 @@ export interface Measurement {
   completed: number;
 }
 
-function load(url: string, headers: Record<string, string>, connections: number, durationS: number): PromiseLike<autocannon.Result> {
+function load(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  durationS: number,
+): PromiseLike<autocannon.Result> {
   // In a worker thread of its own: on the server's event loop, reading large
   // responses would be charged to the endpoint being measured.
   return autocannon({ url, headers, connections, duration: durationS, workers: 1 });
@@ -48,18 +53,34 @@ interface HttpLoadResult {
 }
 
 /** Loads with bench/http-load.ts in a child process (the same loader flags as this one, so it runs as TypeScript). */
-async function loadLargeBodies(url: string, headers: Record<string, string>, connections: number, durationS: number): Promise<Measurement> {
+async function loadLargeBodies(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  durationS: number,
+): Promise<Measurement> {
   const script = new URL('./http-load.ts', import.meta.url).pathname;
-  const { stdout } = await run(process.execPath, [...process.execArgv, script, JSON.stringify({ url, headers, connections, durationS })], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [...process.execArgv, script, JSON.stringify({ url, headers, connections, durationS })],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const result = JSON.parse(stdout) as HttpLoadResult;
   if (result.failures > 0 || result.latenciesMs.length === 0) {
-    throw new Error(`Load of ${url} did not succeed throughout: ${result.latenciesMs.length} 2xx, ${result.failures} failed`);
+    throw new Error(
+      `Load of ${url} did not succeed throughout: ${result.latenciesMs.length} 2xx, ${result.failures} failed`,
+    );
   }
   const sorted = result.latenciesMs.sort((a, b) => a - b);
   const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
-  return { requestsPerSecond: sorted.length / result.elapsedS, p50Ms: at(0.5), p99Ms: at(0.99), completed: sorted.length };
+  return {
+    requestsPerSecond: sorted.length / result.elapsedS,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    completed: sorted.length,
+  };
 }
 
 /**
@@ -67,14 +88,20 @@ async function loadLargeBodies(url: string, headers: Record<string, string>, con
  * connections. `largeBody` switches to a client whose own parsing is not
  * what gets measured (see http-load.ts).
  */
-export async function measure(url: string, headers: Record<string, string>, settings: LoadSettings, largeBody = false): Promise<Measurement> {
+export async function measure(
+  url: string,
+  headers: Record<string, string>,
+  settings: LoadSettings,
+  largeBody = false,
+): Promise<Measurement> {
   if (largeBody) {
     if (settings.warmupS > 0) await loadLargeBodies(url, headers, settings.connections, settings.warmupS);
     return loadLargeBodies(url, headers, settings.connections, settings.durationS);
   }
   // The warm-up fills the JIT, the database pool, the auth cache and
   // PostgreSQL's buffers, which the first seconds of any run would otherwise pay for.
-  if (settings.warmupS > 0) assertAllSucceeded('Warm-up', url, await load(url, headers, settings.connections, settings.warmupS));
+  if (settings.warmupS > 0)
+    assertAllSucceeded('Warm-up', url, await load(url, headers, settings.connections, settings.warmupS));
   const result = await load(url, headers, settings.connections, settings.durationS);
   assertAllSucceeded('Measurement', url, result);
   return {

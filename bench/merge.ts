@@ -11,7 +11,15 @@ export const MERGE_CYCLES = 30;
 export const MERGE_CYCLE_AIM_MS = 200;
 
 /** Every table content writes add to. */
-export const CONTENT_TABLES = ['documents', 'page_versions', 'tree_entries', 'revisions', 'change_requests', 'file_versions', 'blobs'] as const;
+export const CONTENT_TABLES = [
+  'documents',
+  'page_versions',
+  'tree_entries',
+  'revisions',
+  'change_requests',
+  'file_versions',
+  'blobs',
+] as const;
 export type ContentTable = (typeof CONTENT_TABLES)[number];
 
 export interface Latencies {
@@ -51,8 +59,12 @@ type Counts = Record<ContentTable, number>;
 async function tableSizes(db: Db): Promise<Counts> {
   const { rows } = await sql<{ name: ContentTable; bytes: string }>`
     select c.relname as name, pg_total_relation_size(c.oid) as bytes from pg_class c
-    where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and c.relname = any(${[...CONTENT_TABLES]}::text[])`.execute(db);
-  return Object.fromEntries(CONTENT_TABLES.map((table) => [table, Number(rows.find((row) => row.name === table)?.bytes ?? NaN)])) as Counts;
+    where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and c.relname = any(${[...CONTENT_TABLES]}::text[])`.execute(
+    db,
+  );
+  return Object.fromEntries(
+    CONTENT_TABLES.map((table) => [table, Number(rows.find((row) => row.name === table)?.bytes ?? NaN)]),
+  ) as Counts;
 }
 
 async function rowCounts(db: Db): Promise<Counts> {
@@ -60,7 +72,9 @@ async function rowCounts(db: Db): Promise<Counts> {
   const { rows } = await sql<{ name: ContentTable; n: string }>`${sql.raw(
     CONTENT_TABLES.map((table) => `select '${table}' as name, count(*) as n from ${table}`).join(' union all '),
   )}`.execute(db);
-  return Object.fromEntries(CONTENT_TABLES.map((table) => [table, Number(rows.find((row) => row.name === table)?.n ?? NaN)])) as Counts;
+  return Object.fromEntries(
+    CONTENT_TABLES.map((table) => [table, Number(rows.find((row) => row.name === table)?.n ?? NaN)]),
+  ) as Counts;
 }
 
 const perMerge = (before: Counts, after: Counts, cycles: number) =>
@@ -113,9 +127,11 @@ export async function measureMerges(
         changes: [{ operation: 'update_page', page: pageId, document: { markdown } }],
       }),
     );
-    if (written.value.changes[0]?.object !== 'updated_page') throw new Error(`${label}: the write did not update page ${pageId}: ${JSON.stringify(written.value.changes)}`);
+    if (written.value.changes[0]?.object !== 'updated_page')
+      throw new Error(`${label}: the write did not update page ${pageId}: ${JSON.stringify(written.value.changes)}`);
     const merged = await timed(() => call<{ result: string }>(`${changeRequests}/${opened.value.id}/merge`, {}));
-    if (merged.value.result !== 'merge') throw new Error(`${label}: change request ${opened.value.id} did not merge: ${merged.value.result}`);
+    if (merged.value.result !== 'merge')
+      throw new Error(`${label}: change request ${opened.value.id} did not merge: ${merged.value.result}`);
     create.push(opened.ms);
     write.push(written.ms);
     merge.push(merged.ms);

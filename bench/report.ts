@@ -56,7 +56,9 @@ function table(header: string[], body: string[][]): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...body.map((row) => row[i]!.length)));
   // Text columns left-aligned, numbers right-aligned.
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+    cells
+      .map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -64,14 +66,18 @@ function table(header: string[], body: string[][]): string {
 const ratioText = (value: number) => value.toFixed(value >= 0.01 ? 2 : 4);
 
 function aimText(row: Row): string {
-  return [...(row.aim === null ? [] : [`ratio >= ${ratioText(row.aim)}`]), ...(row.p99AimMs === null ? [] : [`p99 <= ${row.p99AimMs} ms`])].join(', ');
+  return [
+    ...(row.aim === null ? [] : [`ratio >= ${ratioText(row.aim)}`]),
+    ...(row.p99AimMs === null ? [] : [`p99 <= ${row.p99AimMs} ms`]),
+  ].join(', ');
 }
 
 /** Median / p99 / max of a step. */
 const spread = (l: Latencies) => `${l.medianMs.toFixed(1)} / ${l.p99Ms.toFixed(1)} / ${l.maxMs.toFixed(1)}`;
 
 /** Bytes are whole 8 KB pages of the tables, spread over the merges: a few hundred bytes either way are noise. */
-const bytes = (value: number) => (Math.abs(value) >= 10_000 ? `${(value / 1024).toFixed(1)} KB` : `${Math.round(value)} B`);
+const bytes = (value: number) =>
+  Math.abs(value) >= 10_000 ? `${(value / 1024).toFixed(1)} KB` : `${Math.round(value)} B`;
 
 /** Rows are exact; a fraction would mean something else wrote during the measurement. */
 const rowCount = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
@@ -117,12 +123,24 @@ function attackTable(attack: AttackResult): string {
     ['page read of another organization', 'req/s', 'p50 ms', 'p99 ms'],
     [
       ['alone', attack.alone.requestsPerSecond.toFixed(0), ms(attack.alone.p50Ms), ms(attack.alone.p99Ms)],
-      ['while slow markdown is posted', attack.underAttack.requestsPerSecond.toFixed(0), ms(attack.underAttack.p50Ms), ms(attack.underAttack.p99Ms)],
+      [
+        'while slow markdown is posted',
+        attack.underAttack.requestsPerSecond.toFixed(0),
+        ms(attack.underAttack.p50Ms),
+        ms(attack.underAttack.p99Ms),
+      ],
     ],
-  ).concat(`\nthe attacker's ${attack.attack.requests} posts: ${statuses}; answered in ${attack.attack.p50Ms} ms (median), ${attack.attack.maxMs} ms at most`);
+  ).concat(
+    `\nthe attacker's ${attack.attack.requests} posts: ${statuses}; answered in ${attack.attack.p50Ms} ms (median), ${attack.attack.maxMs} ms at most`,
+  );
 }
 
-export function report(results: ScenarioResult[], merges: MergeMeasurement[], attack: AttackResult, info: RunInfo): void {
+export function report(
+  results: ScenarioResult[],
+  merges: MergeMeasurement[],
+  attack: AttackResult,
+  info: RunInfo,
+): void {
   const all = rows(results);
   const body = all.map((row) => [
     row.name,

@@ -54,7 +54,12 @@ function cleanup(): Promise<void> {
 }
 
 /** One request before the load: a scenario that fails or returns the wrong thing would be measured as if it worked. */
-async function preflight(scenario: Scenario, url: string, headers: Record<string, string>, seeded: Seeded): Promise<void> {
+async function preflight(
+  scenario: Scenario,
+  url: string,
+  headers: Record<string, string>,
+  seeded: Seeded,
+): Promise<void> {
   const response = await fetch(url, { headers });
   const text = await response.text();
   if (!response.ok) throw new Error(`${scenario.name}: GET ${url} answered ${response.status}: ${text.slice(0, 500)}`);
@@ -65,7 +70,11 @@ async function preflight(scenario: Scenario, url: string, headers: Record<string
 /** The comments of a space in a new organization of its own, where the attacker posts. */
 async function attackerCommentsPath(base: string, authorization: string): Promise<string> {
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as { id: string };
   };
@@ -101,20 +110,29 @@ async function main(): Promise<void> {
   log(`seeded in ${Date.now() - started} ms`);
 
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const targets = SCENARIOS.map((scenario) => ({ scenario, path: scenario.path(seeded), headers: scenario.headers(seeded) }));
+  const targets = SCENARIOS.map((scenario) => ({
+    scenario,
+    path: scenario.path(seeded),
+    headers: scenario.headers(seeded),
+  }));
   // Every scenario is checked before any is loaded, so a broken one fails in a second, not after minutes of load.
   for (const { scenario, path, headers } of targets) await preflight(scenario, base + path, headers, seeded);
 
   const results: ScenarioResult[] = [];
   for (const { scenario, path, headers } of targets) {
-    log(`${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections`);
+    log(
+      `${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections`,
+    );
     results.push({ scenario, path, ...(await measure(base + path, headers, settings, scenario.largeBody)) });
   }
 
   // Another organization's page read, alone and while one posts the markdown that once froze the service.
   log(`under attack: a page read of one organization while another posts slow markdown, ${settings.durationS} s each`);
   const attack = await measureUnderAttack(
-    { url: `${base}/v1/spaces/${seeded.content.big.spaceId}/content/page/${seeded.content.big.leafPageId}?format=document`, headers: { authorization: seeded.authorization } },
+    {
+      url: `${base}/v1/spaces/${seeded.content.big.spaceId}/content/page/${seeded.content.big.leafPageId}?format=document`,
+      headers: { authorization: seeded.authorization },
+    },
     { url: `${base}${await attackerCommentsPath(base, seeded.authorization)}`, authorization: seeded.authorization },
     settings,
   );
@@ -122,18 +140,28 @@ async function main(): Promise<void> {
   // After the load: the merges change the space the scenarios read.
   const { big, small } = seeded.content;
   const merges = [];
-  for (const [space, label] of [[big, '5,000-page space'], [small, '50-page space']] as const) {
+  for (const [space, label] of [
+    [big, '5,000-page space'],
+    [small, '50-page space'],
+  ] as const) {
     log(`${label}: ${MERGE_CYCLES} one-page change requests, created, written and merged one after another`);
     merges.push(await measureMerges(app.db, base, seeded.authorization, space, label));
   }
 
-  report(results, merges, attack, { database: database.source, durationS: settings.durationS, connections: settings.connections });
+  report(results, merges, attack, {
+    database: database.source,
+    durationS: settings.durationS,
+    connections: settings.connections,
+  });
 
   // The scenarios' aims are reported, not enforced; a slow merge cycle fails the run.
   const slow = merges.filter((merge) => !merge.meetsAim);
   if (slow.length > 0) {
     process.exitCode = 1;
-    for (const merge of slow) log(`MISSED: ${merge.label}: median merge cycle ${merge.cycleMs.medianMs.toFixed(1)} ms, aim ${MERGE_CYCLE_AIM_MS} ms`);
+    for (const merge of slow)
+      log(
+        `MISSED: ${merge.label}: median merge cycle ${merge.cycleMs.medianMs.toFixed(1)} ms, aim ${MERGE_CYCLE_AIM_MS} ms`,
+      );
   }
 }
 
@@ -148,7 +176,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     interrupted = true;
     log(`${signal}: cleaning up`);
     setTimeout(() => {
-      log(`cleanup still running after ${CLEANUP_TIMEOUT_MS / 1000} s; exiting, ${database?.name ?? 'no database'} may remain`);
+      log(
+        `cleanup still running after ${CLEANUP_TIMEOUT_MS / 1000} s; exiting, ${database?.name ?? 'no database'} may remain`,
+      );
       process.exit(1);
     }, CLEANUP_TIMEOUT_MS).unref();
     cleanup()

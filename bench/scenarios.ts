@@ -65,7 +65,8 @@ export const SCENARIOS: Scenario[] = [
     path: () => '/v1/orgs',
     headers: (seed) => ({ authorization: seed.typicalAuthorization }),
     aim: 0.6,
-    check: (body) => ((body as { items?: unknown[] }).items?.length === 3 ? undefined : 'expected the typical user’s 3 organizations'),
+    check: (body) =>
+      (body as { items?: unknown[] }).items?.length === 3 ? undefined : 'expected the typical user’s 3 organizations',
   },
   {
     name: 'GET /v1/orgs (50 orgs)',
@@ -76,7 +77,9 @@ export const SCENARIOS: Scenario[] = [
     check: (body, seed) => {
       const items = (body as { items?: unknown[] }).items;
       const expected = Math.min(seed.memberOrganizationIds.length, 50);
-      return items?.length === expected ? undefined : `expected ${expected} items, got ${items?.length ?? 'no items array'}`;
+      return items?.length === expected
+        ? undefined
+        : `expected ${expected} items, got ${items?.length ?? 'no items array'}`;
     },
   },
   {
@@ -94,7 +97,8 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'GET /v1/orgs/{id}/spaces (19,000 in)',
-    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces?page=${encodeURIComponent(seed.spaces.deepPage)}`,
+    path: (seed) =>
+      `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces?page=${encodeURIComponent(seed.spaces.deepPage)}`,
     headers: authorized,
     aim: 0.5,
     check: (body) => fullSpacesPage(body),
@@ -114,7 +118,9 @@ export const SCENARIOS: Scenario[] = [
     p99AimMs: 50,
     check: (body) => {
       const count = (body as { count?: number }).count;
-      return count === MEMBER_SEARCH_MATCHES ? undefined : `expected ${MEMBER_SEARCH_MATCHES} matching members, got ${count}`;
+      return count === MEMBER_SEARCH_MATCHES
+        ? undefined
+        : `expected ${MEMBER_SEARCH_MATCHES} matching members, got ${count}`;
     },
   },
   // Comments: 50 of a space's 100,000, each with its author and reactions.
@@ -142,18 +148,24 @@ export const SCENARIOS: Scenario[] = [
     aim: 0.4,
     p99AimMs: 30,
     check: (body, seed) =>
-      commentsPage(body, { count: seed.comments.open, every: (comment) => comment.status === 'open' || `comment ${comment.id} is ${comment.status}` }),
+      commentsPage(body, {
+        count: seed.comments.open,
+        every: (comment) => comment.status === 'open' || `comment ${comment.id} is ${comment.status}`,
+      }),
   },
   {
     name: 'GET /v1/spaces/{id}/comments?authors (2 authors)',
-    path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments?${seed.comments.authorIds.map((id) => `authors=${id}`).join('&')}`,
+    path: (seed) =>
+      `/v1/spaces/${seed.comments.spaceId}/comments?${seed.comments.authorIds.map((id) => `authors=${id}`).join('&')}`,
     headers: authorized,
     aim: 0.4,
     p99AimMs: 30,
     check: (body, seed) =>
       commentsPage(body, {
         count: seed.comments.byAuthors,
-        every: (comment) => seed.comments.authorIds.includes(comment.postedBy?.id ?? '') || `comment ${comment.id} is by ${comment.postedBy?.id}`,
+        every: (comment) =>
+          seed.comments.authorIds.includes(comment.postedBy?.id ?? '') ||
+          `comment ${comment.id} is by ${comment.postedBy?.id}`,
       }),
   },
   {
@@ -171,35 +183,41 @@ export const SCENARIOS: Scenario[] = [
       const pages = (body as { pages?: PresentedPage[] }).pages;
       if (!Array.isArray(pages)) return 'expected a pages array';
       const all = flatten(pages);
-      if (all.length !== seed.content.big.pages) return `expected ${seed.content.big.pages} pages in the tree, got ${all.length}`;
+      if (all.length !== seed.content.big.pages)
+        return `expected ${seed.content.big.pages} pages in the tree, got ${all.length}`;
       const bare = all.filter((page) => typeof page.markdown !== 'string' || page.markdown.length === 0).length;
       return bare === 0 ? undefined : `${bare} pages came without their markdown`;
     },
   },
   {
     name: 'GET /v1/spaces/{id}/content/page/{id}?format=markdown',
-    path: (seed) => `/v1/spaces/${seed.content.big.spaceId}/content/page/${seed.content.big.leafPageId}?format=markdown`,
+    path: (seed) =>
+      `/v1/spaces/${seed.content.big.spaceId}/content/page/${seed.content.big.leafPageId}?format=markdown`,
     headers: authorized,
     // One query (the space with the caller's access; revisions are cached) and one page's JSON, its markdown cached.
     aim: 0.2,
     p99AimMs: 10,
     check: (body, seed) => {
       const page = body as PresentedPage;
-      if (page.id !== seed.content.big.leafPageId) return `expected page ${seed.content.big.leafPageId}, got ${page.id}`;
-      if (typeof page.markdown !== 'string' || page.markdown.length < 1000) return 'expected the page’s markdown, over 1,000 characters';
+      if (page.id !== seed.content.big.leafPageId)
+        return `expected page ${seed.content.big.leafPageId}, got ${page.id}`;
+      if (typeof page.markdown !== 'string' || page.markdown.length < 1000)
+        return 'expected the page’s markdown, over 1,000 characters';
       return page.pages?.length === 0 ? undefined : 'expected a page without subpages';
     },
   },
   {
     name: 'GET /v1/spaces/{id}/content/page/{id}?format=document',
-    path: (seed) => `/v1/spaces/${seed.content.big.spaceId}/content/page/${seed.content.big.leafPageId}?format=document`,
+    path: (seed) =>
+      `/v1/spaces/${seed.content.big.spaceId}/content/page/${seed.content.big.leafPageId}?format=document`,
     headers: authorized,
     // The document is converted once per stored document and cached; each request serialises it.
     aim: 0.2,
     p99AimMs: 10,
     check: (body, seed) => {
       const page = body as PresentedPage & { document?: { object?: string; nodes?: unknown[] } };
-      if (page.id !== seed.content.big.leafPageId) return `expected page ${seed.content.big.leafPageId}, got ${page.id}`;
+      if (page.id !== seed.content.big.leafPageId)
+        return `expected page ${seed.content.big.leafPageId}, got ${page.id}`;
       if ('markdown' in page) return 'expected the document in place of the markdown';
       const nodes = page.document?.object === 'document' ? page.document.nodes : undefined;
       return Array.isArray(nodes) && nodes.length > 5 ? undefined : 'expected a document object with the page’s blocks';

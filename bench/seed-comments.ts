@@ -71,9 +71,15 @@ function commentMarkdown(next: () => number): string {
   const extras = Math.floor(next() * 4);
   for (let e = 0; e < extras; e++) {
     const kind = Math.floor(next() * 4);
-    if (kind === 0) parts.push(`The \`${words(next, 1)}\` ${words(next, 10)}, see [the reference](https://docs.example.com/reference/${words(next, 1)}).`);
+    if (kind === 0)
+      parts.push(
+        `The \`${words(next, 1)}\` ${words(next, 10)}, see [the reference](https://docs.example.com/reference/${words(next, 1)}).`,
+      );
     else if (kind === 1) parts.push(`Suggestion:\n\n> ${words(next, 14 + Math.floor(next() * 10))}.`);
-    else if (kind === 2) parts.push([`- ${words(next, 6)}`, `- ${words(next, 8)}`, `- **${words(next, 2)}** ${words(next, 5)}`].join('\n'));
+    else if (kind === 2)
+      parts.push(
+        [`- ${words(next, 6)}`, `- ${words(next, 8)}`, `- **${words(next, 2)}** ${words(next, 5)}`].join('\n'),
+      );
     else parts.push(`${words(next, 12 + Math.floor(next() * 12))}.`);
   }
   const body = parts.join('\n\n');
@@ -82,11 +88,17 @@ function commentMarkdown(next: () => number): string {
 
 /** A reply: a sentence or two. */
 function replyMarkdown(next: () => number): string {
-  return next() < 0.3 ? `Done, ${words(next, 5)}.` : `Agreed, ${words(next, 8 + Math.floor(next() * 10))}. ${words(next, 6)}.`;
+  return next() < 0.3
+    ? `Done, ${words(next, 5)}.`
+    : `Agreed, ${words(next, 8 + Math.floor(next() * 10))}. ${words(next, 6)}.`;
 }
 
 /** A comment as inserted; its replies are counted as they are made. */
-type CommentRow = Omit<Insertable<CommentsTable>, 'replies_count' | 'posted_at' | 'status'> & { replies_count: number; posted_at: Date; status: CommentStatus };
+type CommentRow = Omit<Insertable<CommentsTable>, 'replies_count' | 'posted_at' | 'status'> & {
+  replies_count: number;
+  posted_at: Date;
+  status: CommentStatus;
+};
 
 /**
  * Creates a space of 200 pages in `organizationId` through the API, then,
@@ -104,8 +116,18 @@ export async function seedComments(
   organizationId: string,
 ): Promise<Omit<SeededComments, 'deepPage'>> {
   const { db } = app;
-  const { spaceId } = await seedContentSpace(app, authorization, organizationId, COMMENTED_SPACE, 'Bench reviews (100,000 comments)');
-  const { revision_id: revisionId } = await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const { spaceId } = await seedContentSpace(
+    app,
+    authorization,
+    organizationId,
+    COMMENTED_SPACE,
+    'Bench reviews (100,000 comments)',
+  );
+  const { revision_id: revisionId } = await db
+    .selectFrom('spaces')
+    .select('revision_id')
+    .where('id', '=', spaceId)
+    .executeTakeFirstOrThrow();
   const versions = await db
     .selectFrom('tree_entries as t')
     .innerJoin('page_versions as v', 'v.id', 't.version_id')
@@ -127,11 +149,19 @@ export async function seedComments(
   const next = random(20_251_201);
   const now = Date.now();
   const start = now - SPREAD_MS;
-  const later = (from: Date, maxMs: number) => new Date(Math.min(now, from.getTime() + 60_000 + Math.floor(next() ** 2 * maxMs)));
+  const later = (from: Date, maxMs: number) =>
+    new Date(Math.min(now, from.getTime() + 60_000 + Math.floor(next() ** 2 * maxMs)));
 
   const authors = Array.from({ length: AUTHORS }, (_, i) => {
     const at = new Date(start - (AUTHORS - i) * 86_400_000);
-    return { id: newId(), email: `commenter-${i}@bench.example`, display_name: `Bench Commenter ${i}`, photo_url: null, created_at: at, updated_at: at };
+    return {
+      id: newId(),
+      email: `commenter-${i}@bench.example`,
+      display_name: `Bench Commenter ${i}`,
+      photo_url: null,
+      created_at: at,
+      updated_at: at,
+    };
   });
   // The most active commenters are the space's editors, and they resolve the threads.
   const roleOf = (i: number): Role => (i < 8 ? 'edit' : i < 16 ? 'review' : 'comment');
@@ -206,8 +236,12 @@ export async function seedComments(
     }));
   };
   const reactions = [
-    ...comments.flatMap((comment) => (next() < 0.15 ? reactionsOn(comment.id, null, comment.posted_at, 1 + Math.floor(next() * 4)) : [])),
-    ...replies.flatMap((reply) => (next() < 0.05 ? reactionsOn(reply.comment_id, reply.id, reply.posted_at, 1 + Math.floor(next() * 2)) : [])),
+    ...comments.flatMap((comment) =>
+      next() < 0.15 ? reactionsOn(comment.id, null, comment.posted_at, 1 + Math.floor(next() * 4)) : [],
+    ),
+    ...replies.flatMap((reply) =>
+      next() < 0.05 ? reactionsOn(reply.comment_id, reply.id, reply.posted_at, 1 + Math.floor(next() * 2)) : [],
+    ),
   ];
 
   const open = comments.filter((comment) => comment.status === 'open').length;
@@ -215,12 +249,35 @@ export async function seedComments(
     await tx.insertInto('users').values(authors).execute();
     await tx
       .insertInto('organization_members')
-      .values(authors.map((author, i) => ({ organization_id: organizationId, user_id: author.id, role: roleOf(i), joined_at: author.created_at })))
+      .values(
+        authors.map((author, i) => ({
+          organization_id: organizationId,
+          user_id: author.id,
+          role: roleOf(i),
+          joined_at: author.created_at,
+        })),
+      )
       .execute();
-    for (let i = 0; i < comments.length; i += BATCH) await tx.insertInto('comments').values(comments.slice(i, i + BATCH)).execute();
-    for (let i = 0; i < replies.length; i += BATCH) await tx.insertInto('comment_replies').values(replies.slice(i, i + BATCH)).execute();
-    for (let i = 0; i < reactions.length; i += BATCH) await tx.insertInto('comment_reactions').values(reactions.slice(i, i + BATCH)).execute();
-    await tx.updateTable('spaces').set({ comments_open_count: open, comments_total_count: comments.length }).where('id', '=', spaceId).execute();
+    for (let i = 0; i < comments.length; i += BATCH)
+      await tx
+        .insertInto('comments')
+        .values(comments.slice(i, i + BATCH))
+        .execute();
+    for (let i = 0; i < replies.length; i += BATCH)
+      await tx
+        .insertInto('comment_replies')
+        .values(replies.slice(i, i + BATCH))
+        .execute();
+    for (let i = 0; i < reactions.length; i += BATCH)
+      await tx
+        .insertInto('comment_reactions')
+        .values(reactions.slice(i, i + BATCH))
+        .execute();
+    await tx
+      .updateTable('spaces')
+      .set({ comments_open_count: open, comments_total_count: comments.length })
+      .where('id', '=', spaceId)
+      .execute();
   });
 
   // Two authors of the middle of the range: a filter that keeps a few thousand comments.
@@ -241,9 +298,14 @@ export async function seedComments(
  * comments in, found as a client would: following `next.page` from the
  * first page, WALK_LIMIT comments at a time.
  */
-export async function findCommentsPage(app: FastifyInstance, authorization: string, spaceId: string, offset: number): Promise<string> {
+export async function findCommentsPage(
+  app: FastifyInstance,
+  authorization: string,
+  spaceId: string,
+  offset: number,
+): Promise<string> {
   let cursor: string | undefined;
-  for (let seen = 0; seen < offset; ) {
+  for (let seen = 0; seen < offset;) {
     const limit = Math.min(WALK_LIMIT, offset - seen);
     const response = await app.inject({
       method: 'GET',
@@ -252,11 +314,15 @@ export async function findCommentsPage(app: FastifyInstance, authorization: stri
       headers: { authorization },
     });
     if (response.statusCode !== 200) {
-      throw new Error(`Seeding comments: the page ${seen} comments in answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+      throw new Error(
+        `Seeding comments: the page ${seen} comments in answered ${response.statusCode}: ${response.body.slice(0, 500)}`,
+      );
     }
-    const page = response.json() as { next?: { page: string }; items: unknown[] };
+    const page = response.json<{ next?: { page: string }; items: unknown[] }>();
     if (page.items.length !== limit || page.next === undefined) {
-      throw new Error(`Seeding comments: the page ${seen} comments in has ${page.items.length} of ${limit} comments${page.next ? '' : ' and no next page'}`);
+      throw new Error(
+        `Seeding comments: the page ${seen} comments in has ${page.items.length} of ${limit} comments${page.next ? '' : ' and no next page'}`,
+      );
     }
     seen += limit;
     cursor = page.next.page;

@@ -58,12 +58,60 @@ export function random(seed: number): () => number {
 }
 
 const TOPICS = [
-  'Getting started', 'Authentication', 'Organizations', 'Spaces', 'Collections', 'Change requests', 'Permissions', 'Integrations',
-  'Webhooks', 'Billing', 'Search', 'Publishing', 'Custom domains', 'Git Sync', 'Variables', 'Files', 'Comments', 'Teams',
-  'Single sign-on', 'Audit log', 'Rate limits', 'Pagination', 'Errors', 'Versioning', 'Localization',
+  'Getting started',
+  'Authentication',
+  'Organizations',
+  'Spaces',
+  'Collections',
+  'Change requests',
+  'Permissions',
+  'Integrations',
+  'Webhooks',
+  'Billing',
+  'Search',
+  'Publishing',
+  'Custom domains',
+  'Git Sync',
+  'Variables',
+  'Files',
+  'Comments',
+  'Teams',
+  'Single sign-on',
+  'Audit log',
+  'Rate limits',
+  'Pagination',
+  'Errors',
+  'Versioning',
+  'Localization',
 ];
-const VERBS = ['Configure', 'Create', 'Update', 'Delete', 'List', 'Migrate', 'Debug', 'Monitor', 'Secure', 'Import', 'Export', 'Review'];
-const NOUNS = ['tokens', 'members', 'pages', 'revisions', 'settings', 'exports', 'backups', 'domains', 'invites', 'roles', 'events', 'quotas'];
+const VERBS = [
+  'Configure',
+  'Create',
+  'Update',
+  'Delete',
+  'List',
+  'Migrate',
+  'Debug',
+  'Monitor',
+  'Secure',
+  'Import',
+  'Export',
+  'Review',
+];
+const NOUNS = [
+  'tokens',
+  'members',
+  'pages',
+  'revisions',
+  'settings',
+  'exports',
+  'backups',
+  'domains',
+  'invites',
+  'roles',
+  'events',
+  'quotas',
+];
 const WORDS = (
   'the a service request response page space content revision change merge token member role team organization api client server ' +
   'returns creates updates deletes lists reads writes keeps stores sends checks limits caches validates when each every only first ' +
@@ -130,18 +178,42 @@ function plan(shape: ContentShape): PlannedPage[] {
     const sectionTitle = `${TOPICS[s % TOPICS.length]} ${Math.floor(s / TOPICS.length) + 1}`;
     const sectionKey = `s${s}`;
     const parentsOfNested = Math.ceil(nested / perParent);
-    pages.push({ key: sectionKey, parentKey: null, title: sectionTitle, slug: slugOf(sectionTitle), previousSlug: previousSection, section: s, leaf: false });
+    pages.push({
+      key: sectionKey,
+      parentKey: null,
+      title: sectionTitle,
+      slug: slugOf(sectionTitle),
+      previousSlug: previousSection,
+      section: s,
+      leaf: false,
+    });
     previousSection = slugOf(sectionTitle);
     let previous: string | null = null;
     for (let c = 0; c < children; c++) {
       const title = `${VERBS[c % VERBS.length]} ${NOUNS[Math.floor(c / VERBS.length) % NOUNS.length]} ${c + 1}`;
-      pages.push({ key: `s${s}c${c}`, parentKey: sectionKey, title, slug: slugOf(title), previousSlug: previous, section: s, leaf: c >= parentsOfNested });
+      pages.push({
+        key: `s${s}c${c}`,
+        parentKey: sectionKey,
+        title,
+        slug: slugOf(title),
+        previousSlug: previous,
+        section: s,
+        leaf: c >= parentsOfNested,
+      });
       previous = slugOf(title);
     }
     for (let n = 0; n < nested; n++) {
       const parent = Math.floor(n / perParent);
       const title = `Detail ${n + 1} of ${pages.find((page) => page.key === `s${s}c${parent}`)!.title}`;
-      pages.push({ key: `s${s}c${parent}n${n}`, parentKey: `s${s}c${parent}`, title, slug: slugOf(title), previousSlug: null, section: s, leaf: true });
+      pages.push({
+        key: `s${s}c${parent}n${n}`,
+        parentKey: `s${s}c${parent}`,
+        title,
+        slug: slugOf(title),
+        previousSlug: null,
+        section: s,
+        leaf: true,
+      });
     }
   }
   return pages;
@@ -153,7 +225,9 @@ function injector(app: FastifyInstance, authorization: string): Inject {
   return async (method, url, payload) => {
     const response = await app.inject({ method, url, headers: { authorization }, payload: payload as object });
     if (response.statusCode < 200 || response.statusCode > 299) {
-      throw new Error(`Seeding content: ${method} ${url} answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+      throw new Error(
+        `Seeding content: ${method} ${url} answered ${response.statusCode}: ${response.body.slice(0, 500)}`,
+      );
     }
     return response.json();
   };
@@ -165,8 +239,21 @@ function injector(app: FastifyInstance, authorization: string): Inject {
  * changes, two to a change request, each change request merged. So the rows
  * are exactly what the service writes, change request lines included.
  */
-export async function seedContentSpace(app: FastifyInstance, authorization: string, organizationId: string, shape: ContentShape, title: string): Promise<SeededContentSpace> {
-  const space = await createSpace(app.db, systemClock, { organizationId, parentId: null, title, emoji: null, editMode: 'live', visibility: 'private' });
+export async function seedContentSpace(
+  app: FastifyInstance,
+  authorization: string,
+  organizationId: string,
+  shape: ContentShape,
+  title: string,
+): Promise<SeededContentSpace> {
+  const space = await createSpace(app.db, systemClock, {
+    organizationId,
+    parentId: null,
+    title,
+    emoji: null,
+    editMode: 'live',
+    visibility: 'private',
+  });
   const post = injector(app, authorization);
   const base = `/v1/spaces/${space.id}/change-requests`;
   const pages = plan(shape);
@@ -191,14 +278,17 @@ export async function seedContentSpace(app: FastifyInstance, authorization: stri
     for (const change of written.changes) if (change.ref) ids.set(change.ref, change.page.id);
     if (++writes % BATCHES_PER_CHANGE_REQUEST === 0 || first + BATCH >= pages.length) {
       const merged = (await post('POST', `${base}/${changeRequestId}/merge`, {})) as { result: string };
-      if (merged.result !== 'merge') throw new Error(`Seeding content: merging ${changeRequestId} gave ${merged.result}`);
+      if (merged.result !== 'merge')
+        throw new Error(`Seeding content: merging ${changeRequestId} gave ${merged.result}`);
       changeRequestId = undefined;
     }
   }
   if (ids.size !== pages.length) throw new Error(`Seeding content: ${ids.size} pages created, ${pages.length} planned`);
 
   const middle = Math.floor(shape.sections / 2);
-  const leavesBySection = Array.from({ length: shape.sections }, (_, s) => pages.filter((page) => page.leaf && page.section === s));
+  const leavesBySection = Array.from({ length: shape.sections }, (_, s) =>
+    pages.filter((page) => page.leaf && page.section === s),
+  );
   // Round-robin over the sections: each section's first leaf, then each one's second ...
   const leafPageIds: string[] = [];
   for (let k = 0; k < shape.pagesPerSection; k++) {

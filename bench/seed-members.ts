@@ -15,12 +15,26 @@ export async function seedMembers(db: Db, organizationId: string): Promise<void>
     const users = Array.from({ length: Math.min(BATCH, MEMBERS_IN_BIG_ORGANIZATION - first) }, (_, k) => {
       const i = first + k;
       const at = new Date(start + i * 500);
-      return { id: newId(), email: `member${i}@bench.example`, display_name: `Bench Member ${i}`, photo_url: null, created_at: at, updated_at: at };
+      return {
+        id: newId(),
+        email: `member${i}@bench.example`,
+        display_name: `Bench Member ${i}`,
+        photo_url: null,
+        created_at: at,
+        updated_at: at,
+      };
     });
     await db.insertInto('users').values(users).execute();
     await db
       .insertInto('organization_members')
-      .values(users.map((user) => ({ organization_id: organizationId, user_id: user.id, role: 'read' as const, joined_at: user.created_at })))
+      .values(
+        users.map((user) => ({
+          organization_id: organizationId,
+          user_id: user.id,
+          role: 'read' as const,
+          joined_at: user.created_at,
+        })),
+      )
       .execute();
   }
 }

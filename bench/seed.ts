@@ -89,7 +89,10 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
 
     const otherUserIds: string[] = [];
     for (let i = 0; i < sizes.otherUsers; i++) {
-      const other = await createUser(tx, systemClock, { email: `other-${i}@example.com`, displayName: `Other user ${i}` });
+      const other = await createUser(tx, systemClock, {
+        email: `other-${i}@example.com`,
+        displayName: `Other user ${i}`,
+      });
       otherUserIds.push(other.id);
     }
 
@@ -101,7 +104,13 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     for (let i = 0; i < sizes.otherOrganizations; i++) {
       const createdAt = at(i, sizes.otherOrganizations);
       const id = newId();
-      organizations.push({ id, title: `Organization ${i}`, default_role: 'read', created_at: createdAt, updated_at: createdAt });
+      organizations.push({
+        id,
+        title: `Organization ${i}`,
+        default_role: 'read',
+        created_at: createdAt,
+        updated_at: createdAt,
+      });
       for (let m = 0; m < Math.min(sizes.membersPerOtherOrganization, otherUserIds.length); m++) {
         members.push({
           organization_id: id,
@@ -112,7 +121,12 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
       }
     }
     for (const organization of organizations.slice(-sizes.typicalUserOrganizations)) {
-      members.push({ organization_id: organization.id, user_id: typical.id, role: 'edit', joined_at: organization.created_at! });
+      members.push({
+        organization_id: organization.id,
+        user_id: typical.id,
+        role: 'edit',
+        joined_at: organization.created_at!,
+      });
     }
     for (const batch of chunks(organizations, BATCH)) await tx.insertInto('organizations').values(batch).execute();
     for (const batch of chunks(members, BATCH)) await tx.insertInto('organization_members').values(batch).execute();
@@ -130,8 +144,20 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
   await seedMembers(db, seeded.memberOrganizationIds[0]!);
   // Pages go through the API, as the measured user, once the transaction above has made that user real.
   const contentOrganization = seeded.memberOrganizationIds[1]!;
-  const big = await seedContentSpace(app, seeded.authorization, contentOrganization, BIG_SPACE, 'Bench docs (5,000 pages)');
-  const small = await seedContentSpace(app, seeded.authorization, contentOrganization, SMALL_SPACE, 'Bench docs (50 pages)');
+  const big = await seedContentSpace(
+    app,
+    seeded.authorization,
+    contentOrganization,
+    BIG_SPACE,
+    'Bench docs (5,000 pages)',
+  );
+  const small = await seedContentSpace(
+    app,
+    seeded.authorization,
+    contentOrganization,
+    SMALL_SPACE,
+    'Bench docs (50 pages)',
+  );
   const comments = await seedComments(app, seeded.authorization, seeded.memberOrganizationIds[2]!);
 
   // Fresh tables have no statistics until autovacuum gets to them; without

@@ -78,7 +78,6 @@ export interface RouteEntry {
   hidden: boolean;
 }
 
-
 export type { AppConfig };
 
 export interface AppDependencies {
@@ -108,15 +107,33 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { operationId?: string; hide?: boolean } | undefined;
+    const schema = route.schema;
     for (const method of [route.method].flat()) {
       // Fastify adds a HEAD route for every GET; the table lists what was written.
       if (method === 'HEAD') continue;
-      routeTable.push({ method, url: route.url, operationId: schema?.operationId, scope: route.config?.scope, hidden: schema?.hide === true });
+      routeTable.push({
+        method,
+        url: route.url,
+        operationId: schema?.operationId,
+        scope: route.config?.scope,
+        hidden: schema?.hide === true,
+      });
     }
   });
 
-  const schemas = [...sharedSchemas, OrganizationSchema, CollectionSchema, SpaceSchema, MemberSchema, TeamSchema, SamlProviderSchema, InviteLinkSchema, ChangeRequestSchema, CommentSchema, CommentReplySchema];
+  const schemas = [
+    ...sharedSchemas,
+    OrganizationSchema,
+    CollectionSchema,
+    SpaceSchema,
+    MemberSchema,
+    TeamSchema,
+    SamlProviderSchema,
+    InviteLinkSchema,
+    ChangeRequestSchema,
+    CommentSchema,
+    CommentReplySchema,
+  ];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
 
@@ -140,49 +157,53 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(inputPlugin);
 
   await app.register(
-    fp(async (instance) => {
-      const db = createDatabase({
-        url: config.databaseUrl,
-        poolSize: config.databasePoolSize,
-        preparedStatements: config.databasePreparedStatements,
-        logger: instance.log,
-      });
-      instance.decorate('config', config);
-      instance.decorate('db', db);
-      instance.decorate('clock', deps.clock ?? systemClock);
-      instance.decorate('urls', createUrls(config.publicUrl));
-      const secret = await loadServiceSecret(db, config.secretKey);
-      instance.decorate('serviceSecret', secret);
-      instance.decorate('cursors', new Cursors(secret));
-      instance.decorate('outbound', createOutboundFetcher(config.outbound));
-      instance.decorate('fileUrls', new FileUrlSigner(secret, instance.urls, config.fileUrlTtlSeconds));
-      const conversions = new Conversions({
-        threads: config.conversion.threads,
-        timeoutMs: config.conversion.timeoutMs,
-        msPerKib: CONVERSION_MS_PER_KIB,
-        // Enough to absorb a burst; past it a new conversion is a 503 rather than a long wait.
-        maxQueue: config.conversion.threads * 32,
-        onThreadError: (error) => instance.log.error({ err: error }, 'A conversion thread failed'),
-      });
-      instance.decorate('conversions', conversions);
-      instance.decorate('content', new ContentStore(db, instance.urls, conversions));
-      instance.decorate('context', {
-        db,
-        clock: instance.clock,
-        urls: instance.urls,
-        config,
-        cursors: instance.cursors,
-        content: instance.content,
-        conversions,
-        outbound: instance.outbound,
-        fileUrls: instance.fileUrls,
-        log: instance.log,
-      });
-      instance.addHook('onClose', async () => {
-        await conversions.close();
-        await db.destroy();
-      });
-    }, { name: 'context' }),
+    fp(
+      async (instance) => {
+        const db = createDatabase({
+          url: config.databaseUrl,
+          poolSize: config.databasePoolSize,
+          preparedStatements: config.databasePreparedStatements,
+          logger: instance.log,
+        });
+        instance.decorate('config', config);
+        instance.decorate('db', db);
+        instance.decorate('clock', deps.clock ?? systemClock);
+        instance.decorate('urls', createUrls(config.publicUrl));
+        const secret = await loadServiceSecret(db, config.secretKey);
+        instance.decorate('serviceSecret', secret);
+        instance.decorate('cursors', new Cursors(secret));
+        instance.decorate('outbound', createOutboundFetcher(config.outbound));
+        instance.decorate('fileUrls', new FileUrlSigner(secret, instance.urls, config.fileUrlTtlSeconds));
+        const conversions = new Conversions({
+          threads: config.conversion.threads,
+          timeoutMs: config.conversion.timeoutMs,
+          msPerKib: CONVERSION_MS_PER_KIB,
+          // Enough to absorb a burst; past it a new conversion is a 503 rather than a long wait.
+          maxQueue: config.conversion.threads * 32,
+          onThreadError: (error) => instance.log.error({ err: error }, 'A conversion thread failed'),
+        });
+        instance.decorate('conversions', conversions);
+        instance.decorate('content', new ContentStore(db, instance.urls, conversions));
+        instance.decorate('context', {
+          db,
+          clock: instance.clock,
+          urls: instance.urls,
+          config,
+          cursors: instance.cursors,
+          serviceSecret: secret,
+          content: instance.content,
+          conversions,
+          outbound: instance.outbound,
+          fileUrls: instance.fileUrls,
+          log: instance.log,
+        });
+        instance.addHook('onClose', async () => {
+          await conversions.close();
+          await db.destroy();
+        });
+      },
+      { name: 'context' },
+    ),
   );
 
   await app.register(rateLimit, {
@@ -197,7 +218,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       return caller ? `token:${caller.tokenId}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
-      new ApiError(429, `Rate limit exceeded: ${context.max} requests per ${context.after}; retry after the time in Retry-After`),
+      new ApiError(
+        429,
+        `Rate limit exceeded: ${context.max} requests per ${context.after}; retry after the time in Retry-After`,
+      ),
   });
 
   await app.register(swagger, {
@@ -212,7 +236,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 

@@ -48,26 +48,43 @@ async function run(db: Db, command: string, values: Record<string, string | unde
       if (!EMAIL.test(email) || email.length > 254) throw new UsageError('--email is not an email address');
       if (name.trim().length === 0 || name.length > 255) throw new UsageError('--name must have 1 to 255 characters');
       const role = values.role as Role | undefined;
-      if (role !== undefined && !ROLES.includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}`);
+      if (role !== undefined && !ROLES.includes(role))
+        throw new UsageError(`--role must be one of: ${ROLES.join(', ')}`);
       if (role && !values.org) throw new UsageError('--role goes with --org');
       const user = await db.transaction().execute(async (tx) => {
         const created = await createUser(tx, clock, { email, displayName: name });
         if (values.org) {
-          const organization = await tx.selectFrom('organizations').select('id').where('id', '=', values.org).executeTakeFirst();
+          const organization = await tx
+            .selectFrom('organizations')
+            .select('id')
+            .where('id', '=', values.org)
+            .executeTakeFirst();
           if (!organization) throw new Error(`No organization with id ${values.org}`);
           await tx
             .insertInto('organization_members')
-            .values({ organization_id: organization.id, user_id: created.id, role: role ?? 'read', joined_at: clock.now() })
+            .values({
+              organization_id: organization.id,
+              user_id: created.id,
+              role: role ?? 'read',
+              joined_at: clock.now(),
+            })
             .execute();
         }
         return created;
       });
-      out(`Created user ${user.id} <${user.email}>${values.org ? ` in organization ${values.org} as ${role ?? 'read'}` : ''}`);
+      out(
+        `Created user ${user.id} <${user.email}>${values.org ? ` in organization ${values.org} as ${role ?? 'read'}` : ''}`,
+      );
       return;
     }
     case 'tokens create': {
       const userId = await userIdByEmail(db, required(values, 'email'));
-      const scopes = values.scopes ? values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean) : null;
+      const scopes = values.scopes
+        ? values.scopes
+            .split(',')
+            .map((scope) => scope.trim())
+            .filter(Boolean)
+        : null;
       const unknown = scopes?.filter((scope) => !isScope(scope)) ?? [];
       if (unknown.length > 0) throw new UsageError(`Unknown scope(s): ${unknown.join(', ')}`);
       const label = values.label ?? '';
@@ -75,11 +92,14 @@ async function run(db: Db, command: string, values: Record<string, string | unde
       let expiresAt: Date | null = null;
       if (values['expires-in-days']) {
         const days = Number(values['expires-in-days']);
-        if (!Number.isInteger(days) || days < 1 || days > 3650) throw new UsageError('--expires-in-days must be a whole number from 1 to 3650');
+        if (!Number.isInteger(days) || days < 1 || days > 3650)
+          throw new UsageError('--expires-in-days must be a whole number from 1 to 3650');
         expiresAt = new Date(clock.now().getTime() + days * 86_400_000);
       }
       const { id, token } = await createApiToken(db, clock, { userId, label, scopes, expiresAt });
-      out(`Created token ${id}${scopes ? ` with scopes ${scopes.join(', ')}` : ' with full rights'}${expiresAt ? `, expiring ${expiresAt.toISOString()}` : ''}.`);
+      out(
+        `Created token ${id}${scopes ? ` with scopes ${scopes.join(', ')}` : ' with full rights'}${expiresAt ? `, expiring ${expiresAt.toISOString()}` : ''}.`,
+      );
       out('It is shown only this once:');
       out(token);
       return;
@@ -87,8 +107,14 @@ async function run(db: Db, command: string, values: Record<string, string | unde
     case 'tokens list': {
       const tokens = await listApiTokens(db, await userIdByEmail(db, required(values, 'email')));
       for (const token of tokens) {
-        const state = token.revoked_at ? 'revoked' : token.expires_at && token.expires_at <= clock.now() ? 'expired' : 'active';
-        out(`${token.id}  ${state}  created ${token.created_at.toISOString()}  scopes ${token.scopes?.join(',') ?? 'all'}  ${token.label}`);
+        const state = token.revoked_at
+          ? 'revoked'
+          : token.expires_at && token.expires_at <= clock.now()
+            ? 'expired'
+            : 'active';
+        out(
+          `${token.id}  ${state}  created ${token.created_at.toISOString()}  scopes ${token.scopes?.join(',') ?? 'all'}  ${token.label}`,
+        );
       }
       if (tokens.length === 0) out('No tokens.');
       return;
@@ -152,7 +178,9 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const message = error instanceof ConfigError ? error.message : (error as Error).message;
-    process.stderr.write(`${/23505/.test(String((error as { code?: string }).code)) ? 'A user with this email already exists' : message}\n`);
+    process.stderr.write(
+      `${/23505/.test(String((error as { code?: string }).code)) ? 'A user with this email already exists' : message}\n`,
+    );
     return 1;
   }
 }

@@ -14,10 +14,18 @@ const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$' })),
-  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info' }),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
   DATA_DIR: Type.String({ minLength: 1, default: './.data' }),
   BOOTSTRAP_ADMIN_TOKEN: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.~-]{20,200}$' })),
-  BOOTSTRAP_ADMIN_EMAIL: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$', default: 'admin@example.com' }),
+  BOOTSTRAP_ADMIN_EMAIL: Type.String({
+    minLength: 3,
+    maxLength: 254,
+    pattern: '^[^\\s@]+@[^\\s@]+$',
+    default: 'admin@example.com',
+  }),
   BOOTSTRAP_ORG_TITLE: Type.String({ minLength: 2, maxLength: 255, default: 'My organization' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
@@ -89,7 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
   const problems = [...Value.Errors(EnvSchema, converted)].map(
-    (error) => `${error.path.slice(1) || 'environment'} ${error.message} (got ${JSON.stringify(raw[error.path.slice(1)])})`,
+    (error) =>
+      `${error.path.slice(1) || 'environment'} ${error.message} (got ${JSON.stringify(raw[error.path.slice(1)])})`,
   );
   if (!isCronPattern(String((converted as Env).PURGE_SCHEDULE))) {
     problems.push(`PURGE_SCHEDULE is not a cron pattern (got ${JSON.stringify(raw.PURGE_SCHEDULE)})`);
@@ -118,7 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     spaceRetentionMs: Math.round(e.SPACE_RETENTION_DAYS * 86_400_000),
     purge: { pattern: e.PURGE_SCHEDULE, batchSize: e.PURGE_BATCH_SIZE },
-    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE, timeoutMs: e.OUTBOUND_TIMEOUT_MS, maxBytes: e.OUTBOUND_MAX_BYTES },
+    outbound: {
+      allowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+      timeoutMs: e.OUTBOUND_TIMEOUT_MS,
+      maxBytes: e.OUTBOUND_MAX_BYTES,
+    },
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     conversion: { threads: e.CONVERSION_THREADS, timeoutMs: e.CONVERSION_TIMEOUT_MS },
     loadShedding: { maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS },

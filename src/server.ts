@@ -46,7 +46,12 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     const dir = path.join(config.dataDir, 'postgres');
     log.info({ dir }, 'DATABASE_URL is not set: starting the embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dir, persistent: true, ownSignals: true, onLog: (message) => log.debug({ postgres: message.trim() }) });
+    embedded = await startEmbeddedPostgres({
+      dir,
+      persistent: true,
+      ownSignals: true,
+      onLog: (message) => log.debug({ postgres: message.trim() }),
+    });
     databaseUrl = embedded.url();
   }
 
@@ -72,6 +77,8 @@ async function main(): Promise<void> {
     );
   }
 
+  // Assigned once the server listens; a signal before that finds it undefined.
+  // eslint-disable-next-line prefer-const
   let stopPurge: (() => void) | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -98,7 +105,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  stopPurge = schedulePurge(app, config.purge);
+  stopPurge = schedulePurge(app.context, config.purge, app.log);
 }
 
 main().catch((error: unknown) => {

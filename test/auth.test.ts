@@ -36,7 +36,11 @@ describe('authentication', () => {
     ['a token with spaces in it', 'Bearer quire_abc def'],
     ['an unknown token', 'Bearer quire_0000000000000000000000000000000000000000'],
   ])('refuses %s with 401 and the same message', async (_case, authorization) => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/user', headers: authorization === undefined ? {} : { authorization } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: authorization === undefined ? {} : { authorization },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.json()).toEqual(UNAUTHORIZED);
@@ -44,7 +48,11 @@ describe('authentication', () => {
 
   it('accepts the scheme name in any case', async () => {
     const me = await t.factory.account();
-    const res = await t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `bearer ${me.token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { authorization: `bearer ${me.token}` },
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -63,7 +71,9 @@ describe('authentication', () => {
     const expired = await t.factory.account({ expiresAt: new Date(Date.now() - 1000) });
     const fresh = await t.factory.account({ expiresAt: new Date(Date.now() + 3_600_000) });
 
-    expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: expired.headers })).json()).toEqual(UNAUTHORIZED);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: expired.headers })).json()).toEqual(
+      UNAUTHORIZED,
+    );
     expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: fresh.headers })).statusCode).toBe(200);
   });
 
@@ -84,7 +94,12 @@ describe('authentication', () => {
       ['GET', '/v1/email-domains/example.com/orgs'],
       ['GET', '/v1/users/anything'],
     ] as const) {
-      const res = await t.app.inject({ method, url, headers: { 'content-type': 'application/json' }, payload: '{not json' });
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '{not json',
+      });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
     }
   });
@@ -96,14 +111,27 @@ describe('token scopes', () => {
     const org = await t.factory.organization(owner.user.id, { title: 'Scoped' });
     const readOnly = await t.factory.token(owner.user.id, { scopes: ['organization:read'] });
 
-    expect((await t.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: readOnly.headers })).statusCode).toBe(200);
-    const patch = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: readOnly.headers, payload: { title: 'Changed' } });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: readOnly.headers })).statusCode,
+    ).toBe(200);
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: readOnly.headers,
+      payload: { title: 'Changed' },
+    });
     expect(patch.statusCode).toBe(403);
-    expect(patch.json()).toEqual({ error: { code: 403, message: 'This token lacks the "organization:write" scope this operation needs' } });
+    expect(patch.json()).toEqual({
+      error: { code: 403, message: 'This token lacks the "organization:write" scope this operation needs' },
+    });
     const user = await t.app.inject({ method: 'GET', url: '/v1/user', headers: readOnly.headers });
     expect(user.statusCode).toBe(403);
 
-    const stored = await t.db.selectFrom('organizations').select('title').where('id', '=', org.id).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('organizations')
+      .select('title')
+      .where('id', '=', org.id)
+      .executeTakeFirstOrThrow();
     expect(stored.title).toBe('Scoped');
   });
 
@@ -112,8 +140,15 @@ describe('token scopes', () => {
     const org = await t.factory.organization(owner.user.id);
     const writer = await t.factory.token(owner.user.id, { scopes: ['organization:write'] });
 
-    expect((await t.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: writer.headers })).statusCode).toBe(200);
-    const patch = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: writer.headers, payload: { ai: true } });
+    expect((await t.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: writer.headers })).statusCode).toBe(
+      200,
+    );
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: writer.headers,
+      payload: { ai: true },
+    });
     expect(patch.statusCode).toBe(200);
   });
 });

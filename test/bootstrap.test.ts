@@ -25,9 +25,17 @@ describe('first start', () => {
       expect(first).toBeDefined();
       expect(first!.token).toMatch(/^quire_[A-Za-z0-9]{40}$/);
 
-      const user = await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer ${first!.token}` } });
+      const user = await app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { authorization: `Bearer ${first!.token}` },
+      });
       expect(user.json()).toMatchObject({ email: 'admin@example.com', displayName: 'Administrator' });
-      const org = await app.inject({ method: 'GET', url: `/v1/orgs/${first!.organizationId}`, headers: { authorization: `Bearer ${first!.token}` } });
+      const org = await app.inject({
+        method: 'GET',
+        url: `/v1/orgs/${first!.organizationId}`,
+        headers: { authorization: `Bearer ${first!.token}` },
+      });
       expect(org.json()).toMatchObject({ title: 'Bootstrapped', permissions: { admin: true } });
 
       expect(await bootstrapFirstStart(app.db, systemClock, settings)).toBeUndefined();
@@ -41,14 +49,20 @@ describe('first start', () => {
       const adminToken = 'operator-chosen-token-0123456789';
       const result = await bootstrapFirstStart(app.db, systemClock, { ...settings, adminToken });
       expect(result!.token).toBe(adminToken);
-      const user = await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer ${adminToken}` } });
+      const user = await app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
       expect(user.statusCode).toBe(200);
     });
   });
 
   it('bootstraps once when several instances start together', async () => {
     await withFreshApp(async (app) => {
-      const results = await Promise.all(Array.from({ length: 4 }, () => bootstrapFirstStart(app.db, systemClock, settings)));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => bootstrapFirstStart(app.db, systemClock, settings)),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await app.db.selectFrom('organizations').select('id').execute()).toHaveLength(1);
     });

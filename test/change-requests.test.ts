@@ -43,13 +43,24 @@ describe('change requests', () => {
       createdBy: { object: 'user', id: admin.user.id },
     });
     expect(second.json()).toMatchObject({ number: 2, subject: '' });
-    expect(await spaceCounters(space.id)).toMatchObject({ change_requests_count: 2, change_requests_draft_count: 2, change_requests_open_count: 0 });
+    expect(await spaceCounters(space.id)).toMatchObject({
+      change_requests_count: 2,
+      change_requests_draft_count: 2,
+      change_requests_open_count: 0,
+    });
 
-    const opened = await api.patchChangeRequest(admin, space.id, first.json().id, { status: 'open', subject: 'Renamed' });
+    const opened = await api.patchChangeRequest(admin, space.id, first.json().id, {
+      status: 'open',
+      subject: 'Renamed',
+    });
     expect(opened.statusCode).toBe(200);
     expectSpecResponse('updateChangeRequestById', 200, opened.json());
     expect(opened.json()).toMatchObject({ status: 'open', subject: 'Renamed' });
-    expect(await spaceCounters(space.id)).toMatchObject({ change_requests_count: 2, change_requests_draft_count: 1, change_requests_open_count: 1 });
+    expect(await spaceCounters(space.id)).toMatchObject({
+      change_requests_count: 2,
+      change_requests_draft_count: 1,
+      change_requests_open_count: 1,
+    });
 
     const byNumber = await api.getChangeRequest(admin, space.id, 1);
     expect(byNumber.json().id).toBe(first.json().id);
@@ -84,7 +95,9 @@ describe('change requests', () => {
   it('answer 400 to bad input, 403 to readers and to locked spaces, and 404 to unknown ids', async () => {
     const { admin, member, space } = await spaceWithTeam();
     expect((await api.createChangeRequest(admin, space.id, { subject: 'x'.repeat(101) })).statusCode).toBe(400);
-    expect((await api.createChangeRequest(admin, space.id, { title: 'wrong field' })).json().error.message).toContain('is not an accepted field');
+    expect((await api.createChangeRequest(admin, space.id, { title: 'wrong field' })).json().error.message).toContain(
+      'is not an accepted field',
+    );
     expect((await api.createChangeRequest(member('read'), space.id)).statusCode).toBe(403);
     expect((await api.getChangeRequest(admin, space.id, 99)).statusCode).toBe(404);
     const created = (await api.createChangeRequest(member('edit'), space.id)).json();
@@ -95,11 +108,18 @@ describe('change requests', () => {
     expect((await api.getChangeRequest(outsider, space.id, created.id)).statusCode).toBe(404);
     expect((await api.createChangeRequest(outsider, space.id)).statusCode).toBe(404);
 
-    await t.app.inject({ method: 'PATCH', url: `/v1/spaces/${space.id}`, headers: admin.headers, payload: { editMode: 'locked' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${space.id}`,
+      headers: admin.headers,
+      payload: { editMode: 'locked' },
+    });
     const locked = await api.createChangeRequest(admin, space.id);
     expect(locked.statusCode).toBe(403);
     expect(locked.json().error.message).toContain('locked');
-    expect((await api.writeContent(admin, space.id, created.id, [{ operation: 'insert_page', document: {} }])).statusCode).toBe(403);
+    expect(
+      (await api.writeContent(admin, space.id, created.id, [{ operation: 'insert_page', document: {} }])).statusCode,
+    ).toBe(403);
     expect((await api.merge(admin, space.id, created.id)).statusCode).toBe(403);
     expect(await spaceCounters(space.id)).toMatchObject({ change_requests_count: 1 });
   });
@@ -114,7 +134,11 @@ describe('without a valid token', () => {
       ['GET', `/v1/spaces/${space.id}/change-requests`],
       ['GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`],
       ['PATCH', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { subject: 'x' }],
-      ['POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', document: {} }] }],
+      [
+        'POST',
+        `/v1/spaces/${space.id}/change-requests/${cr.id}/content`,
+        { changes: [{ operation: 'insert_page', document: {} }] },
+      ],
       ['POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`],
       ['GET', `/v1/spaces/${space.id}/content`],
       ['GET', `/v1/spaces/${space.id}/content/pages`],
@@ -124,12 +148,21 @@ describe('without a valid token', () => {
     ];
     for (const [method, url, payload] of routes) {
       for (const headers of [{}, { authorization: 'Bearer quire_not-a-real-token' }]) {
-        const res = await t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload: payload as object } : {}) });
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers,
+          ...(payload ? { payload: payload } : {}),
+        });
         expect(res.statusCode, `${method} ${url}`).toBe(401);
         expect(res.json().error.code).toBe(401);
       }
     }
-    expect((await api.getChangeRequest(admin, space.id, cr.id)).json()).toMatchObject({ subject: '', status: 'draft', revision: space.revision });
+    expect((await api.getChangeRequest(admin, space.id, cr.id)).json()).toMatchObject({
+      subject: '',
+      status: 'draft',
+      revision: space.revision,
+    });
     expect(await spaceCounters(space.id)).toMatchObject({ change_requests_count: 1, revision_id: space.revision });
   });
 });
@@ -145,8 +178,20 @@ describe('writing content and merging', () => {
       space.id,
       cr.id,
       [
-        { operation: 'insert_page', ref: 'intro', document: { markdown: '---\ndescription: Start here\n---\n# Introduction\n\nRead [the setup](./setup.md).\n' } },
-        { operation: 'insert_page', ref: 'setup', title: 'Setup', into: 'intro', document: { markdown: 'Install it.\n' } },
+        {
+          operation: 'insert_page',
+          ref: 'intro',
+          document: {
+            markdown: '---\ndescription: Start here\n---\n# Introduction\n\nRead [the setup](./setup.md).\n',
+          },
+        },
+        {
+          operation: 'insert_page',
+          ref: 'setup',
+          title: 'Setup',
+          into: 'intro',
+          document: { markdown: 'Install it.\n' },
+        },
         { operation: 'insert_page', title: 'FAQ', slug: 'questions', document: {} },
       ],
       { compat: 'false' },
@@ -161,14 +206,20 @@ describe('writing content and merging', () => {
     expect(changeRequest.revision).not.toBe(space.revision);
     const introId = changes[0].page.id as string;
     const setupId = changes[1].page.id as string;
-    expect(changes[0].page.urls.location).toBe(`${PUBLIC_URL}/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${introId}`);
+    expect(changes[0].page.urls.location).toBe(
+      `${PUBLIC_URL}/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${introId}`,
+    );
 
     // The space is unchanged until the merge.
     expect((await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json()).toEqual({ pages: [] });
     const inCr = await api.read(admin, `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`);
     expectSpecResponse('listPagesInChangeRequest', 200, inCr.json());
     expect(outline(inCr.json().pages)).toEqual([
-      { title: 'Introduction', path: 'introduction', pages: [{ title: 'Setup', path: 'introduction/setup', pages: [] }] },
+      {
+        title: 'Introduction',
+        path: 'introduction',
+        pages: [{ title: 'Setup', path: 'introduction/setup', pages: [] }],
+      },
       { title: 'FAQ', path: 'questions', pages: [] },
     ]);
     const intro = inCr.json().pages[0];
@@ -180,13 +231,22 @@ describe('writing content and merging', () => {
     expect(merged.json().result).toBe('merge');
     const counters = await spaceCounters(space.id);
     expect(counters.revision_id).toBe(merged.json().revision);
-    expect(counters).toMatchObject({ change_requests_draft_count: 0, change_requests_open_count: 0, change_requests_count: 1 });
+    expect(counters).toMatchObject({
+      change_requests_draft_count: 0,
+      change_requests_open_count: 0,
+      change_requests_count: 1,
+    });
     const after = (await api.getChangeRequest(admin, space.id, cr.id)).json();
     expect(after).toMatchObject({ status: 'merged', revisionMerged: merged.json().revision });
 
     const revision = await api.read(admin, `/v1/spaces/${space.id}/content`);
     expectSpecResponse('getCurrentRevision', 200, revision.json());
-    expect(revision.json()).toMatchObject({ object: 'revision', id: merged.json().revision, type: 'merge', parents: [space.revision, changeRequest.revision] });
+    expect(revision.json()).toMatchObject({
+      object: 'revision',
+      id: merged.json().revision,
+      type: 'merge',
+      parents: [space.revision, changeRequest.revision],
+    });
     expect(revision.json().mergedFrom).toMatchObject({ id: cr.id, status: 'merged' });
 
     // A second change request moves, renames and deletes.
@@ -217,21 +277,62 @@ describe('writing content and merging', () => {
     ]);
     const parentId = written.changes[0].page.id as string;
     const cr = (await api.createChangeRequest(admin, space.id)).json();
-    const child = await api.writeContent(admin, space.id, cr.id, [{ operation: 'insert_page', title: 'Child', into: parentId, document: {} }], { compat: 'false' });
+    const child = await api.writeContent(
+      admin,
+      space.id,
+      cr.id,
+      [{ operation: 'insert_page', title: 'Child', into: parentId, document: {} }],
+      { compat: 'false' },
+    );
     const childId = child.json().changes[0].page.id as string;
     const before = (await api.getChangeRequest(admin, space.id, cr.id)).json().revision;
 
     const cases: Array<[unknown[], string]> = [
-      [[{ operation: 'insert_page', title: 'ok', document: {} }, { operation: 'update_page', page: 'nope', title: 'x' }], 'no page nope'],
-      [[{ operation: 'insert_page', title: 'ok', document: {} }, { operation: 'delete_page', page: 'nope' }], 'no page nope'],
+      [
+        [
+          { operation: 'insert_page', title: 'ok', document: {} },
+          { operation: 'update_page', page: 'nope', title: 'x' },
+        ],
+        'no page nope',
+      ],
+      [
+        [
+          { operation: 'insert_page', title: 'ok', document: {} },
+          { operation: 'delete_page', page: 'nope' },
+        ],
+        'no page nope',
+      ],
       [[{ operation: 'update_page', page: parentId, into: childId }], 'cannot move under itself'],
       [[{ operation: 'update_page', page: parentId, into: parentId }], 'cannot move under itself'],
-      [[{ operation: 'insert_page', ref: 'a', document: {} }, { operation: 'insert_page', ref: 'a', document: {} }], 'used twice'],
-      [[{ operation: 'insert_files', files: [{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }] }], '1 MiB'],
+      [
+        [
+          { operation: 'insert_page', ref: 'a', document: {} },
+          { operation: 'insert_page', ref: 'a', document: {} },
+        ],
+        'used twice',
+      ],
+      [
+        [
+          {
+            operation: 'insert_files',
+            files: [
+              {
+                name: 'big.bin',
+                contentType: 'application/octet-stream',
+                base64: Buffer.alloc(1024 * 1024 + 1).toString('base64'),
+              },
+            ],
+          },
+        ],
+        '1 MiB',
+      ],
       [[{ operation: 'insert_files', files: [{ name: 'x.png', base64: 'AAAA' }] }], 'contentType is required'],
       [[{ operation: 'insert_page', into: 'nope', document: {} }], 'no page nope'],
       [[{ operation: 'insert_page', document: { markdown: '---\ntitle: [unclosed\n---\nbody' } }], 'frontmatter'],
-      [[{ operation: 'insert_page', title: 'Deep', document: { markdown: `${'>'.repeat(10_000)} x` } }], 'nests too deeply'],
+      [
+        [{ operation: 'insert_page', title: 'Deep', document: { markdown: `${'>'.repeat(10_000)} x` } }],
+        'nests too deeply',
+      ],
       [[{ operation: 'rename_page', page: parentId }], 'body/changes/0'],
       [[], 'must NOT have fewer than 1 items'],
     ];
@@ -240,7 +341,9 @@ describe('writing content and merging', () => {
       expect(res.statusCode, JSON.stringify(changes).slice(0, 200)).toBe(400);
       expect(res.json().error.message).toContain(message);
     }
-    const slugTaken = await api.writeContent(admin, space.id, cr.id, [{ operation: 'insert_page', title: 'x', slug: 'parent', document: {} }]);
+    const slugTaken = await api.writeContent(admin, space.id, cr.id, [
+      { operation: 'insert_page', title: 'x', slug: 'parent', document: {} },
+    ]);
     expect(slugTaken.statusCode).toBe(409);
 
     expect((await api.getChangeRequest(admin, space.id, cr.id)).json().revision).toBe(before);
@@ -253,16 +356,25 @@ describe('writing content and merging', () => {
 
   it('reports a conflict when a page changed on both sides, and writes nothing', async () => {
     const { admin, space } = await spaceWithTeam();
-    const { written } = await api.change(admin, space.id, [{ operation: 'insert_page', title: 'Shared', document: { markdown: 'v1\n' } }]);
+    const { written } = await api.change(admin, space.id, [
+      { operation: 'insert_page', title: 'Shared', document: { markdown: 'v1\n' } },
+    ]);
     const pageId = written.changes[0].page.id as string;
 
     const first = (await api.createChangeRequest(admin, space.id)).json();
     const second = (await api.createChangeRequest(admin, space.id)).json();
-    await api.writeContent(admin, space.id, first.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'first\n' } }]);
-    await api.writeContent(admin, space.id, second.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'second\n' } }]);
+    await api.writeContent(admin, space.id, first.id, [
+      { operation: 'update_page', page: pageId, document: { markdown: 'first\n' } },
+    ]);
+    await api.writeContent(admin, space.id, second.id, [
+      { operation: 'update_page', page: pageId, document: { markdown: 'second\n' } },
+    ]);
     expect((await api.merge(admin, space.id, first.id)).json().result).toBe('merge');
     const head = (await spaceCounters(space.id)).revision_id;
-    const entriesBefore = await t.db.selectFrom('tree_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const entriesBefore = await t.db
+      .selectFrom('tree_entries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
 
     expect((await api.getChangeRequest(admin, space.id, second.id)).json().outdated).toBe(true);
     const conflict = await api.merge(admin, space.id, second.id);
@@ -270,7 +382,10 @@ describe('writing content and merging', () => {
     expect(conflict.json()).toEqual({ result: 'conflicts', revision: head });
     expect((await spaceCounters(space.id)).revision_id).toBe(head);
     expect((await api.getChangeRequest(admin, space.id, second.id)).json().status).toBe('draft');
-    const entriesAfter = await t.db.selectFrom('tree_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const entriesAfter = await t.db
+      .selectFrom('tree_entries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(entriesAfter).toEqual(entriesBefore);
     const page = await api.read(admin, `/v1/spaces/${space.id}/content/page/${pageId}`, { format: 'markdown' });
     expect(page.json().markdown).toBe('first\n');
@@ -281,10 +396,14 @@ describe('writing content and merging', () => {
 
   it('treats a child added under a page deleted on the other side as a conflict', async () => {
     const { admin, space } = await spaceWithTeam();
-    const { written } = await api.change(admin, space.id, [{ operation: 'insert_page', title: 'Doomed', document: {} }]);
+    const { written } = await api.change(admin, space.id, [
+      { operation: 'insert_page', title: 'Doomed', document: {} },
+    ]);
     const doomed = written.changes[0].page.id as string;
     const adds = (await api.createChangeRequest(admin, space.id)).json();
-    await api.writeContent(admin, space.id, adds.id, [{ operation: 'insert_page', title: 'Orphan', into: doomed, document: {} }]);
+    await api.writeContent(admin, space.id, adds.id, [
+      { operation: 'insert_page', title: 'Orphan', into: doomed, document: {} },
+    ]);
     await api.change(admin, space.id, [{ operation: 'delete_page', page: doomed }]);
     expect((await api.merge(admin, space.id, adds.id)).json().result).toBe('conflicts');
   });
@@ -293,17 +412,32 @@ describe('writing content and merging', () => {
     const { admin, space } = await spaceWithTeam();
     const cr = (await api.createChangeRequest(admin, space.id)).json();
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => api.writeContent(admin, space.id, cr.id, [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Body ${i}\n` } }])),
+      Array.from({ length: 8 }, (_, i) =>
+        api.writeContent(admin, space.id, cr.id, [
+          { operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Body ${i}\n` } },
+        ]),
+      ),
     );
     expect(results.map((res) => res.statusCode)).toEqual(Array(8).fill(200));
     const pages = (await api.read(admin, `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`)).json().pages;
-    expect(pages.map((page: { title: string }) => page.title).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `Page ${i}`));
+    expect(pages.map((page: { title: string }) => page.title).sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => `Page ${i}`),
+    );
 
     const others = await Promise.all(Array.from({ length: 4 }, () => api.createChangeRequest(admin, space.id)));
-    for (const [i, other] of others.entries()) await api.writeContent(admin, space.id, other.json().id, [{ operation: 'insert_page', title: `Merge ${i}`, document: {} }]);
+    for (const [i, other] of others.entries())
+      await api.writeContent(admin, space.id, other.json().id, [
+        { operation: 'insert_page', title: `Merge ${i}`, document: {} },
+      ]);
     const merges = await Promise.all(others.map((other) => api.merge(admin, space.id, other.json().id)));
     expect(merges.map((res) => res.json().result)).toEqual(['merge', 'merge', 'merge', 'merge']);
-    const seqs = await t.db.selectFrom('revisions').select('seq').where('space_id', '=', space.id).where('change_request_id', 'is', null).orderBy('seq').execute();
+    const seqs = await t.db
+      .selectFrom('revisions')
+      .select('seq')
+      .where('space_id', '=', space.id)
+      .where('change_request_id', 'is', null)
+      .orderBy('seq')
+      .execute();
     expect(seqs.map((row) => row.seq)).toEqual([0, 1, 2, 3, 4]);
   });
 });
@@ -313,16 +447,38 @@ describe('a space with content', () => {
     const { admin, space, ...team } = await spaceWithTeam();
     await api.change(admin, space.id, [
       { operation: 'insert_page', title: 'Moves', document: { markdown: 'Along.\n' } },
-      { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] },
+      {
+        operation: 'insert_files',
+        files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }],
+      },
     ]);
     // Read once before, so that what the caches hold is put to the test.
-    expect((await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages[0].urls.app).toContain(`/o/${team.organization.id}/`);
+    expect((await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages[0].urls.app).toContain(
+      `/o/${team.organization.id}/`,
+    );
     const target = await t.factory.organization(admin.user.id);
-    const moved = await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/transfer`, headers: admin.headers, payload: { organization: target.id } });
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/transfer`,
+      headers: admin.headers,
+      payload: { organization: target.id },
+    });
     expect(moved.statusCode).toBe(200);
 
-    for (const table of ['change_requests', 'revisions', 'documents', 'page_versions', 'file_versions', 'tree_entries'] as const) {
-      const organizations = await t.db.selectFrom(table).select('organization_id').distinct().where('space_id', '=', space.id).execute();
+    for (const table of [
+      'change_requests',
+      'revisions',
+      'documents',
+      'page_versions',
+      'file_versions',
+      'tree_entries',
+    ] as const) {
+      const organizations = await t.db
+        .selectFrom(table)
+        .select('organization_id')
+        .distinct()
+        .where('space_id', '=', space.id)
+        .execute();
       expect(organizations, table).toEqual([{ organization_id: target.id }]);
     }
     const pages = (await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages;
@@ -338,7 +494,9 @@ describe('through the official client', () => {
 
     const created = await client.spaces.createChangeRequest(space.id, { subject: 'From the client' });
     expect(created.status).toBe(201);
-    await api.writeContent(admin, space.id, created.data.id, [{ operation: 'insert_page', title: 'Hello', document: { markdown: '**Bold** text\n' } }]);
+    await api.writeContent(admin, space.id, created.data.id, [
+      { operation: 'insert_page', title: 'Hello', document: { markdown: '**Bold** text\n' } },
+    ]);
     const read = await client.spaces.getChangeRequestById(space.id, String(created.data.number));
     expect(read.data.id).toBe(created.data.id);
     await client.spaces.updateChangeRequestById(space.id, created.data.id, { status: 'open' });

@@ -27,11 +27,30 @@ describe('npm run cli', () => {
     const owner = await t.factory.account();
     const org = await t.factory.organization(owner.user.id);
 
-    const created = await cli('users', 'create', '--email', 'Writer@Example.com', '--name', 'Writer', '--org', org.id, '--role', 'edit');
+    const created = await cli(
+      'users',
+      'create',
+      '--email',
+      'Writer@Example.com',
+      '--name',
+      'Writer',
+      '--org',
+      org.id,
+      '--role',
+      'edit',
+    );
     expect(created.code).toBe(0);
-    const user = await t.db.selectFrom('users').selectAll().where('email', '=', 'writer@example.com').executeTakeFirstOrThrow();
+    const user = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'writer@example.com')
+      .executeTakeFirstOrThrow();
     expect(user.display_name).toBe('Writer');
-    const membership = await t.db.selectFrom('organization_members').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const membership = await t.db
+      .selectFrom('organization_members')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(membership).toMatchObject({ organization_id: org.id, role: 'edit' });
 
     const issued = await cli('tokens', 'create', '--email', 'writer@example.com', '--label', 'ci');
@@ -41,7 +60,11 @@ describe('npm run cli', () => {
 
     const me = await t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer ${token}` } });
     expect(me.json().id).toBe(user.id);
-    const orgView = await t.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: { authorization: `Bearer ${token}` } });
+    const orgView = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${org.id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(orgView.json().permissions).toMatchObject({ admin: false, createContent: false, ingestConversations: true });
 
     const listed = await cli('tokens', 'list', '--email', 'writer@example.com');
@@ -49,30 +72,61 @@ describe('npm run cli', () => {
 
     const revoked = await cli('tokens', 'revoke', '--token', token);
     expect(revoked.code).toBe(0);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(401);
     expect((await cli('tokens', 'revoke', '--token', token)).code).toBe(1);
   });
 
   it('makes a token limited to the scopes given', async () => {
     const user = await t.factory.user();
-    const issued = await cli('tokens', 'create', '--email', user.email, '--scopes', 'organization:read,user:read', '--expires-in-days', '30');
+    const issued = await cli(
+      'tokens',
+      'create',
+      '--email',
+      user.email,
+      '--scopes',
+      'organization:read,user:read',
+      '--expires-in-days',
+      '30',
+    );
     expect(issued.code).toBe(0);
-    const row = await t.db.selectFrom('api_tokens').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.scopes).toEqual(['organization:read', 'user:read']);
     expect(row.expires_at!.getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000);
   });
 
   it('refuses bad input with a message and a non-zero exit, writing nothing', async () => {
-    const before = await t.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     const user = await t.factory.user({ email: 'taken@example.com' });
 
     const cases: Array<[string[], number, RegExp]> = [
       [['users', 'create', '--name', 'No Email'], 2, /--email is required/],
       [['users', 'create', '--email', 'not-an-email', '--name', 'X'], 2, /not an email address/],
       [['users', 'create', '--email', 'taken@example.com', '--name', 'Again'], 1, /already exists/],
-      [['users', 'create', '--email', 'new@example.com', '--name', 'X', '--org', 'nope', '--role', 'edit'], 1, /No organization with id nope/],
-      [['users', 'create', '--email', 'new@example.com', '--name', 'X', '--org', 'nope', '--role', 'owner'], 2, /--role must be one of/],
-      [['tokens', 'create', '--email', user.email, '--scopes', 'space:read,everything'], 2, /Unknown scope\(s\): everything/],
+      [
+        ['users', 'create', '--email', 'new@example.com', '--name', 'X', '--org', 'nope', '--role', 'edit'],
+        1,
+        /No organization with id nope/,
+      ],
+      [
+        ['users', 'create', '--email', 'new@example.com', '--name', 'X', '--org', 'nope', '--role', 'owner'],
+        2,
+        /--role must be one of/,
+      ],
+      [
+        ['tokens', 'create', '--email', user.email, '--scopes', 'space:read,everything'],
+        2,
+        /Unknown scope\(s\): everything/,
+      ],
       [['tokens', 'create', '--email', 'nobody@example.com'], 1, /No user with email nobody@example.com/],
       [['tokens', 'create', '--email', user.email, '--expires-in-days', '0'], 2, /--expires-in-days/],
       [['frobnicate'], 2, /Unknown command: frobnicate/],
@@ -83,7 +137,10 @@ describe('npm run cli', () => {
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
 
-    const after = await t.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 1);
     expect(await t.db.selectFrom('api_tokens').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
   });

@@ -30,7 +30,10 @@ describe('the official @gitbook/api client against a running server', () => {
     expect(list.data.count).toBe(2);
     expect(list.data.items).toHaveLength(1);
     expectSpecResponse('listOrganizationsForAuthenticatedUser', 200, list.data);
-    const secondPage = await client.orgs.listOrganizationsForAuthenticatedUser({ limit: 1, page: list.data.next!.page });
+    const secondPage = await client.orgs.listOrganizationsForAuthenticatedUser({
+      limit: 1,
+      page: list.data.next!.page,
+    });
     expect(secondPage.data.items[0]!.id).not.toBe(list.data.items[0]!.id);
     expect(secondPage.data.next).toBeUndefined();
 
@@ -38,7 +41,10 @@ describe('the official @gitbook/api client against a running server', () => {
     expect(read.data.title).toBe('Through the client');
     expectSpecResponse('getOrganizationById', 200, read.data);
 
-    const updated = await client.orgs.updateOrganizationById(org.id, { title: 'Renamed by client', emailDomains: ['client.example'] });
+    const updated = await client.orgs.updateOrganizationById(org.id, {
+      title: 'Renamed by client',
+      emailDomains: ['client.example'],
+    });
     expect(updated.data).toMatchObject({ id: org.id, title: 'Renamed by client', emailDomains: ['client.example'] });
     expectSpecResponse('updateOrganizationById', 200, updated.data);
 
@@ -46,7 +52,11 @@ describe('the official @gitbook/api client against a running server', () => {
     expect(byDomain.data.organizations.map((o) => o.id)).toEqual([org.id]);
     expectSpecResponse('getOrganizationsForEmailDomain', 200, byDomain.data);
 
-    const stored = await t.db.selectFrom('organizations').select('title').where('id', '=', org.id).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('organizations')
+      .select('title')
+      .where('id', '=', org.id)
+      .executeTakeFirstOrThrow();
     expect(stored.title).toBe('Renamed by client');
   });
 
@@ -64,7 +74,9 @@ describe('the official @gitbook/api client against a running server', () => {
     expect((invalid as GitBookAPIError).code).toBe(400);
     expect((invalid as GitBookAPIError).errorMessage).toBe('body/title must NOT have fewer than 2 characters');
 
-    const unauthenticated = await officialClient(endpoint, 'quire_wrong').orgs.listOrganizationsForAuthenticatedUser().catch((error: unknown) => error);
+    const unauthenticated = await officialClient(endpoint, 'quire_wrong')
+      .orgs.listOrganizationsForAuthenticatedUser()
+      .catch((error: unknown) => error);
     expect((unauthenticated as GitBookAPIError).code).toBe(401);
   });
 });

@@ -9,23 +9,45 @@ const t = useTestApp();
 const api = contentApi(() => t.app);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (account: Account, method: Method, url: string, payload?: unknown, query?: Record<string, string | string[]>) =>
-  t.app.inject({ method, url, headers: account.headers, ...(payload !== undefined ? { payload: payload as object } : {}), ...(query ? { query } : {}) });
+const call = (
+  account: Account,
+  method: Method,
+  url: string,
+  payload?: unknown,
+  query?: Record<string, string | string[]>,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: account.headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+    ...(query ? { query } : {}),
+  });
 
 /** An organization with a member of each role, a space with two pages, and the URL of its comments. */
 async function spaceWithPages() {
   const team = await t.factory.team(['read', 'comment', 'edit']);
   const space = await api.createSpace(team.admin, team.organization.id, { title: 'Docs' });
   const { written } = await api.change(team.admin, space.id, [
-    { operation: 'insert_page', ref: 'guide', title: 'Guide', emoji: '📘', document: { markdown: 'First paragraph of the guide.\n\nSecond one.\n' } },
+    {
+      operation: 'insert_page',
+      ref: 'guide',
+      title: 'Guide',
+      emoji: '📘',
+      document: { markdown: 'First paragraph of the guide.\n\nSecond one.\n' },
+    },
     { operation: 'insert_page', title: 'Other', into: 'guide', document: { markdown: 'Other page.\n' } },
   ]);
   const [guide, other] = written.changes.map((change: { page: { id: string } }) => change.page.id) as [string, string];
   return { ...team, space, guide, other, comments: `/v1/spaces/${space.id}/comments` };
 }
 
-const openCount = async (spaceId: string) => (await t.db.selectFrom('spaces').select('comments_open_count').where('id', '=', spaceId).executeTakeFirstOrThrow()).comments_open_count;
-const totalCount = async (spaceId: string) => (await t.db.selectFrom('spaces').select('comments_total_count').where('id', '=', spaceId).executeTakeFirstOrThrow()).comments_total_count;
+const openCount = async (spaceId: string) =>
+  (await t.db.selectFrom('spaces').select('comments_open_count').where('id', '=', spaceId).executeTakeFirstOrThrow())
+    .comments_open_count;
+const totalCount = async (spaceId: string) =>
+  (await t.db.selectFrom('spaces').select('comments_total_count').where('id', '=', spaceId).executeTakeFirstOrThrow())
+    .comments_total_count;
 
 describe('space comments', () => {
   it('are posted on the space, a page or a block of it, and read back with every field', async () => {
@@ -51,7 +73,13 @@ describe('space comments', () => {
     expect(plain.json().resolvedAt).toBeUndefined();
 
     const onPage = await call(commenter, 'POST', comments, { page: guide, body: { markdown: 'About the guide' } });
-    expect(onPage.json().target.page).toMatchObject({ id: guide, title: 'Guide', emoji: '📘', path: 'guide', outdated: false });
+    expect(onPage.json().target.page).toMatchObject({
+      id: guide,
+      title: 'Guide',
+      emoji: '📘',
+      path: 'guide',
+      outdated: false,
+    });
     // Node keys are those of the page's document; the first paragraph is the first block.
     const document = (await api.read(admin, `/v1/spaces/${space.id}/content/page/${guide}`)).json().document;
     const firstBlock = document.nodes[0].key as string;
@@ -98,12 +126,19 @@ describe('space comments', () => {
     expect(await openCount(space.id)).toBe(0);
 
     const posted = (await call(commenter, 'POST', comments, { body: { markdown: 'x' } })).json();
-    for (const reactions of [['not an emoji'], ['1f389'], ['👍👍'], Array.from({ length: 21 }, (_, i) => String.fromCodePoint(0x1f600 + i))]) {
+    for (const reactions of [
+      ['not an emoji'],
+      ['1f389'],
+      ['👍👍'],
+      Array.from({ length: 21 }, (_, i) => String.fromCodePoint(0x1f600 + i)),
+    ]) {
       const res = await call(commenter, 'PUT', `${comments}/${posted.id}`, { addedReactions: reactions });
       expect(res.statusCode, reactions.join(' ')).toBe(400);
     }
     expect((await call(commenter, 'PUT', `${comments}/${posted.id}`, {})).statusCode).toBe(400);
-    expect(await t.db.selectFrom('comment_reactions').select('emoji').where('comment_id', '=', posted.id).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('comment_reactions').select('emoji').where('comment_id', '=', posted.id).execute(),
+    ).toEqual([]);
   });
 
   it('resolve, reopen, change body and react, with the counter following', async () => {
@@ -127,7 +162,11 @@ describe('space comments', () => {
     expect(reopened.json().resolvedAt).toBeUndefined();
     expect(reopened.json().resolvedBy).toBeUndefined();
     expect(await openCount(space.id)).toBe(1);
-    const stored = await t.db.selectFrom('comments').select(['resolved_at', 'resolved_by']).where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('comments')
+      .select(['resolved_at', 'resolved_by'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ resolved_at: null, resolved_by: null });
 
     expect((await call(admin, 'PUT', url, { body: { markdown: 'Not mine' } })).statusCode).toBe(403);
@@ -143,7 +182,12 @@ describe('space comments', () => {
       ['🎉', 1],
       ['👍', 2],
     ]);
-    expect(reacted.json().reactions[1].users.map((u: { user: { id: string } }) => u.user.id).sort()).toEqual([author.user.id, admin.user.id].sort());
+    expect(
+      reacted
+        .json()
+        .reactions[1].users.map((u: { user: { id: string } }) => u.user.id)
+        .sort(),
+    ).toEqual([author.user.id, admin.user.id].sort());
     const removed = await call(author, 'PUT', url, { removedReactions: ['👍'] });
     expect(removed.json().reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([
       ['🎉', 1],
@@ -165,7 +209,9 @@ describe('space comments', () => {
     expect(deleted.statusCode).toBe(205);
     expect(deleted.body).toBe('');
     expect(await t.db.selectFrom('comment_replies').select('id').where('comment_id', '=', id).execute()).toEqual([]);
-    expect(await t.db.selectFrom('comment_reactions').select('emoji').where('comment_id', '=', id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('comment_reactions').select('emoji').where('comment_id', '=', id).execute()).toEqual(
+      [],
+    );
     expect(await openCount(space.id)).toBe(0);
     expect((await call(author, 'GET', `${comments}/${id}`)).statusCode).toBe(404);
     expect((await call(author, 'DELETE', `${comments}/${id}`)).statusCode).toBe(404);
@@ -185,7 +231,10 @@ describe('space comments', () => {
     const posted: Array<{ id: string; by: string; page: boolean }> = [];
     for (let i = 0; i < 7; i++) {
       const by = i % 3 === 0 ? a : i % 3 === 1 ? b : admin;
-      const res = await call(by, 'POST', comments, { ...(i % 2 === 0 ? { page: guide } : {}), body: { markdown: `Comment ${i}` } });
+      const res = await call(by, 'POST', comments, {
+        ...(i % 2 === 0 ? { page: guide } : {}),
+        body: { markdown: `Comment ${i}` },
+      });
       posted.push({ id: res.json().id, by: by.user.id, page: i % 2 === 0 });
     }
     await call(admin, 'PUT', `${comments}/${posted[1]!.id}`, { resolved: true });
@@ -202,7 +251,10 @@ describe('space comments', () => {
     expect(await ids({ order: 'asc' })).toEqual({ ids: posted.map((p) => p.id), count: 7 });
     expect(await ids({ status: 'resolved' })).toEqual({ ids: [posted[4]!.id, posted[1]!.id], count: 2 });
     expect((await ids({ status: 'open' })).count).toBe(5);
-    expect(await ids({ authors: a.user.id })).toEqual({ ids: newestFirst.filter((p) => p.by === a.user.id).map((p) => p.id), count: 3 });
+    expect(await ids({ authors: a.user.id })).toEqual({
+      ids: newestFirst.filter((p) => p.by === a.user.id).map((p) => p.id),
+      count: 3,
+    });
     const two = await ids({ authors: [a.user.id, b.user.id] });
     expect(two.ids).toEqual(newestFirst.filter((p) => p.by !== admin.user.id).map((p) => p.id));
     expect(await ids({ targetPage: guide, status: 'open', authors: a.user.id })).toEqual({
@@ -221,11 +273,18 @@ describe('space comments', () => {
       const res = await call(admin, 'GET', comments, undefined, { limit: '3', ...(next ? { page: next } : {}) });
       seen.push(...res.json().items.map((item: { id: string }) => item.id));
       next = res.json().next?.page;
-      if (next) expect((await call(admin, 'GET', comments, undefined, { page: next, status: 'open' })).statusCode).toBe(400);
+      if (next)
+        expect((await call(admin, 'GET', comments, undefined, { page: next, status: 'open' })).statusCode).toBe(400);
     } while (next);
     expect(seen).toEqual(newestFirst.map((p) => p.id));
 
-    for (const query of [{ status: 'closed' }, { order: 'up' }, { format: 'html' }, { limit: '1001' }, { page: 'nope' }] as Array<Record<string, string>>) {
+    for (const query of [
+      { status: 'closed' },
+      { order: 'up' },
+      { format: 'html' },
+      { limit: '1001' },
+      { page: 'nope' },
+    ] as Array<Record<string, string>>) {
       expect((await call(admin, 'GET', comments, undefined, query)).statusCode, JSON.stringify(query)).toBe(400);
     }
     expect(await openCount(space.id)).toBe(5);
@@ -249,7 +308,11 @@ describe('space comments', () => {
   it('answer 401 without a token, 404 outside the space, and refuse every write on a locked space', async () => {
     const { admin, member, space, comments } = await spaceWithPages();
     const id = (await call(admin, 'POST', comments, { body: { markdown: 'x' } })).json().id as string;
-    const before = await t.db.selectFrom('comments').select(['id', 'status', 'body']).where('space_id', '=', space.id).execute();
+    const before = await t.db
+      .selectFrom('comments')
+      .select(['id', 'status', 'body'])
+      .where('space_id', '=', space.id)
+      .execute();
     const anonymous = { headers: {} } as Account;
     for (const [method, url, payload] of [
       ['GET', comments],
@@ -266,7 +329,11 @@ describe('space comments', () => {
     expect((await call(outsider, 'POST', comments, { body: {} })).statusCode).toBe(404);
     expect((await call(admin, 'GET', `${comments}/nope`)).statusCode).toBe(404);
     // A comment of another space is not found through this one.
-    const elsewhere = await api.createSpace(admin, (await t.db.selectFrom('spaces').select('organization_id').where('id', '=', space.id).executeTakeFirstOrThrow()).organization_id);
+    const elsewhere = await api.createSpace(
+      admin,
+      (await t.db.selectFrom('spaces').select('organization_id').where('id', '=', space.id).executeTakeFirstOrThrow())
+        .organization_id,
+    );
     expect((await call(admin, 'GET', `/v1/spaces/${elsewhere.id}/comments/${id}`)).statusCode).toBe(404);
     expect((await call(member('read'), 'POST', comments, { body: {} })).statusCode).toBe(403);
 
@@ -281,8 +348,15 @@ describe('space comments', () => {
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json().error.message).toContain('locked');
     }
-    expect((await call(admin, 'GET', `${comments}/${id}`)).json().permissions).toEqual({ view: true, edit: false, reply: false, delete: false });
-    expect(await t.db.selectFrom('comments').select(['id', 'status', 'body']).where('space_id', '=', space.id).execute()).toEqual(before);
+    expect((await call(admin, 'GET', `${comments}/${id}`)).json().permissions).toEqual({
+      view: true,
+      edit: false,
+      reply: false,
+      delete: false,
+    });
+    expect(
+      await t.db.selectFrom('comments').select(['id', 'status', 'body']).where('space_id', '=', space.id).execute(),
+    ).toEqual(before);
   });
 
   it('lose no reaction and count no resolve twice under concurrent requests', async () => {
@@ -295,7 +369,9 @@ describe('space comments', () => {
         return account;
       }),
     );
-    const results = await Promise.all(people.map((person) => call(person, 'PUT', `${comments}/${id}`, { addedReactions: ['🎉', '👍'] })));
+    const results = await Promise.all(
+      people.map((person) => call(person, 'PUT', `${comments}/${id}`, { addedReactions: ['🎉', '👍'] })),
+    );
     expect(results.map((res) => res.statusCode)).toEqual(people.map(() => 200));
     const read = (await call(admin, 'GET', `${comments}/${id}`)).json();
     expect(read.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([
@@ -303,15 +379,22 @@ describe('space comments', () => {
       ['👍', 16],
     ]);
 
-    const resolves = await Promise.all(people.slice(0, 8).map((person) => call(person, 'PUT', `${comments}/${id}`, { resolved: true })));
+    const resolves = await Promise.all(
+      people.slice(0, 8).map((person) => call(person, 'PUT', `${comments}/${id}`, { resolved: true })),
+    );
     expect(resolves.every((res) => res.statusCode === 200)).toBe(true);
     expect(await openCount(space.id)).toBe(0);
-    const mixed = await Promise.all(people.slice(0, 8).map((person, i) => call(person, 'PUT', `${comments}/${id}`, { resolved: i % 2 === 0 })));
+    const mixed = await Promise.all(
+      people.slice(0, 8).map((person, i) => call(person, 'PUT', `${comments}/${id}`, { resolved: i % 2 === 0 })),
+    );
     expect(mixed.every((res) => res.statusCode === 200)).toBe(true);
-    const status = (await t.db.selectFrom('comments').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const status = (await t.db.selectFrom('comments').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+      .status;
     expect(await openCount(space.id)).toBe(status === 'open' ? 1 : 0);
 
-    const replies = await Promise.all(people.map((person) => call(person, 'POST', `${comments}/${id}/replies`, { body: { markdown: 'me too' } })));
+    const replies = await Promise.all(
+      people.map((person) => call(person, 'POST', `${comments}/${id}/replies`, { body: { markdown: 'me too' } })),
+    );
     expect(replies.every((res) => res.statusCode === 200)).toBe(true);
     expect((await call(admin, 'GET', `${comments}/${id}`)).json().replies).toBe(16);
     expect(await totalCount(space.id)).toBe(1);
@@ -326,8 +409,14 @@ describe('replies', () => {
     const posted = await call(author, 'POST', `${comments}/${id}/replies`, { body: { markdown: 'Answer.' } });
     expect(posted.statusCode).toBe(200);
     expectSpecResponse('postCommentReplyInSpace', 200, posted.json());
-    expect(posted.json()).toMatchObject({ object: 'comment-reply', postedBy: { id: author.user.id }, body: { markdown: 'Answer.' }, reactions: [] });
-    for (const field of ['replies', 'target', 'status', 'resolvedAt', 'resolvedBy']) expect(posted.json()[field], field).toBeUndefined();
+    expect(posted.json()).toMatchObject({
+      object: 'comment-reply',
+      postedBy: { id: author.user.id },
+      body: { markdown: 'Answer.' },
+      reactions: [],
+    });
+    for (const field of ['replies', 'target', 'status', 'resolvedAt', 'resolvedBy'])
+      expect(posted.json()[field], field).toBeUndefined();
     const replyUrl = `${comments}/${id}/replies/${posted.json().id}`;
     expect(posted.json().urls.location).toBe(`${PUBLIC_URL}${replyUrl}`);
     await call(admin, 'POST', `${comments}/${id}/replies`, { body: { markdown: 'Second.' } });
@@ -336,7 +425,10 @@ describe('replies', () => {
     const list = await call(admin, 'GET', `${comments}/${id}/replies`, undefined, { limit: '1' });
     expectSpecResponse('listCommentRepliesInSpace', 200, list.json());
     expect(list.json()).toMatchObject({ count: 2, items: [{ id: posted.json().id }] });
-    const rest = await call(admin, 'GET', `${comments}/${id}/replies`, undefined, { limit: '1', page: list.json().next.page });
+    const rest = await call(admin, 'GET', `${comments}/${id}/replies`, undefined, {
+      limit: '1',
+      page: list.json().next.page,
+    });
     expect(rest.json().items[0].body).toEqual({ markdown: 'Second.' });
     expect(rest.json().next).toBeUndefined();
 
@@ -345,9 +437,15 @@ describe('replies', () => {
     expect(got.json().permissions).toEqual({ view: true, edit: false, reply: true, delete: true });
 
     expect((await call(admin, 'PUT', replyUrl, { body: { markdown: 'Edited by another' } })).statusCode).toBe(403);
-    const edited = await call(author, 'PUT', replyUrl, { body: { markdown: 'Better answer.' }, addedReactions: ['✅'] });
+    const edited = await call(author, 'PUT', replyUrl, {
+      body: { markdown: 'Better answer.' },
+      addedReactions: ['✅'],
+    });
     expectSpecResponse('updateCommentReplyInSpace', 200, edited.json());
-    expect(edited.json()).toMatchObject({ body: { markdown: 'Better answer.' }, reactions: [{ emoji: '✅', count: 1 }] });
+    expect(edited.json()).toMatchObject({
+      body: { markdown: 'Better answer.' },
+      reactions: [{ emoji: '✅', count: 1 }],
+    });
     expect(Date.parse(edited.json().editedAt)).not.toBeNaN();
     // Reactions to a reply are not the comment's.
     expect((await call(admin, 'GET', `${comments}/${id}`)).json().reactions).toEqual([]);
@@ -365,15 +463,27 @@ describe('change request comments', () => {
   it('live in the change request, target its pages, and keep its counter', async () => {
     const { admin, member, space, comments } = await spaceWithPages();
     const cr = (await api.createChangeRequest(admin, space.id, { subject: 'Draft' })).json();
-    const written = await api.writeContent(admin, space.id, cr.id, [{ operation: 'insert_page', title: 'New in CR', document: { markdown: 'Draft text.\n' } }], { compat: 'false' });
+    const written = await api.writeContent(
+      admin,
+      space.id,
+      cr.id,
+      [{ operation: 'insert_page', title: 'New in CR', document: { markdown: 'Draft text.\n' } }],
+      { compat: 'false' },
+    );
     const newPage = written.json().changes[0].page.id as string;
     const base = `/v1/spaces/${space.id}/change-requests/${cr.number}/comments`;
 
     const posted = await call(member('comment'), 'POST', base, { page: newPage, body: { markdown: 'Looks good' } });
     expect(posted.statusCode).toBe(200);
     expectSpecResponse('postCommentInChangeRequest', 200, posted.json());
-    expect(posted.json().target).toMatchObject({ changeRequest: cr.id, space: space.id, page: { id: newPage, title: 'New in CR', outdated: false } });
-    expect(posted.json().urls.location).toBe(`${PUBLIC_URL}/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${posted.json().id}`);
+    expect(posted.json().target).toMatchObject({
+      changeRequest: cr.id,
+      space: space.id,
+      page: { id: newPage, title: 'New in CR', outdated: false },
+    });
+    expect(posted.json().urls.location).toBe(
+      `${PUBLIC_URL}/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${posted.json().id}`,
+    );
     // The page exists only in the change request: the space's own thread refuses it.
     expect((await call(admin, 'POST', comments, { page: newPage, body: {} })).statusCode).toBe(400);
 
@@ -394,9 +504,21 @@ describe('change request comments', () => {
     expect(await crCount()).toBe(0);
     const reply = await call(admin, 'POST', `${commentUrl}/replies`, { body: { markdown: 'Thanks' } });
     expectSpecResponse('postCommentReplyInChangeRequest', 200, reply.json());
-    expectSpecResponse('listCommentRepliesInChangeRequest', 200, (await call(admin, 'GET', `${commentUrl}/replies`)).json());
-    expectSpecResponse('getCommentReplyInChangeRequest', 200, (await call(admin, 'GET', `${commentUrl}/replies/${reply.json().id}`)).json());
-    expectSpecResponse('updateCommentReplyInChangeRequest', 200, (await call(admin, 'PUT', `${commentUrl}/replies/${reply.json().id}`, { addedReactions: ['👀'] })).json());
+    expectSpecResponse(
+      'listCommentRepliesInChangeRequest',
+      200,
+      (await call(admin, 'GET', `${commentUrl}/replies`)).json(),
+    );
+    expectSpecResponse(
+      'getCommentReplyInChangeRequest',
+      200,
+      (await call(admin, 'GET', `${commentUrl}/replies/${reply.json().id}`)).json(),
+    );
+    expectSpecResponse(
+      'updateCommentReplyInChangeRequest',
+      200,
+      (await call(admin, 'PUT', `${commentUrl}/replies/${reply.json().id}`, { addedReactions: ['👀'] })).json(),
+    );
     expect((await call(admin, 'DELETE', `${commentUrl}/replies/${reply.json().id}`)).statusCode).toBe(205);
     await call(admin, 'PUT', commentUrl, { resolved: false });
     expect(await crCount()).toBe(1);
@@ -419,18 +541,32 @@ describe('commenters', () => {
     expect(inSpace.statusCode).toBe(200);
     expectSpecResponse('listCommentersInSpace', 200, inSpace.json());
     expect(inSpace.json().count).toBe(2);
-    expect(inSpace.json().items.map((item: { id: string }) => item.id).sort()).toEqual([member('comment').user.id, member('edit').user.id].sort());
+    expect(
+      inSpace
+        .json()
+        .items.map((item: { id: string }) => item.id)
+        .sort(),
+    ).toEqual([member('comment').user.id, member('edit').user.id].sort());
     const first = await call(admin, 'GET', `/v1/spaces/${space.id}/commenters`, undefined, { limit: '1' });
-    const second = await call(admin, 'GET', `/v1/spaces/${space.id}/commenters`, undefined, { limit: '1', page: first.json().next.page });
+    const second = await call(admin, 'GET', `/v1/spaces/${space.id}/commenters`, undefined, {
+      limit: '1',
+      page: first.json().next.page,
+    });
     expect([...first.json().items, ...second.json().items].map((item: { id: string }) => item.id).sort()).toEqual(
-      inSpace.json().items.map((item: { id: string }) => item.id).sort(),
+      inSpace
+        .json()
+        .items.map((item: { id: string }) => item.id)
+        .sort(),
     );
     expect(second.json()).toMatchObject({ count: 2 });
 
     const inCr = await call(admin, 'GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/commenters`);
     expectSpecResponse('listCommentersInChangeRequest', 200, inCr.json());
     expect(inCr.json().items.map((item: { id: string }) => item.id)).toEqual([admin.user.id]);
-    expect((await call(admin, 'GET', `/v1/spaces/${space.id}/commenters`, undefined, { limit: '0' })).json()).toEqual({ count: 2, items: [] });
+    expect((await call(admin, 'GET', `/v1/spaces/${space.id}/commenters`, undefined, { limit: '0' })).json()).toEqual({
+      count: 2,
+      items: [],
+    });
   });
 });
 
@@ -438,14 +574,22 @@ describe('through the official client', () => {
   it('posts, lists, resolves, replies to and deletes comments', async () => {
     const { admin, space, guide } = await spaceWithPages();
     const client = officialClient(await listen(t.app), admin.token);
-    const posted = await client.spaces.postCommentInSpace(space.id, { page: guide, body: { markdown: 'From the client' } });
+    const posted = await client.spaces.postCommentInSpace(space.id, {
+      page: guide,
+      body: { markdown: 'From the client' },
+    });
     expect(posted.data.body).toEqual({ markdown: 'From the client' });
     const listed = await client.spaces.listCommentsInSpace(space.id, { status: 'open', authors: [admin.user.id] });
     expect(listed.data.items.map((comment) => comment.id)).toEqual([posted.data.id]);
-    const resolved = await client.spaces.updateCommentInSpace(space.id, posted.data.id, { resolved: true, addedReactions: ['👍'] });
+    const resolved = await client.spaces.updateCommentInSpace(space.id, posted.data.id, {
+      resolved: true,
+      addedReactions: ['👍'],
+    });
     expect(resolved.data.status).toBe('resolved');
     const reply = await client.spaces.postCommentReplyInSpace(space.id, posted.data.id, { body: { markdown: 'Done' } });
-    expect((await client.spaces.getCommentReplyInSpace(space.id, posted.data.id, reply.data.id)).data.body).toEqual({ markdown: 'Done' });
+    expect((await client.spaces.getCommentReplyInSpace(space.id, posted.data.id, reply.data.id)).data.body).toEqual({
+      markdown: 'Done',
+    });
     const commenters = await client.spaces.listCommentersInSpace(space.id);
     expect(commenters.data.items.map((member) => member.id)).toEqual([admin.user.id]);
     const deleted = await client.spaces.deleteCommentInSpace(space.id, posted.data.id);

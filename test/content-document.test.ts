@@ -91,7 +91,12 @@ const empty = plain('');
 const paragraph = (...nodes: Json[]) => ({ object: 'block', type: 'paragraph', data: {}, nodes });
 const link = (ref: Json, label: string) => ({ object: 'inline', type: 'link', data: { ref }, nodes: [plain(label)] });
 const item = (nodes: Json[], data: Json = {}) => ({ object: 'block', type: 'list-item', data, nodes });
-const inlineImage = (ref: Json, alt: string) => ({ object: 'inline', type: 'inline-image', data: { ref, alt }, isVoid: true });
+const inlineImage = (ref: Json, alt: string) => ({
+  object: 'inline',
+  type: 'inline-image',
+  data: { ref, alt },
+  isVoid: true,
+});
 
 function blocksOf(markdown: string): Json[] {
   return withoutKeys(markdownToDocument(markdown)).nodes as unknown as Json[];
@@ -178,7 +183,10 @@ describe('markdownToDocument', () => {
       object: 'block',
       type: 'list-tasks',
       data: {},
-      nodes: [item([paragraph(plain('Done task'))], { checked: true }), item([paragraph(plain('Open task'))], { checked: false })],
+      nodes: [
+        item([paragraph(plain('Done task'))], { checked: true }),
+        item([paragraph(plain('Open task'))], { checked: false }),
+      ],
     });
   });
 
@@ -212,11 +220,20 @@ describe('markdownToDocument', () => {
         { object: 'block', type: 'list-unordered', data: {}, nodes: [item([paragraph(plain('a list in a hint'))])] },
       ],
     });
-    expect(blocks[11]).toEqual({ object: 'block', type: 'hint', data: { style: 'success' }, nodes: [paragraph(plain('A GitHub alert.'))] });
+    expect(blocks[11]).toEqual({
+      object: 'block',
+      type: 'hint',
+      data: { style: 'success' },
+      nodes: [paragraph(plain('A GitHub alert.'))],
+    });
   });
 
   it('maps a table to text columns, ordered records and one fragment per cell', () => {
-    const cell = (name: string, ...nodes: Json[]) => ({ object: 'fragment', fragment: name, nodes: [paragraph(...nodes)] });
+    const cell = (name: string, ...nodes: Json[]) => ({
+      object: 'fragment',
+      fragment: name,
+      nodes: [paragraph(...nodes)],
+    });
     expect(blocks[12]).toEqual({
       object: 'block',
       type: 'table',
@@ -280,7 +297,11 @@ describe('markdownToDocument', () => {
 
   it('maps a thematic break to a divider and shows an HTML block as html code', () => {
     expect(blocks[14]).toEqual({ object: 'block', type: 'divider', data: {}, isVoid: true });
-    expect(blocks[15]).toMatchObject({ type: 'code', data: { syntax: 'html' }, nodes: [{ nodes: [plain('<div>raw HTML</div>')] }] });
+    expect(blocks[15]).toMatchObject({
+      type: 'code',
+      data: { syntax: 'html' },
+      nodes: [{ nodes: [plain('<div>raw HTML</div>')] }],
+    });
   });
 
   it('survives a round trip through markdown unchanged', () => {
@@ -346,11 +367,27 @@ describe('markdownToDocument', () => {
   });
 
   it('reads every hint style and GitHub alert, and leaves an unclosed hint tag as text', () => {
-    const hint = (style: string, body: string) => ({ object: 'block', type: 'hint', data: { style }, nodes: [paragraph(plain(body))] });
+    const hint = (style: string, body: string) => ({
+      object: 'block',
+      type: 'hint',
+      data: { style },
+      nodes: [paragraph(plain(body))],
+    });
     expect(
-      blocksOf(['info', 'warning', 'danger', 'success'].map((s) => `{% hint style="${s}" %}\n${s} text\n{% endhint %}`).join('\n\n')),
-    ).toEqual([hint('info', 'info text'), hint('warning', 'warning text'), hint('danger', 'danger text'), hint('success', 'success text')]);
-    expect(blocksOf(['NOTE', 'TIP', 'IMPORTANT', 'WARNING', 'CAUTION'].map((a) => `> [!${a}]\n> ${a} text`).join('\n\n'))).toEqual([
+      blocksOf(
+        ['info', 'warning', 'danger', 'success']
+          .map((s) => `{% hint style="${s}" %}\n${s} text\n{% endhint %}`)
+          .join('\n\n'),
+      ),
+    ).toEqual([
+      hint('info', 'info text'),
+      hint('warning', 'warning text'),
+      hint('danger', 'danger text'),
+      hint('success', 'success text'),
+    ]);
+    expect(
+      blocksOf(['NOTE', 'TIP', 'IMPORTANT', 'WARNING', 'CAUTION'].map((a) => `> [!${a}]\n> ${a} text`).join('\n\n')),
+    ).toEqual([
       hint('info', 'NOTE text'),
       hint('success', 'TIP text'),
       hint('info', 'IMPORTANT text'),
@@ -428,14 +465,21 @@ describe('documentToMarkdown', () => {
                   nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'this', marks: [] }] }],
                 },
                 { object: 'text', leaves: [{ object: 'leaf', text: ' and ', marks: [] }] },
-                { object: 'inline', type: 'inline-image', data: { ref: { kind: 'file', file: 'f1' }, alt: 'that' }, isVoid: true },
+                {
+                  object: 'inline',
+                  type: 'inline-image',
+                  data: { ref: { kind: 'file', file: 'f1' }, alt: 'that' },
+                  isVoid: true,
+                },
               ],
             },
           ],
         },
       ],
     };
-    expect(documentToMarkdown(document)).toBe('{% hint style="info" %}\nSee [this](/pages/p1#a) and ![that](/files/f1)\n{% endhint %}\n');
+    expect(documentToMarkdown(document)).toBe(
+      '{% hint style="info" %}\nSee [this](/pages/p1#a) and ![that](/files/f1)\n{% endhint %}\n',
+    );
   });
 
   it('nests shared marks, and skips block types markdown cannot write', () => {
@@ -452,7 +496,14 @@ describe('documentToMarkdown', () => {
               object: 'text',
               leaves: [
                 { object: 'leaf', text: 'bold ', marks: [{ object: 'mark', type: 'bold' }] },
-                { object: 'leaf', text: 'both', marks: [{ object: 'mark', type: 'bold' }, { object: 'mark', type: 'italic' }] },
+                {
+                  object: 'leaf',
+                  text: 'both',
+                  marks: [
+                    { object: 'mark', type: 'bold' },
+                    { object: 'mark', type: 'italic' },
+                  ],
+                },
                 { object: 'leaf', text: ' red', marks: [{ object: 'mark', type: 'color', data: { text: 'red' } }] },
               ],
             },
@@ -476,7 +527,11 @@ describe('documentToMarkdown', () => {
     ],
     [
       'a link without a reference',
-      withBlocks({ object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type: 'link', data: {}, nodes: [] }] }),
+      withBlocks({
+        object: 'block',
+        type: 'paragraph',
+        nodes: [{ object: 'inline', type: 'link', data: {}, nodes: [] }],
+      }),
       'document.nodes[0].nodes[0].data.ref must be an object',
     ],
     [
@@ -515,8 +570,12 @@ describe('splitFrontmatter', () => {
 
   it('refuses invalid YAML and YAML that is not a mapping', () => {
     expect(() => splitFrontmatter('---\ntitle: [unclosed\n---\n')).toThrow(BadRequestError);
-    expect(() => splitFrontmatter('---\ntitle: [unclosed\n---\n')).toThrow(/^document frontmatter is not valid YAML: .*line 1/);
-    expect(() => splitFrontmatter('---\na: 1\na: 2\n---\n')).toThrow('document frontmatter is not valid YAML: Map keys must be unique');
+    expect(() => splitFrontmatter('---\ntitle: [unclosed\n---\n')).toThrow(
+      /^document frontmatter is not valid YAML: .*line 1/,
+    );
+    expect(() => splitFrontmatter('---\na: 1\na: 2\n---\n')).toThrow(
+      'document frontmatter is not valid YAML: Map keys must be unique',
+    );
     expect(() => splitFrontmatter('---\n- a\n- b\n---\n')).toThrow('document frontmatter must be a YAML mapping');
     expect(() => splitFrontmatter('---\njust text\n---\n')).toThrow(BadRequestError);
   });
@@ -543,7 +602,9 @@ describe('leading heading', () => {
   });
 
   it('is cut out with the blank lines after it, every other byte kept', () => {
-    expect(withoutLeadingHeading('# Title\n\n  Body *as* written\n\n# Another\n')).toBe('  Body *as* written\n\n# Another\n');
+    expect(withoutLeadingHeading('# Title\n\n  Body *as* written\n\n# Another\n')).toBe(
+      '  Body *as* written\n\n# Another\n',
+    );
     expect(withoutLeadingHeading('---\na: 1\n---\n# Title\n\nBody')).toBe('---\na: 1\n---\nBody');
     expect(withoutLeadingHeading('# Only a title\n')).toBe('');
     expect(withoutLeadingHeading('Intro\n\n# Later\n')).toBe('Intro\n\n# Later\n');
@@ -610,7 +671,8 @@ describe('evaluateExpressions', () => {
   });
 
   it('leaves unknown names and other expressions as written', () => {
-    const markdown = '{{ space.vars.missing }} {{ page.vars.product }} {{ site.vars.product }} {{ space.vars.toString }}';
+    const markdown =
+      '{{ space.vars.missing }} {{ page.vars.product }} {{ site.vars.product }} {{ space.vars.toString }}';
     expect(evaluateExpressions(markdown, vars)).toBe(markdown);
   });
 });

@@ -10,7 +10,10 @@ const t = useTestApp();
 const api = contentApi(() => t.app);
 
 // A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let server: Server;
 let served = '';
@@ -48,7 +51,12 @@ describe('files', () => {
       { operation: 'insert_page', title: 'With image', document: { markdown: '![Logo](./logo.png)\n' } },
     ]);
     const [logo, copy, notes] = written.insertedFiles;
-    expect(logo).toMatchObject({ name: 'logo.png', contentType: 'image/png', size: PNG.length, dimensions: { width: 1, height: 1 } });
+    expect(logo).toMatchObject({
+      name: 'logo.png',
+      contentType: 'image/png',
+      size: PNG.length,
+      dimensions: { width: 1, height: 1 },
+    });
     expect(copy).toMatchObject({ name: 'copy.png', contentType: 'image/png', size: PNG.length });
     expect(notes).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', size: 5 });
     expect(notes.dimensions).toBeUndefined();
@@ -63,7 +71,10 @@ describe('files', () => {
     expectSpecResponse('listFiles', 200, list.json());
     expect(list.json().count).toBe(3);
     expect(list.json().items).toHaveLength(2);
-    const rest = await api.read(member('read'), `/v1/spaces/${s.id}/content/files`, { limit: '2', page: list.json().next.page });
+    const rest = await api.read(member('read'), `/v1/spaces/${s.id}/content/files`, {
+      limit: '2',
+      page: list.json().next.page,
+    });
     expect(rest.json().items).toHaveLength(1);
     const ids = [...list.json().items, ...rest.json().items].map((file: { id: string }) => file.id).sort();
     expect(ids).toEqual([logo.id, copy.id, notes.id].sort());
@@ -74,7 +85,10 @@ describe('files', () => {
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('image/png');
     expect(download.rawPayload.equals(PNG)).toBe(true);
-    const tampered = one.json().downloadURL.replace('http://docs.test', '').replace(/signature=./, 'signature=x');
+    const tampered = one
+      .json()
+      .downloadURL.replace('http://docs.test', '')
+      .replace(/signature=./, 'signature=x');
     expect((await t.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
 
     const page = (await api.read(admin, `/v1/spaces/${s.id}/content/pages`)).json().pages[0];
@@ -85,10 +99,14 @@ describe('files', () => {
   it('refuse a URL that does not answer with the file, and a private address when not allowed', async () => {
     const { admin, space: s } = await space();
     const cr = (await api.createChangeRequest(admin, s.id)).json();
-    const missing = await api.writeContent(admin, s.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.png', url: `${served}/nothing.png` }] }]);
+    const missing = await api.writeContent(admin, s.id, cr.id, [
+      { operation: 'insert_files', files: [{ name: 'x.png', url: `${served}/nothing.png` }] },
+    ]);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.message).toContain('status 404');
-    const ftp = await api.writeContent(admin, s.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.png', url: 'ftp://example.com/x.png' }] }]);
+    const ftp = await api.writeContent(admin, s.id, cr.id, [
+      { operation: 'insert_files', files: [{ name: 'x.png', url: 'ftp://example.com/x.png' }] },
+    ]);
     expect(ftp.statusCode).toBe(400);
   });
 });
@@ -115,7 +133,9 @@ describe('pages', () => {
       '```',
       '',
     ].join('\n');
-    const { written } = await api.change(admin, s.id, [{ operation: 'insert_page', emoji: '📘', document: { markdown } }]);
+    const { written } = await api.change(admin, s.id, [
+      { operation: 'insert_page', emoji: '📘', document: { markdown } },
+    ]);
     const pageId = written.changes[0].page.id as string;
     const url = `/v1/spaces/${s.id}/content/page/${pageId}`;
 
@@ -162,7 +182,9 @@ describe('pages', () => {
 describe('the page tree', () => {
   it('is served gzip to a caller that accepts it, with a validator that answers 304 until the content changes', async () => {
     const { admin, member, space: s } = await space();
-    await api.change(admin, s.id, [{ operation: 'insert_page', title: 'First', document: { markdown: 'One.\n'.repeat(50) } }]);
+    await api.change(admin, s.id, [
+      { operation: 'insert_page', title: 'First', document: { markdown: 'One.\n'.repeat(50) } },
+    ]);
     const url = `/v1/spaces/${s.id}/content/pages`;
     const reader = member('read');
     const plain = await api.read(reader, url);
@@ -175,12 +197,20 @@ describe('the page tree', () => {
     let zipped = plain;
     for (let attempt = 0; attempt < 50 && zipped.headers['content-encoding'] !== 'gzip'; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      zipped = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+      zipped = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { ...reader.headers, 'accept-encoding': 'br;q=1, gzip;q=0.8' },
+      });
     }
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('Accept-Encoding');
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(plain.json());
-    const refused = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'accept-encoding': 'gzip;q=0' } });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...reader.headers, 'accept-encoding': 'gzip;q=0' },
+    });
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.json()).toEqual(plain.json());
 
@@ -189,7 +219,9 @@ describe('the page tree', () => {
     expect(unchanged.body).toBe('');
     // The validator does not let a caller without access learn anything.
     const outsider = await t.factory.account();
-    expect((await t.app.inject({ method: 'GET', url, headers: { ...outsider.headers, 'if-none-match': etag } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url, headers: { ...outsider.headers, 'if-none-match': etag } })).statusCode,
+    ).toBe(404);
 
     await api.change(admin, s.id, [{ operation: 'insert_page', title: 'Second', document: {} }]);
     const changed = await t.app.inject({ method: 'GET', url, headers: { ...reader.headers, 'if-none-match': etag } });
@@ -208,18 +240,33 @@ describe('the page tree', () => {
     ]);
     const [guide, install, deep, other] = written.changes.map((change: { page: { id: string } }) => change.page.id);
     const url = `/v1/spaces/${s.id}/content/pages`;
-    expect(flatten((await api.read(admin, url)).json().pages).map((page) => page.path)).toEqual(['guide', 'guide/install', 'guide/install/deep', 'other']);
+    expect(flatten((await api.read(admin, url)).json().pages).map((page) => page.path)).toEqual([
+      'guide',
+      'guide/install',
+      'guide/install/deep',
+      'other',
+    ]);
 
     await api.change(admin, s.id, [{ operation: 'update_page', page: guide, slug: 'handbook' }]);
     const renamed = flatten((await api.read(admin, url)).json().pages);
-    expect(renamed.map((page) => page.path)).toEqual(['handbook', 'handbook/install', 'handbook/install/deep', 'other']);
+    expect(renamed.map((page) => page.path)).toEqual([
+      'handbook',
+      'handbook/install',
+      'handbook/install/deep',
+      'other',
+    ]);
     expect((renamed[1] as unknown as { urls: { app: string } }).urls.app).toMatch(/\/handbook\/install$/);
     expect(renamed[1]!.markdown).toBe('Steps.\n');
 
     const { id: moving } = await api.change(admin, s.id, [{ operation: 'update_page', page: install, into: other }]);
     expect(moving).toBeTruthy();
     const moved = (await api.read(admin, url)).json().pages;
-    expect(flatten(moved).map((page) => page.path)).toEqual(['handbook', 'other', 'other/install', 'other/install/deep']);
+    expect(flatten(moved).map((page) => page.path)).toEqual([
+      'handbook',
+      'other',
+      'other/install',
+      'other/install/deep',
+    ]);
     expect(flatten(moved).map((page) => page.id)).toEqual([guide, other, install, deep]);
   });
 });
@@ -234,7 +281,11 @@ describe('a real space', () => {
     const top = await api.change(
       admin,
       s.id,
-      Array.from({ length: 10 }, (_, i) => ({ operation: 'insert_page', title: `Section ${i}`, document: { markdown: `Section ${i} intro.\n` } })),
+      Array.from({ length: 10 }, (_, i) => ({
+        operation: 'insert_page',
+        title: `Section ${i}`,
+        document: { markdown: `Section ${i} intro.\n` },
+      })),
     );
     for (const [i, change] of top.written.changes.entries()) {
       sections.push(change.page.id);
@@ -245,16 +296,28 @@ describe('a real space', () => {
       const changes = Array.from({ length: 50 }, () => {
         const i = n++;
         const body = `Paragraph ${i} with **bold**, \`code\` and a [link](https://example.com/${i}).\n\n- item ${i}\n- item ${i + 1}\n`;
-        return { operation: 'insert_page', ref: `p${i}`, title: `Page ${i}`, into: sections[i % 10], document: { markdown: body } };
+        return {
+          operation: 'insert_page',
+          ref: `p${i}`,
+          title: `Page ${i}`,
+          into: sections[i % 10],
+          document: { markdown: body },
+        };
       });
       const { written } = await api.change(admin, s.id, changes);
       for (const [j, change] of written.changes.entries()) {
         const i = n - 50 + j;
-        expected.set(change.page.id, { markdown: changes[j]!.document.markdown, parent: sections[i % 10]!, title: `Page ${i}` });
+        expected.set(change.page.id, {
+          markdown: changes[j]!.document.markdown,
+          parent: sections[i % 10]!,
+          title: `Page ${i}`,
+        });
       }
     }
     // One more change request edits a tenth of them.
-    const edits = [...expected.keys()].filter((_, i) => i % 10 === 5).map((id) => ({ operation: 'update_page', page: id, document: { markdown: `Edited ${id}.\n` } }));
+    const edits = [...expected.keys()]
+      .filter((_, i) => i % 10 === 5)
+      .map((id) => ({ operation: 'update_page', page: id, document: { markdown: `Edited ${id}.\n` } }));
     await api.change(admin, s.id, edits);
     for (const edit of edits) expected.get(edit.page)!.markdown = `Edited ${edit.page}.\n`;
 

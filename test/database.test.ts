@@ -17,7 +17,8 @@ describe('prepared statements', () => {
       () => t.app.inject({ method: 'POST', url: '/v1/orgs', headers: me.headers, payload: { title: 'Another' } }),
     ];
     // Twice, so that each statement is prepared on the connections before the change.
-    for (let round = 0; round < 2; round++) for (const route of routes) expect((await route()).statusCode).toBeLessThan(300);
+    for (let round = 0; round < 2; round++)
+      for (const route of routes) expect((await route()).statusCode).toBeLessThan(300);
 
     await sql`ALTER TABLE organizations ADD COLUMN rolled_out_later text`.execute(t.db);
     await sql`ALTER TABLE users ADD COLUMN rolled_out_later text`.execute(t.db);
@@ -32,13 +33,20 @@ describe('prepared statements', () => {
   it('are skipped for queries marked for a custom plan, which are planned for each call’s values', async () => {
     const prepared = await t.db.transaction().execute(async (tx) => {
       for (let i = 0; i < 7; i++) {
-        await tx.selectFrom('users').select('id').where('email', 'like', `%marked${i}%`).modifyEnd(customPlan).execute();
+        await tx
+          .selectFrom('users')
+          .select('id')
+          .where('email', 'like', `%marked${i}%`)
+          .modifyEnd(customPlan)
+          .execute();
         await tx.selectFrom('users').select('id').where('email', 'like', `%plain${i}%`).execute();
       }
       return sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(tx);
     });
     const statements = prepared.rows.map((row) => row.statement);
-    expect(statements.some((statement) => statement.includes('"email" like $1') && !statement.includes('custom plan'))).toBe(true);
+    expect(
+      statements.some((statement) => statement.includes('"email" like $1') && !statement.includes('custom plan')),
+    ).toBe(true);
     expect(statements.some((statement) => statement.includes('custom plan'))).toBe(false);
   });
 

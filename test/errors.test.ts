@@ -13,7 +13,12 @@ describe('error responses', () => {
 
   it('answers malformed JSON with 400', async () => {
     const me = await t.factory.account();
-    const res = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...me.headers, 'content-type': 'application/json' }, payload: '{"title": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers: { ...me.headers, 'content-type': 'application/json' },
+      payload: '{"title": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: { code: 400, message: 'The request body is not valid JSON' } });
   });
@@ -21,16 +26,28 @@ describe('error responses', () => {
   it('answers a body that is not JSON with 415', async () => {
     const me = await t.factory.account();
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...me.headers, 'content-type': contentType }, payload: 'title=x' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/orgs',
+        headers: { ...me.headers, 'content-type': contentType },
+        payload: 'title=x',
+      });
       expect(res.statusCode, contentType).toBe(415);
-      expect(res.json()).toEqual({ error: { code: 415, message: 'The request body must be JSON (Content-Type: application/json)' } });
+      expect(res.json()).toEqual({
+        error: { code: 415, message: 'The request body must be JSON (Content-Type: application/json)' },
+      });
     }
   });
 
   it('answers a JSON body that is not an object with 400', async () => {
     const me = await t.factory.account();
     for (const payload of ['[]', '"title"', '42', 'null']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...me.headers, 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/orgs',
+        headers: { ...me.headers, 'content-type': 'application/json' },
+        payload,
+      });
       expect(res.statusCode, payload).toBe(400);
       expect(res.json().error.code).toBe(400);
     }
@@ -40,10 +57,21 @@ describe('error responses', () => {
     const app = await buildApp(testConfig(t.database.url, { bodyLimit: 1024 }));
     try {
       const me = await t.factory.account();
-      const res = await app.inject({ method: 'POST', url: '/v1/orgs', headers: me.headers, payload: { title: 'x'.repeat(2000) } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/orgs',
+        headers: me.headers,
+        payload: { title: 'x'.repeat(2000) },
+      });
       expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual({ error: { code: 413, message: 'The request body is larger than this service accepts' } });
-      const memberships = await t.db.selectFrom('organization_members').select('user_id').where('user_id', '=', me.user.id).execute();
+      expect(res.json()).toEqual({
+        error: { code: 413, message: 'The request body is larger than this service accepts' },
+      });
+      const memberships = await t.db
+        .selectFrom('organization_members')
+        .select('user_id')
+        .where('user_id', '=', me.user.id)
+        .execute();
       expect(memberships).toEqual([]);
     } finally {
       await app.close();
@@ -60,8 +88,22 @@ describe('error responses', () => {
   it('never answers 500 to odd input, and always with the error body shape', async () => {
     const me = await t.factory.account();
     const org = await t.factory.organization(me.user.id);
-    const collection = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${org.id}/collections`, headers: me.headers, payload: { title: 'C' } })).json();
-    const space = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${org.id}/spaces`, headers: me.headers, payload: { title: 'S' } })).json();
+    const collection = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${org.id}/collections`,
+        headers: me.headers,
+        payload: { title: 'C' },
+      })
+    ).json();
+    const space = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${org.id}/spaces`,
+        headers: me.headers,
+        payload: { title: 'S' },
+      })
+    ).json();
     const paths = [
       `/v1/orgs/${org.id}`,
       `/v1/orgs/${org.id}/spaces`,
@@ -99,7 +141,12 @@ describe('error responses', () => {
       { parent: { $ne: null } },
       { parent: 'x'.repeat(129) },
       { position: { before: { type: 'space', space: null } } },
-      { position: { before: { type: 'collection', collection: collection.id }, after: { type: 'collection', collection: collection.id } } },
+      {
+        position: {
+          before: { type: 'collection', collection: collection.id },
+          after: { type: 'collection', collection: collection.id },
+        },
+      },
       { organization: '' },
       { organization: org.id },
       { emoji: '\u0000' },
@@ -110,10 +157,17 @@ describe('error responses', () => {
       for (const method of ['GET', 'PATCH', 'POST', 'PUT'] as const) {
         const withBody = method === 'PATCH' || method === 'POST' || method === 'PUT';
         for (const payload of withBody ? payloads : [undefined]) {
-          const res = await t.app.inject({ method, url, headers: me.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+          const res = await t.app.inject({
+            method,
+            url,
+            headers: me.headers,
+            ...(payload === undefined ? {} : { payload: payload as object }),
+          });
           expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBeLessThan(500);
           if (res.statusCode >= 400) {
-            expect(res.json(), `${method} ${url}`).toEqual({ error: { code: res.statusCode, message: expect.any(String) } });
+            expect(res.json(), `${method} ${url}`).toEqual({
+              error: { code: res.statusCode, message: expect.any(String) },
+            });
           }
         }
       }
@@ -123,9 +177,18 @@ describe('error responses', () => {
   it('keeps a NUL character out of the database with a 400', async () => {
     const me = await t.factory.account();
     const org = await t.factory.organization(me.user.id, { title: 'Clean' });
-    const res = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: me.headers, payload: { title: 'a\u0000b' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: me.headers,
+      payload: { title: 'a\u0000b' },
+    });
     expect(res.statusCode).toBe(400);
-    const stored = await t.db.selectFrom('organizations').select('title').where('id', '=', org.id).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('organizations')
+      .select('title')
+      .where('id', '=', org.id)
+      .executeTakeFirstOrThrow();
     expect(stored.title).toBe('Clean');
   });
 });
@@ -137,7 +200,8 @@ describe('rate limiting', () => {
       const first = await t.factory.account();
       const second = await t.factory.account();
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await app.inject({ method: 'GET', url: '/v1/user', headers: first.headers })).statusCode);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await app.inject({ method: 'GET', url: '/v1/user', headers: first.headers })).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
 
       const limited = await app.inject({ method: 'GET', url: '/v1/user', headers: first.headers });
@@ -163,16 +227,31 @@ describe('rate limiting', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer made-up-${i}` } });
+        const res = await app.inject({
+          method: 'GET',
+          url: '/v1/user',
+          headers: { authorization: `Bearer made-up-${i}` },
+        });
         statuses.push(res.statusCode);
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
-      const refused = await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: 'Bearer made-up-again' } });
-      expect(refused.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/^Too many failed authentications/) } });
+      const refused = await app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { authorization: 'Bearer made-up-again' },
+      });
+      expect(refused.json()).toEqual({
+        error: { code: 429, message: expect.stringMatching(/^Too many failed authentications/) },
+      });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
       // Another address is not affected.
-      const elsewhere = await app.inject({ method: 'GET', url: '/v1/user', remoteAddress: '10.1.2.3', headers: { authorization: 'Bearer nope' } });
+      const elsewhere = await app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        remoteAddress: '10.1.2.3',
+        headers: { authorization: 'Bearer nope' },
+      });
       expect(elsewhere.statusCode).toBe(401);
     } finally {
       await app.close();
@@ -180,12 +259,17 @@ describe('rate limiting', () => {
   });
 
   it('still serves a valid token whose answer is cached while its address is refused for bad ones', async () => {
-    const app = await buildApp(testConfig(t.database.url, { rateLimit: { max: 2, windowMs: 60_000 }, authCacheTtlMs: 60_000 }));
+    const app = await buildApp(
+      testConfig(t.database.url, { rateLimit: { max: 2, windowMs: 60_000 }, authCacheTtlMs: 60_000 }),
+    );
     try {
       const me = await t.factory.account();
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
-      for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer bad-${i}` } });
-      expect((await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: 'Bearer bad-x' } })).statusCode).toBe(429);
+      for (let i = 0; i < 3; i++)
+        await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: `Bearer bad-${i}` } });
+      expect(
+        (await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: 'Bearer bad-x' } })).statusCode,
+      ).toBe(429);
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
     } finally {
       await app.close();

@@ -38,7 +38,10 @@ describe('request bodies are UTF-8 JSON', () => {
       });
       expect(res.statusCode, contentType).toBe(415);
       expect(res.json()).toEqual({
-        error: { code: 415, message: 'The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8)' },
+        error: {
+          code: 415,
+          message: 'The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8)',
+        },
       });
     }
     expect(await organizationTitles(me.user.id)).toEqual([]);
@@ -46,7 +49,13 @@ describe('request bodies are UTF-8 JSON', () => {
 
   it('takes a JSON body that names UTF-8, in any case and quoted or not, or no charset', async () => {
     const me = await t.factory.account();
-    const contentTypes = ['application/json', 'application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'Application/JSON;Charset=Utf-8', 'application/json; charset=utf8'];
+    const contentTypes = [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset="UTF-8"',
+      'Application/JSON;Charset=Utf-8',
+      'application/json; charset=utf8',
+    ];
     for (const [i, contentType] of contentTypes.entries()) {
       const res = await t.app.inject({
         method: 'POST',
@@ -71,7 +80,12 @@ describe('request bodies are UTF-8 JSON', () => {
       bodyWithByte('{"title": "Bad ', 0xff, '"}'),
     ];
     for (const payload of bodies) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers: { ...me.headers, 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/orgs',
+        headers: { ...me.headers, 'content-type': 'application/json' },
+        payload,
+      });
       expect(res.statusCode, payload.toString('hex')).toBe(400);
       expect(res.json()).toEqual({ error: { code: 400, message: 'The request body is not valid UTF-8' } });
     }
@@ -81,7 +95,14 @@ describe('request bodies are UTF-8 JSON', () => {
   it('leaves a space title unchanged when the update has an invalid byte', async () => {
     const me = await t.factory.account();
     const org = await t.factory.organization(me.user.id);
-    const space = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${org.id}/spaces`, headers: me.headers, payload: { title: 'Before' } })).json();
+    const space = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${org.id}/spaces`,
+        headers: me.headers,
+        payload: { title: 'Before' },
+      })
+    ).json();
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/v1/spaces/${space.id}`,
@@ -97,45 +118,92 @@ describe('request bodies are UTF-8 JSON', () => {
     const me = await t.factory.account();
     const headers = { ...me.headers, 'content-type': 'application/json' };
     const empty = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: '' });
-    expect(empty.json()).toEqual({ error: { code: 400, message: 'The request body is empty but its Content-Type is application/json' } });
+    expect(empty.json()).toEqual({
+      error: { code: 400, message: 'The request body is empty but its Content-Type is application/json' },
+    });
     const malformed = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: '{"title": ' });
     expect(malformed.json()).toEqual({ error: { code: 400, message: 'The request body is not valid JSON' } });
     // A leading byte order mark is skipped, as before (by the JSON parser, once).
-    const bom = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: Buffer.from('\uFEFF{"title": "Bom"}', 'utf8') });
+    const bom = await t.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers,
+      payload: Buffer.from('\uFEFF{"title": "Bom"}', 'utf8'),
+    });
     expect(bom.statusCode).toBe(201);
-    const twoBoms = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: Buffer.from('\uFEFF\uFEFF{"title": "Bom"}', 'utf8') });
+    const twoBoms = await t.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers,
+      payload: Buffer.from('\uFEFF\uFEFF{"title": "Bom"}', 'utf8'),
+    });
     expect(twoBoms.statusCode).toBe(400);
-    for (const payload of ['{"title": "Proto", "__proto__": {"admin": true}}', '{"title": "Ctor", "constructor": {"prototype": {"admin": true}}}']) {
+    for (const payload of [
+      '{"title": "Proto", "__proto__": {"admin": true}}',
+      '{"title": "Ctor", "constructor": {"prototype": {"admin": true}}}',
+    ]) {
       const res = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload });
       expect(res.statusCode, payload).toBe(400);
       expect(res.json().error.code).toBe(400);
     }
     expect(await organizationTitles(me.user.id)).toEqual(['Bom']);
-    const tooLarge = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: JSON.stringify({ title: 'x'.repeat(6 * 1024 * 1024) }) });
+    const tooLarge = await t.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers,
+      payload: JSON.stringify({ title: 'x'.repeat(6 * 1024 * 1024) }),
+    });
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json()).toEqual({ error: { code: 413, message: 'The request body is larger than this service accepts' } });
+    expect(tooLarge.json()).toEqual({
+      error: { code: 413, message: 'The request body is larger than this service accepts' },
+    });
   });
 });
 
 describe('paths and query strings are UTF-8', () => {
   it('refuses a path whose escapes are not UTF-8 with 400 in the error body', async () => {
     const me = await t.factory.account();
-    for (const url of ['/v1/spaces/%FF%FE', '/v1/spaces/abc%C3', '/v1/spaces/%C0%AF', '/v1/spaces/a%ED%A0%80', '/v1/orgs/%E2%82/spaces', '/v2/%FF']) {
+    for (const url of [
+      '/v1/spaces/%FF%FE',
+      '/v1/spaces/abc%C3',
+      '/v1/spaces/%C0%AF',
+      '/v1/spaces/a%ED%A0%80',
+      '/v1/orgs/%E2%82/spaces',
+      '/v2/%FF',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: me.headers });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toEqual({ error: { code: 400, message: 'The request path is not valid percent-encoded UTF-8' } });
+      expect(res.json()).toEqual({
+        error: { code: 400, message: 'The request path is not valid percent-encoded UTF-8' },
+      });
     }
   });
 
   it('refuses a query string whose escapes are not UTF-8 with 400, and reads one that is', async () => {
     const team = await t.factory.team();
     const base = `/v1/orgs/${team.organization.id}/members/${team.admin.user.id}/teams`;
-    for (const query of ['title=%FF', 'title=ab%C3', 'title=%C3%28', '%FF=1', 'limit=10&title=%E2%82', 'title=%F0%9F%98']) {
+    for (const query of [
+      'title=%FF',
+      'title=ab%C3',
+      'title=%C3%28',
+      '%FF=1',
+      'limit=10&title=%E2%82',
+      'title=%F0%9F%98',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: `${base}?${query}`, headers: team.admin.headers });
       expect(res.statusCode, query).toBe(400);
-      expect(res.json()).toEqual({ error: { code: 400, message: 'The query string is not valid UTF-8 once percent-decoded' } });
+      expect(res.json()).toEqual({
+        error: { code: 400, message: 'The query string is not valid UTF-8 once percent-decoded' },
+      });
     }
-    for (const query of ['title=%E2%82%AC', 'title=%F0%9F%98%80', 'title=%25FF', 'title=100%', 'title=%zz', 'title=caf%C3%A9+x']) {
+    for (const query of [
+      'title=%E2%82%AC',
+      'title=%F0%9F%98%80',
+      'title=%25FF',
+      'title=100%',
+      'title=%zz',
+      'title=caf%C3%A9+x',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: `${base}?${query}`, headers: team.admin.headers });
       expect(res.statusCode, query).toBe(200);
     }

@@ -26,7 +26,15 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
       method: 'POST',
       url: `/v1/orgs/${organization.id}/invites`,
       headers: admin.headers,
-      payload: { emails: ['New@Invites.example', { email: existing.email, role: 'edit' }, { email: 'guest@invites.example', role: null }], role: 'comment', sso: true },
+      payload: {
+        emails: [
+          'New@Invites.example',
+          { email: existing.email, role: 'edit' },
+          { email: 'guest@invites.example', role: null },
+        ],
+        role: 'comment',
+        sso: true,
+      },
     });
     expect(res.statusCode).toBe(200);
     expectSpecResponse('inviteUsersToOrganization', 200, res.json());
@@ -38,7 +46,12 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
       'guest@invites.example': [null, true],
     });
 
-    const again = await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites`, headers: admin.headers, payload: { emails: [existing.email] } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/invites`,
+      headers: admin.headers,
+      payload: { emails: [existing.email] },
+    });
     expect(again.json()).toEqual({ users: [], invited: 0 });
   });
 
@@ -54,7 +67,12 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
       [admin, {}, 400],
     ];
     for (const [account, payload, status] of cases) {
-      const res = await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites`, headers: account.headers, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/invites`,
+        headers: account.headers,
+        payload,
+      });
       expect(res.statusCode, JSON.stringify(payload).slice(0, 60)).toBe(status);
     }
     expect(await memberships(organization.id)).toEqual(before);
@@ -65,9 +83,19 @@ describe('invite links', () => {
   it('are created, listed, read, re-roled, joined with and deleted', async () => {
     const { admin, organization } = await t.factory.team();
     const base = `/v1/orgs/${organization.id}/link-invites`;
-    const created = await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: { role: 'edit' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: admin.headers,
+      payload: { role: 'edit' },
+    });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ object: 'invite', id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), role: 'edit', redundant: true });
+    expect(created.json()).toEqual({
+      object: 'invite',
+      id: expect.stringMatching(/^[A-Za-z0-9]{20}$/),
+      role: 'edit',
+      redundant: true,
+    });
     expectSpecResponse('createOrganizationInvite', 201, created.json());
     const inviteId = created.json().id;
 
@@ -80,54 +108,134 @@ describe('invite links', () => {
     expect(read.json()).toMatchObject({ role: 'edit', redundant: false });
     expectSpecResponse('getOrganizationInviteLink', 200, read.json());
 
-    const patched = await t.app.inject({ method: 'PATCH', url: `${base}/${inviteId}`, headers: admin.headers, payload: { role: 'review' } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `${base}/${inviteId}`,
+      headers: admin.headers,
+      payload: { role: 'review' },
+    });
     expect(patched.json().role).toBe('review');
     expectSpecResponse('updateOrganizationInviteById', 200, patched.json());
 
-    const joined = await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites/${inviteId}`, headers: newcomer.headers });
+    const joined = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/invites/${inviteId}`,
+      headers: newcomer.headers,
+    });
     expect(joined.statusCode).toBe(200);
     expectSpecResponse('joinOrganizationWithInvite', 200, joined.json());
     expect((await memberships(organization.id))[newcomer.user.email]).toEqual(['review', false]);
     // Joining again keeps the role the member has by now.
-    await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${organization.id}/members/${newcomer.user.id}`, headers: admin.headers, payload: { role: 'admin' } });
-    await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites/${inviteId}`, headers: newcomer.headers });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${organization.id}/members/${newcomer.user.id}`,
+      headers: admin.headers,
+      payload: { role: 'admin' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/invites/${inviteId}`,
+      headers: newcomer.headers,
+    });
     expect((await memberships(organization.id))[newcomer.user.email]).toEqual(['admin', false]);
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `${base}/${inviteId}`, headers: admin.headers });
     expect(deleted.statusCode).toBe(205);
     expect(deleted.body).toBe('');
     const late = await t.factory.account();
-    expect((await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites/${inviteId}`, headers: late.headers })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/orgs/${organization.id}/invites/${inviteId}`,
+          headers: late.headers,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('stop working while the organization turns invite links off', async () => {
     const { admin, organization } = await t.factory.team();
     const base = `/v1/orgs/${organization.id}/link-invites`;
-    const inviteId = (await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: { role: 'read' } })).json().id;
-    await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${organization.id}`, headers: admin.headers, payload: { inviteLinks: false } });
+    const inviteId = (
+      await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: { role: 'read' } })
+    ).json().id;
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${organization.id}`,
+      headers: admin.headers,
+      payload: { inviteLinks: false },
+    });
 
     const stranger = await t.factory.account();
-    expect((await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites/${inviteId}`, headers: stranger.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `${base}/${inviteId}`, headers: stranger.headers })).statusCode).toBe(404);
-    const refused = await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: { role: 'read' } });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/orgs/${organization.id}/invites/${inviteId}`,
+          headers: stranger.headers,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `${base}/${inviteId}`, headers: stranger.headers })).statusCode,
+    ).toBe(404);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: admin.headers,
+      payload: { role: 'read' },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe('Invite links are turned off for this organization (inviteLinks)');
     expect(await memberships(organization.id)).not.toHaveProperty(stranger.user.email);
 
-    await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${organization.id}`, headers: admin.headers, payload: { inviteLinks: true } });
-    expect((await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/invites/${inviteId}`, headers: stranger.headers })).statusCode).toBe(200);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${organization.id}`,
+      headers: admin.headers,
+      payload: { inviteLinks: true },
+    });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/orgs/${organization.id}/invites/${inviteId}`,
+          headers: stranger.headers,
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('are managed by admins only, and refuse space and collection invites', async () => {
     const { admin, organization, member } = await t.factory.team(['create']);
     const base = `/v1/orgs/${organization.id}/link-invites`;
-    expect((await t.app.inject({ method: 'POST', url: base, headers: member('create').headers, payload: { role: 'read' } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: base, headers: member('create').headers, payload: { role: 'read' } }))
+        .statusCode,
+    ).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: base, headers: member('create').headers })).statusCode).toBe(403);
-    const spaceInvite = await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: { level: 'read', space: 'x' } });
+    const spaceInvite = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: admin.headers,
+      payload: { level: 'read', space: 'x' },
+    });
     expect(spaceInvite.statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: {} })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'DELETE', url: `${base}/AAAAAAAAAAAAAAAAAAAA`, headers: admin.headers })).statusCode).toBe(404);
-    expect(await t.db.selectFrom('organization_invites').select('id').where('organization_id', '=', organization.id).execute()).toEqual([]);
+    expect((await t.app.inject({ method: 'POST', url: base, headers: admin.headers, payload: {} })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `${base}/AAAAAAAAAAAAAAAAAAAA`, headers: admin.headers }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      await t.db
+        .selectFrom('organization_invites')
+        .select('id')
+        .where('organization_id', '=', organization.id)
+        .execute(),
+    ).toEqual([]);
   });
 });
 
@@ -140,11 +248,17 @@ describe('invites through the official client', () => {
   it('invites by e-mail, and creates, joins with and deletes a link', async () => {
     const { admin, organization } = await t.factory.team();
     const client = officialClient(endpoint, admin.token);
-    expect((await client.orgs.inviteUsersToOrganization(organization.id, { emails: ['client@invites.example'] })).data.invited).toBe(1);
+    expect(
+      (await client.orgs.inviteUsersToOrganization(organization.id, { emails: ['client@invites.example'] })).data
+        .invited,
+    ).toBe(1);
     const link = await client.orgs.createOrganizationInvite(organization.id, { role: 'read' as never });
     expect(link.status).toBe(201);
     const joiner = await t.factory.account();
-    expect((await officialClient(endpoint, joiner.token).orgs.joinOrganizationWithInvite(organization.id, link.data.id)).status).toBe(200);
+    expect(
+      (await officialClient(endpoint, joiner.token).orgs.joinOrganizationWithInvite(organization.id, link.data.id))
+        .status,
+    ).toBe(200);
     expect((await client.orgs.listOrganizationInviteLinks(organization.id)).data.count).toBe(1);
     expect((await client.orgs.deleteOrganizationInviteById(organization.id, link.data.id)).status).toBe(205);
   });

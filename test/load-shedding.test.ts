@@ -23,7 +23,9 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
 describe('load shedding', () => {
   it('answers 503 with Retry-After while the event loop lags, /readyz included but not /healthz, and recovers', async () => {
     // Samples every 100 ms; a 1 s block makes one sample's mean delay far over 50 ms whatever else it holds.
-    const app = await buildApp(testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 50, sampleIntervalMs: 100 } }));
+    const app = await buildApp(
+      testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 50, sampleIntervalMs: 100 } }),
+    );
     try {
       await app.ready();
       const me = await t.factory.account();
@@ -42,7 +44,9 @@ describe('load shedding', () => {
       for (const res of [api, ready]) {
         expect(res.statusCode).toBe(503);
         expect(res.headers['retry-after']).toBe('5');
-        expect(res.json()).toEqual({ error: { code: 503, message: 'The service is overloaded; retry after the time in Retry-After' } });
+        expect(res.json()).toEqual({
+          error: { code: 503, message: 'The service is overloaded; retry after the time in Retry-After' },
+        });
         expect(res.headers['x-request-id']).toBeDefined();
       }
       expect(health.statusCode).toBe(200);
@@ -59,7 +63,9 @@ describe('load shedding', () => {
   });
 
   it('can be turned off', async () => {
-    const app = await buildApp(testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 0, sampleIntervalMs: 20 } }));
+    const app = await buildApp(
+      testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 0, sampleIntervalMs: 20 } }),
+    );
     try {
       await app.ready();
       block(300);

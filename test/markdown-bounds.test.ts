@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { checkDocumentBounds, checkMarkdownBounds, MARKDOWN_LIMITS } from '../src/model/content/document/index.js';
 
 const passes = (markdown: string) => expect(() => checkMarkdownBounds(markdown, 'body/markdown')).not.toThrow();
-const refuses = (markdown: string, message: RegExp) => expect(() => checkMarkdownBounds(markdown, 'body/markdown')).toThrow(message);
+const refuses = (markdown: string, message: RegExp) =>
+  expect(() => checkMarkdownBounds(markdown, 'body/markdown')).toThrow(message);
 
 describe('the markdown limits checked before any parse', () => {
   it('let real pages through: this README, deep but sane lists, code, tables, breaks', () => {
@@ -25,7 +26,10 @@ describe('the markdown limits checked before any parse', () => {
   it('refuse containers nested too deep on one line, by markers or by indentation', () => {
     for (const marker of ['1. ', '2) ', '- ', '* ', '+ ', '> ', '>', '> - ', '>\t']) {
       passes(`${marker.repeat(MARKDOWN_LIMITS.depth / 2)}text`);
-      refuses(`${marker.repeat(MARKDOWN_LIMITS.depth + 1)}text`, /^body\/markdown nests too deeply: quotes and lists \d+ deep on one line \(at most 32\)/);
+      refuses(
+        `${marker.repeat(MARKDOWN_LIMITS.depth + 1)}text`,
+        /^body\/markdown nests too deeply: quotes and lists \d+ deep on one line \(at most 32\)/,
+      );
     }
     refuses(Array.from({ length: 200 }, (_, level) => `${'  '.repeat(level)}- item`).join('\n'), /nests too deeply/);
     refuses(`${' '.repeat(200)}- item`, /nests too deeply/);
@@ -47,7 +51,10 @@ describe('the markdown limits checked before any parse', () => {
 
   it('refuse too many emphasis delimiters in one paragraph, each paragraph counted apart', () => {
     for (const run of ['*a', '_a', '~a', '**a', 'a*b ']) {
-      refuses(run.repeat(MARKDOWN_LIMITS.delimiterRuns + 1), /^body\/markdown has more than 2000 emphasis delimiters \(\*, _, ~\) in one paragraph/);
+      refuses(
+        run.repeat(MARKDOWN_LIMITS.delimiterRuns + 1),
+        /^body\/markdown has more than 2000 emphasis delimiters \(\*, _, ~\) in one paragraph/,
+      );
     }
     refuses('*_'.repeat(1_001), /emphasis delimiters/);
     refuses('*a\n'.repeat(2_001), /emphasis delimiters/); // lines of one paragraph
@@ -73,12 +80,18 @@ describe('the JSON document limits', () => {
 
   it('let documents of ordinary depth through and refuse deeper ones, walking without recursion', () => {
     expect(checkDocumentBounds(nested(40), 'body/document')).toBeGreaterThan(80);
-    expect(() => checkDocumentBounds(nested(100), 'body/document')).toThrow(/^body\/document nests too deeply: more than 128 levels of objects and arrays/);
+    expect(() => checkDocumentBounds(nested(100), 'body/document')).toThrow(
+      /^body\/document nests too deeply: more than 128 levels of objects and arrays/,
+    );
     expect(() => checkDocumentBounds(nested(100_000), 'body/document')).toThrow(/nests too deeply/);
   });
 
   it('refuse documents of more nodes than any page', () => {
-    const wide = { object: 'document', data: {}, nodes: Array.from({ length: 100_001 }, () => ({ object: 'block', type: 'divider', data: {} })) };
+    const wide = {
+      object: 'document',
+      data: {},
+      nodes: Array.from({ length: 100_001 }, () => ({ object: 'block', type: 'divider', data: {} })),
+    };
     expect(() => checkDocumentBounds(wide, 'body/document')).toThrow(/^body\/document has more than 200000 nodes/);
   });
 });

@@ -13,13 +13,24 @@ const t = useTestApp();
 const members = (account: Account, organizationId: string, query: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url: `/v1/orgs/${organizationId}/members`, query, headers: account.headers });
 const memberRow = (organizationId: string, userId: string) =>
-  t.db.selectFrom('organization_members').selectAll().where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst();
+  t.db
+    .selectFrom('organization_members')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 
 async function teamWith(organizationId: string, title: string, memberships: Array<[string, 'owner' | 'member']>) {
   const id = newId();
-  await t.db.insertInto('teams').values({ id, organization_id: organizationId, title, created_at: new Date(), updated_at: new Date() }).execute();
+  await t.db
+    .insertInto('teams')
+    .values({ id, organization_id: organizationId, title, created_at: new Date(), updated_at: new Date() })
+    .execute();
   for (const [userId, role] of memberships) {
-    await t.db.insertInto('team_members').values({ team_id: id, organization_id: organizationId, user_id: userId, role, added_at: new Date() }).execute();
+    await t.db
+      .insertInto('team_members')
+      .values({ team_id: id, organization_id: organizationId, user_id: userId, role, added_at: new Date() })
+      .execute();
   }
   return id;
 }
@@ -27,7 +38,12 @@ async function teamWith(organizationId: string, title: string, memberships: Arra
 describe('GET /v1/orgs/{organizationId}/members', () => {
   it('lists members newest first with their user, counters and every field', async () => {
     const { admin, organization, member } = await t.factory.team(['read', null]);
-    await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/spaces`, headers: admin.headers, payload: { title: 'One' } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/spaces`,
+      headers: admin.headers,
+      payload: { title: 'One' },
+    });
     await teamWith(organization.id, 'Writers', [[member('read').user.id, 'member']]);
 
     const res = await members(admin, organization.id);
@@ -70,18 +86,37 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     for (const [name, role] of people) {
       const user = await t.factory.user({ name, email: `${name.split(' ')[0]!.toLowerCase()}@Members.example` });
       await t.factory.member(organization.id, user.id, role);
-      await t.db.updateTable('organization_members').set({ joined_at: new Date((at += 1000)) }).where('user_id', '=', user.id).execute();
+      await t.db
+        .updateTable('organization_members')
+        .set({ joined_at: new Date((at += 1000)) })
+        .where('user_id', '=', user.id)
+        .execute();
       ids[name] = user.id;
     }
-    await t.db.updateTable('organization_members').set({ last_seen_at: new Date(at + 5000) }).where('user_id', '=', ids['Ada Lovelace']!).execute();
-    await t.db.updateTable('organization_members').set({ last_seen_at: new Date(at + 9000) }).where('user_id', '=', ids['Barbara Liskov']!).execute();
+    await t.db
+      .updateTable('organization_members')
+      .set({ last_seen_at: new Date(at + 5000) })
+      .where('user_id', '=', ids['Ada Lovelace']!)
+      .execute();
+    await t.db
+      .updateTable('organization_members')
+      .set({ last_seen_at: new Date(at + 9000) })
+      .where('user_id', '=', ids['Barbara Liskov']!)
+      .execute();
     const names = async (query: Record<string, string>) =>
-      (await members(admin, organization.id, query)).json().items.map((m: { user: { displayName: string } }) => m.user.displayName);
+      (await members(admin, organization.id, query))
+        .json()
+        .items.map((m: { user: { displayName: string } }) => m.user.displayName);
 
     expect(await names({ role: 'edit' })).toEqual(['Grace Hopper', 'Ada Lovelace']);
     expect(await names({ role: 'guest' })).toEqual(['Barbara Liskov']);
     expect(await names({ search: 'LOVE' })).toEqual(['Ada Lovelace']);
-    expect(await names({ search: 'members.EXAMPLE', order: 'asc' })).toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan 100% Turing', 'Barbara Liskov']);
+    expect(await names({ search: 'members.EXAMPLE', order: 'asc' })).toEqual([
+      'Ada Lovelace',
+      'Grace Hopper',
+      'Alan 100% Turing',
+      'Barbara Liskov',
+    ]);
     expect(await names({ search: '100%' })).toEqual(['Alan 100% Turing']);
     expect(await names({ search: '%' })).toEqual(['Alan 100% Turing']);
     expect(await names({ search: 'a_a' })).toEqual([]);
@@ -91,7 +126,11 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect((await members(admin, organization.id, { search: 'members.example' })).json().count).toBe(4);
     const searchPage = await members(admin, organization.id, { search: 'members.example', limit: '3' });
     expect(searchPage.json().count).toBe(4);
-    const searchRest = await members(admin, organization.id, { search: 'members.example', limit: '3', page: searchPage.json().next.page });
+    const searchRest = await members(admin, organization.id, {
+      search: 'members.example',
+      limit: '3',
+      page: searchPage.json().next.page,
+    });
     expect(searchRest.json()).toMatchObject({ count: 4, items: [{ user: { displayName: 'Ada Lovelace' } }] });
     expect(searchRest.json().next).toBeUndefined();
     const counted = await members(admin, organization.id, { role: 'edit', limit: '1' });
@@ -99,14 +138,22 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     const second = await members(admin, organization.id, { role: 'edit', limit: '1', page: counted.json().next.page });
     expect(second.json().items.map((m: { id: string }) => m.id)).toEqual([ids['Ada Lovelace']]);
     // A cursor belongs to its filters.
-    expect((await members(admin, organization.id, { role: 'read', limit: '1', page: counted.json().next.page })).statusCode).toBe(400);
+    expect(
+      (await members(admin, organization.id, { role: 'read', limit: '1', page: counted.json().next.page })).statusCode,
+    ).toBe(400);
   });
 
   it('is refused to guests with 403, to strangers with 404, and refuses bad filters with 400', async () => {
     const { admin, organization, member } = await t.factory.team([null]);
     expect((await members(member(null), organization.id)).statusCode).toBe(403);
     expect((await members(await t.factory.account(), organization.id)).statusCode).toBe(404);
-    const badQueries: Array<Record<string, string>> = [{ role: 'owner' }, { sort: 'name' }, { order: 'up' }, { search: '' }, { search: 'x'.repeat(101) }];
+    const badQueries: Array<Record<string, string>> = [
+      { role: 'owner' },
+      { sort: 'name' },
+      { order: 'up' },
+      { search: '' },
+      { search: 'x'.repeat(101) },
+    ];
     for (const query of badQueries) {
       const res = await members(admin, organization.id, query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
@@ -118,19 +165,29 @@ describe('a single member', () => {
   it('changes role only by an admin, makes guests with null, and never leaves the organization without an admin', async () => {
     const { admin, organization, member } = await t.factory.team(['edit']);
     const patch = (account: Account, userId: string, payload: Record<string, unknown>) =>
-      t.app.inject({ method: 'PATCH', url: `/v1/orgs/${organization.id}/members/${userId}`, headers: account.headers, payload });
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v1/orgs/${organization.id}/members/${userId}`,
+        headers: account.headers,
+        payload,
+      });
 
     const promoted = await patch(admin, member('edit').user.id, { role: 'create' });
     expect(promoted.statusCode).toBe(200);
     expectSpecResponse('updateMemberInOrganizationById', 200, promoted.json());
     expect(promoted.json().role).toBe('create');
-    expect((await patch(admin, member('edit').user.id, { role: null })).json()).toMatchObject({ role: null, spaces: 0 });
+    expect((await patch(admin, member('edit').user.id, { role: null })).json()).toMatchObject({
+      role: null,
+      spaces: 0,
+    });
 
     const refused = await patch(member('edit'), admin.user.id, { role: 'read' });
     expect(refused.statusCode).toBe(403);
     const lastAdmin = await patch(admin, admin.user.id, { role: 'edit' });
     expect(lastAdmin.statusCode).toBe(409);
-    expect(lastAdmin.json()).toEqual({ error: { code: 409, message: 'The organization must keep at least one admin' } });
+    expect(lastAdmin.json()).toEqual({
+      error: { code: 409, message: 'The organization must keep at least one admin' },
+    });
     expect((await memberRow(organization.id, admin.user.id))!.role).toBe('admin');
     expect((await patch(admin, 'AAAAAAAAAAAAAAAAAAAA', { role: 'read' })).statusCode).toBe(404);
     expect((await patch(admin, member('edit').user.id, { role: 'owner' })).statusCode).toBe(400);
@@ -141,14 +198,29 @@ describe('a single member', () => {
     const second = await t.factory.account();
     await t.factory.member(organization.id, second.user.id, 'admin');
     const results = await Promise.all([
-      t.app.inject({ method: 'PATCH', url: `/v1/orgs/${organization.id}/members/${second.user.id}`, headers: admin.headers, payload: { role: 'read' } }),
-      t.app.inject({ method: 'PATCH', url: `/v1/orgs/${organization.id}/members/${admin.user.id}`, headers: second.headers, payload: { role: 'read' } }),
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v1/orgs/${organization.id}/members/${second.user.id}`,
+        headers: admin.headers,
+        payload: { role: 'read' },
+      }),
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v1/orgs/${organization.id}/members/${admin.user.id}`,
+        headers: second.headers,
+        payload: { role: 'read' },
+      }),
     ]);
     // The loser is refused either way: 409 if both passed the admin check together, 403 if it checked after the winner.
     const statuses = results.map((r) => r.statusCode).sort();
     expect(statuses[0]).toBe(200);
     expect([403, 409]).toContain(statuses[1]);
-    const admins = await t.db.selectFrom('organization_members').select('user_id').where('organization_id', '=', organization.id).where('role', '=', 'admin').execute();
+    const admins = await t.db
+      .selectFrom('organization_members')
+      .select('user_id')
+      .where('organization_id', '=', organization.id)
+      .where('role', '=', 'admin')
+      .execute();
     expect(admins).toHaveLength(1);
   });
 
@@ -159,14 +231,20 @@ describe('a single member', () => {
       [member('read').user.id, 'member'],
     ]);
     const remove = (account: Account, userId: string) =>
-      t.app.inject({ method: 'DELETE', url: `/v1/orgs/${organization.id}/members/${userId}`, headers: account.headers });
+      t.app.inject({
+        method: 'DELETE',
+        url: `/v1/orgs/${organization.id}/members/${userId}`,
+        headers: account.headers,
+      });
 
     expect((await remove(member('read'), member('edit').user.id)).statusCode).toBe(403);
     const removed = await remove(admin, member('edit').user.id);
     expect(removed.statusCode).toBe(204);
     expect(removed.body).toBe('');
     expect(await memberRow(organization.id, member('edit').user.id)).toBeUndefined();
-    expect(await t.db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute()).toEqual([{ user_id: member('read').user.id }]);
+    expect(await t.db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute()).toEqual([
+      { user_id: member('read').user.id },
+    ]);
 
     expect((await remove(member('read'), member('read').user.id)).statusCode).toBe(204);
     expect((await remove(admin, admin.user.id)).statusCode).toBe(409);
@@ -176,14 +254,26 @@ describe('a single member', () => {
 
   it('records the caller as seen and hands back signed visitor claims', async () => {
     const { organization, member } = await t.factory.team([null]);
-    const res = await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/ping`, headers: member(null).headers });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/ping`,
+      headers: member(null).headers,
+    });
     expect(res.statusCode).toBe(200);
     expectSpecResponse('updateOrganizationMemberLastSeenAt', 200, res.json());
     expect((await memberRow(organization.id, member(null).user.id))!.last_seen_at).toBeInstanceOf(Date);
     const key = createHash('sha256').update(`visitor-claims:${t.app.serviceSecret}`).digest();
     const { payload } = await jwtVerify(res.json().serviceVisitorClaims, key);
     expect(payload).toMatchObject({ sub: member(null).user.id, organization: organization.id, role: null });
-    expect((await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/ping`, headers: (await t.factory.account()).headers })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/v1/orgs/${organization.id}/ping`,
+          headers: (await t.factory.account()).headers,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('marks a member as SSO member, by admins only', async () => {
@@ -200,19 +290,55 @@ describe('a single member', () => {
 describe('a member’s spaces and teams', () => {
   it('lists the spaces a member reaches with their role on each', async () => {
     const { admin, organization, member } = await t.factory.team(['read', null]);
-    const collection = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'C' } })).json();
-    await t.app.inject({ method: 'PATCH', url: `/v1/collections/${collection.id}`, headers: admin.headers, payload: { defaultLevel: 'edit' } });
-    const inside = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/spaces`, headers: admin.headers, payload: { title: 'In', parent: collection.id } })).json();
-    const outside = (await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/spaces`, headers: admin.headers, payload: { title: 'Out' } })).json();
+    const collection = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/collections`,
+        headers: admin.headers,
+        payload: { title: 'C' },
+      })
+    ).json();
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/collections/${collection.id}`,
+      headers: admin.headers,
+      payload: { defaultLevel: 'edit' },
+    });
+    const inside = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/spaces`,
+        headers: admin.headers,
+        payload: { title: 'In', parent: collection.id },
+      })
+    ).json();
+    const outside = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${organization.id}/spaces`,
+        headers: admin.headers,
+        payload: { title: 'Out' },
+      })
+    ).json();
 
-    const res = await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/members/${member('read').user.id}/spaces`, headers: admin.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${organization.id}/members/${member('read').user.id}/spaces`,
+      headers: admin.headers,
+    });
     expect(res.statusCode).toBe(200);
     expectSpecResponse('listSpacesForOrganizationMember', 200, res.json());
-    expect(res.json().items.map((item: { permission: string; space: { id: string } }) => [item.space.id, item.permission])).toEqual([
+    expect(
+      res.json().items.map((item: { permission: string; space: { id: string } }) => [item.space.id, item.permission]),
+    ).toEqual([
       [outside.id, 'read'],
       [inside.id, 'edit'],
     ]);
-    const guest = await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/members/${member(null).user.id}/spaces`, headers: admin.headers });
+    const guest = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${organization.id}/members/${member(null).user.id}/spaces`,
+      headers: admin.headers,
+    });
     expect(guest.json()).toEqual({ count: 0, items: [] });
   });
 
@@ -231,16 +357,25 @@ describe('a member’s spaces and teams', () => {
     expectSpecResponse('listTeamsForOrganizationMember', 200, all.json());
     expect(all.json().count).toBe(2);
     const byTitle = Object.fromEntries(
-      all.json().items.map((item: { team: { title: string; members: number; permissions: object }; member: { role: string } }) => [
-        item.team.title,
-        [item.member.role, item.team.members, item.team.permissions],
-      ]),
+      all
+        .json()
+        .items.map(
+          (item: { team: { title: string; members: number; permissions: object }; member: { role: string } }) => [
+            item.team.title,
+            [item.member.role, item.team.members, item.team.permissions],
+          ],
+        ),
     );
     expect(byTitle).toEqual({
       'Docs Writers': ['owner', 1, { view: true, admin: true }],
       Reviewers: ['member', 2, { view: true, admin: false }],
     });
-    const filtered = await t.app.inject({ method: 'GET', url, query: { title: 'WRITER' }, headers: member('read').headers });
+    const filtered = await t.app.inject({
+      method: 'GET',
+      url,
+      query: { title: 'WRITER' },
+      headers: member('read').headers,
+    });
     expect(filtered.json().items.map((item: { team: { title: string } }) => item.team.title)).toEqual(['Docs Writers']);
   });
 });
@@ -256,11 +391,24 @@ describe('members through the official client', () => {
     const client = officialClient(endpoint, admin.token);
     const userId = member('read').user.id;
 
-    expect((await client.orgs.listMembersInOrganizationById(organization.id, { search: member('read').user.email })).data.items.map((m) => m.id)).toEqual([userId]);
-    expectSpecResponse('getMemberInOrganizationById', 200, (await client.orgs.getMemberInOrganizationById(organization.id, userId)).data);
-    const updated = await client.orgs.updateMemberInOrganizationById(organization.id, userId, { role: 'edit' as never });
+    expect(
+      (
+        await client.orgs.listMembersInOrganizationById(organization.id, { search: member('read').user.email })
+      ).data.items.map((m) => m.id),
+    ).toEqual([userId]);
+    expectSpecResponse(
+      'getMemberInOrganizationById',
+      200,
+      (await client.orgs.getMemberInOrganizationById(organization.id, userId)).data,
+    );
+    const updated = await client.orgs.updateMemberInOrganizationById(organization.id, userId, {
+      role: 'edit' as never,
+    });
     expect(updated.data.role).toBe('edit');
-    expect((await officialClient(endpoint, member('read').token).orgs.updateOrganizationMemberLastSeenAt(organization.id)).status).toBe(200);
+    expect(
+      (await officialClient(endpoint, member('read').token).orgs.updateOrganizationMemberLastSeenAt(organization.id))
+        .status,
+    ).toBe(200);
     expect((await client.orgs.setUserAsSsoMemberForOrganization(organization.id, userId)).data.sso).toBe(true);
     expect((await client.orgs.listSpacesForOrganizationMember(organization.id, userId)).data.count).toBe(0);
     expect((await client.orgs.listTeamsForOrganizationMember(organization.id, userId)).data.count).toBe(0);

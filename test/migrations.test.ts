@@ -18,7 +18,10 @@ async function withEmptyDatabase(task: (url: string) => Promise<void>): Promise<
     // may still count them for a moment; forcing the drop then would kill a
     // connection whose client is closing, which surfaces as an uncaught error.
     for (let waited = 0; waited < 5_000; waited += 50) {
-      const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      const { rows } = await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
       if (rows[0]!.n === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -42,10 +45,19 @@ describe('migrations', () => {
     await withEmptyDatabase(async (url) => {
       const applied = await migrateToLatest({ databaseUrl: url });
       expect(applied.length).toBeGreaterThan(0);
-      expect(await tables(url)).toEqual(expect.arrayContaining(['api_tokens', 'organization_members', 'organizations', 'users']));
+      expect(await tables(url)).toEqual(
+        expect.arrayContaining(['api_tokens', 'organization_members', 'organizations', 'users']),
+      );
       expect(await migrateToLatest({ databaseUrl: url })).toEqual([]);
 
-      await runner({ databaseUrl: url, dir: MIGRATIONS_DIR, direction: 'down', count: Infinity, migrationsTable: 'pgmigrations', log: () => {} });
+      await runner({
+        databaseUrl: url,
+        dir: MIGRATIONS_DIR,
+        direction: 'down',
+        count: Infinity,
+        migrationsTable: 'pgmigrations',
+        log: () => {},
+      });
       expect(await tables(url)).toEqual([]);
 
       expect(await migrateToLatest({ databaseUrl: url })).toEqual(applied);

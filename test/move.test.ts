@@ -16,8 +16,10 @@ async function organizationWith(roles: Role[]) {
     admin,
     organization,
     member,
-    space: (title: string, extra: Record<string, unknown> = {}) => post(`/v1/orgs/${organization.id}/spaces`, { title, ...extra }),
-    collection: (title: string, extra: Record<string, unknown> = {}) => post(`/v1/orgs/${organization.id}/collections`, { title, ...extra }),
+    space: (title: string, extra: Record<string, unknown> = {}) =>
+      post(`/v1/orgs/${organization.id}/spaces`, { title, ...extra }),
+    collection: (title: string, extra: Record<string, unknown> = {}) =>
+      post(`/v1/orgs/${organization.id}/collections`, { title, ...extra }),
   };
 }
 
@@ -104,13 +106,26 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const b = await o.space('B');
     const box = await o.collection('Box');
     const inBox = await o.space('In box', { parent: box.id });
-    const before = await t.db.selectFrom('spaces').select(['id', 'parent_id', 'position']).where('organization_id', '=', o.organization.id).execute();
+    const before = await t.db
+      .selectFrom('spaces')
+      .select(['id', 'parent_id', 'position'])
+      .where('organization_id', '=', o.organization.id)
+      .execute();
 
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{}, /^body must NOT have fewer than 1 properties$/],
-      [{ position: { before: spaceAt(b.id), after: spaceAt(b.id) } }, /^body\/position: `after` must come before `before`/],
-      [{ position: { after: collectionAt(box.id), before: spaceAt(b.id) } }, /^body\/position: `after` must come before `before`/],
-      [{ position: { before: spaceAt(inBox.id) } }, /^body\/position\/before: no space ".+" beside it at its destination$/],
+      [
+        { position: { before: spaceAt(b.id), after: spaceAt(b.id) } },
+        /^body\/position: `after` must come before `before`/,
+      ],
+      [
+        { position: { after: collectionAt(box.id), before: spaceAt(b.id) } },
+        /^body\/position: `after` must come before `before`/,
+      ],
+      [
+        { position: { before: spaceAt(inBox.id) } },
+        /^body\/position\/before: no space ".+" beside it at its destination$/,
+      ],
       [{ position: { before: spaceAt(a.id) } }, /^body\/position\/before: no space ".+" beside it at its destination$/],
       [{ parent: 'AAAAAAAAAAAAAAAAAAAA' }, /^body\/parent: no collection "AAAAAAAAAAAAAAAAAAAA" in this organization$/],
       [{ position: { before: { type: 'page', page: 'x' } } }, /^body\/position\/before/],
@@ -120,7 +135,11 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error.message).toMatch(message);
     }
-    const after = await t.db.selectFrom('spaces').select(['id', 'parent_id', 'position']).where('organization_id', '=', o.organization.id).execute();
+    const after = await t.db
+      .selectFrom('spaces')
+      .select(['id', 'parent_id', 'position'])
+      .where('organization_id', '=', o.organization.id)
+      .execute();
     expect(after).toEqual(before);
   });
 
@@ -128,7 +147,12 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const o = await organizationWith(['create', 'edit']);
     const box = await o.collection('Box');
     const mine = (
-      await t.app.inject({ method: 'POST', url: `/v1/orgs/${o.organization.id}/spaces`, headers: o.member('create').headers, payload: { title: 'Mine' } })
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/orgs/${o.organization.id}/spaces`,
+        headers: o.member('create').headers,
+        payload: { title: 'Mine' },
+      })
     ).json();
     const theirs = await o.space('Theirs');
 
@@ -138,9 +162,19 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
 
     // The creator of a space is not its admin under the role model: creators hold `create`.
     expect((await moveSpace(o.member('create'), mine.id, { parent: box.id })).statusCode).toBe(403);
-    await t.app.inject({ method: 'PATCH', url: `/v1/spaces/${mine.id}`, headers: o.admin.headers, payload: { defaultLevel: 'admin' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${mine.id}`,
+      headers: o.admin.headers,
+      payload: { defaultLevel: 'admin' },
+    });
     expect((await moveSpace(o.member('create'), mine.id, { parent: box.id })).statusCode).toBe(200);
-    await t.app.inject({ method: 'PATCH', url: `/v1/collections/${box.id}`, headers: o.admin.headers, payload: { defaultLevel: 'read' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/collections/${box.id}`,
+      headers: o.admin.headers,
+      payload: { defaultLevel: 'read' },
+    });
     const outOfBox = await moveSpace(o.member('edit'), mine.id, { parent: null });
     expect(outOfBox.statusCode).toBe(403);
   });
@@ -158,9 +192,14 @@ describe('POST /v1/collections/{collectionId}/move', () => {
     for (const parent of [top.id, child.id, grandchild.id]) {
       const res = await moveCollection(o.admin, top.id, { parent });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error.message).toBe('body/parent: a collection cannot move into itself or one of its sub-collections');
+      expect(res.json().error.message).toBe(
+        'body/parent: a collection cannot move into itself or one of its sub-collections',
+      );
     }
-    expect((await t.db.selectFrom('collections').select('parent_id').where('id', '=', top.id).executeTakeFirstOrThrow()).parent_id).toBeNull();
+    expect(
+      (await t.db.selectFrom('collections').select('parent_id').where('id', '=', top.id).executeTakeFirstOrThrow())
+        .parent_id,
+    ).toBeNull();
 
     const moved = await moveCollection(o.admin, child.id, { parent: other.id });
     expect(moved.statusCode).toBe(200);

@@ -18,8 +18,8 @@ describe('probes and API description', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
-    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
-      Object.values(methods).map((operation) => operation.operationId),
+    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      (methods) => Object.values(methods).map((operation) => operation.operationId),
     );
     expect(operations.sort()).toEqual(
       [
@@ -127,7 +127,9 @@ describe('probes and API description', () => {
     );
     expect(doc.components.schemas).toHaveProperty('ErrorResponse');
     expect(doc.components.schemas).toHaveProperty('Organization');
-    expect(doc.paths['/v1/orgs/{organizationId}'].patch.requestBody.content['application/json'].schema.properties.title).toMatchObject({
+    expect(
+      doc.paths['/v1/orgs/{organizationId}'].patch.requestBody.content['application/json'].schema.properties.title,
+    ).toMatchObject({
       minLength: 2,
       maxLength: 255,
     });
@@ -179,7 +181,11 @@ describe('while shutting down', () => {
       expect(responses[0]).toMatch(/^HTTP\/1\.1 200 /);
       expect(responses[0]).toMatch(/\r\nconnection: close\r\n/i);
       expect(responses[0]).toContain('"title":"During shutdown"');
-      const stored = await t.db.selectFrom('organizations').select('title').where('id', '=', org.id).executeTakeFirstOrThrow();
+      const stored = await t.db
+        .selectFrom('organizations')
+        .select('title')
+        .where('id', '=', org.id)
+        .executeTakeFirstOrThrow();
       expect(stored.title).toBe('During shutdown');
     } finally {
       release();
@@ -205,7 +211,9 @@ describe('when the database goes away', () => {
       await proxy.cut();
       const during = await app.inject({ method: 'GET', url: '/v1/orgs', headers: me.headers });
       expect(during.statusCode).toBe(503);
-      expect(during.json()).toEqual({ error: { code: 503, message: 'The database is unavailable; try again shortly' } });
+      expect(during.json()).toEqual({
+        error: { code: 503, message: 'The database is unavailable; try again shortly' },
+      });
       expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 

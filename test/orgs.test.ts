@@ -11,7 +11,11 @@ async function orgRow(id: string) {
 describe('GET /v1/orgs/{organizationId}', () => {
   it('returns every field of the organization to a member, as the spec describes', async () => {
     const owner = await t.factory.account();
-    const org = await t.factory.organization(owner.user.id, { title: 'Acme Docs', emailDomains: ['acme.com'], hostname: 'acme-docs' });
+    const org = await t.factory.organization(owner.user.id, {
+      title: 'Acme Docs',
+      emailDomains: ['acme.com'],
+      hostname: 'acme-docs',
+    });
 
     const res = await t.app.inject({ method: 'GET', url: `/v1/orgs/${org.id}`, headers: owner.headers });
 
@@ -76,8 +80,19 @@ describe('GET /v1/orgs/{organizationId}', () => {
       viewBilling: false,
       installIntegration: false,
     });
-    expect(await permissionsOf(creator.headers)).toMatchObject({ view: true, admin: false, createContent: true, ingestConversations: true });
-    expect(await permissionsOf(guest.headers)).toMatchObject({ view: true, admin: false, createContent: false, listMembers: false, listTeams: false });
+    expect(await permissionsOf(creator.headers)).toMatchObject({
+      view: true,
+      admin: false,
+      createContent: true,
+      ingestConversations: true,
+    });
+    expect(await permissionsOf(guest.headers)).toMatchObject({
+      view: true,
+      admin: false,
+      createContent: false,
+      listMembers: false,
+      listTeams: false,
+    });
   });
 
   it('answers 404 for another organization’s id, exactly as for an unknown id', async () => {
@@ -136,7 +151,12 @@ describe('GET /v1/orgs', () => {
     let page: string | undefined;
     let pages = 0;
     do {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/orgs', query: { limit: '3', ...(page ? { page } : {}) }, headers: me.headers });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/v1/orgs',
+        query: { limit: '3', ...(page ? { page } : {}) },
+        headers: me.headers,
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.count).toBe(7);
@@ -156,18 +176,36 @@ describe('GET /v1/orgs', () => {
     const sameTime = new Date('2026-01-01T00:00:00.000Z');
     const orgs = [];
     for (let i = 0; i < 4; i++) orgs.push(await t.factory.organization(me.user.id));
-    await t.db.updateTable('organizations').set({ created_at: sameTime }).where('id', 'in', orgs.map((o) => o.id)).execute();
+    await t.db
+      .updateTable('organizations')
+      .set({ created_at: sameTime })
+      .where(
+        'id',
+        'in',
+        orgs.map((o) => o.id),
+      )
+      .execute();
 
     const ids: string[] = [];
     let page: string | undefined;
     do {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/orgs', query: { limit: '1', ...(page ? { page } : {}) }, headers: me.headers });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/v1/orgs',
+        query: { limit: '1', ...(page ? { page } : {}) },
+        headers: me.headers,
+      });
       const body = res.json();
       ids.push(...body.items.map((o: { id: string }) => o.id));
       page = body.next?.page;
     } while (page);
 
-    expect(ids).toEqual(orgs.map((o) => o.id).sort().reverse());
+    expect(ids).toEqual(
+      orgs
+        .map((o) => o.id)
+        .sort()
+        .reverse(),
+    );
   });
 
   it('with limit=0 returns only the count', async () => {
@@ -195,8 +233,10 @@ describe('GET /v1/orgs', () => {
       await t.factory.organization(me.user.id);
       await t.factory.organization(someoneElse.user.id);
     }
-    const mine = (await t.app.inject({ method: 'GET', url: '/v1/orgs?limit=1', headers: me.headers })).json().next.page as string;
-    const theirs = (await t.app.inject({ method: 'GET', url: '/v1/orgs?limit=1', headers: someoneElse.headers })).json().next.page as string;
+    const mine = (await t.app.inject({ method: 'GET', url: '/v1/orgs?limit=1', headers: me.headers })).json().next
+      .page as string;
+    const theirs = (await t.app.inject({ method: 'GET', url: '/v1/orgs?limit=1', headers: someoneElse.headers })).json()
+      .next.page as string;
     const [body, signature] = mine.split('.') as [string, string];
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
     const forged = `${Buffer.from(JSON.stringify({ ...payload, t: '2000-01-01T00:00:00.000Z' })).toString('base64url')}.${signature}`;
@@ -245,10 +285,22 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     });
     expectSpecResponse('updateOrganizationById', 200, body);
     const stored = await orgRow(org.id);
-    expect(stored).toMatchObject({ title: 'Renamed', hostname: 'renamed-org', default_role: null, sso: true, ai: true, invite_links: false });
+    expect(stored).toMatchObject({
+      title: 'Renamed',
+      hostname: 'renamed-org',
+      default_role: null,
+      sso: true,
+      ai: true,
+      invite_links: false,
+    });
     expect(stored.updated_at.getTime()).toBeGreaterThanOrEqual(org.updated_at.getTime());
 
-    const cleared = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload: { logo: null, defaultRole: 'edit' } });
+    const cleared = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: owner.headers,
+      payload: { logo: null, defaultRole: 'edit' },
+    });
     expect(cleared.json().urls.logo).toBeUndefined();
     expect(cleared.json().defaultRole).toBe('edit');
     expect(cleared.json().title).toBe('Renamed');
@@ -271,13 +323,33 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     ['hostname not a DNS label', { hostname: 'Acme Docs' }, /^body\/hostname must match pattern/],
     ['hostname ending with a dash', { hostname: 'acme-' }, /^body\/hostname must match pattern/],
     ['emailDomains not an array', { emailDomains: 'acme.com' }, /^body\/emailDomains must be array$/],
-    ['an email domain that is not a domain', { emailDomains: ['not a domain'] }, /^body\/emailDomains\/0 must match pattern/],
-    ['too many email domains', { emailDomains: Array.from({ length: 51 }, (_, i) => `d${i}.com`) }, /^body\/emailDomains must NOT have more than 50 items$/],
-    ['an unknown defaultRole', { defaultRole: 'owner' }, /^body\/defaultRole must be one of: "read", "comment", "review", "edit", "create", "admin", null$/],
+    [
+      'an email domain that is not a domain',
+      { emailDomains: ['not a domain'] },
+      /^body\/emailDomains\/0 must match pattern/,
+    ],
+    [
+      'too many email domains',
+      { emailDomains: Array.from({ length: 51 }, (_, i) => `d${i}.com`) },
+      /^body\/emailDomains must NOT have more than 50 items$/,
+    ],
+    [
+      'an unknown defaultRole',
+      { defaultRole: 'owner' },
+      /^body\/defaultRole must be one of: "read", "comment", "review", "edit", "create", "admin", null$/,
+    ],
     ['defaultContent of another type', { defaultContent: { type: 'space', space: 'x' } }, /^body\/defaultContent/],
-    ['defaultContent pointing at a site that does not exist', { defaultContent: { type: 'site', site: 'nope' } }, /^body\/defaultContent\/site: no site "nope"/],
+    [
+      'defaultContent pointing at a site that does not exist',
+      { defaultContent: { type: 'site', site: 'nope' } },
+      /^body\/defaultContent\/site: no site "nope"/,
+    ],
     ['logo that is not a URL', { logo: 'not a url' }, /^body\/logo must match (format "uri"|pattern)/],
-    ['logo longer than 2048', { logo: `https://example.com/${'x'.repeat(2048)}` }, /^body\/logo must NOT have more than 2048 characters$/],
+    [
+      'logo longer than 2048',
+      { logo: `https://example.com/${'x'.repeat(2048)}` },
+      /^body\/logo must NOT have more than 2048 characters$/,
+    ],
     ['logo with another scheme', { logo: 'javascript:alert(1)' }, /^body\/logo must match pattern/],
     ['sso not a boolean', { sso: 'yes' }, /^body\/sso must be boolean$/],
     ['ai not a boolean', { ai: 1 }, /^body\/ai must be boolean$/],
@@ -287,7 +359,10 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
 
   it.each(badBodies)('refuses %s with 400 and changes nothing', async (_case, payload, message) => {
     const owner = await t.factory.account();
-    const org = await t.factory.organization(owner.user.id, { title: 'Before', hostname: `h${Math.random().toString(36).slice(2, 10)}` });
+    const org = await t.factory.organization(owner.user.id, {
+      title: 'Before',
+      hostname: `h${Math.random().toString(36).slice(2, 10)}`,
+    });
     const before = await orgRow(org.id);
 
     const res = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload });
@@ -301,7 +376,13 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
   it('accepts the bounds themselves', async () => {
     const owner = await t.factory.account();
     const org = await t.factory.organization(owner.user.id);
-    for (const payload of [{ title: 'ab' }, { title: 'x'.repeat(255) }, { hostname: 'abc' }, { hostname: `a${'b'.repeat(30)}c` }, { emailDomains: [] }]) {
+    for (const payload of [
+      { title: 'ab' },
+      { title: 'x'.repeat(255) },
+      { hostname: 'abc' },
+      { hostname: `a${'b'.repeat(30)}c` },
+      { emailDomains: [] },
+    ]) {
       const res = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(200);
     }
@@ -312,7 +393,12 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     await t.factory.organization(owner.user.id, { hostname: 'taken-name' });
     const org = await t.factory.organization(owner.user.id, { title: 'Second' });
 
-    const res = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload: { hostname: 'taken-name', title: 'Changed' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: owner.headers,
+      payload: { hostname: 'taken-name', title: 'Changed' },
+    });
 
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ error: { code: 409, message: 'hostname is already in use' } });
@@ -325,10 +411,17 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     const creator = await t.factory.account();
     await t.factory.member(org.id, creator.user.id, 'create');
 
-    const res = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: creator.headers, payload: { title: 'Hijacked' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: creator.headers,
+      payload: { title: 'Hijacked' },
+    });
 
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: { code: 403, message: 'Only organization admins can update the organization' } });
+    expect(res.json()).toEqual({
+      error: { code: 403, message: 'Only organization admins can update the organization' },
+    });
     expect((await orgRow(org.id)).title).toBe('Kept');
   });
 
@@ -337,7 +430,12 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     const org = await t.factory.organization(owner.user.id, { title: 'Private' });
     const stranger = await t.factory.account();
 
-    const res = await t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: stranger.headers, payload: { title: 'Hijacked' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${org.id}`,
+      headers: stranger.headers,
+      payload: { title: 'Hijacked' },
+    });
 
     expect(res.statusCode).toBe(404);
     expect((await orgRow(org.id)).title).toBe('Private');
@@ -348,7 +446,12 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     const org = await t.factory.organization(owner.user.id);
 
     const [a, b] = await Promise.all([
-      t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload: { title: 'Concurrent' } }),
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v1/orgs/${org.id}`,
+        headers: owner.headers,
+        payload: { title: 'Concurrent' },
+      }),
       t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload: { ai: true } }),
     ]);
 
@@ -363,7 +466,12 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
 
     const results = await Promise.all(
       [first, second].map((org) =>
-        t.app.inject({ method: 'PATCH', url: `/v1/orgs/${org.id}`, headers: owner.headers, payload: { hostname: 'race-name' } }),
+        t.app.inject({
+          method: 'PATCH',
+          url: `/v1/orgs/${org.id}`,
+          headers: owner.headers,
+          payload: { hostname: 'race-name' },
+        }),
       ),
     );
 
@@ -381,16 +489,32 @@ describe('POST /v1/orgs', () => {
       method: 'POST',
       url: '/v1/orgs',
       headers: me.headers,
-      payload: { title: 'Brand new', emailDomains: ['brand.example'], type: 'community', communityType: 'openSource', useCase: 'openSourceDocs' },
+      payload: {
+        title: 'Brand new',
+        emailDomains: ['brand.example'],
+        type: 'community',
+        communityType: 'openSource',
+        useCase: 'openSourceDocs',
+      },
     });
 
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(res.headers.location).toBe(`${PUBLIC_URL}/v1/orgs/${body.id}`);
-    expect(body).toMatchObject({ title: 'Brand new', type: 'community', communityType: 'openSource', useCase: 'openSourceDocs', emailDomains: ['brand.example'] });
+    expect(body).toMatchObject({
+      title: 'Brand new',
+      type: 'community',
+      communityType: 'openSource',
+      useCase: 'openSourceDocs',
+      emailDomains: ['brand.example'],
+    });
     expect(body.permissions.admin).toBe(true);
     expectSpecResponse('getOrganizationById', 200, body);
-    const membership = await t.db.selectFrom('organization_members').selectAll().where('organization_id', '=', body.id).execute();
+    const membership = await t.db
+      .selectFrom('organization_members')
+      .selectAll()
+      .where('organization_id', '=', body.id)
+      .execute();
     expect(membership).toEqual([expect.objectContaining({ user_id: me.user.id, role: 'admin', disabled: false })]);
 
     const read = await t.app.inject({ method: 'GET', url: `/v1/orgs/${body.id}`, headers: me.headers });
@@ -409,7 +533,11 @@ describe('POST /v1/orgs', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.message).toMatch(message);
     }
-    const memberships = await t.db.selectFrom('organization_members').select('organization_id').where('user_id', '=', me.user.id).execute();
+    const memberships = await t.db
+      .selectFrom('organization_members')
+      .select('organization_id')
+      .where('user_id', '=', me.user.id)
+      .execute();
     expect(memberships).toEqual([]);
   });
 });
@@ -419,19 +547,30 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
     const insider = await t.factory.account({ email: 'insider@widgets.example' });
     const outsider = await t.factory.account({ email: 'outsider@elsewhere.example' });
     const colleague = await t.factory.account({ email: 'colleague@widgets.example' });
-    const widgets = await t.factory.organization(insider.user.id, { title: 'Widgets', emailDomains: ['widgets.example'] });
+    const widgets = await t.factory.organization(insider.user.id, {
+      title: 'Widgets',
+      emailDomains: ['widgets.example'],
+    });
     await t.factory.organization(insider.user.id, { title: 'Unrelated', emailDomains: ['other.example'] });
 
-    const forInsider = await t.app.inject({ method: 'GET', url: '/v1/email-domains/WIDGETS.example/orgs', headers: insider.headers });
+    const forInsider = await t.app.inject({
+      method: 'GET',
+      url: '/v1/email-domains/WIDGETS.example/orgs',
+      headers: insider.headers,
+    });
     expect(forInsider.statusCode).toBe(200);
     expect(forInsider.json().organizations.map((o: { id: string }) => o.id)).toEqual([widgets.id]);
     expectSpecResponse('getOrganizationsForEmailDomain', 200, forInsider.json());
 
-    const forColleague = (await t.app.inject({ method: 'GET', url: '/v1/email-domains/widgets.example/orgs', headers: colleague.headers })).json();
+    const forColleague = (
+      await t.app.inject({ method: 'GET', url: '/v1/email-domains/widgets.example/orgs', headers: colleague.headers })
+    ).json();
     expect(forColleague.organizations.map((o: { id: string }) => o.id)).toEqual([widgets.id]);
     expect(forColleague.organizations[0].permissions).toMatchObject({ view: false, admin: false });
 
-    const forOutsider = (await t.app.inject({ method: 'GET', url: '/v1/email-domains/widgets.example/orgs', headers: outsider.headers })).json();
+    const forOutsider = (
+      await t.app.inject({ method: 'GET', url: '/v1/email-domains/widgets.example/orgs', headers: outsider.headers })
+    ).json();
     expect(forOutsider).toEqual({ organizations: [] });
   });
 

@@ -92,7 +92,9 @@ describe('the outbound fetcher', () => {
     }
     switch (url.pathname) {
       case '/hello':
-        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`hello ${req.headers['user-agent']} ${req.headers.accept}`);
+        res
+          .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+          .end(`hello ${req.headers['user-agent']} ${req.headers.accept}`);
         return;
       case '/relative':
         res.writeHead(302, { location: 'hello?from=relative' }).end();
@@ -104,7 +106,9 @@ describe('the outbound fetcher', () => {
         res.writeHead(302, { location: `http://user:pass@127.0.0.1:${port}/hello` }).end();
         return;
       case '/announced-large':
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '5000' }).end(Buffer.alloc(5000));
+        res
+          .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '5000' })
+          .end(Buffer.alloc(5000));
         return;
       case '/streamed-large': {
         // No Content-Length: chunked, so only counting while reading can stop it.
@@ -130,10 +134,14 @@ describe('the outbound fetcher', () => {
         hanging.push(res);
         return;
       case '/gzip':
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ accepted: req.headers['accept-encoding'] })));
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          .end(gzipSync(JSON.stringify({ accepted: req.headers['accept-encoding'] })));
         return;
       case '/gzip-bomb':
-        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(1_000_000)));
+        res
+          .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
+          .end(gzipSync(Buffer.alloc(1_000_000)));
         return;
       case '/bad-gzip':
         res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end('this is not gzip');
@@ -169,7 +177,12 @@ describe('the outbound fetcher', () => {
     requests = [];
   });
 
-  const open = createOutboundFetcher({ allowPrivate: true, timeoutMs: 5000, maxBytes: 1_048_576, userAgent: 'quire-test' });
+  const open = createOutboundFetcher({
+    allowPrivate: true,
+    timeoutMs: 5000,
+    maxBytes: 1_048_576,
+    userAgent: 'quire-test',
+  });
   const guarded = createOutboundFetcher({ allowPrivate: false, timeoutMs: 5000, maxBytes: 1_048_576 });
 
   async function refusal(promise: Promise<unknown>): Promise<OutboundError> {
@@ -206,13 +219,17 @@ describe('the outbound fetcher', () => {
     ['an IPv4-mapped loopback', (p: number) => `http://[::ffff:127.0.0.1]:${p}/hello`, `http://[::ffff:7f00:1]:PORT/`],
   ])('refuses %s without sending a request', async (_, url, named) => {
     const error = await refusal(guarded.fetch(url(port)));
-    expect(error.message).toBe(`The URL ${named.replace('PORT', String(port))} resolves to a private address, which this service does not fetch`);
+    expect(error.message).toBe(
+      `The URL ${named.replace('PORT', String(port))} resolves to a private address, which this service does not fetch`,
+    );
     expect(requests).toEqual([]);
   });
 
   it('refuses an IPv4 address spelled as a number, which URL parsing turns into 127.0.0.1', async () => {
     const error = await refusal(guarded.fetch(`http://2130706433:${port}/hello`));
-    expect(error.message).toBe(`The URL http://127.0.0.1:${port}/ resolves to a private address, which this service does not fetch`);
+    expect(error.message).toBe(
+      `The URL http://127.0.0.1:${port}/ resolves to a private address, which this service does not fetch`,
+    );
     expect(requests).toEqual([]);
   });
 
@@ -221,7 +238,10 @@ describe('the outbound fetcher', () => {
     ['file:///etc/passwd', 'Only http and https URLs can be fetched'],
     ['javascript:alert(1)', 'Only http and https URLs can be fetched'],
     ['/relative/path', 'The URL is not a valid absolute URL; only http and https URLs can be fetched'],
-    ['http://user:secret@example.com/', 'The URL http://example.com/ contains credentials, which this service does not send'],
+    [
+      'http://user:secret@example.com/',
+      'The URL http://example.com/ contains credentials, which this service does not send',
+    ],
   ])('refuses %s', async (url, message) => {
     const error = await refusal(open.fetch(url));
     expect(error.message).toBe(message);
@@ -231,7 +251,14 @@ describe('the outbound fetcher', () => {
     const chain = await open.fetch(`${base}/redirect/5`);
     expect(chain).toMatchObject({ url: `${base}/redirect/0`, status: 200 });
     expect(chain.body.toString()).toBe('arrived');
-    expect(requests).toEqual(['/redirect/5', '/redirect/4', '/redirect/3', '/redirect/2', '/redirect/1', '/redirect/0']);
+    expect(requests).toEqual([
+      '/redirect/5',
+      '/redirect/4',
+      '/redirect/3',
+      '/redirect/2',
+      '/redirect/1',
+      '/redirect/0',
+    ]);
 
     const relative = await open.fetch(`${base}/relative`);
     expect(relative).toMatchObject({ url: `${base}/hello?from=relative`, status: 200 });
@@ -245,13 +272,17 @@ describe('the outbound fetcher', () => {
 
   it('refuses a redirect to a scheme other than http and https', async () => {
     const error = await refusal(open.fetch(`${base}/to-ftp`));
-    expect(error.message).toBe(`The URL http://127.0.0.1:${port}/ redirected to a ftp: URL; only http and https URLs can be fetched`);
+    expect(error.message).toBe(
+      `The URL http://127.0.0.1:${port}/ redirected to a ftp: URL; only http and https URLs can be fetched`,
+    );
     expect(error.message).not.toContain('secret');
   });
 
   it('refuses a redirect to a URL with credentials', async () => {
     const error = await refusal(open.fetch(`${base}/to-credentials`));
-    expect(error.message).toBe(`The URL http://127.0.0.1:${port}/ contains credentials, which this service does not send`);
+    expect(error.message).toBe(
+      `The URL http://127.0.0.1:${port}/ contains credentials, which this service does not send`,
+    );
     expect(requests).toEqual(['/to-credentials']);
   });
 
@@ -305,7 +336,12 @@ describe('the outbound fetcher', () => {
 
   it('returns a non-2xx status for the caller to judge', async () => {
     const response = await open.fetch(`${base}/missing`);
-    expect(response).toEqual({ url: `${base}/missing`, status: 404, contentType: 'text/plain', body: Buffer.from('no such thing') });
+    expect(response).toEqual({
+      url: `${base}/missing`,
+      status: 404,
+      contentType: 'text/plain',
+      body: Buffer.from('no such thing'),
+    });
   });
 
   it('reports a refused connection without internal detail', async () => {
@@ -369,7 +405,9 @@ describe('imageDimensions', () => {
   });
 
   it('measures an SVG from its attributes', () => {
-    const svg = new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"></svg>');
+    const svg = new TextEncoder().encode(
+      '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"></svg>',
+    );
     expect(imageDimensions(svg)).toEqual({ width: 40, height: 20 });
   });
 

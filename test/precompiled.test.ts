@@ -20,15 +20,20 @@ describe('precompiled queries', () => {
     await t.factory.user({ email: 'b@precompiled.example', name: 'Bob' });
     await t.factory.user({ email: 'c@elsewhere.example', name: 'Ann' });
 
-    expect(await usersNamed(t.db, 'Ann', 'Bob')).toEqual([{ email: 'a@precompiled.example' }, { email: 'b@precompiled.example' }]);
+    expect(await usersNamed(t.db, 'Ann', 'Bob')).toEqual([
+      { email: 'a@precompiled.example' },
+      { email: 'b@precompiled.example' },
+    ]);
     expect(await usersNamed(t.db, 'Bob', 'Nobody')).toEqual([{ email: 'b@precompiled.example' }]);
-    expect(await t.db.transaction().execute((tx) => usersNamed(tx, 'Ann', 'Ann'))).toEqual([{ email: 'a@precompiled.example' }]);
+    expect(await t.db.transaction().execute((tx) => usersNamed(tx, 'Ann', 'Ann'))).toEqual([
+      { email: 'a@precompiled.example' },
+    ]);
   });
 
   it('refuses at definition an argument that does not become a query parameter', () => {
-    expect(() => precompiled((db, id: string, _unused: string) => db.selectFrom('users').select('id').where('id', '=', id))).toThrow(
-      /1 argument\(s\) did not become query parameters/,
-    );
+    expect(() =>
+      precompiled((db, id: string, _unused: string) => db.selectFrom('users').select('id').where('id', '=', id)),
+    ).toThrow(/1 argument\(s\) did not become query parameters/);
   });
 });
 
@@ -53,7 +58,11 @@ describe('page queries', () => {
         after = { createdAt: rows[1]!.created_at, id: rows[1]!.id };
       }
     };
-    const all = await t.db.selectFrom('users').select(['id', 'created_at']).where('email', 'like', '%@paged.example').execute();
+    const all = await t.db
+      .selectFrom('users')
+      .select(['id', 'created_at'])
+      .where('email', 'like', '%@paged.example')
+      .execute();
     const ascending = all
       .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1))
       .map((row) => row.id);

@@ -28,7 +28,12 @@ async function spacesDeletedAgo(ages: Array<number | null>) {
       editMode: 'live',
       visibility: 'private',
     });
-    if (age !== null) await t.db.updateTable('spaces').set({ deleted_at: new Date(NOW - age) }).where('id', '=', space.id).execute();
+    if (age !== null)
+      await t.db
+        .updateTable('spaces')
+        .set({ deleted_at: new Date(NOW - age) })
+        .where('id', '=', space.id)
+        .execute();
     ids.push(space.id);
   }
   return { organizationId: organization.id, ids };
@@ -47,7 +52,9 @@ describe('purging deleted spaces', () => {
     expect(result.busy).toBe(false);
     expect(result.purged).toEqual(expect.arrayContaining([atRetention, older]));
     expect(await remaining(ids)).toEqual([almost, recent, live].sort());
-    expect(await t.db.selectFrom('organizations').select('id').where('id', '=', organizationId).execute()).toHaveLength(1);
+    expect(await t.db.selectFrom('organizations').select('id').where('id', '=', organizationId).execute()).toHaveLength(
+      1,
+    );
     expect((await purgeDeletedSpaces(t.db, clock, { retentionMs: RETENTION, batchSize: 100 })).purged).toEqual([]);
   });
 
@@ -113,7 +120,8 @@ describe('purging deleted spaces', () => {
     const stop = schedulePurge(app, { pattern: '*/1 * * * * *', batchSize: 10 });
     try {
       const deadline = Date.now() + 5_000;
-      while ((await remaining(ids)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while ((await remaining(ids)).length > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await remaining(ids)).toEqual([]);
     } finally {
       stop();
@@ -122,7 +130,9 @@ describe('purging deleted spaces', () => {
   });
 
   it('refuses a schedule that is not a cron pattern at start', () => {
-    expect(() => loadConfig({ PURGE_SCHEDULE: 'hourly' })).toThrow(/PURGE_SCHEDULE is not a cron pattern \(got "hourly"\)/);
+    expect(() => loadConfig({ PURGE_SCHEDULE: 'hourly' })).toThrow(
+      /PURGE_SCHEDULE is not a cron pattern \(got "hourly"\)/,
+    );
     expect(loadConfig({ PURGE_SCHEDULE: '*/15 * * * *' }).purge).toEqual({ pattern: '*/15 * * * *', batchSize: 500 });
   });
 });
@@ -130,9 +140,19 @@ describe('purging deleted spaces', () => {
 describe('purging a space with content', () => {
   it('removes its change requests, revisions, pages, files and discussion, and the bytes nothing references any more', async () => {
     const team = await t.factory.team([]);
-    const created = await t.app.inject({ method: 'POST', url: `/v1/orgs/${team.organization.id}/spaces`, headers: team.admin.headers, payload: {} });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${team.organization.id}/spaces`,
+      headers: team.admin.headers,
+      payload: {},
+    });
     const spaceId = created.json().id as string;
-    const cr = await t.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/change-requests`, headers: team.admin.headers, payload: {} });
+    const cr = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${spaceId}/change-requests`,
+      headers: team.admin.headers,
+      payload: {},
+    });
     const bytes = Buffer.from(`bytes of ${spaceId}`).toString('base64');
     const written = await t.app.inject({
       method: 'POST',
@@ -147,10 +167,25 @@ describe('purging a space with content', () => {
     });
     expect(written.statusCode).toBe(200);
     // Discussion too: a comment with a reply and a reaction, and a requested reviewer.
-    const comment = await t.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/comments`, headers: team.admin.headers, payload: { body: { markdown: 'Hm' } } });
+    const comment = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${spaceId}/comments`,
+      headers: team.admin.headers,
+      payload: { body: { markdown: 'Hm' } },
+    });
     const commentUrl = `/v1/spaces/${spaceId}/comments/${comment.json().id}`;
-    await t.app.inject({ method: 'POST', url: `${commentUrl}/replies`, headers: team.admin.headers, payload: { body: {} } });
-    await t.app.inject({ method: 'PUT', url: commentUrl, headers: team.admin.headers, payload: { addedReactions: ['👍'] } });
+    await t.app.inject({
+      method: 'POST',
+      url: `${commentUrl}/replies`,
+      headers: team.admin.headers,
+      payload: { body: {} },
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: commentUrl,
+      headers: team.admin.headers,
+      payload: { addedReactions: ['👍'] },
+    });
     const requested = await t.app.inject({
       method: 'POST',
       url: `/v1/spaces/${spaceId}/change-requests/${cr.json().id}/requested-reviewers`,
@@ -158,16 +193,39 @@ describe('purging a space with content', () => {
       payload: { users: [team.admin.user.id] },
     });
     expect(requested.statusCode).toBe(200);
-    const { sha256 } = await t.db.selectFrom('file_versions').select('sha256').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+    const { sha256 } = await t.db
+      .selectFrom('file_versions')
+      .select('sha256')
+      .where('space_id', '=', spaceId)
+      .executeTakeFirstOrThrow();
     // Past the retention, and the bytes past their grace.
-    await t.db.updateTable('spaces').set({ deleted_at: new Date(NOW - RETENTION - DAY) }).where('id', '=', spaceId).execute();
-    await t.db.updateTable('blobs').set({ created_at: new Date(NOW - 2 * DAY) }).where('sha256', '=', sha256).execute();
+    await t.db
+      .updateTable('spaces')
+      .set({ deleted_at: new Date(NOW - RETENTION - DAY) })
+      .where('id', '=', spaceId)
+      .execute();
+    await t.db
+      .updateTable('blobs')
+      .set({ created_at: new Date(NOW - 2 * DAY) })
+      .where('sha256', '=', sha256)
+      .execute();
 
     const discussion = ['comments', 'comment_replies', 'comment_reactions', 'change_request_reviewers'] as const;
-    for (const table of discussion) expect(await t.db.selectFrom(table).select('space_id').where('space_id', '=', spaceId).execute(), table).toHaveLength(1);
+    for (const table of discussion)
+      expect(
+        await t.db.selectFrom(table).select('space_id').where('space_id', '=', spaceId).execute(),
+        table,
+      ).toHaveLength(1);
     await purgeDeletedSpaces(t.db, clock, { retentionMs: RETENTION, batchSize: 100 });
 
-    const tables = ['change_requests', 'revisions', 'documents', 'page_versions', 'file_versions', 'tree_entries'] as const;
+    const tables = [
+      'change_requests',
+      'revisions',
+      'documents',
+      'page_versions',
+      'file_versions',
+      'tree_entries',
+    ] as const;
     for (const table of [...tables, ...discussion]) {
       const rows = await t.db.selectFrom(table).select('space_id').where('space_id', '=', spaceId).execute();
       expect(rows, table).toEqual([]);

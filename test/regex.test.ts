@@ -46,7 +46,12 @@ describe('regular expressions on user input run in linear time', () => {
   it('page links: trailing slashes of a Git Sync path (links.ts pagePathOf)', () => {
     const tree = new ContentTree(new Map(), new Map());
     const refs: BatchRefs = { pages: new Map(), files: new Map() };
-    for (const url of [attack('/pages/a', '/', 'a'), attack('/pages/', '/a'), attack('/pages/a', '/README', '!'), attack('./a', '/', 'b.md')]) {
+    for (const url of [
+      attack('/pages/a', '/', 'a'),
+      attack('/pages/', '/a'),
+      attack('/pages/a', '/README', '!'),
+      attack('./a', '/', 'b.md'),
+    ]) {
       const { value, ms } = timed(() => resolveLink(url, tree, refs, 'page'));
       expect(value).toBeUndefined();
       expect(ms, url.slice(0, 20)).toBeLessThan(LIMIT_MS);
@@ -130,8 +135,15 @@ describe('regular expressions on user input run in linear time', () => {
 
   it('tokens: the Authorization header (auth.ts BEARER)', async () => {
     await t.app.inject({ method: 'GET', url: '/v1/user' });
-    for (const authorization of [attack('Bearer ', 'a', ' x'), attack('Bearer', ' ', '\t'), attack('Bearer a', ' ', 'x'), attack('Bearer a', ' \t')]) {
-      const { value, ms } = await timedAsync(() => t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization } }));
+    for (const authorization of [
+      attack('Bearer ', 'a', ' x'),
+      attack('Bearer', ' ', '\t'),
+      attack('Bearer a', ' ', 'x'),
+      attack('Bearer a', ' \t'),
+    ]) {
+      const { value, ms } = await timedAsync(() =>
+        t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization } }),
+      );
       expect(value.statusCode).toBe(401);
       expect(ms).toBeLessThan(LIMIT_MS);
     }
@@ -165,7 +177,9 @@ describe('schema patterns', () => {
     const [result] = await new ESLint().lintText(source, { filePath: `${process.cwd()}/src/schema-patterns.ts` });
     const messages = result!.messages;
     expect(messages.some((message) => message.line === 1)).toBe(true);
-    const flagged = messages.filter((message) => message.line > 1).map((message) => `${patterns[message.line - 2]}: ${message.ruleId} ${message.message}`);
+    const flagged = messages
+      .filter((message) => message.line > 1)
+      .map((message) => `${patterns[message.line - 2]}: ${message.ruleId} ${message.message}`);
     expect(flagged).toEqual([]);
   });
 
@@ -177,7 +191,9 @@ describe('schema patterns', () => {
     // Each refused by some of the classes these patterns use (`\s`, `@`, `/`, letters), so that they must backtrack.
     const suffixes = ['\u0000', ' ', '@', '/'];
     for (const pattern of patterns) {
-      const validate = compile({ schema: { type: 'string', pattern }, method: 'POST', url: '/', httpPart: 'body' }) as (value: unknown) => boolean;
+      const validate = compile({ schema: { type: 'string', pattern }, method: 'POST', url: '/', httpPart: 'body' }) as (
+        value: unknown,
+      ) => boolean;
       for (const prefix of prefixes) {
         for (const unit of units) {
           for (const suffix of suffixes) {

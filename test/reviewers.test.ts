@@ -8,14 +8,28 @@ import { expectSpecResponse } from './support/spec.js';
 const t = useTestApp();
 const api = contentApi(() => t.app);
 
-const reviewersUrl = (spaceId: string, changeRequestId: string | number) => `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/requested-reviewers`;
+const reviewersUrl = (spaceId: string, changeRequestId: string | number) =>
+  `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/requested-reviewers`;
 
 const requestReviewers = (account: Account, spaceId: string, changeRequestId: string | number, payload: unknown) =>
-  t.app.inject({ method: 'POST', url: reviewersUrl(spaceId, changeRequestId), headers: account.headers, payload: payload as object });
-const listReviewers = (account: Account, spaceId: string, changeRequestId: string | number, query: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url: reviewersUrl(spaceId, changeRequestId), headers: account.headers, query });
+  t.app.inject({
+    method: 'POST',
+    url: reviewersUrl(spaceId, changeRequestId),
+    headers: account.headers,
+    payload: payload as object,
+  });
+const listReviewers = (
+  account: Account,
+  spaceId: string,
+  changeRequestId: string | number,
+  query: Record<string, string> = {},
+) => t.app.inject({ method: 'GET', url: reviewersUrl(spaceId, changeRequestId), headers: account.headers, query });
 const removeReviewer = (account: Account, spaceId: string, changeRequestId: string | number, userId: string) =>
-  t.app.inject({ method: 'DELETE', url: `${reviewersUrl(spaceId, changeRequestId)}/${userId}`, headers: account.headers });
+  t.app.inject({
+    method: 'DELETE',
+    url: `${reviewersUrl(spaceId, changeRequestId)}/${userId}`,
+    headers: account.headers,
+  });
 
 const storedReviewers = (changeRequestId: string) =>
   t.db
@@ -44,7 +58,9 @@ describe('requesting reviewers', () => {
     const editor = member('edit');
     const reviewer = member('review');
 
-    const res = await requestReviewers(editor, space.id, cr.id, { users: [reviewer.user.id, admin.user.id, editor.user.id] });
+    const res = await requestReviewers(editor, space.id, cr.id, {
+      users: [reviewer.user.id, admin.user.id, editor.user.id],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expectSpecResponse('requestReviewersForChangeRequest', 200, res.json());
     const body = res.json();
@@ -74,7 +90,12 @@ describe('requesting reviewers', () => {
 
     const stored = await storedReviewers(cr.id);
     expect(stored).toHaveLength(3);
-    for (const row of stored) expect(row).toMatchObject({ requested_by: editor.user.id, revision_id: cr.revision, organization_id: organization.id });
+    for (const row of stored)
+      expect(row).toMatchObject({
+        requested_by: editor.user.id,
+        revision_id: cr.revision,
+        organization_id: organization.id,
+      });
 
     // Anyone who reads the space reads the list; the change request may be named by its number.
     const listed = await listReviewers(member('read'), space.id, cr.number);
@@ -83,22 +104,29 @@ describe('requesting reviewers', () => {
     expect(listed.json().count).toBe(3);
     expect(listed.json().next).toBeUndefined();
     expect(listed.json().items).toEqual(
-      [...body.users].sort((a: { user: { id: string } }, b: { user: { id: string } }) => (a.user.id < b.user.id ? -1 : 1)),
+      [...body.users].sort((a: { user: { id: string } }, b: { user: { id: string } }) =>
+        a.user.id < b.user.id ? -1 : 1,
+      ),
     );
   });
 
   it('asking again changes nothing: one row per user, the first request kept', async () => {
     const { admin, member, space, cr } = await changeRequestWithTeam();
     const reviewer = member('review');
-    const first = (await requestReviewers(member('edit'), space.id, cr.id, { users: [reviewer.user.id] })).json().users[0];
+    const first = (await requestReviewers(member('edit'), space.id, cr.id, { users: [reviewer.user.id] })).json()
+      .users[0];
 
     // The change request moves on to a new revision before the second request.
-    const written = await api.writeContent(admin, space.id, cr.id, [{ operation: 'insert_page', title: 'New', document: {} }]);
+    const written = await api.writeContent(admin, space.id, cr.id, [
+      { operation: 'insert_page', title: 'New', document: {} },
+    ]);
     expect(written.statusCode).toBe(200);
     const revision = written.json().revision as string;
     expect(revision).not.toBe(cr.revision);
 
-    const again = await requestReviewers(admin, space.id, String(cr.number), { users: [admin.user.id, reviewer.user.id] });
+    const again = await requestReviewers(admin, space.id, String(cr.number), {
+      users: [admin.user.id, reviewer.user.id],
+    });
     expect(again.statusCode).toBe(200);
     expectSpecResponse('requestReviewersForChangeRequest', 200, again.json());
     const [adminItem, reviewerItem] = again.json().users;
@@ -117,14 +145,23 @@ describe('requesting reviewers', () => {
 
   it('updates the change request’s subject in the same transaction', async () => {
     const { admin, member, space, cr } = await changeRequestWithTeam();
-    const renamed = await requestReviewers(admin, space.id, cr.id, { users: [member('review').user.id], subject: 'Ready for review' });
+    const renamed = await requestReviewers(admin, space.id, cr.id, {
+      users: [member('review').user.id],
+      subject: 'Ready for review',
+    });
     expect(renamed.statusCode).toBe(200);
     expect((await api.getChangeRequest(admin, space.id, cr.id)).json().subject).toBe('Ready for review');
 
     // A refused request renames nothing.
-    const refused = await requestReviewers(admin, space.id, cr.id, { users: [member('read').user.id], subject: 'Not this' });
+    const refused = await requestReviewers(admin, space.id, cr.id, {
+      users: [member('read').user.id],
+      subject: 'Not this',
+    });
     expect(refused.statusCode).toBe(400);
-    const tooLong = await requestReviewers(admin, space.id, cr.id, { users: [member('review').user.id], subject: 'x'.repeat(101) });
+    const tooLong = await requestReviewers(admin, space.id, cr.id, {
+      users: [member('review').user.id],
+      subject: 'x'.repeat(101),
+    });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().error.message).toBe('body/subject must NOT have more than 100 characters');
     expect((await api.getChangeRequest(admin, space.id, cr.id)).json().subject).toBe('Ready for review');
@@ -141,9 +178,19 @@ describe('requesting reviewers', () => {
     await t.factory.member(organization.id, disabled.user.id, 'edit', { disabled: true });
     const otherAdmin = await t.factory.account();
     await t.factory.organization(otherAdmin.user.id);
-    const refusedIds = [outsider.user.id, disabled.user.id, member('read').user.id, member('comment').user.id, member(null).user.id, otherAdmin.user.id];
+    const refusedIds = [
+      outsider.user.id,
+      disabled.user.id,
+      member('read').user.id,
+      member('comment').user.id,
+      member(null).user.id,
+      otherAdmin.user.id,
+    ];
 
-    const res = await requestReviewers(admin, space.id, cr.id, { users: [member('review').user.id, ...refusedIds], subject: 'Renamed' });
+    const res = await requestReviewers(admin, space.id, cr.id, {
+      users: [member('review').user.id, ...refusedIds],
+      subject: 'Renamed',
+    });
     expect(res.statusCode).toBe(400);
     const message = res.json().error.message as string;
     expect(res.json().error.code).toBe(400);
@@ -164,19 +211,43 @@ describe('requesting reviewers', () => {
     const { admin, member, organization, cr, space } = await changeRequestWithTeam();
     const reader = member('read');
     expect((await requestReviewers(admin, space.id, cr.id, { users: [reader.user.id] })).statusCode).toBe(400);
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/spaces/${space.id}`, headers: admin.headers, payload: { defaultLevel: 'review' } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${space.id}`,
+      headers: admin.headers,
+      payload: { defaultLevel: 'review' },
+    });
     expect(patched.statusCode).toBe(200);
     expect((await requestReviewers(admin, space.id, cr.id, { users: [reader.user.id] })).statusCode).toBe(200);
 
-    const top = await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'Top' } });
-    const inner = await t.app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/collections`, headers: admin.headers, payload: { title: 'Inner', parent: top.json().id } });
-    await t.app.inject({ method: 'PATCH', url: `/v1/collections/${top.json().id}`, headers: admin.headers, payload: { defaultLevel: 'review' } });
+    const top = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/collections`,
+      headers: admin.headers,
+      payload: { title: 'Top' },
+    });
+    const inner = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/collections`,
+      headers: admin.headers,
+      payload: { title: 'Inner', parent: top.json().id },
+    });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/collections/${top.json().id}`,
+      headers: admin.headers,
+      payload: { defaultLevel: 'review' },
+    });
     const nested = await api.createSpace(admin, organization.id, { title: 'Nested', parent: inner.json().id });
     const nestedCr = (await api.createChangeRequest(admin, nested.id)).json();
-    const granted = await requestReviewers(admin, nested.id, nestedCr.id, { users: [member('comment').user.id, reader.user.id] });
+    const granted = await requestReviewers(admin, nested.id, nestedCr.id, {
+      users: [member('comment').user.id, reader.user.id],
+    });
     expect(granted.statusCode, granted.body).toBe(200);
     // Guests get nothing from default levels.
-    expect((await requestReviewers(admin, nested.id, nestedCr.id, { users: [member(null).user.id] })).statusCode).toBe(400);
+    expect((await requestReviewers(admin, nested.id, nestedCr.id, { users: [member(null).user.id] })).statusCode).toBe(
+      400,
+    );
   });
 
   it('answers 400 to malformed bodies', async () => {
@@ -215,7 +286,12 @@ describe('who may request and remove reviewers', () => {
     ];
     for (const [method, url, payload] of routes) {
       for (const headers of [{}, { authorization: 'Bearer quire_not-a-real-token' }]) {
-        const res = await t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload: payload as object } : {}) });
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers,
+          ...(payload ? { payload: payload } : {}),
+        });
         expect(res.statusCode, `${method} ${url}`).toBe(401);
         expect(res.json().error.code).toBe(401);
       }
@@ -231,7 +307,9 @@ describe('who may request and remove reviewers', () => {
       expect(res.json().error.message).toContain('edit role');
     }
     const scoped = await t.factory.token(member('edit').user.id, { scopes: ['space:read'] });
-    expect((await requestReviewers(scoped, space.id, cr.id, { users: [member('review').user.id] })).statusCode).toBe(403);
+    expect((await requestReviewers(scoped, space.id, cr.id, { users: [member('review').user.id] })).statusCode).toBe(
+      403,
+    );
     expect((await listReviewers(scoped, space.id, cr.id)).statusCode).toBe(200);
     expect(await storedReviewers(cr.id)).toEqual([]);
   });
@@ -240,7 +318,12 @@ describe('who may request and remove reviewers', () => {
     const { admin, member, space, cr } = await changeRequestWithTeam();
     const reviewer = member('review');
     await requestReviewers(admin, space.id, cr.id, { users: [reviewer.user.id] });
-    await t.app.inject({ method: 'PATCH', url: `/v1/spaces/${space.id}`, headers: admin.headers, payload: { editMode: 'locked' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${space.id}`,
+      headers: admin.headers,
+      payload: { editMode: 'locked' },
+    });
 
     const requested = await requestReviewers(admin, space.id, cr.id, { users: [admin.user.id] });
     expect(requested.statusCode).toBe(403);
@@ -285,7 +368,9 @@ describe('who may request and remove reviewers', () => {
     const { admin, member, organization, space, cr } = await changeRequestWithTeam();
     const other = await api.createSpace(admin, organization.id, { title: 'Other' });
     expect((await listReviewers(admin, other.id, cr.id)).statusCode).toBe(404);
-    expect((await requestReviewers(admin, other.id, cr.id, { users: [member('review').user.id] })).statusCode).toBe(404);
+    expect((await requestReviewers(admin, other.id, cr.id, { users: [member('review').user.id] })).statusCode).toBe(
+      404,
+    );
     expect((await listReviewers(admin, space.id, cr.id)).statusCode).toBe(200);
   });
 
@@ -305,7 +390,12 @@ describe('who may request and remove reviewers', () => {
     }
 
     // Demoted to read since the request, the reviewer still steps down.
-    await t.db.updateTable('organization_members').set({ role: 'read' }).where('organization_id', '=', organization.id).where('user_id', '=', reviewer.user.id).execute();
+    await t.db
+      .updateTable('organization_members')
+      .set({ role: 'read' })
+      .where('organization_id', '=', organization.id)
+      .where('user_id', '=', reviewer.user.id)
+      .execute();
     const own = await removeReviewer(reviewer, space.id, String(cr.number), reviewer.user.id);
     expect(own.statusCode).toBe(205);
     expect(own.body).toBe('');
@@ -357,7 +447,9 @@ describe('listing reviewers', () => {
     // Their admin cannot see our space, nor ask one of ours to review theirs.
     expect((await listReviewers(theirs.admin, ours.space.id, ours.cr.id)).statusCode).toBe(404);
     expect((await listReviewers(theirs.admin, ours.space.id, ours.cr.number)).statusCode).toBe(404);
-    const crossed = await requestReviewers(theirs.admin, theirs.space.id, theirs.cr.id, { users: [ours.member('review').user.id] });
+    const crossed = await requestReviewers(theirs.admin, theirs.space.id, theirs.cr.id, {
+      users: [ours.member('review').user.id],
+    });
     expect(crossed.statusCode).toBe(400);
 
     const mine = (await listReviewers(ours.admin, ours.space.id, ours.cr.number)).json();
@@ -375,7 +467,8 @@ describe('listing reviewers', () => {
       reviewers.push(account.user.id);
     }
     // One at a time, then three at once (one creation time for all three).
-    for (const id of reviewers.slice(0, 4)) expect((await requestReviewers(admin, space.id, cr.id, { users: [id] })).statusCode).toBe(200);
+    for (const id of reviewers.slice(0, 4))
+      expect((await requestReviewers(admin, space.id, cr.id, { users: [id] })).statusCode).toBe(200);
     expect((await requestReviewers(admin, space.id, cr.id, { users: reviewers.slice(4) })).statusCode).toBe(200);
     const expected = (await storedReviewers(cr.id)).map((row) => row.user_id);
     expect(new Set(expected.slice(0, 4))).toEqual(new Set(reviewers.slice(0, 4)));
@@ -405,17 +498,26 @@ describe('listing reviewers', () => {
     await requestReviewers(admin, space.id, other.id, { users: reviewers.slice(0, 3) });
     expect((await listReviewers(admin, space.id, other.id, { limit: '2', page: first })).statusCode).toBe(400);
     expect((await listReviewers(admin, space.id, cr.id, { limit: '2', page: `${first}x` })).statusCode).toBe(400);
-    const changeRequests = (await api.listChangeRequests(admin, space.id, { status: 'draft', limit: '1' })).json().next.page as string;
+    const changeRequests = (await api.listChangeRequests(admin, space.id, { status: 'draft', limit: '1' })).json().next
+      .page as string;
     expect((await listReviewers(admin, space.id, cr.id, { page: changeRequests })).statusCode).toBe(400);
   });
 
   it('shows a requester whose account is gone as a deleted user', async () => {
     const { admin, member, space, cr } = await changeRequestWithTeam();
     await requestReviewers(admin, space.id, cr.id, { users: [member('review').user.id] });
-    await t.db.updateTable('change_request_reviewers').set({ requested_by: null }).where('change_request_id', '=', cr.id).execute();
+    await t.db
+      .updateTable('change_request_reviewers')
+      .set({ requested_by: null })
+      .where('change_request_id', '=', cr.id)
+      .execute();
     const listed = await listReviewers(admin, space.id, cr.id);
     expectSpecResponse('getRequestedReviewersByChangeRequestId', 200, listed.json());
-    expect(listed.json().items[0].requestedBy).toMatchObject({ object: 'user', id: 'deleted', displayName: 'Deleted user' });
+    expect(listed.json().items[0].requestedBy).toMatchObject({
+      object: 'user',
+      id: 'deleted',
+      displayName: 'Deleted user',
+    });
   });
 });
 
@@ -427,7 +529,11 @@ describe('concurrent requests', () => {
     const users = [member('review').user.id, member('edit').user.id, extra.user.id];
 
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => requestReviewers(i % 2 ? admin : member('edit'), space.id, cr.id, { users: i % 3 ? users : [...users].reverse() })),
+      Array.from({ length: 8 }, (_, i) =>
+        requestReviewers(i % 2 ? admin : member('edit'), space.id, cr.id, {
+          users: i % 3 ? users : [...users].reverse(),
+        }),
+      ),
     );
     expect(results.map((res) => res.statusCode)).toEqual(Array(8).fill(200));
     const stored = await storedReviewers(cr.id);
@@ -451,19 +557,34 @@ describe('through the official client', () => {
     const client = officialClient(await listen(t.app), admin.token);
     const reviewer = member('review').user.id;
 
-    const requested = await client.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer], subject: 'Please review' });
+    const requested = await client.spaces.requestReviewersForChangeRequest(space.id, cr.id, {
+      users: [reviewer],
+      subject: 'Please review',
+    });
     expect(requested.status).toBe(200);
-    expect(requested.data.users?.map((item) => (item.kind === 'user' ? item.user.id : item.team.id))).toEqual([reviewer]);
+    expect(requested.data.users?.map((item) => (item.kind === 'user' ? item.user.id : item.team.id))).toEqual([
+      reviewer,
+    ]);
 
-    const listed = await client.spaces.getRequestedReviewersByChangeRequestId(space.id, String(cr.number), { limit: 10 });
+    const listed = await client.spaces.getRequestedReviewersByChangeRequestId(space.id, String(cr.number), {
+      limit: 10,
+    });
     expectSpecResponse('getRequestedReviewersByChangeRequestId', 200, listed.data);
     expect(listed.data.count).toBe(1);
-    expect(listed.data.items[0]).toMatchObject({ kind: 'user', user: { id: reviewer }, requestedBy: { id: admin.user.id }, revision: cr.revision });
+    expect(listed.data.items[0]).toMatchObject({
+      kind: 'user',
+      user: { id: reviewer },
+      requestedBy: { id: admin.user.id },
+      revision: cr.revision,
+    });
     expect((await client.spaces.getChangeRequestById(space.id, cr.id)).data.subject).toBe('Please review');
 
     const removed = await client.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, reviewer);
     expect(removed.status).toBe(205);
-    expect((await client.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data).toEqual({ count: 0, items: [] });
+    expect((await client.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data).toEqual({
+      count: 0,
+      items: [],
+    });
   });
 });
 
@@ -477,7 +598,11 @@ describe('the API description', () => {
       'requestReviewersForChangeRequest',
       'removeRequestedReviewerFromChangeRequest',
     ]);
-    expect(list.post.requestBody.content['application/json'].schema.properties.users).toMatchObject({ minItems: 1, maxItems: 100, uniqueItems: true });
+    expect(list.post.requestBody.content['application/json'].schema.properties.users).toMatchObject({
+      minItems: 1,
+      maxItems: 100,
+      uniqueItems: true,
+    });
     expect(one.delete.responses['205']).toBeDefined();
   });
 });

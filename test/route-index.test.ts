@@ -11,7 +11,11 @@ const INDEX = path.join(SRC, 'ROUTES.md');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(path.join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [path.join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -56,7 +60,10 @@ describe('the route index', () => {
       .map((route) => {
         const written = route.url.startsWith('/v1/') ? route.url.slice('/v1'.length) : route.url;
         const where = filesWriting(files, route.method, written);
-        if (where.length !== 1) problems.push(`${route.method} ${route.url}: written literally in ${where.length} files (${where.join(', ')})`);
+        if (where.length !== 1)
+          problems.push(
+            `${route.method} ${route.url}: written literally in ${where.length} files (${where.join(', ')})`,
+          );
         return [route.method, `\`${route.url}\``, route.operationId ?? '', route.scope ?? '', where.join(', ')];
       });
     expect(problems).toEqual([]);

@@ -26,7 +26,7 @@ async function startServer(env: Record<string, string>): Promise<RunningServer> 
   const logs: Array<Record<string, unknown>> = [];
   let buffered = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
@@ -98,7 +98,11 @@ describe('the server process', () => {
       const first = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir });
       const token = String(first.logs.find((entry) => typeof entry.token === 'string')!.token);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const created = await fetch(`${first.baseUrl}/v1/orgs`, { method: 'POST', headers, body: JSON.stringify({ title: 'Kept across restarts' }) });
+      const created = await fetch(`${first.baseUrl}/v1/orgs`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'Kept across restarts' }),
+      });
       expect(created.status).toBe(201);
       const stopped = once(first.child, 'exit');
       first.child.kill('SIGTERM');
@@ -107,7 +111,9 @@ describe('the server process', () => {
       const second = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir });
       try {
         expect(second.logs.some((entry) => 'token' in entry)).toBe(false);
-        const list = (await (await fetch(`${second.baseUrl}/v1/orgs`, { headers })).json()) as { items: Array<{ title: string }> };
+        const list = (await (await fetch(`${second.baseUrl}/v1/orgs`, { headers })).json()) as {
+          items: Array<{ title: string }>;
+        };
         expect(list.items.map((org) => org.title).sort()).toEqual(['Kept across restarts', 'My organization']);
       } finally {
         const stoppedAgain = once(second.child, 'exit');
@@ -126,7 +132,7 @@ describe('the server process', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
     expect(stderr).toMatch(/Invalid configuration:\n {2}PORT .*"http"/);

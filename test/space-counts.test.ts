@@ -30,7 +30,8 @@ describe('the live space counters behind list counts', () => {
       return res.body ? res.json() : undefined;
     };
     const check = async (step: string) => {
-      for (const row of await countsOf([source.id, target.id])) expect(row.stored, `${step}: ${row.kind} ${row.id}`).toBe(row.actual);
+      for (const row of await countsOf([source.id, target.id]))
+        expect(row.stored, `${step}: ${row.kind} ${row.id}`).toBe(row.actual);
     };
 
     const box = await call('POST', `/v1/orgs/${source.id}/collections`, { title: 'Box' });
@@ -57,11 +58,19 @@ describe('the live space counters behind list counts', () => {
     await call('DELETE', `/v1/spaces/${spaces[3].id}`);
     await call('DELETE', `/v1/collections/${box.id}`);
     await check('collection deleted');
-    await t.db.updateTable('spaces').set({ deleted_at: new Date(Date.now() - 30 * 86_400_000) }).where('id', '=', spaces[1].id).execute();
+    await t.db
+      .updateTable('spaces')
+      .set({ deleted_at: new Date(Date.now() - 30 * 86_400_000) })
+      .where('id', '=', spaces[1].id)
+      .execute();
     await purgeDeletedSpaces(t.db, systemClock, { retentionMs: 7 * 86_400_000, batchSize: 10 });
     await check('purged');
 
-    const list = await t.app.inject({ method: 'GET', url: `/v1/orgs/${target.id}/spaces?limit=1`, headers: admin.headers });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${target.id}/spaces?limit=1`,
+      headers: admin.headers,
+    });
     const [targetCount] = (await countsOf([target.id])).filter((row) => row.kind === 'organization');
     expect(list.json().count).toBe(targetCount!.actual);
     expect(targetCount!.actual).toBeGreaterThan(0);

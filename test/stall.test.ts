@@ -19,11 +19,15 @@ const KNOWN_SLOW_BODIES: Record<string, string> = {
 /** Markdown of the shapes whose parse time grows faster than the text: deep nesting, many containers, delimiter runs. */
 function* generatedSlowBodies(): Generator<[string, string]> {
   for (const depth of [33, 200, 5_000]) {
-    for (const marker of ['1. ', '- ', '* ', '+ ', '> ', '>', '> 1. ', '2) ']) yield [`"${marker}" × ${depth}`, `${marker.repeat(depth)}text`];
+    for (const marker of ['1. ', '- ', '* ', '+ ', '> ', '>', '> 1. ', '2) '])
+      yield [`"${marker}" × ${depth}`, `${marker.repeat(depth)}text`];
   }
   // Indentation nests too: every four columns before a marker count as a level.
   for (const depth of [100, 300]) {
-    yield [`${depth} levels of indented lists`, Array.from({ length: depth }, (_, level) => `${'  '.repeat(level)}- item`).join('\n')];
+    yield [
+      `${depth} levels of indented lists`,
+      Array.from({ length: depth }, (_, level) => `${'  '.repeat(level)}- item`).join('\n'),
+    ];
   }
   for (const count of [2_001, 10_000]) {
     for (const run of ['*a', '_a', '~a', '**a', '*_', 'a*b ']) yield [`"${run}" × ${count}`, run.repeat(count)];
@@ -45,9 +49,16 @@ async function organizationWithContent(pageMarkdown: string) {
   const admin = await t.factory.account();
   const organization = await t.factory.organization(admin.user.id);
   const space = await api.createSpace(admin, organization.id, { title: 'Docs' });
-  const { written } = await api.change(admin, space.id, [{ operation: 'insert_page', title: 'Guide', document: { markdown: pageMarkdown } }]);
+  const { written } = await api.change(admin, space.id, [
+    { operation: 'insert_page', title: 'Guide', document: { markdown: pageMarkdown } },
+  ]);
   const pageId = written.changes[0].page.id as string;
-  const comment = await t.app.inject({ method: 'POST', url: `/v1/spaces/${space.id}/comments`, headers: admin.headers, payload: { body: { markdown: 'A *remark*.' } } });
+  const comment = await t.app.inject({
+    method: 'POST',
+    url: `/v1/spaces/${space.id}/comments`,
+    headers: admin.headers,
+    payload: { body: { markdown: 'A *remark*.' } },
+  });
   expect(comment.statusCode).toBe(200);
   return { admin, organization, space, pageId };
 }
@@ -55,9 +66,13 @@ async function organizationWithContent(pageMarkdown: string) {
 describe('no request stalls the service', () => {
   it('refuses each slow body in under a second, as a comment and as a page, while another organization reads as fast as ever', async () => {
     const base = await listen(t.app);
-    const reader = await organizationWithContent('# Guide\n\nSome *text* with a [link](https://example.com).\n\n- one\n- two\n');
+    const reader = await organizationWithContent(
+      '# Guide\n\nSome *text* with a [link](https://example.com).\n\n- one\n- two\n',
+    );
     const attacker = await organizationWithContent('Mine.');
-    const changeRequest = (await api.createChangeRequest(attacker.admin, attacker.space.id, { subject: 'Bombs' })).json().id as string;
+    const changeRequest = (
+      await api.createChangeRequest(attacker.admin, attacker.space.id, { subject: 'Bombs' })
+    ).json().id as string;
 
     // Bodies are serialised up front: this process is the server too, and its own client's work would count as the server's.
     const http = (account: Account, method: string, path: string, body?: string) =>
@@ -67,7 +82,12 @@ describe('no request stalls the service', () => {
         ...(body === undefined ? {} : { body }),
       });
     const attacks = SLOW_BODIES.flatMap(([name, markdown]) => [
-      { name, route: 'comment', path: `/v1/spaces/${attacker.space.id}/comments`, body: JSON.stringify({ body: { markdown } }) },
+      {
+        name,
+        route: 'comment',
+        path: `/v1/spaces/${attacker.space.id}/comments`,
+        body: JSON.stringify({ body: { markdown } }),
+      },
       {
         name,
         route: 'page',
@@ -102,7 +122,13 @@ describe('no request stalls the service', () => {
       const started = performance.now();
       const res = await http(attacker.admin, 'POST', attack.path, attack.body);
       const body = (await res.json()) as { error: { message: string } };
-      refusals.push({ name: attack.name, route: attack.route, status: res.status, ms: performance.now() - started, message: body.error?.message });
+      refusals.push({
+        name: attack.name,
+        route: attack.route,
+        status: res.status,
+        ms: performance.now() - started,
+        message: body.error?.message,
+      });
     }
     attacking = false;
     await reads;
@@ -111,7 +137,9 @@ describe('no request stalls the service', () => {
       expect(refusal.status, `${refusal.route}: ${refusal.name}`).toBe(400);
       expect(refusal.ms, `${refusal.route}: ${refusal.name}`).toBeLessThan(1_000);
       // A comment over its length limit is refused by that limit first.
-      expect(`${refusal.route}: ${refusal.message}`).toMatch(/nests too deeply|more than \d+ (quote and list blocks|emphasis delimiters)|comment.*must NOT have more than 65536 characters/);
+      expect(`${refusal.route}: ${refusal.message}`).toMatch(
+        /nests too deeply|more than \d+ (quote and list blocks|emphasis delimiters)|comment.*must NOT have more than 65536 characters/,
+      );
     }
     expect(latencies.length).toBeGreaterThanOrEqual(300);
     expect(percentile(latencies, 99)).toBeLessThan(100);
@@ -119,20 +147,31 @@ describe('no request stalls the service', () => {
     // Nothing of the refused bodies was stored.
     const comments = await t.db.selectFrom('comments').select('id').where('space_id', '=', attacker.space.id).execute();
     expect(comments).toHaveLength(1);
-    const pages = (await api.read(attacker.admin, `/v1/spaces/${attacker.space.id}/change-requests/${changeRequest}/content/pages`)).json().pages;
+    const pages = (
+      await api.read(attacker.admin, `/v1/spaces/${attacker.space.id}/change-requests/${changeRequest}/content/pages`)
+    ).json().pages;
     expect(pages.map((page: { title: string }) => page.title)).toEqual(['Guide']);
   });
 
   it('reads the stored document of pages and comments, and converts nothing on a read', async () => {
-    const { admin, space, pageId } = await organizationWithContent('# Guide\n\nA paragraph with **bold** text.\n\n> A quote\n');
+    const { admin, space, pageId } = await organizationWithContent(
+      '# Guide\n\nA paragraph with **bold** text.\n\n> A quote\n',
+    );
     const stored = await t.db
       .selectFrom('documents')
       .innerJoin('page_versions', 'page_versions.document_id', 'documents.id')
       .select(['documents.markdown', 'documents.document'])
       .where('page_versions.page_id', '=', pageId)
       .executeTakeFirstOrThrow();
-    expect(stored.document).toMatchObject({ object: 'document', nodes: [{ type: 'paragraph' }, { type: 'blockquote' }] });
-    const comment = await t.db.selectFrom('comments').select(['body', 'body_document']).where('space_id', '=', space.id).executeTakeFirstOrThrow();
+    expect(stored.document).toMatchObject({
+      object: 'document',
+      nodes: [{ type: 'paragraph' }, { type: 'blockquote' }],
+    });
+    const comment = await t.db
+      .selectFrom('comments')
+      .select(['body', 'body_document'])
+      .where('space_id', '=', space.id)
+      .executeTakeFirstOrThrow();
     expect(comment.body_document).toMatchObject({ object: 'document', nodes: [{ type: 'paragraph' }] });
 
     // A new app has nothing cached: its reads come from the stored documents alone.
@@ -144,10 +183,19 @@ describe('no request stalls the service', () => {
         conversions.push(field);
         return original(markdown, field);
       };
-      const page = await fresh.inject({ method: 'GET', url: `/v1/spaces/${space.id}/content/page/${pageId}`, headers: admin.headers });
+      const page = await fresh.inject({
+        method: 'GET',
+        url: `/v1/spaces/${space.id}/content/page/${pageId}`,
+        headers: admin.headers,
+      });
       expect(page.statusCode).toBe(200);
       expect(page.json().document).toEqual(stored.document);
-      const list = await fresh.inject({ method: 'GET', url: `/v1/spaces/${space.id}/comments`, query: { format: 'document' }, headers: admin.headers });
+      const list = await fresh.inject({
+        method: 'GET',
+        url: `/v1/spaces/${space.id}/comments`,
+        query: { format: 'document' },
+        headers: admin.headers,
+      });
       expect(list.json().items[0].body.document).toEqual(comment.body_document);
       expect(conversions).toEqual([]);
     } finally {
@@ -162,16 +210,29 @@ describe('no request stalls the service', () => {
 
     const fresh = await buildApp(testConfig(t.database.url));
     try {
-      const page = await fresh.inject({ method: 'GET', url: `/v1/spaces/${space.id}/content/page/${pageId}`, headers: admin.headers });
+      const page = await fresh.inject({
+        method: 'GET',
+        url: `/v1/spaces/${space.id}/content/page/${pageId}`,
+        headers: admin.headers,
+      });
       expect(page.json().document.nodes[0]).toMatchObject({ type: 'paragraph' });
-      const list = await fresh.inject({ method: 'GET', url: `/v1/spaces/${space.id}/comments`, query: { format: 'document' }, headers: admin.headers });
+      const list = await fresh.inject({
+        method: 'GET',
+        url: `/v1/spaces/${space.id}/comments`,
+        query: { format: 'document' },
+        headers: admin.headers,
+      });
       expect(list.json().items[0].body.document.nodes[0]).toMatchObject({ type: 'paragraph' });
     } finally {
       await fresh.close();
     }
     const documents = await t.db.selectFrom('documents').select('document').where('space_id', '=', space.id).execute();
     expect(documents.every((row) => row.document !== null)).toBe(true);
-    const comments = await t.db.selectFrom('comments').select('body_document').where('space_id', '=', space.id).execute();
+    const comments = await t.db
+      .selectFrom('comments')
+      .select('body_document')
+      .where('space_id', '=', space.id)
+      .execute();
     expect(comments.every((row) => row.body_document !== null)).toBe(true);
   });
 });
@@ -184,21 +245,30 @@ describe('a conversion past its deadline', () => {
     const strict = await buildApp(testConfig(t.database.url, { conversion: { threads: 1, timeoutMs: 100 } }));
     try {
       const post = (markdown: string) =>
-        strict.inject({ method: 'POST', url: `/v1/spaces/${space.id}/comments`, headers: admin.headers, payload: { body: { markdown } } });
+        strict.inject({
+          method: 'POST',
+          url: `/v1/spaces/${space.id}/comments`,
+          headers: admin.headers,
+          payload: { body: { markdown } },
+        });
       // Starting the thread is not the task's time: the first conversion is served.
       expect((await post('Warm up.')).statusCode).toBe(200);
       const started = performance.now();
       const refused = await post(slow);
       expect(performance.now() - started).toBeLessThan(1_000);
       expect(refused.statusCode).toBe(400);
-      expect(refused.json().error.message).toMatch(/^body\/body took longer than \d+ ms to read and was stopped: it is too large or too complex$/);
+      expect(refused.json().error.message).toMatch(
+        /^body\/body took longer than \d+ ms to read and was stopped: it is too large or too complex$/,
+      );
       const next = await post('Served **after** it.');
       expect(next.statusCode).toBe(200);
       expect(next.json().body).toEqual({ markdown: 'Served **after** it.' });
     } finally {
       await strict.close();
     }
-    const bodies = (await t.db.selectFrom('comments').select('body').where('space_id', '=', space.id).execute()).map((row) => row.body);
+    const bodies = (await t.db.selectFrom('comments').select('body').where('space_id', '=', space.id).execute()).map(
+      (row) => row.body,
+    );
     expect(bodies.sort()).toEqual(['A *remark*.', 'Served **after** it.', 'Warm up.']);
   });
 });

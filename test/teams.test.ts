@@ -10,11 +10,19 @@ async function setup() {
   const o = await t.factory.team(['edit', 'read', null]);
   const base = `/v1/orgs/${o.organization.id}/teams`;
   const call = (account: Account, method: 'GET' | 'PUT' | 'PATCH' | 'DELETE', path: string, payload?: unknown) =>
-    t.app.inject({ method, url: `${base}${path}`, headers: account.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const create = async (title: string, members: string[] = []) => (await call(o.admin, 'PUT', '', { title, members })).json();
+    t.app.inject({
+      method,
+      url: `${base}${path}`,
+      headers: account.headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const create = async (title: string, members: string[] = []) =>
+    (await call(o.admin, 'PUT', '', { title, members })).json();
   const teamMembers = async (teamId: string) =>
     Object.fromEntries(
-      (await t.db.selectFrom('team_members').select(['user_id', 'role']).where('team_id', '=', teamId).execute()).map((row) => [row.user_id, row.role]),
+      (await t.db.selectFrom('team_members').select(['user_id', 'role']).where('team_id', '=', teamId).execute()).map(
+        (row) => [row.user_id, row.role],
+      ),
     );
   return { ...o, call, create, teamMembers };
 }
@@ -25,7 +33,13 @@ describe('teams', () => {
     const res = await o.call(o.admin, 'PUT', '', { title: 'Writers', members: [o.member('edit').user.id] });
     expect(res.statusCode).toBe(201);
     expectSpecResponse('createOrganizationTeam', 201, res.json());
-    expect(res.json()).toMatchObject({ object: 'team', title: 'Writers', members: 1, spaces: 0, permissions: { view: true, admin: true } });
+    expect(res.json()).toMatchObject({
+      object: 'team',
+      title: 'Writers',
+      members: 1,
+      spaces: 0,
+      permissions: { view: true, admin: true },
+    });
     expect(await o.teamMembers(res.json().id)).toEqual({ [o.member('edit').user.id]: 'member' });
 
     const read = await o.call(o.member('read'), 'GET', `/${res.json().id}`);
@@ -42,14 +56,21 @@ describe('teams', () => {
       [o.admin, { title: '' }, 400, /^body\/title must NOT have fewer than 1 characters$/],
       [o.admin, { title: 'x'.repeat(65) }, 400, /^body\/title must NOT have more than 64 characters$/],
       [o.admin, {}, 400, /^body\/title is required$/],
-      [o.admin, { title: 'Outsiders', members: [stranger.id] }, 400, /^body\/members: not members of the organization: /],
+      [
+        o.admin,
+        { title: 'Outsiders', members: [stranger.id] },
+        400,
+        /^body\/members: not members of the organization: /,
+      ],
     ];
     for (const [account, payload, status, message] of cases) {
       const res = await o.call(account, 'PUT', '', payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
       expect(res.json().error.message).toMatch(message);
     }
-    expect(await t.db.selectFrom('teams').select('id').where('organization_id', '=', o.organization.id).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('teams').select('id').where('organization_id', '=', o.organization.id).execute(),
+    ).toEqual([]);
   });
 
   it('are listed with title and owner filters, renamed and deleted by admins', async () => {
@@ -62,8 +83,14 @@ describe('teams', () => {
     expect(list.statusCode).toBe(200);
     expectSpecResponse('listTeamsInOrganizationById', 200, list.json());
     expect(list.json().items.map((team: { title: string }) => team.title)).toEqual(['Reviewers', 'Docs Writers']);
-    expect((await o.call(o.admin, 'GET', '?title=writer')).json().items.map((team: { id: string }) => team.id)).toEqual([writers.id]);
-    expect((await o.call(o.admin, 'GET', `?owner=${o.member('edit').user.id}`)).json().items.map((team: { id: string }) => team.id)).toEqual([reviewers.id]);
+    expect((await o.call(o.admin, 'GET', '?title=writer')).json().items.map((team: { id: string }) => team.id)).toEqual(
+      [writers.id],
+    );
+    expect(
+      (await o.call(o.admin, 'GET', `?owner=${o.member('edit').user.id}`))
+        .json()
+        .items.map((team: { id: string }) => team.id),
+    ).toEqual([reviewers.id]);
     expect((await o.call(o.admin, 'GET', `?owner=${o.admin.user.id}`)).json().count).toBe(2);
     expect((await o.call(o.member(null), 'GET', '')).statusCode).toBe(403);
 
@@ -111,12 +138,19 @@ describe('team members: the state table of Part B, row by row', () => {
     const reader = o.member('read').user;
     const editor = o.member('edit').user;
 
-    const res = await o.call(o.admin, 'PUT', `/${team.id}/members`, { add: [reader.id, editor.email.toUpperCase()], remove: [reader.email] });
+    const res = await o.call(o.admin, 'PUT', `/${team.id}/members`, {
+      add: [reader.id, editor.email.toUpperCase()],
+      remove: [reader.email],
+    });
     expect(res.statusCode).toBe(204);
     expect(await o.teamMembers(team.id)).toEqual({ [editor.id]: 'member' });
 
     // A member already in the team, in both lists, is removed too.
-    await o.call(o.admin, 'PUT', `/${team.id}/members`, { add: [editor.id], remove: [editor.id], memberships: { [reader.id]: { role: 'owner' } } });
+    await o.call(o.admin, 'PUT', `/${team.id}/members`, {
+      add: [editor.id],
+      remove: [editor.id],
+      memberships: { [reader.id]: { role: 'owner' } },
+    });
     expect(await o.teamMembers(team.id)).toEqual({ [reader.id]: 'owner' });
   });
 });
@@ -133,15 +167,22 @@ describe('managing a team’s members', () => {
     expect((await o.call(owner, 'PUT', `/${team.id}/members/${o.member('read').user.id}`)).statusCode).toBe(204);
     expect((await o.teamMembers(team.id))[o.member('read').user.id]).toBe('member');
     expect((await o.call(owner, 'PUT', `/${other.id}/members/${o.member('read').user.id}`, {})).statusCode).toBe(403);
-    expect((await o.call(o.member('read'), 'PUT', `/${team.id}/members`, { remove: [owner.user.id] })).statusCode).toBe(403);
+    expect((await o.call(o.member('read'), 'PUT', `/${team.id}/members`, { remove: [owner.user.id] })).statusCode).toBe(
+      403,
+    );
 
     const before = await o.teamMembers(team.id);
-    const unknown = await o.call(owner, 'PUT', `/${team.id}/members`, { add: ['nobody@example.com'], remove: [o.member('read').user.id] });
+    const unknown = await o.call(owner, 'PUT', `/${team.id}/members`, {
+      add: ['nobody@example.com'],
+      remove: [o.member('read').user.id],
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.message).toBe('body: not members of the organization: nobody@example.com');
     expect(await o.teamMembers(team.id)).toEqual(before);
     expect((await o.call(owner, 'PUT', `/${team.id}/members/AAAAAAAAAAAAAAAAAAAA`, {})).statusCode).toBe(404);
-    expect((await o.call(owner, 'PUT', `/${team.id}/members/${o.member('read').user.id}`, { role: 'captain' })).statusCode).toBe(400);
+    expect(
+      (await o.call(owner, 'PUT', `/${team.id}/members/${o.member('read').user.id}`, { role: 'captain' })).statusCode,
+    ).toBe(400);
   });
 
   it('lists a team’s members with their organization membership and team role', async () => {
@@ -151,11 +192,23 @@ describe('managing a team’s members', () => {
     expect(res.statusCode).toBe(200);
     expectSpecResponse('listTeamMembersInOrganizationById', 200, res.json());
     expect(res.json().count).toBe(2);
-    expect(res.json().items.map((item: { organization: { id: string; role: string }; team: { role: string } }) => [item.organization.role, item.team.role]).sort()).toEqual([
+    expect(
+      res
+        .json()
+        .items.map((item: { organization: { id: string; role: string }; team: { role: string } }) => [
+          item.organization.role,
+          item.team.role,
+        ])
+        .sort(),
+    ).toEqual([
       ['edit', 'member'],
       ['read', 'member'],
     ]);
-    const member = await t.app.inject({ method: 'GET', url: `/v1/orgs/${o.organization.id}/members/${o.member('read').user.id}`, headers: o.admin.headers });
+    const member = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${o.organization.id}/members/${o.member('read').user.id}`,
+      headers: o.admin.headers,
+    });
     expect(member.json().teams).toBe(1);
   });
 });
@@ -172,13 +225,32 @@ describe('teams through the official client', () => {
     const created = await client.orgs.createOrganizationTeam(o.organization.id, { title: 'Client team' });
     expect(created.status).toBe(201);
     const teamId = created.data.id;
-    expect((await client.orgs.listTeamsInOrganizationById(o.organization.id)).data.items.map((team) => team.id)).toEqual([teamId]);
-    expect((await client.orgs.updateTeamInOrganizationById(o.organization.id, teamId, { title: 'Renamed' })).data.title).toBe('Renamed');
-    expect((await client.orgs.addMemberToOrganizationTeamById(o.organization.id, teamId, o.member('edit').user.id, { role: 'owner' as never })).status).toBe(204);
-    expect((await client.orgs.updateMembersInOrganizationTeam(o.organization.id, teamId, { add: [o.member('read').user.id] })).status).toBe(204);
+    expect(
+      (await client.orgs.listTeamsInOrganizationById(o.organization.id)).data.items.map((team) => team.id),
+    ).toEqual([teamId]);
+    expect(
+      (await client.orgs.updateTeamInOrganizationById(o.organization.id, teamId, { title: 'Renamed' })).data.title,
+    ).toBe('Renamed');
+    expect(
+      (
+        await client.orgs.addMemberToOrganizationTeamById(o.organization.id, teamId, o.member('edit').user.id, {
+          role: 'owner' as never,
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await client.orgs.updateMembersInOrganizationTeam(o.organization.id, teamId, {
+          add: [o.member('read').user.id],
+        })
+      ).status,
+    ).toBe(204);
     const members = await client.orgs.listTeamMembersInOrganizationById(o.organization.id, teamId);
     expect(members.data.count).toBe(2);
-    expect((await client.orgs.deleteMemberFromOrganizationTeamById(o.organization.id, teamId, o.member('read').user.id)).status).toBe(204);
+    expect(
+      (await client.orgs.deleteMemberFromOrganizationTeamById(o.organization.id, teamId, o.member('read').user.id))
+        .status,
+    ).toBe(204);
     expect((await client.orgs.getTeamInOrganizationById(o.organization.id, teamId)).data.members).toBe(1);
     expect((await client.orgs.removeTeamFromOrganizationById(o.organization.id, teamId)).status).toBe(204);
   });

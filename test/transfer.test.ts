@@ -18,13 +18,20 @@ async function twoOrganizations() {
     admin,
     source,
     target,
-    space: (title: string, extra: Record<string, unknown> = {}) => post(`/v1/orgs/${source.id}/spaces`, { title, ...extra }),
-    collection: (title: string, extra: Record<string, unknown> = {}) => post(`/v1/orgs/${source.id}/collections`, { title, ...extra }),
+    space: (title: string, extra: Record<string, unknown> = {}) =>
+      post(`/v1/orgs/${source.id}/spaces`, { title, ...extra }),
+    collection: (title: string, extra: Record<string, unknown> = {}) =>
+      post(`/v1/orgs/${source.id}/collections`, { title, ...extra }),
   };
 }
 
 const transfer = (account: Account, kind: 'spaces' | 'collections', id: string, organization: string) =>
-  t.app.inject({ method: 'POST', url: `/v1/${kind}/${id}/transfer`, headers: account.headers, payload: { organization } });
+  t.app.inject({
+    method: 'POST',
+    url: `/v1/${kind}/${id}/transfer`,
+    headers: account.headers,
+    payload: { organization },
+  });
 
 describe('POST /v1/spaces/{spaceId}/transfer', () => {
   it('moves the space to the top level of the target organization, last among its siblings', async () => {
@@ -74,7 +81,11 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     }
     const stranger = await t.factory.account();
     expect((await transfer(stranger, 'spaces', space.id, o.target.id)).statusCode).toBe(404);
-    const row = await t.db.selectFrom('spaces').select(['organization_id']).where('id', '=', space.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('spaces')
+      .select(['organization_id'])
+      .where('id', '=', space.id)
+      .executeTakeFirstOrThrow();
     expect(row.organization_id).toBe(o.source.id);
   });
 });
@@ -95,7 +106,11 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     expect(res.statusCode).toBe(200);
     expectSpecResponse('transferCollection', 200, res.json());
     expect(res.json()).toMatchObject({ organization: o.target.id });
-    const collections = await t.db.selectFrom('collections').select(['id', 'organization_id', 'parent_id']).where('id', 'in', [top.id, child.id]).execute();
+    const collections = await t.db
+      .selectFrom('collections')
+      .select(['id', 'organization_id', 'parent_id'])
+      .where('id', 'in', [top.id, child.id])
+      .execute();
     expect(collections).toEqual(
       expect.arrayContaining([
         { id: top.id, organization_id: o.target.id, parent_id: null },
@@ -123,7 +138,11 @@ describe('POST /v1/collections/{collectionId}/transfer', () => {
     await t.factory.member(o.target.id, creator.user.id, 'admin');
     const res = await transfer(creator, 'collections', collection.id, o.target.id);
     expect(res.statusCode).toBe(403);
-    const row = await t.db.selectFrom('collections').select('organization_id').where('id', '=', collection.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('collections')
+      .select('organization_id')
+      .where('id', '=', collection.id)
+      .executeTakeFirstOrThrow();
     expect(row.organization_id).toBe(o.source.id);
   });
 });
@@ -139,7 +158,11 @@ describe('transferring through the official client', () => {
     const client = officialClient(endpoint, o.admin.token);
     const space = await o.space('By client');
     const collection = await o.collection('By client');
-    expect((await client.spaces.transferSpace(space.id, { organization: o.target.id })).data.organization).toBe(o.target.id);
-    expect((await client.collections.transferCollection(collection.id, { organization: o.target.id })).data.organization).toBe(o.target.id);
+    expect((await client.spaces.transferSpace(space.id, { organization: o.target.id })).data.organization).toBe(
+      o.target.id,
+    );
+    expect(
+      (await client.collections.transferCollection(collection.id, { organization: o.target.id })).data.organization,
+    ).toBe(o.target.id);
   });
 });

@@ -42,7 +42,10 @@ const published: Expectation = { visitor: 200 };
 /** Needs a role on the space as a member; to everyone else the space does not exist. */
 const membersOnly: Expectation = { visitor: 404 };
 /** Every write is a member's: a non-member's is a 404, and changes nothing. */
-const write = (payload?: (fixture: Fixture) => object): Expectation => ({ visitor: 404, ...(payload ? { payload } : {}) });
+const write = (payload?: (fixture: Fixture) => object): Expectation => ({
+  visitor: 404,
+  ...(payload ? { payload } : {}),
+});
 
 const markdown = (text: string) => ({ body: { markdown: text } });
 
@@ -91,7 +94,9 @@ const EXPECTED: Record<string, Expectation> = {
   transferSpace: write(() => ({ organization: strangersOrganization })),
   createChangeRequest: write(() => ({ subject: 'Intrusion' })),
   updateChangeRequestById: write(() => ({ subject: 'Hijacked', status: 'archived' })),
-  updateChangeRequestContent: write(() => ({ changes: [{ operation: 'insert_page', title: 'Injected', document: { markdown: 'Injected.\n' } }] })),
+  updateChangeRequestContent: write(() => ({
+    changes: [{ operation: 'insert_page', title: 'Injected', document: { markdown: 'Injected.\n' } }],
+  })),
   mergeChangeRequest: write(),
   requestReviewersForChangeRequest: write((fixture) => ({ users: [fixture.reviewer] })),
   removeRequestedReviewerFromChangeRequest: write(),
@@ -125,7 +130,11 @@ function spaceRoutes(): SpaceRoute[] {
     .flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([method]) => METHODS.has(method.toUpperCase()))
-        .map(([method, operation]) => ({ method: method.toUpperCase() as Method, path, operationId: operation.operationId ?? `${method.toUpperCase()} ${path}` })),
+        .map(([method, operation]) => ({
+          method: method.toUpperCase() as Method,
+          path,
+          operationId: operation.operationId ?? `${method.toUpperCase()} ${path}`,
+        })),
     );
 }
 
@@ -151,7 +160,13 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
 
 function send(account: Account, route: SpaceRoute, fixture: Fixture, query: Record<string, string> = {}) {
   const payload = EXPECTED[route.operationId]?.payload?.(fixture);
-  return t.app.inject({ method: route.method, url: urlOf(route, fixture), headers: account.headers, query, ...(payload ? { payload } : {}) });
+  return t.app.inject({
+    method: route.method,
+    url: urlOf(route, fixture),
+    headers: account.headers,
+    query,
+    ...(payload ? { payload } : {}),
+  });
 }
 
 let admin: Account;
@@ -165,7 +180,10 @@ let strangersOrganization: string;
 let memberEmails: string[];
 const fixtures = {} as Record<Visibility, Fixture>;
 
-const ok = async <T>(response: Promise<{ statusCode: number; body: string; json: () => T }>, status = 200): Promise<T> => {
+const ok = async <T>(
+  response: Promise<{ statusCode: number; body: string; json: () => T }>,
+  status = 200,
+): Promise<T> => {
   const res = await response;
   expect(res.statusCode, res.body).toBe(status);
   return res.json();
@@ -175,22 +193,38 @@ const ok = async <T>(response: Promise<{ statusCode: number; body: string; json:
 async function fixtureFor(visibility: Visibility): Promise<Fixture> {
   const space = await api.createSpace(admin, organizationId, { title: `Open (${visibility})`, visibility });
   const merged = await api.change(editor, space.id, [
-    { operation: 'insert_files', files: [{ ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('notes').toString('base64') }] },
+    {
+      operation: 'insert_files',
+      files: [
+        { ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('notes').toString('base64') },
+      ],
+    },
     { operation: 'insert_page', title: 'Guide', document: { markdown: 'Published guide.\n' } },
   ]);
   const current = (await ok<{ revision: string }>(api.read(admin, `/v1/spaces/${space.id}`))).revision;
 
-  const draft = await ok<{ id: string }>(api.createChangeRequest(editor, space.id, { subject: 'Unpublished work' }), 201);
-  await ok(api.writeContent(editor, space.id, draft.id, [{ operation: 'insert_page', title: 'Draft', document: { markdown: 'Secret draft.\n' } }]));
+  const draft = await ok<{ id: string }>(
+    api.createChangeRequest(editor, space.id, { subject: 'Unpublished work' }),
+    201,
+  );
+  await ok(
+    api.writeContent(editor, space.id, draft.id, [
+      { operation: 'insert_page', title: 'Draft', document: { markdown: 'Secret draft.\n' } },
+    ]),
+  );
   const opened = await ok<{ revision: string }>(api.patchChangeRequest(editor, space.id, draft.id, { status: 'open' }));
 
-  const post = (url: string, payload: object) => ok<{ id: string }>(t.app.inject({ method: 'POST', url, headers: admin.headers, payload }));
+  const post = (url: string, payload: object) =>
+    ok<{ id: string }>(t.app.inject({ method: 'POST', url, headers: admin.headers, payload }));
   const spaceComments = `/v1/spaces/${space.id}/comments`;
   const changeRequestComments = `/v1/spaces/${space.id}/change-requests/${draft.id}/comments`;
   const spaceComment = await post(spaceComments, markdown('On the space'));
   const spaceReply = await post(`${spaceComments}/${spaceComment.id}/replies`, markdown('A reply'));
   const changeRequestComment = await post(changeRequestComments, markdown('On the draft'));
-  const changeRequestReply = await post(`${changeRequestComments}/${changeRequestComment.id}/replies`, markdown('A reply to the draft'));
+  const changeRequestReply = await post(
+    `${changeRequestComments}/${changeRequestComment.id}/replies`,
+    markdown('A reply to the draft'),
+  );
   await post(`/v1/spaces/${space.id}/change-requests/${draft.id}/requested-reviewers`, { users: [editor.user.id] });
 
   const row = await t.db.selectFrom('spaces').select('share_key').where('id', '=', space.id).executeTakeFirstOrThrow();
@@ -214,16 +248,45 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
 
 /** What a refused write could have touched: the space, its discussion and change requests, and the spaces of both organizations. */
 async function stateOf(fixture: Fixture) {
-  const count = async (table: 'comments' | 'comment_replies' | 'comment_reactions' | 'change_requests' | 'change_request_reviewers' | 'revisions') =>
+  const count = async (
+    table:
+      | 'comments'
+      | 'comment_replies'
+      | 'comment_reactions'
+      | 'change_requests'
+      | 'change_request_reviewers'
+      | 'revisions',
+  ) =>
     Number(
-      (await t.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('space_id', '=', fixture.space).executeTakeFirstOrThrow()).n,
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('space_id', '=', fixture.space)
+          .executeTakeFirstOrThrow()
+      ).n,
     );
   const spacesIn = (organization: string) =>
-    t.db.selectFrom('spaces').select(['id', 'title', 'deleted_at']).where('organization_id', '=', organization).orderBy('id').execute();
+    t.db
+      .selectFrom('spaces')
+      .select(['id', 'title', 'deleted_at'])
+      .where('organization_id', '=', organization)
+      .orderBy('id')
+      .execute();
   return {
     space: await t.db
       .selectFrom('spaces')
-      .select(['organization_id', 'parent_id', 'title', 'visibility', 'revision_id', 'updated_at', 'deleted_at', 'comments_total_count', 'comments_open_count'])
+      .select([
+        'organization_id',
+        'parent_id',
+        'title',
+        'visibility',
+        'revision_id',
+        'updated_at',
+        'deleted_at',
+        'comments_total_count',
+        'comments_open_count',
+      ])
       .where('id', '=', fixture.space)
       .executeTakeFirstOrThrow(),
     changeRequests: await t.db
@@ -232,7 +295,12 @@ async function stateOf(fixture: Fixture) {
       .where('space_id', '=', fixture.space)
       .orderBy('id')
       .execute(),
-    comments: await t.db.selectFrom('comments').select(['id', 'status', 'body', 'edited_at']).where('space_id', '=', fixture.space).orderBy('id').execute(),
+    comments: await t.db
+      .selectFrom('comments')
+      .select(['id', 'status', 'body', 'edited_at'])
+      .where('space_id', '=', fixture.space)
+      .orderBy('id')
+      .execute(),
     counts: {
       comments: await count('comments'),
       replies: await count('comment_replies'),
@@ -250,7 +318,12 @@ async function stateOf(fixture: Fixture) {
  * `expected` says for that operation; 200s must carry no member's e-mail
  * (unless `emailsAllowed`) and match the spec, and nothing may change.
  */
-async function expectAnswers(account: Account, fixture: Fixture, expected: (operationId: string) => number, options: { query?: Record<string, string>; emailsAllowed?: boolean } = {}) {
+async function expectAnswers(
+  account: Account,
+  fixture: Fixture,
+  expected: (operationId: string) => number,
+  options: { query?: Record<string, string>; emailsAllowed?: boolean } = {},
+) {
   const before = await stateOf(fixture);
   const answers: Record<string, number> = {};
   const wanted: Record<string, number> = {};
@@ -260,12 +333,15 @@ async function expectAnswers(account: Account, fixture: Fixture, expected: (oper
     wanted[route.operationId] = expected(route.operationId);
     if (res.statusCode === 200) {
       if (!options.emailsAllowed) {
-        for (const email of memberEmails) expect(res.body.toLowerCase(), `${route.operationId} shows ${email}`).not.toContain(email);
+        for (const email of memberEmails)
+          expect(res.body.toLowerCase(), `${route.operationId} shows ${email}`).not.toContain(email);
       }
       expectSpecResponse(route.operationId, 200, res.json());
     } else if (res.statusCode === 404) {
       // Exactly what a private space answers: nothing says the space exists.
-      expect(res.json(), route.operationId).toEqual({ error: { code: 404, message: 'No space with this id is visible to you' } });
+      expect(res.json(), route.operationId).toEqual({
+        error: { code: 404, message: 'No space with this id is visible to you' },
+      });
     }
   }
   expect(answers).toEqual(wanted);
@@ -284,25 +360,36 @@ beforeAll(async () => {
   stranger = await t.factory.account();
   strangersOrganization = (await t.factory.organization(stranger.user.id)).id;
   memberEmails = [admin, guest, reader, editor].map((account) => account.user.email.toLowerCase());
-  for (const visibility of ['public', 'unlisted', 'share-link'] as const) fixtures[visibility] = await fixtureFor(visibility);
+  for (const visibility of ['public', 'unlisted', 'share-link'] as const)
+    fixtures[visibility] = await fixtureFor(visibility);
 });
 
 describe('the space routes', () => {
   it('are all in the table of what visibility opens, and the table names no route that is gone', () => {
     const operationIds = spaceRoutes().map((route) => route.operationId);
     expect(operationIds.length).toBeGreaterThan(50);
-    expect(operationIds.filter((id) => !(id in EXPECTED)), 'space routes missing from EXPECTED: decide what a non-member gets').toEqual([]);
-    expect(Object.keys(EXPECTED).filter((id) => !operationIds.includes(id)), 'EXPECTED names operations that are not registered').toEqual([]);
+    expect(
+      operationIds.filter((id) => !(id in EXPECTED)),
+      'space routes missing from EXPECTED: decide what a non-member gets',
+    ).toEqual([]);
+    expect(
+      Object.keys(EXPECTED).filter((id) => !operationIds.includes(id)),
+      'EXPECTED names operations that are not registered',
+    ).toEqual([]);
     const published = Object.entries(EXPECTED).filter(([, expectation]) => expectation.visitor === 200);
     // Only reads are ever opened by visibility.
-    for (const [operationId] of published) expect(spaceRoutes().find((route) => route.operationId === operationId)?.method, operationId).toBe('GET');
+    for (const [operationId] of published)
+      expect(spaceRoutes().find((route) => route.operationId === operationId)?.method, operationId).toBe('GET');
   });
 });
 
 describe('a non-member', () => {
-  it.each(['public', 'unlisted'] as const)('on a space that is %s reads the published side only, sees no member’s e-mail, and changes nothing', async (visibility) => {
-    await expectAnswers(stranger, fixtures[visibility], visitorAnswer);
-  });
+  it.each(['public', 'unlisted'] as const)(
+    'on a space that is %s reads the published side only, sees no member’s e-mail, and changes nothing',
+    async (visibility) => {
+      await expectAnswers(stranger, fixtures[visibility], visitorAnswer);
+    },
+  );
 
   it('on a share-link space with its key reads the published side only, sees no member’s e-mail, and changes nothing', async () => {
     const fixture = fixtures['share-link'];
@@ -317,7 +404,8 @@ describe('a non-member', () => {
 
   it('reads the current revision by id, but no older one and no change request’s', async () => {
     const fixture = fixtures.public;
-    const revision = (id: string, rest = '') => api.read(stranger, `/v1/spaces/${fixture.space}/revisions/${id}${rest}`);
+    const revision = (id: string, rest = '') =>
+      api.read(stranger, `/v1/spaces/${fixture.space}/revisions/${id}${rest}`);
     const current = await revision(fixture.currentRevision);
     expect(current.statusCode).toBe(200);
     for (const id of [fixture.initialRevision, fixture.changeRequestRevision]) {
@@ -329,8 +417,17 @@ describe('a non-member', () => {
       }
     }
     // Members read them all.
-    expect((await api.read(reader, `/v1/spaces/${fixture.space}/revisions/${fixture.initialRevision}`)).statusCode).toBe(200);
-    expect((await api.read(reader, `/v1/spaces/${fixture.space}/revisions/${fixture.changeRequestRevision}/page/${fixture.page}`)).statusCode).toBe(200);
+    expect(
+      (await api.read(reader, `/v1/spaces/${fixture.space}/revisions/${fixture.initialRevision}`)).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await api.read(
+          reader,
+          `/v1/spaces/${fixture.space}/revisions/${fixture.changeRequestRevision}/page/${fixture.page}`,
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('sees the merged change request’s author without an e-mail, where a member sees it', async () => {
@@ -363,7 +460,9 @@ describe('a member with the read role', () => {
       const res = await send(reader, route, fixture);
       expect(res.statusCode, `${route.operationId}: ${res.body}`).toBe(200);
     }
-    const changeRequest = await ok<{ createdBy: { email?: string } }>(api.getChangeRequest(reader, fixture.space, fixture.changeRequest));
+    const changeRequest = await ok<{ createdBy: { email?: string } }>(
+      api.getChangeRequest(reader, fixture.space, fixture.changeRequest),
+    );
     expect(changeRequest.createdBy.email).toBe(editor.user.email);
   });
 });

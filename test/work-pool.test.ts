@@ -7,7 +7,14 @@ const SLOW = '> quote\n\n'.repeat(1_990);
 
 function conversions(overrides: { threads?: number; timeoutMs?: number; maxQueue?: number } = {}) {
   const errors: unknown[] = [];
-  const pool = new Conversions({ threads: 1, timeoutMs: 5_000, msPerKib: 0, maxQueue: 8, onThreadError: (error) => errors.push(error), ...overrides });
+  const pool = new Conversions({
+    threads: 1,
+    timeoutMs: 5_000,
+    msPerKib: 0,
+    maxQueue: 8,
+    onThreadError: (error) => errors.push(error),
+    ...overrides,
+  });
   return { pool, errors };
 }
 
@@ -24,7 +31,10 @@ describe('the conversion pool', () => {
   it('converts on its threads what the event loop would have parsed', async () => {
     const { pool, errors } = conversions();
     try {
-      expect(JSON.parse(await pool.toDocumentJson('# Title\n\nSome *text*.', 'body'))).toMatchObject({ object: 'document', nodes: [{ type: 'heading-1' }, { type: 'paragraph' }] });
+      expect(JSON.parse(await pool.toDocumentJson('# Title\n\nSome *text*.', 'body'))).toMatchObject({
+        object: 'document',
+        nodes: [{ type: 'heading-1' }, { type: 'paragraph' }],
+      });
       expect(await pool.readPage('---\ntitle: From matter\n---\n# Heading\n\n[a](./b.md)', 'page')).toEqual({
         frontmatter: { title: 'From matter' },
         markdown: '# Heading\n\n[a](./b.md)',
@@ -77,7 +87,9 @@ describe('the conversion pool', () => {
       const stopped = await refusal(pool.toDocumentJson(SLOW, 'body/body'));
       expect(performance.now() - started).toBeLessThan(800);
       expect(stopped.statusCode).toBe(400);
-      expect(stopped.message).toBe('body/body took longer than 150 ms to read and was stopped: it is too large or too complex');
+      expect(stopped.message).toBe(
+        'body/body took longer than 150 ms to read and was stopped: it is too large or too complex',
+      );
       expect(JSON.parse(await pool.toDocumentJson('after', 'after')).nodes).toHaveLength(1);
     } finally {
       await pool.close();

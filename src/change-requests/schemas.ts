@@ -2,23 +2,29 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
 import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from '../model/change-requests/schemas.js';
 
-export const SpaceOnlyParams = Type.Object({ spaceId: IdParam });
-
-export const CreateChangeRequestBody = Type.Object({ subject: Type.Optional(ChangeRequestSubject) }, { additionalProperties: false });
+export const CreateChangeRequestBody = Type.Object(
+  { subject: Type.Optional(ChangeRequestSubject) },
+  { additionalProperties: false },
+);
+export type CreateChangeRequestInput = Static<typeof CreateChangeRequestBody>;
 
 export const UpdateChangeRequestBody = Type.Object(
   {
     subject: Type.Optional(ChangeRequestSubject),
-    status: Type.Optional(StringEnum(['draft', 'open', 'archived'] as const, { description: 'Merging is done by the merge operation' })),
+    status: Type.Optional(
+      StringEnum(['draft', 'open', 'archived'] as const, { description: 'Merging is done by the merge operation' }),
+    ),
   },
   { minProperties: 1, additionalProperties: false },
 );
+export type UpdateChangeRequestInput = Static<typeof UpdateChangeRequestBody>;
 
 export const ListChangeRequestsQuery = Type.Object({
   ...ListQuery,
   status: Type.Optional(StringEnum(CHANGE_REQUEST_STATUSES, { default: 'open' })),
   creator: Type.Optional(IdParam),
 });
+export type ListChangeRequestsInput = Static<typeof ListChangeRequestsQuery>;
 
 export const MergeResult = Type.Object({
   revision: Type.String({ description: 'The space revision after the merge; unchanged on conflicts' }),
@@ -29,7 +35,11 @@ export const MergeResult = Type.Object({
 
 const closed = { additionalProperties: false };
 
-const PageSlug = Type.String({ maxLength: 100, pattern: '^[^/\\s]*$', description: 'The page’s path segment in its parent' });
+const PageSlug = Type.String({
+  maxLength: 100,
+  pattern: '^[^/\\s]*$',
+  description: 'The page’s path segment in its parent',
+});
 const PageTitle = Type.String({ minLength: 1, maxLength: 255 });
 const PageIcon = Type.String({ maxLength: 50, pattern: '^[a-z0-9-]*$', description: 'An icon name; empty removes it' });
 const PageEmoji = Type.Union([Emoji, Type.Literal('')], { description: 'An emoji; empty removes it' });
@@ -68,23 +78,29 @@ const PageMetadata = {
   noRobotsIndex: Type.Optional(Type.Boolean()),
 };
 
-export const InsertPageChange = Type.Object({
-  operation: Type.Literal('insert_page'),
-  ...PageMetadata,
-  into: Type.Optional(PageId),
-  at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  ref: Type.Optional(BatchRef),
-  document: PageDocument,
-}, closed);
+export const InsertPageChange = Type.Object(
+  {
+    operation: Type.Literal('insert_page'),
+    ...PageMetadata,
+    into: Type.Optional(PageId),
+    at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+    ref: Type.Optional(BatchRef),
+    document: PageDocument,
+  },
+  closed,
+);
 
-export const UpdatePageChange = Type.Object({
-  operation: Type.Literal('update_page'),
-  page: PageId,
-  ...PageMetadata,
-  document: Type.Optional(PageDocument),
-  into: Type.Optional(Type.Union([PageId, Type.Null()])),
-  at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-}, closed);
+export const UpdatePageChange = Type.Object(
+  {
+    operation: Type.Literal('update_page'),
+    page: PageId,
+    ...PageMetadata,
+    document: Type.Optional(PageDocument),
+    into: Type.Optional(Type.Union([PageId, Type.Null()])),
+    at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  },
+  closed,
+);
 
 export const DeletePageChange = Type.Object({ operation: Type.Literal('delete_page'), page: PageId }, closed);
 
@@ -93,17 +109,21 @@ const FileSource = {
   name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[^/\\\\]+$' }),
   contentType: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$' })),
 };
-export const InsertFilesChange = Type.Object({
-  operation: Type.Literal('insert_files'),
-  files: Type.Array(
-    Type.Union([
-      Type.Object({ ...FileSource, url: Type.String({ format: 'uri', maxLength: 2048 }) }, closed),
-      // The 1 MiB limit on the decoded bytes is checked after decoding, with its own message; the body limit bounds the text.
-      Type.Object({ ...FileSource, base64: Type.String({ pattern: '^[A-Za-z0-9+/=\\s]*$' }) }, closed),
-    ]),
-    { minItems: 1, maxItems: 20 },
-  ),
-}, closed);
+export const InsertFilesChange = Type.Object(
+  {
+    operation: Type.Literal('insert_files'),
+    files: Type.Array(
+      Type.Union([
+        Type.Object({ ...FileSource, url: Type.String({ format: 'uri', maxLength: 2048 }) }, closed),
+        // The 1 MiB limit on the decoded bytes is checked after decoding, with its own message;
+        // the body limit bounds the text.
+        Type.Object({ ...FileSource, base64: Type.String({ pattern: '^[A-Za-z0-9+/=\\s]*$' }) }, closed),
+      ]),
+      { minItems: 1, maxItems: 20 },
+    ),
+  },
+  closed,
+);
 
 export const ContentChange = Type.Union([InsertPageChange, UpdatePageChange, DeletePageChange, InsertFilesChange]);
 export type ContentChange = Static<typeof ContentChange>;
@@ -111,9 +131,15 @@ export type InsertPage = Static<typeof InsertPageChange>;
 export type UpdatePage = Static<typeof UpdatePageChange>;
 export type InsertFiles = Static<typeof InsertFilesChange>;
 
-export const UpdateContentBody = Type.Object({ changes: Type.Array(ContentChange, { minItems: 1, maxItems: 50 }) }, closed);
+export const UpdateContentBody = Type.Object(
+  { changes: Type.Array(ContentChange, { minItems: 1, maxItems: 50 }) },
+  closed,
+);
 export const UpdateContentQuery = Type.Object({
-  compat: Type.Boolean({ default: true, description: 'true: answer with the change request; false: also the pages and files the batch touched' }),
+  compat: Type.Boolean({
+    default: true,
+    description: 'true: answer with the change request; false: also the pages and files the batch touched',
+  }),
 });
 
 export const MAX_FILE_BYTES = 1024 * 1024;

@@ -37,7 +37,12 @@ export async function updateCollection(
   collectionId: string,
   changes: UpdateObject<Database, 'collections'>,
 ): Promise<CollectionFields> {
-  return db.updateTable('collections').set(changes).where('id', '=', collectionId).returning(COLLECTION_FIELDS).executeTakeFirstOrThrow();
+  return db
+    .updateTable('collections')
+    .set(changes)
+    .where('id', '=', collectionId)
+    .returning(COLLECTION_FIELDS)
+    .executeTakeFirstOrThrow();
 }
 
 function collectionsOf(db: Kysely<Database>, organizationId: string, topLevelOnly: boolean) {
@@ -49,7 +54,11 @@ function collectionsPage(topLevelOnly: boolean) {
   return pageQuery({ createdAt: 'c.created_at', id: 'c.id' }, (db, organizationId: string) =>
     collectionsOf(db, organizationId, topLevelOnly)
       .select(COLLECTION_COLUMNS)
-      .select(() => collectionsOf(db, organizationId, topLevelOnly).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+      .select(() =>
+        collectionsOf(db, organizationId, topLevelOnly)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .as(TOTAL_COUNT),
+      ),
   );
 }
 

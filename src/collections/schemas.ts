@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableString } from '../core/schemas.js';
 import { DefaultLevelSchema } from '../model/access/schemas.js';
 
-
 export const CollectionTitle = Type.String({ maxLength: 50, description: 'Title of the collection' });
 export const CollectionDescription = Type.String({ maxLength: 100, description: 'Description of the collection' });
 
@@ -27,7 +26,6 @@ export const CollectionSchema = Type.Object(
 );
 export type Collection = Static<typeof CollectionSchema>;
 
-
 export const CreateCollectionBody = Type.Object(
   {
     title: Type.Optional(CollectionTitle),
@@ -35,6 +33,7 @@ export const CreateCollectionBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateCollectionBody = Static<typeof CreateCollectionBody>;
 
 export const UpdateCollectionBody = Type.Object(
   {
@@ -47,5 +46,7 @@ export const UpdateCollectionBody = Type.Object(
 export type UpdateCollectionBody = Static<typeof UpdateCollectionBody>;
 
 export const ListCollectionsQuery = {
-  nested: Type.Optional(Type.Boolean({ default: true, description: 'List nested collections too; false lists top-level ones only' })),
+  nested: Type.Optional(
+    Type.Boolean({ default: true, description: 'List nested collections too; false lists top-level ones only' }),
+  ),
 };

@@ -1,9 +1,23 @@
-import { sql } from 'kysely';
-import type { Conversions } from '../model/content/document/conversions.js';
+import { BadRequestError } from '../core/errors.js';
 import type { JSONDocument } from '../model/content/document/index.js';
-import type { Db } from '../db/database.js';
+import type { Context } from '../model/context.js';
+import { storeBodyDocument, storedBodyDocuments, type BodyTable, type StoredBody } from './body-queries.js';
+import { MAX_BODY_CHARACTERS, type BodyInput } from './schemas.js';
 
-type BodyTable = 'comments' | 'comment_replies';
+/** Reads a body on the conversion pool: markdown within the limit, and its document. */
+export async function readBody(context: Context, input: BodyInput, field: string): Promise<StoredBody> {
+  const { conversions } = context;
+  const markdown =
+    'markdown' in input
+      ? input.markdown
+      : 'document' in input
+        ? await conversions.toMarkdown(input.document as unknown as JSONDocument, field)
+        : '';
+  if (markdown.length > MAX_BODY_CHARACTERS) {
+    throw new BadRequestError(`${field} must NOT have more than ${MAX_BODY_CHARACTERS} characters of markdown`);
+  }
+  return { body: markdown, body_document: await conversions.toDocumentJson(markdown, field) };
+}
 
 /**
  * The JSON documents of comment or reply bodies, by id, as stored when they
@@ -11,24 +25,22 @@ type BodyTable = 'comments' | 'comment_replies';
  * on the conversion pool and stored, so it is made once.
  */
 export async function bodyDocuments(
-  db: Db,
-  conversions: Conversions,
+  context: Context,
   table: BodyTable,
   rows: ReadonlyArray<{ id: string; body: string }>,
 ): Promise<Map<string, JSONDocument>> {
   const documents = new Map<string, JSONDocument>();
   if (rows.length === 0) return documents;
-  const stored = await db
-    .selectFrom(table)
-    .select(['id', sql<string | null>`body_document::text`.as('json')])
-    .where('id', '=', sql<string>`any(${rows.map((row) => row.id)}::text[])`)
-    .execute();
-  const jsonById = new Map(stored.map((row) => [row.id, row.json]));
+  const jsonById = await storedBodyDocuments(
+    context.db,
+    table,
+    rows.map((row) => row.id),
+  );
   for (const row of rows) {
     let json = jsonById.get(row.id) ?? null;
     if (json === null) {
-      json = await conversions.toDocumentJson(row.body, `the body of ${row.id}`);
-      await db.updateTable(table).set({ body_document: json }).where('id', '=', row.id).where('body_document', 'is', null).execute();
+      json = await context.conversions.toDocumentJson(row.body, `the body of ${row.id}`);
+      await storeBodyDocument(context.db, table, row.id, json);
     }
     documents.set(row.id, JSON.parse(json) as JSONDocument);
   }

@@ -1,20 +1,24 @@
-import type { FastifyInstance } from 'fastify';
 import type { User } from '../core/schemas.js';
-import type { JSONDocument } from '../model/content/document/index.js';
-import { bodyDocuments } from './documents.js';
-import type { ContentTree } from '../model/content/tree.js';
+import type { Urls } from '../core/urls.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
+import type { JSONDocument } from '../model/content/document/index.js';
+import type { ContentTree } from '../model/content/tree.js';
 import { presentUser, type EmailVisibility } from '../model/people/users.js';
-import { emailVisibilityFor } from '../model/people/user-queries.js';
-import { pageVersionsByIds, reactionsToReplies, usersByIds, type CommentRecord, type ReactionRecord, type UserRecord } from './queries.js';
+import type { CommentRecord, StoredPageVersion, UserRecord } from './queries.js';
+import type { ReactionRecord } from './reaction-queries.js';
 import type { Comment, CommentReply } from './schemas.js';
-import { canComment, mayDelete, type ThreadContext } from './threads.js';
+import { canComment, mayDelete, type OpenThread } from './threads.js';
 
-export type BodyFormat = 'markdown' | 'document';
-
-/** Bodies' stored documents where the format asks for them (read in one query), else nothing to read. */
-function documentsFor(app: FastifyInstance, table: 'comments' | 'comment_replies', rows: ReadonlyArray<{ id: string; body: string }>, format: BodyFormat) {
-  return format === 'document' ? bodyDocuments(app.db, app.conversions, table, rows) : Promise.resolve(null);
+/** What presenting a batch of comments or replies to one caller needs besides the rows, loaded before. */
+export interface Viewing {
+  thread: OpenThread;
+  /** The caller. */
+  userId: string;
+  urls: Urls;
+  /** Whose e-mail the caller may see, among the users the batch shows. */
+  emails: EmailVisibility;
+  /** The bodies' stored documents, by id, where the format asks for them; null shows bodies as markdown. */
+  documents: Map<string, JSONDocument> | null;
 }
 
 function presentBody(row: { id: string; body: string }, documents: Map<string, JSONDocument> | null): Comment['body'] {
@@ -52,13 +56,19 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * Users by id, presented, with the e-mails `emails` allows; a user missing
  * from the map (never the case: rows reference users) shows their id.
  */
-function userLookup(app: FastifyInstance, users: Map<string, UserRecord>, emails: EmailVisibility): (id: string) => User {
+function userLookup(users: Map<string, UserRecord>, urls: Urls, emails: EmailVisibility): (id: string) => User {
   const presented = new Map<string, User>();
   return (id) => {
     let user = presented.get(id);
     if (!user) {
       const row = users.get(id);
-      user = presentUser({ id, email: row?.email ?? '', displayName: row?.display_name ?? id, photoUrl: row?.photo_url ?? null }, app.urls, emails);
+      const fields = {
+        id,
+        email: row?.email ?? '',
+        displayName: row?.display_name ?? id,
+        photoUrl: row?.photo_url ?? null,
+      };
+      user = presentUser(fields, urls, emails);
       presented.set(id, user);
     }
     return user;
@@ -71,49 +81,61 @@ type Permissions = Comment['permissions'];
  * What the caller may do to a comment or reply they see, by its author: the
  * answer is one of two, made once per response.
  */
-function permissionsFor(context: ThreadContext, userId: string): (postedBy: string) => Permissions {
-  const open = canComment(context);
-  const live = context.space.edit_mode !== 'locked';
-  const own: Permissions = { view: true, edit: open, reply: open, delete: live && mayDelete(context, true) };
-  const others: Permissions = { view: true, edit: false, reply: open, delete: live && mayDelete(context, false) };
+function permissionsFor(thread: OpenThread, userId: string): (postedBy: string) => Permissions {
+  const open = canComment(thread);
+  const live = thread.space.edit_mode !== 'locked';
+  const own: Permissions = { view: true, edit: open, reply: open, delete: live && mayDelete(thread, true) };
+  const others: Permissions = { view: true, edit: false, reply: open, delete: live && mayDelete(thread, false) };
   return (postedBy) => (postedBy === userId ? own : others);
 }
 
-/** The users a comment record carries, and its reactions as records. */
-function unpackPeople(row: CommentRecord, users: Map<string, UserRecord>): ReactionRecord[] {
+/** The users comment records carry: their authors, who resolved them, and who reacted to them. */
+export function usersOfComments(rows: readonly CommentRecord[]): Map<string, UserRecord> {
+  const users = new Map<string, UserRecord>();
   const known = (id: string, email: string | null, name: string | null, photo: string | null) => {
     if (email !== null && name !== null) users.set(id, { id, email, display_name: name, photo_url: photo });
   };
-  known(row.posted_by, row.posted_by_email, row.posted_by_name, row.posted_by_photo);
-  if (row.resolved_by) known(row.resolved_by, row.resolved_by_email, row.resolved_by_name, row.resolved_by_photo);
-  return (row.reactions ?? []).map(([emoji, userId, reactedAt, email, name, photo]) => {
-    known(userId, email, name, photo);
-    return { comment_id: row.id, reply_id: null, emoji, user_id: userId, reacted_at: new Date(reactedAt) };
-  });
+  for (const row of rows) {
+    known(row.posted_by, row.posted_by_email, row.posted_by_name, row.posted_by_photo);
+    if (row.resolved_by) known(row.resolved_by, row.resolved_by_email, row.resolved_by_name, row.resolved_by_photo);
+    for (const [, userId, , email, name, photo] of row.reactions ?? []) known(userId, email, name, photo);
+  }
+  return users;
+}
+
+/** The reactions a comment record carries, as records. */
+function reactionsOf(row: CommentRecord): ReactionRecord[] {
+  return (row.reactions ?? []).map(([emoji, userId, reactedAt]) => ({
+    comment_id: row.id,
+    reply_id: null,
+    emoji,
+    user_id: userId,
+    reacted_at: new Date(reactedAt),
+  }));
+}
+
+/** The page versions to read for comments whose page is gone from the thread's current content. */
+export function goneVersionIds(rows: readonly CommentRecord[], tree: ContentTree): string[] {
+  const gone = rows.filter((row) => row.page_id && row.page_version_id && !tree.pages.has(row.page_id));
+  return [...new Set(gone.map((row) => row.page_version_id!))];
 }
 
 /**
  * Comments as the spec's Comment, for one caller. Each record carries its
- * users and reactions; only the stored states of pages gone from the content
- * are read here, for the whole batch at once. `tree` is the thread's current
- * content, which says where each page is now and whether it changed.
+ * users (`users`, from usersOfComments) and reactions; `versions` are the
+ * stored states of pages gone from the content. `tree` is the thread's
+ * current content, which says where each page is now and whether it changed.
  */
-export async function presentComments(
-  app: FastifyInstance,
-  context: ThreadContext,
+export function presentComments(
   rows: readonly CommentRecord[],
   tree: ContentTree,
-  format: BodyFormat,
-  userId: string,
-): Promise<Comment[]> {
-  const gone = rows.filter((row) => row.page_id && row.page_version_id && !tree.pages.has(row.page_id)).map((row) => row.page_version_id!);
-  const versions = await pageVersionsByIds(app.db, [...new Set(gone)]);
-  const users = new Map<string, UserRecord>();
-  const reactionsOf = new Map(rows.map((row) => [row.id, unpackPeople(row, users)]));
-  const userOf = userLookup(app, users, await emailVisibilityFor(app.db, userId, [...users.keys()], context.space.organization_id));
-
-  const documents = await documentsFor(app, 'comments', rows, format);
-  const permissionsOf = permissionsFor(context, userId);
+  versions: Map<string, StoredPageVersion>,
+  users: Map<string, UserRecord>,
+  viewing: Viewing,
+): Comment[] {
+  const { thread, urls, documents } = viewing;
+  const userOf = userLookup(users, urls, viewing.emails);
+  const permissionsOf = permissionsFor(thread, viewing.userId);
   // Many comments of a page target the same page: its target is made once.
   const targets = new Map<string, PageTarget>();
   const targetOf = (row: CommentRecord) => {
@@ -128,7 +150,8 @@ export async function presentComments(
 
   return rows.map((row) => {
     const target: Comment['target'] = { space: row.space_id, revision: row.revision_id };
-    if (row.node_id) target.node = row.node_preview ? { id: row.node_id, preview: row.node_preview } : { id: row.node_id };
+    if (row.node_id)
+      target.node = row.node_preview ? { id: row.node_id, preview: row.node_preview } : { id: row.node_id };
     if (row.change_request_id) target.changeRequest = row.change_request_id;
     if (row.page_id) target.page = targetOf(row);
     const comment: Comment = {
@@ -136,11 +159,11 @@ export async function presentComments(
       id: row.id,
       postedBy: userOf(row.posted_by),
       postedAt: row.posted_at.toISOString(),
-      reactions: groupReactions(reactionsOf.get(row.id)!, userOf),
+      reactions: groupReactions(reactionsOf(row), userOf),
       replies: row.replies_count,
       body: presentBody(row, documents),
       target,
-      urls: { location: app.urls.api(...context.path, row.id) },
+      urls: { location: urls.api(...thread.path, row.id) },
       permissions: permissionsOf(row.posted_by),
       status: row.status,
     };
@@ -154,10 +177,9 @@ export async function presentComments(
 }
 
 type PageTarget = NonNullable<Comment['target']['page']>;
-type StoredVersion = Awaited<ReturnType<typeof pageVersionsByIds>> extends Map<string, infer V> ? V : never;
 
 /** The page as it is now in the thread's content; or, when it is gone, as it was when the comment was posted. */
-function pageTarget(row: CommentRow, tree: ContentTree, versions: Map<string, StoredVersion>): PageTarget {
+function pageTarget(row: CommentRow, tree: ContentTree, versions: Map<string, StoredPageVersion>): PageTarget {
   const pageId = row.page_id!;
   const current = tree.pages.get(pageId);
   if (current) {
@@ -184,20 +206,20 @@ function pageTarget(row: CommentRow, tree: ContentTree, versions: Map<string, St
   };
 }
 
-/** Replies as the spec's CommentReply, for one caller. */
-export async function presentReplies(
-  app: FastifyInstance,
-  context: ThreadContext,
+/**
+ * Replies as the spec's CommentReply, for one caller, with the reactions to
+ * them and the users they show (authors and those who reacted).
+ */
+export function presentReplies(
   rows: readonly CommentReplyRow[],
-  format: BodyFormat,
-  userId: string,
-): Promise<CommentReply[]> {
-  const reactions = await reactionsToReplies(app.db, rows.map((row) => row.id));
-  const users = await usersByIds(app.db, [...rows.map((row) => row.posted_by), ...reactions.map((reaction) => reaction.user_id)]);
-  const userOf = userLookup(app, users, await emailVisibilityFor(app.db, userId, [...users.keys()], context.space.organization_id));
+  reactions: readonly ReactionRecord[],
+  users: Map<string, UserRecord>,
+  viewing: Viewing,
+): CommentReply[] {
+  const { thread, urls, documents } = viewing;
+  const userOf = userLookup(users, urls, viewing.emails);
   const reactionsOf = groupBy(reactions, (reaction) => reaction.reply_id!);
-  const documents = await documentsFor(app, 'comment_replies', rows, format);
-  const permissionsOf = permissionsFor(context, userId);
+  const permissionsOf = permissionsFor(thread, viewing.userId);
   return rows.map((row) => ({
     object: 'comment-reply',
     id: row.id,
@@ -206,7 +228,7 @@ export async function presentReplies(
     ...(row.edited_at ? { editedAt: row.edited_at.toISOString() } : {}),
     reactions: groupReactions(reactionsOf.get(row.id) ?? [], userOf),
     body: presentBody(row, documents),
-    urls: { location: app.urls.api(...context.path, row.comment_id, 'replies', row.id) },
+    urls: { location: urls.api(...thread.path, row.comment_id, 'replies', row.id) },
     permissions: permissionsOf(row.posted_by),
   }));
 }

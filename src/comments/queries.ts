@@ -1,8 +1,8 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { CommentReplyRow, CommentRow, CommentsTable, Database } from '../db/types.js';
+import type { CommentRow, CommentsTable, CommentStatus, Database, PageVersionRow } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
-import { membersOf, selectMember } from '../model/people/member-queries.js';
+import type { StoredBody } from './body-queries.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
 export interface Thread {
@@ -71,13 +71,12 @@ export interface CommentRecord extends CommentRow {
   reactions: ReactionTuple[] | null;
 }
 
-const REPLY_COLUMNS = ['r.id', 'r.organization_id', 'r.space_id', 'r.comment_id', 'r.posted_by', 'r.posted_at', 'r.edited_at', 'r.body'] as const;
-
 /**
  * `column = any($1)`: one statement text whatever the number of ids, where
  * `in (...)` would prepare a statement per list length.
  */
-const anyOf = (column: string, ids: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${[...ids]}::text[])`;
+export const anyOf = (column: string, ids: readonly string[]) =>
+  sql<boolean>`${sql.ref(column)} = any(${[...ids]}::text[])`;
 
 export interface CommentFilters {
   status: 'open' | 'resolved' | undefined;
@@ -101,14 +100,21 @@ function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unkno
   let index = 0;
   // Placeholders stand for the values until the query is run; they are typed as what they stand for.
   const next = <T>() => args[index++] as T;
-  let query = db.selectFrom('comments as c').where('c.space_id', '=', next<string>()).where('c.thread_key', '=', next<string>());
+  let query = db
+    .selectFrom('comments as c')
+    .where('c.space_id', '=', next<string>())
+    .where('c.thread_key', '=', next<string>());
   if (shape.status) query = query.where('c.status', '=', next<'open' | 'resolved'>());
   if (shape.authors) query = query.where(sql<boolean>`c.posted_by = any(${next<string[]>()}::text[])`);
   if (shape.page) query = query.where('c.page_id', '=', next<string>());
   return query;
 }
 
-type CommentPage = (db: Db, request: PageRequest, ...args: unknown[]) => Promise<Array<CommentRecord & { [TOTAL_COUNT]?: string }>>;
+type CommentPage = (
+  db: Db,
+  request: PageRequest,
+  ...args: unknown[]
+) => Promise<Array<CommentRecord & { [TOTAL_COUNT]?: string }>>;
 const commentPages = new Map<string, CommentPage>();
 
 function commentPageFor(shape: Shape): CommentPage {
@@ -122,17 +128,22 @@ function commentPageFor(shape: Shape): CommentPage {
         const page = withPeople(threadComments(db, shape, args).select(COMMENT_COLUMNS));
         if (!shape.counted) return page;
         // The count of the whole list rides along: one round trip for the page and its total.
-        return page.select(() => threadComments(db, shape, args).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
+        return page.select(() =>
+          threadComments(db, shape, args)
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .as(TOTAL_COUNT),
+        );
       },
       arity,
-    ) as CommentPage;
+    );
     commentPages.set(key, run);
   }
   return run;
 }
 
 /** Whether the thread's counters give the count of a list with these filters: only by status, or none. */
-export const countedByCounters = (filters: CommentFilters) => filters.authors === undefined && filters.pageId === undefined;
+export const countedByCounters = (filters: CommentFilters) =>
+  filters.authors === undefined && filters.pageId === undefined;
 
 function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; args: unknown[] } {
   const shape: Shape = {
@@ -148,7 +159,10 @@ function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; ar
   return { shape, args };
 }
 
-/** A page of a thread's comments; with authors or page filters, each row carries the count of the whole filtered list. */
+/**
+ * A page of a thread's comments; with authors or page filters, each row
+ * carries the count of the whole filtered list.
+ */
 export function listComments(db: Db, request: PageRequest, thread: Thread, filters: CommentFilters) {
   const { shape, args } = filterArgs(thread, filters);
   return commentPageFor(shape)(db, request, ...args);
@@ -171,40 +185,6 @@ export async function findComment(db: Db, thread: Thread, commentId: string): Pr
     .executeTakeFirst();
 }
 
-/** One reply of the comment, or undefined. */
-export async function findReply(db: Db, commentId: string, replyId: string): Promise<CommentReplyRow | undefined> {
-  return db.selectFrom('comment_replies as r').select(REPLY_COLUMNS).where('r.id', '=', replyId).where('r.comment_id', '=', commentId).executeTakeFirst();
-}
-
-/** A page of a comment's replies, oldest first, each row carrying the count. */
-export const listReplies = pageQuery({ createdAt: 'r.posted_at', id: 'r.id' }, (db, commentId: string) =>
-  db
-    .selectFrom('comment_replies as r')
-    .select(REPLY_COLUMNS)
-    .select((eb) => eb.selectFrom('comment_replies as all').select(eb.fn.countAll<string>().as('n')).where('all.comment_id', '=', commentId).as(TOTAL_COUNT))
-    .where('r.comment_id', '=', commentId),
-);
-
-export interface ReactionRecord {
-  comment_id: string;
-  reply_id: string | null;
-  emoji: string;
-  user_id: string;
-  reacted_at: Date;
-}
-
-export async function reactionsToReplies(db: Db, replyIds: readonly string[]): Promise<ReactionRecord[]> {
-  if (replyIds.length === 0) return [];
-  return db
-    .selectFrom('comment_reactions')
-    .select(['comment_id', 'reply_id', 'emoji', 'user_id', 'reacted_at'])
-    .where(anyOf('reply_id', replyIds))
-    .orderBy('reacted_at')
-    .orderBy('emoji')
-    .orderBy('user_id')
-    .execute();
-}
-
 export interface UserRecord {
   id: string;
   email: string;
@@ -215,12 +195,22 @@ export interface UserRecord {
 export async function usersByIds(db: Db, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'email', 'display_name', 'photo_url']).where(anyOf('id', unique)).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'display_name', 'photo_url'])
+    .where(anyOf('id', unique))
+    .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** A page as it was in a stored version. */
+export type StoredPageVersion = Pick<
+  PageVersionRow,
+  'id' | 'page_id' | 'title' | 'emoji' | 'icon' | 'page_created_at' | 'created_at'
+>;
+
 /** The stored states of page versions, for comments whose page is gone from the current content. */
-export async function pageVersionsByIds(db: Db, ids: readonly string[]) {
+export async function pageVersionsByIds(db: Db, ids: readonly string[]): Promise<Map<string, StoredPageVersion>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('page_versions')
@@ -230,46 +220,85 @@ export async function pageVersionsByIds(db: Db, ids: readonly string[]) {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The users who posted a comment or a reply in the thread (changeRequestId undefined: the space's own). */
-function commenterIds(db: Kysely<Database>, spaceId: string, changeRequestId: string | undefined) {
-  const comments = db.selectFrom('comments as c').select('c.posted_by as user_id').where('c.space_id', '=', spaceId);
-  const replies = db
-    .selectFrom('comment_replies as r')
-    .innerJoin('comments as c', 'c.id', 'r.comment_id')
-    .select('r.posted_by as user_id')
-    .where('r.space_id', '=', spaceId);
-  const key = changeRequestId ?? '';
-  return comments.where('c.thread_key', '=', key).union(replies.where('c.thread_key', '=', key));
+export type NewComment = Omit<Insertable<CommentsTable>, 'organization_id' | 'space_id' | 'change_request_id'>;
+
+export async function insertComment(db: Db, thread: Thread, comment: NewComment): Promise<void> {
+  await db
+    .insertInto('comments')
+    .values({
+      ...comment,
+      organization_id: thread.organizationId,
+      space_id: thread.spaceId,
+      change_request_id: thread.changeRequestId,
+    })
+    .execute();
 }
 
-function commenterPage(db: Kysely<Database>, organizationId: string, spaceId: string, changeRequestId: string | undefined) {
-  const members = () => membersOf(db, organizationId).where('organization_members.user_id', 'in', commenterIds(db, spaceId, changeRequestId));
-  return selectMember(members()).select(() =>
-    members()
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .as(TOTAL_COUNT),
-  );
+/** Locks a comment for an update of it or of its replies; undefined when it is gone. */
+export async function lockComment(
+  db: Db,
+  commentId: string,
+): Promise<{ id: string; status: CommentStatus } | undefined> {
+  return db.selectFrom('comments').select(['id', 'status']).where('id', '=', commentId).forUpdate().executeTakeFirst();
 }
 
-const byJoining = { createdAt: 'organization_members.joined_at', id: 'organization_members.user_id' };
-const spaceCommenters = pageQuery(byJoining, (db, organizationId: string, spaceId: string) => commenterPage(db, organizationId, spaceId, undefined));
-const changeRequestCommenters = pageQuery(byJoining, (db, organizationId: string, spaceId: string, changeRequestId: string) =>
-  commenterPage(db, organizationId, spaceId, changeRequestId),
-);
+/** Keeps a comment from being deleted while one of its replies changes. */
+export async function shareLockComment(db: Db, commentId: string): Promise<void> {
+  await db.selectFrom('comments').select('id').where('id', '=', commentId).forShare().execute();
+}
+
+export async function setCommentBody(db: Db, commentId: string, body: StoredBody, now: Date): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ ...body, edited_at: now })
+    .where('id', '=', commentId)
+    .execute();
+}
+
+export async function resolveComment(db: Db, commentId: string, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ status: 'resolved', resolved_at: now, resolved_by: userId })
+    .where('id', '=', commentId)
+    .execute();
+}
+
+export async function reopenComment(db: Db, commentId: string): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ status: 'open', resolved_at: null, resolved_by: null })
+    .where('id', '=', commentId)
+    .execute();
+}
+
+/** Deletes a comment (its replies and reactions go with it); the status it had, or undefined when it was gone. */
+export async function deleteCommentRow(db: Db, commentId: string): Promise<{ status: CommentStatus } | undefined> {
+  return db.deleteFrom('comments').where('id', '=', commentId).returning('status').executeTakeFirst();
+}
 
 /**
- * A page of the organization members who commented or replied in the
- * thread, by when they joined. Users who have left the organization are not
- * listed: the answer is made of memberships.
+ * Moves the thread's counters: its open comments (the space's `comments`,
+ * or the change request's) and all its comments.
  */
-export function listCommenters(db: Db, request: PageRequest, thread: Thread) {
-  return thread.changeRequestId === null
-    ? spaceCommenters(db, request, thread.organizationId, thread.spaceId)
-    : changeRequestCommenters(db, request, thread.organizationId, thread.spaceId, thread.changeRequestId);
-}
-
-export async function countCommenters(db: Db, thread: Thread): Promise<number> {
-  // The first row of a one-row page carries the count of the whole list.
-  const [first] = await listCommenters(db, { list: '', order: 'asc', limit: 0, after: undefined }, thread);
-  return Number(first?.[TOTAL_COUNT] ?? 0);
+export async function moveThreadCounts(db: Db, thread: Thread, open: -1 | 0 | 1, total: -1 | 0 | 1): Promise<void> {
+  const { changeRequestId, spaceId } = thread;
+  if (changeRequestId) {
+    await db
+      .updateTable('change_requests')
+      .set((eb) => ({
+        comments_count: eb('comments_count', '+', open),
+        comments_total_count: eb('comments_total_count', '+', total),
+      }))
+      .where('id', '=', changeRequestId)
+      .execute();
+  } else {
+    await db
+      .updateTable('spaces')
+      .set((eb) => ({
+        comments_open_count: eb('comments_open_count', '+', open),
+        comments_total_count: eb('comments_total_count', '+', total),
+      }))
+      .where('id', '=', spaceId)
+      .execute();
+  }
 }

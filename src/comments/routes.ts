@@ -1,15 +1,22 @@
-import { createHash } from 'node:crypto';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
+import { Type, type FastifyPluginAsyncTypebox, type TSchema } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
-import { errorResponses, IdParam, ListEnvelope, ListQuery, ref } from '../core/schemas.js';
-import { presentMember } from '../model/people/members.js';
-import { presentComments, presentReplies, type BodyFormat } from './present.js';
-import { countCommenters, countComments, countedByCounters, findComment, findReply, listCommenters, listComments, listReplies, type CommentFilters } from './queries.js';
+import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
+import { callerOf } from '../model/access/auth.js';
+import { MemberSchema } from '../model/people/schemas.js';
 import {
+  deleteComment,
+  getComment,
+  listThreadCommenters,
+  listThreadComments,
+  postComment,
+  updateComment,
+} from './actions.js';
+import { deleteReply, getReply, listCommentReplies, postReply, updateReply } from './reply-actions.js';
+import {
+  ChangeRequestCommentParams,
+  ChangeRequestCommentReplyParams,
   ChangeRequestCommentsParams,
+  CommentersQuery,
   CommentReplySchema,
   CommentSchema,
   FormatOnlyQuery,
@@ -17,267 +24,312 @@ import {
   ListRepliesQuery,
   PostCommentBody,
   PostReplyBody,
+  SpaceCommentParams,
+  SpaceCommentReplyParams,
   SpaceCommentsParams,
   UpdateCommentBody,
   UpdateReplyBody,
 } from './schemas.js';
-import { currentTree, openThread, type ThreadContext } from './threads.js';
-import { deleteComment, deleteReply, postComment, postReply, updateComment, updateReply } from './writes.js';
-import { MemberSchema } from '../model/people/schemas.js';
-import { callerOf } from '../model/access/auth.js';
 
 const Comment = ref(CommentSchema);
 const CommentReply = ref(CommentReplySchema);
 const Member = ref(MemberSchema);
-const CommentId = Type.Object({ commentId: IdParam });
-const ReplyId = Type.Object({ commentId: IdParam, commentReplyId: IdParam });
 
-type ThreadParams = { spaceId: string; changeRequestId?: string };
+const SPACE_TAGS = ['space-comments'];
+const CHANGE_REQUEST_TAGS = ['change-requests'];
 
-async function commentIn(app: FastifyInstance, context: ThreadContext, commentId: string) {
-  const comment = await findComment(app.db, context.thread, commentId);
-  if (!comment) throw new NotFoundError(`No comment with this id in the ${context.changeRequest ? 'change request' : 'space'}`);
-  return comment;
-}
+const read = { scope: 'space:read' } as const;
+const write = { scope: 'space:write' } as const;
 
-async function replyIn(app: FastifyInstance, context: ThreadContext, commentId: string, replyId: string) {
-  const comment = await commentIn(app, context, commentId);
-  const reply = await findReply(app.db, comment.id, replyId);
-  if (!reply) throw new NotFoundError('No reply with this id to the comment');
-  return reply;
-}
+/*
+ * Each operation has the same options on a space's own thread and on a change
+ * request's, but for its path parameters, its operation id and its tags.
+ */
+
+const listCommentsOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: read,
+  schema: {
+    operationId,
+    tags,
+    summary: 'The comments, newest first unless asked otherwise, filtered by status, authors or page',
+    params,
+    querystring: ListCommentsQuery,
+    response: { 200: ListEnvelope(Comment), ...errorResponses },
+  },
+});
+
+const postCommentOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: write,
+  schema: {
+    operationId,
+    tags,
+    summary: 'Post a comment, on the content or on one page or block of it',
+    params,
+    body: PostCommentBody,
+    response: { 200: Comment, ...errorResponses },
+  },
+});
+
+const getCommentOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: read,
+  schema: {
+    operationId,
+    tags,
+    summary: 'One comment',
+    params,
+    querystring: FormatOnlyQuery,
+    response: { 200: Comment, ...errorResponses },
+  },
+});
+
+const updateCommentOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: write,
+  schema: {
+    operationId,
+    tags,
+    summary: 'Resolve or reopen a comment, change its body (its author), or react to it',
+    params,
+    body: UpdateCommentBody,
+    response: { 200: Comment, ...errorResponses },
+  },
+});
+
+const deleteCommentOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: write,
+  schema: {
+    operationId,
+    tags,
+    summary: 'Delete a comment and its replies (its author or an admin)',
+    params,
+    response: { 205: Type.Null(), ...errorResponses },
+  },
+});
+
+const listRepliesOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: read,
+  schema: {
+    operationId,
+    tags,
+    summary: 'The replies to a comment, oldest first',
+    params,
+    querystring: ListRepliesQuery,
+    response: { 200: ListEnvelope(CommentReply), ...errorResponses },
+  },
+});
+
+const postReplyOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: write,
+  schema: {
+    operationId,
+    tags,
+    summary: 'Reply to a comment',
+    params,
+    querystring: FormatOnlyQuery,
+    body: PostReplyBody,
+    response: { 200: CommentReply, ...errorResponses },
+  },
+});
+
+const getReplyOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: read,
+  schema: {
+    operationId,
+    tags,
+    summary: 'One reply',
+    params,
+    querystring: FormatOnlyQuery,
+    response: { 200: CommentReply, ...errorResponses },
+  },
+});
+
+const updateReplyOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: write,
+  schema: {
+    operationId,
+    tags,
+    summary: 'Change a reply’s body (its author) or react to it',
+    params,
+    body: UpdateReplyBody,
+    response: { 200: CommentReply, ...errorResponses },
+  },
+});
+
+const deleteReplyOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: write,
+  schema: {
+    operationId,
+    tags,
+    summary: 'Delete a reply (its author or an admin)',
+    params,
+    response: { 205: Type.Null(), ...errorResponses },
+  },
+});
+
+const commentersOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
+  config: read,
+  schema: {
+    operationId,
+    tags,
+    summary: 'The organization members who commented or replied',
+    params,
+    querystring: CommentersQuery,
+    response: { 200: ListEnvelope(Member), ...errorResponses },
+  },
+});
 
 /**
- * The count of a thread's list filtered by status at most, from the counters
- * kept with every post, resolve, reopen and delete: counting a large thread's
- * rows on every request would cost more than the page.
+ * Comments and replies of a space's own thread and of each change request's,
+ * with the same rules for both: each route passes its parameters to the
+ * action as the thread's locator (a changeRequestId names a change request's).
  */
-function countFromCounters(context: ThreadContext, status: 'open' | 'resolved' | undefined): number {
-  const counts = context.changeRequest
-    ? { open: context.changeRequest.comments_count, total: context.changeRequest.comments_total_count }
-    : { open: context.space.comments_open_count, total: context.space.comments_total_count };
-  return status === 'open' ? counts.open : status === 'resolved' ? counts.total - counts.open : counts.total;
-}
-
-/** A short, stable name for a list's filters, so that a cursor is only accepted by the list that made it. */
-function filtersKey(filters: CommentFilters): string {
-  const text = JSON.stringify([filters.status ?? '', [...(filters.authors ?? [])].sort(), filters.pageId ?? '']);
-  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
-}
-
-/** Comments and replies of a space's own thread and of each change request's, with the same rules for both. */
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  async function presentOne(context: ThreadContext, commentId: string, format: BodyFormat, userId: string) {
-    const comment = await commentIn(app, context, commentId);
-    const tree = await currentTree(app, context);
-    return (await presentComments(app, context, [comment], tree, format, userId))[0]!;
-  }
+  // A space's own thread.
 
-  async function presentOneReply(context: ThreadContext, commentId: string, replyId: string, format: BodyFormat, userId: string) {
-    const reply = await replyIn(app, context, commentId, replyId);
-    return (await presentReplies(app, context, [reply], format, userId))[0]!;
-  }
+  app.get(
+    '/spaces/:spaceId/comments',
+    listCommentsOptions(SpaceCommentsParams, 'listCommentsInSpace', SPACE_TAGS),
+    async (request) => listThreadComments(app.context, callerOf(request).userId, request.params, request.query),
+  );
 
-  const ways = [
-    {
-      prefix: '/spaces/:spaceId',
-      params: SpaceCommentsParams,
-      tags: ['space-comments'],
-      ids: {
-        list: 'listCommentsInSpace',
-        post: 'postCommentInSpace',
-        get: 'getCommentInSpace',
-        update: 'updateCommentInSpace',
-        delete: 'deleteCommentInSpace',
-        listReplies: 'listCommentRepliesInSpace',
-        postReply: 'postCommentReplyInSpace',
-        getReply: 'getCommentReplyInSpace',
-        updateReply: 'updateCommentReplyInSpace',
-        deleteReply: 'deleteCommentReplyInSpace',
-        commenters: 'listCommentersInSpace',
-      },
+  app.post(
+    '/spaces/:spaceId/comments',
+    postCommentOptions(SpaceCommentsParams, 'postCommentInSpace', SPACE_TAGS),
+    async (request) => postComment(app.context, callerOf(request).userId, request.params, request.body),
+  );
+
+  app.get(
+    '/spaces/:spaceId/comments/:commentId',
+    getCommentOptions(SpaceCommentParams, 'getCommentInSpace', SPACE_TAGS),
+    async (request) => getComment(app.context, callerOf(request).userId, request.params, request.query.format),
+  );
+
+  app.put(
+    '/spaces/:spaceId/comments/:commentId',
+    updateCommentOptions(SpaceCommentParams, 'updateCommentInSpace', SPACE_TAGS),
+    async (request) => updateComment(app.context, callerOf(request).userId, request.params, request.body),
+  );
+
+  app.delete(
+    '/spaces/:spaceId/comments/:commentId',
+    deleteCommentOptions(SpaceCommentParams, 'deleteCommentInSpace', SPACE_TAGS),
+    async (request, reply) => {
+      await deleteComment(app.context, callerOf(request).userId, request.params);
+      return noContent(reply, 205);
     },
-    {
-      prefix: '/spaces/:spaceId/change-requests/:changeRequestId',
-      params: ChangeRequestCommentsParams,
-      tags: ['change-requests'],
-      ids: {
-        list: 'listCommentsInChangeRequest',
-        post: 'postCommentInChangeRequest',
-        get: 'getCommentInChangeRequest',
-        update: 'updateCommentInChangeRequest',
-        delete: 'deleteCommentInChangeRequest',
-        listReplies: 'listCommentRepliesInChangeRequest',
-        postReply: 'postCommentReplyInChangeRequest',
-        getReply: 'getCommentReplyInChangeRequest',
-        updateReply: 'updateCommentReplyInChangeRequest',
-        deleteReply: 'deleteCommentReplyInChangeRequest',
-        commenters: 'listCommentersInChangeRequest',
-      },
+  );
+
+  app.get(
+    '/spaces/:spaceId/comments/:commentId/replies',
+    listRepliesOptions(SpaceCommentParams, 'listCommentRepliesInSpace', SPACE_TAGS),
+    async (request) => listCommentReplies(app.context, callerOf(request).userId, request.params, request.query),
+  );
+
+  app.post(
+    '/spaces/:spaceId/comments/:commentId/replies',
+    postReplyOptions(SpaceCommentParams, 'postCommentReplyInSpace', SPACE_TAGS),
+    async (request) =>
+      postReply(app.context, callerOf(request).userId, request.params, request.body, request.query.format),
+  );
+
+  app.get(
+    '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
+    getReplyOptions(SpaceCommentReplyParams, 'getCommentReplyInSpace', SPACE_TAGS),
+    async (request) => getReply(app.context, callerOf(request).userId, request.params, request.query.format),
+  );
+
+  app.put(
+    '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
+    updateReplyOptions(SpaceCommentReplyParams, 'updateCommentReplyInSpace', SPACE_TAGS),
+    async (request) => updateReply(app.context, callerOf(request).userId, request.params, request.body),
+  );
+
+  app.delete(
+    '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
+    deleteReplyOptions(SpaceCommentReplyParams, 'deleteCommentReplyInSpace', SPACE_TAGS),
+    async (request, reply) => {
+      await deleteReply(app.context, callerOf(request).userId, request.params);
+      return noContent(reply, 205);
     },
-  ];
+  );
 
-  const read = { config: { scope: 'space:read' } } as const;
-  const write = { config: { scope: 'space:write' } } as const;
+  app.get(
+    '/spaces/:spaceId/commenters',
+    commentersOptions(SpaceCommentsParams, 'listCommentersInSpace', SPACE_TAGS),
+    async (request) => listThreadCommenters(app.context, callerOf(request).userId, request.params, request.query),
+  );
 
-  for (const way of ways) {
-    const { prefix, params, tags, ids } = way;
-    const withComment = Type.Composite([params, CommentId]);
-    const withReply = Type.Composite([params, ReplyId]);
+  // A change request's thread.
 
-    app.get(
-      `${prefix}/comments`,
-      { ...read, schema: { operationId: ids.list, tags, summary: 'The comments, newest first unless asked otherwise, filtered by status, authors or page', params, querystring: ListCommentsQuery, response: { 200: ListEnvelope(Comment), ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const context = await openThread(app, request.params as ThreadParams, userId);
-        const query = request.query;
-        const filters: CommentFilters = {
-          status: query.status === 'all' ? undefined : query.status,
-          authors: query.authors ? [...new Set(query.authors)] : undefined,
-          pageId: query.targetPage,
-        };
-        const list = `comments:${context.thread.spaceId}:${context.thread.changeRequestId ?? ''}:${filtersKey(filters)}`;
-        const page = app.cursors.request(list, query);
-        const rows = await paginate(app.cursors, page, {
-          rows: () => listComments(app.db, page, context.thread, filters),
-          count: async () => (countedByCounters(filters) ? countFromCounters(context, filters.status) : countComments(app.db, context.thread, filters)),
-          keyOf: (row) => ({ createdAt: row.posted_at, id: row.id }),
-          toItem: (row) => row,
-        });
-        const tree = await currentTree(app, context);
-        return { ...rows, items: await presentComments(app, context, rows.items, tree, query.format, userId) };
-      },
-    );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments',
+    listCommentsOptions(ChangeRequestCommentsParams, 'listCommentsInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => listThreadComments(app.context, callerOf(request).userId, request.params, request.query),
+  );
 
-    app.post(
-      `${prefix}/comments`,
-      { ...write, schema: { operationId: ids.post, tags, summary: 'Post a comment, on the content or on one page or block of it', params, body: PostCommentBody, response: { 200: Comment, ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const context = await openThread(app, request.params as ThreadParams, userId);
-        const id = await postComment(app, context, request.body, userId);
-        return presentOne(context, id, 'markdown', userId);
-      },
-    );
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments',
+    postCommentOptions(ChangeRequestCommentsParams, 'postCommentInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => postComment(app.context, callerOf(request).userId, request.params, request.body),
+  );
 
-    app.get(
-      `${prefix}/comments/:commentId`,
-      { ...read, schema: { operationId: ids.get, tags, summary: 'One comment', params: withComment, querystring: FormatOnlyQuery, response: { 200: Comment, ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string };
-        const context = await openThread(app, params, userId);
-        return presentOne(context, params.commentId, request.query.format, userId);
-      },
-    );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+    getCommentOptions(ChangeRequestCommentParams, 'getCommentInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => getComment(app.context, callerOf(request).userId, request.params, request.query.format),
+  );
 
-    app.put(
-      `${prefix}/comments/:commentId`,
-      { ...write, schema: { operationId: ids.update, tags, summary: 'Resolve or reopen a comment, change its body (its author), or react to it', params: withComment, body: UpdateCommentBody, response: { 200: Comment, ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string };
-        const context = await openThread(app, params, userId);
-        const comment = await commentIn(app, context, params.commentId);
-        await updateComment(app, context, comment, request.body, userId);
-        return presentOne(context, comment.id, 'markdown', userId);
-      },
-    );
+  app.put(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+    updateCommentOptions(ChangeRequestCommentParams, 'updateCommentInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => updateComment(app.context, callerOf(request).userId, request.params, request.body),
+  );
 
-    app.delete(
-      `${prefix}/comments/:commentId`,
-      { ...write, schema: { operationId: ids.delete, tags, summary: 'Delete a comment and its replies (its author or an admin)', params: withComment, response: { 205: Type.Null(), ...errorResponses } } },
-      async (request, reply) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string };
-        const context = await openThread(app, params, userId);
-        await deleteComment(app, context, await commentIn(app, context, params.commentId), userId);
-        return noContent(reply, 205);
-      },
-    );
+  app.delete(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+    deleteCommentOptions(ChangeRequestCommentParams, 'deleteCommentInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request, reply) => {
+      await deleteComment(app.context, callerOf(request).userId, request.params);
+      return noContent(reply, 205);
+    },
+  );
 
-    app.get(
-      `${prefix}/comments/:commentId/replies`,
-      { ...read, schema: { operationId: ids.listReplies, tags, summary: 'The replies to a comment, oldest first', params: withComment, querystring: ListRepliesQuery, response: { 200: ListEnvelope(CommentReply), ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string };
-        const context = await openThread(app, params, userId);
-        const comment = await commentIn(app, context, params.commentId);
-        const page = app.cursors.request(`replies:${comment.id}`, { ...request.query, order: 'asc' });
-        const rows = await paginate(app.cursors, page, {
-          rows: () => listReplies(app.db, page, comment.id),
-          count: async () => comment.replies_count,
-          keyOf: (row) => ({ createdAt: row.posted_at, id: row.id }),
-          toItem: (row) => row,
-        });
-        return { ...rows, items: await presentReplies(app, context, rows.items, request.query.format, userId) };
-      },
-    );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
+    listRepliesOptions(ChangeRequestCommentParams, 'listCommentRepliesInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => listCommentReplies(app.context, callerOf(request).userId, request.params, request.query),
+  );
 
-    app.post(
-      `${prefix}/comments/:commentId/replies`,
-      { ...write, schema: { operationId: ids.postReply, tags, summary: 'Reply to a comment', params: withComment, querystring: FormatOnlyQuery, body: PostReplyBody, response: { 200: CommentReply, ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string };
-        const context = await openThread(app, params, userId);
-        const comment = await commentIn(app, context, params.commentId);
-        const id = await postReply(app, context, comment, request.body, userId);
-        return presentOneReply(context, comment.id, id, request.query.format, userId);
-      },
-    );
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
+    postReplyOptions(ChangeRequestCommentParams, 'postCommentReplyInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) =>
+      postReply(app.context, callerOf(request).userId, request.params, request.body, request.query.format),
+  );
 
-    app.get(
-      `${prefix}/comments/:commentId/replies/:commentReplyId`,
-      { ...read, schema: { operationId: ids.getReply, tags, summary: 'One reply', params: withReply, querystring: FormatOnlyQuery, response: { 200: CommentReply, ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string; commentReplyId: string };
-        const context = await openThread(app, params, userId);
-        return presentOneReply(context, params.commentId, params.commentReplyId, request.query.format, userId);
-      },
-    );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+    getReplyOptions(ChangeRequestCommentReplyParams, 'getCommentReplyInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => getReply(app.context, callerOf(request).userId, request.params, request.query.format),
+  );
 
-    app.put(
-      `${prefix}/comments/:commentId/replies/:commentReplyId`,
-      { ...write, schema: { operationId: ids.updateReply, tags, summary: 'Change a reply’s body (its author) or react to it', params: withReply, body: UpdateReplyBody, response: { 200: CommentReply, ...errorResponses } } },
-      async (request) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string; commentReplyId: string };
-        const context = await openThread(app, params, userId);
-        const reply = await replyIn(app, context, params.commentId, params.commentReplyId);
-        await updateReply(app, context, reply, request.body, userId);
-        return presentOneReply(context, reply.comment_id, reply.id, 'markdown', userId);
-      },
-    );
+  app.put(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+    updateReplyOptions(ChangeRequestCommentReplyParams, 'updateCommentReplyInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => updateReply(app.context, callerOf(request).userId, request.params, request.body),
+  );
 
-    app.delete(
-      `${prefix}/comments/:commentId/replies/:commentReplyId`,
-      { ...write, schema: { operationId: ids.deleteReply, tags, summary: 'Delete a reply (its author or an admin)', params: withReply, response: { 205: Type.Null(), ...errorResponses } } },
-      async (request, reply) => {
-        const userId = callerOf(request).userId;
-        const params = request.params as ThreadParams & { commentId: string; commentReplyId: string };
-        const context = await openThread(app, params, userId);
-        await deleteReply(app, context, await replyIn(app, context, params.commentId, params.commentReplyId), userId);
-        return noContent(reply, 205);
-      },
-    );
+  app.delete(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+    deleteReplyOptions(ChangeRequestCommentReplyParams, 'deleteCommentReplyInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request, reply) => {
+      await deleteReply(app.context, callerOf(request).userId, request.params);
+      return noContent(reply, 205);
+    },
+  );
 
-    app.get(
-      `${prefix}/commenters`,
-      { ...read, schema: { operationId: ids.commenters, tags, summary: 'The organization members who commented or replied', params, querystring: Type.Object(ListQuery), response: { 200: ListEnvelope(Member), ...errorResponses } } },
-      async (request) => {
-        const context = await openThread(app, request.params as ThreadParams, callerOf(request).userId);
-        const page = app.cursors.request(`commenters:${context.thread.spaceId}:${context.thread.changeRequestId ?? ''}`, { ...request.query, order: 'asc' });
-        return paginate(app.cursors, page, {
-          rows: () => listCommenters(app.db, page, context.thread),
-          count: () => countCommenters(app.db, context.thread),
-          keyOf: (row) => ({ createdAt: row.joined_at, id: row.user_id }),
-          toItem: (row) => presentMember(row, app.urls),
-        });
-      },
-    );
-  }
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/commenters',
+    commentersOptions(ChangeRequestCommentsParams, 'listCommentersInChangeRequest', CHANGE_REQUEST_TAGS),
+    async (request) => listThreadCommenters(app.context, callerOf(request).userId, request.params, request.query),
+  );
 };

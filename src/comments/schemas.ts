@@ -14,7 +14,10 @@ const ReactionList = Type.Array(Type.String({ minLength: 1, maxLength: 16, descr
 /** A body as written: markdown, a JSON document (stored as markdown), or empty. */
 export const BodyInput = Type.Union(
   [
-    Type.Object({ markdown: Type.String({ maxLength: MAX_BODY_CHARACTERS }) }, { additionalProperties: false, title: 'Markdown' }),
+    Type.Object(
+      { markdown: Type.String({ maxLength: MAX_BODY_CHARACTERS }) },
+      { additionalProperties: false, title: 'Markdown' },
+    ),
     Type.Object(
       {
         document: Type.Object({
@@ -34,7 +37,9 @@ export type BodyInput = Static<typeof BodyInput>;
 export const PostCommentBody = Type.Object(
   {
     page: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The page commented on' })),
-    node: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The block of the page commented on (needs page)' })),
+    node: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'The block of the page commented on (needs page)' }),
+    ),
     body: BodyInput,
   },
   { additionalProperties: false },
@@ -61,7 +66,10 @@ export const UpdateReplyBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-const FormatQuery = StringEnum(['markdown', 'document'] as const, { default: 'markdown', description: 'The form of bodies' });
+const FormatQuery = StringEnum(['markdown', 'document'] as const, {
+  default: 'markdown',
+  description: 'The form of bodies',
+});
 export const FormatOnlyQuery = Type.Object({ format: FormatQuery });
 
 export const ListCommentsQuery = Type.Object({
@@ -69,8 +77,16 @@ export const ListCommentsQuery = Type.Object({
   order: StringEnum(['asc', 'desc'] as const, { default: 'desc', description: 'By posting time' }),
   status: StringEnum(['all', 'open', 'resolved'] as const, { default: 'all' }),
   format: FormatQuery,
-  targetPage: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Only the comments on this page' })),
-  authors: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 50, description: 'Only the comments of these users' })),
+  targetPage: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'Only the comments on this page' }),
+  ),
+  authors: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+      minItems: 1,
+      maxItems: 50,
+      description: 'Only the comments of these users',
+    }),
+  ),
 });
 
 export const ListRepliesQuery = Type.Object({ ...ListQuery, format: FormatQuery });
@@ -78,8 +94,43 @@ export const ListRepliesQuery = Type.Object({ ...ListQuery, format: FormatQuery 
 export const SpaceCommentsParams = Type.Object({ spaceId: IdParam });
 export const ChangeRequestCommentsParams = Type.Object({
   spaceId: IdParam,
-  changeRequestId: Type.String({ minLength: 1, maxLength: 128, description: 'The change request’s id or its number in the space' }),
+  changeRequestId: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    description: 'The change request’s id or its number in the space',
+  }),
 });
+const CommentIdParams = Type.Object({ commentId: IdParam });
+const ReplyIdParams = Type.Object({ commentId: IdParam, commentReplyId: IdParam });
+export const SpaceCommentParams = Type.Composite([SpaceCommentsParams, CommentIdParams]);
+export const ChangeRequestCommentParams = Type.Composite([ChangeRequestCommentsParams, CommentIdParams]);
+export const SpaceCommentReplyParams = Type.Composite([SpaceCommentsParams, ReplyIdParams]);
+export const ChangeRequestCommentReplyParams = Type.Composite([ChangeRequestCommentsParams, ReplyIdParams]);
+
+/** Which thread a request is about: a space's own (no changeRequestId) or a change request's, by id or number. */
+export interface ThreadLocator {
+  spaceId: string;
+  changeRequestId?: string;
+}
+/** Which comment, in which thread. */
+export interface CommentLocator extends ThreadLocator {
+  commentId: string;
+}
+/** Which reply, to which comment. */
+export interface ReplyLocator extends CommentLocator {
+  commentReplyId: string;
+}
+
+export type PostCommentBody = Static<typeof PostCommentBody>;
+export type UpdateCommentBody = Static<typeof UpdateCommentBody>;
+export type PostReplyBody = Static<typeof PostReplyBody>;
+export type UpdateReplyBody = Static<typeof UpdateReplyBody>;
+export type ListCommentsQuery = Static<typeof ListCommentsQuery>;
+export type ListRepliesQuery = Static<typeof ListRepliesQuery>;
+export const CommentersQuery = Type.Object(ListQuery);
+export type CommentersQuery = Static<typeof CommentersQuery>;
+/** The form of bodies a response shows. */
+export type BodyFormat = Static<typeof FormatQuery>;
 
 const Reactions = Type.Array(
   Type.Object({

@@ -79,7 +79,12 @@ const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08
 const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 function isDatabaseError(error: unknown): error is { code: string; detail?: string; constraint?: string } {
-  return typeof error === 'object' && error !== null && 'severity' in error && typeof (error as { code?: unknown }).code === 'string';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'severity' in error &&
+    typeof (error as { code?: unknown }).code === 'string'
+  );
 }
 
 function isConnectionFailure(error: Error & { code?: unknown }): boolean {
@@ -92,7 +97,10 @@ function isConnectionFailure(error: Error & { code?: unknown }): boolean {
 /** The field named in "Key (hostname)=(acme) already exists.", as the API spells it. */
 function fieldFromDetail(detail: string | undefined): string | undefined {
   const column = /^Key \(([a-z_, ]+)\)=/.exec(detail ?? '')?.[1];
-  return column?.split(', ').at(-1)?.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return column
+    ?.split(', ')
+    .at(-1)
+    ?.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** Maps any thrown value to what the caller is told. */
@@ -100,7 +108,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new BadRequestError(describeValidation(fastifyError.validationContext ?? 'request', fastifyError.validation as AjvError[]));
+    return new BadRequestError(
+      describeValidation(fastifyError.validationContext ?? 'request', fastifyError.validation),
+    );
   }
   if (isDatabaseError(error)) {
     const field = fieldFromDetail(error.detail);
@@ -108,7 +118,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
       case '23505':
         return new ConflictError(field ? `${field} is already in use` : 'This conflicts with an existing resource');
       case '23503':
-        return new BadRequestError(field ? `${field} refers to a resource that does not exist` : 'A referenced resource does not exist');
+        return new BadRequestError(
+          field ? `${field} refers to a resource that does not exist` : 'A referenced resource does not exist',
+        );
       case '23514':
         return new BadRequestError('A value is not valid for this field');
       case '40001':
@@ -116,7 +128,8 @@ export function toApiError(error: FastifyError | Error): ApiError {
         return new ConflictError('A concurrent change conflicted with this request; try again');
     }
     // Class 22, data exceptions: a value the database cannot take, such as a NUL character.
-    if (error.code.startsWith('22')) return new BadRequestError('A value contains characters or a form that cannot be stored');
+    if (error.code.startsWith('22'))
+      return new BadRequestError('A value contains characters or a form that cannot be stored');
     if (PG_UNAVAILABLE.has(error.code)) return new ServiceUnavailableError();
   }
   if (isConnectionFailure(fastifyError)) return new ServiceUnavailableError();
@@ -155,7 +168,9 @@ export const errorHandlingPlugin = fp(
       void reply.code(apiError.statusCode).headers(apiError.headers).send(errorBody(apiError));
     });
     app.setNotFoundHandler((request, reply) => {
-      void reply.code(404).send(errorBody(new NotFoundError(`No route for ${request.method} ${request.url.split('?')[0]}`)));
+      void reply
+        .code(404)
+        .send(errorBody(new NotFoundError(`No route for ${request.method} ${request.url.split('?')[0]}`)));
     });
   },
   { name: 'error-handling' },

@@ -86,7 +86,9 @@ export const inputPlugin = fp(
     // As a buffer, read by Fastify: the body limit (413) and Content-Length checks stay its own.
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
       if (!declaresUtf8(request.headers['content-type'] ?? '')) {
-        done(new ApiError(415, 'The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8)'));
+        done(
+          new ApiError(415, 'The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8)'),
+        );
         return;
       }
       let text: string;
@@ -96,7 +98,7 @@ export const inputPlugin = fp(
         done(new BadRequestError('The request body is not valid UTF-8'));
         return;
       }
-      parseJson(request, text, done);
+      void parseJson(request, text, done);
     });
 
     app.addHook('onRequest', (request, _reply, done) => {

@@ -47,7 +47,8 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(
       if (request.routeOptions.config.loadShedding === false) return undefined;
       const now = Date.now();
       // One line per episode of pressure, not one per refused request.
-      if (now - lastShedAt > 2 * sampleIntervalMs) request.log.warn({ eventLoopDelayMs: value }, 'shedding load: the event loop is lagging');
+      if (now - lastShedAt > 2 * sampleIntervalMs)
+        request.log.warn({ eventLoopDelayMs: value }, 'shedding load: the event loop is lagging');
       lastShedAt = now;
       void reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
       return overloaded;
@@ -56,7 +57,14 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(
     await app.register(underPressure, {
       maxEventLoopDelay: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
       sampleInterval: sampleIntervalMs,
-      pressureHandler: shed as (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => void,
+      // The plugin types the handler's `value` as always present; without the cast its overloads do not match.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      pressureHandler: shed as (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        type: string,
+        value: number | undefined,
+      ) => void,
     });
   },
   { name: 'load-shedding' },

@@ -30,7 +30,10 @@ function isPublicV6(address: ipaddr.IPv6): boolean {
       return isPublicV4(ipv4FromParts(parts[1]!, parts[2]!));
     case 'teredo':
       // The Teredo server's address is in clear; the client's is stored with every bit flipped.
-      return isPublicV4(ipv4FromParts(parts[2]!, parts[3]!)) && isPublicV4(ipv4FromParts(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff));
+      return (
+        isPublicV4(ipv4FromParts(parts[2]!, parts[3]!)) &&
+        isPublicV4(ipv4FromParts(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff))
+      );
     default:
       return false;
   }

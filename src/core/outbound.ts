@@ -61,7 +61,8 @@ function parseTarget(raw: string): URL {
 }
 
 function checkTarget(url: URL): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('Only http and https URLs can be fetched');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundError('Only http and https URLs can be fetched');
   if (url.username !== '' || url.password !== '') {
     throw new OutboundError(`The URL ${describe(url)} contains credentials, which this service does not send`);
   }
@@ -86,19 +87,23 @@ function tooLargeError(url: URL, limit: number): OutboundError {
  */
 function guardedLookup(url: URL, allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { family: options.family ?? 0, hints: options.hints ?? 0, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error || addresses.length === 0) {
-        callback(new OutboundError(`The host of ${describe(url)} could not be resolved`), '', 0);
-        return;
-      }
-      if (!allowPrivate && !addresses.every((entry) => isPublicAddress(entry.address))) {
-        callback(privateAddressError(url), '', 0);
-        return;
-      }
-      // Node asks for every address when it races IPv4 against IPv6 (autoSelectFamily), else for one.
-      if (options.all) callback(null, addresses);
-      else callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
+    dnsLookup(
+      hostname,
+      { family: options.family ?? 0, hints: options.hints ?? 0, all: true },
+      (error, addresses: LookupAddress[]) => {
+        if (error || addresses.length === 0) {
+          callback(new OutboundError(`The host of ${describe(url)} could not be resolved`), '', 0);
+          return;
+        }
+        if (!allowPrivate && !addresses.every((entry) => isPublicAddress(entry.address))) {
+          callback(privateAddressError(url), '', 0);
+          return;
+        }
+        // Node asks for every address when it races IPv4 against IPv6 (autoSelectFamily), else for one.
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+    );
   };
 }
 
@@ -108,9 +113,12 @@ function describeFailure(url: URL, error: Error & { code?: unknown }): OutboundE
   const code = typeof error.code === 'string' ? error.code : '';
   const target = describe(url);
   if (code === 'ECONNREFUSED') return new OutboundError(`The server at ${target} refused the connection`);
-  if (code === 'ECONNRESET' || code === 'EPIPE') return new OutboundError(`The server at ${target} closed the connection early`);
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new OutboundError(`The server at ${target} cannot be reached`);
-  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code)) return new OutboundError(`The server at ${target} did not present a valid TLS certificate`);
+  if (code === 'ECONNRESET' || code === 'EPIPE')
+    return new OutboundError(`The server at ${target} closed the connection early`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return new OutboundError(`The server at ${target} cannot be reached`);
+  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code))
+    return new OutboundError(`The server at ${target} did not present a valid TLS certificate`);
   if (code.startsWith('HPE_')) return new OutboundError(`The server at ${target} sent a malformed HTTP response`);
   return new OutboundError(`The URL ${target} could not be fetched`);
 }
@@ -137,7 +145,8 @@ async function readBody(url: URL, response: IncomingMessage, limit: number): Pro
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw tooLargeError(url, limit);
   const decoder = decoderFor(response.headers['content-encoding']);
-  if (decoder === null) throw new OutboundError(`The response from ${describe(url)} uses a content encoding this service cannot read`);
+  if (decoder === null)
+    throw new OutboundError(`The response from ${describe(url)} uses a content encoding this service cannot read`);
 
   let wireBytes = 0;
   let connectionFailed = false;
@@ -201,7 +210,12 @@ function send(url: URL, options: OutboundFetcherOptions, accept: string): Exchan
 }
 
 export function createOutboundFetcher(options: OutboundFetcherOptions): OutboundFetcher {
-  async function follow(start: URL, limit: number, accept: string, track: (url: URL, request: ClientRequest) => void): Promise<OutboundResponse> {
+  async function follow(
+    start: URL,
+    limit: number,
+    accept: string,
+    track: (url: URL, request: ClientRequest) => void,
+  ): Promise<OutboundResponse> {
     let url = start;
     for (let redirects = 0; ; redirects += 1) {
       // A literal address never goes through the lookup, so it is checked here.
@@ -220,7 +234,8 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
         exchange.request.destroy();
-        if (redirects === MAX_REDIRECTS) throw new OutboundError(`The URL ${describe(start)} redirected more than ${MAX_REDIRECTS} times`);
+        if (redirects === MAX_REDIRECTS)
+          throw new OutboundError(`The URL ${describe(start)} redirected more than ${MAX_REDIRECTS} times`);
         let next: URL;
         try {
           next = new URL(location, url);
@@ -228,7 +243,9 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
           throw new OutboundError(`The URL ${describe(url)} redirected to an invalid URL`);
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          throw new OutboundError(`The URL ${describe(url)} redirected to a ${next.protocol} URL; only http and https URLs can be fetched`);
+          throw new OutboundError(
+            `The URL ${describe(url)} redirected to a ${next.protocol} URL; only http and https URLs can be fetched`,
+          );
         }
         checkTarget(next);
         url = next;
@@ -237,7 +254,12 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
 
       try {
         const body = await readBody(url, response, limit);
-        return { url: url.href, status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? null, body };
+        return {
+          url: url.href,
+          status: response.statusCode ?? 0,
+          contentType: response.headers['content-type'] ?? null,
+          body,
+        };
       } catch (error) {
         throw describeFailure(url, error as Error);
       } finally {

@@ -42,7 +42,12 @@ export class Cursors {
 
   request(list: string, query: { page?: string; limit?: number; order?: Order }): PageRequest {
     const order = query.order ?? 'desc';
-    return { list, order, limit: query.limit ?? DEFAULT_PAGE_SIZE, after: query.page ? this.decode(query.page, list, order) : undefined };
+    return {
+      list,
+      order,
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      after: query.page ? this.decode(query.page, list, order) : undefined,
+    };
   }
 
   encode(list: string, order: Order, key: Keyset): string {
@@ -52,7 +57,9 @@ export class Cursors {
   }
 
   private decode(page: string, list: string, order: Order): Keyset {
-    const invalid = new BadRequestError('querystring/page is not a page cursor of this list; use next.page from the previous response');
+    const invalid = new BadRequestError(
+      'querystring/page is not a page cursor of this list; use next.page from the previous response',
+    );
     const [body, signature, extra] = page.split('.');
     if (!body || !signature || extra !== undefined) throw invalid;
     const expected = Buffer.from(this.sign(body));
@@ -66,7 +73,8 @@ export class Cursors {
     }
     const createdAt = new Date(payload.t);
     if (payload.l !== list || Number.isNaN(createdAt.getTime()) || typeof payload.i !== 'string') throw invalid;
-    if (payload.o !== order) throw new BadRequestError('querystring/page was made for another order; keep the same order while paging');
+    if (payload.o !== order)
+      throw new BadRequestError('querystring/page was made for another order; keep the same order while paging');
     return { createdAt, id: payload.i };
   }
 
@@ -92,7 +100,11 @@ function keysetPage<DB, TB extends keyof DB, O>(
   let narrowed = query;
   if (after) {
     const position = sql`(${after.createdAt}::timestamptz, ${after.id})`;
-    narrowed = narrowed.where(order === 'desc' ? sql<boolean>`(${createdAt}, ${id}) < ${position}` : sql<boolean>`(${createdAt}, ${id}) > ${position}`);
+    narrowed = narrowed.where(
+      order === 'desc'
+        ? sql<boolean>`(${createdAt}, ${id}) < ${position}`
+        : sql<boolean>`(${createdAt}, ${id}) > ${position}`,
+    );
   }
   return narrowed
     .orderBy(createdAt, order)
@@ -108,6 +120,7 @@ function keysetPage<DB, TB extends keyof DB, O>(
 export function pageQuery<Args extends unknown[], Row>(
   columns: { createdAt: string; id: string },
   // `any` database type: the builder may add CTEs to it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build: (db: Kysely<Database>, ...args: Args) => SelectQueryBuilder<any, any, Row>,
   /** How many arguments follow `db`; by default, as many as `build` declares. */
   arity: number = build.length - 1,
@@ -122,7 +135,13 @@ export function pageQuery<Args extends unknown[], Row>(
         (compiler, ...parameters: unknown[]) => {
           const [createdAt, id] = parameters.slice(arity);
           const query = build(compiler, ...(parameters.slice(0, arity) as Args));
-          return keysetPage(query, columns, request.order, withCursor ? { createdAt, id } : undefined, parameters.at(-1));
+          return keysetPage(
+            query,
+            columns,
+            request.order,
+            withCursor ? { createdAt, id } : undefined,
+            parameters.at(-1),
+          );
         },
         arity + (withCursor ? 3 : 1),
       );

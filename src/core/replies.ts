@@ -40,7 +40,8 @@ const encodings = new Negotiator({ supportedValues: ['gzip', 'identity'], cache:
 export function sendPreparedJson(request: FastifyRequest, reply: FastifyReply, prepared: PreparedJson): FastifyReply {
   reply.header('etag', prepared.etag).header('vary', 'Accept-Encoding');
   const held = request.headers['if-none-match'];
-  if (held && held.split(',').some((tag) => tag.trim() === prepared.etag || tag.trim() === '*')) return reply.code(304).send();
+  if (held && held.split(',').some((tag) => tag.trim() === prepared.etag || tag.trim() === '*'))
+    return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
   const accepted = request.headers['accept-encoding'];
   if (prepared.gzip && accepted && encodings.negotiate(accepted) === 'gzip') {

@@ -59,7 +59,9 @@ export const UserSchema = Type.Object(
 export type User = Static<typeof UserSchema>;
 
 export const ListQuery = {
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'The `next.page` of the previous response' })),
+  page: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 2000, description: 'The `next.page` of the previous response' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Items per page (default 50)' })),
 };
 
@@ -77,13 +79,21 @@ export const SpaceParams = Type.Object({ spaceId: IdParam });
 export const CollectionParams = Type.Object({ collectionId: IdParam });
 export const ChangeRequestParams = Type.Object({
   spaceId: IdParam,
-  changeRequestId: Type.String({ minLength: 1, maxLength: 128, description: 'The change request’s id or its number in the space' }),
+  changeRequestId: Type.String({
+    minLength: 1,
+    maxLength: 128,
+    description: 'The change request’s id or its number in the space',
+  }),
 });
 export const MemberParams = Type.Object({ organizationId: IdParam, userId: IdParam });
 export const ShareKeyQuery = Type.Object({
   shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Secret of a share-link space' })),
 });
-export const Emoji = Type.String({ maxLength: 50, format: 'emoji', description: 'An emoji, or its code points in hex' });
+export const Emoji = Type.String({
+  maxLength: 50,
+  format: 'emoji',
+  description: 'An emoji, or its code points in hex',
+});
 
 /** Schemas registered once with `$id`, so routes reference them and the OpenAPI document lists them. */
 export const sharedSchemas = [ErrorResponse, UserSchema];

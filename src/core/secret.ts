@@ -15,6 +15,10 @@ export async function loadServiceSecret(db: Db, configured: string | undefined):
     .values({ key: SETTING, value: randomBytes(32).toString('base64url') })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
-  const row = await db.selectFrom('service_settings').select('value').where('key', '=', SETTING).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('service_settings')
+    .select('value')
+    .where('key', '=', SETTING)
+    .executeTakeFirstOrThrow();
   return row.value;
 }

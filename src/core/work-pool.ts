@@ -99,14 +99,21 @@ export class WorkPool {
     });
     let outcome: TaskOutcome<T>;
     try {
-      outcome = (await this.pool.run({ task, data, started } satisfies TaskRequest, { signal: stop.signal, transferList: [started] })) as TaskOutcome<T>;
+      outcome = (await this.pool.run({ task, data, started } satisfies TaskRequest, {
+        signal: stop.signal,
+        transferList: [started],
+      })) as TaskOutcome<T>;
     } catch (error) {
       if (stop.signal.aborted && !running) throw busy();
       if (stop.signal.aborted) {
-        throw new BadRequestError(`${input.field} took longer than ${deadline} ms to read and was stopped: it is too large or too complex`);
+        throw new BadRequestError(
+          `${input.field} took longer than ${deadline} ms to read and was stopped: it is too large or too complex`,
+        );
       }
       if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new BadRequestError(`${input.field} needs more memory to read than a page may use: it is too large or too complex`);
+        throw new BadRequestError(
+          `${input.field} needs more memory to read than a page may use: it is too large or too complex`,
+        );
       }
       if ((error as Error).message === 'Task queue is at limit') throw busy();
       throw error;

@@ -18,7 +18,11 @@ const LOCKED = /Another migration is already running/;
  * node-pg-migrate lets one of them hold its advisory lock and refuses the
  * others, which then wait for it and find nothing left to do.
  */
-export async function migrateToLatest({ databaseUrl, log, lockTimeoutMs = 120_000 }: MigrateOptions): Promise<string[]> {
+export async function migrateToLatest({
+  databaseUrl,
+  log,
+  lockTimeoutMs = 120_000,
+}: MigrateOptions): Promise<string[]> {
   const deadline = Date.now() + lockTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     try {

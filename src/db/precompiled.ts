@@ -42,13 +42,16 @@ export function precompiled<Args extends unknown[], Row>(
 ): (db: Db, ...args: Args) => Promise<Row[]> {
   const placeholders = Array.from({ length: arity }, (_, i) => new Placeholder(i)) as unknown as Args;
   const compiled = build(compiler, ...placeholders).compile();
-  const slots: Slot[] = compiled.parameters.map((value) => (value instanceof Placeholder ? { argument: value.index } : { value }));
+  const slots: Slot[] = compiled.parameters.map((value) =>
+    value instanceof Placeholder ? { argument: value.index } : { value },
+  );
   const used = new Set(slots.flatMap((slot) => ('argument' in slot ? [slot.argument] : [])));
-  if (used.size !== arity) throw new Error(`precompiled: ${arity - used.size} argument(s) did not become query parameters`);
+  if (used.size !== arity)
+    throw new Error(`precompiled: ${arity - used.size} argument(s) did not become query parameters`);
 
   return async (db, ...args) => {
     const parameters = slots.map((slot) => ('argument' in slot ? args[slot.argument] : slot.value));
-    const result = await db.executeQuery(CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<Row>);
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters));
     return result.rows;
   };
 }

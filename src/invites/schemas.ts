@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { IdParam } from '../core/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { IdParam, ListQuery } from '../core/schemas.js';
 import { NullableRoleSchema } from '../model/access/schemas.js';
 
 /**
@@ -11,20 +11,25 @@ const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^
 
 export const InviteUsersBody = Type.Object(
   {
-    emails: Type.Array(Type.Union([Email, Type.Object({ email: Email, role: NullableRoleSchema }, { additionalProperties: false })]), {
-      minItems: 1,
-      maxItems: 100,
-    }),
+    emails: Type.Array(
+      Type.Union([Email, Type.Object({ email: Email, role: NullableRoleSchema }, { additionalProperties: false })]),
+      {
+        minItems: 1,
+        maxItems: 100,
+      },
+    ),
     role: Type.Optional(NullableRoleSchema),
     sso: Type.Optional(Type.Boolean({ description: 'Invite them as SSO members' })),
   },
   { additionalProperties: false },
 );
+export type InviteUsersBody = Static<typeof InviteUsersBody>;
 
 export const InviteUsersResponse = Type.Object({
   users: Type.Array(Type.String(), { description: 'Ids of the users added to the organization' }),
   invited: Type.Integer({ description: 'How many were added' }),
 });
+export type InviteUsersResponse = Static<typeof InviteUsersResponse>;
 
 export const InviteLinkSchema = Type.Object(
   {
@@ -35,6 +40,7 @@ export const InviteLinkSchema = Type.Object(
   },
   { $id: 'InviteLink' },
 );
+export type InviteLink = Static<typeof InviteLinkSchema>;
 
 /**
  * An invite to the organization with a `role`. The spec's invites to one space
@@ -50,6 +56,15 @@ export const CreateInviteLinkBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type CreateInviteLinkBody = Static<typeof CreateInviteLinkBody>;
+
 export const UpdateInviteLinkBody = Type.Object({ role: NullableRoleSchema }, { additionalProperties: false });
+export type UpdateInviteLinkBody = Static<typeof UpdateInviteLinkBody>;
+
+export const ListInvitesQuery = Type.Object(ListQuery);
+export type ListInvitesQuery = Static<typeof ListInvitesQuery>;
+
+/** What joining with an invite answers: nothing more to say. */
+export const JoinResponse = Type.Object({});
 
 export const InviteParams = Type.Object({ organizationId: IdParam, inviteId: IdParam });

@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import { customPlan } from '../db/prepared-pool.js';
 import type { Database, Role } from '../db/types.js';
-import { ConflictError } from '../core/errors.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import { membersOf, selectMember, type MemberFields } from '../model/people/member-queries.js';
@@ -22,7 +21,9 @@ function filtered(db: Kysely<Database>, organizationId: string, filters: MemberF
   if (filters.role === 'guest') query = query.where('organization_members.role', 'is', null);
   else if (filters.role !== undefined) query = query.where('organization_members.role', '=', role as Role);
   // The same expression as the trigram index on users, so that the index serves the search.
-  if (filters.search !== undefined) query = query.where(sql<string>`users.display_name || E'\n' || users.email`, 'ilike', pattern);
+  if (filters.search !== undefined) {
+    query = query.where(sql<string>`users.display_name || E'\n' || users.email`, 'ilike', pattern);
+  }
   return query;
 }
 
@@ -46,21 +47,33 @@ function memberPage(filters: MemberFilters) {
   };
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const bySearch = filters.search !== undefined;
-  if (byRole && bySearch) return pageQuery(columns, (db, organizationId: string, role: string, pattern: string) => page(db, organizationId, role, pattern));
-  if (byRole) return pageQuery(columns, (db, organizationId: string, role: string) => page(db, organizationId, role, ''));
-  if (bySearch) return pageQuery(columns, (db, organizationId: string, pattern: string) => page(db, organizationId, '', pattern));
+  if (byRole && bySearch) {
+    return pageQuery(columns, (db, organizationId: string, role: string, pattern: string) =>
+      page(db, organizationId, role, pattern),
+    );
+  }
+  if (byRole) {
+    return pageQuery(columns, (db, organizationId: string, role: string) => page(db, organizationId, role, ''));
+  }
+  if (bySearch) {
+    return pageQuery(columns, (db, organizationId: string, pattern: string) => page(db, organizationId, '', pattern));
+  }
   return pageQuery(columns, (db, organizationId: string) => page(db, organizationId, '', ''));
 }
 
 export async function listMembers(db: Db, page: PageRequest, organizationId: string, filters: MemberFilters) {
   const byRole = filters.role !== undefined && filters.role !== 'guest';
-  const shape = `${filters.sort}:${filters.role === 'guest' ? 'guest' : byRole ? 'role' : 'any'}:${filters.search !== undefined}`;
+  const roleShape = filters.role === 'guest' ? 'guest' : byRole ? 'role' : 'any';
+  const shape = `${filters.sort}:${roleShape}:${filters.search !== undefined}`;
   let run = memberPages.get(shape);
   if (!run) {
-    run = memberPage(filters) as (db: Db, page: PageRequest, ...args: string[]) => Promise<unknown[]>;
+    run = memberPage(filters);
     memberPages.set(shape, run);
   }
-  const args = [...(byRole ? [filters.role as string] : []), ...(filters.search !== undefined ? [containsPattern(filters.search)] : [])];
+  const args = [
+    ...(byRole ? [filters.role as string] : []),
+    ...(filters.search !== undefined ? [containsPattern(filters.search)] : []),
+  ];
   return (await run(db, page, organizationId, ...args)) as Array<MemberFields & { [TOTAL_COUNT]?: string }>;
 }
 
@@ -72,33 +85,62 @@ export async function countMembers(db: Db, organizationId: string, filters: Memb
   return Number(n);
 }
 
-/**
- * Runs a change to a member's role or membership that must leave the
- * organization an admin. The organization's admins are locked first, so two
- * admins demoting each other at once cannot both succeed.
- */
-export async function keepingAnAdmin<T>(db: Db, organizationId: string, userId: string, change: (tx: Db) => Promise<T>): Promise<T> {
-  const run = async (tx: Db) => {
-    const admins = await tx
-      .selectFrom('organization_members')
-      .select('user_id')
-      .where('organization_id', '=', organizationId)
-      .where('role', '=', 'admin')
-      .where('disabled', '=', false)
-      .forUpdate()
-      .execute();
-    const result = await change(tx);
-    const remaining = await tx
-      .selectFrom('organization_members')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('organization_id', '=', organizationId)
-      .where('role', '=', 'admin')
-      .where('disabled', '=', false)
-      .executeTakeFirstOrThrow();
-    if (Number(remaining.n) === 0 && admins.some((admin) => admin.user_id === userId)) {
-      throw new ConflictError('The organization must keep at least one admin');
-    }
-    return result;
-  };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+/** Locks the organization's active admins, so that two admins demoting each other at once cannot both succeed. */
+export async function lockActiveAdmins(db: Db, organizationId: string): Promise<string[]> {
+  const admins = await db
+    .selectFrom('organization_members')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'admin')
+    .where('disabled', '=', false)
+    .forUpdate()
+    .execute();
+  return admins.map((admin) => admin.user_id);
+}
+
+export async function countActiveAdmins(db: Db, organizationId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom('organization_members')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'admin')
+    .where('disabled', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export async function setMemberRole(db: Db, organizationId: string, userId: string, role: Role | null): Promise<void> {
+  await db
+    .updateTable('organization_members')
+    .set({ role })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Team memberships follow through their foreign key (ON DELETE CASCADE). */
+export async function deleteMember(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('organization_members')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function recordLastSeen(db: Db, organizationId: string, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('organization_members')
+    .set({ last_seen_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function markSsoMember(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db
+    .updateTable('organization_members')
+    .set({ sso: true })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
 }

@@ -20,6 +20,8 @@ export interface Context {
   urls: Urls;
   config: AppConfig;
   cursors: Cursors;
+  /** SECRET_KEY or the generated secret; keys for signing are derived from it. */
+  serviceSecret: string;
   /** Revisions' content, read through caches of what never changes. */
   content: ContentStore;
   /** Parsing and conversion of user-written content, off the event loop and within a deadline. */

@@ -10,7 +10,9 @@ export const operationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const probe = { config: { rateLimit: false }, schema: { hide: true, response: { 200: Status, ...errorResponses } } };
 
   // Liveness: answered even while the instance sheds load (src/core/load-shedding.ts).
-  app.get('/healthz', { ...probe, config: { ...probe.config, loadShedding: false } }, async () => ({ status: 'ok' as const }));
+  app.get('/healthz', { ...probe, config: { ...probe.config, loadShedding: false } }, async () => ({
+    status: 'ok' as const,
+  }));
 
   // Readiness: a 503 with Retry-After while the instance sheds load (refused before this handler), else the database's state.
   app.get('/readyz', probe, async () => {

@@ -77,7 +77,11 @@ export const listOrganizationsForUser = pageQuery({ createdAt: 'o.created_at', i
     .select(ORGANIZATION_COLUMNS)
     .select('mine.role as member_role')
     // Memberships alone: the foreign key guarantees each one's organization exists.
-    .select(() => membershipsOf(db, userId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+    .select(() =>
+      membershipsOf(db, userId)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .as(TOTAL_COUNT),
+    ),
 );
 
 const organizationCount = precompiled((db, userId: string) =>

@@ -1,23 +1,23 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { OrganizationUpdate } from '../db/types.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
-import { errorResponses, ListEnvelope, ListQuery, ref, OrganizationParams } from '../core/schemas.js';
-import { presentOrganization } from './present.js';
-import {
-  countOrganizationsForUser,
-  createOrganization,
-  findOrganizationForMember,
-  listOrganizationsByEmailDomain,
-  listOrganizationsForUser,
-  normalizeEmailDomains,
-  updateOrganization,
-} from './queries.js';
-import { CreateOrganizationBody, EmailDomainParams, OrganizationSchema, type UpdateOrganizationBody, UpdateOrganizationBody as UpdateOrganizationBodySchema } from './schemas.js';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, ListEnvelope, ref, OrganizationParams } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
+import {
+  createOrganizationForCaller,
+  getOrganization,
+  listOrganizations,
+  listOrganizationsForEmailDomain,
+  updateOrganizationSettings,
+} from './actions.js';
+import {
+  CreateOrganizationBody,
+  EmailDomainOrganizationsResponse,
+  EmailDomainParams,
+  ListOrganizationsQuery,
+  OrganizationSchema,
+  UpdateOrganizationBody,
+} from './schemas.js';
 
 const Organization = ref(OrganizationSchema);
-const notFound = () => new NotFoundError('No organization with this id is visible to you');
 
 export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -28,20 +28,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOrganizationsForAuthenticatedUser',
         tags: ['organizations'],
         summary: 'List the organizations of the authenticated user',
-        querystring: Type.Object(ListQuery),
+        querystring: ListOrganizationsQuery,
         response: { 200: ListEnvelope(Organization), ...errorResponses },
       },
     },
-    async (request) => {
-      const { userId } = callerOf(request);
-      const page = app.cursors.request(`orgs:${userId}`, request.query);
-      return paginate(app.cursors, page, {
-        rows: () => listOrganizationsForUser(app.db, page, userId),
-        count: () => countOrganizationsForUser(app.db, userId),
-        keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-        toItem: (row) => presentOrganization(row, { isMember: true, role: row.member_role }, app.urls),
-      });
-    },
+    async (request) => listOrganizations(app.context, callerOf(request).userId, request.query),
   );
 
   app.post(
@@ -57,10 +48,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await app.db
-        .transaction()
-        .execute((tx) => createOrganization(tx, app.clock, request.body, callerOf(request).userId));
-      const organization = presentOrganization(created, { isMember: true, role: created.member_role }, app.urls);
+      const organization = await createOrganizationForCaller(app.context, callerOf(request).userId, request.body);
       return reply.code(201).header('location', organization.urls.location).send(organization);
     },
   );
@@ -77,11 +65,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Organization, ...errorResponses },
       },
     },
-    async (request) => {
-      const organization = await findOrganizationForMember(app.db, request.params.organizationId, callerOf(request).userId);
-      if (!organization) throw notFound();
-      return presentOrganization(organization, { isMember: true, role: organization.member_role }, app.urls);
-    },
+    async (request) => getOrganization(app.context, callerOf(request).userId, request.params.organizationId),
   );
 
   app.patch(
@@ -93,20 +77,12 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['organizations'],
         summary: 'Update an organization (admins only)',
         params: OrganizationParams,
-        body: UpdateOrganizationBodySchema,
+        body: UpdateOrganizationBody,
         response: { 200: Organization, ...errorResponses },
       },
     },
-    async (request) => {
-      const organization = await findOrganizationForMember(app.db, request.params.organizationId, callerOf(request).userId);
-      if (!organization) throw notFound();
-      if (organization.member_role !== 'admin') throw new ForbiddenError('Only organization admins can update the organization');
-      const updated = await updateOrganization(app.db, organization.id, {
-        ...organizationChanges(request.body),
-        updated_at: app.clock.now(),
-      });
-      return presentOrganization(updated, { isMember: true, role: organization.member_role }, app.urls);
-    },
+    async (request) =>
+      updateOrganizationSettings(app.context, callerOf(request).userId, request.params.organizationId, request.body),
   );
 
   app.get(
@@ -118,37 +94,15 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['organizations'],
         summary: 'List the organizations that accept an email domain',
         description:
-          'Lists the organizations you belong to that accept this email domain and, when your own email address is at this domain, the ones you could join.',
+          'Lists the organizations you belong to that accept this email domain and, ' +
+          'when your own email address is at this domain, the ones you could join.',
         params: EmailDomainParams,
-        response: { 200: Type.Object({ organizations: Type.Array(Organization) }), ...errorResponses },
+        response: { 200: EmailDomainOrganizationsResponse, ...errorResponses },
       },
     },
     async (request) => {
-      const rows = await listOrganizationsByEmailDomain(app.db, request.params.emailDomain.toLowerCase(), callerOf(request));
-      return {
-        organizations: rows.map((row) =>
-          presentOrganization(row, { isMember: row.member_user_id !== null, role: row.member_role }, app.urls),
-        ),
-      };
+      const { userId, email } = callerOf(request);
+      return listOrganizationsForEmailDomain(app.context, userId, email, request.params.emailDomain);
     },
   );
 };
-
-/** The stored columns a PATCH body changes; fields left out stay as they are. */
-function organizationChanges(body: UpdateOrganizationBody): OrganizationUpdate {
-  const changes: OrganizationUpdate = {};
-  if (body.title !== undefined) changes.title = body.title;
-  if (body.emailDomains !== undefined) changes.email_domains = normalizeEmailDomains(body.emailDomains);
-  if (body.hostname !== undefined) changes.hostname = body.hostname;
-  if (body.defaultRole !== undefined) changes.default_role = body.defaultRole;
-  if (body.logo !== undefined) changes.logo_url = body.logo;
-  if (body.sso !== undefined) changes.sso = body.sso;
-  if (body.ai !== undefined) changes.ai = body.ai;
-  if (body.inviteLinks !== undefined) changes.invite_links = body.inviteLinks;
-  if (body.defaultContent === null) changes.default_content_site_id = null;
-  else if (body.defaultContent !== undefined) {
-    // Sites are not stored by this service yet, so no site id can resolve.
-    throw new BadRequestError(`body/defaultContent/site: no site "${body.defaultContent.site}" exists in this organization`);
-  }
-  return changes;
-}

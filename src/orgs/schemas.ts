@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, NullableString, StringEnum } from '../core/schemas.js';
+import { DateTime, ListQuery, NullableString, ref, StringEnum } from '../core/schemas.js';
 import { NullableRoleSchema } from '../model/access/schemas.js';
 
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
@@ -29,7 +29,10 @@ export const EmailDomain = Type.String({
   maxLength: 253,
   pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$',
 });
-export const OrganizationEmailDomains = Type.Array(EmailDomain, { maxItems: 50, description: 'Email domains whose users may join' });
+export const OrganizationEmailDomains = Type.Array(EmailDomain, {
+  maxItems: 50,
+  description: 'Email domains whose users may join',
+});
 
 const SitePointer = Type.Object(
   { type: Type.Literal('site'), site: Type.String({ minLength: 1, maxLength: 128 }) },
@@ -55,7 +58,10 @@ export const OrganizationSchema = Type.Object(
     plan: Type.String(),
     customHostname: Type.Optional(Type.String()),
     internal_isOnNewTrial: Type.Literal(true, { deprecated: true }),
-    mergeRules: Type.Object({ type: StringEnum(['none', 'rules'] as const), rules: Type.Optional(Type.Array(Type.Unknown())) }),
+    mergeRules: Type.Object({
+      type: StringEnum(['none', 'rules'] as const),
+      rules: Type.Optional(Type.Array(Type.Unknown())),
+    }),
     urls: Type.Object({
       location: Type.String({ format: 'uri' }),
       app: Type.String({ format: 'uri' }),
@@ -111,3 +117,10 @@ export const UpdateOrganizationBody = Type.Object(
 export type UpdateOrganizationBody = Static<typeof UpdateOrganizationBody>;
 
 export const EmailDomainParams = Type.Object({ emailDomain: EmailDomain });
+export type EmailDomainParams = Static<typeof EmailDomainParams>;
+
+export const ListOrganizationsQuery = Type.Object(ListQuery);
+export type ListOrganizationsQuery = Static<typeof ListOrganizationsQuery>;
+
+export const EmailDomainOrganizationsResponse = Type.Object({ organizations: Type.Array(ref(OrganizationSchema)) });
+export type EmailDomainOrganizationsResponse = Static<typeof EmailDomainOrganizationsResponse>;

@@ -6,9 +6,18 @@ import type { ChangeRequestRequestedReviewer } from './schemas.js';
 /** Stands in for a requester whose account is gone (the spec requires `requestedBy`), as for change request authors. */
 const GONE_USER = { id: 'deleted', displayName: 'Deleted user', email: '', photoUrl: null };
 
-export function presentReviewer(row: ReviewerFields, urls: Urls, emails: EmailVisibility): ChangeRequestRequestedReviewer {
+export function presentReviewer(
+  row: ReviewerFields,
+  urls: Urls,
+  emails: EmailVisibility,
+): ChangeRequestRequestedReviewer {
   const requester = row.requester_id
-    ? { id: row.requester_id, displayName: row.requester_display_name ?? '', email: row.requester_email ?? '', photoUrl: row.requester_photo_url }
+    ? {
+        id: row.requester_id,
+        displayName: row.requester_display_name ?? '',
+        email: row.requester_email ?? '',
+        photoUrl: row.requester_photo_url,
+      }
     : GONE_USER;
   return {
     object: 'change-request-requested-reviewer',
@@ -16,6 +25,10 @@ export function presentReviewer(row: ReviewerFields, urls: Urls, emails: EmailVi
     requestedBy: presentUser(requester, urls, emails),
     createdAt: row.created_at.toISOString(),
     kind: 'user',
-    user: presentUser({ id: row.user_id, displayName: row.display_name, email: row.email, photoUrl: row.photo_url }, urls, emails),
+    user: presentUser(
+      { id: row.user_id, displayName: row.display_name, email: row.email, photoUrl: row.photo_url },
+      urls,
+      emails,
+    ),
   };
 }

@@ -28,15 +28,17 @@ function reviewersWithUsers(db: Kysely<Database>, organizationId: string, change
 export type ReviewerFields = Awaited<ReturnType<ReturnType<typeof reviewersWithUsers>['execute']>>[number];
 
 /** A page of a change request's requested reviewers, oldest first, with their users and the total count. */
-export const listReviewers = pageQuery({ createdAt: 'r.created_at', id: 'r.user_id' }, (db, organizationId: string, changeRequestId: string) =>
-  reviewersWithUsers(db, organizationId, changeRequestId).select(() =>
-    db
-      .selectFrom('change_request_reviewers')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('organization_id', '=', organizationId)
-      .where('change_request_id', '=', changeRequestId)
-      .as(TOTAL_COUNT),
-  ),
+export const listReviewers = pageQuery(
+  { createdAt: 'r.created_at', id: 'r.user_id' },
+  (db, organizationId: string, changeRequestId: string) =>
+    reviewersWithUsers(db, organizationId, changeRequestId).select(() =>
+      db
+        .selectFrom('change_request_reviewers')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('organization_id', '=', organizationId)
+        .where('change_request_id', '=', changeRequestId)
+        .as(TOTAL_COUNT),
+    ),
 );
 
 /** How many reviewers the change request has, for pages that carry no rows. */
@@ -51,7 +53,12 @@ export async function countReviewers(db: Db, organizationId: string, changeReque
 }
 
 /** The requested reviewers among `userIds`, with their users, in one query. */
-export async function findReviewers(db: Db, organizationId: string, changeRequestId: string, userIds: readonly string[]): Promise<ReviewerFields[]> {
+export async function findReviewers(
+  db: Db,
+  organizationId: string,
+  changeRequestId: string,
+  userIds: readonly string[],
+): Promise<ReviewerFields[]> {
   if (userIds.length === 0) return [];
   return reviewersWithUsers(db, organizationId, changeRequestId)
     .where('r.user_id', 'in', [...userIds])
@@ -59,7 +66,11 @@ export async function findReviewers(db: Db, organizationId: string, changeReques
 }
 
 /** The organization roles of those of `userIds` who are active members (null: a guest); others are absent. */
-export async function activeMemberRoles(db: Db, organizationId: string, userIds: readonly string[]): Promise<Map<string, Role | null>> {
+export async function activeMemberRoles(
+  db: Db,
+  organizationId: string,
+  userIds: readonly string[],
+): Promise<Map<string, Role | null>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('organization_members')
@@ -101,7 +112,12 @@ export async function addReviewers(db: Db, request: NewReviewers, userIds: reado
 }
 
 /** Removes one requested reviewer; false when the user was not requested. */
-export async function removeReviewer(db: Db, organizationId: string, changeRequestId: string, userId: string): Promise<boolean> {
+export async function removeReviewer(
+  db: Db,
+  organizationId: string,
+  changeRequestId: string,
+  userId: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('change_request_reviewers')
     .where('organization_id', '=', organizationId)

@@ -21,6 +21,7 @@ export type ChangeRequestRequestedReviewer = Static<typeof ChangeRequestRequeste
 export const ReviewerParams = Type.Object({ ...ChangeRequestParams.properties, userId: IdParam });
 
 export const ListReviewersQuery = Type.Object({ ...ListQuery });
+export type ListReviewersInput = Static<typeof ListReviewersQuery>;
 
 export const RequestReviewersBody = Type.Object(
   {
@@ -34,7 +35,10 @@ export const RequestReviewersBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type RequestReviewersInput = Static<typeof RequestReviewersBody>;
 
 export const RequestReviewersResponse = Type.Object({
-  users: Type.Array(ChangeRequestRequestedReviewerSchema, { description: 'One item for every requested user, in the order given' }),
+  users: Type.Array(ChangeRequestRequestedReviewerSchema, {
+    description: 'One item for every requested user, in the order given',
+  }),
 });

@@ -26,7 +26,12 @@ export function spacePermissions(role: Role | null, editMode: 'live' | 'locked')
  * space carries its secret, so it is shown only to admins and to callers who
  * came with the key.
  */
-export function presentSpace(row: SpaceFields, role: Role | null, urls: Urls, options: { hasShareKey?: boolean } = {}): Space {
+export function presentSpace(
+  row: SpaceFields,
+  role: Role | null,
+  urls: Urls,
+  options: { hasShareKey?: boolean } = {},
+): Space {
   const space: Space = {
     object: 'space',
     id: row.id,
@@ -50,7 +55,8 @@ export function presentSpace(row: SpaceFields, role: Role | null, urls: Urls, op
   if (row.parent_id) space.parent = row.parent_id;
   if (row.deleted_at) space.deletedAt = row.deleted_at.toISOString();
   if (row.visibility === 'share-link') {
-    if (role === 'admin' || options.hasShareKey) space.urls.published = `${urls.published(row.id)}?share=${encodeURIComponent(row.share_key)}`;
+    if (role === 'admin' || options.hasShareKey)
+      space.urls.published = `${urls.published(row.id)}?share=${encodeURIComponent(row.share_key)}`;
   } else if (row.visibility !== 'private') {
     space.urls.published = urls.published(row.id);
   }

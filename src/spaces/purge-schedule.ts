@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Context } from '../model/context.js';
 import { purgeDeletedSpaces } from './purge.js';
 
 export interface PurgeSchedule {
@@ -13,12 +14,17 @@ export interface PurgeSchedule {
  * process, and the advisory lock keeps other instances' runs from overlapping
  * with them. Returns a function that stops the schedule.
  */
-export function schedulePurge(app: FastifyInstance, schedule: PurgeSchedule): () => void {
+export function schedulePurge(
+  context: Context,
+  schedule: PurgeSchedule,
+  log: FastifyBaseLogger = context.log,
+): () => void {
   const run = async () => {
     try {
-      await purgeDeletedSpaces(app.db, app.clock, { retentionMs: app.config.spaceRetentionMs, batchSize: schedule.batchSize }, app.log);
+      const options = { retentionMs: context.config.spaceRetentionMs, batchSize: schedule.batchSize };
+      await purgeDeletedSpaces(context.db, context.clock, options, log);
     } catch (error) {
-      app.log.error({ err: error }, 'purging deleted spaces failed; the next run will try again');
+      log.error({ err: error }, 'purging deleted spaces failed; the next run will try again');
     }
   };
   const job = new Cron(schedule.pattern, { protect: true }, run);

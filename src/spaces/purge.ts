@@ -23,12 +23,19 @@ export interface PurgeResult {
  * per transaction. What belongs to a space goes with it through its foreign
  * keys (ON DELETE CASCADE).
  */
-export async function purgeDeletedSpaces(db: Db, clock: Clock, options: PurgeOptions, log?: FastifyBaseLogger): Promise<PurgeResult> {
+export async function purgeDeletedSpaces(
+  db: Db,
+  clock: Clock,
+  options: PurgeOptions,
+  log?: FastifyBaseLogger,
+): Promise<PurgeResult> {
   const purged: string[] = [];
   const cutoff = new Date(clock.now().getTime() - options.retentionMs);
   for (;;) {
     const batch = await db.transaction().execute(async (tx) => {
-      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${PURGE_LOCK}) as locked`.execute(tx);
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_xact_lock(${PURGE_LOCK}) as locked`.execute(tx);
       if (!rows[0]?.locked) return undefined;
       const expired = await tx
         .selectFrom('spaces')
@@ -49,7 +56,12 @@ export async function purgeDeletedSpaces(db: Db, clock: Clock, options: PurgeOpt
         )
         .returning(['id', 'organization_id', 'deleted_at'])
         .execute();
-      log?.info({ spaces: removed.map((row) => ({ id: row.id, organization: row.organization_id, deletedAt: row.deleted_at })) }, 'purged deleted spaces');
+      log?.info(
+        {
+          spaces: removed.map((row) => ({ id: row.id, organization: row.organization_id, deletedAt: row.deleted_at })),
+        },
+        'purged deleted spaces',
+      );
       return removed.map((row) => row.id);
     });
     if (batch === undefined) return { purged, busy: true };
@@ -72,7 +84,12 @@ async function removeUnreferencedBlobs(db: Db, clock: Clock, log?: FastifyBaseLo
   const removed = await db
     .deleteFrom('blobs')
     .where('created_at', '<', new Date(clock.now().getTime() - BLOB_GRACE_MS))
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256')),
+      ),
+    )
     .executeTakeFirst();
-  if (removed.numDeletedRows > 0n) log?.info({ blobs: Number(removed.numDeletedRows) }, 'removed file bytes no file references');
+  if (removed.numDeletedRows > 0n)
+    log?.info({ blobs: Number(removed.numDeletedRows) }, 'removed file bytes no file references');
 }

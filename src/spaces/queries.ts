@@ -44,15 +44,30 @@ export async function createSpace(db: Db, clock: Clock, input: NewSpaceInput): P
     const space = await insert(tx);
     await tx
       .insertInto('revisions')
-      .values({ id: space.revision_id, organization_id: space.organization_id, space_id: space.id, seq: 0, created_at: now })
+      .values({
+        id: space.revision_id,
+        organization_id: space.organization_id,
+        space_id: space.id,
+        seq: 0,
+        created_at: now,
+      })
       .execute();
     return space;
   };
   return db.isTransaction ? withRevision(db) : db.transaction().execute(withRevision);
 }
 
-export async function updateSpace(db: Db, spaceId: string, changes: UpdateObject<Database, 'spaces'>): Promise<SpaceFields> {
-  return db.updateTable('spaces').set(changes).where('id', '=', spaceId).returning(SPACE_FIELDS).executeTakeFirstOrThrow();
+export async function updateSpace(
+  db: Db,
+  spaceId: string,
+  changes: UpdateObject<Database, 'spaces'>,
+): Promise<SpaceFields> {
+  return db
+    .updateTable('spaces')
+    .set(changes)
+    .where('id', '=', spaceId)
+    .returning(SPACE_FIELDS)
+    .executeTakeFirstOrThrow();
 }
 
 function liveSpacesOf(db: Kysely<Database>, organizationId: string) {
@@ -63,10 +78,12 @@ const liveSpacesInOrganizationCount = (db: Kysely<Database>, organizationId: str
   db.selectFrom('organizations').select('live_spaces_count').where('id', '=', organizationId);
 
 /** A page of an organization's spaces that are not deleted, newest first, each row carrying the total count. */
-export const listSpacesInOrganization = pageQuery({ createdAt: 's.created_at', id: 's.id' }, (db, organizationId: string) =>
-  liveSpacesOf(db, organizationId)
-    .select(SPACE_COLUMNS)
-    .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT)),
+export const listSpacesInOrganization = pageQuery(
+  { createdAt: 's.created_at', id: 's.id' },
+  (db, organizationId: string) =>
+    liveSpacesOf(db, organizationId)
+      .select(SPACE_COLUMNS)
+      .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT)),
 );
 
 export async function countSpacesInOrganization(db: Db, organizationId: string): Promise<number> {

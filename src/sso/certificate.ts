@@ -8,9 +8,14 @@ import { BadRequestError } from '../core/errors.js';
  */
 export function normalizeCertificate(text: string, now: Date): string {
   const trimmed = text.trim();
+  const wrapped = () =>
+    trimmed
+      .replace(/\s+/g, '')
+      .replace(/(.{64})/g, '$1\n')
+      .trimEnd();
   const pem = trimmed.startsWith('-----BEGIN CERTIFICATE-----')
     ? trimmed
-    : `-----BEGIN CERTIFICATE-----\n${trimmed.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n').trimEnd()}\n-----END CERTIFICATE-----`;
+    : `-----BEGIN CERTIFICATE-----\n${wrapped()}\n-----END CERTIFICATE-----`;
   let certificate: X509Certificate;
   try {
     certificate = new X509Certificate(pem);

@@ -1,5 +1,5 @@
 import type { SamlProviderFields } from './queries.js';
-import type { SamlProvider } from './schemas.js';
+import type { SamlProvider, SsoLogin } from './schemas.js';
 import type { Team } from '../model/people/schemas.js';
 
 export function isActive(row: SamlProviderFields): boolean {
@@ -12,7 +12,12 @@ export function serviceEndpoints(publicUrl: string, providerId: string): SamlPro
   return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: base };
 }
 
-export function presentSamlProvider(row: SamlProviderFields, defaultTeam: Team | undefined, publicUrl: string, location: string): SamlProvider {
+export function presentSamlProvider(
+  row: SamlProviderFields,
+  defaultTeam: Team | undefined,
+  publicUrl: string,
+  location: string,
+): SamlProvider {
   const provider: SamlProvider = {
     object: 'saml-provider',
     id: row.id,
@@ -28,4 +33,9 @@ export function presentSamlProvider(row: SamlProviderFields, defaultTeam: Team |
   };
   if (defaultTeam) provider.defaultTeam = defaultTeam;
   return provider;
+}
+
+/** Where to start signing in with a provider. */
+export function presentSsoLogin(row: SamlProviderFields, publicUrl: string): SsoLogin {
+  return { id: row.id, label: row.label, startURL: serviceEndpoints(publicUrl, row.id).startURL };
 }

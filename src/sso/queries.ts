@@ -3,14 +3,29 @@ import type { Db } from '../db/database.js';
 import type { Database, SamlProvidersTable } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 
-const SAML_FIELDS = ['id', 'organization_id', 'label', 'sso_url', 'entity_id', 'certificate', 'default_team_id', 'default_role', 'created_at'] as const;
+const SAML_FIELDS = [
+  'id',
+  'organization_id',
+  'label',
+  'sso_url',
+  'entity_id',
+  'certificate',
+  'default_team_id',
+  'default_role',
+  'created_at',
+] as const;
 
 /** The columns a SamlProvider response is made from. */
 export type SamlProviderFields = Pick<Selectable<SamlProvidersTable>, (typeof SAML_FIELDS)[number]>;
 
-const providersOf = (db: Kysely<Database>, organizationId: string) => db.selectFrom('saml_providers').where('organization_id', '=', organizationId);
+const providersOf = (db: Kysely<Database>, organizationId: string) =>
+  db.selectFrom('saml_providers').where('organization_id', '=', organizationId);
 
-export async function findSamlProvider(db: Db, organizationId: string, id: string): Promise<SamlProviderFields | undefined> {
+export async function findSamlProvider(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<SamlProviderFields | undefined> {
   return providersOf(db, organizationId).select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
 }
 
@@ -18,7 +33,11 @@ export async function findSamlProvider(db: Db, organizationId: string, id: strin
 export const listSamlProviders = pageQuery({ createdAt: 'created_at', id: 'id' }, (db, organizationId: string) =>
   providersOf(db, organizationId)
     .select(SAML_FIELDS)
-    .select(() => providersOf(db, organizationId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+    .select(() =>
+      providersOf(db, organizationId)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .as(TOTAL_COUNT),
+    ),
 );
 
 export async function countSamlProviders(db: Db, organizationId: string): Promise<number> {
@@ -45,6 +64,20 @@ export async function insertSamlProvider(db: Db, values: SamlProviderFields & { 
   await db.insertInto('saml_providers').values(values).execute();
 }
 
-export async function updateSamlProvider(db: Db, id: string, changes: UpdateObject<Database, 'saml_providers'>): Promise<void> {
+export async function updateSamlProvider(
+  db: Db,
+  id: string,
+  changes: UpdateObject<Database, 'saml_providers'>,
+): Promise<void> {
   await db.updateTable('saml_providers').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the provider; false when the organization has no such provider. */
+export async function deleteSamlProvider(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('saml_providers')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
 }

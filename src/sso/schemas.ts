@@ -1,12 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, NullableString, ref, StringEnum } from '../core/schemas.js';
+import { DateTime, IdParam, ListQuery, NullableString, ref, StringEnum } from '../core/schemas.js';
 import { NullableRoleSchema } from '../model/access/schemas.js';
 import { TeamSchema } from '../model/people/schemas.js';
 
 const Label = Type.String({ minLength: 1, maxLength: 30 });
 const EntityId = Type.String({ maxLength: 1024 });
-const Certificate = Type.String({ maxLength: 10_000, description: 'The identity provider’s X.509 certificate, PEM or base64' });
-const SsoUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: '^https://', description: 'The identity provider’s sign-in URL (https)' });
+const Certificate = Type.String({
+  maxLength: 10_000,
+  description: 'The identity provider’s X.509 certificate, PEM or base64',
+});
+const SsoUrl = Type.String({
+  format: 'uri',
+  maxLength: 2048,
+  pattern: '^https://',
+  description: 'The identity provider’s sign-in URL (https)',
+});
 
 export const SamlProviderSchema = Type.Object(
   {
@@ -20,8 +28,14 @@ export const SamlProviderSchema = Type.Object(
     defaultTeam: Type.Optional(ref(TeamSchema)),
     defaultRole: NullableRoleSchema,
     createdAt: DateTime,
-    status: StringEnum(['active', 'pending'] as const, { description: '`active` once it has an entity id, a sign-in URL and a certificate' }),
-    service: Type.Object({ acsURL: Type.String({ format: 'uri' }), startURL: Type.String({ format: 'uri' }), entityID: Type.String() }),
+    status: StringEnum(['active', 'pending'] as const, {
+      description: '`active` once it has an entity id, a sign-in URL and a certificate',
+    }),
+    service: Type.Object({
+      acsURL: Type.String({ format: 'uri' }),
+      startURL: Type.String({ format: 'uri' }),
+      entityID: Type.String(),
+    }),
     urls: Type.Object({ location: Type.String({ format: 'uri' }) }),
   },
   { $id: 'SamlProvider' },
@@ -38,10 +52,31 @@ const fields = {
   defaultRole: Type.Optional(NullableRoleSchema),
 };
 export const CreateSamlProviderBody = Type.Object(
-  { label: Label, ...fields, entityID: Type.Optional(EntityId), certificate: Type.Optional(Certificate), ssoURL: Type.Optional(SsoUrl) },
+  {
+    label: Label,
+    ...fields,
+    entityID: Type.Optional(EntityId),
+    certificate: Type.Optional(Certificate),
+    ssoURL: Type.Optional(SsoUrl),
+  },
   { additionalProperties: false },
 );
-export const UpdateSamlProviderBody = Type.Object({ label: Type.Optional(Label), ...fields }, { additionalProperties: false });
+export type CreateSamlProviderBody = Static<typeof CreateSamlProviderBody>;
+export const UpdateSamlProviderBody = Type.Object(
+  { label: Type.Optional(Label), ...fields },
+  { additionalProperties: false },
+);
 export type UpdateSamlProviderBody = Static<typeof UpdateSamlProviderBody>;
 
-export const SsoLoginSchema = Type.Object({ id: Type.String(), label: Type.String(), startURL: Type.String({ format: 'uri' }) });
+export const SsoLoginSchema = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  startURL: Type.String({ format: 'uri' }),
+});
+export type SsoLogin = Static<typeof SsoLoginSchema>;
+
+export const ListSamlProvidersQuery = Type.Object(ListQuery);
+export type ListSamlProvidersQuery = Static<typeof ListSamlProvidersQuery>;
+
+export const SsoLoginsResponse = Type.Object({ items: Type.Array(SsoLoginSchema) });
+export type SsoLoginsResponse = Static<typeof SsoLoginsResponse>;

@@ -24,14 +24,26 @@ function teamsOfMember(db: Kysely<Database>, organizationId: string, userId: str
   return pattern === undefined ? query : query.where('t.title', 'ilike', pattern);
 }
 
-function memberTeamsSelect(db: Kysely<Database>, organizationId: string, userId: string, callerId: string, pattern: string | undefined) {
+function memberTeamsSelect(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+  callerId: string,
+  pattern: string | undefined,
+) {
   return teamsOfMember(db, organizationId, userId, pattern)
     .select(['t.id', 't.title', 't.created_at', 'tm.role as member_role'])
     .select(sql<string>`(select count(*) from team_members c where c.team_id = t.id)`.as('members_count'))
     .select(
-      sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as('caller_is_owner'),
+      sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as(
+        'caller_is_owner',
+      ),
     )
-    .select(() => teamsOfMember(db, organizationId, userId, pattern).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
+    .select(() =>
+      teamsOfMember(db, organizationId, userId, pattern)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .as(TOTAL_COUNT),
+    );
 }
 
 const TEAM_KEYSET = { createdAt: 't.created_at', id: 't.id' };
@@ -60,8 +72,14 @@ export async function listTeamsOfMember(
   return rows as MemberTeamRow[];
 }
 
-export async function countTeamsOfMember(db: Db, organizationId: string, userId: string, title: string | undefined): Promise<number> {
-  const { n } = await teamsOfMember(db, organizationId, userId, title === undefined ? undefined : containsPattern(title))
+export async function countTeamsOfMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  title: string | undefined,
+): Promise<number> {
+  const pattern = title === undefined ? undefined : containsPattern(title);
+  const { n } = await teamsOfMember(db, organizationId, userId, pattern)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
@@ -74,8 +92,18 @@ export interface TeamFilters {
 }
 
 // One compiled query per combination of filters; each takes only the values its filters use.
-const withCount = <Q extends ReturnType<typeof selectTeams>>(query: Q, db: Kysely<Database>, organizationId: string, ownedBy?: string, pattern?: string) =>
-  query.select(() => teamsOf(db, organizationId, ownedBy, pattern).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
+const withCount = <Q extends ReturnType<typeof selectTeams>>(
+  query: Q,
+  db: Kysely<Database>,
+  organizationId: string,
+  ownedBy?: string,
+  pattern?: string,
+) =>
+  query.select(() =>
+    teamsOf(db, organizationId, ownedBy, pattern)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .as(TOTAL_COUNT),
+  );
 const teamPages = {
   all: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string) =>
     withCount(selectTeams(db, organizationId, callerId), db, organizationId),
@@ -86,12 +114,20 @@ const teamPages = {
   titled: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, pattern: string) =>
     withCount(selectTeams(db, organizationId, callerId, undefined, pattern), db, organizationId, undefined, pattern),
   ),
-  ownedTitled: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, ownedBy: string, pattern: string) =>
-    withCount(selectTeams(db, organizationId, callerId, ownedBy, pattern), db, organizationId, ownedBy, pattern),
+  ownedTitled: pageQuery(
+    TEAM_KEYSET,
+    (db, organizationId: string, callerId: string, ownedBy: string, pattern: string) =>
+      withCount(selectTeams(db, organizationId, callerId, ownedBy, pattern), db, organizationId, ownedBy, pattern),
   ),
 };
 
-export async function listTeams(db: Db, page: PageRequest, organizationId: string, callerId: string, filters: TeamFilters) {
+export async function listTeams(
+  db: Db,
+  page: PageRequest,
+  organizationId: string,
+  callerId: string,
+  filters: TeamFilters,
+) {
   const { ownedBy, title } = filters;
   const rows =
     ownedBy !== undefined && title !== undefined
@@ -120,7 +156,11 @@ function teamMembersOf(db: Kysely<Database>, teamId: string) {
 export const listTeamMemberships = pageQuery({ createdAt: 'tm.added_at', id: 'tm.user_id' }, (db, teamId: string) =>
   teamMembersOf(db, teamId)
     .select(['tm.user_id', 'tm.role', 'tm.added_at'])
-    .select(() => teamMembersOf(db, teamId).select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT)),
+    .select(() =>
+      teamMembersOf(db, teamId)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .as(TOTAL_COUNT),
+    ),
 );
 
 export async function countTeamMemberships(db: Db, teamId: string): Promise<number> {
@@ -141,8 +181,51 @@ export async function upsertTeamMembers(
   for (const { userId, role } of members) {
     await tx
       .insertInto('team_members')
-      .values({ team_id: teamId, organization_id: organizationId, user_id: userId, role: role ?? 'member', added_at: now })
-      .onConflict((oc) => (role === undefined ? oc.columns(['team_id', 'user_id']).doNothing() : oc.columns(['team_id', 'user_id']).doUpdateSet({ role })))
+      .values({
+        team_id: teamId,
+        organization_id: organizationId,
+        user_id: userId,
+        role: role ?? 'member',
+        added_at: now,
+      })
+      .onConflict((oc) =>
+        role === undefined
+          ? oc.columns(['team_id', 'user_id']).doNothing()
+          : oc.columns(['team_id', 'user_id']).doUpdateSet({ role }),
+      )
       .execute();
   }
+}
+
+export async function insertTeam(
+  db: Db,
+  organizationId: string,
+  team: { id: string; title: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('teams')
+    .values({ id: team.id, organization_id: organizationId, title: team.title, created_at: now, updated_at: now })
+    .execute();
+}
+
+export async function renameTeam(db: Db, teamId: string, title: string, now: Date): Promise<void> {
+  await db.updateTable('teams').set({ title, updated_at: now }).where('id', '=', teamId).execute();
+}
+
+/** Deletes the team; its members stay in the organization. */
+export async function deleteTeam(db: Db, teamId: string): Promise<void> {
+  await db.deleteFrom('teams').where('id', '=', teamId).execute();
+}
+
+export async function deleteTeamMembers(db: Db, teamId: string, userIds: readonly string[]): Promise<void> {
+  await db
+    .deleteFrom('team_members')
+    .where('team_id', '=', teamId)
+    .where('user_id', 'in', [...userIds])
+    .execute();
+}
+
+export async function deleteTeamMember(db: Db, teamId: string, userId: string): Promise<void> {
+  await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
 }

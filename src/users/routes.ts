@@ -1,9 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NotFoundError } from '../core/errors.js';
-import { errorResponses, IdParam, ref, UserSchema } from '../core/schemas.js';
-import { everyEmailShown, presentUser } from '../model/people/users.js';
-import { findUserVisibleTo } from '../model/people/user-queries.js';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, ref, UserSchema } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
+import { getAuthenticatedUser, getUser } from './actions.js';
+import { UserParams } from './schemas.js';
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -17,7 +16,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ref(UserSchema), ...errorResponses },
       },
     },
-    async (request) => presentUser({ ...callerOf(request), id: callerOf(request).userId }, app.urls, everyEmailShown),
+    async (request) => getAuthenticatedUser(app.context, callerOf(request)),
   );
 
   app.get(
@@ -28,15 +27,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getUserById',
         tags: ['users'],
         summary: 'Get a user who shares an organization with the caller',
-        params: Type.Object({ userId: IdParam }),
+        params: UserParams,
         response: { 200: ref(UserSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const user = await findUserVisibleTo(app.db, request.params.userId, callerOf(request).userId);
-      if (!user) throw new NotFoundError('No user with this id is visible to you');
-      // Found only when the two share an organization, which is what shows an e-mail.
-      return presentUser({ id: user.id, email: user.email, displayName: user.display_name, photoUrl: user.photo_url }, app.urls, everyEmailShown);
-    },
+    async (request) => getUser(app.context, callerOf(request).userId, request.params.userId),
   );
 };

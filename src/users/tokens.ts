@@ -14,7 +14,11 @@ export interface NewTokenInput {
 }
 
 /** Creates a token and returns its secret, which is never stored and cannot be shown again. */
-export async function createApiToken(db: Db, clock: Clock, input: NewTokenInput): Promise<{ id: string; token: string }> {
+export async function createApiToken(
+  db: Db,
+  clock: Clock,
+  input: NewTokenInput,
+): Promise<{ id: string; token: string }> {
   const token = input.token ?? generateToken();
   const id = newId();
   await db

@@ -51,7 +51,10 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
   const context = {} as TestContext;
   beforeAll(async () => {
     context.database = await createTestDatabase();
-    context.app = await buildApp(testConfig(context.database.url, options.config), options.clock ? { clock: options.clock } : {});
+    context.app = await buildApp(
+      testConfig(context.database.url, options.config),
+      options.clock ? { clock: options.clock } : {},
+    );
     await context.app.ready();
     context.db = context.app.db;
     context.factory = new Factory(context.db);

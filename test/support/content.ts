@@ -4,8 +4,20 @@ import type { Account } from './factory.js';
 
 /** Requests of the content and change-request routes, for one app. */
 export function contentApi(app: () => FastifyInstance) {
-  const inject = (account: Account, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, query?: Record<string, string>) =>
-    app().inject({ method, url, headers: account.headers, ...(payload !== undefined ? { payload: payload as object } : {}), ...(query ? { query } : {}) });
+  const inject = (
+    account: Account,
+    method: 'GET' | 'POST' | 'PATCH',
+    url: string,
+    payload?: unknown,
+    query?: Record<string, string>,
+  ) =>
+    app().inject({
+      method,
+      url,
+      headers: account.headers,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+      ...(query ? { query } : {}),
+    });
 
   const api = {
     createSpace: async (account: Account, organizationId: string, payload: Record<string, unknown> = {}) => {
@@ -19,13 +31,24 @@ export function contentApi(app: () => FastifyInstance) {
       inject(account, 'GET', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}`),
     listChangeRequests: (account: Account, spaceId: string, query: Record<string, string> = {}) =>
       inject(account, 'GET', `/v1/spaces/${spaceId}/change-requests`, undefined, query),
-    patchChangeRequest: (account: Account, spaceId: string, changeRequestId: string, payload: Record<string, unknown>) =>
-      inject(account, 'PATCH', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}`, payload),
-    writeContent: (account: Account, spaceId: string, changeRequestId: string, changes: unknown[], query: Record<string, string> = {}) =>
+    patchChangeRequest: (
+      account: Account,
+      spaceId: string,
+      changeRequestId: string,
+      payload: Record<string, unknown>,
+    ) => inject(account, 'PATCH', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}`, payload),
+    writeContent: (
+      account: Account,
+      spaceId: string,
+      changeRequestId: string,
+      changes: unknown[],
+      query: Record<string, string> = {},
+    ) =>
       inject(account, 'POST', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`, { changes }, query),
     merge: (account: Account, spaceId: string, changeRequestId: string) =>
       inject(account, 'POST', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/merge`),
-    read: (account: Account, url: string, query: Record<string, string> = {}) => inject(account, 'GET', url, undefined, query),
+    read: (account: Account, url: string, query: Record<string, string> = {}) =>
+      inject(account, 'GET', url, undefined, query),
 
     /** Opens a change request, writes the changes, merges it, and returns the change request's id. */
     async change(account: Account, spaceId: string, changes: unknown[]) {

@@ -26,9 +26,7 @@ export class Factory {
     });
   }
 
-  async account(
-    fields: { email?: string; name?: string; scopes?: string[]; expiresAt?: Date } = {},
-  ): Promise<Account> {
+  async account(fields: { email?: string; name?: string; scopes?: string[]; expiresAt?: Date } = {}): Promise<Account> {
     const user = await this.user(fields);
     const { id, token } = await createApiToken(this.db, systemClock, {
       userId: user.id,
@@ -40,14 +38,23 @@ export class Factory {
 
   async token(userId: string, fields: { scopes?: string[]; expiresAt?: Date } = {}): Promise<Account> {
     const user = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
-    const { id, token } = await createApiToken(this.db, systemClock, { userId, scopes: fields.scopes ?? null, expiresAt: fields.expiresAt ?? null });
+    const { id, token } = await createApiToken(this.db, systemClock, {
+      userId,
+      scopes: fields.scopes ?? null,
+      expiresAt: fields.expiresAt ?? null,
+    });
     return { user, token, tokenId: id, headers: { authorization: `Bearer ${token}` } };
   }
 
-  async organization(adminUserId: string, fields: Partial<NewOrganizationInput> = {}): Promise<Omit<OrganizationRow, 'live_spaces_count'>> {
+  async organization(
+    adminUserId: string,
+    fields: Partial<NewOrganizationInput> = {},
+  ): Promise<Omit<OrganizationRow, 'live_spaces_count'>> {
     return this.db
       .transaction()
-      .execute((tx) => createOrganization(tx, systemClock, { title: `Org ${randomString(6)}`, ...fields }, adminUserId));
+      .execute((tx) =>
+        createOrganization(tx, systemClock, { title: `Org ${randomString(6)}`, ...fields }, adminUserId),
+      );
   }
 
   /** An organization with its admin and one member for each of `roles` (null: a guest). */
@@ -71,10 +78,21 @@ export class Factory {
     };
   }
 
-  async member(organizationId: string, userId: string, role: Role | null, fields: { disabled?: boolean } = {}): Promise<void> {
+  async member(
+    organizationId: string,
+    userId: string,
+    role: Role | null,
+    fields: { disabled?: boolean } = {},
+  ): Promise<void> {
     await this.db
       .insertInto('organization_members')
-      .values({ organization_id: organizationId, user_id: userId, role, disabled: fields.disabled ?? false, joined_at: new Date() })
+      .values({
+        organization_id: organizationId,
+        user_id: userId,
+        role,
+        disabled: fields.disabled ?? false,
+        joined_at: new Date(),
+      })
       .execute();
   }
 }

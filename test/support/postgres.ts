@@ -33,7 +33,11 @@ async function tryTestcontainers(): Promise<ThrowawayPostgres | undefined> {
     .withCommand(['postgres', ...Object.entries(FAST_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])])
     .start();
   const base = container.getConnectionUri();
-  return { source: 'testcontainers', url: (database) => withDatabase(base, database), stop: async () => void (await container.stop()) };
+  return {
+    source: 'testcontainers',
+    url: (database) => withDatabase(base, database),
+    stop: async () => void (await container.stop()),
+  };
 }
 
 /**
@@ -42,7 +46,8 @@ async function tryTestcontainers(): Promise<ThrowawayPostgres | undefined> {
  */
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const configured = process.env.TEST_DATABASE_URL;
-  if (configured) return { source: 'TEST_DATABASE_URL', url: (database) => withDatabase(configured, database), stop: async () => {} };
+  if (configured)
+    return { source: 'TEST_DATABASE_URL', url: (database) => withDatabase(configured, database), stop: async () => {} };
 
   const container = await tryTestcontainers();
   if (container) return container;

@@ -72,7 +72,9 @@ export function expectSpecResponse(operationId: string, status: number, body: un
     compiled.set(key, validate);
   }
   if (!validate(body)) {
-    throw new Error(`${key} response does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`);
+    throw new Error(
+      `${key} response does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`,
+    );
   }
 }
 
@@ -85,6 +87,8 @@ export function expectSpecSchema(schemaName: string, value: unknown): void {
     compiled.set(key, validate);
   }
   if (!validate(value)) {
-    throw new Error(`${schemaName} does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`);
+    throw new Error(
+      `${schemaName} does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`,
+    );
   }
 }

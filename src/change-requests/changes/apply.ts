@@ -9,7 +9,10 @@ import { readPageFields, type NewContent, type PageContent, type PageFields } fr
 import { slugify, uniqueSlug } from './slug.js';
 
 /** What the batch did to one page, for the `compat=false` answer. */
-export type PageOutcome = { object: 'created_page'; page: string; ref?: string } | { object: 'updated_page'; page: string } | { object: 'deleted_page'; page: string };
+export type PageOutcome =
+  | { object: 'created_page'; page: string; ref?: string }
+  | { object: 'updated_page'; page: string }
+  | { object: 'deleted_page'; page: string };
 
 export interface AppliedBatch {
   /** The tree as the batch leaves it (the start tree's copy, changed). */
@@ -76,7 +79,8 @@ export function applyChanges(
       }
       case 'delete_page': {
         const pageId = pageIdOf(change.page);
-        if (!tree.pages.has(pageId)) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
+        if (!tree.pages.has(pageId))
+          throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
         for (const page of tree.subtreeOf(pageId)) {
           tree.deletePage(page.pageId);
           touched.add(page.pageId);
@@ -118,11 +122,17 @@ export function applyChanges(
 }
 
 /** Gives every ref of the batch its id up front, so refs resolve whatever the order of the changes. */
-function collectRefs(start: ContentTree, changes: readonly ContentChange[], prepared: ReadonlyMap<number, PreparedFile[]>): BatchRefs {
+function collectRefs(
+  start: ContentTree,
+  changes: readonly ContentChange[],
+  prepared: ReadonlyMap<number, PreparedFile[]>,
+): BatchRefs {
   const refs: BatchRefs = { pages: new Map(), files: new Map() };
   const claim = (ref: string, field: string) => {
-    if (refs.pages.has(ref) || refs.files.has(ref)) throw new BadRequestError(`${field}: the ref "${ref}" is used twice in this batch`);
-    if (start.pageAtPath(ref.replace(/\.md$/i, ''))) throw new BadRequestError(`${field}: the ref "${ref}" is the path of an existing page`);
+    if (refs.pages.has(ref) || refs.files.has(ref))
+      throw new BadRequestError(`${field}: the ref "${ref}" is used twice in this batch`);
+    if (start.pageAtPath(ref.replace(/\.md$/i, '')))
+      throw new BadRequestError(`${field}: the ref "${ref}" is the path of an existing page`);
   };
   for (const [index, change] of changes.entries()) {
     if (change.operation === 'insert_page' && change.ref) {
@@ -169,11 +179,13 @@ function siblingSlugs(tree: ContentTree, parentId: string | null, exceptPageId: 
 }
 
 function checkSlug(slug: string, field: string): void {
-  if (!VALID_SLUG.test(slug) || slug.length > 100) throw new BadRequestError(`${field}/slug must be at most 100 characters without slashes or spaces`);
+  if (!VALID_SLUG.test(slug) || slug.length > 100)
+    throw new BadRequestError(`${field}/slug must be at most 100 characters without slashes or spaces`);
 }
 
 function requireParent(tree: ContentTree, parentId: string | null, field: string): void {
-  if (parentId !== null && !tree.pages.has(parentId)) throw new BadRequestError(`${field}/into: no page ${parentId} in this change request`);
+  if (parentId !== null && !tree.pages.has(parentId))
+    throw new BadRequestError(`${field}/into: no page ${parentId} in this change request`);
 }
 
 function applyFields(page: PageState, fields: PageFields): PageState {
@@ -207,7 +219,8 @@ function insertPage(
   let slug: string;
   if (fields.slug !== undefined) {
     checkSlug(fields.slug, field);
-    if (taken.has(fields.slug)) throw new ConflictError(`${field}/slug: "${fields.slug}" is already the slug of a sibling page`);
+    if (taken.has(fields.slug))
+      throw new ConflictError(`${field}/slug: "${fields.slug}" is already the slug of a sibling page`);
     slug = fields.slug;
   } else {
     slug = uniqueSlug(slugify(title), taken);
@@ -263,12 +276,14 @@ function updatePage(
     }
   }
   const parentId = into === undefined ? page.parentId : into;
-  if (moving || change.at !== undefined) next = { ...next, parentId, position: positionAt(tree, parentId, change.at, pageId) };
+  if (moving || change.at !== undefined)
+    next = { ...next, parentId, position: positionAt(tree, parentId, change.at, pageId) };
 
   if (fields.slug !== undefined) checkSlug(fields.slug, field);
   const slug = fields.slug ?? page.slug;
   if ((fields.slug !== undefined && fields.slug !== page.slug) || moving) {
-    if (siblingSlugs(tree, parentId, pageId).has(slug)) throw new ConflictError(`${field}/slug: "${slug}" is already the slug of a sibling page`);
+    if (siblingSlugs(tree, parentId, pageId).has(slug))
+      throw new ConflictError(`${field}/slug: "${slug}" is already the slug of a sibling page`);
   }
   tree.setPage({ ...next, slug });
   if (fields.content !== undefined) newContent.set(pageId, fields.content);

@@ -23,7 +23,8 @@ function decodeBase64(text: string, field: string): Buffer {
   const compact = text.replace(/\s+/g, '');
   if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new BadRequestError(`${field} is not valid base64`);
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > MAX_FILE_BYTES) throw new BadRequestError(`${field} is over the 1 MiB limit of an inline file; give a url instead`);
+  if (bytes.length > MAX_FILE_BYTES)
+    throw new BadRequestError(`${field} is over the 1 MiB limit of an inline file; give a url instead`);
   return bytes;
 }
 
@@ -50,7 +51,11 @@ async function prepareOne(fetcher: OutboundFetcher, file: FileInput, field: stri
     fileId: newId(),
     ref: file.ref,
     name: file.name,
-    contentType: file.contentType ?? (announcedType && announcedType !== 'application/octet-stream' ? announcedType : sniffContentType(bytes, file.name)),
+    contentType:
+      file.contentType ??
+      (announcedType && announcedType !== 'application/octet-stream'
+        ? announcedType
+        : sniffContentType(bytes, file.name)),
     bytes,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     width: dimensions?.width ?? null,
@@ -62,7 +67,10 @@ async function prepareOne(fetcher: OutboundFetcher, file: FileInput, field: stri
  * Decodes or fetches every file of the batch before any database work, so
  * that no transaction waits on the network. Keyed by the change's index.
  */
-export async function prepareFiles(fetcher: OutboundFetcher, changes: readonly ContentChange[]): Promise<Map<number, PreparedFile[]>> {
+export async function prepareFiles(
+  fetcher: OutboundFetcher,
+  changes: readonly ContentChange[],
+): Promise<Map<number, PreparedFile[]>> {
   const prepared = new Map<number, PreparedFile[]>();
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') continue;

@@ -36,7 +36,10 @@ export interface PageContent {
 }
 
 type DocumentInput = InsertPage['document'];
-type MetadataInput = Pick<InsertPage, 'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'>;
+type MetadataInput = Pick<
+  InsertPage,
+  'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'
+>;
 
 const LAYOUT_FLAGS = ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'] as const;
 
@@ -70,7 +73,8 @@ function variablesOf(value: unknown, field: string): VariableValues {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a mapping');
   const variables: VariableValues = {};
   for (const [name, variable] of Object.entries(value)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) fail(`${field}.${name}`, 'is not a variable name (letters, digits, _ and -)');
+    if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name))
+      fail(`${field}.${name}`, 'is not a variable name (letters, digits, _ and -)');
     if (typeof variable === 'string') variables[name] = text(variable, `${field}.${name}`, 256);
     else if (typeof variable === 'number' || typeof variable === 'boolean') variables[name] = variable;
     else fail(`${field}.${name}`, 'must be a string, number or boolean');
@@ -132,7 +136,11 @@ function fromFrontmatter(data: Record<string, unknown>, field: string): PageFiel
  * leading `# Title` of markdown, the markdown of a JSON document, and the
  * link destinations of either.
  */
-export async function readPageContent(conversions: Conversions, document: DocumentInput, field: string): Promise<PageContent> {
+export async function readPageContent(
+  conversions: Conversions,
+  document: DocumentInput,
+  field: string,
+): Promise<PageContent> {
   if ('markdown' in document) {
     const read = await conversions.readPage(document.markdown, `${field}/document`);
     const content = read.markdown === '' ? null : { markdown: read.markdown, destinations: read.destinations };
@@ -163,5 +171,10 @@ export function readPageFields(metadata: MetadataInput, document: PageContent | 
   };
   if (document === undefined) return fields;
   const fromMatter = fromFrontmatter(document.frontmatter, `${field}/document`);
-  return { ...fields, ...(document.title !== undefined ? { title: document.title } : {}), ...fromMatter, content: document.content };
+  return {
+    ...fields,
+    ...(document.title !== undefined ? { title: document.title } : {}),
+    ...fromMatter,
+    content: document.content,
+  };
 }

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { NewFileVersion, NewPageVersion } from '../../db/types.js';
+import type { NewFileVersion, NewPageVersion, RevisionsTable } from '../../db/types.js';
 import type { RevisionPoint, StoredContent } from '../../model/content/state.js';
 import type { FileState, PageState } from '../../model/content/tree.js';
 import type { PreparedFile } from './files.js';
@@ -78,7 +78,9 @@ export async function writeVersions(
   await insertInBatches(blobs, (batch) =>
     tx
       .insertInto('blobs')
-      .values(batch.map((file) => ({ sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })))
+      .values(
+        batch.map((file) => ({ sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })),
+      )
       .onConflict((oc) => oc.column('sha256').doNothing())
       .execute(),
   );
@@ -122,7 +124,11 @@ export async function advanceLine(
       .updateTable('tree_entries')
       .set({ to_seq: seq })
       .where('space_id', '=', place.spaceId)
-      .where(changeRequestId === null ? sql<boolean>`change_request_id is null` : sql<boolean>`change_request_id = ${changeRequestId}`)
+      .where(
+        changeRequestId === null
+          ? sql<boolean>`change_request_id is null`
+          : sql<boolean>`change_request_id = ${changeRequestId}`,
+      )
       .where('kind', '=', kind)
       .where('item_id', '=', sql<string>`any(${itemIds}::text[])`)
       .where('to_seq', 'is', null)
@@ -146,4 +152,22 @@ export async function advanceLine(
 /** The next revision on a change request's line, after `point` (its latest, or the space revision it starts from). */
 export function nextChangeRequestSeq(point: RevisionPoint): number {
   return point.changeRequestId === null ? 1 : point.seq + 1;
+}
+
+export async function insertRevision(tx: Db, row: Insertable<RevisionsTable>): Promise<void> {
+  await tx.insertInto('revisions').values(row).execute();
+}
+
+/** Moves the change request's head to its new revision. */
+export async function setChangeRequestRevision(
+  tx: Db,
+  changeRequestId: string,
+  revisionId: string,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('change_requests')
+    .set({ revision_id: revisionId, updated_at: now })
+    .where('id', '=', changeRequestId)
+    .execute();
 }

@@ -1,15 +1,22 @@
-import type { FastifyInstance } from 'fastify';
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Conversions } from '../../model/content/document/conversions.js';
 import { findRevision, type StoredContent } from '../../model/content/state.js';
 import type { FileState } from '../../model/content/tree.js';
+import { lockSpaceThenChangeRequest } from '../../model/change-requests/locks.js';
+import type { Context } from '../../model/context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { prepareFiles } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
-import { advanceLine, nextChangeRequestSeq, writeVersions, type EntryChange } from './persist.js';
-import { lockChangeRequest } from '../../model/change-requests/queries.js';
+import {
+  advanceLine,
+  insertRevision,
+  nextChangeRequestSeq,
+  setChangeRequestRevision,
+  writeVersions,
+  type EntryChange,
+} from './persist.js';
 
 export interface WrittenBatch {
   revisionId: string;
@@ -20,14 +27,18 @@ export interface WrittenBatch {
 /** Refuses writes to a change request that is no longer being worked on. */
 export function requireWorkable(status: string): void {
   if (status === 'merged') throw new ConflictError('The change request is merged; its content can no longer change');
-  if (status === 'archived') throw new ConflictError('The change request is archived; set its status to open or draft to change it');
+  if (status === 'archived')
+    throw new ConflictError('The change request is archived; set its status to open or draft to change it');
 }
 
 /**
  * Reads every page document of the batch on the conversion pool, one at a
  * time so that one batch cannot fill the pool's queue, by the change's index.
  */
-async function readContents(conversions: Conversions, changes: readonly ContentChange[]): Promise<Map<number, PageContent>> {
+async function readContents(
+  conversions: Conversions,
+  changes: readonly ContentChange[],
+): Promise<Map<number, PageContent>> {
   const contents = new Map<number, PageContent>();
   for (const [index, change] of changes.entries()) {
     if ((change.operation === 'insert_page' || change.operation === 'update_page') && change.document !== undefined) {
@@ -38,9 +49,15 @@ async function readContents(conversions: Conversions, changes: readonly ContentC
 }
 
 /** The JSON document of each new markdown, made once, now, so that no read ever parses markdown. */
-async function convertDocuments(conversions: Conversions, documents: ReadonlyMap<string, string>, field: (id: string) => string) {
+async function convertDocuments(
+  conversions: Conversions,
+  documents: ReadonlyMap<string, string>,
+  field: (id: string) => string,
+) {
   const converted = new Map<string, StoredContent>();
-  for (const [id, markdown] of documents) converted.set(id, { markdown, documentJson: await conversions.toDocumentJson(markdown, field(id)) });
+  for (const [id, markdown] of documents) {
+    converted.set(id, { markdown, documentJson: await conversions.toDocumentJson(markdown, field(id)) });
+  }
   return converted;
 }
 
@@ -49,60 +66,69 @@ async function convertDocuments(conversions: Conversions, documents: ReadonlyMap
  * of it, in one transaction. Files are fetched and documents read first, outside it.
  */
 export async function writeChangeRequestContent(
-  app: FastifyInstance,
+  context: Context,
   target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
   changes: readonly ContentChange[],
 ): Promise<WrittenBatch> {
-  const files = await prepareFiles(app.outbound, changes);
-  const contents = await readContents(app.conversions, changes);
+  const files = await prepareFiles(context.outbound, changes);
+  const contents = await readContents(context.conversions, changes);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
-  const written = await app.db.transaction().execute(async (tx) => {
-    // Space, then change request: the order a merge takes. The new revision's
-    // reference to the space needs a key-share lock on it anyway; taken first,
-    // a merge in progress is waited for instead of deadlocked with.
-    await tx.selectFrom('spaces').select('id').where('id', '=', target.spaceId).forKeyShare().execute();
-    // The lock orders concurrent batches on one change request: each applies to the revision the previous one made.
-    const locked = await lockChangeRequest(tx, target.changeRequestId);
+  const written = await context.db.transaction().execute(async (tx) => {
+    // The new revision's reference to the space needs a key-share lock on it
+    // anyway; taken before the change request's, a merge in progress is waited
+    // for instead of deadlocked with. The change request's lock orders
+    // concurrent batches on it: each applies to the revision the previous one made.
+    const { changeRequest: locked } = await lockSpaceThenChangeRequest(
+      tx,
+      target.spaceId,
+      target.changeRequestId,
+      'key-share',
+    );
     requireWorkable(locked.status);
     const point = await findRevision(tx, target.spaceId, locked.revision_id);
     if (!point) throw new Error(`Change request ${target.changeRequestId} points at a missing revision`);
-    const now = app.clock.now();
-    const applied = applyChanges(await app.content.tree(point, tx), changes, { files, contents }, now);
+    const now = context.clock.now();
+    const applied = applyChanges(await context.content.tree(point, tx), changes, { files, contents }, now);
     const newPages = [...applied.pages.values()].filter((page) => page !== null);
     const pageOfDocument = new Map(newPages.map((page) => [page.documentId, page.pageId]));
-    const documents = await convertDocuments(app.conversions, applied.documents, (id) => `the markdown of page ${pageOfDocument.get(id)}`);
+    const documents = await convertDocuments(
+      context.conversions,
+      applied.documents,
+      (id) => `the markdown of page ${pageOfDocument.get(id)}`,
+    );
 
     const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
     await writeVersions(tx, place, { documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
 
     const seq = nextChangeRequestSeq(point);
     const revisionId = newId();
-    await tx
-      .insertInto('revisions')
-      .values({
-        id: revisionId,
-        organization_id: target.organizationId,
-        space_id: target.spaceId,
-        change_request_id: target.changeRequestId,
-        seq,
-        base_seq: point.baseSeq,
-        type: 'edits',
-        parents: [point.id],
-        variables: JSON.stringify(point.variables),
-        created_by: target.userId,
-        created_at: now,
-      })
-      .execute();
+    await insertRevision(tx, {
+      id: revisionId,
+      organization_id: target.organizationId,
+      space_id: target.spaceId,
+      change_request_id: target.changeRequestId,
+      seq,
+      base_seq: point.baseSeq,
+      type: 'edits',
+      parents: [point.id],
+      variables: JSON.stringify(point.variables),
+      created_by: target.userId,
+      created_at: now,
+    });
     const entries: EntryChange[] = [
-      ...[...applied.pages].map(([pageId, page]) => ({ kind: 'page' as const, itemId: pageId, versionId: page?.versionId ?? null })),
+      ...[...applied.pages].map(([pageId, page]) => ({
+        kind: 'page' as const,
+        itemId: pageId,
+        versionId: page?.versionId ?? null,
+      })),
       ...newFiles.map((file) => ({ kind: 'file' as const, itemId: file.fileId, versionId: file.versionId })),
     ];
     await advanceLine(tx, place, target.changeRequestId, seq, entries);
-    await tx.updateTable('change_requests').set({ revision_id: revisionId, updated_at: now }).where('id', '=', target.changeRequestId).execute();
+    await setChangeRequestRevision(tx, target.changeRequestId, revisionId, now);
     return { revisionId, tree: applied.tree, documents, outcomes: applied.outcomes, insertedFiles: newFiles };
   });
-  app.content.remember(written.revisionId, written.tree);
-  app.content.rememberDocuments(written.documents);
+  context.content.remember(written.revisionId, written.tree);
+  context.content.rememberDocuments(written.documents);
   return { revisionId: written.revisionId, outcomes: written.outcomes, insertedFiles: written.insertedFiles };
 }

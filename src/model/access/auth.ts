@@ -105,7 +105,7 @@ declare module 'fastify' {
     /** Drops a revoked token from this instance's cache at once. */
     forgetToken(tokenId: string): void;
     /** The onRequest hook that makes a route require a valid token. */
-    authenticate(request: FastifyRequest): Promise<void>;
+    authenticate: (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -133,7 +133,7 @@ export const authPlugin = fp<AuthOptions>(
         const [row] = await callerByTokenHash(db, tokenHash);
         if (!row || row.revokedAt) throw refuse();
         const { expiresAt, revokedAt: _revoked, ...caller } = row;
-        entry = { caller, expiresAt: expiresAt?.getTime() ?? null, cachedUntil: 0 };
+        entry = { caller, expiresAt: expiresAt === null ? null : new Date(expiresAt).getTime(), cachedUntil: 0 };
         cache.set(key, entry, now);
       }
       if (entry.expiresAt !== null && entry.expiresAt <= now) throw refuse();
@@ -157,6 +157,8 @@ export const authPlugin = fp<AuthOptions>(
  */
 export function requireScopeOnEveryRoute(route: RouteOptions): void {
   if (route.config?.scope === undefined) {
-    throw new Error(`${String(route.method)} ${route.url} declares no config.scope; give it the scope it needs, or 'none'`);
+    throw new Error(
+      `${String(route.method)} ${route.url} declares no config.scope; give it the scope it needs, or 'none'`,
+    );
   }
 }

@@ -5,7 +5,15 @@ import type { CollectionRow, DefaultLevel, Role } from '../../db/types.js';
 import { walkUp } from '../hierarchy/walk.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
-export const COLLECTION_FIELDS = ['id', 'organization_id', 'parent_id', 'title', 'description', 'default_level', 'created_at'] as const;
+export const COLLECTION_FIELDS = [
+  'id',
+  'organization_id',
+  'parent_id',
+  'title',
+  'description',
+  'default_level',
+  'created_at',
+] as const;
 export const COLLECTION_COLUMNS = COLLECTION_FIELDS.map((field) => `c.${field}` as const);
 /** The columns a Collection response is made from. */
 export type CollectionFields = Pick<CollectionRow, (typeof COLLECTION_FIELDS)[number]>;
@@ -15,14 +23,21 @@ export interface CollectionWithAccess extends CollectionFields {
   is_member: boolean;
   chain_levels: DefaultLevel[];
 }
-export async function findCollectionWithAccess(db: Db, collectionId: string, userId: string): Promise<CollectionWithAccess | undefined> {
+export async function findCollectionWithAccess(
+  db: Db,
+  collectionId: string,
+  userId: string,
+): Promise<CollectionWithAccess | undefined> {
   return (await collectionWithAccess(db, collectionId, userId))[0];
 }
 const collectionWithAccess = precompiled((db, collectionId: string, userId: string) =>
   walkUp(db, sql<string[]>`array[${collectionId}]::text[]`)
     .selectFrom('collections as c')
     .leftJoin('organization_members as m', (join) =>
-      join.onRef('m.organization_id', '=', 'c.organization_id').on('m.user_id', '=', userId).on('m.disabled', '=', false),
+      join
+        .onRef('m.organization_id', '=', 'c.organization_id')
+        .on('m.user_id', '=', userId)
+        .on('m.disabled', '=', false),
     )
     .select(COLLECTION_COLUMNS)
     .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])

@@ -14,6 +14,7 @@ export function collectionRole(collection: CollectionWithAccess): Role | null {
 export async function findVisibleCollection(db: Db, collectionId: string, userId: string) {
   const collection = await findCollectionWithAccess(db, collectionId, userId);
   const role = collection ? collectionRole(collection) : null;
-  if (!collection || !roleAtLeast(role, 'read')) throw new NotFoundError('No collection with this id is visible to you');
+  if (!collection || !roleAtLeast(role, 'read'))
+    throw new NotFoundError('No collection with this id is visible to you');
   return { collection, role };
 }

@@ -5,7 +5,11 @@ import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { strongestRole } from './roles.js';
 
 /** What a user is to an organization: undefined when not an active member, role null for a guest. */
-export async function findMembership(db: Db, organizationId: string, userId: string): Promise<{ role: Role | null } | undefined> {
+export async function findMembership(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ role: Role | null } | undefined> {
   return (await membership(db, organizationId, userId))[0];
 }
 
@@ -24,7 +28,12 @@ export async function requireRosterAccess(db: Db, organizationId: string, userId
 }
 
 /** 404 for non-members, 403 for members who are not admins; `action` names what they tried. */
-export async function requireOrganizationAdmin(db: Db, organizationId: string, userId: string, action: string): Promise<void> {
+export async function requireOrganizationAdmin(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  action: string,
+): Promise<void> {
   if ((await organizationRole(db, organizationId, userId)) !== 'admin') {
     throw new ForbiddenError(`${action} needs the admin role in the organization`);
   }

@@ -19,7 +19,8 @@ export interface Placement {
  */
 export async function checkPlacement(
   db: Db,
-  action: 'Creating a space' | 'Creating a collection' | 'Moving a space' | 'Moving a collection' | 'Duplicating a space',
+  action:
+    'Creating a space' | 'Creating a collection' | 'Moving a space' | 'Moving a collection' | 'Duplicating a space',
   organizationId: string,
   parentId: string | undefined,
   userId: string,
@@ -27,7 +28,8 @@ export async function checkPlacement(
   const membership = await findMembership(db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   if (parentId === undefined) {
-    if (!roleAtLeast(membership.role, 'create')) throw new ForbiddenError(`${action} needs the create role in the organization`);
+    if (!roleAtLeast(membership.role, 'create'))
+      throw new ForbiddenError(`${action} needs the create role in the organization`);
     return { memberRole: membership.role, parentLevels: [] };
   }
   const parent = await findCollectionWithAccess(db, parentId, userId);
@@ -35,6 +37,7 @@ export async function checkPlacement(
   if (!parent || parent.organization_id !== organizationId || !roleAtLeast(parentRole, 'read')) {
     throw new BadRequestError(`body/parent: no collection "${parentId}" in this organization`);
   }
-  if (!roleAtLeast(parentRole, 'create')) throw new ForbiddenError(`${action} here needs the create role on the parent collection`);
+  if (!roleAtLeast(parentRole, 'create'))
+    throw new ForbiddenError(`${action} here needs the create role on the parent collection`);
   return { memberRole: membership.role, parentLevels: parent.chain_levels };
 }

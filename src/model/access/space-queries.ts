@@ -34,14 +34,21 @@ export interface SpaceWithAccess extends SpaceFields {
   is_member: boolean;
   chain_levels: DefaultLevel[] | null;
 }
-export async function findSpaceWithAccess(db: Db, spaceId: string, userId: string): Promise<SpaceWithAccess | undefined> {
+export async function findSpaceWithAccess(
+  db: Db,
+  spaceId: string,
+  userId: string,
+): Promise<SpaceWithAccess | undefined> {
   return (await spaceWithAccess(db, spaceId, userId))[0];
 }
 const spaceWithAccess = precompiled((db, spaceId: string, userId: string) =>
   walkUp(db, sql<string[]>`array(select parent_id from spaces where id = ${spaceId})`)
     .selectFrom('spaces as s')
     .leftJoin('organization_members as m', (join) =>
-      join.onRef('m.organization_id', '=', 's.organization_id').on('m.user_id', '=', userId).on('m.disabled', '=', false),
+      join
+        .onRef('m.organization_id', '=', 's.organization_id')
+        .on('m.user_id', '=', userId)
+        .on('m.disabled', '=', false),
     )
     .select(SPACE_COLUMNS)
     .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])

@@ -21,7 +21,9 @@ function sameSecret(given: string, expected: string): boolean {
  * one by one yet; so, like non-members, they have no role as members.
  */
 function memberRole(space: SpaceWithAccess): Role | null {
-  return space.is_member ? effectiveRole(space.member_role, [space.default_level, ...(space.chain_levels ?? [])]) : null;
+  return space.is_member
+    ? effectiveRole(space.member_role, [space.default_level, ...(space.chain_levels ?? [])])
+    : null;
 }
 
 /** Whether the visibility opens the space's published side to anyone who asks: public, unlisted, or share-link with its key. */
@@ -44,7 +46,10 @@ export function spaceRole(space: SpaceWithAccess, shareKey: string | undefined):
  * For a page of spaces, a function giving each one's default levels: its own,
  * then its collections' up to the root, read in one query for the whole page.
  */
-export async function defaultLevelChains(db: Db, spaces: readonly SpaceFields[]): Promise<(space: SpaceFields) => DefaultLevel[]> {
+export async function defaultLevelChains(
+  db: Db,
+  spaces: readonly SpaceFields[],
+): Promise<(space: SpaceFields) => DefaultLevel[]> {
   const parents = [...new Set(spaces.flatMap((space) => (space.parent_id ? [space.parent_id] : [])))];
   const levels = await chainLevels(db, parents);
   return (space) => [space.default_level, ...(space.parent_id ? (levels.get(space.parent_id) ?? []) : [])];
@@ -62,8 +67,19 @@ export interface VisibleSpaceOptions {
  * space object and its current content. Members see it with their role;
  * others (`visitor`) with `read`, where the visibility opens it to them.
  */
-export async function findVisibleSpace(context: Context, spaceId: string, userId: string, options: VisibleSpaceOptions = {}) {
-  const found = await findSpaceFor(context, spaceId, userId, (space) => spaceRole(space, options.shareKey), options.deleted);
+export async function findVisibleSpace(
+  context: Context,
+  spaceId: string,
+  userId: string,
+  options: VisibleSpaceOptions = {},
+) {
+  const found = await findSpaceFor(
+    context,
+    spaceId,
+    userId,
+    (space) => spaceRole(space, options.shareKey),
+    options.deleted,
+  );
   return { ...found, visitor: !roleAtLeast(memberRole(found.space), 'read') };
 }
 
@@ -73,7 +89,12 @@ export async function findVisibleSpace(context: Context, spaceId: string, userId
  * reviewers, older revisions, and every write). Visibility opens none of it:
  * to a non-member or a guest, a public space answers here as a private one.
  */
-export async function findSpaceAsMember(context: Context, spaceId: string, userId: string, options: Pick<VisibleSpaceOptions, 'deleted'> = {}) {
+export async function findSpaceAsMember(
+  context: Context,
+  spaceId: string,
+  userId: string,
+  options: Pick<VisibleSpaceOptions, 'deleted'> = {},
+) {
   return findSpaceFor(context, spaceId, userId, memberRole, options.deleted);
 }
 
@@ -82,12 +103,19 @@ export async function findSpaceAsMember(context: Context, spaceId: string, userI
  * found only where `deleted` allows it, only by its admins, and only within
  * the retention window: past it, the space is gone even before the purge.
  */
-async function findSpaceFor(context: Context, spaceId: string, userId: string, roleOf: (space: SpaceWithAccess) => Role | null, deleted: VisibleSpaceOptions['deleted']) {
+async function findSpaceFor(
+  context: Context,
+  spaceId: string,
+  userId: string,
+  roleOf: (space: SpaceWithAccess) => Role | null,
+  deleted: VisibleSpaceOptions['deleted'],
+) {
   const space = await findSpaceWithAccess(context.db, spaceId, userId);
   const role = space ? roleOf(space) : null;
   if (!space || !role || !roleAtLeast(role, 'read')) throw spaceNotFound();
   if (space.deleted_at) {
-    const withinRetention = context.clock.now().getTime() - space.deleted_at.getTime() < context.config.spaceRetentionMs;
+    const withinRetention =
+      context.clock.now().getTime() - space.deleted_at.getTime() < context.config.spaceRetentionMs;
     if (!deleted || role !== 'admin' || !withinRetention) throw spaceNotFound();
   } else if (deleted === 'required') {
     throw new ConflictError('The space is not deleted');
@@ -102,6 +130,7 @@ async function findSpaceFor(context: Context, spaceId: string, userId: string, r
 export async function findEditableSpace(context: Context, spaceId: string, userId: string, action: string) {
   const found = await findSpaceAsMember(context, spaceId, userId);
   if (!roleAtLeast(found.role, 'edit')) throw new ForbiddenError(`${action} needs the edit role on the space`);
-  if (found.space.edit_mode === 'locked') throw new ForbiddenError(`The space is locked: ${action.toLowerCase()} is refused until it is set back to live`);
+  if (found.space.edit_mode === 'locked')
+    throw new ForbiddenError(`The space is locked: ${action.toLowerCase()} is refused until it is set back to live`);
   return found;
 }

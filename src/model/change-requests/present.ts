@@ -1,5 +1,4 @@
 import type { Urls } from '../../core/urls.js';
-import type { User } from '../../core/schemas.js';
 import { presentUser, type EmailVisibility } from '../people/users.js';
 import type { ChangeRequest } from './schemas.js';
 import { type ChangeRequestFields } from './queries.js';
@@ -9,7 +8,12 @@ const GONE_USER = { id: 'deleted', displayName: 'Deleted user', email: '', photo
 
 export function presentChangeRequest(row: ChangeRequestFields, urls: Urls, emails: EmailVisibility): ChangeRequest {
   const author = row.author_id
-    ? { id: row.author_id, displayName: row.author_display_name ?? '', email: row.author_email ?? '', photoUrl: row.author_photo_url }
+    ? {
+        id: row.author_id,
+        displayName: row.author_display_name ?? '',
+        email: row.author_email ?? '',
+        photoUrl: row.author_photo_url,
+      }
     : GONE_USER;
   const body: ChangeRequest = {
     object: 'change-request',
@@ -17,7 +21,7 @@ export function presentChangeRequest(row: ChangeRequestFields, urls: Urls, email
     number: row.number,
     status: row.status,
     subject: row.subject,
-    createdBy: presentUser(author, urls, emails) as User,
+    createdBy: presentUser(author, urls, emails),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     space: row.space_id,

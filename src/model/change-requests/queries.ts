@@ -33,17 +33,32 @@ export function changeRequestsWithContext(db: Kysely<Database>) {
       'u.photo_url as author_photo_url',
     ]);
 }
-export type ChangeRequestFields = NonNullable<Awaited<ReturnType<ReturnType<typeof changeRequestsWithContext>['executeTakeFirst']>>>;
+export type ChangeRequestFields = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof changeRequestsWithContext>['executeTakeFirst']>>
+>;
 /** `changeRequestId` is its id, or its number in the space (the seeds allow both). */
-export async function findChangeRequest(db: Db, spaceId: string, changeRequestId: string): Promise<ChangeRequestFields | undefined> {
+export async function findChangeRequest(
+  db: Db,
+  spaceId: string,
+  changeRequestId: string,
+): Promise<ChangeRequestFields | undefined> {
   const number = /^[1-9][0-9]{0,8}$/.test(changeRequestId) ? Number(changeRequestId) : null;
   return changeRequestsWithContext(db)
     .where('cr.space_id', '=', spaceId)
-    .where((eb) => (number === null ? eb('cr.id', '=', changeRequestId) : eb.or([eb('cr.id', '=', changeRequestId), eb('cr.number', '=', number)])))
+    .where((eb) =>
+      number === null
+        ? eb('cr.id', '=', changeRequestId)
+        : eb.or([eb('cr.id', '=', changeRequestId), eb('cr.number', '=', number)]),
+    )
     .executeTakeFirst();
 }
 /** The space's counters of change requests by status, moved as one change request goes from `from` to `to`. */
-export async function moveStatusCounters(db: Db, spaceId: string, from: ChangeRequestStatus | null, to: ChangeRequestStatus): Promise<void> {
+export async function moveStatusCounters(
+  db: Db,
+  spaceId: string,
+  from: ChangeRequestStatus | null,
+  to: ChangeRequestStatus,
+): Promise<void> {
   const delta = (status: ChangeRequestStatus) => (to === status ? 1 : 0) - (from === status ? 1 : 0);
   const total = from === null ? 1 : 0;
   if (delta('open') === 0 && delta('draft') === 0 && total === 0) return;
@@ -65,4 +80,21 @@ export async function lockChangeRequest(db: Db, changeRequestId: string) {
     .where('id', '=', changeRequestId)
     .forUpdate()
     .executeTakeFirstOrThrow();
+}
+/** Sets the change request's subject and status, where given, and marks it updated at `updatedAt`. */
+export async function updateChangeRequestFields(
+  db: Db,
+  changeRequestId: string,
+  fields: { subject?: string; status?: ChangeRequestStatus; updatedAt: Date },
+): Promise<void> {
+  const { subject, status, updatedAt } = fields;
+  await db
+    .updateTable('change_requests')
+    .set({
+      ...(subject !== undefined ? { subject } : {}),
+      ...(status !== undefined ? { status } : {}),
+      updated_at: updatedAt,
+    })
+    .where('id', '=', changeRequestId)
+    .execute();
 }

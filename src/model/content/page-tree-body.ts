@@ -21,7 +21,11 @@ export const PAGES_PREFIX = '{"pages":';
  * closing brace) with its subpages into the tree's JSON, top-level pages in
  * their order.
  */
-export function composePageTree(tree: ContentTree, fragmentOf: (page: PageState) => string, cacheKey: string): PageTreeBody {
+export function composePageTree(
+  tree: ContentTree,
+  fragmentOf: (page: PageState) => string,
+  cacheKey: string,
+): PageTreeBody {
   const parts: string[] = [PAGES_PREFIX];
   const walk = (parentId: string | null) => {
     parts.push('[');

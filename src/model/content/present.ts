@@ -33,7 +33,13 @@ export function pageAppUrl(urls: Urls, place: ContentPlace, path: string): strin
  * subpages. The spec requires each document page to carry its content, hence
  * `markdown`.
  */
-export function pageFields(tree: ContentTree, page: PageState, markdown: string, urls: Urls, place: ContentPlace): Record<string, unknown> {
+export function pageFields(
+  tree: ContentTree,
+  page: PageState,
+  markdown: string,
+  urls: Urls,
+  place: ContentPlace,
+): Record<string, unknown> {
   const path = tree.pathOf(page.pageId);
   return {
     id: page.pageId,

@@ -39,7 +39,19 @@ const toPoint = (row: RevisionRecord): RevisionPoint => ({
 export async function findRevision(db: Db, spaceId: string, revisionId: string): Promise<RevisionPoint | undefined> {
   const row = await db
     .selectFrom('revisions')
-    .select(['id', 'organization_id', 'space_id', 'change_request_id', 'seq', 'base_seq', 'type', 'parents', 'variables', 'merged_from', 'created_at'])
+    .select([
+      'id',
+      'organization_id',
+      'space_id',
+      'change_request_id',
+      'seq',
+      'base_seq',
+      'type',
+      'parents',
+      'variables',
+      'merged_from',
+      'created_at',
+    ])
     .where('id', '=', revisionId)
     .where('space_id', '=', spaceId)
     .executeTakeFirst();
@@ -146,7 +158,11 @@ export async function loadDocuments(
   if (documentIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('documents')
-    .select(['id', sql<string | null>`document::text`.as('document_json'), sql<string | null>`case when document is null then markdown end`.as('markdown')])
+    .select([
+      'id',
+      sql<string | null>`document::text`.as('document_json'),
+      sql<string | null>`case when document is null then markdown end`.as('markdown'),
+    ])
     .where('organization_id', '=', organizationId)
     .where('id', '=', sql<string>`any(${[...documentIds]}::text[])`)
     .execute();
@@ -154,7 +170,12 @@ export async function loadDocuments(
 }
 
 /** Keeps the document made for a row written before documents were kept; a concurrent reader's equal one wins. */
-export async function storeMissingDocument(db: Db, organizationId: string, documentId: string, documentJson: string): Promise<void> {
+export async function storeMissingDocument(
+  db: Db,
+  organizationId: string,
+  documentId: string,
+  documentJson: string,
+): Promise<void> {
   await db
     .updateTable('documents')
     .set({ document: documentJson })
@@ -165,7 +186,11 @@ export async function storeMissingDocument(db: Db, organizationId: string, docum
 }
 
 /** The markdown of documents, by id. */
-export async function loadMarkdown(db: Db, organizationId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
+export async function loadMarkdown(
+  db: Db,
+  organizationId: string,
+  documentIds: readonly string[],
+): Promise<Map<string, string>> {
   if (documentIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('documents')

@@ -5,7 +5,15 @@ import type { Conversions } from './document/conversions.js';
 import type { JSONDocument } from './document/index.js';
 import { composePageTree, type PageTreeBody } from './page-tree-body.js';
 import { pageFields, type ContentPlace } from './present.js';
-import { findRevision, loadDocuments, loadMarkdown, loadTree, storeMissingDocument, type RevisionPoint, type StoredContent } from './state.js';
+import {
+  findRevision,
+  loadDocuments,
+  loadMarkdown,
+  loadTree,
+  storeMissingDocument,
+  type RevisionPoint,
+  type StoredContent,
+} from './state.js';
 import type { ContentTree, PageState } from './tree.js';
 
 /** Cache bounds: page and file entries across cached trees, characters of cached text, bytes of page-tree bodies. */
@@ -27,7 +35,7 @@ function cachedByDocument(cache: WeightedLru<string, string>, pages: Iterable<Pa
   return { found, missing };
 }
 
-const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {}, nodes: [] }) as JSONDocument;
+const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {}, nodes: [] });
 
 /**
  * Reads revisions' content through caches. Revisions and documents never
@@ -36,11 +44,16 @@ const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {
  * fresh on every request.
  */
 export class ContentStore {
-  private readonly trees = new WeightedLru<string, ContentTree>(TREE_ITEMS, (tree) => tree.pages.size + tree.files.size + 1);
+  private readonly trees = new WeightedLru<string, ContentTree>(
+    TREE_ITEMS,
+    (tree) => tree.pages.size + tree.files.size + 1,
+  );
   private readonly markdown = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 64);
   /** Each page's own JSON fields, by version and where it is shown: a new revision reuses those of the pages it did not change. */
   private readonly pageFragments = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 160);
-  private readonly pageTreeBodies = new WeightedLru<string, PageTreeBody>(BODY_BYTES, (body) => Math.ceil(body.json.length * 1.25));
+  private readonly pageTreeBodies = new WeightedLru<string, PageTreeBody>(BODY_BYTES, (body) =>
+    Math.ceil(body.json.length * 1.25),
+  );
   /** Stored JSON documents as text, by document id (a document never changes). */
   private readonly documents = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (json) => json.length + 64);
   private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
@@ -119,8 +132,17 @@ export class ContentStore {
    * The JSON answer of a one-page read that depends only on the revision,
    * where it is shown, the page and the format: made by `build` once.
    */
-  pageAnswer(point: RevisionPoint, place: ContentPlace, pageId: string, format: string, build: () => Promise<string>): Promise<string> {
-    return this.pageAnswers.getOrLoad(`${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`, build);
+  pageAnswer(
+    point: RevisionPoint,
+    place: ContentPlace,
+    pageId: string,
+    format: string,
+    build: () => Promise<string>,
+  ): Promise<string> {
+    return this.pageAnswers.getOrLoad(
+      `${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`,
+      build,
+    );
   }
 
   /**

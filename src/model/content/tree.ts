@@ -94,7 +94,8 @@ export class ContentTree {
     if (known !== undefined) return known;
     const page = this.pages.get(pageId);
     if (!page) return '';
-    const path = page.parentId && this.pages.has(page.parentId) ? `${this.pathOf(page.parentId)}/${page.slug}` : page.slug;
+    const path =
+      page.parentId && this.pages.has(page.parentId) ? `${this.pathOf(page.parentId)}/${page.slug}` : page.slug;
     this.pathIndex.set(pageId, path);
     return path;
   }
@@ -110,7 +111,11 @@ export class ContentTree {
 
   /** Whether `pageId` is `ancestorId` or lies under it. */
   isWithin(pageId: string, ancestorId: string): boolean {
-    for (let current = this.pages.get(pageId); current; current = current.parentId ? this.pages.get(current.parentId) : undefined) {
+    for (
+      let current = this.pages.get(pageId);
+      current;
+      current = current.parentId ? this.pages.get(current.parentId) : undefined
+    ) {
       if (current.pageId === ancestorId) return true;
     }
     return false;

@@ -3,18 +3,33 @@ import { NullableString } from '../../core/schemas.js';
 
 /** A sibling named as the place to move next to: a space or a collection. */
 const Pointer = Type.Union([
-  Type.Object({ type: Type.Literal('space'), space: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('collection'), collection: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('space'), space: Type.String({ minLength: 1, maxLength: 128 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('collection'), collection: Type.String({ minLength: 1, maxLength: 128 }) },
+    { additionalProperties: false },
+  ),
 ]);
 
 /** Where to move a space or collection: another parent (null: the top level) and a place among its new siblings. */
 export const MoveBody = Type.Object(
   {
-    parent: Type.Optional(NullableString({ minLength: 1, maxLength: 128, description: 'Id of the new parent collection; null for the top level' })),
+    parent: Type.Optional(
+      NullableString({
+        minLength: 1,
+        maxLength: 128,
+        description: 'Id of the new parent collection; null for the top level',
+      }),
+    ),
     position: Type.Optional(
       Type.Object(
         { before: Type.Optional(Pointer), after: Type.Optional(Pointer) },
-        { additionalProperties: false, description: 'Put the item before and/or after siblings; by default it goes last' },
+        {
+          additionalProperties: false,
+          description: 'Put the item before and/or after siblings; by default it goes last',
+        },
       ),
     ),
   },

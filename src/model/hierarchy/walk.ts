@@ -40,7 +40,13 @@ export function walkUp(db: Kysely<Database>, startIds: RawBuilder<string[]>) {
         qb
           .selectFrom('collections as c')
           .innerJoin('chain', 'chain.parent_id', 'c.id')
-          .select(['chain.start_id', 'c.id', 'c.parent_id', 'c.default_level', sql<number>`chain.depth + 1`.as('depth')])
+          .select([
+            'chain.start_id',
+            'c.id',
+            'c.parent_id',
+            'c.default_level',
+            sql<number>`chain.depth + 1`.as('depth'),
+          ])
           .where('chain.depth', '<', MAX_WALK),
       ),
   );

@@ -18,7 +18,9 @@ export interface MemberFields {
   spaces_count: number;
 }
 /** A member with their user and their counters: teams they are in, spaces they reach. */
-export function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users', object>>(query: QB) {
+export function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users', object>>(
+  query: QB,
+) {
   return query.select([
     'organization_members.user_id',
     'organization_members.role',
@@ -31,7 +33,9 @@ export function selectMember<QB extends SelectQueryBuilder<Database, 'organizati
     'users.photo_url',
     // Members with a role reach every live space of the organization; guests only what is shared with them, nothing yet.
     sql<number>`case when organization_members.role is null then 0
-      else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as('spaces_count'),
+      else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as(
+      'spaces_count',
+    ),
     sql<string>`(select count(*) from team_members tm where tm.organization_id = organization_members.organization_id and tm.user_id = organization_members.user_id)`.as(
       'teams_count',
     ),
@@ -47,7 +51,7 @@ const member = precompiled((db, organizationId: string, userId: string) =>
   selectMember(membersOf(db, organizationId)).where('organization_members.user_id', '=', userId),
 );
 export async function findMember(db: Db, organizationId: string, userId: string): Promise<MemberFields | undefined> {
-  return (await member(db, organizationId, userId))[0] as MemberFields | undefined;
+  return (await member(db, organizationId, userId))[0];
 }
 /** Members of the organization among `userIds`, in one query. */
 export async function findMembers(db: Db, organizationId: string, userIds: readonly string[]): Promise<MemberFields[]> {
@@ -55,10 +59,14 @@ export async function findMembers(db: Db, organizationId: string, userIds: reado
   const rows = await selectMember(membersOf(db, organizationId))
     .where('organization_members.user_id', 'in', [...userIds])
     .execute();
-  return rows as MemberFields[];
+  return rows;
 }
 /** The organization's members among user ids or e-mails, keyed by what was given. */
-export async function resolveMembers(db: Db, organizationId: string, idsOrEmails: readonly string[]): Promise<Map<string, string>> {
+export async function resolveMembers(
+  db: Db,
+  organizationId: string,
+  idsOrEmails: readonly string[],
+): Promise<Map<string, string>> {
   const resolved = new Map<string, string>();
   if (idsOrEmails.length === 0) return resolved;
   const emails = idsOrEmails.map((value) => value.toLowerCase());
@@ -77,7 +85,11 @@ export async function resolveMembers(db: Db, organizationId: string, idsOrEmails
 }
 
 /** The member of the organization, or 404. */
-export async function memberOrNotFound(db: Kysely<Database>, organizationId: string, userId: string): Promise<MemberFields> {
+export async function memberOrNotFound(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+): Promise<MemberFields> {
   const found = await findMember(db, organizationId, userId);
   if (!found) throw new NotFoundError('No member with this id in the organization');
   return found;

@@ -9,7 +9,11 @@ export function presentMember(row: MemberFields, urls: Urls): Member {
     object: 'member',
     id: row.user_id,
     role: row.role,
-    user: presentUser({ id: row.user_id, email: row.email, displayName: row.display_name, photoUrl: row.photo_url }, urls, everyEmailShown),
+    user: presentUser(
+      { id: row.user_id, email: row.email, displayName: row.display_name, photoUrl: row.photo_url },
+      urls,
+      everyEmailShown,
+    ),
     disabled: row.disabled,
     joinedAt: row.joined_at.toISOString(),
     sso: row.sso,

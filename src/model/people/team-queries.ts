@@ -10,7 +10,12 @@ export interface TeamRow {
   caller_is_owner: boolean;
 }
 /** Teams of the organization, optionally only those `ownedBy` owns and those whose title matches `pattern`. */
-export function teamsOf(db: Kysely<Database>, organizationId: string, ownedBy: string | undefined, pattern: string | undefined) {
+export function teamsOf(
+  db: Kysely<Database>,
+  organizationId: string,
+  ownedBy: string | undefined,
+  pattern: string | undefined,
+) {
   let query = db.selectFrom('teams as t').where('t.organization_id', '=', organizationId);
   if (ownedBy !== undefined) {
     query = query.where(({ exists, selectFrom }) =>
@@ -26,19 +31,39 @@ export function teamsOf(db: Kysely<Database>, organizationId: string, ownedBy: s
   return pattern === undefined ? query : query.where('t.title', 'ilike', pattern);
 }
 /** Teams with their member count and whether the caller owns each. */
-export function selectTeams(db: Kysely<Database>, organizationId: string, callerId: string, ownedBy?: string, pattern?: string) {
+export function selectTeams(
+  db: Kysely<Database>,
+  organizationId: string,
+  callerId: string,
+  ownedBy?: string,
+  pattern?: string,
+) {
   return teamsOf(db, organizationId, ownedBy, pattern)
     .select(['t.id', 't.title', 't.created_at'])
     .select(sql<string>`(select count(*) from team_members c where c.team_id = t.id)`.as('members_count'))
     .select(
-      sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as('caller_is_owner'),
+      sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as(
+        'caller_is_owner',
+      ),
     );
 }
-export async function findTeam(db: Db, organizationId: string, teamId: string, callerId: string): Promise<TeamRow | undefined> {
+export async function findTeam(
+  db: Db,
+  organizationId: string,
+  teamId: string,
+  callerId: string,
+): Promise<TeamRow | undefined> {
   return selectTeams(db, organizationId, callerId).where('t.id', '=', teamId).executeTakeFirst();
 }
 /** Teams of the organization among `teamIds`, in one query. */
-export async function findTeams(db: Db, organizationId: string, teamIds: readonly string[], callerId: string): Promise<TeamRow[]> {
+export async function findTeams(
+  db: Db,
+  organizationId: string,
+  teamIds: readonly string[],
+  callerId: string,
+): Promise<TeamRow[]> {
   if (teamIds.length === 0) return [];
-  return selectTeams(db, organizationId, callerId).where('t.id', 'in', [...teamIds]).execute();
+  return selectTeams(db, organizationId, callerId)
+    .where('t.id', 'in', [...teamIds])
+    .execute();
 }

@@ -48,12 +48,15 @@ function membershipsSharedWith(db: Db, callerId: string) {
 
 /** A user the caller may see: themselves, or someone who shares an organization with them. */
 export async function findUserVisibleTo(db: Db, userId: string, callerId: string): Promise<UserRow | undefined> {
-  if (userId === callerId) return db.selectFrom('users').select(USER_FIELDS).where('id', '=', userId).executeTakeFirst();
+  if (userId === callerId)
+    return db.selectFrom('users').select(USER_FIELDS).where('id', '=', userId).executeTakeFirst();
   return db
     .selectFrom('users as u')
     .select(USER_FIELDS.map((field) => `u.${field}` as const))
     .where('u.id', '=', userId)
-    .where(({ exists }) => exists(membershipsSharedWith(db, callerId).select('theirs.user_id').where('theirs.user_id', '=', userId)))
+    .where(({ exists }) =>
+      exists(membershipsSharedWith(db, callerId).select('theirs.user_id').where('theirs.user_id', '=', userId)),
+    )
     .executeTakeFirst();
 }
 
@@ -84,7 +87,11 @@ export async function emailVisibilityFor(
     others = others.filter((id) => !sharing.has(id));
   }
   if (others.length > 0) {
-    const rows = await membershipsSharedWith(db, callerId).select('theirs.user_id').distinct().where('theirs.user_id', '=', sql<string>`any(${others}::text[])`).execute();
+    const rows = await membershipsSharedWith(db, callerId)
+      .select('theirs.user_id')
+      .distinct()
+      .where('theirs.user_id', '=', sql<string>`any(${others}::text[])`)
+      .execute();
     for (const { user_id } of rows) sharing.add(user_id);
   }
   return (userId) => sharing.has(userId);

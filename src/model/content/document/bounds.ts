@@ -146,11 +146,15 @@ export function checkMarkdownBounds(markdown: string, field: string): void {
       // White space nests only where a marker follows it; indented code opens nothing.
       const depth = markers === '' ? 0 : markers.length + Math.floor(prefix.columns / 4);
       if (depth > MARKDOWN_LIMITS.depth) {
-        tooComplex(field, `nests too deeply: quotes and lists ${depth} deep on one line (at most ${MARKDOWN_LIMITS.depth})`);
+        tooComplex(
+          field,
+          `nests too deeply: quotes and lists ${depth} deep on one line (at most ${MARKDOWN_LIMITS.depth})`,
+        );
       }
       if (markers !== '') {
         // A line like the one before continues its list (a new item) or, without a blank line between, its quote.
-        const sameBlocks = markers === previousMarkers && prefix.columns === previousColumns && (markers.endsWith('l') || !afterBlank);
+        const sameBlocks =
+          markers === previousMarkers && prefix.columns === previousColumns && (markers.endsWith('l') || !afterBlank);
         if (!sameBlocks) containerBlocks += markers.length;
         if (containerBlocks > MARKDOWN_LIMITS.containerBlocks) {
           tooComplex(field, `has more than ${MARKDOWN_LIMITS.containerBlocks} quote and list blocks`);
@@ -166,7 +170,10 @@ export function checkMarkdownBounds(markdown: string, field: string): void {
       if (markers !== '' || code === 0x23 || code === 0x7c) delimiterRuns = 0; // # |
       delimiterRuns += countDelimiterRuns(markdown, prefix.end, lineEnd);
       if (delimiterRuns > MARKDOWN_LIMITS.delimiterRuns) {
-        tooComplex(field, `has more than ${MARKDOWN_LIMITS.delimiterRuns} emphasis delimiters (*, _, ~) in one paragraph`);
+        tooComplex(
+          field,
+          `has more than ${MARKDOWN_LIMITS.delimiterRuns} emphasis delimiters (*, _, ~) in one paragraph`,
+        );
       }
       // Only a fence at the top level runs to its closing fence whatever follows; one in a container ends with it.
       if (fenceHere && prefix.markers === '' && prefix.columns < 4) fence = fenceHere;
@@ -200,7 +207,8 @@ export function checkDocumentBounds(document: unknown, field: string): number {
     if (typeof value !== 'object' || value === null) continue;
     nodes += 1;
     if (nodes > DOCUMENT_LIMITS.nodes) tooComplex(field, `has more than ${DOCUMENT_LIMITS.nodes} nodes`);
-    if (depth > DOCUMENT_LIMITS.depth) tooComplex(field, `nests too deeply: more than ${DOCUMENT_LIMITS.depth} levels of objects and arrays`);
+    if (depth > DOCUMENT_LIMITS.depth)
+      tooComplex(field, `nests too deeply: more than ${DOCUMENT_LIMITS.depth} levels of objects and arrays`);
     for (const child of Array.isArray(value) ? value : Object.values(value)) {
       if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: depth + 1 });
     }

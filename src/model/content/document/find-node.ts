@@ -25,7 +25,7 @@ export function findNodeByKey(document: JSONDocument, key: string): object | und
 export function nodeText(node: object, max: number): string {
   const parts: string[] = [];
   let length = 0;
-  const pending: AnyNode[] = [node as AnyNode];
+  const pending: AnyNode[] = [node];
   while (pending.length > 0 && length < max) {
     const current = pending.shift()!;
     if (current.leaves) {

@@ -21,7 +21,12 @@ import type {
 
 function imagesAsParagraph(images: DocumentBlockImages): DocumentBlockParagraph {
   const inlines = images.nodes.flatMap((image, index): DocumentInlineContent[] => {
-    const inline: DocumentInlineImage = { object: 'inline', type: 'inline-image', data: { ...image.data }, isVoid: true };
+    const inline: DocumentInlineImage = {
+      object: 'inline',
+      type: 'inline-image',
+      data: { ...image.data },
+      isVoid: true,
+    };
     const caption = image.fragments[0]?.nodes.flatMap((p) => p.nodes);
     if (caption && !isEmptyInlineContent(caption)) inline.data.caption = captionText(caption);
     return index === 0 ? [inline] : [textNode([leaf(' ')]), inline];
@@ -54,7 +59,9 @@ function tableAsParagraphs(table: DocumentBlockTable): DocumentBlockParagraph[] 
       .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1))
       .map((record) => view.columns.map((column) => cellContent(record.values[column]))),
   ];
-  return rows.map((cells) => paragraph(cells.flatMap((cell, index) => (index === 0 ? cell : [textNode([leaf(' | ')]), ...cell]))));
+  return rows.map((cells) =>
+    paragraph(cells.flatMap((cell, index) => (index === 0 ? cell : [textNode([leaf(' | ')]), ...cell]))),
+  );
 }
 
 export function fitListItem(blocks: DocumentTopLevelBlock[]): DocumentListItemChild[] {

@@ -28,7 +28,11 @@ import type {
 export function markdownToDocument(markdown: string): JSONDocument {
   const tree = parseMarkdown(markdown);
   isolateHintTags(tree);
-  return withKeys({ object: 'document', data: {}, nodes: flow(tree.children, { definitions: collectDefinitions(tree), depth: 0 }) });
+  return withKeys({
+    object: 'document',
+    data: {},
+    nodes: flow(tree.children, { definitions: collectDefinitions(tree), depth: 0 }),
+  });
 }
 
 /** What the conversion of a block needs from around it. */
@@ -71,7 +75,14 @@ function block(node: RootContent | HintGroup, scope: Scope): DocumentTopLevelBlo
     case 'blockquote': {
       const alert = githubAlert(node);
       if (alert) return [hint(alert.style, alert.children, scope)];
-      return [{ object: 'block', type: 'blockquote', data: {}, nodes: orEmptyParagraph(fitQuote(flow(node.children, inner(scope)))) }];
+      return [
+        {
+          object: 'block',
+          type: 'blockquote',
+          data: {},
+          nodes: orEmptyParagraph(fitQuote(flow(node.children, inner(scope)))),
+        },
+      ];
     }
     case 'hint':
       return [hint(node.style, node.children, scope)];
@@ -129,7 +140,9 @@ function isImagesOnly(node: Paragraph, definitions: Definitions): boolean {
     child.type === 'image' || (child.type === 'imageReference' && definitions.has(child.identifier));
   return (
     node.children.some(isImage) &&
-    node.children.every((child) => isImage(child) || child.type === 'break' || (child.type === 'text' && child.value.trim() === ''))
+    node.children.every(
+      (child) => isImage(child) || child.type === 'break' || (child.type === 'text' && child.value.trim() === ''),
+    )
   );
 }
 
@@ -149,13 +162,20 @@ function image(url: string, alt: string | null | undefined, title: string | null
     object: 'block',
     type: 'image',
     data: { ref: imageRefFromUrl(url), ...(alt ? { alt } : {}) },
-    fragments: title ? [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([textNode([leaf(title)])])] }] : [],
+    fragments: title
+      ? [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([textNode([leaf(title)])])] }]
+      : [],
     isVoid: true,
   };
 }
 
 function hint(style: HintStyle, children: Array<RootContent | HintGroup>, scope: Scope): DocumentBlockHint {
-  return { object: 'block', type: 'hint', data: { style }, nodes: orEmptyParagraph(fitHint(flow(children, inner(scope)))) };
+  return {
+    object: 'block',
+    type: 'hint',
+    data: { style },
+    nodes: orEmptyParagraph(fitHint(flow(children, inner(scope)))),
+  };
 }
 
 /** A list with any checkbox is a task list, numbered or not: GitBook has no numbered task list. */

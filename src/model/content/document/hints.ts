@@ -77,7 +77,9 @@ function splitAtHintTags(paragraph: Paragraph): Paragraph[] {
   let pending: PhrasingContent[][] = [];
   const flush = () => {
     if (pending.length > 0) {
-      const children = pending.flatMap((line, index) => (index === 0 ? line : [{ type: 'text', value: '\n' } as const, ...line]));
+      const children = pending.flatMap((line, index) =>
+        index === 0 ? line : [{ type: 'text', value: '\n' } as const, ...line],
+      );
       paragraphs.push({ type: 'paragraph', children });
     }
     pending = [];
@@ -200,7 +202,10 @@ export function githubAlert(quote: Blockquote): { style: HintStyle; children: Fl
   if (lines[0]!.trim() !== '') return null;
   const after = first.children.slice(1);
   if (lines.length > 1) {
-    const paragraph: Paragraph = { type: 'paragraph', children: [{ type: 'text', value: lines.slice(1).join('\n') }, ...after] };
+    const paragraph: Paragraph = {
+      type: 'paragraph',
+      children: [{ type: 'text', value: lines.slice(1).join('\n') }, ...after],
+    };
     return { style, children: [paragraph, ...rest] };
   }
   // `[!NOTE]` ending in two spaces is followed by a hard break rather than a soft one.

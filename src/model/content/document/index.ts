@@ -8,7 +8,14 @@ export { splitFrontmatter, type Frontmatter } from './frontmatter.js';
 export { markdownToDocument } from './from-markdown.js';
 export { splitLeadingHeading } from './leading-heading.js';
 export { collectReferences, type References } from './links.js';
-export { rewriteUrls, spliceUrls, urlDestinations, type UrlDestination, type UrlKind, type UrlRewrite } from './rewrite-urls.js';
+export {
+  rewriteUrls,
+  spliceUrls,
+  urlDestinations,
+  type UrlDestination,
+  type UrlKind,
+  type UrlRewrite,
+} from './rewrite-urls.js';
 export { checkDocumentBounds, checkMarkdownBounds, DOCUMENT_LIMITS, MARKDOWN_LIMITS } from './bounds.js';
 export { documentToMarkdown } from './to-markdown.js';
 export type * from './types.js';

@@ -23,7 +23,11 @@ function text(value: string, marks: DocumentMarkType[]): DocumentText {
   return textNode([leaf(value, marksOf(marks))]);
 }
 
-export function inlineImage(url: string, alt: string | null | undefined, title: string | null | undefined): DocumentInlineImage {
+export function inlineImage(
+  url: string,
+  alt: string | null | undefined,
+  title: string | null | undefined,
+): DocumentInlineImage {
   return {
     object: 'inline',
     type: 'inline-image',
@@ -32,7 +36,12 @@ export function inlineImage(url: string, alt: string | null | undefined, title: 
   };
 }
 
-function link(url: string, children: PhrasingContent[], marks: DocumentMarkType[], definitions: Definitions): DocumentInlineLink {
+function link(
+  url: string,
+  children: PhrasingContent[],
+  marks: DocumentMarkType[],
+  definitions: Definitions,
+): DocumentInlineLink {
   const nodes = phrasing(children, marks, definitions).filter(
     (node): node is DocumentText | DocumentInlineImage => node.object === 'text' || node.type === 'inline-image',
   );
@@ -47,7 +56,11 @@ const MARK_OF = { strong: 'bold', emphasis: 'italic', delete: 'strikethrough' } 
  * nest thousands deep. HTML tags are dropped and the text between them kept,
  * except `<br>`, which is a line break.
  */
-function phrasing(children: PhrasingContent[], marks: DocumentMarkType[], definitions: Definitions): DocumentInlineContent[] {
+function phrasing(
+  children: PhrasingContent[],
+  marks: DocumentMarkType[],
+  definitions: Definitions,
+): DocumentInlineContent[] {
   const out: DocumentInlineContent[] = [];
   const pending = children.map((node) => ({ node, marks })).reverse();
   while (pending.length > 0) {
@@ -61,7 +74,11 @@ function phrasing(children: PhrasingContent[], marks: DocumentMarkType[], defini
   return out;
 }
 
-function unformatted(node: PhrasingContent, marks: DocumentMarkType[], definitions: Definitions): DocumentInlineContent[] {
+function unformatted(
+  node: PhrasingContent,
+  marks: DocumentMarkType[],
+  definitions: Definitions,
+): DocumentInlineContent[] {
   switch (node.type) {
     case 'text':
       return [text(softBreaksAsSpaces(node.value), marks)];
@@ -73,7 +90,9 @@ function unformatted(node: PhrasingContent, marks: DocumentMarkType[], definitio
       return [link(node.url, node.children, marks, definitions)];
     case 'linkReference': {
       const definition = definitions.get(node.identifier);
-      return definition ? [link(definition.url, node.children, marks, definitions)] : phrasing(node.children, marks, definitions);
+      return definition
+        ? [link(definition.url, node.children, marks, definitions)]
+        : phrasing(node.children, marks, definitions);
     }
     case 'image':
       return [inlineImage(node.url, node.alt, node.title)];

@@ -1,7 +1,17 @@
 import type { PhrasingContent } from 'mdast';
 import { append, MARK_ORDER } from './build.js';
 import { urlFromRef } from './links.js';
-import { asObject, asString, childObjects, fail, field, nodeType, optionalString, type At, type JsonObject } from './read-json.js';
+import {
+  asObject,
+  asString,
+  childObjects,
+  fail,
+  field,
+  nodeType,
+  optionalString,
+  type At,
+  type JsonObject,
+} from './read-json.js';
 import type { DocumentMarkType } from './types.js';
 
 interface Leaf {
@@ -56,7 +66,7 @@ function leavesPhrasing(leaves: Leaf[], lineBreak: LineBreak, level = 0): Phrasi
     let end = index;
     while (end < leaves.length && leaves[end]!.marks.has(mark) === marked) end += 1;
     const inner = leavesPhrasing(leaves.slice(index, end), lineBreak, level + 1);
-    if (marked) out.push({ type, children: inner } as PhrasingContent);
+    if (marked) out.push({ type, children: inner });
     else append(out, inner);
     index = end;
   }
@@ -133,7 +143,10 @@ export function inlinePhrasing(parent: JsonObject, at: At, lineBreak: LineBreak,
 export function inlineText(parent: JsonObject, at: At): string {
   return childObjects(parent, at, 'nodes')
     .map(([node, nodeAt]) => {
-      if (node.object === 'text') return readLeaves(node, nodeAt).map((leaf) => leaf.text).join('');
+      if (node.object === 'text')
+        return readLeaves(node, nodeAt)
+          .map((leaf) => leaf.text)
+          .join('');
       return Array.isArray(node.nodes) ? inlineText(node, nodeAt) : '';
     })
     .join('');

@@ -31,7 +31,7 @@ export function imageRefFromUrl(url: string): ImageRef {
  * (a page of another space, users, collections...): those links lose their target.
  */
 export function urlFromRef(ref: Record<string, unknown>): string | null {
-  const text = (name: string) => (typeof ref[name] === 'string' && ref[name] !== '' ? (ref[name] as string) : null);
+  const text = (name: string) => (typeof ref[name] === 'string' && ref[name] !== '' ? ref[name] : null);
   if (ref.space !== undefined) return null;
   const page = text('page');
   const file = text('file');

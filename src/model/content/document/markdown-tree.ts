@@ -42,7 +42,10 @@ export interface SourceRange {
  * wrote its destination. mdast keeps only the decoded URL; the parser's own
  * destination tokens are the one exact source of where it sits.
  */
-export function parseMarkdownWithDestinations(markdown: string): { tree: Root; destinations: Map<UrlNode, SourceRange> } {
+export function parseMarkdownWithDestinations(markdown: string): {
+  tree: Root;
+  destinations: Map<UrlNode, SourceRange>;
+} {
   const destinations = new Map<UrlNode, SourceRange>();
   function record(this: CompileContext, token: Token): undefined {
     const node = this.stack.at(-1);

@@ -60,6 +60,7 @@ export function childObjects(node: JsonObject, at: At, name: string, required = 
 
 /** A node's `type`, which every block and inline must have. */
 export function nodeType(node: JsonObject, at: At): string {
-  if (typeof node.type !== 'string' || node.type === '') fail(at, 'has no "type": every block and inline node needs one');
+  if (typeof node.type !== 'string' || node.type === '')
+    fail(at, 'has no "type": every block and inline node needs one');
   return node.type;
 }

@@ -18,7 +18,12 @@ export function urlDestinations(markdown: string): UrlDestination[] {
   // A destination follows `](` (links, images) or `]:` (definitions) at once; without either there is none.
   if (!markdown.includes('](') && !markdown.includes(']:')) return [];
   const { destinations } = parseMarkdownWithDestinations(markdown);
-  return [...destinations].map(([node, range]) => ({ url: node.url, kind: node.type, start: range.start, end: range.end }));
+  return [...destinations].map(([node, range]) => ({
+    url: node.url,
+    kind: node.type,
+    start: range.start,
+    end: range.end,
+  }));
 }
 
 /**
@@ -30,7 +35,8 @@ export function spliceUrls(markdown: string, destinations: readonly UrlDestinati
   const edits: Array<SourceRange & { text: string }> = [];
   for (const destination of destinations) {
     const replacement = rewrite(destination.url, destination.kind);
-    if (replacement !== undefined) edits.push({ start: destination.start, end: destination.end, text: formatDestination(replacement) });
+    if (replacement !== undefined)
+      edits.push({ start: destination.start, end: destination.end, text: formatDestination(replacement) });
   }
   // Splice from the end so earlier offsets stay valid; destinations never overlap.
   edits.sort((a, b) => b.start - a.start);

@@ -2,7 +2,12 @@ import type { Table } from 'mdast';
 import { paragraph } from './build.js';
 import { inlineContent, type Definitions } from './inline-from-markdown.js';
 import { plainText } from './markdown-tree.js';
-import type { DocumentBlockTable, DocumentFragment, DocumentTableDefinitionText, DocumentTableRecord } from './types.js';
+import type {
+  DocumentBlockTable,
+  DocumentFragment,
+  DocumentTableDefinitionText,
+  DocumentTableRecord,
+} from './types.js';
 
 const BASE_62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -51,7 +56,11 @@ export function tableBlock(table: Table, definitions: Definitions): DocumentBloc
       const fragment = `${recordId}${column}`;
       values[column] = fragment;
       const cell = row.children[index];
-      fragments.push({ object: 'fragment', fragment, nodes: [paragraph(cell ? inlineContent(cell.children, definitions) : [])] });
+      fragments.push({
+        object: 'fragment',
+        fragment,
+        nodes: [paragraph(cell ? inlineContent(cell.children, definitions) : [])],
+      });
     });
     records[recordId] = { orderIndex: orderKey(rowIndex), values };
   });

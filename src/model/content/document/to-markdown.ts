@@ -94,13 +94,15 @@ function block(node: JsonObject, at: At): FlowContent[] {
 /** A hint's content between its tags, each tag on a line of its own. */
 function hint(node: JsonObject, at: At): FlowContent[] {
   const style = dataOf(node, at).style;
-  if (!HINT_STYLES.includes(style as HintStyle)) fail(field(field(at, 'data'), 'style'), `must be one of: ${HINT_STYLES.join(', ')}`);
+  if (!HINT_STYLES.includes(style as HintStyle))
+    fail(field(field(at, 'data'), 'style'), `must be one of: ${HINT_STYLES.join(', ')}`);
   const open: Html = { type: 'html', value: openHintTag(style as HintStyle) };
   const close: Html = { type: 'html', value: CLOSE_HINT_TAG };
   return [open, ...blocks(node, at), close];
 }
 
-const isHintTag = (node: RootContent) => node.type === 'html' && (node.value === CLOSE_HINT_TAG || node.value.startsWith('{% hint '));
+const isHintTag = (node: RootContent) =>
+  node.type === 'html' && (node.value === CLOSE_HINT_TAG || node.value.startsWith('{% hint '));
 
 /**
  * GitBook writes a hint's tags right against the paragraphs they enclose, with
@@ -124,7 +126,13 @@ function list(node: JsonObject, at: At, type: 'list-unordered' | 'list-ordered' 
       return { type: 'listItem', spread: !isTightItem(children), checked, children };
     });
   const ordered = type === 'list-ordered';
-  return { type: 'list', ordered, start: ordered && typeof start === 'number' ? start : null, spread: false, children: items };
+  return {
+    type: 'list',
+    ordered,
+    start: ordered && typeof start === 'number' ? start : null,
+    spread: false,
+    children: items,
+  };
 }
 
 /**
@@ -151,7 +159,9 @@ function images(nodes: Array<[JsonObject, At]>): FlowContent[] {
     const alt = optionalString(data.alt, field(field(imageAt, 'data'), 'alt')) ?? '';
     return [{ type: 'image', url, alt, title: caption(image, imageAt) }];
   });
-  const spaced = children.flatMap((child, index): PhrasingContent[] => (index === 0 ? [child] : [{ type: 'text', value: ' ' }, child]));
+  const spaced = children.flatMap((child, index): PhrasingContent[] =>
+    index === 0 ? [child] : [{ type: 'text', value: ' ' }, child],
+  );
   return spaced.length > 0 ? [{ type: 'paragraph', children: spaced }] : [];
 }
 
@@ -173,18 +183,19 @@ function table(node: JsonObject, at: At): FlowContent {
   const viewAt = field(dataAt, 'view');
   const columns = childStrings(asObject(data.view, viewAt).columns, field(viewAt, 'columns'));
   const definition = asObject(data.definition, field(dataAt, 'definition'));
-  const fragments = new Map(childObjects(node, at, 'fragments', false).map(([f, fAt]) => [f.fragment, [f, fAt] as const]));
-  const column = (id: string) => (typeof definition[id] === 'object' && definition[id] !== null ? (definition[id] as JsonObject) : {});
+  const fragments = new Map(
+    childObjects(node, at, 'fragments', false).map(([f, fAt]) => [f.fragment, [f, fAt] as const]),
+  );
+  const column = (id: string) =>
+    typeof definition[id] === 'object' && definition[id] !== null ? (definition[id] as JsonObject) : {};
   const header: TableRow = {
     type: 'tableRow',
     children: columns.map((id) => ({ type: 'tableCell', children: textCell(column(id).title) })),
   };
-  const rows = records(data, dataAt).map(
-    ([record, recordAt]): TableRow => ({
-      type: 'tableRow',
-      children: columns.map((id) => cell(asObject(record.values ?? {}, field(recordAt, 'values'))[id], fragments)),
-    }),
-  );
+  const rows = records(data, dataAt).map(([record, recordAt]): TableRow => ({
+    type: 'tableRow',
+    children: columns.map((id) => cell(asObject(record.values ?? {}, field(recordAt, 'values'))[id], fragments)),
+  }));
   // Left is the default; writing it would add `:` to every delimiter for nothing.
   const align = columns.map((id) => {
     const alignment = column(id).textAlignment as AlignType;
@@ -201,9 +212,10 @@ function childStrings(value: unknown, at: At): string[] {
 /** The table's records, sorted the way GitBook shows them. */
 function records(data: JsonObject, dataAt: At): Array<[JsonObject, At]> {
   const recordsAt = field(dataAt, 'records');
-  const all = Object.entries(asObject(data.records ?? {}, recordsAt)).map(
-    ([id, record]): [JsonObject, At] => [asObject(record, field(recordsAt, id)), field(recordsAt, id)],
-  );
+  const all = Object.entries(asObject(data.records ?? {}, recordsAt)).map(([id, record]): [JsonObject, At] => [
+    asObject(record, field(recordsAt, id)),
+    field(recordsAt, id),
+  ]);
   const order = (record: JsonObject) => (typeof record.orderIndex === 'string' ? record.orderIndex : '');
   // Fractional-indexing keys compare as plain strings, not by locale.
   return all.sort(([a], [b]) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
@@ -220,9 +232,13 @@ function cell(value: unknown, fragments: Map<unknown, readonly [JsonObject, At]>
   const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
   if (!fragment) return { type: 'tableCell', children: textCell(value) };
   const paragraphs = childObjects(...fragment, 'nodes')
-    .filter(([block]) => block.type === 'paragraph' || (typeof block.type === 'string' && block.type.startsWith('heading-')))
+    .filter(
+      ([block]) => block.type === 'paragraph' || (typeof block.type === 'string' && block.type.startsWith('heading-')),
+    )
     .map(([block, blockAt]) => withoutTrailingBreaks(inlinePhrasing(block, blockAt, 'html')));
   // A cell is one line: its paragraphs are joined by `<br>`; lists and other blocks a GitHub table cannot hold are left out.
-  const children = paragraphs.flatMap((p, index): PhrasingContent[] => (index === 0 ? p : [{ type: 'html', value: '<br>' }, ...p]));
+  const children = paragraphs.flatMap((p, index): PhrasingContent[] =>
+    index === 0 ? p : [{ type: 'html', value: '<br>' }, ...p],
+  );
   return { type: 'tableCell', children };
 }

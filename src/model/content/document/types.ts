@@ -229,11 +229,7 @@ export type DocumentEssentialBlock =
 export type DocumentQuoteChild = DocumentEssentialBlock | DocumentBlockQuote;
 
 export type DocumentListItemChild =
-  | DocumentEssentialBlock
-  | DocumentBlockCode
-  | DocumentBlockHint
-  | DocumentBlockQuote
-  | DocumentBlockTable;
+  DocumentEssentialBlock | DocumentBlockCode | DocumentBlockHint | DocumentBlockQuote | DocumentBlockTable;
 
 /** `DocumentBlocksTopLevels`, for the block types markdown can express. */
 export type DocumentTopLevelBlock = DocumentListItemChild | DocumentBlockImages;

@@ -53,7 +53,12 @@ export function readPage(written: string): TaskOutcome<ReadPage> {
     const { data, body } = splitFrontmatter(written);
     const heading = Object.hasOwn(data, 'title') ? null : splitLeadingHeading(body);
     const markdown = (heading ? heading.body : body).replace(/^(?:[ \t]*\r?\n)+/, '');
-    return { frontmatter: data, ...(heading ? { title: heading.title } : {}), markdown, destinations: urlDestinations(markdown) };
+    return {
+      frontmatter: data,
+      ...(heading ? { title: heading.title } : {}),
+      markdown,
+      destinations: urlDestinations(markdown),
+    };
   });
 }
 

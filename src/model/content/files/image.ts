@@ -51,7 +51,10 @@ const EXTENSION_TYPES: Record<string, string> = {
 
 /** An SVG file opens with its root, an XML declaration, a doctype or a comment; a page that merely embeds one does not. */
 function startsLikeSvg(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 256))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return /^<(svg[\s>]|\?xml|!doctype svg|!--)/i.test(head);
 }
 

@@ -1,0 +1,177 @@
+import { ConflictError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { paginate } from '../core/pagination.js';
+import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
+import { changeRequestIn } from '../model/change-requests/access.js';
+import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
+import { presentChangeRequest } from '../model/change-requests/present.js';
+import { moveStatusCounters, updateChangeRequestFields } from '../model/change-requests/queries.js';
+import type { ChangeRequest } from '../model/change-requests/schemas.js';
+import type { Context } from '../model/context.js';
+import { emailVisibilityFor } from '../model/people/user-queries.js';
+import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
+import { mergeIntoSpace, type MergeOutcome } from './merge.js';
+import { presentWrittenBatch } from './present.js';
+import {
+  countChangeRequests,
+  insertChangeRequest,
+  listChangeRequests,
+  listChangeRequestsByCreator,
+  lockSpaceForNumbering,
+} from './queries.js';
+import type {
+  ContentChange,
+  CreateChangeRequestInput,
+  ListChangeRequestsInput,
+  UpdateChangeRequestInput,
+} from './schemas.js';
+
+/** One change request of the space, as the caller (a member of the space's organization) sees it. */
+async function presentOne(
+  context: Context,
+  space: { id: string; organization_id: string },
+  changeRequestId: string,
+  userId: string,
+): Promise<ChangeRequest> {
+  const row = await changeRequestIn(context, space.id, changeRequestId);
+  const emails = await emailVisibilityFor(context.db, userId, [row.author_id], space.organization_id);
+  return presentChangeRequest(row, context.urls, emails);
+}
+
+/** Opens a draft change request on the space's current revision, numbered next in the space. */
+export async function createChangeRequest(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  input: CreateChangeRequestInput,
+): Promise<ChangeRequest> {
+  const { space } = await findEditableSpace(context, spaceId, userId, 'Creating a change request');
+  const id = newId();
+  await context.db.transaction().execute(async (tx) => {
+    // The space's row lock makes numbers follow each other without gaps or repeats.
+    const { revision_id: revisionId, change_requests_count: count } = await lockSpaceForNumbering(tx, space.id);
+    const now = context.clock.now();
+    await insertChangeRequest(tx, {
+      id,
+      organization_id: space.organization_id,
+      space_id: space.id,
+      number: count + 1,
+      subject: input.subject ?? '',
+      status: 'draft',
+      created_by: userId,
+      revision_id: revisionId,
+      revision_initial_id: revisionId,
+      created_at: now,
+      updated_at: now,
+    });
+    await moveStatusCounters(tx, space.id, null, 'draft');
+  });
+  return presentOne(context, space, id, userId);
+}
+
+/** A page of the space's change requests with one status (default open), and one author if asked, newest first. */
+export async function listSpaceChangeRequests(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  query: ListChangeRequestsInput,
+) {
+  const { space } = await findSpaceAsMember(context, spaceId, userId);
+  const status = query.status ?? 'open';
+  const creator = query.creator;
+  const page = context.cursors.request(`change-requests:${space.id}:${status}:${creator ?? ''}`, query);
+  const rows = await paginate(context.cursors, page, {
+    rows: () =>
+      creator
+        ? listChangeRequestsByCreator(context.db, page, space.id, status, creator)
+        : listChangeRequests(context.db, page, space.id, status),
+    count: () => countChangeRequests(context.db, space.id, status, creator),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => row,
+  });
+  const authors = rows.items.map((row) => row.author_id);
+  const emails = await emailVisibilityFor(context.db, userId, authors, space.organization_id);
+  return { ...rows, items: rows.items.map((row) => presentChangeRequest(row, context.urls, emails)) };
+}
+
+/** A change request of the space, by id or by number. */
+export async function getChangeRequest(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  changeRequestId: string,
+): Promise<ChangeRequest> {
+  const { space } = await findSpaceAsMember(context, spaceId, userId);
+  return presentOne(context, space, changeRequestId, userId);
+}
+
+/** Changes a change request's subject or status; a merged one no longer changes. */
+export async function updateChangeRequest(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  changeRequestId: string,
+  input: UpdateChangeRequestInput,
+): Promise<ChangeRequest> {
+  const { space } = await findEditableSpace(context, spaceId, userId, 'Updating a change request');
+  const { id } = await changeRequestIn(context, space.id, changeRequestId);
+  const { subject, status } = input;
+  await context.db.transaction().execute(async (tx) => {
+    // For update, as a merge takes it: a status change moves the space's counters, and a
+    // key-share lock upgraded there could deadlock with another change request's update.
+    const { changeRequest: locked } = await lockSpaceThenChangeRequest(tx, space.id, id, 'update');
+    if (locked.status === 'merged') throw new ConflictError('The change request is merged; it can no longer change');
+    await updateChangeRequestFields(tx, id, { subject, status, updatedAt: context.clock.now() });
+    if (status !== undefined) await moveStatusCounters(tx, space.id, locked.status, status);
+  });
+  return presentOne(context, space, id, userId);
+}
+
+/**
+ * Applies a batch of content changes as one new revision of the change
+ * request. `compat`: answer with the change request alone, as older clients
+ * expect; otherwise also with the pages and files the batch touched.
+ */
+export async function updateChangeRequestContent(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  changeRequestId: string,
+  changes: readonly ContentChange[],
+  compat: boolean,
+) {
+  const { space } = await findEditableSpace(context, spaceId, userId, 'Editing a change request');
+  const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
+  // Checked again under the lock; checked here too so that no file is fetched for a closed change request.
+  requireWorkable(changeRequest.status);
+  const target = {
+    organizationId: space.organization_id,
+    spaceId: space.id,
+    changeRequestId: changeRequest.id,
+    userId,
+  };
+  const written = await writeChangeRequestContent(context, target, changes);
+  const updated = await presentOne(context, space, changeRequest.id, userId);
+  if (compat) return { compat: true as const, changeRequest: updated };
+  const now = context.clock.now();
+  const downloadUrl = (file: { versionId: string; name: string }) =>
+    context.fileUrls.sign(file.versionId, file.name, now);
+  return { compat: false as const, batch: presentWrittenBatch(updated, written, context.urls, downloadUrl) };
+}
+
+/** Merges the change request into the space, unless it conflicts with changes made since it was opened. */
+export async function mergeChangeRequest(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  changeRequestId: string,
+): Promise<MergeOutcome> {
+  const { space } = await findEditableSpace(context, spaceId, userId, 'Merging a change request');
+  const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
+  return mergeIntoSpace(context, {
+    organizationId: space.organization_id,
+    spaceId: space.id,
+    changeRequestId: changeRequest.id,
+    userId,
+  });
+}

@@ -1,0 +1,186 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CollectionUpdate } from '../db/types.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { paginate, type Cursors, type Page } from '../core/pagination.js';
+import { findVisibleCollection } from '../model/access/collections.js';
+import { effectiveRole, findMembership } from '../model/access/membership.js';
+import { checkPlacement } from '../model/access/placement.js';
+import { checkTransferTarget } from '../model/access/transfer.js';
+import type { Context } from '../model/context.js';
+import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
+import type { MoveBody } from '../model/hierarchy/schemas.js';
+import { chainLevels, collectionAndAncestors } from '../model/hierarchy/walk.js';
+import { presentCollection } from './present.js';
+import {
+  countCollections,
+  createCollection,
+  deleteCollectionTree,
+  listCollections,
+  updateCollection,
+} from './queries.js';
+import type { Collection, CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
+
+/** Creates a collection at the top level of the organization or inside the collection `body.parent`. */
+export async function addCollection(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  body: CreateCollectionBody,
+): Promise<Collection> {
+  const { memberRole, parentLevels } = await checkPlacement(
+    context.db,
+    'Creating a collection',
+    organizationId,
+    body.parent,
+    userId,
+  );
+
+  const collection = await createCollection(context.db, context.clock, {
+    organizationId,
+    parentId: body.parent ?? null,
+    title: body.title ?? 'Untitled',
+  });
+  const role = effectiveRole(memberRole, [collection.default_level, ...parentLevels]);
+  return presentCollection(collection, role, context.urls);
+}
+
+/** A collection as the caller sees it. */
+export async function getCollection(context: Context, userId: string, collectionId: string): Promise<Collection> {
+  const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
+  return presentCollection(collection, role, context.urls);
+}
+
+/** Title, description and default level: the admins' to change. */
+export async function editCollection(
+  context: Context,
+  userId: string,
+  collectionId: string,
+  body: UpdateCollectionBody,
+): Promise<Collection> {
+  const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
+  if (role !== 'admin') throw new ForbiddenError('Only admins of a collection can update it');
+
+  const changes: CollectionUpdate = { updated_at: context.clock.now() };
+  if (body.title !== undefined) changes.title = body.title;
+  if (body.description !== undefined) changes.description = body.description || null;
+  if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
+  const updated = await updateCollection(context.db, collection.id, changes);
+
+  // A new default level can change the caller's role; read it back with the chain.
+  const { role: newRole } = await findVisibleCollection(context.db, updated.id, userId);
+  return presentCollection(updated, newRole, context.urls);
+}
+
+/**
+ * Moves a collection under another collection (never into its own subtree)
+ * or to the top level, and among its siblings.
+ */
+export async function moveCollection(
+  context: Context,
+  userId: string,
+  collectionId: string,
+  body: MoveBody,
+): Promise<Collection> {
+  const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
+  if (role !== 'admin') throw new ForbiddenError('Moving a collection needs the admin role on it');
+  const destination = body.parent === undefined ? collection.parent_id : body.parent;
+  if (destination !== null && (await collectionAndAncestors(context.db, destination)).includes(collection.id)) {
+    throw new BadRequestError('body/parent: a collection cannot move into itself or one of its sub-collections');
+  }
+  if (destination !== collection.parent_id) {
+    await checkPlacement(
+      context.db,
+      'Moving a collection',
+      collection.organization_id,
+      destination ?? undefined,
+      userId,
+    );
+  }
+  await context.db.transaction().execute(async (tx) => {
+    const position = await positionAmongSiblings(
+      tx,
+      { type: 'collection', id: collection.id },
+      collection.organization_id,
+      destination,
+      body.position,
+    );
+    await updateCollection(tx, collection.id, { parent_id: destination, position, updated_at: context.clock.now() });
+  });
+  const moved = await findVisibleCollection(context.db, collection.id, userId);
+  return presentCollection(moved.collection, moved.role, context.urls);
+}
+
+/**
+ * Moves a collection, with everything in it, to the top level of another
+ * organization where the caller is an admin.
+ */
+export async function transferCollection(
+  context: Context,
+  userId: string,
+  collectionId: string,
+  organizationId: string,
+): Promise<Collection> {
+  const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
+  if (role !== 'admin') throw new ForbiddenError('Transferring a collection needs the admin role on it');
+  await checkTransferTarget(context.db, collection.organization_id, organizationId, userId);
+  // Sub-collections and spaces follow through their (organization, parent) foreign keys: ON UPDATE CASCADE.
+  await updateCollection(context.db, collection.id, {
+    organization_id: organizationId,
+    parent_id: null,
+    position: nextPosition(organizationId, null),
+    updated_at: context.clock.now(),
+  });
+  const moved = await findVisibleCollection(context.db, collection.id, userId);
+  return presentCollection(moved.collection, moved.role, context.urls);
+}
+
+/**
+ * Deletes a collection with its sub-collections; the spaces in them are
+ * deleted as one by one, restorable by their admins within the retention.
+ * `log` is the request's, so the record carries its id.
+ */
+export async function deleteCollection(
+  context: Context,
+  userId: string,
+  collectionId: string,
+  log: FastifyBaseLogger = context.log,
+): Promise<void> {
+  const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
+  if (role !== 'admin') throw new ForbiddenError('Deleting a collection needs the admin role on it');
+  const now = context.clock.now();
+  const { spaces } = await context.db.transaction().execute((tx) => deleteCollectionTree(tx, collection.id, now));
+  log.info({ collection: collection.id, spaces }, 'deleted a collection and the spaces in it');
+}
+
+/** A page of an organization's collections, newest first: all of them, or the top-level ones only. */
+export async function listOrganizationCollections(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  query: Parameters<Cursors['request']>[1] & { nested?: boolean },
+): Promise<Page<Collection>> {
+  const membership = await findMembership(context.db, organizationId, userId);
+  if (!membership) throw new NotFoundError('No organization with this id is visible to you');
+  const nested = query.nested ?? true;
+  const page = context.cursors.request(`collections:${organizationId}:${nested ? 'all' : 'top'}`, query);
+  // Guests see only content shared with them, and collections are not shared one by one yet.
+  if (membership.role === null) return { count: 0, items: [] };
+
+  const list = nested ? listCollections.all : listCollections.topLevel;
+  const result = await paginate(context.cursors, page, {
+    rows: () => list(context.db, page, organizationId),
+    count: () => countCollections(context.db, organizationId, !nested),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => row,
+  });
+  const levels = await chainLevels(
+    context.db,
+    result.items.map((row) => row.id),
+  );
+  return {
+    ...result,
+    items: result.items.map((row) =>
+      presentCollection(row, effectiveRole(membership.role, levels.get(row.id) ?? []), context.urls),
+    ),
+  };
+}

@@ -1,0 +1,118 @@
+import type { OrganizationUpdate } from '../db/types.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
+import { paginate, type Page } from '../core/pagination.js';
+import type { Context } from '../model/context.js';
+import { presentOrganization } from './present.js';
+import {
+  countOrganizationsForUser,
+  createOrganization,
+  findOrganizationForMember,
+  listOrganizationsByEmailDomain,
+  listOrganizationsForUser,
+  normalizeEmailDomains,
+  updateOrganization,
+} from './queries.js';
+import type {
+  CreateOrganizationBody,
+  EmailDomainOrganizationsResponse,
+  ListOrganizationsQuery,
+  Organization,
+  UpdateOrganizationBody,
+} from './schemas.js';
+
+const notFound = () => new NotFoundError('No organization with this id is visible to you');
+
+/** The organizations of the caller, guests included. */
+export async function listOrganizations(
+  context: Context,
+  callerId: string,
+  query: ListOrganizationsQuery,
+): Promise<Page<Organization>> {
+  const page = context.cursors.request(`orgs:${callerId}`, query);
+  return paginate(context.cursors, page, {
+    rows: () => listOrganizationsForUser(context.db, page, callerId),
+    count: () => countOrganizationsForUser(context.db, callerId),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => presentOrganization(row, { isMember: true, role: row.member_role }, context.urls),
+  });
+}
+
+/** Creates an organization; the caller becomes its admin. */
+export async function createOrganizationForCaller(
+  context: Context,
+  callerId: string,
+  body: CreateOrganizationBody,
+): Promise<Organization> {
+  const created = await context.db.transaction().execute((tx) => createOrganization(tx, context.clock, body, callerId));
+  return presentOrganization(created, { isMember: true, role: created.member_role }, context.urls);
+}
+
+export async function getOrganization(
+  context: Context,
+  callerId: string,
+  organizationId: string,
+): Promise<Organization> {
+  const organization = await findOrganizationForMember(context.db, organizationId, callerId);
+  if (!organization) throw notFound();
+  return presentOrganization(organization, { isMember: true, role: organization.member_role }, context.urls);
+}
+
+/** Updates an organization (admins only). */
+export async function updateOrganizationSettings(
+  context: Context,
+  callerId: string,
+  organizationId: string,
+  body: UpdateOrganizationBody,
+): Promise<Organization> {
+  const organization = await findOrganizationForMember(context.db, organizationId, callerId);
+  if (!organization) throw notFound();
+  if (organization.member_role !== 'admin')
+    throw new ForbiddenError('Only organization admins can update the organization');
+  const updated = await updateOrganization(context.db, organization.id, {
+    ...organizationChanges(body),
+    updated_at: context.clock.now(),
+  });
+  return presentOrganization(updated, { isMember: true, role: organization.member_role }, context.urls);
+}
+
+/**
+ * The organizations the caller belongs to that accept this email domain and,
+ * when the caller's own email address is at this domain, the ones they could join.
+ */
+export async function listOrganizationsForEmailDomain(
+  context: Context,
+  callerId: string,
+  callerEmail: string,
+  emailDomain: string,
+): Promise<EmailDomainOrganizationsResponse> {
+  const rows = await listOrganizationsByEmailDomain(context.db, emailDomain.toLowerCase(), {
+    userId: callerId,
+    email: callerEmail,
+  });
+  return {
+    organizations: rows.map((row) =>
+      presentOrganization(row, { isMember: row.member_user_id !== null, role: row.member_role }, context.urls),
+    ),
+  };
+}
+
+/** The stored columns a PATCH body changes; fields left out stay as they are. */
+function organizationChanges(body: UpdateOrganizationBody): OrganizationUpdate {
+  const changes: OrganizationUpdate = {};
+  if (body.title !== undefined) changes.title = body.title;
+  if (body.emailDomains !== undefined) changes.email_domains = normalizeEmailDomains(body.emailDomains);
+  if (body.hostname !== undefined) changes.hostname = body.hostname;
+  if (body.defaultRole !== undefined) changes.default_role = body.defaultRole;
+  if (body.logo !== undefined) changes.logo_url = body.logo;
+  if (body.sso !== undefined) changes.sso = body.sso;
+  if (body.ai !== undefined) changes.ai = body.ai;
+  if (body.inviteLinks !== undefined) changes.invite_links = body.inviteLinks;
+  if (body.defaultContent === null) changes.default_content_site_id = null;
+  else if (body.defaultContent !== undefined) {
+    // Sites are not stored by this service yet, so no site id can resolve.
+    throw new BadRequestError(
+      `body/defaultContent/site: no site "${body.defaultContent.site}" exists in this organization`,
+    );
+  }
+  return changes;
+}
