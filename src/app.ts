@@ -30,12 +30,13 @@ import { InviteLinkSchema } from './invites/schemas.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
-import { SpaceSchema } from './spaces/schemas.js';
+import { SpaceSchema } from './model/spaces/schemas.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
 import { reviewerRoutes } from './reviewers/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
+import { siteRoutes } from './sites/routes.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
 import { FileUrlSigner } from './model/content/files/signing.js';
 import { ContentStore } from './model/content/store.js';
@@ -267,6 +268,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(reviewerRoutes);
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);
+      await v1.register(siteRoutes);
     },
     { prefix: '/v1' },
   );

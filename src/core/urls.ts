@@ -6,6 +6,8 @@ export interface Urls {
   app(...segments: string[]): string;
   /** The URL where published content is read. */
   published(...segments: string[]): string;
+  /** The URL of a published docs site: `site(name, sectionPath, siteSpacePath)` is `<base>/s/<name>/…`. */
+  site(...segments: string[]): string;
   /** A URL of the service's own that is neither API nor app, such as a signed file download. */
   service(...segments: string[]): string;
 }
@@ -18,6 +20,7 @@ export function createUrls(publicUrl: string): Urls {
     api: (...segments) => `${base}/v1/${join(segments)}`,
     app: (...segments) => `${base}/app/${join(segments)}`,
     published: (...segments) => `${base}/p/${join(segments)}`,
+    site: (...segments) => `${base}/s/${join(segments)}`,
     service: (...segments) => `${base}/${join(segments)}`,
   };
 }

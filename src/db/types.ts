@@ -327,6 +327,82 @@ export interface ChangeRequestReviewersTable {
   created_at: Timestamp;
 }
 
+export type SiteType = 'basic' | 'premium' | 'ultimate' | 'sponsored' | 'legacy-basic' | 'legacy-premium';
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+type Json<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface SitesTable {
+  id: string;
+  organization_id: string;
+  type: Generated<SiteType>;
+  title: string;
+  visibility: Generated<SiteVisibility>;
+  published: Generated<boolean>;
+  basename: string | null;
+  proxy: string | null;
+  agents_context: Generated<'excluded' | 'included'>;
+  adaptive_enabled: Generated<boolean>;
+  adaptive_schema: Json<Record<string, unknown>>;
+  adaptive_schema_updated_at: NullableTimestamp;
+  customization: Json<Record<string, unknown>>;
+  auth_backend: Generated<'custom' | 'integration'>;
+  auth_fallback_url: string | null;
+  auth_private_key_encrypted: string;
+  default_section_id: string | null;
+  default_site_space_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  organization_id: string;
+  site_id: string;
+  parent_id: string | null;
+  title: string;
+  icon: string | null;
+  position: number;
+  created_at: Timestamp;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  organization_id: string;
+  site_id: string;
+  group_id: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  position: number;
+  default_site_space_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  organization_id: string;
+  site_id: string;
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  condition: string | null;
+  position: number;
+  created_at: Timestamp;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  organization_id: string;
+  site_id: string;
+  name: Generated<string>;
+  active: Generated<boolean>;
+  key_hash: Buffer;
+  key_encrypted: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -350,6 +426,11 @@ export interface Database {
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

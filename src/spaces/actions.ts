@@ -11,16 +11,17 @@ import type { Context } from '../model/context.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
-import { presentSpace } from './present.js';
+import { presentSpace } from '../model/spaces/present.js';
 import {
   countSpacesInCollection,
   countSpacesInOrganization,
-  createSpace,
   listSpacesInCollection,
   listSpacesInOrganization,
   updateSpace,
 } from './queries.js';
-import type { CreateSpaceBody, Space, UpdateSpaceBody } from './schemas.js';
+import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+import type { Space } from '../model/spaces/schemas.js';
+import { createSpace } from '../model/spaces/create.js';
 
 const inCollectionAtTopLevel = () =>
   new BadRequestError('body/visibility: in-collection is only for a space inside a collection');

@@ -28,7 +28,8 @@ import {
   restoreSpace,
   transferSpace,
 } from './actions.js';
-import { CreateSpaceBody, SpaceSchema, UpdateSpaceBody } from './schemas.js';
+import { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+import { SpaceSchema } from '../model/spaces/schemas.js';
 
 const Space = ref(SpaceSchema);
 

@@ -1,8 +1,8 @@
-import type { Role } from '../db/types.js';
-import { roleAtLeast } from '../model/access/roles.js';
-import type { Urls } from '../core/urls.js';
+import type { Role } from '../../db/types.js';
+import { roleAtLeast } from '../access/roles.js';
+import type { Urls } from '../../core/urls.js';
 import type { Space } from './schemas.js';
-import { type SpaceFields } from '../model/access/space-queries.js';
+import { type SpaceFields } from '../access/space-queries.js';
 
 export function spacePermissions(role: Role | null, editMode: 'live' | 'locked'): Space['permissions'] {
   const live = editMode === 'live';

@@ -1,0 +1,37 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+
+/**
+ * Secrets kept at rest (a site's share-link keys, the key that signs visitor
+ * tokens) are sealed with AES-256-GCM under a key derived from the service
+ * secret (SECRET_KEY, or the one generated on first start). A sealed value is
+ * `v1.<iv>.<tag>.<ciphertext>`, base64url; the version leaves room to rotate.
+ */
+const VERSION = 'v1';
+
+function keyFor(serviceSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', serviceSecret, 'quire-sealed', purpose, 32));
+}
+
+/** Seals `plaintext` for `purpose`: a value sealed for one purpose does not open for another. */
+export function seal(serviceSecret: string, purpose: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(serviceSecret, purpose), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [VERSION, iv, cipher.getAuthTag(), body]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
+}
+
+/** Opens a value sealed by `seal` for the same purpose; throws when it was tampered with or sealed under another secret. */
+export function unseal(serviceSecret: string, purpose: string, sealed: string): string {
+  const [version, iv, tag, body] = sealed.split('.');
+  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error('Not a sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', keyFor(serviceSecret, purpose), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** The SHA-256 of a secret, for finding it by value without keeping it readable. */
+export function secretHash(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
