@@ -113,6 +113,20 @@ CREATE INDEX site_spaces_section_idx ON site_spaces (section_id) WHERE section_i
 CREATE INDEX site_spaces_space_idx ON site_spaces (space_id);
 CREATE INDEX site_spaces_organization_space_idx ON site_spaces (organization_id, space_id, site_id);
 
+-- A space transferred to another organization (by itself, or with its
+-- collection through the ON UPDATE CASCADE of spaces' parent key) leaves the
+-- sites of the organization it left: a site holds only its own organization's spaces.
+CREATE FUNCTION site_spaces_leave_with_space() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM site_spaces WHERE space_id = NEW.id AND organization_id <> NEW.organization_id;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER site_spaces_leave_on_transfer
+  AFTER UPDATE OF organization_id ON spaces
+  FOR EACH ROW WHEN (OLD.organization_id IS DISTINCT FROM NEW.organization_id)
+  EXECUTE FUNCTION site_spaces_leave_with_space();
+
 -- Share links of a `share-link` site. The key is a secret that is shown in
 -- the link's URL: kept encrypted for showing, and hashed for lookup.
 CREATE TABLE site_share_links (
@@ -151,6 +165,8 @@ ALTER TABLE sites DROP CONSTRAINT sites_default_section_fkey;
 ALTER TABLE sites DROP CONSTRAINT sites_default_site_space_fkey;
 ALTER TABLE site_sections DROP CONSTRAINT site_sections_default_site_space_fkey;
 DROP TABLE site_share_links;
+DROP TRIGGER site_spaces_leave_on_transfer ON spaces;
+DROP FUNCTION site_spaces_leave_with_space();
 DROP TABLE site_spaces;
 DROP TABLE site_sections;
 DROP TABLE site_section_groups;

@@ -37,6 +37,8 @@ import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
 import { siteRoutes } from './sites/routes.js';
+import { siteSchemas } from './sites/schemas.js';
+import { SiteCustomizationSettingsSchema } from './sites/customization/schemas.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
 import { FileUrlSigner } from './model/content/files/signing.js';
 import { ContentStore } from './model/content/store.js';
@@ -98,6 +100,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // A request that reaches a route while closing is served (close waits for
     // it) rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
+    // The serializer tells the branches of a union apart with its own Ajv; formats
+    // it does not know (emoji) were checked on the way in, so they pass here.
+    serializerOpts: { ajv: { formats: { emoji: true } } },
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const apiError = toApiError(error);
@@ -134,6 +139,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     ChangeRequestSchema,
     CommentSchema,
     CommentReplySchema,
+    ...siteSchemas,
+    SiteCustomizationSettingsSchema,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));

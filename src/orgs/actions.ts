@@ -10,6 +10,7 @@ import {
   listOrganizationsByEmailDomain,
   listOrganizationsForUser,
   normalizeEmailDomains,
+  siteExistsIn,
   updateOrganization,
 } from './queries.js';
 import type {
@@ -68,6 +69,11 @@ export async function updateOrganizationSettings(
   if (!organization) throw notFound();
   if (organization.member_role !== 'admin')
     throw new ForbiddenError('Only organization admins can update the organization');
+  if (body.defaultContent && !(await siteExistsIn(context.db, organization.id, body.defaultContent.site))) {
+    throw new BadRequestError(
+      `body/defaultContent/site: no site "${body.defaultContent.site}" exists in this organization`,
+    );
+  }
   const updated = await updateOrganization(context.db, organization.id, {
     ...organizationChanges(body),
     updated_at: context.clock.now(),
@@ -107,12 +113,7 @@ function organizationChanges(body: UpdateOrganizationBody): OrganizationUpdate {
   if (body.sso !== undefined) changes.sso = body.sso;
   if (body.ai !== undefined) changes.ai = body.ai;
   if (body.inviteLinks !== undefined) changes.invite_links = body.inviteLinks;
-  if (body.defaultContent === null) changes.default_content_site_id = null;
-  else if (body.defaultContent !== undefined) {
-    // Sites are not stored by this service yet, so no site id can resolve.
-    throw new BadRequestError(
-      `body/defaultContent/site: no site "${body.defaultContent.site}" exists in this organization`,
-    );
-  }
+  // A site named here was checked to be the organization's; deleting it unsets this (ON DELETE SET NULL).
+  if (body.defaultContent !== undefined) changes.default_content_site_id = body.defaultContent?.site ?? null;
   return changes;
 }

@@ -179,3 +179,14 @@ export async function listOrganizationsByEmailDomain(
 export function normalizeEmailDomains(domains: string[]): string[] {
   return [...new Set(domains.map((domain) => domain.toLowerCase()))];
 }
+
+/** Whether the organization has this site: the only sites its default content may name. */
+export async function siteExistsIn(db: Db, organizationId: string, siteId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sites')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', siteId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

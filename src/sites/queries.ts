@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { Db } from '../db/database.js';
-import type { SitesTable } from '../db/types.js';
+import type { Database, SiteType, SitesTable } from '../db/types.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SITE_FIELDS = [
@@ -44,4 +45,125 @@ export async function lockSiteRow(db: Db, organizationId: string, siteId: string
     .where('id', '=', siteId)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/** How many site spaces a site shows: those whose space is not in the trash. */
+function siteSpaceCount(db: Db, siteId: RawBuilder<string> | string) {
+  return db
+    .selectFrom('site_spaces as ss')
+    .innerJoin('spaces as sp', 'sp.id', 'ss.space_id')
+    .where('ss.site_id', '=', siteId)
+    .where('sp.deleted_at', 'is', null)
+    .select((eb) => eb.fn.countAll<string>().as('n'));
+}
+
+export type SiteWithCount = SiteRow & { site_spaces_count: string; [TOTAL_COUNT]: string };
+
+export async function countSiteSpaces(db: Db, siteId: string): Promise<number> {
+  const { n } = await siteSpaceCount(db, siteId).executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export interface SiteFilters {
+  space?: string | undefined;
+  /** An ILIKE pattern. */
+  title?: string | undefined;
+  published?: boolean | undefined;
+  types?: readonly SiteType[] | undefined;
+}
+
+function sitesOf(db: Kysely<Database>, organizationId: string, filters: SiteFilters) {
+  let query = db.selectFrom('sites as st').where('st.organization_id', '=', organizationId);
+  if (filters.published !== undefined) query = query.where('st.published', '=', filters.published);
+  if (filters.title !== undefined) query = query.where(sql<string>`lower(st.title)`, 'like', filters.title);
+  if (filters.types !== undefined && filters.types.length > 0) query = query.where('st.type', 'in', filters.types);
+  if (filters.space !== undefined) {
+    const space = filters.space;
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('site_spaces as f')
+          .select('f.id')
+          .whereRef('f.site_id', '=', 'st.id')
+          .where('f.organization_id', '=', organizationId)
+          .where('f.space_id', '=', space),
+      ),
+    );
+  }
+  return query;
+}
+
+/** A page of the organization's sites with their site-space counts. */
+export async function listSites(
+  db: Db,
+  page: PageRequest,
+  organizationId: string,
+  filters: SiteFilters,
+): Promise<SiteWithCount[]> {
+  let query = sitesOf(db, organizationId, filters)
+    .select(SITE_FIELDS.map((field) => `st.${field}` as const))
+    .select(() => siteSpaceCount(db, sql.ref<string>('st.id')).as('site_spaces_count') as never)
+    .select(() =>
+      sitesOf(db, organizationId, filters)
+        .select(sql<string>`count(*)`.as('n'))
+        .as(TOTAL_COUNT),
+    );
+  if (page.after) {
+    const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
+    query = query.where(
+      page.order === 'desc'
+        ? sql<boolean>`(st.created_at, st.id) < ${position}`
+        : sql<boolean>`(st.created_at, st.id) > ${position}`,
+    );
+  }
+  return (await query
+    .orderBy('st.created_at', page.order)
+    .orderBy('st.id', page.order)
+    .limit(page.limit + 1)
+    .execute()) as unknown as SiteWithCount[];
+}
+
+export async function countSites(db: Db, organizationId: string, filters: SiteFilters): Promise<number> {
+  const { n } = await sitesOf(db, organizationId, filters)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export async function insertSite(db: Db, site: Insertable<SitesTable>): Promise<SiteRow> {
+  return db.insertInto('sites').values(site).returning(SITE_FIELDS).executeTakeFirstOrThrow();
+}
+
+export async function updateSite(
+  db: Db,
+  organizationId: string,
+  siteId: string,
+  changes: Updateable<SitesTable>,
+): Promise<SiteRow> {
+  return db
+    .updateTable('sites')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', siteId)
+    .returning(SITE_FIELDS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteSite(db: Db, organizationId: string, siteId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sites')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', siteId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Whether another site already goes by this basename, in any organization: it names the site's address. */
+export async function basenameTaken(db: Db, basename: string, siteId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sites')
+    .select('id')
+    .where(sql<string>`lower(basename)`, '=', basename.toLowerCase())
+    .where('id', '<>', siteId)
+    .executeTakeFirst();
+  return row !== undefined;
 }

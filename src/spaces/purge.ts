@@ -47,6 +47,16 @@ export async function purgeDeletedSpaces(
         .skipLocked()
         .execute();
       if (expired.length === 0) return [];
+      // Everything else of a space goes with its row (ON DELETE CASCADE); its places on sites are counted for the log.
+      const unpublished = await tx
+        .deleteFrom('site_spaces')
+        .where(
+          'space_id',
+          'in',
+          expired.map((row) => row.id),
+        )
+        .returning(['site_id'])
+        .execute();
       const removed = await tx
         .deleteFrom('spaces')
         .where(
@@ -59,6 +69,7 @@ export async function purgeDeletedSpaces(
       log?.info(
         {
           spaces: removed.map((row) => ({ id: row.id, organization: row.organization_id, deletedAt: row.deleted_at })),
+          siteSpaces: unpublished.length,
         },
         'purged deleted spaces',
       );

@@ -1,0 +1,271 @@
+import { BadRequestError, ConflictError, ForbiddenError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { paginate, type Page } from '../core/pagination.js';
+import { containsPattern } from '../core/text.js';
+import type { Db } from '../db/database.js';
+import type { SitesTable } from '../db/types.js';
+import { findMembership, organizationRole } from '../model/access/membership.js';
+import type { Context } from '../model/context.js';
+import { createSpace } from '../model/spaces/create.js';
+import type { Updateable } from 'kysely';
+import { findSiteAsAdmin, findSiteAsMember, lockSite, siteNotFound } from './access.js';
+import { presentSite, presentStructure } from './present.js';
+import {
+  basenameTaken,
+  countSites,
+  countSiteSpaces,
+  deleteSite as deleteSiteRow,
+  findSite,
+  insertSite,
+  listSites,
+  updateSite,
+  type SiteRow,
+} from './queries.js';
+import type { CreateSiteBody, ListSitesQuery, Site, SiteStructure, UpdateSiteBody } from './schemas.js';
+import { newSealedVisitorKey } from './secrets.js';
+import { siteCustomization } from './customization/settings.js';
+import { liveSpacesIn, insertSiteSpaces } from './structure/site-space-queries.js';
+import { loadStructure } from './structure/queries.js';
+import { buildStructure, hasSections, siteSpacesIn } from './structure/tree.js';
+import { memberView, visitorView } from './structure/view.js';
+
+/** Members of any role read the organization's sites; guests do not see them. */
+async function requireSiteReader(context: Context, organizationId: string, userId: string) {
+  const role = await organizationRole(context.db, organizationId, userId);
+  if (role === null) throw new ForbiddenError('Guests cannot list the sites of the organization');
+  return role;
+}
+
+export async function listOrganizationSites(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  query: ListSitesQuery,
+): Promise<Page<Site>> {
+  await requireSiteReader(context, organizationId, userId);
+  const filters = {
+    space: query.space,
+    title: query.title === undefined ? undefined : containsPattern(query.title.toLowerCase()),
+    published: query.published,
+    types: query.type,
+  };
+  const page = context.cursors.request(
+    `sites:${organizationId}:${query.space ?? ''}:${query.title ?? ''}:${String(query.published ?? '')}:${(query.type ?? []).join(',')}`,
+    query,
+  );
+  return paginate(context.cursors, page, {
+    rows: () => listSites(context.db, page, organizationId, filters),
+    count: () => countSites(context.db, organizationId, filters),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => presentSite(row, Number(row.site_spaces_count), context.urls),
+  });
+}
+
+/** Creates a site, publishing the given spaces at its root, or a new space made for it. */
+export async function createSite(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  body: CreateSiteBody,
+): Promise<Site> {
+  if ((await organizationRole(context.db, organizationId, userId)) !== 'admin') {
+    throw new ForbiddenError('Creating a site needs the admin role in the organization');
+  }
+  const title = body.title ?? 'Docs';
+  return context.db.transaction().execute(async (tx) => {
+    const site = await insertSite(tx, {
+      id: newId(),
+      organization_id: organizationId,
+      type: body.type ?? 'basic',
+      title,
+      visibility: body.visibility ?? 'public',
+      auth_private_key_encrypted: newSealedVisitorKey(context.serviceSecret),
+      created_at: context.clock.now(),
+      updated_at: context.clock.now(),
+    });
+    const spaces =
+      typeof body.spaces === 'string'
+        ? [await createSpace(tx, context.clock, spaceForSite(organizationId, title))]
+        : await spacesOfOrganization(tx, organizationId, body.spaces ?? [], 'body/spaces');
+    await insertSiteSpaces(tx, site, null, spaces, new Set(), 0);
+    return presentSite(site, spaces.length, context.urls);
+  });
+}
+
+/** A space made for a new site (`spaces: "empty"` or `"sample"`): private, the site publishes it. */
+function spaceForSite(organizationId: string, title: string) {
+  return {
+    organizationId,
+    parentId: null,
+    title: title.slice(0, 50),
+    emoji: null,
+    editMode: 'live' as const,
+    visibility: 'private' as const,
+  };
+}
+
+/** The named spaces, each in the organization and not in the trash, in the order given; else 400 naming the first that is not. */
+export async function spacesOfOrganization(tx: Db, organizationId: string, ids: readonly string[], field: string) {
+  const found = await liveSpacesIn(tx, organizationId, ids);
+  return ids.map((id, index) => {
+    const space = found.get(id);
+    if (!space) throw new BadRequestError(`${field}/${index}: no space "${id}" in this organization`);
+    return space;
+  });
+}
+
+export async function getSite(context: Context, userId: string, organizationId: string, siteId: string): Promise<Site> {
+  const { site } = await findSiteAsMember(context, organizationId, siteId, userId);
+  return presentSite(site, await countSiteSpaces(context.db, site.id), context.urls);
+}
+
+export async function editSite(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  body: UpdateSiteBody,
+): Promise<Site> {
+  await findSiteAsAdmin(context, organizationId, siteId, userId, 'Changing a site');
+  return context.db.transaction().execute(async (tx) => {
+    const site = await lockSite(tx, organizationId, siteId);
+    const changes: Updateable<SitesTable> = { updated_at: context.clock.now() };
+    if (body.title !== undefined) changes.title = body.title;
+    if (body.visibility !== undefined) changes.visibility = body.visibility;
+    if (body.agentsContext !== undefined) changes.agents_context = body.agentsContext;
+    if (body.adaptiveContent !== undefined) changes.adaptive_enabled = body.adaptiveContent.enabled;
+    if (body.proxy !== undefined) changes.proxy = body.proxy;
+    if (body.basename !== undefined) {
+      if (await basenameTaken(tx, body.basename, site.id)) {
+        throw new ConflictError(`body/basename: another site already goes by "${body.basename}"`);
+      }
+      changes.basename = body.basename;
+    }
+    if (body.defaultSiteSection !== undefined || body.defaultSiteSpace !== undefined) {
+      await setDefaults(tx, site, body, changes);
+    }
+    const updated = await updateSite(tx, organizationId, siteId, changes);
+    return presentSite(updated, await countSiteSpaces(tx, site.id), context.urls);
+  });
+}
+
+/**
+ * `defaultSiteSection` names one of the site's sections; `defaultSiteSpace`
+ * a site space at the root, or in the default section (the new one, when the
+ * same request moves it) when the site has sections.
+ */
+async function setDefaults(tx: Db, site: SiteRow, body: UpdateSiteBody, changes: Updateable<SitesTable>) {
+  const structure = buildStructure(await loadStructure(tx, site));
+  let defaultSection = structure.defaultSection;
+  if (body.defaultSiteSection !== undefined) {
+    defaultSection = structure.sections.find((section) => section.id === body.defaultSiteSection);
+    if (!defaultSection) {
+      throw new BadRequestError(`body/defaultSiteSection: the site has no section "${body.defaultSiteSection}"`);
+    }
+    changes.default_section_id = defaultSection.id;
+  }
+  if (body.defaultSiteSpace === undefined) return;
+  const listId = hasSections(structure) ? (defaultSection?.id ?? null) : null;
+  if (!siteSpacesIn(structure, listId).some((siteSpace) => siteSpace.id === body.defaultSiteSpace)) {
+    throw new BadRequestError(
+      `body/defaultSiteSpace: no site space "${body.defaultSiteSpace}" ${listId === null ? 'at the site’s root' : 'in the site’s default section'}`,
+    );
+  }
+  if (listId === null) changes.default_site_space_id = body.defaultSiteSpace;
+  else {
+    await tx
+      .updateTable('site_sections')
+      .set({ default_site_space_id: body.defaultSiteSpace })
+      .where('organization_id', '=', site.organization_id)
+      .where('id', '=', listId)
+      .execute();
+  }
+}
+
+export async function removeSite(context: Context, userId: string, organizationId: string, siteId: string) {
+  await findSiteAsAdmin(context, organizationId, siteId, userId, 'Deleting a site');
+  if (!(await deleteSiteRow(context.db, organizationId, siteId))) throw siteNotFound();
+}
+
+export async function setPublished(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  published: boolean,
+): Promise<Site> {
+  await findSiteAsAdmin(
+    context,
+    organizationId,
+    siteId,
+    userId,
+    published ? 'Publishing a site' : 'Unpublishing a site',
+  );
+  const site = await updateSite(context.db, organizationId, siteId, { published, updated_at: context.clock.now() });
+  return presentSite(site, await countSiteSpaces(context.db, site.id), context.urls);
+}
+
+export async function getSiteStructure(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | undefined,
+): Promise<SiteStructure> {
+  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
+  return presentStructure(await memberView(context, site, role, shareKey));
+}
+
+export interface PublishedSite {
+  object: 'published-content-site';
+  site: Site;
+  structure: SiteStructure;
+  customizations: { site: ReturnType<typeof siteCustomization>; siteSpaces: Record<string, never> };
+  scripts: never[];
+}
+
+/**
+ * What the site's audience is shown. Members see it whatever its state (a
+ * preview before it is published); anyone else only once it is published,
+ * and only where its visibility opens it: public and unlisted to all, a
+ * share-link site with an active link's key. Visitor-auth sites open to
+ * visitors through the web reader's signed tokens, not through the API.
+ */
+export async function getPublishedSite(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | undefined,
+): Promise<PublishedSite> {
+  const [membership, site] = await Promise.all([
+    findMembership(context.db, organizationId, userId),
+    findSite(context.db, organizationId, siteId),
+  ]);
+  if (!site) throw siteNotFound();
+  const view = membership?.role
+    ? await memberView(context, site, membership.role, shareKey, { published: true })
+    : await visitorView(context, site, shareKey);
+  if (!membership?.role && !openToVisitors(site, view.shareKey)) throw siteNotFound();
+  return {
+    object: 'published-content-site',
+    site: presentSite(site, siteSpacesCount(view.structure), context.urls),
+    structure: presentStructure(view),
+    // Site spaces take the site's customization: none is overridden one by one on this service.
+    customizations: { site: siteCustomization(site.customization, site), siteSpaces: {} },
+    // No integration adds scripts to sites on this service.
+    scripts: [],
+  };
+}
+
+function siteSpacesCount(structure: ReturnType<typeof buildStructure>): number {
+  let count = 0;
+  for (const list of structure.siteSpaces.values()) count += list.length;
+  return count;
+}
+
+function openToVisitors(site: SiteRow, validShareKey: string | undefined): boolean {
+  if (!site.published) return false;
+  if (site.visibility === 'public' || site.visibility === 'unlisted') return true;
+  return site.visibility === 'share-link' && validShareKey !== undefined;
+}

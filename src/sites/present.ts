@@ -1,0 +1,149 @@
+import type { Urls } from '../core/urls.js';
+import type { Role } from '../model/access/roles.js';
+import type { SpaceFields } from '../model/access/space-queries.js';
+import { presentSpace } from '../model/spaces/present.js';
+import { siteAddress, withShareKey } from './addresses.js';
+import type { SiteRow } from './queries.js';
+import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';
+import {
+  hasSections,
+  siteSpacesIn,
+  type Entry,
+  type SectionRow,
+  type SiteSpaceRow,
+  type Structure,
+} from './structure/tree.js';
+
+/** The premium features GitBook names that a site uses; every one is available on this service. */
+function featuresOf(site: SiteRow): Site['features'] {
+  const used: string[] = [];
+  if (site.adaptive_enabled) used.push('sites-adaptive-content');
+  if (site.customization !== null) used.push('sites-basic-customization');
+  if (site.proxy !== null) used.push('sites-custom-subdirectory');
+  if (site.visibility === 'share-link') used.push('sites-share-links');
+  if (site.visibility === 'visitor-auth') used.push('sites-visitor-authentication');
+  if (site.visibility === 'unlisted') used.push('sites-unlisted-visibility');
+  if (site.visibility === 'public') used.push('sites-public-visibility');
+  return used.map((id) => ({ id, plan: site.type, frozen: false }));
+}
+
+/** The favicon of the customization, which GitBook also shows as the site's icon. */
+function iconOf(site: SiteRow): Site['icon'] {
+  const favicon = (site.customization as { favicon?: unknown } | null)?.favicon;
+  if (favicon && typeof favicon === 'object') {
+    if ('icon' in favicon) return favicon as { icon: { light: string; dark: string } };
+    if ('emoji' in favicon) return favicon as { emoji: string };
+  }
+  return undefined;
+}
+
+export function presentSite(site: SiteRow, siteSpaces: number, urls: Urls): Site {
+  const presented: Site = {
+    object: 'site',
+    id: site.id,
+    type: site.type,
+    title: site.title,
+    visibility: site.visibility,
+    published: site.published,
+    siteSpaces,
+    createdAt: site.created_at.toISOString(),
+    adaptiveContent: { enabled: site.adaptive_enabled },
+    agentsContext: site.agents_context,
+    features: featuresOf(site),
+    urls: {
+      location: urls.api('orgs', site.organization_id, 'sites', site.id),
+      app: urls.app('o', site.organization_id, 'sites', site.id),
+    },
+  };
+  const icon = iconOf(site);
+  if (icon) presented.icon = icon;
+  if (site.basename !== null) presented.basename = site.basename;
+  if (site.proxy !== null) presented.proxy = { origin: site.proxy, target: siteAddress(urls, site) };
+  if (site.published) presented.urls.published = siteAddress(urls, site);
+  return presented;
+}
+
+/** What presenting a site's structure needs besides the structure itself. */
+export interface StructureView {
+  site: SiteRow;
+  structure: Structure;
+  urls: Urls;
+  /** The caller's role on a site space's space, for its `permissions`. */
+  roleOn: (space: SpaceFields) => Role | null;
+  /** A valid share-link key the caller came with: the published URLs of a share-link site carry it. */
+  shareKey?: string | undefined;
+}
+
+/** Published URLs exist once the site is published. */
+function publishedUrl(view: StructureView, ...paths: string[]): { published?: string } {
+  if (!view.site.published) return {};
+  const key = view.site.visibility === 'share-link' ? view.shareKey : undefined;
+  return { published: withShareKey(siteAddress(view.urls, view.site, ...paths), key) };
+}
+
+export function presentSiteSpace(view: StructureView, row: SiteSpaceRow): SiteSpace {
+  const section = row.section_id !== null ? view.structure.sections.find((s) => s.id === row.section_id) : undefined;
+  const siteSpace: SiteSpace = {
+    object: 'site-space',
+    id: row.id,
+    path: row.path,
+    space: presentSpace(row.space, view.roleOn(row.space), view.urls),
+    title: row.space.title,
+    default: view.structure.defaultSiteSpace.get(row.section_id)?.id === row.id,
+    hasAdvancedCustomizationFeature: false,
+    urls: publishedUrl(view, ...(section ? [section.path] : []), row.path),
+  };
+  if (row.section_id !== null) siteSpace.section = row.section_id;
+  if (row.condition !== null) siteSpace.condition = row.condition;
+  return siteSpace;
+}
+
+export function presentSection(view: StructureView, row: SectionRow): SiteSection {
+  const section: SiteSection = {
+    object: 'site-section',
+    id: row.id,
+    title: row.title,
+    default: view.structure.defaultSection?.id === row.id,
+    path: row.path,
+    siteSpaces: siteSpacesIn(view.structure, row.id).map((siteSpace) => presentSiteSpace(view, siteSpace)),
+    urls: publishedUrl(view, row.path),
+  };
+  if (row.description !== null) section.description = row.description;
+  if (row.condition !== null) section.condition = row.condition;
+  if (row.group_id !== null && view.structure.groups.has(row.group_id)) section.sectionGroup = row.group_id;
+  if (row.icon !== null) section.icon = row.icon;
+  return section;
+}
+
+export function presentGroup(view: StructureView, entry: Extract<Entry, { kind: 'group' }>): SiteSectionGroup {
+  const children = entry.children.map((child) =>
+    child.kind === 'section' ? presentSection(view, child.section) : presentGroup(view, child),
+  );
+  const group = {
+    object: 'site-section-group' as const,
+    id: entry.group.id,
+    title: entry.group.title,
+    sections: children.filter((child): child is SiteSection => child.object === 'site-section'),
+    children,
+  } as SiteSectionGroup;
+  if (entry.group.icon !== null) group.icon = entry.group.icon;
+  if (entry.group.parent_id !== null && view.structure.groups.has(entry.group.parent_id)) {
+    group.sectionGroup = entry.group.parent_id;
+  }
+  return group;
+}
+
+export function presentStructure(view: StructureView): SiteStructure {
+  if (!hasSections(view.structure)) {
+    return {
+      type: 'siteSpaces',
+      structure: siteSpacesIn(view.structure, null).map((siteSpace) => presentSiteSpace(view, siteSpace)),
+    };
+  }
+  return {
+    type: 'sections',
+    structure: view.structure.root.map((entry) =>
+      entry.kind === 'section' ? presentSection(view, entry.section) : presentGroup(view, entry),
+    ),
+  };
+}

@@ -1,0 +1,341 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DateTime, IdParam, ListQuery, Nullable, StringEnum } from '../core/schemas.js';
+import { SpaceSchema } from '../model/spaces/schemas.js';
+
+export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
+export const AGENTS_CONTEXTS = ['excluded', 'included'] as const;
+
+const Id = Type.String({ minLength: 1, maxLength: 128 });
+export const SiteTitle = Type.String({ minLength: 2, maxLength: 128, description: 'Title of the site' });
+export const SiteBasename = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'Name of the site in its published address, /s/{basename}',
+});
+export const SiteProxyOrigin = Type.String({
+  maxLength: 512,
+  pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
+  description: 'Where the site is served through a proxy, such as company.com/docs',
+});
+export const SectionTitle = Type.String({ minLength: 2, maxLength: 128 });
+/** One segment of a published address: no slash, query, fragment, escape or space, and not `.` or `..`. */
+const PATH_SEGMENT = String.raw`^(?!\.{1,2}$)[^/\\?#%\s]+$`;
+export const SectionPath = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: PATH_SEGMENT,
+  description: 'Path of the section on the site',
+});
+export const SectionDescription = Type.String({ maxLength: 256 });
+export const SiteSpacePath = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: PATH_SEGMENT,
+  description: 'Path of the space on the site',
+});
+export const GroupTitle = Type.String({ minLength: 1, maxLength: 100 });
+export const Icon = Type.String({ maxLength: 50, description: 'Name of an icon' });
+/** The seeds bound conditions to 1–1024 characters; their syntax and names are checked by the adaptive module. */
+export const Condition = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  description: 'Expression deciding whether the visitor is shown the item',
+});
+
+// ---- Responses ----
+
+const PublishedUrls = Type.Object({ published: Type.Optional(Type.String({ format: 'uri' })) });
+
+export const SiteSchema = Type.Object(
+  {
+    object: Type.Literal('site'),
+    id: Type.String(),
+    type: StringEnum(SITE_TYPES),
+    title: Type.String(),
+    icon: Type.Optional(
+      Type.Union([
+        Type.Object({ icon: Type.Object({ light: Type.String(), dark: Type.String() }) }),
+        Type.Object({ emoji: Type.String() }),
+        Type.Null(),
+      ]),
+    ),
+    basename: Type.Optional(Type.String()),
+    proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
+    visibility: StringEnum(SITE_VISIBILITIES),
+    published: Type.Boolean(),
+    siteSpaces: Type.Integer({ description: 'How many spaces the site publishes' }),
+    createdAt: DateTime,
+    adaptiveContent: Type.Object({ enabled: Type.Boolean() }),
+    agentsContext: StringEnum(AGENTS_CONTEXTS),
+    features: Type.Array(Type.Object({ id: Type.String(), plan: StringEnum(SITE_TYPES), frozen: Type.Boolean() })),
+    urls: Type.Object({
+      location: Type.String({ format: 'uri' }),
+      app: Type.String({ format: 'uri' }),
+      published: Type.Optional(Type.String({ format: 'uri' })),
+    }),
+  },
+  { $id: 'Site' },
+);
+export type Site = Static<typeof SiteSchema>;
+
+export const SiteSpaceSchema = Type.Object(
+  {
+    object: Type.Literal('site-space'),
+    id: Type.String(),
+    path: Type.String(),
+    section: Type.Optional(Type.String()),
+    space: Type.Ref(SpaceSchema),
+    title: Type.String(),
+    default: Type.Boolean(),
+    condition: Type.Optional(Type.String()),
+    hasAdvancedCustomizationFeature: Type.Boolean(),
+    urls: PublishedUrls,
+  },
+  { $id: 'SiteSpace' },
+);
+export type SiteSpace = Static<typeof SiteSpaceSchema>;
+
+export const SiteSectionSchema = Type.Object(
+  {
+    object: Type.Literal('site-section'),
+    id: Type.String(),
+    title: Type.String(),
+    description: Type.Optional(Type.String()),
+    default: Type.Boolean(),
+    path: Type.String(),
+    condition: Type.Optional(Type.String()),
+    sectionGroup: Type.Optional(Type.String()),
+    icon: Type.Optional(Type.String()),
+    siteSpaces: Type.Array(Type.Ref(SiteSpaceSchema)),
+    urls: PublishedUrls,
+  },
+  { $id: 'SiteSection' },
+);
+export type SiteSection = Static<typeof SiteSectionSchema>;
+
+function groupSchema<T extends TSchema>(children: T, options: { $id?: string } = {}) {
+  return Type.Object(
+    {
+      object: Type.Literal('site-section-group'),
+      id: Type.String(),
+      title: Type.String(),
+      icon: Type.Optional(Type.String()),
+      sectionGroup: Type.Optional(Type.String({ description: 'The group this group sits in' })),
+      sections: Type.Array(Type.Ref(SiteSectionSchema), { description: 'Deprecated: the sections of `children`' }),
+      children: Type.Array(children),
+    },
+    options,
+  );
+}
+/** A group inside another group: groups nest one level deep, so its children are sections. */
+const NestedSectionGroup = groupSchema(Type.Ref(SiteSectionSchema));
+export const SiteSectionGroupSchema = groupSchema(Type.Union([Type.Ref(SiteSectionSchema), NestedSectionGroup]), {
+  $id: 'SiteSectionGroup',
+});
+/** Groups nest one level deep; the type covers both levels. */
+export type SiteSectionGroup = Static<typeof SiteSectionGroupSchema> | Static<typeof NestedSectionGroup>;
+
+export const SiteStructureSchema = Type.Union([
+  Type.Object({
+    type: Type.Literal('sections'),
+    structure: Type.Array(Type.Union([Type.Ref(SiteSectionSchema), Type.Ref(SiteSectionGroupSchema)])),
+  }),
+  Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(Type.Ref(SiteSpaceSchema)) }),
+]);
+export type SiteStructure = Static<typeof SiteStructureSchema>;
+
+export const SiteStructureItemSchema = Type.Union([
+  Type.Ref(SiteSpaceSchema),
+  Type.Ref(SiteSectionSchema),
+  Type.Ref(SiteSectionGroupSchema),
+]);
+
+export const siteSchemas = [SiteSchema, SiteSpaceSchema, SiteSectionSchema, SiteSectionGroupSchema];
+
+// ---- Parameters and queries ----
+
+export const SiteParams = Type.Object({ organizationId: IdParam, siteId: IdParam });
+export const SectionParams = Type.Object({ organizationId: IdParam, siteId: IdParam, siteSectionId: IdParam });
+export const GroupParams = Type.Object({ organizationId: IdParam, siteId: IdParam, siteSectionGroupId: IdParam });
+export const GroupSectionParams = Type.Object({
+  organizationId: IdParam,
+  siteId: IdParam,
+  siteSectionGroupId: IdParam,
+  siteSectionId: IdParam,
+});
+export const SiteSpaceParams = Type.Object({ organizationId: IdParam, siteId: IdParam, siteSpaceId: IdParam });
+
+const ShareKey = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 128, description: 'Key of a share link of the site' }),
+);
+
+export const ListSitesQuery = Type.Object(
+  {
+    ...ListQuery,
+    space: Type.Optional(Id),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Part of the title, any case' })),
+    published: Type.Optional(Type.Boolean()),
+    type: Type.Optional(Type.Array(StringEnum(SITE_TYPES), { maxItems: SITE_TYPES.length })),
+  },
+  { additionalProperties: false },
+);
+export type ListSitesQuery = Static<typeof ListSitesQuery>;
+
+export const ListStructureQuery = Type.Object({ ...ListQuery, shareKey: ShareKey }, { additionalProperties: false });
+export type ListStructureQuery = Static<typeof ListStructureQuery>;
+export const ListSiteSpacesQuery = Type.Object(
+  { ...ListQuery, shareKey: ShareKey, default: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type ListSiteSpacesQuery = Static<typeof ListSiteSpacesQuery>;
+export const ShareKeyOnlyQuery = Type.Object({ shareKey: ShareKey }, { additionalProperties: false });
+
+// ---- Bodies ----
+
+/** At most this many spaces in one create: a site's structure is read whole, so it is kept small. */
+export const MAX_SPACES_ON_CREATE = 100;
+
+export const CreateSiteBody = Type.Object(
+  {
+    type: Type.Optional(StringEnum(SITE_TYPES)),
+    title: Type.Optional(SiteTitle),
+    visibility: Type.Optional(StringEnum(SITE_VISIBILITIES)),
+    spaces: Type.Optional(
+      Type.Union([
+        Type.Array(Id, { maxItems: MAX_SPACES_ON_CREATE, uniqueItems: true, description: 'Spaces to publish' }),
+        StringEnum(['sample', 'empty'] as const, { description: 'Create a new space for the site' }),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateSiteBody = Static<typeof CreateSiteBody>;
+
+export const UpdateSiteBody = Type.Object(
+  {
+    title: Type.Optional(SiteTitle),
+    visibility: Type.Optional(StringEnum(SITE_VISIBILITIES)),
+    basename: Type.Optional(SiteBasename),
+    agentsContext: Type.Optional(StringEnum(AGENTS_CONTEXTS)),
+    defaultSiteSpace: Type.Optional(Id),
+    defaultSiteSection: Type.Optional(Id),
+    proxy: Type.Optional(Nullable(SiteProxyOrigin)),
+    adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateSiteBody = Static<typeof UpdateSiteBody>;
+
+export const AddSectionBody = Type.Object(
+  {
+    spaceId: Id,
+    title: Type.Optional(Nullable(SectionTitle)),
+    icon: Type.Optional(Nullable(Icon)),
+  },
+  { additionalProperties: false },
+);
+export type AddSectionBody = Static<typeof AddSectionBody>;
+
+export const UpdateSectionBody = Type.Object(
+  {
+    title: Type.Optional(SectionTitle),
+    path: Type.Optional(SectionPath),
+    defaultSiteSpace: Type.Optional(Id),
+    condition: Type.Optional(Nullable(Condition)),
+    icon: Type.Optional(Nullable(Icon)),
+    description: Type.Optional(Nullable(SectionDescription)),
+  },
+  { additionalProperties: false },
+);
+export type UpdateSectionBody = Static<typeof UpdateSectionBody>;
+
+export const AddGroupBody = Type.Object(
+  {
+    title: GroupTitle,
+    icon: Type.Optional(Nullable(Icon)),
+    sections: Type.Optional(Type.Array(Id, { maxItems: 100, uniqueItems: true })),
+    parent: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+export type AddGroupBody = Static<typeof AddGroupBody>;
+
+export const UpdateGroupBody = Type.Object(
+  { title: Type.Optional(GroupTitle), icon: Type.Optional(Nullable(Icon)) },
+  { additionalProperties: false },
+);
+export type UpdateGroupBody = Static<typeof UpdateGroupBody>;
+
+export const AddSectionToGroupBody = Type.Object({ sectionId: Id }, { additionalProperties: false });
+
+export const AddSiteSpaceBody = Type.Object(
+  { spaceId: Id, sectionId: Type.Optional(Id) },
+  { additionalProperties: false },
+);
+export type AddSiteSpaceBody = Static<typeof AddSiteSpaceBody>;
+
+export const UpdateSiteSpaceBody = Type.Object(
+  {
+    path: Type.Optional(SiteSpacePath),
+    condition: Type.Optional(Nullable(Condition)),
+    spaceId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+export type UpdateSiteSpaceBody = Static<typeof UpdateSiteSpaceBody>;
+
+// ---- Moves and sorting ----
+
+const ITEM_TYPES = ['site-space', 'site-section', 'site-section-group'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+const ItemPointer = Type.Object({ type: StringEnum(ITEM_TYPES), id: Id }, { additionalProperties: false });
+export type ItemPointer = Static<typeof ItemPointer>;
+
+function positionOf<T extends TSchema>(pointer: T) {
+  return Type.Object(
+    { before: Type.Optional(pointer), after: Type.Optional(pointer) },
+    { additionalProperties: false },
+  );
+}
+
+export const SortStructureBody = Type.Object(
+  { item: ItemPointer, position: positionOf(ItemPointer) },
+  { additionalProperties: false },
+);
+export type SortStructureBody = Static<typeof SortStructureBody>;
+
+export const MoveSiteSpaceBody = Type.Object(
+  {
+    position: Type.Optional(
+      positionOf(Type.Object({ type: Type.Literal('site-space'), siteSpace: Id }, { additionalProperties: false })),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MoveSiteSpaceBody = Static<typeof MoveSiteSpaceBody>;
+
+export const MoveSectionBody = Type.Object(
+  {
+    position: Type.Optional(
+      positionOf(Type.Object({ type: Type.Literal('site-section'), siteSection: Id }, { additionalProperties: false })),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MoveSectionBody = Static<typeof MoveSectionBody>;
+
+export const MoveGroupBody = Type.Object(
+  {
+    position: Type.Optional(
+      positionOf(
+        Type.Object(
+          { type: StringEnum(['site-section', 'site-section-group'] as const), id: Id },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MoveGroupBody = Static<typeof MoveGroupBody>;

@@ -1,0 +1,232 @@
+import type { Updateable } from 'kysely';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Page } from '../core/pagination.js';
+import type { SiteSectionsTable } from '../db/types.js';
+import type { Context } from '../model/context.js';
+import { findSiteAsMember } from './access.js';
+import { spacesOfOrganization } from './actions.js';
+import { checkCondition } from './adaptive/conditions.js';
+import { presentSection } from './present.js';
+import type { AddSectionBody, ListStructureQuery, MoveSectionBody, SiteSection, UpdateSectionBody } from './schemas.js';
+import { editStructure, type StructureEdit } from './structure/edit.js';
+import { requireRoom, SITE_LIMITS } from './structure/limits.js';
+import { planMove } from './structure/moves.js';
+import { pageOfOrdered } from './structure/pages.js';
+import { slugify, uniquePath } from './structure/paths.js';
+import { writeOrderings } from './structure/queries.js';
+import { insertSiteSpaces } from './structure/site-space-queries.js';
+import { hasSections, siteSpacesIn, type Structure } from './structure/tree.js';
+import { memberView } from './structure/view.js';
+
+export const sectionNotFound = () => new NotFoundError('No section with this id in the site');
+
+function sectionOf(structure: Structure, sectionId: string) {
+  const section = structure.sections.find((s) => s.id === sectionId);
+  if (!section) throw sectionNotFound();
+  return section;
+}
+
+function presentSectionNamed(sectionId: string) {
+  return (view: Parameters<typeof presentSection>[0]) =>
+    presentSection(
+      view,
+      view.structure.sections.find((section) => section.id === sectionId)!,
+    );
+}
+
+export async function listSections(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  query: ListStructureQuery,
+): Promise<Page<SiteSection>> {
+  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const view = await memberView(context, site, role, query.shareKey);
+  const page = pageOfOrdered(context.cursors, `site-sections:${site.id}`, query, view.structure.sections, (s) => s.id);
+  return { ...page, items: page.items.map((section) => presentSection(view, section)) };
+}
+
+/** A section title made from a space's: titles of sections are 2 to 128 characters. */
+function titleFrom(spaceTitle: string, fallback: string): string {
+  const title = spaceTitle.trim();
+  return title.length >= 2 ? title.slice(0, 128) : fallback;
+}
+
+/**
+ * Adds a section holding the space. A site whose spaces were at its root
+ * gets them gathered first into a section of their own, the default, so
+ * that every site space stays published.
+ */
+export async function addSection(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  body: AddSectionBody,
+): Promise<SiteSection> {
+  const id = newId();
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Adding a section',
+    async ({ tx, site, structure }) => {
+      requireRoom(structure.sections.length + (hasSections(structure) ? 0 : 1), SITE_LIMITS.sections, 'sections');
+      const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
+      const paths = new Set(structure.sections.map((section) => section.path));
+      let position = structure.root.length;
+      const rootSiteSpaces = siteSpacesIn(structure, null);
+      if (!hasSections(structure) && rootSiteSpaces.length > 0) {
+        const first = structure.defaultSiteSpace.get(null) ?? rootSiteSpaces[0]!;
+        const title = titleFrom(first.space.title, site.title);
+        const gathered = newId();
+        const path = uniquePath(slugify(title, 'section'), paths);
+        paths.add(path);
+        await tx
+          .insertInto('site_sections')
+          .values({
+            id: gathered,
+            organization_id: organizationId,
+            site_id: site.id,
+            title,
+            path,
+            position: 0,
+            default_site_space_id: first.id,
+          })
+          .execute();
+        await tx
+          .updateTable('site_spaces')
+          .set({ section_id: gathered })
+          .where('organization_id', '=', organizationId)
+          .where('site_id', '=', site.id)
+          .where('section_id', 'is', null)
+          .execute();
+        await tx.updateTable('sites').set({ default_site_space_id: null }).where('id', '=', site.id).execute();
+        position = 1;
+      }
+      const title = body.title ?? titleFrom(space!.title, 'Section');
+      await tx
+        .insertInto('site_sections')
+        .values({
+          id,
+          organization_id: organizationId,
+          site_id: site.id,
+          title,
+          icon: body.icon ?? null,
+          path: uniquePath(slugify(title, 'section'), paths),
+          position,
+        })
+        .execute();
+      await insertSiteSpaces(tx, site, id, [space!], new Set(), 0);
+    },
+    presentSectionNamed(id),
+  );
+}
+
+export async function editSection(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  sectionId: string,
+  body: UpdateSectionBody,
+): Promise<SiteSection> {
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Changing a section',
+    async ({ tx, site, structure }) => {
+      const section = sectionOf(structure, sectionId);
+      const changes: Updateable<SiteSectionsTable> = {};
+      if (body.title !== undefined) changes.title = body.title;
+      if (body.icon !== undefined) changes.icon = body.icon;
+      if (body.description !== undefined) changes.description = body.description;
+      if (body.path !== undefined && body.path !== section.path) {
+        if (structure.sections.some((other) => other.path === body.path)) {
+          throw new ConflictError(`body/path: another section of the site has the path "${body.path}"`);
+        }
+        changes.path = body.path;
+      }
+      if (body.condition !== undefined) {
+        if (body.condition !== null)
+          await checkCondition(context, body.condition, site.adaptive_schema, 'body/condition');
+        changes.condition = body.condition;
+      }
+      if (body.defaultSiteSpace !== undefined) {
+        if (!siteSpacesIn(structure, sectionId).some((siteSpace) => siteSpace.id === body.defaultSiteSpace)) {
+          throw new BadRequestError(`body/defaultSiteSpace: no site space "${body.defaultSiteSpace}" in this section`);
+        }
+        changes.default_site_space_id = body.defaultSiteSpace;
+      }
+      if (Object.keys(changes).length === 0) return;
+      await tx
+        .updateTable('site_sections')
+        .set(changes)
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', sectionId)
+        .execute();
+    },
+    presentSectionNamed(sectionId),
+  );
+}
+
+/** Deletes a section with its site spaces; the site's next section becomes the default when it was. */
+export async function removeSection(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  sectionId: string,
+): Promise<void> {
+  await editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Deleting a section',
+    async ({ tx, structure }: StructureEdit) => {
+      sectionOf(structure, sectionId);
+      await tx
+        .deleteFrom('site_sections')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', sectionId)
+        .execute();
+    },
+    () => undefined,
+  );
+}
+
+export async function moveSection(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  sectionId: string,
+  body: MoveSectionBody,
+): Promise<SiteSection> {
+  const pointer = (given: { siteSection: string } | undefined) =>
+    given && { type: 'site-section' as const, id: given.siteSection };
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Moving a section',
+    async ({ tx, structure }) => {
+      sectionOf(structure, sectionId);
+      const orderings = planMove(
+        structure,
+        { type: 'site-section', id: sectionId },
+        { before: pointer(body.position?.before), after: pointer(body.position?.after) },
+        'body',
+      );
+      await writeOrderings(tx, organizationId, orderings);
+    },
+    presentSectionNamed(sectionId),
+  );
+}

@@ -1,0 +1,220 @@
+import type { Updateable } from 'kysely';
+import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
+import type { Page } from '../core/pagination.js';
+import type { SiteSpacesTable } from '../db/types.js';
+import type { Context } from '../model/context.js';
+import { findSiteAsMember } from './access.js';
+import { spacesOfOrganization } from './actions.js';
+import { checkCondition } from './adaptive/conditions.js';
+import { presentSiteSpace, type StructureView } from './present.js';
+import type {
+  AddSiteSpaceBody,
+  ListSiteSpacesQuery,
+  MoveSiteSpaceBody,
+  SiteSpace,
+  UpdateSiteSpaceBody,
+} from './schemas.js';
+import { editStructure } from './structure/edit.js';
+import { requireRoom, SITE_LIMITS } from './structure/limits.js';
+import { planMove } from './structure/moves.js';
+import { pageOfOrdered } from './structure/pages.js';
+import { nextSiteSpacePosition, takenSiteSpacePaths } from './structure/queries.js';
+import { insertSiteSpaces } from './structure/site-space-queries.js';
+import { allSiteSpaces, hasSections, siteSpacesIn, type Structure } from './structure/tree.js';
+import { memberView } from './structure/view.js';
+import { moveSiteSpaceTo } from './structure/site-space-moves.js';
+
+const siteSpaceNotFound = () => new NotFoundError('No site space with this id in the site');
+
+export function siteSpaceOf(structure: Structure, siteSpaceId: string) {
+  const siteSpace = allSiteSpaces(structure).find((s) => s.id === siteSpaceId);
+  if (!siteSpace) throw siteSpaceNotFound();
+  return siteSpace;
+}
+
+export function presentSiteSpaceNamed(siteSpaceId: string) {
+  return (view: StructureView) => presentSiteSpace(view, siteSpaceOf(view.structure, siteSpaceId));
+}
+
+export async function listSiteSpaces(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  query: ListSiteSpacesQuery,
+): Promise<Page<SiteSpace>> {
+  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const view = await memberView(context, site, role, query.shareKey);
+  const isDefault = (id: string, sectionId: string | null) => view.structure.defaultSiteSpace.get(sectionId)?.id === id;
+  const siteSpaces = allSiteSpaces(view.structure).filter(
+    (row) => query.default === undefined || isDefault(row.id, row.section_id) === query.default,
+  );
+  const page = pageOfOrdered(
+    context.cursors,
+    `site-spaces:${site.id}:${String(query.default ?? '')}`,
+    query,
+    siteSpaces,
+    (row) => row.id,
+  );
+  return { ...page, items: page.items.map((row) => presentSiteSpace(view, row)) };
+}
+
+/** Adds a space to a section, or without one to the default section (the root when the site has no sections). */
+export async function addSiteSpace(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  body: AddSiteSpaceBody,
+): Promise<SiteSpace> {
+  let id = '';
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Adding a space to a site',
+    async ({ tx, site, structure }) => {
+      let sectionId: string | null = null;
+      if (body.sectionId !== undefined) {
+        if (!structure.sections.some((section) => section.id === body.sectionId)) {
+          throw new BadRequestError(`body/sectionId: the site has no section "${body.sectionId}"`);
+        }
+        sectionId = body.sectionId;
+      } else if (hasSections(structure)) {
+        sectionId = structure.defaultSection!.id;
+      }
+      requireRoom(allSiteSpaces(structure).length, SITE_LIMITS.siteSpaces, 'site spaces');
+      requireRoom(siteSpacesIn(structure, sectionId).length, SITE_LIMITS.siteSpacesPerList, 'site spaces in a section');
+      const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
+      await requireAbsent(tx, site, sectionId, space!.id);
+      const taken = await takenSiteSpacePaths(tx, organizationId, site.id, sectionId);
+      const position = await nextSiteSpacePosition(tx, organizationId, site.id, sectionId);
+      [id] = (await insertSiteSpaces(tx, site, sectionId, [space!], taken, position)) as [string];
+    },
+    (view) => presentSiteSpace(view, siteSpaceOf(view.structure, id)),
+  );
+}
+
+/** A space is published once per list (section or root); trashed entries count, since they come back. */
+async function requireAbsent(
+  tx: Parameters<typeof takenSiteSpacePaths>[0],
+  site: { id: string; organization_id: string },
+  sectionId: string | null,
+  spaceId: string,
+) {
+  const existing = await tx
+    .selectFrom('site_spaces')
+    .select('id')
+    .where('organization_id', '=', site.organization_id)
+    .where('site_id', '=', site.id)
+    .where('section_id', sectionId === null ? 'is' : '=', sectionId)
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+  if (existing) {
+    throw new ConflictError(
+      `The space "${spaceId}" is already published ${sectionId === null ? 'at the site’s root' : 'in this section'}`,
+    );
+  }
+}
+
+export async function editSiteSpace(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  body: UpdateSiteSpaceBody,
+): Promise<SiteSpace> {
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Changing a site space',
+    async ({ tx, site, structure }) => {
+      const siteSpace = siteSpaceOf(structure, siteSpaceId);
+      const changes: Updateable<SiteSpacesTable> = {};
+      if (body.path !== undefined && body.path !== siteSpace.path) {
+        const taken = await takenSiteSpacePaths(tx, organizationId, site.id, siteSpace.section_id);
+        if (taken.has(body.path)) {
+          throw new ConflictError(`body/path: another site space beside it has the path "${body.path}"`);
+        }
+        changes.path = body.path;
+      }
+      if (body.condition !== undefined) {
+        if (body.condition !== null)
+          await checkCondition(context, body.condition, site.adaptive_schema, 'body/condition');
+        changes.condition = body.condition;
+      }
+      if (body.spaceId !== undefined && body.spaceId !== siteSpace.space.id) {
+        const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
+        await requireAbsent(tx, site, siteSpace.section_id, space!.id);
+        changes.space_id = space!.id;
+      }
+      if (Object.keys(changes).length === 0) return;
+      await tx
+        .updateTable('site_spaces')
+        .set(changes)
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', siteSpaceId)
+        .execute();
+    },
+    presentSiteSpaceNamed(siteSpaceId),
+  );
+}
+
+export async function removeSiteSpace(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+): Promise<void> {
+  await editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Removing a space from a site',
+    async ({ tx, structure }) => {
+      siteSpaceOf(structure, siteSpaceId);
+      await tx
+        .deleteFrom('site_spaces')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', siteSpaceId)
+        .execute();
+    },
+    () => undefined,
+  );
+}
+
+export async function moveSiteSpace(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  body: MoveSiteSpaceBody,
+): Promise<SiteSpace> {
+  const pointer = (given: { siteSpace: string } | undefined) =>
+    given && { type: 'site-space' as const, id: given.siteSpace };
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Moving a site space',
+    async (edit) => {
+      siteSpaceOf(edit.structure, siteSpaceId);
+      const orderings = planMove(
+        edit.structure,
+        { type: 'site-space', id: siteSpaceId },
+        { before: pointer(body.position?.before), after: pointer(body.position?.after) },
+        'body',
+      );
+      await moveSiteSpaceTo(edit, siteSpaceId, orderings);
+    },
+    presentSiteSpaceNamed(siteSpaceId),
+  );
+}

@@ -1,0 +1,122 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { noContent } from '../core/replies.js';
+import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
+import { callerOf } from '../model/access/auth.js';
+import {
+  AddSiteSpaceBody,
+  ListSiteSpacesQuery,
+  MoveSiteSpaceBody,
+  SiteParams,
+  SiteSpaceParams,
+  SiteSpaceSchema,
+  UpdateSiteSpaceBody,
+} from './schemas.js';
+import { addSiteSpace, editSiteSpace, listSiteSpaces, moveSiteSpace, removeSiteSpace } from './site-space-actions.js';
+
+const SiteSpace = ref(SiteSpaceSchema);
+
+export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/site-spaces',
+    {
+      config: { scope: 'site:read' },
+      schema: {
+        operationId: 'listSiteSpaces',
+        tags: ['sites'],
+        summary: 'List the site spaces of a site in structure order (members)',
+        params: SiteParams,
+        querystring: ListSiteSpacesQuery,
+        response: { 200: ListEnvelope(SiteSpace), ...errorResponses },
+      },
+    },
+    async (request) =>
+      listSiteSpaces(
+        app.context,
+        callerOf(request).userId,
+        request.params.organizationId,
+        request.params.siteId,
+        request.query,
+      ),
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/site-spaces',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'addSpaceToSite',
+        tags: ['sites'],
+        summary: 'Publish a space in a section, or in the default section or at the root (admins)',
+        params: SiteParams,
+        body: AddSiteSpaceBody,
+        response: { 201: SiteSpace, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId } = request.params;
+      const siteSpace = await addSiteSpace(app.context, callerOf(request).userId, organizationId, siteId, request.body);
+      return reply
+        .code(201)
+        .header('location', app.urls.api('orgs', organizationId, 'sites', siteId, 'site-spaces', siteSpace.id))
+        .send(siteSpace);
+    },
+  );
+
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'updateSiteSpaceById',
+        tags: ['sites'],
+        summary: 'Change a site space’s path, condition or space (admins)',
+        params: SiteSpaceParams,
+        body: UpdateSiteSpaceBody,
+        response: { 200: SiteSpace, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      return editSiteSpace(app.context, callerOf(request).userId, organizationId, siteId, siteSpaceId, request.body);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'deleteSiteSpaceById',
+        tags: ['sites'],
+        summary: 'Stop publishing a space on the site (admins)',
+        params: SiteSpaceParams,
+        response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      await removeSiteSpace(app.context, callerOf(request).userId, organizationId, siteId, siteSpaceId);
+      return noContent(reply, 205);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'moveSiteSpace',
+        tags: ['sites'],
+        deprecated: true,
+        summary: 'Move a site space beside another (admins; use the structure sort)',
+        params: SiteSpaceParams,
+        body: MoveSiteSpaceBody,
+        response: { 200: SiteSpace, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      return moveSiteSpace(app.context, callerOf(request).userId, organizationId, siteId, siteSpaceId, request.body);
+    },
+  );
+};

@@ -1,0 +1,64 @@
+import type { Context } from '../model/context.js';
+import { presentGroup, presentSection, presentSiteSpace, type StructureView } from './present.js';
+import type { SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from './schemas.js';
+import { editStructure } from './structure/edit.js';
+import { planMove, locate } from './structure/moves.js';
+import { writeOrderings } from './structure/queries.js';
+import { moveSiteSpaceTo } from './structure/site-space-moves.js';
+import { allSiteSpaces, type Entry } from './structure/tree.js';
+import { BadRequestError } from '../core/errors.js';
+
+/**
+ * Moves a site space, section or group beside another item of its kind (the
+ * one ordering the deprecated `move` operations share); an empty `position`
+ * moves it to the end of its list. Answers the moved item.
+ */
+export async function sortStructure(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  body: SortStructureBody,
+): Promise<SiteSpace | SiteSection | SiteSectionGroup> {
+  return editStructure(
+    context,
+    userId,
+    organizationId,
+    siteId,
+    'Sorting a site’s structure',
+    async (edit) => {
+      if (!locate(edit.structure, body.item)) {
+        throw new BadRequestError(`body/item: the site has no ${body.item.type} "${body.item.id}"`);
+      }
+      const orderings = planMove(edit.structure, body.item, body.position, 'body');
+      if (body.item.type === 'site-space') await moveSiteSpaceTo(edit, body.item.id, orderings);
+      else await writeOrderings(edit.tx, organizationId, orderings);
+    },
+    (view) => presentItem(view, body.item),
+  );
+}
+
+function presentItem(view: StructureView, item: SortStructureBody['item']) {
+  if (item.type === 'site-space') {
+    return presentSiteSpace(
+      view,
+      allSiteSpaces(view.structure).find((siteSpace) => siteSpace.id === item.id)!,
+    );
+  }
+  if (item.type === 'site-section') {
+    return presentSection(
+      view,
+      view.structure.sections.find((section) => section.id === item.id)!,
+    );
+  }
+  const find = (list: Entry[]): Extract<Entry, { kind: 'group' }> | undefined => {
+    for (const entry of list) {
+      if (entry.kind !== 'group') continue;
+      if (entry.group.id === item.id) return entry;
+      const inner = find(entry.children);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return presentGroup(view, find(view.structure.root)!);
+}

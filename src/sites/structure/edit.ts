@@ -1,0 +1,37 @@
+import type { Db } from '../../db/database.js';
+import type { Context } from '../../model/context.js';
+import { findSiteAsAdmin, lockSite } from '../access.js';
+import type { SiteRow } from '../queries.js';
+import { memberView } from './view.js';
+import type { StructureView } from '../present.js';
+import { loadStructure } from './queries.js';
+import { buildStructure, type Structure } from './tree.js';
+
+export interface StructureEdit {
+  tx: Db;
+  site: SiteRow;
+  structure: Structure;
+}
+
+/**
+ * Runs a change to a site's structure: an admin's, in one transaction that
+ * holds the site's row, on the structure as it stands under that lock. Then
+ * `present` is given the structure as the change left it, as the caller sees it.
+ */
+export async function editStructure<T>(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  action: string,
+  change: (edit: StructureEdit) => Promise<void>,
+  present: (view: StructureView) => T,
+): Promise<T> {
+  const { role } = await findSiteAsAdmin(context, organizationId, siteId, userId, action);
+  return context.db.transaction().execute(async (tx) => {
+    const site = await lockSite(tx, organizationId, siteId);
+    await change({ tx, site, structure: buildStructure(await loadStructure(tx, site)) });
+    const after = await lockSite(tx, organizationId, siteId);
+    return present(await memberView({ ...context, db: tx }, after, role, undefined));
+  });
+}

@@ -1,0 +1,49 @@
+import { ConflictError } from '../../core/errors.js';
+import type { StructureEdit } from './edit.js';
+import type { Ordering } from './moves.js';
+import { takenSiteSpacePaths, writeOrderings } from './queries.js';
+import { allSiteSpaces } from './tree.js';
+import { uniquePath } from './paths.js';
+
+/**
+ * Writes a site-space move. Into another section, the space must not be
+ * there already (409); a path taken there gets a free suffix; and the
+ * section it leaves no longer names it as its default.
+ */
+export async function moveSiteSpaceTo(edit: StructureEdit, siteSpaceId: string, orderings: Ordering[]): Promise<void> {
+  const { tx, site, structure } = edit;
+  const moved = allSiteSpaces(structure).find((siteSpace) => siteSpace.id === siteSpaceId)!;
+  const destination = orderings[0]!.container;
+  if (destination.kind === 'site-spaces' && destination.sectionId !== moved.section_id) {
+    const into = destination.sectionId;
+    const there = await tx
+      .selectFrom('site_spaces')
+      .select(['space_id', 'path'])
+      .where('organization_id', '=', site.organization_id)
+      .where('site_id', '=', site.id)
+      .where('section_id', into === null ? 'is' : '=', into)
+      .execute();
+    if (there.some((row) => row.space_id === moved.space.id)) {
+      throw new ConflictError(`The space "${moved.space.id}" is already published in that section`);
+    }
+    const taken = await takenSiteSpacePaths(tx, site.organization_id, site.id, into);
+    if (taken.has(moved.path)) {
+      await tx
+        .updateTable('site_spaces')
+        .set({ path: uniquePath(moved.path, taken) })
+        .where('organization_id', '=', site.organization_id)
+        .where('id', '=', siteSpaceId)
+        .execute();
+    }
+    if (moved.section_id !== null) {
+      await tx
+        .updateTable('site_sections')
+        .set({ default_site_space_id: null })
+        .where('organization_id', '=', site.organization_id)
+        .where('id', '=', moved.section_id)
+        .where('default_site_space_id', '=', siteSpaceId)
+        .execute();
+    }
+  }
+  await writeOrderings(tx, site.organization_id, orderings);
+}

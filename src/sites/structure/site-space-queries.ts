@@ -1,0 +1,53 @@
+import type { Db } from '../../db/database.js';
+import { newId } from '../../core/ids.js';
+import { SPACE_FIELDS, type SpaceFields } from '../../model/access/space-queries.js';
+import { slugify, uniquePath } from './paths.js';
+
+/** The named spaces that are in the organization and not in the trash, by id. */
+export async function liveSpacesIn(
+  db: Db,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<Map<string, SpaceFields>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('spaces')
+    .select(SPACE_FIELDS)
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Adds spaces to a list of the site (a section, or the root: null) from
+ * `position` on, each with a path made from its title that no other site
+ * space of the list has (`taken`, updated as paths are given out). Returns
+ * the new site spaces' ids.
+ */
+export async function insertSiteSpaces(
+  db: Db,
+  site: { id: string; organization_id: string },
+  sectionId: string | null,
+  spaces: readonly SpaceFields[],
+  taken: Set<string>,
+  position: number,
+): Promise<string[]> {
+  if (spaces.length === 0) return [];
+  const rows = spaces.map((space, index) => {
+    const path = uniquePath(slugify(space.title, 'space'), taken);
+    taken.add(path);
+    return {
+      id: newId(),
+      organization_id: site.organization_id,
+      site_id: site.id,
+      section_id: sectionId,
+      space_id: space.id,
+      path,
+      position: position + index,
+    };
+  });
+  await db.insertInto('site_spaces').values(rows).execute();
+  return rows.map((row) => row.id);
+}

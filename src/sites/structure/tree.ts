@@ -1,0 +1,185 @@
+import type { SpaceFields } from '../../model/access/space-queries.js';
+
+/**
+ * A site's structure as stored, read whole (it is small: see the limits in
+ * limits.ts) and put in order here, without I/O. A site publishes its site
+ * spaces either at its root (no sections) or in sections; sections sit at
+ * the root or in a section group; a group sits at the root or in a root-level
+ * group. Siblings are ordered by position, then creation, then id.
+ */
+export interface GroupRow {
+  id: string;
+  parent_id: string | null;
+  title: string;
+  icon: string | null;
+  position: number;
+  created_at: Date;
+}
+
+export interface SectionRow {
+  id: string;
+  group_id: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  position: number;
+  default_site_space_id: string | null;
+  created_at: Date;
+}
+
+export interface SiteSpaceRow {
+  id: string;
+  section_id: string | null;
+  path: string;
+  condition: string | null;
+  position: number;
+  created_at: Date;
+  space: SpaceFields;
+}
+
+export type Entry = { kind: 'section'; section: SectionRow } | { kind: 'group'; group: GroupRow; children: Entry[] };
+
+export interface Structure {
+  /** Sections and groups at the root, in order. */
+  root: Entry[];
+  /** Every section, in the order a reader meets them (groups opened in place). */
+  sections: SectionRow[];
+  groups: Map<string, GroupRow>;
+  /** Site spaces by section id; the root's (a site without sections) under null. */
+  siteSpaces: Map<string | null, SiteSpaceRow[]>;
+  /** The default section: the one the site names, else the first. */
+  defaultSection: SectionRow | undefined;
+  /** The default site space of each list (section id, or null for the root). */
+  defaultSiteSpace: Map<string | null, SiteSpaceRow | undefined>;
+}
+
+interface Ordered {
+  position: number;
+  created_at: Date;
+  id: string;
+}
+const byOrder = (a: Ordered, b: Ordered) =>
+  a.position - b.position || a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1);
+
+const entryOrder = (entry: Entry): Ordered => (entry.kind === 'section' ? entry.section : entry.group);
+
+export interface StoredStructure {
+  defaultSectionId: string | null;
+  defaultRootSiteSpaceId: string | null;
+  groups: readonly GroupRow[];
+  sections: readonly SectionRow[];
+  /** Only the site spaces a reader may see: those whose space is not in the trash. */
+  siteSpaces: readonly SiteSpaceRow[];
+}
+
+export function buildStructure(stored: StoredStructure): Structure {
+  const groups = new Map(stored.groups.map((group) => [group.id, group]));
+  const children = new Map<string | null, Entry[]>();
+  const place = (parent: string | null, entry: Entry) => {
+    const list = children.get(parent) ?? [];
+    list.push(entry);
+    children.set(parent, list);
+  };
+  for (const section of stored.sections) {
+    place(section.group_id !== null && groups.has(section.group_id) ? section.group_id : null, {
+      kind: 'section',
+      section,
+    });
+  }
+  // A group whose parent is itself nested is shown at the root: groups nest one level deep.
+  for (const group of stored.groups) {
+    const parent = group.parent_id !== null ? groups.get(group.parent_id) : undefined;
+    const parentId = parent && parent.parent_id === null && parent.id !== group.id ? parent.id : null;
+    place(parentId, { kind: 'group', group, children: [] });
+  }
+  const sortEntries = (list: Entry[]) => list.sort((a, b) => byOrder(entryOrder(a), entryOrder(b)));
+  const fill = (list: Entry[]): Entry[] => {
+    for (const entry of sortEntries(list)) {
+      if (entry.kind === 'group') entry.children = fill(children.get(entry.group.id) ?? []);
+    }
+    return list;
+  };
+  const root = fill(children.get(null) ?? []);
+
+  const sections: SectionRow[] = [];
+  const walk = (list: Entry[]) => {
+    for (const entry of list) {
+      if (entry.kind === 'section') sections.push(entry.section);
+      else walk(entry.children);
+    }
+  };
+  walk(root);
+
+  const siteSpaces = new Map<string | null, SiteSpaceRow[]>();
+  for (const siteSpace of stored.siteSpaces) {
+    const list = siteSpaces.get(siteSpace.section_id) ?? [];
+    list.push(siteSpace);
+    siteSpaces.set(siteSpace.section_id, list);
+  }
+  for (const list of siteSpaces.values()) list.sort(byOrder);
+
+  const defaultSiteSpace = new Map<string | null, SiteSpaceRow | undefined>();
+  const pickDefault = (list: SiteSpaceRow[] | undefined, named: string | null) =>
+    list?.find((siteSpace) => siteSpace.id === named) ?? list?.[0];
+  defaultSiteSpace.set(null, pickDefault(siteSpaces.get(null), stored.defaultRootSiteSpaceId));
+  for (const section of sections) {
+    defaultSiteSpace.set(section.id, pickDefault(siteSpaces.get(section.id), section.default_site_space_id));
+  }
+
+  return {
+    root,
+    sections,
+    groups,
+    siteSpaces,
+    defaultSection: sections.find((section) => section.id === stored.defaultSectionId) ?? sections[0],
+    defaultSiteSpace,
+  };
+}
+
+/** The site spaces of a section, or of the root (null), in order. */
+export function siteSpacesIn(structure: Structure, sectionId: string | null): SiteSpaceRow[] {
+  return structure.siteSpaces.get(sectionId) ?? [];
+}
+
+/** Every site space, in the order a reader meets them: the root's, then each section's. */
+export function allSiteSpaces(structure: Structure): SiteSpaceRow[] {
+  return [
+    ...siteSpacesIn(structure, null),
+    ...structure.sections.flatMap((section) => siteSpacesIn(structure, section.id)),
+  ];
+}
+
+/** Whether the site arranges its spaces in sections. */
+export function hasSections(structure: Structure): boolean {
+  return structure.sections.length > 0;
+}
+
+/**
+ * The structure a visitor is shown: sections without a site space to show,
+ * and groups left empty by them, are left out. Defaults are worked out again
+ * over what remains.
+ */
+export function publishedStructure(stored: StoredStructure): Structure {
+  const full = buildStructure(stored);
+  const shown = new Set(full.sections.filter((section) => siteSpacesIn(full, section.id).length > 0).map((s) => s.id));
+  const keptGroups = new Set<string>();
+  const keep = (list: Entry[]): boolean => {
+    let any = false;
+    for (const entry of list) {
+      if (entry.kind === 'section') any = shown.has(entry.section.id) || any;
+      else if (keep(entry.children)) {
+        keptGroups.add(entry.group.id);
+        any = true;
+      }
+    }
+    return any;
+  };
+  keep(full.root);
+  return buildStructure({
+    ...stored,
+    sections: stored.sections.filter((section) => shown.has(section.id)),
+    groups: stored.groups.filter((group) => keptGroups.has(group.id)),
+  });
+}

@@ -1,0 +1,65 @@
+import { effectiveRole } from '../../model/access/membership.js';
+import type { Role } from '../../model/access/roles.js';
+import { defaultLevelChains } from '../../model/access/spaces.js';
+import type { Context } from '../../model/context.js';
+import type { SiteRow } from '../queries.js';
+import type { StructureView } from '../present.js';
+import { activeShareLinkExists } from '../publishing/share-link-queries.js';
+import { loadStructure } from './queries.js';
+import { allSiteSpaces, buildStructure, publishedStructure, type Structure } from './tree.js';
+
+/**
+ * The structure as a member of the organization sees it: each site space's
+ * space with the member's role on it (their organization role, raised by the
+ * default levels of the space and its collections). `published`: what a
+ * visitor is shown, rather than everything the site holds.
+ */
+export async function memberView(
+  context: Context,
+  site: SiteRow,
+  role: Role,
+  shareKey: string | undefined,
+  options: { structure?: Structure; published?: boolean } = {},
+): Promise<StructureView> {
+  const built =
+    options.structure ??
+    (options.published
+      ? publishedStructure(await loadStructure(context.db, site))
+      : buildStructure(await loadStructure(context.db, site)));
+  const chains = await defaultLevelChains(
+    context.db,
+    allSiteSpaces(built).map((siteSpace) => siteSpace.space),
+  );
+  return {
+    site,
+    structure: built,
+    urls: context.urls,
+    roleOn: (space) => effectiveRole(role, chains(space)),
+    shareKey: await validShareKey(context, site, shareKey),
+  };
+}
+
+/** The structure a visitor is shown: the published one, every space read-only. */
+export async function visitorView(
+  context: Context,
+  site: SiteRow,
+  shareKey: string | undefined,
+): Promise<StructureView> {
+  return {
+    site,
+    structure: publishedStructure(await loadStructure(context.db, site)),
+    urls: context.urls,
+    roleOn: () => 'read',
+    shareKey: await validShareKey(context, site, shareKey),
+  };
+}
+
+/** The key, when it opens one of the site's active share links; published URLs of a share-link site carry it. */
+export async function validShareKey(
+  context: Context,
+  site: SiteRow,
+  shareKey: string | undefined,
+): Promise<string | undefined> {
+  if (shareKey === undefined || site.visibility !== 'share-link') return undefined;
+  return (await activeShareLinkExists(context.db, site.organization_id, site.id, shareKey)) ? shareKey : undefined;
+}
