@@ -2,6 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Seeded } from './seed.js';
 import { COMMENTS_IN_SPACE } from './seed-comments.js';
 import { MEMBER_SEARCH, MEMBER_SEARCH_MATCHES } from './seed-members.js';
+import {
+  BIG_SITE_GROUPS,
+  BIG_SITE_SPACES,
+  SECTIONS_PER_GROUP,
+  SITES_IN_ORGANIZATION,
+  SPACES_PER_SECTION,
+} from './seed-sites.js';
 import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
 
 /**
@@ -223,6 +230,49 @@ export const SCENARIOS: Scenario[] = [
       return Array.isArray(nodes) && nodes.length > 5 ? undefined : 'expected a document object with the page’s blocks';
     },
   },
+  // Sites: a site's whole structure, 20 sections in 4 groups publishing 200
+  // spaces, each site space with its space (a body of about 430 KB); and a
+  // list of 50 of an organization's 1,000 sites with their site-space counts.
+  {
+    name: 'GET /v1/orgs/{id}/sites/{id}/published (200 site spaces)',
+    path: (seed) => `/v1/orgs/${seed.sites.big.organizationId}/sites/${seed.sites.big.siteId}/published`,
+    headers: authorized,
+    largeBody: true,
+    aim: 0.3,
+    p99AimMs: 20,
+    check: (body) => {
+      const published = body as { object?: string; site?: { published?: boolean; siteSpaces?: number } };
+      if (published.object !== 'published-content-site') return 'expected a published-content-site';
+      if (published.site?.published !== true) return 'expected a published site';
+      if (published.site.siteSpaces !== BIG_SITE_SPACES)
+        return `expected ${BIG_SITE_SPACES} site spaces, got ${published.site.siteSpaces}`;
+      return bigSiteStructure((body as { structure?: unknown }).structure);
+    },
+  },
+  {
+    name: 'GET /v1/orgs/{id}/sites/{id}/structure (200 site spaces)',
+    path: (seed) => `/v1/orgs/${seed.sites.big.organizationId}/sites/${seed.sites.big.siteId}/structure`,
+    headers: authorized,
+    largeBody: true,
+    aim: 0.3,
+    p99AimMs: 20,
+    check: (body) => bigSiteStructure(body),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/sites (first page of 1,000)',
+    path: (seed) => `/v1/orgs/${seed.sites.many.organizationId}/sites`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body, seed) => sitesPage(body, seed, seed.sites.many.newestId),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/sites (900 in)',
+    path: (seed) =>
+      `/v1/orgs/${seed.sites.many.organizationId}/sites?page=${encodeURIComponent(seed.sites.many.deepPage)}`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body, seed) => sitesPage(body, seed, seed.sites.many.deepPageFirstId),
+  },
 ];
 
 interface PresentedPage {
@@ -269,4 +319,40 @@ function fullSpacesPage(body: unknown, total = SPACES_IN_BIG_ORGANIZATION): stri
   const page = body as { items?: unknown[]; count?: number };
   if (page.items?.length !== 50) return `expected 50 spaces, got ${page.items?.length ?? 'no items array'}`;
   return page.count === total ? undefined : `expected a count of ${total}, got ${page.count}`;
+}
+
+interface PresentedSection {
+  object?: string;
+  title?: string;
+  siteSpaces?: unknown[];
+  children?: PresentedSection[];
+}
+
+/** The big site's structure, whole: its 4 groups in order, each with 5 sections of 10 site spaces. */
+function bigSiteStructure(body: unknown): string | undefined {
+  const structure = body as { type?: string; structure?: PresentedSection[] };
+  if (structure.type !== 'sections') return `expected a structure of sections, got ${structure.type}`;
+  const groups = structure.structure ?? [];
+  const titles = groups.map((group) => `${group.object}: ${group.title}`).join(', ');
+  const expected = BIG_SITE_GROUPS.map((title) => `site-section-group: ${title}`).join(', ');
+  if (titles !== expected) return `expected the groups ${expected} in this order, got ${titles}`;
+  for (const group of groups) {
+    const sections = group.children ?? [];
+    if (sections.length !== SECTIONS_PER_GROUP || sections.some((s) => s.siteSpaces?.length !== SPACES_PER_SECTION)) {
+      return `expected ${SECTIONS_PER_GROUP} sections of ${SPACES_PER_SECTION} site spaces in ${group.title}`;
+    }
+  }
+  return undefined;
+}
+
+/** A full page of 50 of the 1,000 sites, from `firstId` on, each with the count of site spaces it was given. */
+function sitesPage(body: unknown, seed: Seeded, firstId: string): string | undefined {
+  const page = body as { items?: Array<{ id?: string; siteSpaces?: number }>; count?: number };
+  if (page.items?.length !== 50) return `expected 50 sites, got ${page.items?.length ?? 'no items array'}`;
+  if (page.count !== SITES_IN_ORGANIZATION) return `expected a count of ${SITES_IN_ORGANIZATION}, got ${page.count}`;
+  if (page.items[0]!.id !== firstId) return `expected the page to start with site ${firstId}, got ${page.items[0]!.id}`;
+  const wrong = page.items.find((site) => site.siteSpaces !== seed.sites.many.siteSpaces.get(site.id ?? ''));
+  return wrong
+    ? `site ${wrong.id} counts ${wrong.siteSpaces} site spaces, it has ${seed.sites.many.siteSpaces.get(wrong.id ?? '')}`
+    : undefined;
 }

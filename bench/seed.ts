@@ -10,6 +10,7 @@ import { createApiToken } from '../src/users/tokens.js';
 import { DEEP_COMMENTS_OFFSET, findCommentsPage, seedComments, type SeededComments } from './seed-comments.js';
 import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } from './seed-content.js';
 import { seedMembers } from './seed-members.js';
+import { seedSites, type SeededSites } from './seed-sites.js';
 import { seedSpaces, type SeededSpaces } from './seed-spaces.js';
 
 export interface SeedSizes {
@@ -47,6 +48,8 @@ export interface Seeded {
   content: { big: SeededContentSpace; small: SeededContentSpace };
   /** A space of the third member organization with 100,000 comments on it. */
   comments: SeededComments;
+  /** A site of 200 site spaces in the fourth member organization; 1,000 sites in the fifth. */
+  sites: SeededSites;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -159,11 +162,17 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     'Bench docs (50 pages)',
   );
   const comments = await seedComments(app, seeded.authorization, seeded.memberOrganizationIds[2]!);
+  const sites = await seedSites(
+    app,
+    seeded.authorization,
+    seeded.memberOrganizationIds[3]!,
+    seeded.memberOrganizationIds[4]!,
+  );
 
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.
   await sql`ANALYZE`.execute(db);
   // Walked after ANALYZE, so the 90 requests get the plans the scenarios will.
   const deepPage = await findCommentsPage(app, seeded.authorization, comments.spaceId, DEEP_COMMENTS_OFFSET);
-  return { ...seeded, spaces, content: { big, small }, comments: { ...comments, deepPage } };
+  return { ...seeded, spaces, content: { big, small }, comments: { ...comments, deepPage }, sites };
 }

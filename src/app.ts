@@ -48,6 +48,7 @@ import { CONVERSION_MS_PER_KIB, type AppConfig } from './config.js';
 import { MemberSchema, TeamSchema } from './model/people/schemas.js';
 import { ChangeRequestSchema } from './model/change-requests/schemas.js';
 import { type Context } from './model/context.js';
+import { ScopedCache } from './core/scoped-cache.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -100,9 +101,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // A request that reaches a route while closing is served (close waits for
     // it) rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
-    // The serializer tells the branches of a union apart with its own Ajv; formats
-    // it does not know (emoji) were checked on the way in, so they pass here.
-    serializerOpts: { ajv: { formats: { emoji: true } } },
+    // The serializer tells the branches of a response union apart with its own
+    // Ajv. What it serializes is ours, not input: checking formats (uri,
+    // date-time on every item of a large structure) there would only cost time.
+    serializerOpts: { ajv: { validateFormats: false } },
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const apiError = toApiError(error);
@@ -203,6 +205,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           conversions,
           outbound: instance.outbound,
           fileUrls: instance.fileUrls,
+          // 64 MiB: some hundred large sites' structures, each as a few of its viewers see it.
+          siteStructures: new ScopedCache(config.siteCacheTtlMs, 64 * 1024 * 1024, () =>
+            instance.clock.now().getTime(),
+          ),
           log: instance.log,
         });
         instance.addHook('onClose', async () => {

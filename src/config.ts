@@ -31,6 +31,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
+  SITE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2_000 }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -62,6 +63,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   bodyLimit: number;
   authCacheTtlMs: number;
+  /** How long an instance serves a site's published structure from memory; a change on another instance shows after it. */
+  siteCacheTtlMs: number;
   /** Signs page cursors; when unset, a generated secret kept in the database is used. */
   secretKey: string | undefined;
   trustProxy: boolean;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     bodyLimit: e.BODY_LIMIT,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    siteCacheTtlMs: e.SITE_CACHE_TTL_MS,
     secretKey: e.SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
@@ -146,6 +150,7 @@ export type AppConfig = Pick<
   | 'rateLimit'
   | 'bodyLimit'
   | 'authCacheTtlMs'
+  | 'siteCacheTtlMs'
   | 'secretKey'
   | 'trustProxy'
   | 'databasePoolSize'

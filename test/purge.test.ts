@@ -117,7 +117,7 @@ describe('purging deleted spaces', () => {
     const { ids } = await spacesDeletedAgo([RETENTION + DAY]);
     const app = await buildApp(testConfig(t.database.url, { spaceRetentionMs: RETENTION }), { clock });
     await app.ready();
-    const stop = schedulePurge(app, { pattern: '*/1 * * * * *', batchSize: 10 });
+    const stop = schedulePurge(app.context, { pattern: '*/1 * * * * *', batchSize: 10 });
     try {
       const deadline = Date.now() + 5_000;
       while ((await remaining(ids)).length > 0 && Date.now() < deadline)

@@ -570,6 +570,18 @@ describe('sections and site spaces', () => {
     expect((await call(admin, 'DELETE', `${base}/sections/${first.id}`)).statusCode).toBe(404);
   });
 
+  it('a section added after a group lands after it, whatever gaps earlier changes left', async () => {
+    const { org, admin, space, site } = await organization();
+    const created = await site({ spaces: [await space('Alpha')] });
+    const base = `/orgs/${org}/sites/${created.id}`;
+    await call(admin, 'POST', `${base}/sections`, { spaceId: await space('Beta') });
+    const ids = (await call(admin, 'GET', `${base}/sections`)).json<{ items: Section[] }>().items.map((s) => s.id);
+    await call(admin, 'POST', `${base}/section-groups`, { title: 'Group', sections: ids });
+    await call(admin, 'POST', `${base}/sections`, { spaceId: await space('Gamma'), title: 'Gamma' });
+    const structure = (await call(admin, 'GET', `${base}/structure`)).json<{ structure: Array<{ title: string }> }>();
+    expect(structure.structure.map((entry) => entry.title)).toEqual(['Group', 'Gamma']);
+  });
+
   it('a site holds at most 100 site spaces in one section', async () => {
     const { org, admin, site } = await organization();
     const created = await site();

@@ -18,6 +18,11 @@ export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
+/** Answers with JSON the route already has as bytes (a cached serialisation), past the response schema's serialiser. */
+export function sendJsonBytes(reply: FastifyReply, json: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 /** Answers with raw bytes, past the response schema's serialiser. */
 export function sendBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
   return reply.send(bytes);

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { OutboundFetcher } from '../core/outbound.js';
 import type { Cursors } from '../core/pagination.js';
+import type { ScopedCache } from '../core/scoped-cache.js';
 import type { Urls } from '../core/urls.js';
 import type { Db } from '../db/database.js';
 import type { Conversions } from './content/document/conversions.js';
@@ -29,5 +30,7 @@ export interface Context {
   /** The one way the service fetches URLs it is given. */
   outbound: OutboundFetcher;
   fileUrls: FileUrlSigner;
+  /** Sites' structures as JSON, kept a moment (SITE_CACHE_TTL_MS); scoped by site id. */
+  siteStructures: ScopedCache;
   log: FastifyBaseLogger;
 }

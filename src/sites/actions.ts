@@ -4,30 +4,27 @@ import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
-import { findMembership, organizationRole } from '../model/access/membership.js';
+import { organizationRole } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
 import { findSiteAsAdmin, findSiteAsMember, lockSite, siteNotFound } from './access.js';
-import { presentSite, presentStructure } from './present.js';
+import { presentSite } from './present.js';
 import {
   basenameTaken,
   countSites,
   countSiteSpaces,
   deleteSite as deleteSiteRow,
-  findSite,
   insertSite,
   listSites,
   updateSite,
   type SiteRow,
 } from './queries.js';
-import type { CreateSiteBody, ListSitesQuery, Site, SiteStructure, UpdateSiteBody } from './schemas.js';
+import type { CreateSiteBody, ListSitesQuery, Site, UpdateSiteBody } from './schemas.js';
 import { newSealedVisitorKey } from './secrets.js';
-import { siteCustomization } from './customization/settings.js';
 import { liveSpacesIn, insertSiteSpaces } from './structure/site-space-queries.js';
 import { loadStructure } from './structure/queries.js';
 import { buildStructure, hasSections, siteSpacesIn } from './structure/tree.js';
-import { memberView, visitorView } from './structure/view.js';
 
 /** Members of any role read the organization's sites; guests do not see them. */
 async function requireSiteReader(context: Context, organizationId: string, userId: string) {
@@ -127,7 +124,7 @@ export async function editSite(
   body: UpdateSiteBody,
 ): Promise<Site> {
   await findSiteAsAdmin(context, organizationId, siteId, userId, 'Changing a site');
-  return context.db.transaction().execute(async (tx) => {
+  const presented = await context.db.transaction().execute(async (tx) => {
     const site = await lockSite(tx, organizationId, siteId);
     const changes: Updateable<SitesTable> = { updated_at: context.clock.now() };
     if (body.title !== undefined) changes.title = body.title;
@@ -147,6 +144,8 @@ export async function editSite(
     const updated = await updateSite(tx, organizationId, siteId, changes);
     return presentSite(updated, await countSiteSpaces(tx, site.id), context.urls);
   });
+  context.siteStructures.invalidate(siteId);
+  return presented;
 }
 
 /**
@@ -185,6 +184,7 @@ async function setDefaults(tx: Db, site: SiteRow, body: UpdateSiteBody, changes:
 export async function removeSite(context: Context, userId: string, organizationId: string, siteId: string) {
   await findSiteAsAdmin(context, organizationId, siteId, userId, 'Deleting a site');
   if (!(await deleteSiteRow(context.db, organizationId, siteId))) throw siteNotFound();
+  context.siteStructures.invalidate(siteId);
 }
 
 export async function setPublished(
@@ -202,70 +202,6 @@ export async function setPublished(
     published ? 'Publishing a site' : 'Unpublishing a site',
   );
   const site = await updateSite(context.db, organizationId, siteId, { published, updated_at: context.clock.now() });
+  context.siteStructures.invalidate(siteId);
   return presentSite(site, await countSiteSpaces(context.db, site.id), context.urls);
-}
-
-export async function getSiteStructure(
-  context: Context,
-  userId: string,
-  organizationId: string,
-  siteId: string,
-  shareKey: string | undefined,
-): Promise<SiteStructure> {
-  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  return presentStructure(await memberView(context, site, role, shareKey));
-}
-
-export interface PublishedSite {
-  object: 'published-content-site';
-  site: Site;
-  structure: SiteStructure;
-  customizations: { site: ReturnType<typeof siteCustomization>; siteSpaces: Record<string, never> };
-  scripts: never[];
-}
-
-/**
- * What the site's audience is shown. Members see it whatever its state (a
- * preview before it is published); anyone else only once it is published,
- * and only where its visibility opens it: public and unlisted to all, a
- * share-link site with an active link's key. Visitor-auth sites open to
- * visitors through the web reader's signed tokens, not through the API.
- */
-export async function getPublishedSite(
-  context: Context,
-  userId: string,
-  organizationId: string,
-  siteId: string,
-  shareKey: string | undefined,
-): Promise<PublishedSite> {
-  const [membership, site] = await Promise.all([
-    findMembership(context.db, organizationId, userId),
-    findSite(context.db, organizationId, siteId),
-  ]);
-  if (!site) throw siteNotFound();
-  const view = membership?.role
-    ? await memberView(context, site, membership.role, shareKey, { published: true })
-    : await visitorView(context, site, shareKey);
-  if (!membership?.role && !openToVisitors(site, view.shareKey)) throw siteNotFound();
-  return {
-    object: 'published-content-site',
-    site: presentSite(site, siteSpacesCount(view.structure), context.urls),
-    structure: presentStructure(view),
-    // Site spaces take the site's customization: none is overridden one by one on this service.
-    customizations: { site: siteCustomization(site.customization, site), siteSpaces: {} },
-    // No integration adds scripts to sites on this service.
-    scripts: [],
-  };
-}
-
-function siteSpacesCount(structure: ReturnType<typeof buildStructure>): number {
-  let count = 0;
-  for (const list of structure.siteSpaces.values()) count += list.length;
-  return count;
-}
-
-function openToVisitors(site: SiteRow, validShareKey: string | undefined): boolean {
-  if (!site.published) return false;
-  if (site.visibility === 'public' || site.visibility === 'unlisted') return true;
-  return site.visibility === 'share-link' && validShareKey !== undefined;
 }

@@ -12,7 +12,7 @@ import { requireRoom, SITE_LIMITS } from './structure/limits.js';
 import { planDissolve, planMove, planSectionInto, planSectionOutOf, type Ordering } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
 import { writeOrderings } from './structure/queries.js';
-import type { Entry, Structure } from './structure/tree.js';
+import { nextEntryPosition, type Entry, type Structure } from './structure/tree.js';
 import { memberView } from './structure/view.js';
 import { sectionNotFound } from './section-actions.js';
 
@@ -88,7 +88,6 @@ export async function addGroup(
         }
         return sectionId;
       });
-      const siblings = parent === null ? structure.root.length : groupOf(structure, parent).children.length;
       await tx
         .insertInto('site_section_groups')
         .values({
@@ -98,7 +97,7 @@ export async function addGroup(
           parent_id: parent,
           title: body.title,
           icon: body.icon ?? null,
-          position: siblings,
+          position: nextEntryPosition(structure, parent),
         })
         .execute();
       // Sections leave the group they were in, if any: a section is in at most one group.

@@ -1,18 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { noContent } from '../core/replies.js';
+import { noContent, sendJsonBytes } from '../core/replies.js';
 import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
-import {
-  createSite,
-  editSite,
-  getPublishedSite,
-  getSite,
-  getSiteStructure,
-  listOrganizationSites,
-  removeSite,
-  setPublished,
-} from './actions.js';
+import { createSite, editSite, getSite, listOrganizationSites, removeSite, setPublished } from './actions.js';
 import { adaptiveSchemaRoutes } from './adaptive/routes.js';
+import { publishedSiteJson, siteStructureJson } from './published-actions.js';
 import { SiteCustomizationSettingsSchema } from './customization/schemas.js';
 import { customizationRoutes } from './customization/routes.js';
 import { groupRoutes } from './group-routes.js';
@@ -186,13 +178,18 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PublishedContentSite, ...errorResponses },
       },
     },
-    async (request) =>
-      getPublishedSite(
-        app.context,
-        callerOf(request).userId,
-        request.params.organizationId,
-        request.params.siteId,
-        request.query.shareKey,
+    // Sent as JSON text (cached a moment): the response schema's unions would make
+    // the serializer validate the whole structure against each branch to pick one.
+    async (request, reply) =>
+      sendJsonBytes(
+        reply,
+        await publishedSiteJson(
+          app.context,
+          callerOf(request).userId,
+          request.params.organizationId,
+          request.params.siteId,
+          request.query.shareKey,
+        ),
       ),
   );
 
@@ -209,13 +206,17 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SiteStructureSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      getSiteStructure(
-        app.context,
-        callerOf(request).userId,
-        request.params.organizationId,
-        request.params.siteId,
-        request.query.shareKey,
+    // As for `published`: JSON text, cached a moment.
+    async (request, reply) =>
+      sendJsonBytes(
+        reply,
+        await siteStructureJson(
+          app.context,
+          callerOf(request).userId,
+          request.params.organizationId,
+          request.params.siteId,
+          request.query.shareKey,
+        ),
       ),
   );
 

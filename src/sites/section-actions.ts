@@ -16,7 +16,7 @@ import { pageOfOrdered } from './structure/pages.js';
 import { slugify, uniquePath } from './structure/paths.js';
 import { writeOrderings } from './structure/queries.js';
 import { insertSiteSpaces } from './structure/site-space-queries.js';
-import { hasSections, siteSpacesIn, type Structure } from './structure/tree.js';
+import { hasSections, nextEntryPosition, siteSpacesIn, type Structure } from './structure/tree.js';
 import { memberView } from './structure/view.js';
 
 export const sectionNotFound = () => new NotFoundError('No section with this id in the site');
@@ -77,7 +77,7 @@ export async function addSection(
       requireRoom(structure.sections.length + (hasSections(structure) ? 0 : 1), SITE_LIMITS.sections, 'sections');
       const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
       const paths = new Set(structure.sections.map((section) => section.path));
-      let position = structure.root.length;
+      let position = nextEntryPosition(structure, null);
       const rootSiteSpaces = siteSpacesIn(structure, null);
       if (!hasSections(structure) && rootSiteSpaces.length > 0) {
         const first = structure.defaultSiteSpace.get(null) ?? rootSiteSpaces[0]!;

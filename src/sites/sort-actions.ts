@@ -5,7 +5,7 @@ import { editStructure } from './structure/edit.js';
 import { planMove, locate } from './structure/moves.js';
 import { writeOrderings } from './structure/queries.js';
 import { moveSiteSpaceTo } from './structure/site-space-moves.js';
-import { allSiteSpaces, type Entry } from './structure/tree.js';
+import { allSiteSpaces, findGroup } from './structure/tree.js';
 import { BadRequestError } from '../core/errors.js';
 
 /**
@@ -51,14 +51,5 @@ function presentItem(view: StructureView, item: SortStructureBody['item']) {
       view.structure.sections.find((section) => section.id === item.id)!,
     );
   }
-  const find = (list: Entry[]): Extract<Entry, { kind: 'group' }> | undefined => {
-    for (const entry of list) {
-      if (entry.kind !== 'group') continue;
-      if (entry.group.id === item.id) return entry;
-      const inner = find(entry.children);
-      if (inner) return inner;
-    }
-    return undefined;
-  };
-  return presentGroup(view, find(view.structure.root)!);
+  return presentGroup(view, findGroup(view.structure.root, item.id)!);
 }

@@ -18,6 +18,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     rateLimit: { max: 100_000, windowMs: 60_000 },
     bodyLimit: 5 * 1024 * 1024,
     authCacheTtlMs: 0,
+    siteCacheTtlMs: 0,
     secretKey: 'test-secret-key-test-secret-key-0123456789',
     trustProxy: false,
     spaceRetentionMs: 7 * 86_400_000,

@@ -39,5 +39,7 @@ export async function replaceCustomization(
     await storeSiteCustomization(tx, organizationId, siteId, settings, context.clock.now());
     return locked;
   });
+  // The published site carries its customization.
+  context.siteStructures.invalidate(siteId);
   return siteCustomization(settings, site);
 }

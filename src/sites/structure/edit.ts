@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { Context } from '../../model/context.js';
 import { findSiteAsAdmin, lockSite } from '../access.js';
-import type { SiteRow } from '../queries.js';
+import { SITE_FIELDS, type SiteRow } from '../queries.js';
 import { memberView } from './view.js';
 import type { StructureView } from '../present.js';
 import { loadStructure } from './queries.js';
@@ -17,6 +17,7 @@ export interface StructureEdit {
  * Runs a change to a site's structure: an admin's, in one transaction that
  * holds the site's row, on the structure as it stands under that lock. Then
  * `present` is given the structure as the change left it, as the caller sees it.
+ * The site's `updated_at` moves, and this instance's cached structures of it go.
  */
 export async function editStructure<T>(
   context: Context,
@@ -28,10 +29,18 @@ export async function editStructure<T>(
   present: (view: StructureView) => T,
 ): Promise<T> {
   const { role } = await findSiteAsAdmin(context, organizationId, siteId, userId, action);
-  return context.db.transaction().execute(async (tx) => {
+  const result = await context.db.transaction().execute(async (tx) => {
     const site = await lockSite(tx, organizationId, siteId);
     await change({ tx, site, structure: buildStructure(await loadStructure(tx, site)) });
-    const after = await lockSite(tx, organizationId, siteId);
+    const after = await tx
+      .updateTable('sites')
+      .set({ updated_at: context.clock.now() })
+      .where('id', '=', site.id)
+      .returning(SITE_FIELDS)
+      .executeTakeFirstOrThrow();
     return present(await memberView({ ...context, db: tx }, after, role, undefined));
   });
+  // After the commit: a reader that read the rows before it cannot keep what it made (see ScopedCache.set).
+  context.siteStructures.invalidate(siteId);
+  return result;
 }

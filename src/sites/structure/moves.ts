@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { ItemType } from '../schemas.js';
-import { siteSpacesIn, type Entry, type Structure } from './tree.js';
+import { findGroup, siteSpacesIn, type Entry, type Structure } from './tree.js';
 
 /**
  * Moves in a site's structure, worked out in memory: what list each moved
@@ -42,17 +42,7 @@ function entryPointer(entry: Entry): Pointer {
 
 function entriesOf(structure: Structure, groupId: string | null): Pointer[] {
   if (groupId === null) return structure.root.map(entryPointer);
-  const find = (list: Entry[]): Entry | undefined => {
-    for (const entry of list) {
-      if (entry.kind !== 'group') continue;
-      if (entry.group.id === groupId) return entry;
-      const inner = find(entry.children);
-      if (inner) return inner;
-    }
-    return undefined;
-  };
-  const group = find(structure.root);
-  return group?.kind === 'group' ? group.children.map(entryPointer) : [];
+  return findGroup(structure.root, groupId)?.children.map(entryPointer) ?? [];
 }
 
 /** The list an item is in, or undefined when the site has no such item. */

@@ -151,6 +151,26 @@ export function allSiteSpaces(structure: Structure): SiteSpaceRow[] {
   ];
 }
 
+/**
+ * The position after every section and group in a list (the root: null):
+ * positions may have gaps (removals leave them), so it is the last one's plus one.
+ */
+export function nextEntryPosition(structure: Structure, groupId: string | null): number {
+  const list = groupId === null ? structure.root : findGroup(structure.root, groupId)?.children;
+  return Math.max(-1, ...(list ?? []).map((entry) => entryOrder(entry).position)) + 1;
+}
+
+/** A group anywhere in the structure. */
+export function findGroup(list: readonly Entry[], groupId: string): Extract<Entry, { kind: 'group' }> | undefined {
+  for (const entry of list) {
+    if (entry.kind !== 'group') continue;
+    if (entry.group.id === groupId) return entry;
+    const inner = findGroup(entry.children, groupId);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
 /** Whether the site arranges its spaces in sections. */
 export function hasSections(structure: Structure): boolean {
   return structure.sections.length > 0;

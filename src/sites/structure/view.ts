@@ -39,18 +39,18 @@ export async function memberView(
   };
 }
 
-/** The structure a visitor is shown: the published one, every space read-only. */
+/** The structure a visitor is shown: the published one, every space read-only; `checkedShareKey` from validShareKey. */
 export async function visitorView(
   context: Context,
   site: SiteRow,
-  shareKey: string | undefined,
+  checkedShareKey: string | undefined,
 ): Promise<StructureView> {
   return {
     site,
     structure: publishedStructure(await loadStructure(context.db, site)),
     urls: context.urls,
     roleOn: () => 'read',
-    shareKey: await validShareKey(context, site, shareKey),
+    shareKey: checkedShareKey,
   };
 }
 

@@ -1,0 +1,63 @@
+/**
+ * A short-lived cache of computed answers (bytes ready to send), bounded by
+ * their total size. Entries live `ttlMs` at most, so a change made on another
+ * instance shows within that time; a change made on this one drops every
+ * entry of its scope (`invalidate`) at once. `ttlMs` 0 turns it off.
+ */
+export class ScopedCache {
+  private readonly entries = new Map<string, { value: Buffer; expiresAt: number; generation: number }>();
+  private readonly generations = new Map<string, number>();
+  private total = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly capacityBytes: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(scope: string, key: string): Buffer | undefined {
+    if (this.ttlMs === 0) return undefined;
+    const id = `${scope}\u0000${key}`;
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now() || entry.generation !== (this.generations.get(scope) ?? 0)) {
+      this.drop(id);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /**
+   * Keeps `value` for `key`, unless the scope was invalidated since `generation`
+   * (taken with `generationOf` before the value was computed): a value computed
+   * from rows that changed meanwhile is not kept.
+   */
+  set(scope: string, key: string, value: Buffer, generation: number): void {
+    if (this.ttlMs === 0 || value.length > this.capacityBytes) return;
+    if (generation !== (this.generations.get(scope) ?? 0)) return;
+    const id = `${scope}\u0000${key}`;
+    this.drop(id);
+    this.entries.set(id, { value, expiresAt: this.now() + this.ttlMs, generation });
+    this.total += value.length;
+    // Oldest first: a Map iterates in insertion order.
+    for (const [oldest] of this.entries) {
+      if (this.total <= this.capacityBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  generationOf(scope: string): number {
+    return this.generations.get(scope) ?? 0;
+  }
+
+  invalidate(scope: string): void {
+    this.generations.set(scope, (this.generations.get(scope) ?? 0) + 1);
+  }
+
+  private drop(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.total -= entry.value.length;
+    this.entries.delete(id);
+  }
+}

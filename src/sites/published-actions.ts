@@ -1,0 +1,89 @@
+import { findMembership } from '../model/access/membership.js';
+import type { Context } from '../model/context.js';
+import { findSiteAsMember, siteNotFound } from './access.js';
+import { siteCustomization } from './customization/settings.js';
+import { presentSite, presentStructure } from './present.js';
+import { findSite, type SiteRow } from './queries.js';
+import type { Structure } from './structure/tree.js';
+import { memberView, validShareKey, visitorView } from './structure/view.js';
+
+/**
+ * A site's structure as JSON bytes, from the short-lived cache when this viewer's
+ * form of it is there. The structure is read whole and is the largest answer
+ * a site gives, and its readers are many: each instance keeps it a moment
+ * (SITE_CACHE_TTL_MS), dropping it at once on a change it makes itself.
+ */
+async function cachedJson(context: Context, siteId: string, key: string, make: () => Promise<string>) {
+  const hit = context.siteStructures.get(siteId, key);
+  if (hit !== undefined) return hit;
+  const generation = context.siteStructures.generationOf(siteId);
+  const json = Buffer.from(await make());
+  context.siteStructures.set(siteId, key, json, generation);
+  return json;
+}
+
+/** The site's whole structure, for its members (with their role on each space). */
+export async function siteStructureJson(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | undefined,
+): Promise<Buffer> {
+  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const key = await validShareKey(context, site, shareKey);
+  return cachedJson(context, site.id, `structure:${role}:${key ?? ''}`, async () =>
+    JSON.stringify(presentStructure(await memberView(context, site, role, key))),
+  );
+}
+
+/**
+ * What the site's audience is shown. Members see it whatever its state (a
+ * preview before it is published); anyone else only once it is published,
+ * and only where its visibility opens it: public and unlisted to all, a
+ * share-link site with an active link's key. Visitor-auth sites open to
+ * visitors through the web reader's signed tokens, not through the API.
+ * Whether the caller may see it is settled before anything of the site is read.
+ */
+export async function publishedSiteJson(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | undefined,
+): Promise<Buffer> {
+  const [membership, site] = await Promise.all([
+    findMembership(context.db, organizationId, userId),
+    findSite(context.db, organizationId, siteId),
+  ]);
+  if (!site) throw siteNotFound();
+  const role = membership?.role ?? null;
+  const key = await validShareKey(context, site, shareKey);
+  if (!role && !openToVisitors(site, key)) throw siteNotFound();
+  return cachedJson(context, site.id, `published:${role ?? 'visitor'}:${key ?? ''}`, async () => {
+    const view = role
+      ? await memberView(context, site, role, key, { published: true })
+      : await visitorView(context, site, key);
+    return JSON.stringify({
+      object: 'published-content-site',
+      site: presentSite(site, siteSpacesCount(view.structure), context.urls),
+      structure: presentStructure(view),
+      // Site spaces take the site's customization: none is overridden one by one on this service.
+      customizations: { site: siteCustomization(site.customization, site), siteSpaces: {} },
+      // No integration adds scripts to sites on this service.
+      scripts: [],
+    });
+  });
+}
+
+function siteSpacesCount(structure: Structure): number {
+  let count = 0;
+  for (const list of structure.siteSpaces.values()) count += list.length;
+  return count;
+}
+
+function openToVisitors(site: SiteRow, validKey: string | undefined): boolean {
+  if (!site.published) return false;
+  if (site.visibility === 'public' || site.visibility === 'unlisted') return true;
+  return site.visibility === 'share-link' && validKey !== undefined;
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { ScopedCache } from '../src/core/scoped-cache.js';
+import { testConfig, useTestApp } from './support/app.js';
+import type { Account } from './support/factory.js';
+
+const t = useTestApp();
+
+describe('ScopedCache', () => {
+  it('serves an entry until its time is up', () => {
+    let now = 0;
+    const cache = new ScopedCache(1000, 1 << 20, () => now);
+    cache.set('site', 'a', Buffer.from('one'), cache.generationOf('site'));
+    expect(cache.get('site', 'a')?.toString()).toBe('one');
+    now = 999;
+    expect(cache.get('site', 'a')?.toString()).toBe('one');
+    now = 1000;
+    expect(cache.get('site', 'a')).toBeUndefined();
+  });
+
+  it('drops a scope’s entries on invalidate, and refuses a value computed before it', () => {
+    const cache = new ScopedCache(1000, 1 << 20, () => 0);
+    const before = cache.generationOf('site');
+    cache.set('site', 'a', Buffer.from('old'), before);
+    cache.set('other', 'a', Buffer.from('kept'), cache.generationOf('other'));
+    cache.invalidate('site');
+    expect(cache.get('site', 'a')).toBeUndefined();
+    expect(cache.get('other', 'a')?.toString()).toBe('kept');
+    // Read before the change, stored after it: not kept.
+    cache.set('site', 'a', Buffer.from('stale'), before);
+    expect(cache.get('site', 'a')).toBeUndefined();
+  });
+
+  it('holds at most its capacity, letting the oldest go first', () => {
+    const cache = new ScopedCache(1000, 10, () => 0);
+    cache.set('s', 'a', Buffer.alloc(4), 0);
+    cache.set('s', 'b', Buffer.alloc(4), 0);
+    cache.set('s', 'c', Buffer.alloc(4), 0);
+    expect(cache.get('s', 'a')).toBeUndefined();
+    expect(cache.get('s', 'b')).toBeDefined();
+    expect(cache.get('s', 'c')).toBeDefined();
+    cache.set('s', 'huge', Buffer.alloc(11), 0);
+    expect(cache.get('s', 'huge')).toBeUndefined();
+  });
+
+  it('keeps nothing with a time to live of 0', () => {
+    const cache = new ScopedCache(0, 1 << 20, () => 0);
+    cache.set('s', 'a', Buffer.from('x'), 0);
+    expect(cache.get('s', 'a')).toBeUndefined();
+  });
+});
+
+describe('a site’s published structure, kept a moment', () => {
+  let now = Date.parse('2026-06-01T00:00:00.000Z');
+  const clock = { now: () => new Date(now) };
+  let cached: FastifyInstance;
+  let other: FastifyInstance;
+
+  beforeAll(async () => {
+    cached = await buildApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000 }), { clock });
+    other = await buildApp(testConfig(t.database.url));
+    await Promise.all([cached.ready(), other.ready()]);
+  });
+  afterAll(async () => {
+    await Promise.all([cached?.close(), other?.close()]);
+  });
+
+  async function publishedSite(admin: Account) {
+    const organization = await t.factory.organization(admin.user.id);
+    const call = (app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+      app.inject({ method, url: `/v1${url}`, headers: admin.headers, ...(payload ? { payload } : {}) });
+    const space = (await call(cached, 'POST', `/orgs/${organization.id}/spaces`, { title: 'Guide' })).json<{
+      id: string;
+    }>().id;
+    const site = (
+      await call(cached, 'POST', `/orgs/${organization.id}/sites`, { title: 'Docs', spaces: [space] })
+    ).json<{ id: string }>().id;
+    await call(cached, 'POST', `/orgs/${organization.id}/sites/${site}/publish`);
+    const base = `/orgs/${organization.id}/sites/${site}`;
+    const title = async (app: FastifyInstance) =>
+      (await call(app, 'GET', `${base}/published`)).json<{ site: { title: string } }>().site.title;
+    return { call, base, space, title };
+  }
+
+  it('shows a change made on this instance at once', async () => {
+    const admin = await t.factory.account();
+    const { call, base, title } = await publishedSite(admin);
+    expect(await title(cached)).toBe('Docs');
+    await call(cached, 'PATCH', base, { title: 'Handbook' });
+    expect(await title(cached)).toBe('Handbook');
+  });
+
+  it('shows a change made on another instance once the time to live is up', async () => {
+    const admin = await t.factory.account();
+    const { call, base, space, title } = await publishedSite(admin);
+    expect(await title(cached)).toBe('Docs');
+    await call(other, 'PATCH', base, { title: 'Handbook' });
+    await call(other, 'PATCH', `/spaces/${space}`, { title: 'Renamed' });
+    expect(await title(cached)).toBe('Docs');
+    now += 2_000;
+    expect(await title(cached)).toBe('Handbook');
+    const structure = (await call(cached, 'GET', `${base}/published`)).json<{
+      structure: { structure: Array<{ space: { title: string } }> };
+    }>().structure.structure;
+    expect(structure[0]!.space.title).toBe('Renamed');
+  });
+
+  it('checks who may see it on every request, cached or not', async () => {
+    const admin = await t.factory.account();
+    const stranger = await t.factory.account();
+    const { call, base } = await publishedSite(admin);
+    const asStranger = () => cached.inject({ method: 'GET', url: `/v1${base}/published`, headers: stranger.headers });
+    expect((await asStranger()).statusCode).toBe(200);
+    await call(other, 'POST', `${base}/unpublish`);
+    expect((await asStranger()).statusCode).toBe(404);
+  });
+});
