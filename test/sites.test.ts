@@ -613,6 +613,27 @@ describe('sections and site spaces', () => {
   });
 });
 
+describe('concurrent changes', () => {
+  it('adds taken one at a time: distinct positions and paths, and one space once', async () => {
+    const { org, admin, space, site } = await organization();
+    const created = await site();
+    const base = `/orgs/${org}/sites/${created.id}`;
+    const titles = Array.from({ length: 8 }, () => 'Same title');
+    const spaces = await Promise.all(titles.map((title) => space(title)));
+    const added = await Promise.all(spaces.map((spaceId) => call(admin, 'POST', `${base}/site-spaces`, { spaceId })));
+    expect(added.map((response) => response.statusCode)).toEqual(spaces.map(() => 201));
+    const rows = (await siteRows(created.id)).siteSpaces;
+    expect(new Set(rows.map((row) => row.position)).size).toBe(8);
+    expect(new Set(rows.map((row) => row.path)).size).toBe(8);
+
+    const twice = await space('Twice');
+    const both = await Promise.all([1, 2].map(() => call(admin, 'POST', `${base}/site-spaces`, { spaceId: twice })));
+    expect(both.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+    const defaults = (await call(admin, 'GET', `${base}/site-spaces?default=true`)).json<{ items: SiteSpace[] }>();
+    expect(defaults.items).toHaveLength(1);
+  });
+});
+
 describe('the official client', () => {
   it('creates, structures, publishes and reads a site unchanged', async () => {
     const { org, admin, space } = await organization();

@@ -130,6 +130,8 @@ export async function transferCollection(
     position: nextPosition(organizationId, null),
     updated_at: context.clock.now(),
   });
+  // The spaces it holds leave the old organization's sites: this instance's cached site structures go.
+  context.siteStructures.clear();
   const moved = await findVisibleCollection(context.db, collection.id, userId);
   return presentCollection(moved.collection, moved.role, context.urls);
 }
@@ -149,6 +151,8 @@ export async function deleteCollection(
   if (role !== 'admin') throw new ForbiddenError('Deleting a collection needs the admin role on it');
   const now = context.clock.now();
   const { spaces } = await context.db.transaction().execute((tx) => deleteCollectionTree(tx, collection.id, now));
+  // Sites embed the spaces it held: this instance's cached site structures go with them.
+  context.siteStructures.clear();
   log.info({ collection: collection.id, spaces }, 'deleted a collection and the spaces in it');
 }
 

@@ -7,6 +7,8 @@
 export class ScopedCache {
   private readonly entries = new Map<string, { value: Buffer; expiresAt: number; generation: number }>();
   private readonly generations = new Map<string, number>();
+  /** Bumped by `clear`. A scope's generation is its own count plus this: either change moves it. */
+  private epoch = 0;
   private total = 0;
 
   constructor(
@@ -20,7 +22,7 @@ export class ScopedCache {
     const id = `${scope}\u0000${key}`;
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    if (entry.expiresAt <= this.now() || entry.generation !== (this.generations.get(scope) ?? 0)) {
+    if (entry.expiresAt <= this.now() || entry.generation !== this.generationOf(scope)) {
       this.drop(id);
       return undefined;
     }
@@ -34,7 +36,7 @@ export class ScopedCache {
    */
   set(scope: string, key: string, value: Buffer, generation: number): void {
     if (this.ttlMs === 0 || value.length > this.capacityBytes) return;
-    if (generation !== (this.generations.get(scope) ?? 0)) return;
+    if (generation !== this.generationOf(scope)) return;
     const id = `${scope}\u0000${key}`;
     this.drop(id);
     this.entries.set(id, { value, expiresAt: this.now() + this.ttlMs, generation });
@@ -47,11 +49,18 @@ export class ScopedCache {
   }
 
   generationOf(scope: string): number {
-    return this.generations.get(scope) ?? 0;
+    return (this.generations.get(scope) ?? 0) + this.epoch;
   }
 
   invalidate(scope: string): void {
     this.generations.set(scope, (this.generations.get(scope) ?? 0) + 1);
+  }
+
+  /** Drops every entry, of every scope: for a change whose scopes are not known. */
+  clear(): void {
+    this.epoch += 1;
+    this.entries.clear();
+    this.total = 0;
   }
 
   private drop(id: string): void {

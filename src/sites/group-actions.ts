@@ -12,7 +12,7 @@ import { requireRoom, SITE_LIMITS } from './structure/limits.js';
 import { planDissolve, planMove, planSectionInto, planSectionOutOf, type Ordering } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
 import { writeOrderings } from './structure/queries.js';
-import { nextEntryPosition, type Entry, type Structure } from './structure/tree.js';
+import { hasSections, nextEntryPosition, type Entry, type Structure } from './structure/tree.js';
 import { memberView } from './structure/view.js';
 import { sectionNotFound } from './section-actions.js';
 
@@ -74,6 +74,9 @@ export async function addGroup(
     'Adding a section group',
     async ({ tx, site, structure }) => {
       requireRoom(structure.groups.size, SITE_LIMITS.groups, 'section groups');
+      if (!hasSections(structure)) {
+        throw new BadRequestError('A site without sections has no section groups: groups hold sections, add one first');
+      }
       const parent = body.parent ?? null;
       if (parent !== null) {
         const parentGroup = structure.groups.get(parent);
@@ -101,18 +104,18 @@ export async function addGroup(
         })
         .execute();
       // Sections leave the group they were in, if any: a section is in at most one group.
-      await writeOrderings(tx, organizationId, [
-        ...sections.flatMap((sectionId) => {
-          const section = structure.sections.find((s) => s.id === sectionId)!;
-          return section.group_id !== null && structure.groups.has(section.group_id)
-            ? [
-                {
-                  container: { kind: 'entries' as const, groupId: section.group_id },
-                  items: withoutSection(structure, section.group_id, sectionId),
-                },
-              ]
-            : [];
+      const taken = new Set(sections);
+      const leftGroups = new Set(
+        sections.flatMap((sectionId) => {
+          const groupId = structure.sections.find((s) => s.id === sectionId)!.group_id;
+          return groupId !== null && structure.groups.has(groupId) ? [groupId] : [];
         }),
+      );
+      await writeOrderings(tx, organizationId, [
+        ...[...leftGroups].map((groupId) => ({
+          container: { kind: 'entries' as const, groupId },
+          items: entriesWithout(structure, groupId, taken),
+        })),
         {
           container: { kind: 'entries', groupId: id },
           items: sections.map((sectionId) => ({ type: 'site-section' as const, id: sectionId })),
@@ -123,9 +126,10 @@ export async function addGroup(
   );
 }
 
-function withoutSection(structure: Structure, groupId: string, sectionId: string): Ordering['items'] {
+/** What a group holds, less the sections taken out of it. */
+function entriesWithout(structure: Structure, groupId: string, taken: ReadonlySet<string>): Ordering['items'] {
   return groupOf(structure, groupId)
-    .children.filter((child) => !(child.kind === 'section' && child.section.id === sectionId))
+    .children.filter((child) => !(child.kind === 'section' && taken.has(child.section.id)))
     .map((child) =>
       child.kind === 'section'
         ? { type: 'site-section' as const, id: child.section.id }

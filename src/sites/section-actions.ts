@@ -15,7 +15,7 @@ import { planMove } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
 import { slugify, uniquePath } from './structure/paths.js';
 import { writeOrderings } from './structure/queries.js';
-import { insertSiteSpaces } from './structure/site-space-queries.js';
+import { countSiteSpacesAt, insertSiteSpaces } from './structure/site-space-queries.js';
 import { hasSections, nextEntryPosition, siteSpacesIn, type Structure } from './structure/tree.js';
 import { memberView } from './structure/view.js';
 
@@ -78,10 +78,10 @@ export async function addSection(
       const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
       const paths = new Set(structure.sections.map((section) => section.path));
       let position = nextEntryPosition(structure, null);
-      const rootSiteSpaces = siteSpacesIn(structure, null);
-      if (!hasSections(structure) && rootSiteSpaces.length > 0) {
-        const first = structure.defaultSiteSpace.get(null) ?? rootSiteSpaces[0]!;
-        const title = titleFrom(first.space.title, site.title);
+      // Site spaces of trashed spaces count: they come back on restore, and must find a section then.
+      if (!hasSections(structure) && (await countSiteSpacesAt(tx, site, null)) > 0) {
+        const first = structure.defaultSiteSpace.get(null);
+        const title = first ? titleFrom(first.space.title, site.title) : site.title;
         const gathered = newId();
         const path = uniquePath(slugify(title, 'section'), paths);
         paths.add(path);
@@ -94,7 +94,7 @@ export async function addSection(
             title,
             path,
             position: 0,
-            default_site_space_id: first.id,
+            default_site_space_id: first?.id ?? null,
           })
           .execute();
         await tx
@@ -196,6 +196,14 @@ export async function removeSection(
         .where('organization_id', '=', organizationId)
         .where('id', '=', sectionId)
         .execute();
+      // Without sections, a site has no groups either: they could only be empty, and nothing would show them.
+      if (structure.sections.length === 1) {
+        await tx
+          .deleteFrom('site_section_groups')
+          .where('organization_id', '=', organizationId)
+          .where('site_id', '=', siteId)
+          .execute();
+      }
     },
     () => undefined,
   );

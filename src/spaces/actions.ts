@@ -97,6 +97,8 @@ export async function editSpace(
   if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
   if (body.visibility !== undefined) changes.visibility = body.visibility;
   await updateSpace(context.db, space.id, changes);
+  // Sites embed their spaces: this instance's cached site structures go with the change.
+  context.siteStructures.clear();
 
   // A new default level can change the caller's own role: read it back.
   const updated = await findSpaceAsMember(context, space.id, userId);
@@ -180,6 +182,8 @@ export async function transferSpace(
     visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
     updated_at: context.clock.now(),
   });
+  // Sites embed their spaces: this instance's cached site structures go with the change.
+  context.siteStructures.clear();
   const moved = await findSpaceAsMember(context, space.id, userId);
   return presentSpace(moved.space, moved.role, context.urls);
 }
@@ -189,12 +193,16 @@ export async function deleteSpace(context: Context, userId: string, spaceId: str
   const { space, role } = await findSpaceAsMember(context, spaceId, userId);
   if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
   await updateSpace(context.db, space.id, { deleted_at: context.clock.now() });
+  // Sites embed their spaces: this instance's cached site structures go with the change.
+  context.siteStructures.clear();
 }
 
 /** Brings back a deleted space within the retention window (found for its admins only). */
 export async function restoreSpace(context: Context, userId: string, spaceId: string): Promise<Space> {
   const { space } = await findSpaceAsMember(context, spaceId, userId, { deleted: 'required' });
   await updateSpace(context.db, space.id, { deleted_at: null, updated_at: context.clock.now() });
+  // Sites embed their spaces: this instance's cached site structures go with the change.
+  context.siteStructures.clear();
   const restored = await findSpaceAsMember(context, space.id, userId);
   return presentSpace(restored.space, restored.role, context.urls);
 }

@@ -126,7 +126,35 @@ export function planMove(structure: Structure, item: Pointer, position: MovePosi
   if (!sameContainer(source.container, destination.container)) {
     orderings.push({ container: source.container, items: source.list.filter((pointer) => !same(pointer, item)) });
   }
-  return orderings;
+  return item.type === 'site-space' ? orderings.map((o) => keepTrashedInPlace(structure, o, item.id)) : orderings;
+}
+
+/**
+ * Puts back, into a new order of site spaces, those whose space is in the
+ * trash: each stays right after the site space it followed (the moved one
+ * aside), or first if it followed none. So a restored space comes back where
+ * it was among the others, whatever moved meanwhile.
+ */
+function keepTrashedInPlace(structure: Structure, ordering: Ordering, movedId: string): Ordering {
+  if (ordering.container.kind !== 'site-spaces') return ordering;
+  const stored = structure.storedSiteSpaces.get(ordering.container.sectionId) ?? [];
+  const following = new Map<string | null, Pointer[]>();
+  let anchor: string | null = null;
+  for (const row of stored) {
+    if (!row.trashed) {
+      if (row.id !== movedId) anchor = row.id;
+      continue;
+    }
+    following.set(anchor, [...(following.get(anchor) ?? []), { type: 'site-space', id: row.id }]);
+  }
+  if (following.size === 0) return ordering;
+  return {
+    container: ordering.container,
+    items: [
+      ...(following.get(null) ?? []),
+      ...ordering.items.flatMap((pointer) => [pointer, ...(following.get(pointer.id) ?? [])]),
+    ],
+  };
 }
 
 /** Groups nest one level deep: a group goes into a root-level group only when it holds no group itself. */

@@ -20,8 +20,8 @@ const SECTION_FIELDS = [
 
 /**
  * Everything a site's structure is made of, in three statements. Site spaces
- * whose space is in the trash are left out: a site shows them again when the
- * space is restored.
+ * whose space is in the trash are set apart: a site shows them again, in
+ * their place, when the space is restored.
  */
 export async function loadStructure(
   db: Db,
@@ -52,7 +52,8 @@ export async function loadStructure(
     defaultRootSiteSpaceId: site.default_site_space_id,
     groups: groups satisfies GroupRow[],
     sections: sections satisfies SectionRow[],
-    siteSpaces,
+    siteSpaces: siteSpaces.filter((row) => row.space.deleted_at === null),
+    trashedSiteSpaces: siteSpaces.filter((row) => row.space.deleted_at !== null),
   };
 }
 
@@ -72,7 +73,6 @@ async function loadSiteSpaces(db: Db, organizationId: string, siteId: string): P
     .where('ss.organization_id', '=', organizationId)
     .where('ss.site_id', '=', siteId)
     .where('s.organization_id', '=', organizationId)
-    .where('s.deleted_at', 'is', null)
     .execute();
   return rows.map(({ ss_id, ss_section_id, ss_path, ss_condition, ss_position, ss_created_at, ...space }) => ({
     id: ss_id,

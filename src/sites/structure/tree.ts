@@ -53,6 +53,8 @@ export interface Structure {
   defaultSection: SectionRow | undefined;
   /** The default site space of each list (section id, or null for the root). */
   defaultSiteSpace: Map<string | null, SiteSpaceRow | undefined>;
+  /** Every list of site spaces with the trashed ones in their places: what a move renumbers. */
+  storedSiteSpaces: Map<string | null, Array<{ id: string; trashed: boolean }>>;
 }
 
 interface Ordered {
@@ -72,6 +74,15 @@ export interface StoredStructure {
   sections: readonly SectionRow[];
   /** Only the site spaces a reader may see: those whose space is not in the trash. */
   siteSpaces: readonly SiteSpaceRow[];
+  /** The others, by their place only: they keep it, and show again when their space is restored. */
+  trashedSiteSpaces: readonly TrashedSiteSpace[];
+}
+
+export interface TrashedSiteSpace {
+  id: string;
+  section_id: string | null;
+  position: number;
+  created_at: Date;
 }
 
 export function buildStructure(stored: StoredStructure): Structure {
@@ -128,11 +139,25 @@ export function buildStructure(stored: StoredStructure): Structure {
     defaultSiteSpace.set(section.id, pickDefault(siteSpaces.get(section.id), section.default_site_space_id));
   }
 
+  const storedSiteSpaces = new Map<string | null, Array<Ordered & { section_id: string | null; trashed: boolean }>>();
+  for (const row of [
+    ...stored.siteSpaces.map((siteSpace) => ({ ...siteSpace, trashed: false })),
+    ...stored.trashedSiteSpaces.map((siteSpace) => ({ ...siteSpace, trashed: true })),
+  ]) {
+    const list = storedSiteSpaces.get(row.section_id) ?? [];
+    list.push(row);
+    storedSiteSpaces.set(row.section_id, list);
+  }
+  for (const list of storedSiteSpaces.values()) list.sort(byOrder);
+
   return {
     root,
     sections,
     groups,
     siteSpaces,
+    storedSiteSpaces: new Map(
+      [...storedSiteSpaces].map(([sectionId, list]) => [sectionId, list.map(({ id, trashed }) => ({ id, trashed }))]),
+    ),
     defaultSection: sections.find((section) => section.id === stored.defaultSectionId) ?? sections[0],
     defaultSiteSpace,
   };
