@@ -184,6 +184,22 @@ describe('listing sites', () => {
     );
   });
 
+  it('shows a site’s favicon as its icon, and its customization among its features, in the list as in the site', async () => {
+    const { org, admin, site } = await organization();
+    const created = await site();
+    const base = `/orgs/${org}/sites/${created.id}`;
+    const settings = (await call(admin, 'GET', `${base}/customization`)).json<Record<string, unknown>>();
+    const favicon = { icon: { light: 'https://example.com/light.png', dark: 'https://example.com/dark.png' } };
+    expect((await call(admin, 'PUT', `${base}/customization`, { ...settings, favicon })).statusCode).toBe(200);
+    const listed = (await call(admin, 'GET', `/orgs/${org}/sites`)).json<{ items: Array<Record<string, unknown>> }>();
+    const single = (await call(admin, 'GET', base)).json<Record<string, unknown>>();
+    for (const presented of [listed.items[0]!, single]) {
+      expect(presented.icon).toEqual(favicon);
+      expect(presented.features).toContainEqual({ id: 'sites-basic-customization', plan: 'basic', frozen: false });
+    }
+    expect(listed.items[0]).toEqual(single);
+  });
+
   it('is for members: a guest gets a 403, a non-member a 404', async () => {
     const { org, guest } = await organization();
     const stranger = await t.factory.account();

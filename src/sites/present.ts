@@ -3,7 +3,7 @@ import type { Role } from '../model/access/roles.js';
 import type { SpaceFields } from '../model/access/space-queries.js';
 import { presentSpace } from '../model/spaces/present.js';
 import { siteAddress, withShareKey } from './addresses.js';
-import type { SiteRow } from './queries.js';
+import type { SiteRow, SiteSummary } from './queries.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';
 import {
   hasSections,
@@ -15,7 +15,7 @@ import {
 } from './structure/tree.js';
 
 /** The premium features GitBook names that a site uses; every one is available on this service. */
-function featuresOf(site: SiteRow): Site['features'] {
+function featuresOf(site: SiteSummary): Site['features'] {
   const used: string[] = [];
   if (site.adaptive_enabled) used.push('sites-adaptive-content');
   if (site.customization !== null) used.push('sites-basic-customization');
@@ -28,7 +28,7 @@ function featuresOf(site: SiteRow): Site['features'] {
 }
 
 /** The favicon of the customization, which GitBook also shows as the site's icon. */
-function iconOf(site: SiteRow): Site['icon'] {
+function iconOf(site: SiteSummary): Site['icon'] {
   const favicon = (site.customization as { favicon?: unknown } | null)?.favicon;
   if (favicon && typeof favicon === 'object') {
     if ('icon' in favicon) return favicon as { icon: { light: string; dark: string } };
@@ -37,7 +37,7 @@ function iconOf(site: SiteRow): Site['icon'] {
   return undefined;
 }
 
-export function presentSite(site: SiteRow, siteSpaces: number, urls: Urls): Site {
+export function presentSite(site: SiteSummary, siteSpaces: number, urls: Urls): Site {
   const presented: Site = {
     object: 'site',
     id: site.id,

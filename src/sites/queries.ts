@@ -57,7 +57,23 @@ function siteSpaceCount(db: Db, siteId: RawBuilder<string> | string) {
     .select((eb) => eb.fn.countAll<string>().as('n'));
 }
 
-export type SiteWithCount = SiteRow & { site_spaces_count: string; [TOTAL_COUNT]: string };
+/** What a Site response is made of: a list reads only these (of the customization, only its favicon). */
+export const SITE_SUMMARY_FIELDS = [
+  'id',
+  'organization_id',
+  'type',
+  'title',
+  'visibility',
+  'published',
+  'basename',
+  'proxy',
+  'agents_context',
+  'adaptive_enabled',
+  'created_at',
+] as const;
+export type SiteSummary = Pick<SiteRow, (typeof SITE_SUMMARY_FIELDS)[number] | 'customization'>;
+
+export type SiteWithCount = SiteSummary & { site_spaces_count: string; [TOTAL_COUNT]: string };
 
 export async function countSiteSpaces(db: Db, siteId: string): Promise<number> {
   const { n } = await siteSpaceCount(db, siteId).executeTakeFirstOrThrow();
@@ -95,7 +111,11 @@ function sitesOf(db: Kysely<Database>, organizationId: string, filters: SiteFilt
 /** The organization's sites matching the filters, with their site-space counts and the count of all matches. */
 function siteList(db: Kysely<Database>, organizationId: string, filters: SiteFilters) {
   return sitesOf(db, organizationId, filters)
-    .select(SITE_FIELDS.map((field) => `st.${field}` as const))
+    .select(SITE_SUMMARY_FIELDS.map((field) => `st.${field}` as const))
+    .select(
+      sql<Record<string, unknown> | null>`case when st.customization is null then null
+        else jsonb_build_object('favicon', st.customization->'favicon') end`.as('customization'),
+    )
     .select(() => siteSpaceCount(db, sql.ref<string>('st.id')).as('site_spaces_count') as never)
     .select(() =>
       sitesOf(db, organizationId, filters)
