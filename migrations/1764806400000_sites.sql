@@ -30,6 +30,8 @@ CREATE TABLE sites (
   default_section_id text,
   -- Null: the first site space at the root is the default (a site without sections).
   default_site_space_id text,
+  -- Site spaces whose space is not in the trash: kept by the triggers below, so lists need not count.
+  site_spaces_count integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
   CONSTRAINT sites_pkey PRIMARY KEY (id),
@@ -127,6 +129,40 @@ CREATE TRIGGER site_spaces_leave_on_transfer
   FOR EACH ROW WHEN (OLD.organization_id IS DISTINCT FROM NEW.organization_id)
   EXECUTE FUNCTION site_spaces_leave_with_space();
 
+-- sites.site_spaces_count follows the site spaces added, removed or pointed
+-- at another space, and the trash state of their spaces. (A site deleted with
+-- its site spaces has no count left to keep; a purged space was already out
+-- of the count.)
+CREATE FUNCTION site_spaces_keep_site_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    UPDATE sites SET site_spaces_count = site_spaces_count - 1
+      WHERE id = OLD.site_id AND EXISTS (SELECT 1 FROM spaces WHERE id = OLD.space_id AND deleted_at IS NULL);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    UPDATE sites SET site_spaces_count = site_spaces_count + 1
+      WHERE id = NEW.site_id AND EXISTS (SELECT 1 FROM spaces WHERE id = NEW.space_id AND deleted_at IS NULL);
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER site_spaces_count_on_change
+  AFTER INSERT OR DELETE OR UPDATE OF site_id, space_id ON site_spaces
+  FOR EACH ROW EXECUTE FUNCTION site_spaces_keep_site_count();
+
+CREATE FUNCTION site_spaces_count_on_trash() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sites SET site_spaces_count = site_spaces_count + CASE WHEN NEW.deleted_at IS NULL THEN c.n ELSE -c.n END
+    FROM (SELECT site_id, count(*)::integer AS n FROM site_spaces WHERE space_id = NEW.id GROUP BY site_id) AS c
+    WHERE sites.id = c.site_id;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER site_spaces_count_on_space_trash
+  AFTER UPDATE OF deleted_at ON spaces
+  FOR EACH ROW WHEN ((OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL))
+  EXECUTE FUNCTION site_spaces_count_on_trash();
+
 -- Share links of a `share-link` site. The key is a secret that is shown in
 -- the link's URL: kept encrypted for showing, and hashed for lookup.
 CREATE TABLE site_share_links (
@@ -166,8 +202,11 @@ ALTER TABLE sites DROP CONSTRAINT sites_default_site_space_fkey;
 ALTER TABLE site_sections DROP CONSTRAINT site_sections_default_site_space_fkey;
 DROP TABLE site_share_links;
 DROP TRIGGER site_spaces_leave_on_transfer ON spaces;
+DROP TRIGGER site_spaces_count_on_space_trash ON spaces;
+DROP FUNCTION site_spaces_count_on_trash();
 DROP FUNCTION site_spaces_leave_with_space();
 DROP TABLE site_spaces;
+DROP FUNCTION site_spaces_keep_site_count();
 DROP TABLE site_sections;
 DROP TABLE site_section_groups;
 DROP TABLE sites;

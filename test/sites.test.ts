@@ -474,6 +474,25 @@ describe('publishing', () => {
     expect((await call(admin, 'GET', `/orgs/${org}/sites/${created.id}`)).json<Site>().siteSpaces).toBe(2);
   });
 
+  it('counts the site spaces of a collection’s spaces out when the collection is deleted, and back on restore', async () => {
+    const { org, admin, space, site } = await organization();
+    const collection = (await call(admin, 'POST', `/orgs/${org}/collections`, { title: 'Guides' })).json<{
+      id: string;
+    }>().id;
+    const inside = (await call(admin, 'POST', `/orgs/${org}/spaces`, { title: 'Inside', parent: collection })).json<{
+      id: string;
+    }>().id;
+    const created = await site({ spaces: [inside, await space('Outside')] });
+    const count = async () => (await call(admin, 'GET', `/orgs/${org}/sites/${created.id}`)).json<Site>().siteSpaces;
+    expect(await count()).toBe(2);
+    expect((await call(admin, 'DELETE', `/collections/${collection}`)).statusCode).toBe(205);
+    expect(await count()).toBe(1);
+    const listed = (await call(admin, 'GET', `/orgs/${org}/sites`)).json<{ items: Site[] }>().items;
+    expect(listed.find((s) => s.id === created.id)!.siteSpaces).toBe(1);
+    expect((await call(admin, 'POST', `/spaces/${inside}/restore`)).statusCode).toBe(200);
+    expect(await count()).toBe(2);
+  });
+
   it('a space transferred to another organization leaves the sites of the old one; a purged one leaves every site', async () => {
     const { org, admin, space, site } = await organization();
     const transferred = await space('Moving');

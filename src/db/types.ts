@@ -350,6 +350,8 @@ export interface SitesTable {
   auth_private_key_encrypted: string;
   default_section_id: string | null;
   default_site_space_id: string | null;
+  /** Kept by triggers: site spaces whose space is not in the trash. */
+  site_spaces_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -13,8 +13,8 @@ import { presentSite } from './present.js';
 import {
   basenameTaken,
   countSites,
-  countSiteSpaces,
   deleteSite as deleteSiteRow,
+  findSite,
   insertSite,
   listSites,
   updateSite,
@@ -54,7 +54,7 @@ export async function listOrganizationSites(
     rows: () => listSites(context.db, page, organizationId, filters),
     count: () => countSites(context.db, organizationId, filters),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => presentSite(row, Number(row.site_spaces_count), context.urls),
+    toItem: (row) => presentSite(row, context.urls),
   });
 }
 
@@ -85,7 +85,8 @@ export async function createSite(
         ? [await createSpace(tx, context.clock, spaceForSite(organizationId, title))]
         : await spacesOfOrganization(tx, organizationId, body.spaces ?? [], 'body/spaces');
     await insertSiteSpaces(tx, site, null, spaces, new Set(), 0);
-    return presentSite(site, spaces.length, context.urls);
+    // Read again: the count of its site spaces is kept by the database.
+    return presentSite((await findSite(tx, organizationId, site.id))!, context.urls);
   });
 }
 
@@ -113,7 +114,7 @@ export async function spacesOfOrganization(tx: Db, organizationId: string, ids: 
 
 export async function getSite(context: Context, userId: string, organizationId: string, siteId: string): Promise<Site> {
   const { site } = await findSiteAsMember(context, organizationId, siteId, userId);
-  return presentSite(site, await countSiteSpaces(context.db, site.id), context.urls);
+  return presentSite(site, context.urls);
 }
 
 export async function editSite(
@@ -142,7 +143,7 @@ export async function editSite(
       await setDefaults(tx, site, body, changes);
     }
     const updated = await updateSite(tx, organizationId, siteId, changes);
-    return presentSite(updated, await countSiteSpaces(tx, site.id), context.urls);
+    return presentSite(updated, context.urls);
   });
   context.siteStructures.invalidate(siteId);
   return presented;
@@ -203,5 +204,5 @@ export async function setPublished(
   );
   const site = await updateSite(context.db, organizationId, siteId, { published, updated_at: context.clock.now() });
   context.siteStructures.invalidate(siteId);
-  return presentSite(site, await countSiteSpaces(context.db, site.id), context.urls);
+  return presentSite(site, context.urls);
 }

@@ -37,7 +37,7 @@ function iconOf(site: SiteSummary): Site['icon'] {
   return undefined;
 }
 
-export function presentSite(site: SiteSummary, siteSpaces: number, urls: Urls): Site {
+export function presentSite(site: SiteSummary, urls: Urls): Site {
   const presented: Site = {
     object: 'site',
     id: site.id,
@@ -45,7 +45,7 @@ export function presentSite(site: SiteSummary, siteSpaces: number, urls: Urls): 
     title: site.title,
     visibility: site.visibility,
     published: site.published,
-    siteSpaces,
+    siteSpaces: site.site_spaces_count,
     createdAt: site.created_at.toISOString(),
     adaptiveContent: { enabled: site.adaptive_enabled },
     agentsContext: site.agents_context,

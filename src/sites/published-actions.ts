@@ -4,7 +4,6 @@ import { findSiteAsMember, siteNotFound } from './access.js';
 import { siteCustomization } from './customization/settings.js';
 import { presentSite, presentStructure } from './present.js';
 import { findSite, type SiteRow } from './queries.js';
-import type { Structure } from './structure/tree.js';
 import { memberView, validShareKey, visitorView } from './structure/view.js';
 
 /**
@@ -66,7 +65,7 @@ export async function publishedSiteJson(
       : await visitorView(context, site, key);
     return JSON.stringify({
       object: 'published-content-site',
-      site: presentSite(site, siteSpacesCount(view.structure), context.urls),
+      site: presentSite(site, context.urls),
       structure: presentStructure(view),
       // Site spaces take the site's customization: none is overridden one by one on this service.
       customizations: { site: siteCustomization(site.customization, site), siteSpaces: {} },
@@ -74,12 +73,6 @@ export async function publishedSiteJson(
       scripts: [],
     });
   });
-}
-
-function siteSpacesCount(structure: Structure): number {
-  let count = 0;
-  for (const list of structure.siteSpaces.values()) count += list.length;
-  return count;
 }
 
 function openToVisitors(site: SiteRow, validKey: string | undefined): boolean {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { Db } from '../db/database.js';
 import type { Database, SiteType, SitesTable } from '../db/types.js';
@@ -23,6 +23,7 @@ export const SITE_FIELDS = [
   'auth_private_key_encrypted',
   'default_section_id',
   'default_site_space_id',
+  'site_spaces_count',
   'created_at',
   'updated_at',
 ] as const;
@@ -47,16 +48,6 @@ export async function lockSiteRow(db: Db, organizationId: string, siteId: string
     .executeTakeFirst();
 }
 
-/** How many site spaces a site shows: those whose space is not in the trash. */
-function siteSpaceCount(db: Db, siteId: RawBuilder<string> | string) {
-  return db
-    .selectFrom('site_spaces as ss')
-    .innerJoin('spaces as sp', 'sp.id', 'ss.space_id')
-    .where('ss.site_id', '=', siteId)
-    .where('sp.deleted_at', 'is', null)
-    .select((eb) => eb.fn.countAll<string>().as('n'));
-}
-
 /** What a Site response is made of: a list reads only these (of the customization, only its favicon). */
 export const SITE_SUMMARY_FIELDS = [
   'id',
@@ -69,16 +60,12 @@ export const SITE_SUMMARY_FIELDS = [
   'proxy',
   'agents_context',
   'adaptive_enabled',
+  'site_spaces_count',
   'created_at',
 ] as const;
 export type SiteSummary = Pick<SiteRow, (typeof SITE_SUMMARY_FIELDS)[number] | 'customization'>;
 
-export type SiteWithCount = SiteSummary & { site_spaces_count: string; [TOTAL_COUNT]: string };
-
-export async function countSiteSpaces(db: Db, siteId: string): Promise<number> {
-  const { n } = await siteSpaceCount(db, siteId).executeTakeFirstOrThrow();
-  return Number(n);
-}
+export type SiteWithCount = SiteSummary & { [TOTAL_COUNT]: string };
 
 export interface SiteFilters {
   space?: string | undefined;
@@ -116,7 +103,6 @@ function siteList(db: Kysely<Database>, organizationId: string, filters: SiteFil
       sql<Record<string, unknown> | null>`case when st.customization is null then null
         else jsonb_build_object('favicon', st.customization->'favicon') end`.as('customization'),
     )
-    .select(() => siteSpaceCount(db, sql.ref<string>('st.id')).as('site_spaces_count') as never)
     .select(() =>
       sitesOf(db, organizationId, filters)
         .select(sql<string>`count(*)`.as('n'))
