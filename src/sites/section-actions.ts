@@ -15,8 +15,8 @@ import { planMove } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
 import { slugify, uniquePath } from './structure/paths.js';
 import { writeOrderings } from './structure/queries.js';
-import { countSiteSpacesAt, insertSiteSpaces } from './structure/site-space-queries.js';
-import { hasSections, nextEntryPosition, siteSpacesIn, type Structure } from './structure/tree.js';
+import { insertSiteSpaces } from './structure/site-space-queries.js';
+import { hasSections, nextEntryPosition, siteSpacesIn, storedIn, type Structure } from './structure/tree.js';
 import { memberView } from './structure/view.js';
 
 export const sectionNotFound = () => new NotFoundError('No section with this id in the site');
@@ -79,7 +79,7 @@ export async function addSection(
       const paths = new Set(structure.sections.map((section) => section.path));
       let position = nextEntryPosition(structure, null);
       // Site spaces of trashed spaces count: they come back on restore, and must find a section then.
-      if (!hasSections(structure) && (await countSiteSpacesAt(tx, site, null)) > 0) {
+      if (!hasSections(structure) && storedIn(structure, null).length > 0) {
         const first = structure.defaultSiteSpace.get(null);
         const title = first ? titleFrom(first.space.title, site.title) : site.title;
         const gathered = newId();

@@ -18,11 +18,17 @@ import { editStructure } from './structure/edit.js';
 import { requireRoom, SITE_LIMITS } from './structure/limits.js';
 import { planMove } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
-import { nextSiteSpacePosition, takenSiteSpacePaths } from './structure/queries.js';
 import { insertSiteSpaces } from './structure/site-space-queries.js';
-import { allSiteSpaces, hasSections, siteSpacesIn, type Structure } from './structure/tree.js';
+import {
+  allSiteSpaces,
+  hasSections,
+  nextSiteSpacePosition,
+  siteSpacesIn,
+  storedIn,
+  type Structure,
+} from './structure/tree.js';
 import { memberView } from './structure/view.js';
-import { moveSiteSpaceTo } from './structure/site-space-moves.js';
+import { moveSiteSpaceTo, requireSpaceAbsent } from './structure/site-space-moves.js';
 
 const siteSpaceNotFound = () => new NotFoundError('No site space with this id in the site');
 
@@ -87,36 +93,16 @@ export async function addSiteSpace(
       requireRoom(allSiteSpaces(structure).length, SITE_LIMITS.siteSpaces, 'site spaces');
       requireRoom(siteSpacesIn(structure, sectionId).length, SITE_LIMITS.siteSpacesPerList, 'site spaces in a section');
       const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
-      await requireAbsent(tx, site, sectionId, space!.id);
-      const taken = await takenSiteSpacePaths(tx, organizationId, site.id, sectionId);
-      const position = await nextSiteSpacePosition(tx, organizationId, site.id, sectionId);
+      requireSpaceAbsent(structure, sectionId, space!.id, listName(sectionId));
+      const taken = new Set(storedIn(structure, sectionId).map((row) => row.path));
+      const position = nextSiteSpacePosition(structure, sectionId);
       [id] = (await insertSiteSpaces(tx, site, sectionId, [space!], taken, position)) as [string];
     },
     (view) => presentSiteSpace(view, siteSpaceOf(view.structure, id)),
   );
 }
 
-/** A space is published once per list (section or root); trashed entries count, since they come back. */
-async function requireAbsent(
-  tx: Parameters<typeof takenSiteSpacePaths>[0],
-  site: { id: string; organization_id: string },
-  sectionId: string | null,
-  spaceId: string,
-) {
-  const existing = await tx
-    .selectFrom('site_spaces')
-    .select('id')
-    .where('organization_id', '=', site.organization_id)
-    .where('site_id', '=', site.id)
-    .where('section_id', sectionId === null ? 'is' : '=', sectionId)
-    .where('space_id', '=', spaceId)
-    .executeTakeFirst();
-  if (existing) {
-    throw new ConflictError(
-      `The space "${spaceId}" is already published ${sectionId === null ? 'at the site’s root' : 'in this section'}`,
-    );
-  }
-}
+const listName = (sectionId: string | null) => (sectionId === null ? 'at the site’s root' : 'in this section');
 
 export async function editSiteSpace(
   context: Context,
@@ -136,8 +122,7 @@ export async function editSiteSpace(
       const siteSpace = siteSpaceOf(structure, siteSpaceId);
       const changes: Updateable<SiteSpacesTable> = {};
       if (body.path !== undefined && body.path !== siteSpace.path) {
-        const taken = await takenSiteSpacePaths(tx, organizationId, site.id, siteSpace.section_id);
-        if (taken.has(body.path)) {
+        if (storedIn(structure, siteSpace.section_id).some((row) => row.path === body.path)) {
           throw new ConflictError(`body/path: another site space beside it has the path "${body.path}"`);
         }
         changes.path = body.path;
@@ -149,7 +134,7 @@ export async function editSiteSpace(
       }
       if (body.spaceId !== undefined && body.spaceId !== siteSpace.space.id) {
         const [space] = await spacesOfOrganization(tx, organizationId, [body.spaceId], 'body/spaceId');
-        await requireAbsent(tx, site, siteSpace.section_id, space!.id);
+        requireSpaceAbsent(structure, siteSpace.section_id, space!.id, listName(siteSpace.section_id));
         changes.space_id = space!.id;
       }
       if (Object.keys(changes).length === 0) return;

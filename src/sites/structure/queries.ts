@@ -85,40 +85,6 @@ async function loadSiteSpaces(db: Db, organizationId: string, siteId: string): P
   }));
 }
 
-/** Every path taken among the site spaces of a list, the trashed ones' too (they come back on restore). */
-export async function takenSiteSpacePaths(
-  db: Db,
-  organizationId: string,
-  siteId: string,
-  sectionId: string | null,
-): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('site_spaces')
-    .select('path')
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
-    .where('section_id', sectionId === null ? 'is' : '=', sectionId)
-    .execute();
-  return new Set(rows.map((row) => row.path));
-}
-
-/** The next position in a list of site spaces, trashed ones counted, so a restored space keeps its place. */
-export async function nextSiteSpacePosition(
-  db: Db,
-  organizationId: string,
-  siteId: string,
-  sectionId: string | null,
-): Promise<number> {
-  const row = await db
-    .selectFrom('site_spaces')
-    .select(sql<number>`coalesce(max(position) + 1, 0)`.as('next'))
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
-    .where('section_id', sectionId === null ? 'is' : '=', sectionId)
-    .executeTakeFirstOrThrow();
-  return row.next;
-}
-
 /**
  * Writes the new order of each list a move touched: each item gets its index
  * as position and the list's parent, in one statement per table.

@@ -1,8 +1,8 @@
 import { ConflictError } from '../../core/errors.js';
 import type { StructureEdit } from './edit.js';
 import type { Ordering } from './moves.js';
-import { takenSiteSpacePaths, writeOrderings } from './queries.js';
-import { allSiteSpaces } from './tree.js';
+import { writeOrderings } from './queries.js';
+import { allSiteSpaces, storedIn, type Structure } from './tree.js';
 import { uniquePath } from './paths.js';
 
 /**
@@ -16,17 +16,8 @@ export async function moveSiteSpaceTo(edit: StructureEdit, siteSpaceId: string, 
   const destination = orderings[0]!.container;
   if (destination.kind === 'site-spaces' && destination.sectionId !== moved.section_id) {
     const into = destination.sectionId;
-    const there = await tx
-      .selectFrom('site_spaces')
-      .select(['space_id', 'path'])
-      .where('organization_id', '=', site.organization_id)
-      .where('site_id', '=', site.id)
-      .where('section_id', into === null ? 'is' : '=', into)
-      .execute();
-    if (there.some((row) => row.space_id === moved.space.id)) {
-      throw new ConflictError(`The space "${moved.space.id}" is already published in that section`);
-    }
-    const taken = await takenSiteSpacePaths(tx, site.organization_id, site.id, into);
+    requireSpaceAbsent(structure, into, moved.space.id, 'in that section');
+    const taken = new Set(storedIn(structure, into).map((row) => row.path));
     if (taken.has(moved.path)) {
       await tx
         .updateTable('site_spaces')
@@ -46,4 +37,11 @@ export async function moveSiteSpaceTo(edit: StructureEdit, siteSpaceId: string, 
     }
   }
   await writeOrderings(tx, site.organization_id, orderings);
+}
+
+/** A space is published once per list (a section, or the root); trashed entries count, since they come back. */
+export function requireSpaceAbsent(structure: Structure, sectionId: string | null, spaceId: string, where: string) {
+  if (storedIn(structure, sectionId).some((row) => row.spaceId === spaceId)) {
+    throw new ConflictError(`The space "${spaceId}" is already published ${where}`);
+  }
 }

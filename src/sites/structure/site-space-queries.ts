@@ -51,19 +51,3 @@ export async function insertSiteSpaces(
   await db.insertInto('site_spaces').values(rows).execute();
   return rows.map((row) => row.id);
 }
-
-/** How many site spaces a list (a section, or the root: null) holds, trashed spaces' included. */
-export async function countSiteSpacesAt(
-  db: Db,
-  site: { id: string; organization_id: string },
-  sectionId: string | null,
-): Promise<number> {
-  const { n } = await db
-    .selectFrom('site_spaces')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('organization_id', '=', site.organization_id)
-    .where('site_id', '=', site.id)
-    .where('section_id', sectionId === null ? 'is' : '=', sectionId)
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}

@@ -53,8 +53,11 @@ export interface Structure {
   defaultSection: SectionRow | undefined;
   /** The default site space of each list (section id, or null for the root). */
   defaultSiteSpace: Map<string | null, SiteSpaceRow | undefined>;
-  /** Every list of site spaces with the trashed ones in their places: what a move renumbers. */
-  storedSiteSpaces: Map<string | null, Array<{ id: string; trashed: boolean }>>;
+  /**
+   * Every list of site spaces with the trashed ones in their places: what a
+   * move renumbers, and what paths, spaces and positions a list already holds.
+   */
+  storedSiteSpaces: Map<string | null, StoredSiteSpace[]>;
 }
 
 interface Ordered {
@@ -74,15 +77,17 @@ export interface StoredStructure {
   sections: readonly SectionRow[];
   /** Only the site spaces a reader may see: those whose space is not in the trash. */
   siteSpaces: readonly SiteSpaceRow[];
-  /** The others, by their place only: they keep it, and show again when their space is restored. */
-  trashedSiteSpaces: readonly TrashedSiteSpace[];
+  /** The others: they keep their place and path, and show again when their space is restored. */
+  trashedSiteSpaces: readonly SiteSpaceRow[];
 }
 
-export interface TrashedSiteSpace {
+/** A site space as its list holds it, shown or in the trash. */
+export interface StoredSiteSpace {
   id: string;
-  section_id: string | null;
+  path: string;
+  spaceId: string;
   position: number;
-  created_at: Date;
+  trashed: boolean;
 }
 
 export function buildStructure(stored: StoredStructure): Structure {
@@ -139,25 +144,23 @@ export function buildStructure(stored: StoredStructure): Structure {
     defaultSiteSpace.set(section.id, pickDefault(siteSpaces.get(section.id), section.default_site_space_id));
   }
 
-  const storedSiteSpaces = new Map<string | null, Array<Ordered & { section_id: string | null; trashed: boolean }>>();
-  for (const row of [
-    ...stored.siteSpaces.map((siteSpace) => ({ ...siteSpace, trashed: false })),
-    ...stored.trashedSiteSpaces.map((siteSpace) => ({ ...siteSpace, trashed: true })),
-  ]) {
+  const storedSiteSpaces = new Map<string | null, StoredSiteSpace[]>();
+  const everyRow = [
+    ...stored.siteSpaces.map((row) => ({ row, trashed: false })),
+    ...stored.trashedSiteSpaces.map((row) => ({ row, trashed: true })),
+  ].sort((a, b) => byOrder(a.row, b.row));
+  for (const { row, trashed } of everyRow) {
     const list = storedSiteSpaces.get(row.section_id) ?? [];
-    list.push(row);
+    list.push({ id: row.id, path: row.path, spaceId: row.space.id, position: row.position, trashed });
     storedSiteSpaces.set(row.section_id, list);
   }
-  for (const list of storedSiteSpaces.values()) list.sort(byOrder);
 
   return {
     root,
     sections,
     groups,
     siteSpaces,
-    storedSiteSpaces: new Map(
-      [...storedSiteSpaces].map(([sectionId, list]) => [sectionId, list.map(({ id, trashed }) => ({ id, trashed }))]),
-    ),
+    storedSiteSpaces,
     defaultSection: sections.find((section) => section.id === stored.defaultSectionId) ?? sections[0],
     defaultSiteSpace,
   };
@@ -166,6 +169,16 @@ export function buildStructure(stored: StoredStructure): Structure {
 /** The site spaces of a section, or of the root (null), in order. */
 export function siteSpacesIn(structure: Structure, sectionId: string | null): SiteSpaceRow[] {
   return structure.siteSpaces.get(sectionId) ?? [];
+}
+
+/** A list's site spaces (a section's, or the root's: null), trashed ones included, in order. */
+export function storedIn(structure: Structure, sectionId: string | null): StoredSiteSpace[] {
+  return structure.storedSiteSpaces.get(sectionId) ?? [];
+}
+
+/** The position after every site space of a list, trashed ones counted, so that a restored one keeps its place. */
+export function nextSiteSpacePosition(structure: Structure, sectionId: string | null): number {
+  return Math.max(-1, ...storedIn(structure, sectionId).map((row) => row.position)) + 1;
 }
 
 /** Every site space, in the order a reader meets them: the root's, then each section's. */
