@@ -5,7 +5,7 @@ import { newId, randomString } from '../src/core/ids.js';
 import type { Db } from '../src/db/database.js';
 import { createSpace } from '../src/model/spaces/create.js';
 import { newSealedVisitorKey } from '../src/sites/secrets.js';
-import { slugify, uniquePath } from '../src/sites/structure/paths.js';
+import { slugify, uniqueSlug } from '../src/core/slug.js';
 
 /** The big site: 4 section groups of 5 sections, each section publishing 10 spaces. */
 export const BIG_SITE_GROUPS = ['Guides', 'Reference', 'Platform', 'Administration'] as const;
@@ -171,7 +171,7 @@ async function seedManySites(
       // Made a second before its site, in the order the site lists them.
       const createdAt = new Date(site.created_at.getTime() - 1_000 + k);
       const title = `Product ${i} ${kind}`;
-      const path = uniquePath(slugify(title, 'space'), taken);
+      const path = uniqueSlug(slugify(title, 'space'), taken);
       taken.add(path);
       const spaceId = newId();
       const space = {

@@ -9,7 +9,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { resolveLink, type BatchRefs } from '../src/change-requests/changes/links.js';
-import { slugify } from '../src/change-requests/changes/slug.js';
+import { slugify } from '../src/core/slug.js';
 import { withoutTrailingLineBreaks, leaf, textNode } from '../src/model/content/document/build.js';
 import { evaluateExpressions, splitLeadingHeading } from '../src/model/content/document/index.js';
 import { readPage } from '../src/model/content/document/worker.js';

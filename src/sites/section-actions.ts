@@ -13,7 +13,7 @@ import { editStructure, type StructureEdit } from './structure/edit.js';
 import { requireRoom, SITE_LIMITS } from './structure/limits.js';
 import { planMove } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
-import { slugify, uniquePath } from './structure/paths.js';
+import { slugify, uniqueSlug } from '../core/slug.js';
 import { writeOrderings } from './structure/queries.js';
 import { insertSiteSpaces } from './structure/site-space-queries.js';
 import { hasSections, nextEntryPosition, siteSpacesIn, storedIn, type Structure } from './structure/tree.js';
@@ -83,7 +83,7 @@ export async function addSection(
         const first = structure.defaultSiteSpace.get(null);
         const title = first ? titleFrom(first.space.title, site.title) : site.title;
         const gathered = newId();
-        const path = uniquePath(slugify(title, 'section'), paths);
+        const path = uniqueSlug(slugify(title, 'section'), paths);
         paths.add(path);
         await tx
           .insertInto('site_sections')
@@ -116,7 +116,7 @@ export async function addSection(
           site_id: site.id,
           title,
           icon: body.icon ?? null,
-          path: uniquePath(slugify(title, 'section'), paths),
+          path: uniqueSlug(slugify(title, 'section'), paths),
           position,
         })
         .execute();

@@ -6,7 +6,7 @@ import type { ContentChange, InsertPage, UpdatePage } from '../schemas.js';
 import type { PreparedFile } from './files.js';
 import { resolveLinks, type BatchRefs } from './links.js';
 import { readPageFields, type NewContent, type PageContent, type PageFields } from './page-input.js';
-import { slugify, uniqueSlug } from './slug.js';
+import { slugify, uniqueSlug } from '../../core/slug.js';
 
 /** What the batch did to one page, for the `compat=false` answer. */
 export type PageOutcome =

@@ -3,7 +3,7 @@ import type { StructureEdit } from './edit.js';
 import type { Ordering } from './moves.js';
 import { writeOrderings } from './queries.js';
 import { allSiteSpaces, storedIn, type Structure } from './tree.js';
-import { uniquePath } from './paths.js';
+import { uniqueSlug } from '../../core/slug.js';
 
 /**
  * Writes a site-space move. Into another section, the space must not be
@@ -21,7 +21,7 @@ export async function moveSiteSpaceTo(edit: StructureEdit, siteSpaceId: string, 
     if (taken.has(moved.path)) {
       await tx
         .updateTable('site_spaces')
-        .set({ path: uniquePath(moved.path, taken) })
+        .set({ path: uniqueSlug(moved.path, taken) })
         .where('organization_id', '=', site.organization_id)
         .where('id', '=', siteSpaceId)
         .execute();

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../core/ids.js';
 import { SPACE_FIELDS, type SpaceFields } from '../../model/access/space-queries.js';
-import { slugify, uniquePath } from './paths.js';
+import { slugify, uniqueSlug } from '../../core/slug.js';
 
 /** The named spaces that are in the organization and not in the trash, by id. */
 export async function liveSpacesIn(
@@ -36,7 +36,7 @@ export async function insertSiteSpaces(
 ): Promise<string[]> {
   if (spaces.length === 0) return [];
   const rows = spaces.map((space, index) => {
-    const path = uniquePath(slugify(space.title, 'space'), taken);
+    const path = uniqueSlug(slugify(space.title, 'space'), taken);
     taken.add(path);
     return {
       id: newId(),

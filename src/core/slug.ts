@@ -1,7 +1,10 @@
 const MAX_SLUG_LENGTH = 100;
 
-/** A URL path segment made from a title: lowercase letters, digits and dashes. */
-export function slugify(title: string): string {
+/**
+ * A URL path segment made from a title: lowercase letters, digits and dashes
+ * (pages' slugs, sites' section and site-space paths); `fallback` when none is left.
+ */
+export function slugify(title: string, fallback = 'page'): string {
   const slug = title
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -10,7 +13,7 @@ export function slugify(title: string): string {
     .replace(/^-+|(?<!-)-+$/g, '')
     .slice(0, MAX_SLUG_LENGTH)
     .replace(/(?<!-)-+$/, '');
-  return slug || 'page';
+  return slug || fallback;
 }
 
 /** `base`, or `base-2`, `base-3` ... : the first that none of `taken` uses. */
