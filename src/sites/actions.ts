@@ -4,7 +4,7 @@ import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
-import { organizationRole } from '../model/access/membership.js';
+import { organizationRole, requireOrganizationAdmin } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
@@ -65,9 +65,7 @@ export async function createSite(
   organizationId: string,
   body: CreateSiteBody,
 ): Promise<Site> {
-  if ((await organizationRole(context.db, organizationId, userId)) !== 'admin') {
-    throw new ForbiddenError('Creating a site needs the admin role in the organization');
-  }
+  await requireOrganizationAdmin(context.db, organizationId, userId, 'Creating a site');
   const title = body.title ?? 'Docs';
   return context.db.transaction().execute(async (tx) => {
     const site = await insertSite(tx, {

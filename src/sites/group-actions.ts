@@ -5,15 +5,15 @@ import type { Page } from '../core/pagination.js';
 import type { SiteSectionGroupsTable } from '../db/types.js';
 import type { Context } from '../model/context.js';
 import { findSiteAsMember } from './access.js';
-import { presentGroup, type StructureView } from './present.js';
+import { presentGroup, presentItem, type StructureView } from './present.js';
 import type { AddGroupBody, ListStructureQuery, MoveGroupBody, SiteSectionGroup, UpdateGroupBody } from './schemas.js';
 import { editStructure } from './structure/edit.js';
 import { requireRoom, SITE_LIMITS } from './structure/limits.js';
 import { planDissolve, planMove, planSectionInto, planSectionOutOf, type Ordering } from './structure/moves.js';
 import { pageOfOrdered } from './structure/pages.js';
 import { writeOrderings } from './structure/queries.js';
-import { hasSections, nextEntryPosition, type Entry, type Structure } from './structure/tree.js';
-import { memberView } from './structure/view.js';
+import { findGroup, hasSections, nextEntryPosition, type Entry, type Structure } from './structure/tree.js';
+import { memberView, validShareKey } from './structure/view.js';
 import { sectionNotFound } from './section-actions.js';
 
 type GroupEntry = Extract<Entry, { kind: 'group' }>;
@@ -34,14 +34,13 @@ function groupsInOrder(structure: Structure): GroupEntry[] {
 }
 
 function groupOf(structure: Structure, groupId: string): GroupEntry {
-  const group = groupsInOrder(structure).find((entry) => entry.group.id === groupId);
+  const group = findGroup(structure.root, groupId);
   if (!group) throw groupNotFound();
   return group;
 }
 
-function presentGroupNamed(groupId: string) {
-  return (view: StructureView) => presentGroup(view, groupOf(view.structure, groupId));
-}
+const presentGroupNamed = (id: string) => (view: StructureView) =>
+  presentItem(view, { type: 'site-section-group', id });
 
 export async function listGroups(
   context: Context,
@@ -51,7 +50,7 @@ export async function listGroups(
   query: ListStructureQuery,
 ): Promise<Page<SiteSectionGroup>> {
   const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, role, query.shareKey);
+  const view = await memberView(context, site, role, await validShareKey(context, site, query.shareKey));
   const groups = groupsInOrder(view.structure);
   const page = pageOfOrdered(context.cursors, `site-section-groups:${site.id}`, query, groups, (g) => g.group.id);
   return { ...page, items: page.items.map((entry) => presentGroup(view, entry)) };

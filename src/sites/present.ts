@@ -6,6 +6,8 @@ import { siteAddress, withShareKey } from './addresses.js';
 import type { SiteRow, SiteSummary } from './queries.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';
 import {
+  allSiteSpaces,
+  findGroup,
   hasSections,
   siteSpacesIn,
   type Entry,
@@ -146,4 +148,31 @@ export function presentStructure(view: StructureView): SiteStructure {
       entry.kind === 'section' ? presentSection(view, entry.section) : presentGroup(view, entry),
     ),
   };
+}
+
+interface StructureItems {
+  'site-space': SiteSpace;
+  'site-section': SiteSection;
+  'site-section-group': SiteSectionGroup;
+}
+
+/** The item of the structure the pointer names, as the caller sees it: the answer of a change to it. */
+export function presentItem<T extends keyof StructureItems>(
+  view: StructureView,
+  item: { type: T; id: string },
+): StructureItems[T] {
+  const { structure } = view;
+  const presented =
+    item.type === 'site-space'
+      ? presentSiteSpace(
+          view,
+          allSiteSpaces(structure).find((siteSpace) => siteSpace.id === item.id)!,
+        )
+      : item.type === 'site-section'
+        ? presentSection(
+            view,
+            structure.sections.find((section) => section.id === item.id)!,
+          )
+        : presentGroup(view, findGroup(structure.root, item.id)!);
+  return presented as StructureItems[T];
 }

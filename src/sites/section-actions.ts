@@ -7,7 +7,7 @@ import type { Context } from '../model/context.js';
 import { findSiteAsMember } from './access.js';
 import { spacesOfOrganization } from './actions.js';
 import { checkCondition } from './adaptive/conditions.js';
-import { presentSection } from './present.js';
+import { presentItem, presentSection, type StructureView } from './present.js';
 import type { AddSectionBody, ListStructureQuery, MoveSectionBody, SiteSection, UpdateSectionBody } from './schemas.js';
 import { editStructure, type StructureEdit } from './structure/edit.js';
 import { requireRoom, SITE_LIMITS } from './structure/limits.js';
@@ -17,7 +17,7 @@ import { slugify, uniqueSlug } from '../core/slug.js';
 import { writeOrderings } from './structure/queries.js';
 import { insertSiteSpaces } from './structure/site-space-queries.js';
 import { hasSections, nextEntryPosition, siteSpacesIn, storedIn, type Structure } from './structure/tree.js';
-import { memberView } from './structure/view.js';
+import { memberView, validShareKey } from './structure/view.js';
 
 export const sectionNotFound = () => new NotFoundError('No section with this id in the site');
 
@@ -27,13 +27,7 @@ function sectionOf(structure: Structure, sectionId: string) {
   return section;
 }
 
-function presentSectionNamed(sectionId: string) {
-  return (view: Parameters<typeof presentSection>[0]) =>
-    presentSection(
-      view,
-      view.structure.sections.find((section) => section.id === sectionId)!,
-    );
-}
+const presentSectionNamed = (id: string) => (view: StructureView) => presentItem(view, { type: 'site-section', id });
 
 export async function listSections(
   context: Context,
@@ -43,7 +37,7 @@ export async function listSections(
   query: ListStructureQuery,
 ): Promise<Page<SiteSection>> {
   const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, role, query.shareKey);
+  const view = await memberView(context, site, role, await validShareKey(context, site, query.shareKey));
   const page = pageOfOrdered(context.cursors, `site-sections:${site.id}`, query, view.structure.sections, (s) => s.id);
   return { ...page, items: page.items.map((section) => presentSection(view, section)) };
 }

@@ -6,7 +6,7 @@ import type { Context } from '../model/context.js';
 import { findSiteAsMember } from './access.js';
 import { spacesOfOrganization } from './actions.js';
 import { checkCondition } from './adaptive/conditions.js';
-import { presentSiteSpace, type StructureView } from './present.js';
+import { presentItem, presentSiteSpace, type StructureView } from './present.js';
 import type {
   AddSiteSpaceBody,
   ListSiteSpacesQuery,
@@ -27,20 +27,18 @@ import {
   storedIn,
   type Structure,
 } from './structure/tree.js';
-import { memberView } from './structure/view.js';
+import { memberView, validShareKey } from './structure/view.js';
 import { moveSiteSpaceTo, requireSpaceAbsent } from './structure/site-space-moves.js';
 
 const siteSpaceNotFound = () => new NotFoundError('No site space with this id in the site');
 
-export function siteSpaceOf(structure: Structure, siteSpaceId: string) {
+function siteSpaceOf(structure: Structure, siteSpaceId: string) {
   const siteSpace = allSiteSpaces(structure).find((s) => s.id === siteSpaceId);
   if (!siteSpace) throw siteSpaceNotFound();
   return siteSpace;
 }
 
-export function presentSiteSpaceNamed(siteSpaceId: string) {
-  return (view: StructureView) => presentSiteSpace(view, siteSpaceOf(view.structure, siteSpaceId));
-}
+const presentSiteSpaceNamed = (id: string) => (view: StructureView) => presentItem(view, { type: 'site-space', id });
 
 export async function listSiteSpaces(
   context: Context,
@@ -50,7 +48,7 @@ export async function listSiteSpaces(
   query: ListSiteSpacesQuery,
 ): Promise<Page<SiteSpace>> {
   const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, role, query.shareKey);
+  const view = await memberView(context, site, role, await validShareKey(context, site, query.shareKey));
   const isDefault = (id: string, sectionId: string | null) => view.structure.defaultSiteSpace.get(sectionId)?.id === id;
   const siteSpaces = allSiteSpaces(view.structure).filter(
     (row) => query.default === undefined || isDefault(row.id, row.section_id) === query.default,
@@ -98,7 +96,7 @@ export async function addSiteSpace(
       const position = nextSiteSpacePosition(structure, sectionId);
       [id] = (await insertSiteSpaces(tx, site, sectionId, [space!], taken, position)) as [string];
     },
-    (view) => presentSiteSpace(view, siteSpaceOf(view.structure, id)),
+    (view) => presentItem(view, { type: 'site-space', id }),
   );
 }
 

@@ -1,11 +1,10 @@
 import type { Context } from '../model/context.js';
-import { presentGroup, presentSection, presentSiteSpace, type StructureView } from './present.js';
+import { presentItem } from './present.js';
 import type { SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from './schemas.js';
 import { editStructure } from './structure/edit.js';
 import { planMove, locate } from './structure/moves.js';
 import { writeOrderings } from './structure/queries.js';
 import { moveSiteSpaceTo } from './structure/site-space-moves.js';
-import { allSiteSpaces, findGroup } from './structure/tree.js';
 import { BadRequestError } from '../core/errors.js';
 
 /**
@@ -36,20 +35,4 @@ export async function sortStructure(
     },
     (view) => presentItem(view, body.item),
   );
-}
-
-function presentItem(view: StructureView, item: SortStructureBody['item']) {
-  if (item.type === 'site-space') {
-    return presentSiteSpace(
-      view,
-      allSiteSpaces(view.structure).find((siteSpace) => siteSpace.id === item.id)!,
-    );
-  }
-  if (item.type === 'site-section') {
-    return presentSection(
-      view,
-      view.structure.sections.find((section) => section.id === item.id)!,
-    );
-  }
-  return presentGroup(view, findGroup(view.structure.root, item.id)!);
 }

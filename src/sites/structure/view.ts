@@ -6,26 +6,24 @@ import type { SiteRow } from '../queries.js';
 import type { StructureView } from '../present.js';
 import { activeShareLinkExists } from '../publishing/share-link-queries.js';
 import { loadStructure } from './queries.js';
-import { allSiteSpaces, buildStructure, publishedStructure, type Structure } from './tree.js';
+import { allSiteSpaces, buildStructure, publishedStructure } from './tree.js';
 
 /**
  * The structure as a member of the organization sees it: each site space's
  * space with the member's role on it (their organization role, raised by the
  * default levels of the space and its collections). `published`: what a
  * visitor is shown, rather than everything the site holds.
+ * `checkedShareKey` comes from validShareKey.
  */
 export async function memberView(
   context: Context,
   site: SiteRow,
   role: Role,
-  shareKey: string | undefined,
-  options: { structure?: Structure; published?: boolean } = {},
+  checkedShareKey: string | undefined,
+  options: { published?: boolean } = {},
 ): Promise<StructureView> {
-  const built =
-    options.structure ??
-    (options.published
-      ? publishedStructure(await loadStructure(context.db, site))
-      : buildStructure(await loadStructure(context.db, site)));
+  const stored = await loadStructure(context.db, site);
+  const built = options.published ? publishedStructure(stored) : buildStructure(stored);
   const chains = await defaultLevelChains(
     context.db,
     allSiteSpaces(built).map((siteSpace) => siteSpace.space),
@@ -35,7 +33,7 @@ export async function memberView(
     structure: built,
     urls: context.urls,
     roleOn: (space) => effectiveRole(role, chains(space)),
-    shareKey: await validShareKey(context, site, shareKey),
+    shareKey: checkedShareKey,
   };
 }
 
