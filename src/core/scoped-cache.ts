@@ -1,3 +1,11 @@
+import { WeightedLru } from './weighted-lru.js';
+
+interface Entry {
+  value: Buffer;
+  expiresAt: number;
+  generation: number;
+}
+
 /**
  * A short-lived cache of computed answers (bytes ready to send), bounded by
  * their total size. Entries live `ttlMs` at most, so a change made on another
@@ -5,17 +13,18 @@
  * entry of its scope (`invalidate`) at once. `ttlMs` 0 turns it off.
  */
 export class ScopedCache {
-  private readonly entries = new Map<string, { value: Buffer; expiresAt: number; generation: number }>();
+  private readonly entries: WeightedLru<string, Entry>;
   private readonly generations = new Map<string, number>();
   /** Bumped by `clear`. A scope's generation is its own count plus this: either change moves it. */
   private epoch = 0;
-  private total = 0;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly capacityBytes: number,
+    capacityBytes: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new WeightedLru(capacityBytes, (entry) => entry.value.length);
+  }
 
   get(scope: string, key: string): Buffer | undefined {
     if (this.ttlMs === 0) return undefined;
@@ -23,7 +32,7 @@ export class ScopedCache {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now() || entry.generation !== this.generationOf(scope)) {
-      this.drop(id);
+      this.entries.delete(id);
       return undefined;
     }
     return entry.value;
@@ -35,17 +44,8 @@ export class ScopedCache {
    * from rows that changed meanwhile is not kept.
    */
   set(scope: string, key: string, value: Buffer, generation: number): void {
-    if (this.ttlMs === 0 || value.length > this.capacityBytes) return;
-    if (generation !== this.generationOf(scope)) return;
-    const id = `${scope}\u0000${key}`;
-    this.drop(id);
-    this.entries.set(id, { value, expiresAt: this.now() + this.ttlMs, generation });
-    this.total += value.length;
-    // Oldest first: a Map iterates in insertion order.
-    for (const [oldest] of this.entries) {
-      if (this.total <= this.capacityBytes) break;
-      this.drop(oldest);
-    }
+    if (this.ttlMs === 0 || generation !== this.generationOf(scope)) return;
+    this.entries.set(`${scope}\u0000${key}`, { value, expiresAt: this.now() + this.ttlMs, generation });
   }
 
   generationOf(scope: string): number {
@@ -60,13 +60,5 @@ export class ScopedCache {
   clear(): void {
     this.epoch += 1;
     this.entries.clear();
-    this.total = 0;
-  }
-
-  private drop(id: string): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    this.total -= entry.value.length;
-    this.entries.delete(id);
   }
 }

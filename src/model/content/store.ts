@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { Urls } from '../../core/urls.js';
-import { WeightedLru } from './cache.js';
+import { WeightedLru } from '../../core/weighted-lru.js';
 import type { Conversions } from './document/conversions.js';
 import type { JSONDocument } from './document/index.js';
 import { composePageTree, type PageTreeBody } from './page-tree-body.js';

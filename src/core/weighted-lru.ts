@@ -1,7 +1,8 @@
 /**
- * A least-recently-used map bounded by the total weight of its values. It
- * holds only what is derived from immutable rows (revisions, documents), so an
- * entry can never go stale: another instance's writes make new keys.
+ * A least-recently-used map bounded by the total weight of its values. The
+ * content store keeps in it only what is derived from immutable rows
+ * (revisions, documents), so its entries never go stale; ScopedCache adds a
+ * time to live for what can.
  */
 export class WeightedLru<K, V> {
   private readonly entries = new Map<K, { value: V; weight: number }>();
@@ -36,6 +37,18 @@ export class WeightedLru<K, V> {
       this.entries.delete(oldest);
       this.total -= entry.weight;
     }
+  }
+
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.total -= entry.weight;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
   }
 
   /** The cached value, or the one `load` makes (concurrent misses for one key share one load). */
