@@ -57,7 +57,8 @@ export function random(seed: number): () => number {
   };
 }
 
-const TOPICS = [
+/** Titles of the seeded spaces' sections (and of the seeded site's). */
+export const TOPICS = [
   'Getting started',
   'Authentication',
   'Organizations',

@@ -6,6 +6,7 @@ import type { Db } from '../src/db/database.js';
 import { createSpace } from '../src/model/spaces/create.js';
 import { newSealedVisitorKey } from '../src/sites/secrets.js';
 import { slugify, uniqueSlug } from '../src/core/slug.js';
+import { TOPICS } from './seed-content.js';
 
 /** The big site: 4 section groups of 5 sections, each section publishing 10 spaces. */
 export const BIG_SITE_GROUPS = ['Guides', 'Reference', 'Platform', 'Administration'] as const;
@@ -34,28 +35,6 @@ export interface SeededSites {
   };
 }
 
-const TOPICS = [
-  'Getting started',
-  'Authentication',
-  'Organizations',
-  'Spaces',
-  'Collections',
-  'Change requests',
-  'Permissions',
-  'Integrations',
-  'Webhooks',
-  'Billing',
-  'Search',
-  'Publishing',
-  'Custom domains',
-  'Git Sync',
-  'Variables',
-  'Files',
-  'Comments',
-  'Teams',
-  'Single sign-on',
-  'Audit log',
-];
 const KINDS = [
   'Overview',
   'Quickstart',
