@@ -241,6 +241,9 @@ const SCALARS: Record<string, string[]> = {
   timestamp: ['Date'],
   date: ['Date'],
   bytea: ['Buffer'],
+  // Text search types read back as their text forms.
+  regconfig: ['string'],
+  tsvector: ['string'],
   // Parsed JSON: whatever object, array or opaque type the service gives it, but no primitive.
   json: ['object', 'unknown'],
   jsonb: ['object', 'unknown'],

@@ -5,7 +5,7 @@ import { moveStatusCounters } from '../model/change-requests/queries.js';
 import { findRevision, type RevisionPoint } from '../model/content/state.js';
 import type { ContentTree } from '../model/content/tree.js';
 import type { Context } from '../model/context.js';
-import { advanceLine, insertRevision, type EntryChange } from './changes/persist.js';
+import { advanceSpaceLine, insertRevision, type EntryChange } from './changes/persist.js';
 import { requireWorkable } from './changes/write.js';
 import {
   changeRequestEntries,
@@ -116,7 +116,7 @@ export async function mergeIntoSpace(
 
     const now = context.clock.now();
     const revision = await writeMergeRevision(tx, place, head, ours, target, now);
-    await advanceLine(tx, place, null, head.seq + 1, entries);
+    await advanceSpaceLine(tx, place, head.seq + 1, entries);
     await setSpaceRevision(tx, target.spaceId, revision, now);
     await markChangeRequestMerged(tx, target.changeRequestId, revision, now);
     await moveStatusCounters(tx, target.spaceId, locked.status, 'merged');

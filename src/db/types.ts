@@ -15,6 +15,8 @@ export interface StoredJsonDocument {
   nodes: unknown[];
 }
 type StoredDocument = ColumnType<StoredJsonDocument | null, string | null | undefined, string | null>;
+/** A JSON array written as JSON text: null on rows written before it was kept. */
+type StoredJsonArray = ColumnType<unknown[] | null, string | null | undefined, string | null>;
 
 export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
 
@@ -208,7 +210,27 @@ export interface DocumentsTable {
   space_id: string;
   markdown: string;
   document: StoredDocument;
+  /** The content module's OutlineSection[]. */
+  outline: StoredJsonArray;
+  /** The content module's StoredLink[]. */
+  links: StoredJsonArray;
+  language: string | null;
   created_at: Timestamp;
+}
+
+/** One row of the search index: a page (ord 0) or one of its sections. */
+export interface SearchSectionsTable {
+  organization_id: string;
+  space_id: string;
+  page_id: string;
+  ord: number;
+  anchor: string | null;
+  title: string;
+  body: string;
+  /** A text search configuration's name. */
+  language: string;
+  /** Generated from the others by the database. */
+  tsv: ColumnType<string, never, never>;
 }
 
 export interface PageVersionsTable {
@@ -420,6 +442,7 @@ export interface Database {
   change_requests: ChangeRequestsTable;
   revisions: RevisionsTable;
   documents: DocumentsTable;
+  search_sections: SearchSectionsTable;
   page_versions: PageVersionsTable;
   blobs: BlobsTable;
   file_versions: FileVersionsTable;

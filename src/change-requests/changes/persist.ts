@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { NewFileVersion, NewPageVersion, RevisionsTable } from '../../db/types.js';
 import type { RevisionPoint, StoredContent } from '../../model/content/state.js';
 import type { FileState, PageState } from '../../model/content/tree.js';
+import { reindexPages } from '../../model/search/indexing.js';
 import type { PreparedFile } from './files.js';
 
 const BATCH_ROWS = 500;
@@ -84,12 +85,15 @@ export async function writeVersions(
       .onConflict((oc) => oc.column('sha256').doNothing())
       .execute(),
   );
-  const documents = [...content.documents].map(([id, { markdown, documentJson }]) => ({
+  const documents = [...content.documents].map(([id, { markdown, documentJson, facts }]) => ({
     id,
     organization_id: place.organizationId,
     space_id: place.spaceId,
     markdown,
     document: documentJson,
+    outline: JSON.stringify(facts.outline),
+    links: JSON.stringify(facts.links),
+    language: facts.language,
     created_at: now,
   }));
   await insertInBatches(documents, (batch) => tx.insertInto('documents').values(batch).execute());
@@ -147,6 +151,25 @@ export async function advanceLine(
       from_seq: seq,
     }));
   await insertInBatches(rows, (batch) => tx.insertInto('tree_entries').values(batch).execute());
+}
+
+/**
+ * Moves the space's own line to `seq`, and its search index with it: every
+ * writer of the space's line (a merge, an import) comes through here, so
+ * search always shows the space's current content.
+ */
+export async function advanceSpaceLine(
+  tx: Db,
+  place: Place,
+  seq: number,
+  changes: readonly EntryChange[],
+): Promise<void> {
+  await advanceLine(tx, place, null, seq, changes);
+  await reindexPages(
+    tx,
+    place,
+    changes.filter((change) => change.kind === 'page'),
+  );
 }
 
 /** The next revision on a change request's line, after `point` (its latest, or the space revision it starts from). */

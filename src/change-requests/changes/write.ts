@@ -1,21 +1,25 @@
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Conversions } from '../../model/content/document/conversions.js';
-import { findRevision, type StoredContent } from '../../model/content/state.js';
-import type { FileState } from '../../model/content/tree.js';
-import { lockSpaceThenChangeRequest } from '../../model/change-requests/locks.js';
+import type { Db } from '../../db/database.js';
+import { findRevision, type RevisionPoint, type StoredContent } from '../../model/content/state.js';
+import type { ContentTree, FileState } from '../../model/content/tree.js';
+import { lockSpaceLine, lockSpaceThenChangeRequest } from '../../model/change-requests/locks.js';
 import type { Context } from '../../model/context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
-import { prepareFiles } from './files.js';
+import { setSpaceRevision } from '../queries.js';
+import { prepareFiles, type PreparedFile } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
 import {
   advanceLine,
+  advanceSpaceLine,
   insertRevision,
   nextChangeRequestSeq,
   setChangeRequestRevision,
   writeVersions,
   type EntryChange,
+  type Place,
 } from './persist.js';
 
 export interface WrittenBatch {
@@ -48,7 +52,7 @@ async function readContents(
   return contents;
 }
 
-/** The JSON document of each new markdown, made once, now, so that no read ever parses markdown. */
+/** The JSON document and facts of each new markdown, made once, now, so that no read ever parses markdown. */
 async function convertDocuments(
   conversions: Conversions,
   documents: ReadonlyMap<string, string>,
@@ -56,9 +60,82 @@ async function convertDocuments(
 ) {
   const converted = new Map<string, StoredContent>();
   for (const [id, markdown] of documents) {
-    converted.set(id, { markdown, documentJson: await conversions.toDocumentJson(markdown, field(id)) });
+    const { documentJson, facts } = await conversions.toStoredDocument(markdown, field(id));
+    converted.set(id, { markdown, documentJson, facts });
   }
   return converted;
+}
+
+/** What a batch needs from outside the transaction: its files' bytes and its pages' documents, read. */
+export interface PreparedBatch {
+  files: Map<number, PreparedFile[]>;
+  contents: Map<number, PageContent>;
+}
+
+/**
+ * Fetches or decodes the batch's files and reads its documents, before any
+ * transaction. `files` replaces the fetch where the caller already holds the
+ * bytes (an import), keyed by the change's index.
+ */
+export async function prepareBatch(
+  context: Context,
+  changes: readonly ContentChange[],
+  files?: Map<number, PreparedFile[]>,
+): Promise<PreparedBatch> {
+  return {
+    files: files ?? (await prepareFiles(context.outbound, changes)),
+    contents: await readContents(context.conversions, changes),
+  };
+}
+
+interface BatchWrite {
+  revisionId: string;
+  tree: ContentTree;
+  documents: Map<string, StoredContent>;
+  outcomes: PageOutcome[];
+  insertedFiles: FileState[];
+  entries: EntryChange[];
+}
+
+/**
+ * Applies a prepared batch to the tree at `point` and writes the rows of what
+ * it made (documents, page and file versions); the caller adds the revision
+ * and moves its line.
+ */
+async function applyAndWriteVersions(
+  context: Context,
+  tx: Db,
+  place: Place,
+  point: RevisionPoint,
+  changes: readonly ContentChange[],
+  prepared: PreparedBatch,
+  now: Date,
+): Promise<Omit<BatchWrite, 'revisionId'>> {
+  const applied = applyChanges(await context.content.tree(point, tx), changes, prepared, now);
+  const newPages = [...applied.pages.values()].filter((page) => page !== null);
+  const pageOfDocument = new Map(newPages.map((page) => [page.documentId, page.pageId]));
+  const documents = await convertDocuments(
+    context.conversions,
+    applied.documents,
+    (id) => `the markdown of page ${pageOfDocument.get(id)}`,
+  );
+  const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
+  await writeVersions(tx, place, { documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
+  const entries: EntryChange[] = [
+    ...[...applied.pages].map(([pageId, page]) => ({
+      kind: 'page' as const,
+      itemId: pageId,
+      versionId: page?.versionId ?? null,
+    })),
+    ...newFiles.map((file) => ({ kind: 'file' as const, itemId: file.fileId, versionId: file.versionId })),
+  ];
+  return { tree: applied.tree, documents, outcomes: applied.outcomes, insertedFiles: newFiles, entries };
+}
+
+function rememberWrite(context: Context, written: BatchWrite): WrittenBatch {
+  context.content.remember(written.revisionId, written.tree);
+  context.content.rememberDocuments(written.documents);
+  return { revisionId: written.revisionId, outcomes: written.outcomes, insertedFiles: written.insertedFiles };
 }
 
 /**
@@ -69,9 +146,9 @@ export async function writeChangeRequestContent(
   context: Context,
   target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
   changes: readonly ContentChange[],
+  preparedFiles?: Map<number, PreparedFile[]>,
 ): Promise<WrittenBatch> {
-  const files = await prepareFiles(context.outbound, changes);
-  const contents = await readContents(context.conversions, changes);
+  const prepared = await prepareBatch(context, changes, preparedFiles);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await context.db.transaction().execute(async (tx) => {
@@ -89,17 +166,7 @@ export async function writeChangeRequestContent(
     const point = await findRevision(tx, target.spaceId, locked.revision_id);
     if (!point) throw new Error(`Change request ${target.changeRequestId} points at a missing revision`);
     const now = context.clock.now();
-    const applied = applyChanges(await context.content.tree(point, tx), changes, { files, contents }, now);
-    const newPages = [...applied.pages.values()].filter((page) => page !== null);
-    const pageOfDocument = new Map(newPages.map((page) => [page.documentId, page.pageId]));
-    const documents = await convertDocuments(
-      context.conversions,
-      applied.documents,
-      (id) => `the markdown of page ${pageOfDocument.get(id)}`,
-    );
-
-    const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
-    await writeVersions(tx, place, { documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
+    const batch = await applyAndWriteVersions(context, tx, place, point, changes, prepared, now);
 
     const seq = nextChangeRequestSeq(point);
     const revisionId = newId();
@@ -116,19 +183,52 @@ export async function writeChangeRequestContent(
       created_by: target.userId,
       created_at: now,
     });
-    const entries: EntryChange[] = [
-      ...[...applied.pages].map(([pageId, page]) => ({
-        kind: 'page' as const,
-        itemId: pageId,
-        versionId: page?.versionId ?? null,
-      })),
-      ...newFiles.map((file) => ({ kind: 'file' as const, itemId: file.fileId, versionId: file.versionId })),
-    ];
-    await advanceLine(tx, place, target.changeRequestId, seq, entries);
+    await advanceLine(tx, place, target.changeRequestId, seq, batch.entries);
     await setChangeRequestRevision(tx, target.changeRequestId, revisionId, now);
-    return { revisionId, tree: applied.tree, documents, outcomes: applied.outcomes, insertedFiles: newFiles };
+    return { ...batch, revisionId };
   });
-  context.content.remember(written.revisionId, written.tree);
-  context.content.rememberDocuments(written.documents);
-  return { revisionId: written.revisionId, outcomes: written.outcomes, insertedFiles: written.insertedFiles };
+  return rememberWrite(context, written);
+}
+
+/**
+ * Applies a batch of content changes straight to the space, as one new
+ * revision of its own line (an import into the space): the same batch as a
+ * change request's, written the way a merge writes. Writers of the space's
+ * line go one at a time, under its row lock.
+ */
+export async function writeSpaceContent(
+  context: Context,
+  target: { organizationId: string; spaceId: string; userId: string },
+  changes: readonly ContentChange[],
+  preparedFiles?: Map<number, PreparedFile[]>,
+): Promise<WrittenBatch> {
+  const prepared = await prepareBatch(context, changes, preparedFiles);
+  const place = { organizationId: target.organizationId, spaceId: target.spaceId };
+
+  const written = await context.db.transaction().execute(async (tx) => {
+    const space = await lockSpaceLine(tx, target.spaceId);
+    const head = await findRevision(tx, target.spaceId, space.revision_id);
+    if (!head) throw new Error(`Space ${target.spaceId} points at a missing revision`);
+    const now = context.clock.now();
+    const batch = await applyAndWriteVersions(context, tx, place, head, changes, prepared, now);
+
+    const revisionId = newId();
+    await insertRevision(tx, {
+      id: revisionId,
+      organization_id: target.organizationId,
+      space_id: target.spaceId,
+      change_request_id: null,
+      seq: head.seq + 1,
+      base_seq: null,
+      type: 'update',
+      parents: [head.id],
+      variables: JSON.stringify(head.variables),
+      created_by: target.userId,
+      created_at: now,
+    });
+    await advanceSpaceLine(tx, place, head.seq + 1, batch.entries);
+    await setSpaceRevision(tx, target.spaceId, revisionId, now);
+    return { ...batch, revisionId };
+  });
+  return rememberWrite(context, written);
 }

@@ -35,3 +35,13 @@ export async function lockSpaceThenChangeRequest<C extends SpaceColumn = 'id'>(
   const changeRequest = await lockChangeRequest(db, changeRequestId);
   return { space, changeRequest };
 }
+
+/** Locks the space's row for update: the writers of its own line (merges, imports) go one at a time. */
+export async function lockSpaceLine(db: Db, spaceId: string) {
+  return db
+    .selectFrom('spaces')
+    .select(['id', 'revision_id'])
+    .where('id', '=', spaceId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}

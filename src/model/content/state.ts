@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { FileVersionRow, PageVersionRow, RevisionRow, RevisionType, VariableValues } from '../../db/types.js';
+import type { DocumentFacts } from './document/facts.js';
 import { ContentTree, type FileState, type PageState } from './tree.js';
 
 /** A revision and where it sits: on the space's line, or on a change request's line over a base. */
@@ -140,10 +141,11 @@ export async function loadTree(db: Db, point: RevisionPoint): Promise<ContentTre
   );
 }
 
-/** A page's markdown and the JSON document made from it, stored side by side. */
+/** A page's markdown and what is made from it when written, stored side by side. */
 export interface StoredContent {
   markdown: string;
   documentJson: string;
+  facts: DocumentFacts;
 }
 
 /**

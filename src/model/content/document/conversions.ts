@@ -1,9 +1,9 @@
 import { WorkPool, type WorkPoolOptions } from '../../../core/work-pool.js';
 import { checkDocumentBounds, checkMarkdownBounds } from './bounds.js';
 import type { JSONDocument } from './types.js';
-import type { ReadDocument, ReadPage } from './worker.js';
+import type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
 
-export type { ReadDocument, ReadPage } from './worker.js';
+export type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
 
 /** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
 const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
@@ -26,6 +26,12 @@ export class Conversions {
   async toDocumentJson(markdown: string, field: string): Promise<string> {
     checkMarkdownBounds(markdown, field);
     return this.pool.run('toDocumentJson', markdown, { field, characters: markdown.length });
+  }
+
+  /** A page's markdown in the forms stored beside it: its JSON document, outline, links and language. */
+  async toStoredDocument(markdown: string, field: string): Promise<StoredDocument> {
+    checkMarkdownBounds(markdown, field);
+    return this.pool.run('toStoredDocument', markdown, { field, characters: markdown.length });
   }
 
   /** Markdown for a JSON document. */

@@ -26,7 +26,11 @@ import type {
  * Keys are numbered in document order, so the same markdown gives the same document.
  */
 export function markdownToDocument(markdown: string): JSONDocument {
-  const tree = parseMarkdown(markdown);
+  return documentOfTree(parseMarkdown(markdown));
+}
+
+/** The JSON document of a parsed page; the tree's hint tags are split apart on the way. */
+export function documentOfTree(tree: Root): JSONDocument {
   isolateHintTags(tree);
   return withKeys({
     object: 'document',

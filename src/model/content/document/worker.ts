@@ -6,8 +6,10 @@
 import { serveTasks, type TaskOutcome } from '../../../core/work-pool.js';
 import { ApiError } from '../../../core/errors.js';
 import { splitFrontmatter } from './frontmatter.js';
-import { markdownToDocument } from './from-markdown.js';
+import { documentFacts, type DocumentFacts } from './facts.js';
+import { documentOfTree, markdownToDocument } from './from-markdown.js';
 import { splitLeadingHeading } from './leading-heading.js';
+import { parseMarkdown } from './markdown-tree.js';
 import { urlDestinations, type UrlDestination } from './rewrite-urls.js';
 import { documentToMarkdown } from './to-markdown.js';
 import type { JSONDocument } from './types.js';
@@ -44,6 +46,21 @@ export function toDocumentJson(markdown: string): TaskOutcome<string> {
   return outcome(() => JSON.stringify(markdownToDocument(markdown)));
 }
 
+/** A page's document as stored: the JSON document as text, and what search and link checks read of it. */
+export interface StoredDocument {
+  documentJson: string;
+  facts: DocumentFacts;
+}
+
+/** The stored forms of a page's markdown, from one parse: facts are read before the document is made from the tree. */
+export function toStoredDocument(markdown: string): TaskOutcome<StoredDocument> {
+  return outcome(() => {
+    const tree = parseMarkdown(markdown);
+    const facts = documentFacts(tree);
+    return { documentJson: JSON.stringify(documentOfTree(tree)), facts };
+  });
+}
+
 export function toMarkdown(document: JSONDocument): TaskOutcome<string> {
   return outcome(() => documentToMarkdown(document));
 }
@@ -70,4 +87,4 @@ export function readDocument(document: JSONDocument): TaskOutcome<ReadDocument> 
 }
 
 /** The pool's entry: runs the named task. */
-export default serveTasks({ toDocumentJson, toMarkdown, readPage, readDocument });
+export default serveTasks({ toDocumentJson, toStoredDocument, toMarkdown, readPage, readDocument });

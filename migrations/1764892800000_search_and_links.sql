@@ -1,0 +1,90 @@
+-- Up Migration
+
+-- Search and link checking read what a document's markdown says without
+-- parsing it again: its outline (sections at headings, their text) and its
+-- links are taken from the same parse that makes its JSON document, when it is
+-- written. NULL on documents written before they were kept; the index job
+-- fills them in.
+ALTER TABLE documents ADD COLUMN outline jsonb;
+ALTER TABLE documents ADD COLUMN links jsonb;
+-- The text search configuration the document's language calls for (see below).
+ALTER TABLE documents ADD COLUMN language text;
+
+-- Accents are folded on both sides, so "cafe" finds "café". unaccent is a
+-- trusted extension: a database owner may create it without being a superuser.
+CREATE EXTENSION IF NOT EXISTS unaccent;
+
+-- One configuration per language with a stemmer, each folding accents first,
+-- and quire_simple for every other language: words as written, lower-cased.
+DO $$
+DECLARE
+  language text;
+BEGIN
+  FOREACH language IN ARRAY ARRAY['danish', 'dutch', 'english', 'finnish', 'french', 'german', 'hungarian',
+    'italian', 'norwegian', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'turkish'] LOOP
+    EXECUTE format('CREATE TEXT SEARCH CONFIGURATION quire_%s (COPY = pg_catalog.%s)', language, language);
+    EXECUTE format(
+      'ALTER TEXT SEARCH CONFIGURATION quire_%s ALTER MAPPING FOR hword, hword_part, word WITH unaccent, %s_stem',
+      language, language);
+  END LOOP;
+END
+$$;
+CREATE TEXT SEARCH CONFIGURATION quire_simple (COPY = pg_catalog.simple);
+ALTER TEXT SEARCH CONFIGURATION quire_simple ALTER MAPPING FOR hword, hword_part, word WITH unaccent, simple;
+
+CREATE FUNCTION quire_split_unspaced(text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  RETURN regexp_replace($1, '([\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])', ' \1 ', 'g');
+
+-- The search index of every space's current content: one row for each page
+-- (its title and description, ord 0) and one for each of its sections (ord 1,
+-- 2 ...). Only the space's own line is indexed, never a change request's, and
+-- every writer of that line (a merge, an import) replaces the rows of the
+-- pages it changes in the same transaction. A transfer carries the rows along
+-- (ON UPDATE CASCADE); a deleted space's rows stay for a restore but are left
+-- out of every search by the join on spaces.
+CREATE TABLE search_sections (
+  organization_id text NOT NULL,
+  space_id text NOT NULL,
+  page_id text NOT NULL,
+  ord integer NOT NULL,
+  -- The heading's anchor; null on the page's row and on the text before its first heading.
+  anchor text,
+  title text NOT NULL,
+  body text NOT NULL,
+  language regconfig NOT NULL,
+  -- Titles count over headings, headings over body text. Scripts written
+  -- without spaces between words (Chinese, Japanese, Thai) are indexed one
+  -- character at a time; a search looks for their words as phrases of characters.
+  tsv tsvector NOT NULL GENERATED ALWAYS AS (
+    setweight(to_tsvector(language, quire_split_unspaced(title)), CASE WHEN ord = 0 THEN 'A' ELSE 'B' END::"char")
+    || setweight(to_tsvector(language, quire_split_unspaced(body)), CASE WHEN ord = 0 THEN 'C' ELSE 'D' END::"char")
+  ) STORED,
+  CONSTRAINT search_sections_pkey PRIMARY KEY (space_id, page_id, ord),
+  CONSTRAINT search_sections_space_fkey
+    FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE ON UPDATE CASCADE
+);
+-- btree_gin lets one GIN index hold the space beside the words: a search
+-- intersects the space's rows with the rows of its words inside the index.
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+CREATE INDEX search_sections_words_idx ON search_sections USING gin (space_id, tsv);
+CREATE INDEX search_sections_organization_idx ON search_sections (organization_id);
+
+-- Down Migration
+
+DROP TABLE search_sections;
+DROP FUNCTION quire_split_unspaced(text);
+DROP TEXT SEARCH CONFIGURATION quire_simple;
+DO $$
+DECLARE
+  language text;
+BEGIN
+  FOREACH language IN ARRAY ARRAY['danish', 'dutch', 'english', 'finnish', 'french', 'german', 'hungarian',
+    'italian', 'norwegian', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'turkish'] LOOP
+    EXECUTE format('DROP TEXT SEARCH CONFIGURATION quire_%s', language);
+  END LOOP;
+END
+$$;
+ALTER TABLE documents DROP COLUMN language;
+ALTER TABLE documents DROP COLUMN links;
+ALTER TABLE documents DROP COLUMN outline;
