@@ -36,10 +36,12 @@ CREATE FUNCTION quire_split_unspaced(text) RETURNS text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   RETURN regexp_replace($1, '([\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])', ' \1 ', 'g');
 
--- The search index of every space's current content: one row for each page
--- (its title and description, ord 0) and one for each of its sections (ord 1,
--- 2 ...). Only the space's own line is indexed, never a change request's, and
--- every writer of that line (a merge, an import) replaces the rows of the
+-- The search index of every space's current content. Each page has a row
+-- of its whole text (ord 0): its title, every heading and all its text (the
+-- description first), which a page must match as a whole; and a row for each
+-- section of its outline (ord 1, 2 ...), which tell where in the page the
+-- words are. Only the space's own line is indexed, never a change request's,
+-- and every writer of that line (a merge, an import) replaces the rows of the
 -- pages it changes in the same transaction. A transfer carries the rows along
 -- (ON UPDATE CASCADE); a deleted space's rows stay for a restore but are left
 -- out of every search by the join on spaces.
@@ -50,25 +52,29 @@ CREATE TABLE search_sections (
   ord integer NOT NULL,
   -- The heading's anchor; null on the page's row and on the text before its first heading.
   anchor text,
+  -- The page's title (ord 0) or the section's heading.
   title text NOT NULL,
+  -- The page's headings, on its row.
+  headings text NOT NULL DEFAULT '',
   body text NOT NULL,
   language regconfig NOT NULL,
-  -- Titles count over headings, headings over body text. Scripts written
+  -- Page titles count over headings, headings over text. Scripts written
   -- without spaces between words (Chinese, Japanese, Thai) are indexed one
   -- character at a time; a search looks for their words as phrases of characters.
   tsv tsvector NOT NULL GENERATED ALWAYS AS (
     setweight(to_tsvector(language, quire_split_unspaced(title)), CASE WHEN ord = 0 THEN 'A' ELSE 'B' END::"char")
-    || setweight(to_tsvector(language, quire_split_unspaced(body)), CASE WHEN ord = 0 THEN 'C' ELSE 'D' END::"char")
+    || setweight(to_tsvector(language, quire_split_unspaced(headings)), 'B')
+    || setweight(to_tsvector(language, quire_split_unspaced(body)), 'D')
   ) STORED,
   CONSTRAINT search_sections_pkey PRIMARY KEY (space_id, page_id, ord),
   CONSTRAINT search_sections_space_fkey
     FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE ON UPDATE CASCADE
 );
--- btree_gin lets one GIN index hold the space beside the words: a search
--- intersects the space's rows with the rows of its words inside the index.
+-- btree_gin lets one GIN index hold the organization and the space beside
+-- the words: a space's search, and an organization's, intersect their rows
+-- with the rows of the words inside the index.
 CREATE EXTENSION IF NOT EXISTS btree_gin;
-CREATE INDEX search_sections_words_idx ON search_sections USING gin (space_id, tsv);
-CREATE INDEX search_sections_organization_idx ON search_sections (organization_id);
+CREATE INDEX search_sections_words_idx ON search_sections USING gin (organization_id, space_id, tsv);
 
 -- Down Migration
 

@@ -37,6 +37,7 @@ import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
 import { siteRoutes } from './sites/routes.js';
+import { searchRoutes } from './search/routes.js';
 import { siteSchemas } from './sites/schemas.js';
 import { SiteCustomizationSettingsSchema } from './sites/customization/schemas.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
@@ -282,6 +283,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);
       await v1.register(siteRoutes);
+      await v1.register(searchRoutes);
     },
     { prefix: '/v1' },
   );

@@ -110,6 +110,8 @@ describe('probes and API description', () => {
         'listFilesInRevisionById',
         'getFileInRevisionById',
         'getPageInRevisionById',
+        'searchSpaceContent',
+        'searchOrganizationContent',
         'createOrganization',
         'createOrganizationInvite',
         'createOrganizationSAMLProvider',

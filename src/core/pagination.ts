@@ -36,6 +36,9 @@ interface CursorPayload {
   i: string;
 }
 
+const invalidCursor = () =>
+  new BadRequestError('querystring/page is not a page cursor of this list; use next.page from the previous response');
+
 /** Makes and reads opaque page cursors, signed so that a tampered or foreign cursor is refused. */
 export class Cursors {
   constructor(private readonly secret: string) {}
@@ -56,21 +59,43 @@ export class Cursors {
     return `${body}.${this.sign(body)}`;
   }
 
-  private decode(page: string, list: string, order: Order): Keyset {
-    const invalid = new BadRequestError(
-      'querystring/page is not a page cursor of this list; use next.page from the previous response',
-    );
+  /** A cursor at any position given as strings, for a list not ordered by creation time (search results by rank). */
+  encodePosition(list: string, position: readonly string[]): string {
+    const body = Buffer.from(JSON.stringify({ l: list, p: position })).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** The position a cursor of `encodePosition` holds: `size` strings, or a 400. */
+  decodePosition(page: string, list: string, size: number): string[] {
+    const payload = this.verified<{ l?: unknown; p?: unknown }>(page);
+    const position = payload.p;
+    if (
+      payload.l !== list ||
+      !Array.isArray(position) ||
+      position.length !== size ||
+      !position.every((part) => typeof part === 'string')
+    )
+      throw invalidCursor();
+    return position;
+  }
+
+  /** The payload of a cursor this service signed, or a 400. */
+  private verified<T>(page: string): T {
     const [body, signature, extra] = page.split('.');
-    if (!body || !signature || extra !== undefined) throw invalid;
+    if (!body || !signature || extra !== undefined) throw invalidCursor();
     const expected = Buffer.from(this.sign(body));
     const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid;
-    let payload: CursorPayload;
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
     try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
+      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
     } catch {
-      throw invalid;
+      throw invalidCursor();
     }
+  }
+
+  private decode(page: string, list: string, order: Order): Keyset {
+    const invalid = invalidCursor();
+    const payload = this.verified<CursorPayload>(page);
     const createdAt = new Date(payload.t);
     if (payload.l !== list || Number.isNaN(createdAt.getTime()) || typeof payload.i !== 'string') throw invalid;
     if (payload.o !== order)

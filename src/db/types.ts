@@ -226,6 +226,7 @@ export interface SearchSectionsTable {
   ord: number;
   anchor: string | null;
   title: string;
+  headings: Generated<string>;
   body: string;
   /** A text search configuration's name. */
   language: string;

@@ -9,8 +9,8 @@ export interface ChangedPage {
 
 /**
  * Replaces the search rows of the pages a write of the space's line changed,
- * in the write's transaction: a row for each page (its title and
- * description) and one for each section of its outline. Link pages hold no
+ * in the write's transaction: a row for each page (its title, headings,
+ * description and text) and one for each section of its outline. Link pages hold no
  * text of their own and are left out. Nothing is parsed: the outline was
  * taken when the document was written.
  */
@@ -28,14 +28,17 @@ export async function reindexPages(
   const versionIds = changes.flatMap((change) => (change.versionId ? [change.versionId] : []));
   if (versionIds.length === 0) return;
   await sql`
-    insert into search_sections (organization_id, space_id, page_id, ord, anchor, title, body, language)
-    select pv.organization_id, pv.space_id, pv.page_id, 0, null, pv.title, coalesce(pv.description, ''),
+    insert into search_sections (organization_id, space_id, page_id, ord, anchor, title, headings, body, language)
+    select pv.organization_id, pv.space_id, pv.page_id, 0, null, pv.title,
+      coalesce((select string_agg(section->>'title', E'\n') from jsonb_array_elements(d.outline) section), ''),
+      concat_ws(E'\n', pv.description,
+        (select string_agg(section->>'text', E'\n') from jsonb_array_elements(d.outline) section)),
       coalesce(d.language, 'quire_simple')::regconfig
     from page_versions pv left join documents d on d.id = pv.document_id
     where pv.organization_id = ${place.organizationId} and pv.id = any(${versionIds}::text[]) and pv.type <> 'link'
     union all
     select pv.organization_id, pv.space_id, pv.page_id, section.ord::integer, section.value->>'anchor',
-      section.value->>'title', section.value->>'text', d.language::regconfig
+      section.value->>'title', '', section.value->>'text', d.language::regconfig
     from page_versions pv
       join documents d on d.id = pv.document_id
       cross join lateral jsonb_array_elements(d.outline) with ordinality as section(value, ord)

@@ -1,0 +1,404 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listen, useTestApp } from './support/app.js';
+import { officialClient } from './support/client.js';
+import { contentApi } from './support/content.js';
+import type { Account } from './support/factory.js';
+import { expectSpecResponse } from './support/spec.js';
+
+const t = useTestApp();
+const api = contentApi(() => t.app);
+
+interface PageResult {
+  id: string;
+  title: string;
+  path: string;
+  sections: Array<{ id: string; title: string; path: string; body: string; urls: { app: string } }>;
+  urls: { app: string };
+}
+
+/** Fifty pages about other things: every query below must find its page among them, not these. */
+const FILLER_TOPICS = [
+  'Billing',
+  'Invoices',
+  'Webhooks',
+  'Rate limits',
+  'Audit log',
+  'Teams',
+  'Roles',
+  'Backups',
+  'Monitoring',
+  'Alerts',
+  'Dashboards',
+  'Exports',
+  'Themes',
+  'Fonts',
+  'Colors',
+  'Navigation',
+  'Sidebar',
+  'Footer',
+  'Analytics',
+  'Feedback',
+  'Comments',
+  'Reviews',
+  'Releases',
+  'Changelog',
+  'Roadmap',
+  'Glossary',
+  'Support',
+  'Contact',
+  'Careers',
+  'Security',
+  'Privacy',
+  'Terms',
+  'Cookies',
+  'Accessibility',
+  'Localization',
+  'Keyboard shortcuts',
+  'Mobile',
+  'Desktop',
+  'Offline',
+  'Caching',
+];
+
+const FILLER = FILLER_TOPICS.map((topic) => ({
+  title: topic,
+  markdown: `${topic} covers the ${topic.toLowerCase()} settings of your workspace.\n\n## Overview\n\nEverything about ${topic.toLowerCase()} for administrators and editors.\n`,
+}));
+
+/** The pages the assertions are about. */
+const KNOWN = [
+  {
+    ref: 'install',
+    title: 'Installation',
+    markdown:
+      'Start here.\n\n## Requirements\n\nNode 20 and a database.\n\n## Upgrading\n\nRun the upgrade script after each release.\n',
+  },
+  {
+    ref: 'cli',
+    title: 'Command line',
+    markdown:
+      'The command line tool manages spaces.\n\n## Installing the tool\n\nDownload the binary and put it on your path.\n',
+  },
+  {
+    ref: 'faq',
+    title: 'Questions',
+    markdown:
+      'Common questions.\n\n## Deployment\n\nYou can deploy behind a load balancer; installation on several machines works the same way.\n',
+  },
+  {
+    ref: 'cafe',
+    title: 'Coffee corner',
+    markdown: 'The office café serves crème brûlée on Fridays.\n',
+  },
+  {
+    ref: 'phrase',
+    title: 'Tokens',
+    markdown:
+      'An API token grants access. The token of an API differs from a session.\n\n## Revoking\n\nRevoke a token at once.\n',
+  },
+  {
+    ref: 'french',
+    title: 'Guide de démarrage',
+    markdown:
+      'Ce guide explique les installations du logiciel sur les serveurs de votre entreprise et la configuration initiale.\n\n## Paramètres avancés\n\nLes paramètres avancés sont décrits dans cette section du document.\n',
+  },
+  {
+    ref: 'japanese',
+    title: '日本語のガイド',
+    markdown: 'このページでは日本語の検索を説明します。インストール手順も含まれます。\n',
+  },
+  {
+    ref: 'russian',
+    title: 'Руководство',
+    markdown: 'Эта страница описывает установку программы на сервер и настройку базы данных.\n',
+  },
+  {
+    ref: 'prefix',
+    title: 'Configuration',
+    markdown:
+      'Configure the service with environment variables.\n\n## Configurable limits\n\nLimits are configurable.\n',
+  },
+  {
+    ref: 'group',
+    title: 'Reference',
+    markdown: '',
+  },
+];
+
+const pageChanges = (pages: Array<{ ref?: string; title: string; markdown: string }>) =>
+  pages.map((page) => ({
+    operation: 'insert_page',
+    ...(page.ref ? { ref: page.ref } : {}),
+    title: page.title,
+    document: { markdown: page.markdown },
+  }));
+
+async function search(account: Account, spaceId: string, query: string, extra: Record<string, string> = {}) {
+  return api.read(account, `/v1/spaces/${spaceId}/search`, { query, ...extra });
+}
+
+async function titles(account: Account, spaceId: string, query: string): Promise<string[]> {
+  const res = await search(account, spaceId, query);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().items as PageResult[]).map((page) => page.title);
+}
+
+let team: Awaited<ReturnType<typeof t.factory.team>>;
+let corpus: { id: string };
+let pageIds: Record<string, string>;
+
+beforeAll(async () => {
+  team = await t.factory.team(['read', null]);
+  corpus = await api.createSpace(team.admin, team.organization.id, { title: 'Handbook' });
+  const first = await api.change(team.admin, corpus.id, pageChanges(KNOWN));
+  await api.change(team.admin, corpus.id, pageChanges(FILLER));
+  pageIds = Object.fromEntries(
+    (first.written.changes as Array<{ page: { id: string }; ref?: string }>).flatMap((change) =>
+      change.ref ? [[change.ref, change.page.id]] : [],
+    ),
+  );
+});
+
+describe('space search', () => {
+  it('ranks a title match over a heading match over a body match, with sections, excerpts and paths', async () => {
+    const res = await search(team.member('read'), corpus.id, 'installation');
+    expect(res.statusCode).toBe(200);
+    expectSpecResponse('searchSpaceContent', 200, res.json());
+    const items = res.json().items as PageResult[];
+    // The title "Installation", then "Installing the tool" (a heading, stemmed alike), then body mentions.
+    expect(items.map((page) => page.title).slice(0, 2)).toEqual(['Installation', 'Command line']);
+    expect(
+      items
+        .map((page) => page.title)
+        .slice(2)
+        .sort(),
+    ).toEqual(['Guide de démarrage', 'Questions']);
+    expect(res.json().count).toBe(items.length);
+    const cli = items[1]!;
+    expect(cli).toMatchObject({ id: pageIds.cli, path: 'command-line' });
+    expect(cli.urls.app).toBe(`http://docs.test/app/o/${team.organization.id}/s/${corpus.id}/command-line`);
+    expect(cli.sections).toEqual([
+      {
+        id: 'installing-the-tool',
+        title: 'Installing the tool',
+        path: 'command-line#installing-the-tool',
+        body: 'Download the binary and put it on your path.',
+        urls: { app: `http://docs.test/app/o/${team.organization.id}/s/${corpus.id}/command-line#installing-the-tool` },
+      },
+    ]);
+    const faq = items.find((page) => page.title === 'Questions')!;
+    expect(faq.sections[0]!.body).toContain('installation on several machines');
+  });
+
+  it('finds quoted phrases, prefixes, words without their accents, and text in other languages', async () => {
+    const member = team.member('read');
+    // Both pages hold "API" and "token"; only one holds the phrase.
+    expect(await titles(member, corpus.id, '"api token"')).toEqual(['Tokens']);
+    expect(await titles(member, corpus.id, '"token api"')).toEqual([]);
+    // The French guide's "configuration initiale" begins so too, in its body only.
+    expect(await titles(member, corpus.id, 'configur*')).toEqual(['Configuration', 'Guide de démarrage']);
+    expect(await titles(member, corpus.id, 'instal* requirements')).toEqual(['Installation']);
+    expect(await titles(member, corpus.id, 'cafe creme')).toEqual(['Coffee corner']);
+    expect(await titles(member, corpus.id, 'CAFÉ')).toEqual(['Coffee corner']);
+    // French stemming: the plural finds the singular, and accents fold.
+    expect(await titles(member, corpus.id, 'installation logiciel')).toEqual(['Guide de démarrage']);
+    expect(await titles(member, corpus.id, 'parametres avances')).toEqual(['Guide de démarrage']);
+    // Russian stems: "установка" (nominative) finds "установку".
+    expect(await titles(member, corpus.id, 'установка')).toEqual(['Руководство']);
+    // Japanese has no spaces: any run of its characters is found as a phrase.
+    expect(await titles(member, corpus.id, '検索')).toEqual(['日本語のガイド']);
+    expect(await titles(member, corpus.id, 'ガイド')).toEqual(['日本語のガイド']);
+    expect(await titles(member, corpus.id, '検査')).toEqual([]);
+    // Words the index has no lexeme for are no error.
+    expect(await titles(member, corpus.id, 'the')).toEqual([]);
+    expect(await titles(member, corpus.id, '"" * - !')).toEqual([]);
+  });
+
+  it('pages through the results by rank with a cursor of its own', async () => {
+    const member = team.member('read');
+    const first = await search(member, corpus.id, 'settings', { limit: '15' });
+    expect(first.json().count).toBe(FILLER.length);
+    expect(first.json().items).toHaveLength(15);
+    const seen = (first.json().items as PageResult[]).map((page) => page.id);
+    let next = first.json().next?.page as string | undefined;
+    while (next) {
+      const res = await search(member, corpus.id, 'settings', { limit: '15', page: next });
+      expect(res.statusCode).toBe(200);
+      seen.push(...(res.json().items as PageResult[]).map((page) => page.id));
+      next = res.json().next?.page;
+    }
+    expect(new Set(seen).size).toBe(FILLER.length);
+    expect(seen).toHaveLength(FILLER.length);
+
+    const counted = await search(member, corpus.id, 'settings', { limit: '0' });
+    expect(counted.json()).toEqual({ count: FILLER.length, items: [] });
+    const foreign = await search(member, corpus.id, 'overview', { page: first.json().next.page });
+    expect(foreign.statusCode).toBe(400);
+  });
+
+  it('refuses a missing, empty or over-long query, and a bad limit', async () => {
+    const member = team.member('read');
+    expect((await api.read(member, `/v1/spaces/${corpus.id}/search`)).statusCode).toBe(400);
+    expect((await search(member, corpus.id, '')).statusCode).toBe(400);
+    expect((await search(member, corpus.id, 'x'.repeat(513))).statusCode).toBe(400);
+    expect((await search(member, corpus.id, 'a '.repeat(256).trim())).statusCode).toBe(200);
+    expect((await search(member, corpus.id, 'x', { limit: '1001' })).statusCode).toBe(400);
+  });
+
+  it('follows merges, never shows a change request before it is merged, and forgets deleted pages', async () => {
+    const { admin } = team;
+    const space = await api.createSpace(admin, team.organization.id, { title: 'Lifecycle' });
+    const { written } = await api.change(
+      admin,
+      space.id,
+      pageChanges([{ ref: 'p', title: 'Zebra', markdown: 'Stripes.' }]),
+    );
+    const pageId = (written.changes as Array<{ page: { id: string } }>)[0]!.page.id;
+    expect(await titles(admin, space.id, 'zebra')).toEqual(['Zebra']);
+
+    const draft = (await api.createChangeRequest(admin, space.id)).json();
+    const edit = await api.writeContent(admin, space.id, draft.id, [
+      { operation: 'update_page', page: pageId, title: 'Okapi', document: { markdown: 'Giraffe cousin.' } },
+    ]);
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(await titles(admin, space.id, 'okapi')).toEqual([]);
+    expect(await titles(admin, space.id, 'giraffe')).toEqual([]);
+    expect(await titles(admin, space.id, 'zebra')).toEqual(['Zebra']);
+
+    expect((await api.merge(admin, space.id, draft.id)).json()).toMatchObject({ result: 'merge' });
+    expect(await titles(admin, space.id, 'zebra')).toEqual([]);
+    expect(await titles(admin, space.id, 'giraffe')).toEqual(['Okapi']);
+
+    await api.change(admin, space.id, [{ operation: 'delete_page', page: pageId }]);
+    expect(await titles(admin, space.id, 'okapi')).toEqual([]);
+    const rows = await t.db.selectFrom('search_sections').select('page_id').where('space_id', '=', space.id).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('leaves a deleted space out at once, takes it back on restore, and follows a transfer', async () => {
+    const { admin } = team;
+    const space = await api.createSpace(admin, team.organization.id, { title: 'Moving' });
+    await api.change(admin, space.id, pageChanges([{ title: 'Narwhal', markdown: 'Arctic whale.' }]));
+    const orgSearch = async (account: Account, organizationId: string, query: string) =>
+      (await api.read(account, `/v1/orgs/${organizationId}/search`, { query })).json() as {
+        items: Array<{ id: string }>;
+      };
+    expect((await orgSearch(admin, team.organization.id, 'narwhal')).items.map((s) => s.id)).toEqual([space.id]);
+
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v1/spaces/${space.id}`, headers: admin.headers })).statusCode,
+    ).toBe(205);
+    expect((await orgSearch(admin, team.organization.id, 'narwhal')).items).toEqual([]);
+    expect((await search(admin, space.id, 'narwhal')).statusCode).toBe(404);
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/restore`,
+      headers: admin.headers,
+    });
+    expect(restored.statusCode).toBe(200);
+    expect((await orgSearch(admin, team.organization.id, 'narwhal')).items.map((s) => s.id)).toEqual([space.id]);
+
+    const other = await t.factory.organization(admin.user.id);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/transfer`,
+      headers: admin.headers,
+      payload: { organization: other.id },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect((await orgSearch(admin, team.organization.id, 'narwhal')).items).toEqual([]);
+    expect((await orgSearch(admin, other.id, 'narwhal')).items.map((s) => s.id)).toEqual([space.id]);
+    expect(await titles(admin, space.id, 'narwhal')).toEqual(['Narwhal']);
+  });
+
+  it('is open to whoever may read the published space, and to no one else', async () => {
+    const { admin } = team;
+    const outsider = await t.factory.account();
+    const open = await api.createSpace(admin, team.organization.id, { title: 'Open', visibility: 'public' });
+    await api.change(admin, open.id, pageChanges([{ title: 'Pelican', markdown: 'A bird.' }]));
+    expect(await titles(outsider, open.id, 'pelican')).toEqual(['Pelican']);
+    expect((await search(outsider, corpus.id, 'installation')).statusCode).toBe(404);
+    expect((await search(team.member(null), corpus.id, 'installation')).statusCode).toBe(404);
+    const unauthenticated = await t.app.inject({ method: 'GET', url: `/v1/spaces/${corpus.id}/search?query=x` });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect((await search(admin, 'nope', 'x')).statusCode).toBe(404);
+  });
+});
+
+describe('organization search', () => {
+  it('groups pages by space, and never shows a space the caller cannot read', async () => {
+    const { admin } = team;
+    const org = await t.factory.team(['read', null]);
+    const open = await api.createSpace(org.admin, org.organization.id, { title: 'Public notes', visibility: 'public' });
+    const closed = await api.createSpace(org.admin, org.organization.id, { title: 'Private notes' });
+    const unlisted = await api.createSpace(org.admin, org.organization.id, {
+      title: 'Unlisted',
+      visibility: 'unlisted',
+    });
+    await api.change(org.admin, open.id, pageChanges([{ title: 'Walrus', markdown: 'Tusks and whiskers.' }]));
+    await api.change(
+      org.admin,
+      closed.id,
+      pageChanges([
+        { title: 'Walrus facts', markdown: 'The walrus is large.' },
+        { title: 'Seals', markdown: 'Cousins of the walrus.' },
+      ]),
+    );
+    await api.change(org.admin, unlisted.id, pageChanges([{ title: 'Walrus secrets', markdown: 'Hidden.' }]));
+
+    const asReader = await api.read(org.member('read'), `/v1/orgs/${org.organization.id}/search`, { query: 'walrus' });
+    expect(asReader.statusCode).toBe(200);
+    expectSpecResponse('searchOrganizationContent', 200, asReader.json());
+    const spaces = asReader.json().items as Array<{ id: string; title: string; pages: PageResult[] }>;
+    expect(asReader.json().count).toBe(3);
+    // Ranked by their best page: title matches all, so by the rank of the best one.
+    expect(spaces.map((space) => space.id).sort()).toEqual([open.id, closed.id, unlisted.id].sort());
+    const privateNotes = spaces.find((space) => space.id === closed.id)!;
+    expect(privateNotes.title).toBe('Private notes');
+    expect(privateNotes.pages.map((page) => page.title)).toEqual(['Walrus facts', 'Seals']);
+
+    // A guest reads what is published to anyone, and only the public side is found by search.
+    const asGuest = await api.read(org.member(null), `/v1/orgs/${org.organization.id}/search`, { query: 'walrus' });
+    expect(asGuest.statusCode).toBe(200);
+    expect((asGuest.json().items as Array<{ id: string }>).map((space) => space.id)).toEqual([open.id]);
+    expect(asGuest.json().count).toBe(1);
+
+    // Another organization's member, and its admin, learn nothing.
+    const outsider = await api.read(admin, `/v1/orgs/${org.organization.id}/search`, { query: 'walrus' });
+    expect(outsider.statusCode).toBe(404);
+    const ownOrg = await api.read(admin, `/v1/orgs/${team.organization.id}/search`, { query: 'walrus' });
+    expect(ownOrg.json()).toEqual({ count: 0, items: [] });
+
+    const paged = await api.read(org.member('read'), `/v1/orgs/${org.organization.id}/search`, {
+      query: 'walrus',
+      limit: '2',
+    });
+    expect(paged.json().items).toHaveLength(2);
+    const rest = await api.read(org.member('read'), `/v1/orgs/${org.organization.id}/search`, {
+      query: 'walrus',
+      limit: '2',
+      page: paged.json().next.page,
+    });
+    expect(rest.json().items).toHaveLength(1);
+    expect(rest.json().next).toBeUndefined();
+    const ids = [...paged.json().items, ...rest.json().items].map((space: { id: string }) => space.id);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('answers the official client', async () => {
+    const endpoint = await listen(t.app);
+    const client = officialClient(endpoint, team.member('read').token);
+    const spaceResults = await client.spaces.searchSpaceContent(corpus.id, { query: 'upgrade' });
+    expect(spaceResults.status).toBe(200);
+    expect(spaceResults.data.items.map((page) => page.title)).toEqual(['Installation']);
+    expect(spaceResults.data.items[0]!.sections?.[0]).toMatchObject({ id: 'upgrading', title: 'Upgrading' });
+    const orgResults = await client.orgs.searchOrganizationContent(team.organization.id, { query: 'upgrade' });
+    expect(orgResults.data.items).toEqual([
+      expect.objectContaining({
+        id: corpus.id,
+        title: 'Handbook',
+        pages: [expect.objectContaining({ title: 'Installation' })],
+      }),
+    ]);
+  });
+});
