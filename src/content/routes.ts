@@ -4,6 +4,7 @@ import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { errorResponses, ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
 import { listFiles, readFile, readPage, readPageTree, readRevision } from './actions.js';
+import { linkRoutes } from './links/routes.js';
 import {
   ChangeRequestContentParams,
   ChangeRequestFileParams,
@@ -62,6 +63,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * revision by id.
  */
 export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(linkRoutes);
+
   // The space's current revision.
   app.get(
     '/spaces/:spaceId/content',

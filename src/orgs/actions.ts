@@ -2,7 +2,7 @@ import type { OrganizationUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Context } from '../model/context.js';
-import { presentOrganization } from './present.js';
+import { presentOrganization } from '../model/organizations/present.js';
 import {
   countOrganizationsForUser,
   createOrganization,

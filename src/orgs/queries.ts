@@ -5,32 +5,9 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { precompiled } from '../db/precompiled.js';
+import { ORGANIZATION_COLUMNS, ORGANIZATION_FIELDS, type OrganizationFields } from '../model/organizations/queries.js';
 
-/**
- * The columns an Organization response is made from. Named, never `*`: a
- * prepared `SELECT *` breaks when a migration adds a column under a running instance.
- */
-const ORGANIZATION_FIELDS = [
-  'id',
-  'title',
-  'email_domains',
-  'hostname',
-  'type',
-  'use_case',
-  'community_type',
-  'default_role',
-  'default_content_site_id',
-  'logo_url',
-  'sso',
-  'ai',
-  'invite_links',
-  'plan',
-  'custom_hostname',
-  'merge_rules',
-  'created_at',
-] as const;
-const ORGANIZATION_COLUMNS = ORGANIZATION_FIELDS.map((field) => `o.${field}` as const);
-export type OrganizationFields = Omit<OrganizationRow, 'updated_at' | 'live_spaces_count'>;
+export type { OrganizationFields };
 
 /** An organization as one of its members sees it. */
 export interface MemberOrganization extends OrganizationFields {

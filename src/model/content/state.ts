@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { FileVersionRow, PageVersionRow, RevisionRow, RevisionType, VariableValues } from '../../db/types.js';
-import type { DocumentFacts } from './document/facts.js';
+import type { StoredDocument } from './document/conversions.js';
+import type { DocumentFacts, OutlineSection, StoredLink } from './document/facts.js';
 import { ContentTree, type FileState, type PageState } from './tree.js';
 
 /** A revision and where it sits: on the space's line, or on a change request's line over a base. */
@@ -184,6 +185,69 @@ export async function storeMissingDocument(
     .where('organization_id', '=', organizationId)
     .where('id', '=', documentId)
     .where('document', 'is', null)
+    .execute();
+}
+
+/**
+ * The stored facts (outline, links, language) of documents, by document id;
+ * null with the markdown where any of them is missing (rows written before
+ * they were kept).
+ */
+export async function loadFacts(
+  db: Db,
+  organizationId: string,
+  documentIds: readonly string[],
+): Promise<Map<string, { facts: DocumentFacts | null; markdown: string | null }>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('documents')
+    .select([
+      'id',
+      'outline',
+      'links',
+      'language',
+      sql<string | null>`case when outline is null or links is null or language is null then markdown end`.as(
+        'markdown',
+      ),
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', sql<string>`any(${[...documentIds]}::text[])`)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        facts:
+          row.outline && row.links && row.language
+            ? { outline: row.outline as OutlineSection[], links: row.links as StoredLink[], language: row.language }
+            : null,
+        markdown: row.markdown,
+      },
+    ]),
+  );
+}
+
+/**
+ * Keeps the facts made for a row written before they were kept, and its JSON
+ * document where that is missing too; a concurrent reader's equal ones win.
+ */
+export async function storeMissingFacts(
+  db: Db,
+  organizationId: string,
+  documentId: string,
+  stored: StoredDocument,
+): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({
+      outline: JSON.stringify(stored.facts.outline),
+      links: JSON.stringify(stored.facts.links),
+      language: stored.facts.language,
+      document: sql`coalesce(document, ${stored.documentJson}::json)`,
+    })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', documentId)
+    .where((eb) => eb.or([eb('outline', 'is', null), eb('links', 'is', null), eb('language', 'is', null)]))
     .execute();
 }
 

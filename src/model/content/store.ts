@@ -2,15 +2,18 @@ import type { Db } from '../../db/database.js';
 import type { Urls } from '../../core/urls.js';
 import { WeightedLru } from '../../core/weighted-lru.js';
 import type { Conversions } from './document/conversions.js';
+import { SIMPLE_CONFIGURATION, type DocumentFacts } from './document/facts.js';
 import type { JSONDocument } from './document/index.js';
 import { composePageTree, type PageTreeBody } from './page-tree-body.js';
 import { pageFields, type ContentPlace } from './present.js';
 import {
   findRevision,
   loadDocuments,
+  loadFacts,
   loadMarkdown,
   loadTree,
   storeMissingDocument,
+  storeMissingFacts,
   type RevisionPoint,
   type StoredContent,
 } from './state.js';
@@ -23,8 +26,8 @@ const TEXT_CHARACTERS = 64 * 1024 * 1024;
 const BODY_BYTES = 48 * 1024 * 1024;
 
 /** What `cache` holds of the pages' documents, by document id, and the ids it lacks. */
-function cachedByDocument(cache: WeightedLru<string, string>, pages: Iterable<PageState>) {
-  const found = new Map<string, string>();
+function cachedByDocument<T>(cache: WeightedLru<string, T>, pages: Iterable<PageState>) {
+  const found = new Map<string, T>();
   const missing: string[] = [];
   for (const page of pages) {
     if (!page.documentId || found.has(page.documentId)) continue;
@@ -36,6 +39,15 @@ function cachedByDocument(cache: WeightedLru<string, string>, pages: Iterable<Pa
 }
 
 const EMPTY_DOCUMENT: JSONDocument = Object.freeze({ object: 'document', data: {}, nodes: [] });
+const EMPTY_FACTS: DocumentFacts = Object.freeze({ outline: [], links: [], language: SIMPLE_CONFIGURATION });
+
+/** About the characters a document's facts hold, for the cache's bound. */
+function factsWeight(facts: DocumentFacts): number {
+  let weight = 64;
+  for (const section of facts.outline) weight += section.title.length + section.text.length + 48;
+  for (const link of facts.links) weight += 48 + ('url' in link ? link.url.length : 0);
+  return weight;
+}
 
 /**
  * Reads revisions' content through caches. Revisions and documents never
@@ -56,6 +68,8 @@ export class ContentStore {
   );
   /** Stored JSON documents as text, by document id (a document never changes). */
   private readonly documents = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (json) => json.length + 64);
+  /** Documents' outlines, links and languages, by document id. */
+  private readonly facts = new WeightedLru<string, DocumentFacts>(TEXT_CHARACTERS / 4, factsWeight);
   private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
   /** Answers of one-page reads, by revision, place, page and format. */
   private readonly pageAnswers = new WeightedLru<string, string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
@@ -122,9 +136,10 @@ export class ContentStore {
 
   /** Keeps documents just written, in both forms. */
   rememberDocuments(documents: ReadonlyMap<string, StoredContent>): void {
-    for (const [id, { markdown, documentJson }] of documents) {
+    for (const [id, { markdown, documentJson, facts }] of documents) {
       this.markdown.set(id, markdown);
       this.documents.set(id, documentJson);
+      this.facts.set(id, facts);
     }
   }
 
@@ -173,6 +188,27 @@ export class ContentStore {
       }
       return document;
     };
+  }
+
+  /**
+   * The outline, links and language of each given page's document (empty
+   * ones for a page without content). They are taken when a document is
+   * written; those missing from a row written before they were kept are made
+   * now, on the conversion pool, and stored, once.
+   */
+  async factsOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => DocumentFacts> {
+    const { found, missing } = cachedByDocument(this.facts, pages);
+    for (const [id, stored] of await loadFacts(this.db, organizationId, missing)) {
+      let facts = stored.facts;
+      if (facts === null) {
+        const made = await this.conversions.toStoredDocument(stored.markdown ?? '', `the markdown of document ${id}`);
+        await storeMissingFacts(this.db, organizationId, id, made);
+        facts = made.facts;
+      }
+      this.facts.set(id, facts);
+      found.set(id, facts);
+    }
+    return (page) => (page.documentId ? (found.get(page.documentId) ?? EMPTY_FACTS) : EMPTY_FACTS);
   }
 
   /** Keeps a tree just written, so the next read of that revision costs no query. */

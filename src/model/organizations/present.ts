@@ -1,6 +1,6 @@
-import type { Role } from '../db/types.js';
-import { roleAtLeast } from '../model/access/roles.js';
-import type { Urls } from '../core/urls.js';
+import type { Urls } from '../../core/urls.js';
+import type { Role } from '../../db/types.js';
+import { roleAtLeast } from '../access/roles.js';
 import type { OrganizationFields } from './queries.js';
 import type { Organization } from './schemas.js';
 
