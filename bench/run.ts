@@ -18,6 +18,7 @@ import { testConfig } from '../test/support/app.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, type LoadSettings } from './measure.js';
 import { measureUnderAttack } from './attack.js';
+import { IMPORT_BENCH_NAME, IMPORT_RUNS, IMPORT_SITE_PAGES, importTable, measureImport } from './import.js';
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { report, type ScenarioResult } from './report.js';
 import { BASELINE, registerBaselineRoute, SCENARIOS, type Scenario } from './scenarios.js';
@@ -84,6 +85,12 @@ async function attackerCommentsPath(base: string, authorization: string): Promis
   return `/v1/spaces/${space.id}/comments`;
 }
 
+async function measureImportOnce(base: string, seeded: Seeded) {
+  log(`${IMPORT_BENCH_NAME}: ${IMPORT_RUNS} imports, each into a new space`);
+  // The last member organization: one no other scenario reads.
+  return measureImport(base, seeded.authorization, seeded.memberOrganizationIds.at(-1)!);
+}
+
 async function main(): Promise<void> {
   const settings: LoadSettings = {
     durationS: positiveEnv('BENCH_DURATION', 10, false),
@@ -103,6 +110,8 @@ async function main(): Promise<void> {
       // The defaults of a running service, which the tests turn off.
       siteCacheTtlMs: 2000,
       databasePoolSize: 10,
+      // The whole bench site in one import, however long the seeded database makes the write.
+      importLimits: { maxPages: IMPORT_SITE_PAGES, maxBytes: 200 * 1024 * 1024, timeoutMs: 600_000 },
     }),
   );
   registerBaselineRoute(app); // Routes can only be added before ready().
@@ -111,6 +120,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const seeded = await seed(app);
   log(`seeded in ${Date.now() - started} ms`);
+  log(`search index: ${seeded.search.bytesPerPage} bytes per merged page`);
 
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const only = process.env.BENCH_ONLY;
@@ -155,10 +165,15 @@ async function main(): Promise<void> {
     merges.push(await measureMerges(app.db, base, seeded.authorization, space, label));
   }
 
+  // A website the bench serves itself, imported into new spaces: pages per second.
+  const imported = only && !IMPORT_BENCH_NAME.includes(only) ? undefined : await measureImportOnce(base, seeded);
+  if (imported) process.stdout.write(`\n${importTable(imported)}\n`);
+
   report(results, merges, attack, {
     database: database.source,
     durationS: settings.durationS,
     connections: settings.connections,
+    ...(imported ? { import: imported } : {}),
   });
 
   // The scenarios' aims are reported, not enforced; a slow merge cycle fails the run.

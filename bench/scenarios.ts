@@ -10,6 +10,7 @@ import {
   SPACES_PER_SECTION,
 } from './seed-sites.js';
 import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
+import { SEARCH_PAGES, SEARCH_QUERY, SEARCH_SPACES } from './seed-search.js';
 
 /**
  * One endpoint under load. To benchmark another endpoint, add an entry to
@@ -273,6 +274,22 @@ export const SCENARIOS: Scenario[] = [
     aim: 0.5,
     check: (body, seed) => sitesPage(body, seed, seed.sites.many.deepPageFirstId),
   },
+  {
+    name: `GET /v1/spaces/{id}/search (${SEARCH_PAGES.toLocaleString('en')} pages indexed)`,
+    path: (seed) => `/v1/spaces/${seed.search.spaceId}/search?query=${SEARCH_QUERY}`,
+    headers: authorized,
+    aim: 0.1,
+    p99AimMs: 50,
+    check: (body) => searchPages(body, 1),
+  },
+  {
+    name: `GET /v1/orgs/{id}/search (${SEARCH_SPACES} spaces)`,
+    path: (seed) => `/v1/orgs/${seed.search.organizationId}/search?query=${SEARCH_QUERY}`,
+    headers: authorized,
+    aim: 0.05,
+    p99AimMs: 100,
+    check: (body) => searchPages(body, SEARCH_SPACES),
+  },
 ];
 
 interface PresentedPage {
@@ -355,4 +372,12 @@ function sitesPage(body: unknown, seed: Seeded, firstId: string): string | undef
   return wrong
     ? `site ${wrong.id} counts ${wrong.siteSpaces} site spaces, it has ${seed.sites.many.siteSpaces.get(wrong.id ?? '')}`
     : undefined;
+}
+
+/** A search answer that found what the seeded index holds: at least `least` results. */
+function searchPages(body: unknown, least: number): string | undefined {
+  const page = body as { count?: number; items?: unknown[] };
+  return (page.count ?? 0) >= least && (page.items?.length ?? 0) > 0
+    ? undefined
+    : `expected at least ${least} results for "${SEARCH_QUERY}", got a count of ${page.count}`;
 }

@@ -1,3 +1,4 @@
+import { seedSearch, type SeededSearch } from './seed-search.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Clock } from '../src/core/clock.js';
@@ -50,6 +51,8 @@ export interface Seeded {
   comments: SeededComments;
   /** A site of 200 site spaces in the fourth member organization; 1,000 sites in the fifth. */
   sites: SeededSites;
+  /** 100 spaces of 1,000 indexed pages in the sixth member organization. */
+  search: SeededSearch;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -169,10 +172,12 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     seeded.memberOrganizationIds[4]!,
   );
 
+  const search = await seedSearch(app, seeded.authorization, seeded.memberOrganizationIds[5]!);
+
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.
   await sql`ANALYZE`.execute(db);
   // Walked after ANALYZE, so the 90 requests get the plans the scenarios will.
   const deepPage = await findCommentsPage(app, seeded.authorization, comments.spaceId, DEEP_COMMENTS_OFFSET);
-  return { ...seeded, spaces, content: { big, small }, comments: { ...comments, deepPage }, sites };
+  return { ...seeded, spaces, content: { big, small }, comments: { ...comments, deepPage }, sites, search };
 }

@@ -74,11 +74,22 @@ CREATE TABLE search_sections (
 -- the words: a space's search, and an organization's, intersect their rows
 -- with the rows of the words inside the index.
 CREATE EXTENSION IF NOT EXISTS btree_gin;
+-- Spaces whose current pages are not in the index yet: those that had pages
+-- before it existed. A job at start fills them in, one space at a time.
+ALTER TABLE spaces ADD COLUMN search_indexed boolean NOT NULL DEFAULT true;
+UPDATE spaces SET search_indexed = false
+WHERE EXISTS (
+  SELECT 1 FROM tree_entries e
+  WHERE e.space_id = spaces.id AND e.change_request_id IS NULL AND e.kind = 'page' AND e.to_seq IS NULL
+);
+CREATE INDEX spaces_search_unindexed_idx ON spaces (id) WHERE NOT search_indexed;
+
 CREATE INDEX search_sections_words_idx ON search_sections USING gin (organization_id, space_id, tsv);
 
 -- Down Migration
 
 DROP TABLE search_sections;
+ALTER TABLE spaces DROP COLUMN search_indexed;
 DROP FUNCTION quire_split_unspaced(text);
 DROP TEXT SEARCH CONFIGURATION quire_simple;
 DO $$

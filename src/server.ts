@@ -8,6 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
 import { schedulePurge } from './spaces/purge-schedule.js';
+import { backfillSearchIndex } from './search/backfill.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
 async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Promise<void> {
@@ -106,6 +107,9 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   stopPurge = schedulePurge(app.context, config.purge, app.log);
+  backfillSearchIndex(app.context, app.log).catch((error: unknown) => {
+    app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
+  });
 }
 
 main().catch((error: unknown) => {

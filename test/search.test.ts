@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { backfillSearchIndex } from '../src/search/backfill.js';
 import { listen, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
@@ -269,6 +270,12 @@ describe('space search', () => {
     expect(await titles(admin, space.id, 'zebra')).toEqual([]);
     expect(await titles(admin, space.id, 'giraffe')).toEqual(['Okapi']);
 
+    // A page that asks not to be indexed is not.
+    await api.change(admin, space.id, [{ operation: 'update_page', page: pageId, noIndex: true }]);
+    expect(await titles(admin, space.id, 'okapi')).toEqual([]);
+    await api.change(admin, space.id, [{ operation: 'update_page', page: pageId, noIndex: false }]);
+    expect(await titles(admin, space.id, 'okapi')).toEqual(['Okapi']);
+
     await api.change(admin, space.id, [{ operation: 'delete_page', page: pageId }]);
     expect(await titles(admin, space.id, 'okapi')).toEqual([]);
     const rows = await t.db.selectFrom('search_sections').select('page_id').where('space_id', '=', space.id).execute();
@@ -322,6 +329,44 @@ describe('space search', () => {
     const unauthenticated = await t.app.inject({ method: 'GET', url: `/v1/spaces/${corpus.id}/search?query=x` });
     expect(unauthenticated.statusCode).toBe(401);
     expect((await search(admin, 'nope', 'x')).statusCode).toBe(404);
+  });
+});
+
+describe('the index of content written before it existed', () => {
+  it('is filled at start, from documents whose outline is made then', async () => {
+    const { admin } = team;
+    const space = await api.createSpace(admin, team.organization.id, { title: 'Older' });
+    await api.change(admin, space.id, pageChanges([{ title: 'Albatross', markdown: '## Wings\n\nThe widest span.' }]));
+    // As the migration leaves a space that had pages: no rows, no outlines, marked for the fill.
+    await t.db.deleteFrom('search_sections').where('space_id', '=', space.id).execute();
+    await t.db
+      .updateTable('documents')
+      .set({ outline: null, links: null, language: null })
+      .where('space_id', '=', space.id)
+      .execute();
+    await t.db.updateTable('spaces').set({ search_indexed: false }).where('id', '=', space.id).execute();
+    expect(await titles(admin, space.id, 'span')).toEqual([]);
+
+    // A fresh app: nothing of the documents is cached.
+    const filled = await backfillSearchIndex(t.app.context);
+    expect(filled).toBeGreaterThanOrEqual(1);
+    const found = await search(admin, space.id, 'widest span');
+    expect((found.json().items as PageResult[]).map((page) => [page.title, page.sections.map((s) => s.id)])).toEqual([
+      ['Albatross', ['wings']],
+    ]);
+    const row = await t.db
+      .selectFrom('spaces')
+      .select('search_indexed')
+      .where('id', '=', space.id)
+      .executeTakeFirstOrThrow();
+    expect(row.search_indexed).toBe(true);
+    const documents = await t.db
+      .selectFrom('documents')
+      .select(['outline', 'language'])
+      .where('space_id', '=', space.id)
+      .execute();
+    expect(documents.every((document) => document.outline !== null && document.language !== null)).toBe(true);
+    expect(await backfillSearchIndex(t.app.context)).toBe(0);
   });
 });
 
@@ -400,5 +445,74 @@ describe('organization search', () => {
         pages: [expect.objectContaining({ title: 'Installation' })],
       }),
     ]);
+  });
+});
+
+describe('site search', () => {
+  it('searches the published site spaces for the site’s audience, in each scope', async () => {
+    const org = await t.factory.team(['read']);
+    const { admin } = org;
+    const call = (account: Account, method: 'GET' | 'POST', url: string, payload?: unknown, query?: string) =>
+      t.app.inject({
+        method,
+        url: `/v1/orgs/${org.organization.id}${url}${query ?? ''}`,
+        headers: account.headers,
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
+    const spaceWith = async (title: string, page: string) => {
+      const space = await api.createSpace(admin, org.organization.id, { title });
+      await api.change(admin, space.id, pageChanges([{ title: page, markdown: `All about the heron ${page}.` }]));
+      return space.id;
+    };
+    const guide = await spaceWith('Guide', 'Heron guide');
+    const api1 = await spaceWith('API v1', 'Heron API');
+    const api2 = await spaceWith('API v2', 'Heron API two');
+    const hidden = await spaceWith('Not on the site', 'Heron elsewhere');
+
+    const site = (await call(admin, 'POST', '/sites', { title: 'Docs', spaces: [guide] })).json<{ id: string }>();
+    const base = `/sites/${site.id}`;
+    const reference = (await call(admin, 'POST', `${base}/sections`, { spaceId: api1, title: 'Reference' })).json<{
+      id: string;
+    }>();
+    const added = await call(admin, 'POST', `${base}/site-spaces`, { spaceId: api2, sectionId: reference.id });
+    expect(added.statusCode).toBe(201);
+    const api2SiteSpace = added.json<{ id: string }>().id;
+
+    const spacesFound = async (account: Account, body: Record<string, unknown>) => {
+      const res = await call(account, 'POST', `${base}/search`, { query: 'heron', ...body });
+      expect(res.statusCode, res.body).toBe(200);
+      expectSpecResponse('searchSiteContent', 200, res.json());
+      return (res.json().items as Array<{ id: string }>).map((space) => space.id).sort();
+    };
+    // Members search it before it is published; the space not on the site is never searched.
+    expect(await spacesFound(admin, { scope: { mode: 'all' } })).toEqual([guide, api1, api2].sort());
+    expect(await spacesFound(admin, { mode: 'all' })).toEqual([guide, api1, api2].sort());
+    // Default: each section's default site space (the guide's section and the reference's first).
+    expect(await spacesFound(admin, { scope: { mode: 'default' } })).toEqual([guide, api1].sort());
+    expect(await spacesFound(admin, { scope: { mode: 'default', currentSiteSpace: api2SiteSpace } })).toEqual(
+      [guide, api1, api2].sort(),
+    );
+    expect(await spacesFound(admin, { scope: { mode: 'specific', siteSpaceIds: [api2SiteSpace] } })).toEqual([api2]);
+    expect(await spacesFound(admin, { siteSpaceIds: [api2SiteSpace] })).toEqual([api2]);
+    expect(await spacesFound(admin, { mode: 'current', siteSpaceId: api2SiteSpace })).toEqual(
+      [guide, api1, api2].sort(),
+    );
+    expect(hidden).toBeDefined();
+
+    const outsider = await t.factory.account();
+    const unpublished = await call(outsider, 'POST', `${base}/search`, { query: 'heron', scope: { mode: 'all' } });
+    expect(unpublished.statusCode).toBe(404);
+    expect((await call(admin, 'POST', `${base}/publish`)).statusCode).toBe(200);
+    expect(await spacesFound(outsider, { scope: { mode: 'all' } })).toEqual([guide, api1, api2].sort());
+
+    const bad = [
+      { query: 'heron' },
+      { query: 'heron', scope: { mode: 'sometimes' } },
+      { query: 'heron', scope: { mode: 'specific', siteSpaceIds: [] } },
+      { query: 'heron', scope: { mode: 'specific', siteSpaceIds: ['nope'] } },
+      { query: 'x'.repeat(513), scope: { mode: 'all' } },
+    ];
+    for (const body of bad) expect((await call(admin, 'POST', `${base}/search`, body)).statusCode).toBe(400);
+    expect((await call(admin, 'POST', '/sites/nope/search', { query: 'heron', mode: 'all' })).statusCode).toBe(404);
   });
 });

@@ -125,6 +125,8 @@ export interface SpacesTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
+  /** False while the space's pages wait for the search index's first fill. */
+  search_indexed: Generated<boolean>;
 }
 
 export interface TeamsTable {

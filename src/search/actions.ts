@@ -1,53 +1,9 @@
-import { createHash } from 'node:crypto';
-import { DEFAULT_PAGE_SIZE, type Page } from '../core/pagination.js';
+import type { Page } from '../core/pagination.js';
 import { organizationRole } from '../model/access/membership.js';
 import { findVisibleSpace } from '../model/access/spaces.js';
 import type { Context } from '../model/context.js';
-import {
-  presentPageHits,
-  presentSpaceHits,
-  type SearchPageResult,
-  type SearchSpaceResult,
-} from '../model/search/present.js';
-import { isEmptyQuery, parseQuery, type ParsedQuery } from '../model/search/query.js';
-import { searchPages, searchSpaces, type SearchPosition } from '../model/search/search.js';
-
-interface SearchRequest {
-  query: string;
-  page?: string;
-  limit?: number;
-}
-
-/**
- * Runs one page of a search: a cursor belongs to one search (the list it
- * names holds the scope and a hash of the query), and one more hit than the
- * page is fetched to learn whether a next page exists.
- */
-async function pageOfHits<Hit, Item>(
-  context: Context,
-  scope: string,
-  request: SearchRequest,
-  search: (
-    parsed: ParsedQuery,
-    page: { limit: number; after: SearchPosition | undefined },
-  ) => Promise<{ hits: Hit[]; total: number }>,
-  /** Where a hit sits: its rank and its ids, `positionSize` strings. */
-  positionOf: (hit: Hit) => string[],
-  positionSize: number,
-  present: (hits: Hit[]) => Promise<Item[]>,
-): Promise<Page<Item>> {
-  const list = `search:${scope}:${createHash('sha256').update(request.query).digest('base64url').slice(0, 22)}`;
-  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const after = request.page ? context.cursors.decodePosition(request.page, list, positionSize) : undefined;
-  const parsed = parseQuery(request.query);
-  if (isEmptyQuery(parsed)) return { count: 0, items: [] };
-  const found = await search(parsed, { limit: limit === 0 ? 0 : limit + 1, after });
-  const hits = found.hits.slice(0, limit);
-  const page: Page<Item> = { count: found.total, items: await present(hits) };
-  if (limit > 0 && found.hits.length > limit)
-    page.next = { page: context.cursors.encodePosition(list, positionOf(hits.at(-1)!)) };
-  return page;
-}
+import { searchPagesPage, searchSpacesPage, type SearchRequest } from '../model/search/pages.js';
+import type { SearchPageResult, SearchSpaceResult } from '../model/search/present.js';
 
 /**
  * Searches the space's current content: its published side, so anyone who
@@ -61,16 +17,8 @@ export async function searchSpace(
   request: SearchRequest & { shareKey?: string },
 ): Promise<Page<SearchPageResult>> {
   const { space } = await findVisibleSpace(context, spaceId, userId, { shareKey: request.shareKey });
-  const organizationId = space.organization_id;
-  return pageOfHits(
-    context,
-    `space:${space.id}`,
-    request,
-    (parsed, page) => searchPages(context.db, { kind: 'space', organizationId, spaceId: space.id }, parsed, page),
-    (hit) => [hit.score, hit.spaceId, hit.pageId],
-    3,
-    (hits) => presentPageHits(context, organizationId, hits),
-  );
+  const scope = { kind: 'space', organizationId: space.organization_id, spaceId: space.id } as const;
+  return searchPagesPage(context, scope, `space:${space.id}`, request);
 }
 
 /**
@@ -86,13 +34,6 @@ export async function searchOrganization(
   request: SearchRequest,
 ): Promise<Page<SearchSpaceResult>> {
   const publicOnly = (await organizationRole(context.db, organizationId, userId)) === null;
-  return pageOfHits(
-    context,
-    `organization:${organizationId}:${publicOnly ? 'public' : 'all'}`,
-    request,
-    (parsed, page) => searchSpaces(context.db, { kind: 'organization', organizationId, publicOnly }, parsed, page),
-    (hit) => [hit.score, hit.spaceId],
-    2,
-    (hits) => presentSpaceHits(context, organizationId, hits),
-  );
+  const scope = { kind: 'organization', organizationId, publicOnly } as const;
+  return searchSpacesPage(context, scope, `organization:${organizationId}:${publicOnly ? 'public' : 'all'}`, request);
 }

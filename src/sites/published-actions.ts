@@ -1,4 +1,5 @@
 import { findMembership } from '../model/access/membership.js';
+import type { Role } from '../model/access/roles.js';
 import type { Context } from '../model/context.js';
 import { findSiteAsMember, siteNotFound } from './access.js';
 import { siteCustomization } from './customization/settings.js';
@@ -51,14 +52,7 @@ export async function publishedSiteJson(
   siteId: string,
   shareKey: string | undefined,
 ): Promise<Buffer> {
-  const [membership, site] = await Promise.all([
-    findMembership(context.db, organizationId, userId),
-    findSite(context.db, organizationId, siteId),
-  ]);
-  if (!site) throw siteNotFound();
-  const role = membership?.role ?? null;
-  const key = await validShareKey(context, site, shareKey);
-  if (!role && !openToVisitors(site, key)) throw siteNotFound();
+  const { site, role, key } = await findSiteForAudience(context, userId, organizationId, siteId, shareKey);
   return cachedJson(context, site.id, `published:${role ?? 'visitor'}:${key ?? ''}`, async () => {
     const view = role
       ? await memberView(context, site, role, key, { published: true })
@@ -73,6 +67,30 @@ export async function publishedSiteJson(
       scripts: [],
     });
   });
+}
+
+/**
+ * The site, if the caller is of its audience: a member of its organization
+ * (role null for a guest, who is treated as a visitor), or a visitor of a
+ * published site its visibility opens to them. Else a 404. `key` is the
+ * share key when it opens one of the site's active links.
+ */
+export async function findSiteForAudience(
+  context: Context,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | undefined,
+): Promise<{ site: SiteRow; role: Role | null; key: string | undefined }> {
+  const [membership, site] = await Promise.all([
+    findMembership(context.db, organizationId, userId),
+    findSite(context.db, organizationId, siteId),
+  ]);
+  if (!site) throw siteNotFound();
+  const role = membership?.role ?? null;
+  const key = await validShareKey(context, site, shareKey);
+  if (!role && !openToVisitors(site, key)) throw siteNotFound();
+  return { site, role, key };
 }
 
 function openToVisitors(site: SiteRow, validKey: string | undefined): boolean {

@@ -1,3 +1,4 @@
+import { siteSearchRoutes } from './search/routes.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent, sendJsonBytes } from '../core/replies.js';
 import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
@@ -249,4 +250,5 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(adaptiveSchemaRoutes);
   await app.register(customizationRoutes);
   await app.register(publishingRoutes);
+  await app.register(siteSearchRoutes);
 };

@@ -10,9 +10,10 @@ export interface ChangedPage {
 /**
  * Replaces the search rows of the pages a write of the space's line changed,
  * in the write's transaction: a row for each page (its title, headings,
- * description and text) and one for each section of its outline. Link pages hold no
- * text of their own and are left out. Nothing is parsed: the outline was
- * taken when the document was written.
+ * description and text) and one for each section of its outline. Link
+ * pages hold no text of their own, and pages marked `noIndex` ask to be left
+ * out of search: neither is indexed. Nothing is parsed: the outline was taken
+ * when the document was written.
  */
 export async function reindexPages(
   tx: Db,
@@ -35,7 +36,7 @@ export async function reindexPages(
         (select string_agg(section->>'text', E'\n') from jsonb_array_elements(d.outline) section)),
       coalesce(d.language, 'quire_simple')::regconfig
     from page_versions pv left join documents d on d.id = pv.document_id
-    where pv.organization_id = ${place.organizationId} and pv.id = any(${versionIds}::text[]) and pv.type <> 'link'
+    where pv.organization_id = ${place.organizationId} and pv.id = any(${versionIds}::text[]) and pv.type <> 'link' and not pv.no_index
     union all
     select pv.organization_id, pv.space_id, pv.page_id, section.ord::integer, section.value->>'anchor',
       section.value->>'title', '', section.value->>'text', d.language::regconfig
@@ -43,5 +44,5 @@ export async function reindexPages(
       join documents d on d.id = pv.document_id
       cross join lateral jsonb_array_elements(d.outline) with ordinality as section(value, ord)
     where pv.organization_id = ${place.organizationId} and pv.id = any(${versionIds}::text[])
-      and pv.type <> 'link' and d.outline is not null`.execute(tx);
+      and pv.type <> 'link' and not pv.no_index and d.outline is not null`.execute(tx);
 }

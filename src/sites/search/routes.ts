@@ -1,0 +1,33 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses, ListEnvelope, ListQuery } from '../../core/schemas.js';
+import { callerOf } from '../../model/access/auth.js';
+import { searchSite } from './actions.js';
+import { SiteSearchBody, SiteSearchParams } from './schemas.js';
+import { ShareKeyOnlyQuery } from '../schemas.js';
+import { SearchSpaceResult } from '../../model/search/schemas.js';
+
+const SiteSearchQuery = Type.Object(
+  { ...ListQuery, shareKey: ShareKeyOnlyQuery.properties.shareKey },
+  { additionalProperties: false },
+);
+
+/** Search of what a site publishes, for its audience: what the published reader's search box asks. */
+export const siteSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/search',
+    {
+      config: { scope: 'site:read' },
+      schema: {
+        operationId: 'searchSiteContent',
+        tags: ['sites'],
+        summary: 'Pages of the site’s published spaces matching a query, grouped by space, best first',
+        params: SiteSearchParams,
+        querystring: SiteSearchQuery,
+        body: SiteSearchBody,
+        response: { 200: ListEnvelope(SearchSpaceResult), ...errorResponses },
+      },
+    },
+    async (request) => searchSite(app.context, callerOf(request).userId, request.params, request.body, request.query),
+  );
+};
