@@ -42,6 +42,9 @@ const EnvSchema = Type.Object({
   OUTBOUND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 10_000 }),
   OUTBOUND_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, default: 10 * 1024 * 1024 }),
   FILE_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 7 * 86_400, default: 3_600 }),
+  IMPORT_MAX_PAGES: Type.Integer({ minimum: 1, maximum: 5_000, default: 200 }),
+  IMPORT_MAX_BYTES: Type.Integer({ minimum: 64 * 1024, maximum: 1024 * 1024 * 1024, default: 50 * 1024 * 1024 }),
+  IMPORT_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 60_000 }),
   CONVERSION_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: Math.max(2, availableParallelism()) }),
   CONVERSION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 2_000 }),
   MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
@@ -77,6 +80,8 @@ export interface Config {
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number };
   /** How long a file's signed `downloadURL` stays valid. */
   fileUrlTtlSeconds: number;
+  /** A website import's limits: pages fetched, bytes fetched (pages and images), and time spent crawling. */
+  importLimits: { maxPages: number; maxBytes: number; timeoutMs: number };
   /**
    * The worker threads that parse and convert user-written content, and how
    * long one conversion may take (plus CONVERSION_MS_PER_KIB for each KiB).
@@ -137,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.OUTBOUND_MAX_BYTES,
     },
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
+    importLimits: { maxPages: e.IMPORT_MAX_PAGES, maxBytes: e.IMPORT_MAX_BYTES, timeoutMs: e.IMPORT_TIMEOUT_MS },
     conversion: { threads: e.CONVERSION_THREADS, timeoutMs: e.CONVERSION_TIMEOUT_MS },
     loadShedding: { maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS },
   };
@@ -158,5 +164,6 @@ export type AppConfig = Pick<
   | 'spaceRetentionMs'
   | 'outbound'
   | 'fileUrlTtlSeconds'
+  | 'importLimits'
   | 'conversion'
 > & { databaseUrl: string; loadShedding?: LoadSheddingOptions };

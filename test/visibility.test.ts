@@ -35,6 +35,8 @@ interface Expectation {
   /** What an authenticated non-member gets where the visibility opens the space to them. */
   visitor: 200 | 404;
   payload?: (fixture: Fixture) => object;
+  /** Query parameters the route requires. */
+  query?: Record<string, string>;
 }
 
 /** The published side: the space object and its current content, and nothing else. */
@@ -66,6 +68,8 @@ const EXPECTED: Record<string, Expectation> = {
   listFilesInRevisionById: published,
   getFileInRevisionById: published,
   getPageInRevisionById: published,
+  // Search reads the current content, the published side.
+  searchSpaceContent: { visitor: 200, query: { query: 'content' } },
 
   listChangeRequestsForSpace: membersOnly,
   getChangeRequestById: membersOnly,
@@ -85,6 +89,15 @@ const EXPECTED: Record<string, Expectation> = {
   listCommentRepliesInChangeRequest: membersOnly,
   getCommentReplyInChangeRequest: membersOnly,
   listCommentersInChangeRequest: membersOnly,
+  // Link reports and backlinks are editorial tools, not published content.
+  listSpaceLinks: membersOnly,
+  listPageLinksInSpace: membersOnly,
+  listSpaceFileBacklinks: membersOnly,
+  listSpacePageBacklinks: membersOnly,
+  listChangeRequestLinks: membersOnly,
+  listPageLinksInChangeRequest: membersOnly,
+  listChangeRequestFileBacklinks: membersOnly,
+  listChangeRequestPageBacklinks: membersOnly,
 
   updateSpaceById: write(() => ({ title: 'Hijacked' })),
   deleteSpaceById: write(),
@@ -98,6 +111,9 @@ const EXPECTED: Record<string, Expectation> = {
     changes: [{ operation: 'insert_page', title: 'Injected', document: { markdown: 'Injected.\n' } }],
   })),
   mergeChangeRequest: write(),
+  // Refused before anything is fetched: the address would not answer anyway.
+  importContent: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
+  importContentInChangeRequest: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
   requestReviewersForChangeRequest: write((fixture) => ({ users: [fixture.reviewer] })),
   removeRequestedReviewerFromChangeRequest: write(),
   postCommentInSpace: write(() => markdown('Intrusion')),
@@ -164,7 +180,7 @@ function send(account: Account, route: SpaceRoute, fixture: Fixture, query: Reco
     method: route.method,
     url: urlOf(route, fixture),
     headers: account.headers,
-    query,
+    query: { ...EXPECTED[route.operationId]?.query, ...query },
     ...(payload ? { payload } : {}),
   });
 }

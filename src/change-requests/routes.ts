@@ -11,6 +11,7 @@ import {
   updateChangeRequest,
   updateChangeRequestContent,
 } from './actions.js';
+import { importRoutes } from './import/routes.js';
 import {
   CreateChangeRequestBody,
   ListChangeRequestsQuery,
@@ -156,4 +157,6 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return mergeChangeRequest(app.context, callerOf(request).userId, spaceId, changeRequestId);
     },
   );
+
+  await app.register(importRoutes);
 };

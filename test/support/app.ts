@@ -25,6 +25,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     // Tests serve their own websites and files on 127.0.0.1.
     outbound: { allowPrivate: true, timeoutMs: 5_000, maxBytes: 10 * 1024 * 1024 },
     fileUrlTtlSeconds: 3_600,
+    importLimits: { maxPages: 200, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 },
     conversion: { threads: 2, timeoutMs: 2_000 },
     // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
     loadShedding: { maxEventLoopDelayMs: 0 },
