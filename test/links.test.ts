@@ -22,6 +22,9 @@ const PNG = Buffer.from(
 const MISSING_FILE = 'NoSuchFile0000000000';
 const IN_APP = `${PUBLIC_URL}/app/o/someorg/s/somespace`;
 
+/** A file backlink item as [kind, file, space, the page that uses it]. */
+const fileUse = (location: Location) => [location.kind, location.file?.id, location.space?.id, location.page?.id];
+
 interface Location {
   kind: string;
   url?: string;
@@ -265,10 +268,11 @@ describe('space links', () => {
     const logo = await api.read(f.reader, `/v1/spaces/${f.spaceId}/content/files/${f.logo}/backlinks`);
     expect(logo.statusCode).toBe(200);
     expectSpecResponse('listSpaceFileBacklinks', 200, logo.json());
-    // By the linking page's path: guide, then home.
-    expect(logo.json().items.map((location: Location) => nameOf(location, f.names))).toEqual([
-      'page guide',
-      'page home',
+    // The seeds' File backlink item: the file, in its space and organization, with the page that uses it,
+    // by the linking page's path: guide, then home.
+    expect(logo.json().items.map(fileUse)).toEqual([
+      ['file', f.logo, f.spaceId, f.guide],
+      ['file', f.logo, f.spaceId, f.home],
     ]);
     expect(logo.json().count).toBe(2);
     const first = await api.read(f.reader, `/v1/spaces/${f.spaceId}/content/files/${f.logo}/backlinks`, { limit: '1' });
@@ -281,7 +285,7 @@ describe('space links', () => {
     expect(second.json().next).toBeUndefined();
 
     const notes = await api.read(f.reader, `/v1/spaces/${f.spaceId}/content/files/${f.notes}/backlinks`);
-    expect(notes.json().items.map((location: Location) => nameOf(location, f.names))).toEqual(['page home']);
+    expect(notes.json().items.map(fileUse)).toEqual([['file', f.notes, f.spaceId, f.home]]);
 
     const guide = await api.read(f.reader, `/v1/spaces/${f.spaceId}/content/page/${f.guide}/backlinks`);
     expectSpecResponse('listSpacePageBacklinks', 200, guide.json());
@@ -316,7 +320,7 @@ describe('space links', () => {
     const pageLinks = await client.spaces.listPageLinksInSpace(f.spaceId, f.guide);
     expect(pageLinks.data.stats).toEqual({ total: 3, broken: { total: 1, changeRequest: 0 } });
     const backlinks = await client.spaces.listSpaceFileBacklinks(f.spaceId, f.notes);
-    expect(backlinks.data.items.map((location) => location.kind)).toEqual(['page']);
+    expect(backlinks.data.items.map((location) => location.kind)).toEqual(['file']);
     const pageBacklinks = await client.spaces.listSpacePageBacklinks(f.spaceId, f.guide);
     expect(pageBacklinks.data.count).toBe(1);
   });
@@ -419,9 +423,9 @@ describe('change request links', () => {
     const logo = await api.read(f.reader, `${base}/content/files/${f.logo}/backlinks`);
     expect(logo.statusCode).toBe(200);
     expectSpecResponse('listChangeRequestFileBacklinks', 200, logo.json());
-    expect(logo.json().items.map((location: Location) => nameOf(location, f.names))).toEqual([
-      'page guide',
-      'page home',
+    expect(logo.json().items.map(fileUse)).toEqual([
+      ['file', f.logo, f.spaceId, f.guide],
+      ['file', f.logo, f.spaceId, f.home],
     ]);
     const guide = await api.read(f.reader, `${base}/content/page/${f.guide}/backlinks`);
     expectSpecResponse('listChangeRequestPageBacklinks', 200, guide.json());

@@ -90,6 +90,13 @@ const EXPECTED: Record<string, Expectation> = {
   publishSite: { ...write(200, undefined, 'site:publish'), fresh: { published: false } },
   unpublishSite: write(200, undefined, 'site:publish'),
   getPublishedContentSite: { access: 'published', scope: 'site:read', status: 200 },
+  // Search of what the site publishes: for its audience, as the published site is.
+  searchSiteContent: {
+    access: 'published',
+    scope: 'site:read',
+    status: 200,
+    body: () => ({ query: 'anything', scope: { mode: 'all' } }),
+  },
   getSiteStructure: read(),
   sortSiteStructure: write(200, (f) => ({
     item: { type: 'site-section', id: f.otherSection },
@@ -168,7 +175,9 @@ function allSiteRoutes(): SiteRoute[] {
 /** The site routes EXPECTED knows; the first test fails on any other. */
 const siteRoutes = () => allSiteRoutes().filter((route) => route.operationId in EXPECTED);
 const expectationOf = (route: SiteRoute) => EXPECTED[route.operationId]!;
-const isWrite = (route: SiteRoute) => route.method !== 'GET';
+/** POSTs that only read: a search takes its query in a body. */
+const READS_BY_POST = new Set(['searchSiteContent']);
+const isWrite = (route: SiteRoute) => route.method !== 'GET' && !READS_BY_POST.has(route.operationId);
 
 let shareKeyRoutes: Set<string> | undefined;
 /** Whether the route's own query schema takes a `shareKey`: only those are sent one (others refuse unknown fields). */

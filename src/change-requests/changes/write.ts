@@ -1,3 +1,4 @@
+import { forEachConcurrently } from '../../core/concurrently.js';
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Conversions } from '../../model/content/document/conversions.js';
@@ -36,19 +37,23 @@ export function requireWorkable(status: string): void {
 }
 
 /**
- * Reads every page document of the batch on the conversion pool, one at a
- * time so that one batch cannot fill the pool's queue, by the change's index.
+ * Documents of one batch read or converted at a time: enough to keep the
+ * conversion pool's threads busy, few enough that one batch (an import of
+ * hundreds of pages) cannot fill its queue ahead of everyone else's.
  */
+const CONVERSION_LANES = 4;
+
+/** Reads every page document of the batch on the conversion pool, by the change's index. */
 async function readContents(
   conversions: Conversions,
   changes: readonly ContentChange[],
 ): Promise<Map<number, PageContent>> {
   const contents = new Map<number, PageContent>();
-  for (const [index, change] of changes.entries()) {
+  await forEachConcurrently([...changes.entries()], CONVERSION_LANES, async ([index, change]) => {
     if ((change.operation === 'insert_page' || change.operation === 'update_page') && change.document !== undefined) {
       contents.set(index, await readPageContent(conversions, change.document, `body/changes/${index}`));
     }
-  }
+  });
   return contents;
 }
 
@@ -59,10 +64,10 @@ async function convertDocuments(
   field: (id: string) => string,
 ) {
   const converted = new Map<string, StoredContent>();
-  for (const [id, markdown] of documents) {
+  await forEachConcurrently([...documents], CONVERSION_LANES, async ([id, markdown]) => {
     const { documentJson, facts } = await conversions.toStoredDocument(markdown, field(id));
     converted.set(id, { markdown, documentJson, facts });
-  }
+  });
   return converted;
 }
 

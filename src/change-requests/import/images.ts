@@ -4,7 +4,7 @@ import { OutboundError, type OutboundFetcher } from '../../core/outbound.js';
 import { imageDimensions, sniffContentType } from '../../model/content/files/image.js';
 import type { PreparedFile } from '../changes/files.js';
 import type { Allowance } from './allowance.js';
-import { forEachConcurrently } from './concurrently.js';
+import { forEachConcurrently } from '../../core/concurrently.js';
 import { keySegments } from './urls.js';
 
 /** The most one imported image may weigh. */

@@ -5,7 +5,7 @@ import type { ContentTree } from '../../model/content/tree.js';
 import type { PreparedFile } from '../changes/files.js';
 import type { ContentChange } from '../schemas.js';
 import { Allowance, type ImportLimits } from './allowance.js';
-import { forEachConcurrently } from './concurrently.js';
+import { forEachConcurrently } from '../../core/concurrently.js';
 import { crawlSite, type CrawledPage, type CrawledSite } from './crawl.js';
 import { fetchImages, MAX_IMAGES } from './images.js';
 import type { HtmlReader } from './reader.js';

@@ -149,13 +149,14 @@ async function linksAnswer(
   });
 }
 
-/** The pages that link to something, as page locations, a page at a time, as JSON text. */
+/** The pages that link to something, each shown by `item`, a page at a time, as JSON text. */
 async function backlinksAnswer(
   context: Context,
   target: LinksTarget,
   list: string,
   backlinks: readonly Backlink[],
   query: ListQuery,
+  item: (locations: Locations, pageId: string) => unknown,
 ): Promise<string> {
   const { items, next } = pageOf(context, list, query, backlinks);
   const pages = items.map((backlink) => target.tree.pages.get(backlink.pageId)!);
@@ -163,7 +164,7 @@ async function backlinksAnswer(
   return JSON.stringify({
     ...(next ? { next: { page: next } } : {}),
     count: backlinks.length,
-    items: items.map((backlink) => locations!.page(backlink.pageId)),
+    items: items.map((backlink) => item(locations!, backlink.pageId)),
   });
 }
 
@@ -210,7 +211,18 @@ export async function listFileBacklinks(
   const target = await targetOf(context, reports, userId, locator);
   if (!target.tree.files.has(fileId)) throw new NotFoundError('No file with this id in this revision');
   const list = `file-backlinks:${target.line}:${fileId}`;
-  return backlinksAnswer(context, target, list, target.report.fileBacklinks.get(fileId) ?? [], query);
+  // The seeds' File backlink item: the file where it is used, and the page that uses it.
+  return backlinksAnswer(
+    context,
+    target,
+    list,
+    target.report.fileBacklinks.get(fileId) ?? [],
+    query,
+    (locations, pageId) => ({
+      ...locations.file(fileId),
+      page: locations.page(pageId).page,
+    }),
+  );
 }
 
 /** The other pages that link to a page or to one of its anchors. */
@@ -225,5 +237,12 @@ export async function listPageBacklinks(
   const target = await targetOf(context, reports, userId, locator);
   requirePage(target, pageId);
   const list = `page-backlinks:${target.line}:${pageId}`;
-  return backlinksAnswer(context, target, list, target.report.pageBacklinks.get(pageId) ?? [], query);
+  return backlinksAnswer(
+    context,
+    target,
+    list,
+    target.report.pageBacklinks.get(pageId) ?? [],
+    query,
+    (locations, linking) => locations.page(linking),
+  );
 }
