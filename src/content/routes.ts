@@ -1,8 +1,8 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { TSchema } from '@sinclair/typebox';
 import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
-import { errorResponses, ListEnvelope } from '../core/schemas.js';
+import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
+import { contentRead } from './read-options.js';
 import { listFiles, readFile, readPage, readPageTree, readRevision } from './actions.js';
 import { linkRoutes } from './links/routes.js';
 import {
@@ -33,27 +33,6 @@ const summaries = {
   file: 'One file, with a signed download URL',
   page: 'One page and its subpages, as a document or as markdown',
 };
-
-/** The options of a content read: every one needs `space:read` and answers in the spec's forms. */
-function contentRead<Params extends TSchema, Query extends TSchema, Response extends TSchema>(
-  operationId: string,
-  summary: string,
-  params: Params,
-  querystring: Query,
-  response: Response,
-) {
-  return {
-    config: { scope: 'space:read' },
-    schema: {
-      operationId,
-      tags: ['space-content'],
-      summary,
-      params,
-      querystring,
-      response: { 200: response, ...errorResponses },
-    },
-  } as const;
-}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

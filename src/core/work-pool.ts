@@ -5,6 +5,23 @@ import { ApiError, BadRequestError } from './errors.js';
 /** What a task returns: a value, or a refusal to show the caller as a 400. */
 export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
 
+/**
+ * Runs a task's work on a worker. Input it refuses (a 400) and input nested
+ * past what a parser's own recursion takes (a RangeError) come back as
+ * refusals; any other failure is `otherwise`'s to name as a refusal, or, by
+ * default, a defect that is thrown.
+ */
+export function taskOutcome<T>(work: () => T, otherwise?: (error: unknown) => string): TaskOutcome<T> {
+  try {
+    return { ok: true, value: work() };
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 400) return { ok: false, refused: error.message };
+    if (error instanceof RangeError) return { ok: false, refused: 'nests too deeply to be read' };
+    if (otherwise) return { ok: false, refused: otherwise(error) };
+    throw error;
+  }
+}
+
 /** What a task module's default export is given: the task's name, its input, and where to say it started. */
 export interface TaskRequest {
   task: string;

@@ -46,9 +46,7 @@ async function prepareOne(fetcher: OutboundFetcher, file: FileInput, field: stri
     bytes = response.body;
     announcedType = mediaType(response.contentType);
   }
-  const dimensions = imageDimensions(bytes);
-  return {
-    fileId: newId(),
+  return preparedFile(bytes, {
     ref: file.ref,
     name: file.name,
     contentType:
@@ -56,6 +54,18 @@ async function prepareOne(fetcher: OutboundFetcher, file: FileInput, field: stri
       (announcedType && announcedType !== 'application/octet-stream'
         ? announcedType
         : sniffContentType(bytes, file.name)),
+  });
+}
+
+/** A file of the batch from its bytes: its new id, its hash, and an image's dimensions. */
+export function preparedFile(
+  bytes: Buffer,
+  fields: { ref: string | undefined; name: string; contentType: string },
+): PreparedFile {
+  const dimensions = imageDimensions(bytes);
+  return {
+    fileId: newId(),
+    ...fields,
     bytes,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     width: dimensions?.width ?? null,

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { newId } from '../../core/ids.js';
 import { OutboundError, type OutboundFetcher } from '../../core/outbound.js';
-import { imageDimensions, sniffContentType } from '../../model/content/files/image.js';
-import type { PreparedFile } from '../changes/files.js';
+import { sniffContentType } from '../../model/content/files/image.js';
+import { preparedFile, type PreparedFile } from '../changes/files.js';
 import type { Allowance } from './allowance.js';
 import { forEachConcurrently } from '../../core/concurrently.js';
 import { keySegments } from './urls.js';
@@ -47,17 +45,7 @@ async function fetchImage(
   const announced = mediaType(response.contentType);
   const contentType = sniffed.startsWith('image/') ? sniffed : announced?.startsWith('image/') ? announced : undefined;
   if (!contentType) return undefined;
-  const dimensions = imageDimensions(bytes);
-  return {
-    fileId: newId(),
-    ref,
-    name,
-    contentType,
-    bytes,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    width: dimensions?.width ?? null,
-    height: dimensions?.height ?? null,
-  };
+  return preparedFile(bytes, { ref, name, contentType });
 }
 
 /**

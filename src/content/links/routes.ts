@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { TSchema } from '@sinclair/typebox';
 import { sendJsonText } from '../../core/replies.js';
-import { ChangeRequestParams, errorResponses, SpaceParams } from '../../core/schemas.js';
+import { ChangeRequestParams, SpaceParams } from '../../core/schemas.js';
+import { contentRead } from '../read-options.js';
 import { callerOf } from '../../model/access/auth.js';
 import { ChangeRequestFileParams, ChangeRequestPageParams, SpaceFileParams, SpacePageParams } from '../schemas.js';
 import { listFileBacklinks, listLinks, listPageBacklinks, listPageLinks } from './actions.js';
@@ -15,27 +15,6 @@ const summaries = {
   pageBacklinks: 'The other pages that link to the page or to one of its anchors',
 };
 
-/** The options of a link read: every one needs `space:read` (and a role on the space) and answers in the spec's forms. */
-function linksRead<Params extends TSchema, Query extends TSchema, Response extends TSchema>(
-  operationId: string,
-  summary: string,
-  params: Params,
-  querystring: Query,
-  response: Response,
-) {
-  return {
-    config: { scope: 'space:read' },
-    schema: {
-      operationId,
-      tags: ['space-content'],
-      summary,
-      params,
-      querystring,
-      response: { 200: response, ...errorResponses },
-    },
-  } as const;
-}
-
 /**
  * Link checking and backlinks of the space's current revision and of a
  * change request's newest one, read from the links stored with each page.
@@ -46,7 +25,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/spaces/:spaceId/links',
-    linksRead('listSpaceLinks', summaries.links, SpaceParams, LinksQuery, LinksResponse),
+    contentRead('listSpaceLinks', summaries.links, SpaceParams, LinksQuery, LinksResponse),
     async (request, reply) => {
       const locator = { spaceId: request.params.spaceId };
       return sendJsonText(
@@ -57,7 +36,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/page/:pageId/links',
-    linksRead('listPageLinksInSpace', summaries.pageLinks, SpacePageParams, LinksQuery, LinksResponse),
+    contentRead('listPageLinksInSpace', summaries.pageLinks, SpacePageParams, LinksQuery, LinksResponse),
     async (request, reply) => {
       const { spaceId, pageId } = request.params;
       const userId = callerOf(request).userId;
@@ -66,7 +45,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/files/:fileId/backlinks',
-    linksRead('listSpaceFileBacklinks', summaries.fileBacklinks, SpaceFileParams, BacklinksQuery, BacklinksResponse),
+    contentRead('listSpaceFileBacklinks', summaries.fileBacklinks, SpaceFileParams, BacklinksQuery, BacklinksResponse),
     async (request, reply) => {
       const { spaceId, fileId } = request.params;
       const userId = callerOf(request).userId;
@@ -78,7 +57,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/page/:pageId/backlinks',
-    linksRead('listSpacePageBacklinks', summaries.pageBacklinks, SpacePageParams, BacklinksQuery, BacklinksResponse),
+    contentRead('listSpacePageBacklinks', summaries.pageBacklinks, SpacePageParams, BacklinksQuery, BacklinksResponse),
     async (request, reply) => {
       const { spaceId, pageId } = request.params;
       const userId = callerOf(request).userId;
@@ -91,7 +70,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/links',
-    linksRead('listChangeRequestLinks', summaries.links, ChangeRequestParams, ChangeRequestLinksQuery, LinksResponse),
+    contentRead('listChangeRequestLinks', summaries.links, ChangeRequestParams, ChangeRequestLinksQuery, LinksResponse),
     async (request, reply) => {
       const userId = callerOf(request).userId;
       return sendJsonText(reply, await listLinks(app.context, reports, userId, request.params, request.query));
@@ -99,7 +78,13 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links',
-    linksRead('listPageLinksInChangeRequest', summaries.pageLinks, ChangeRequestPageParams, LinksQuery, LinksResponse),
+    contentRead(
+      'listPageLinksInChangeRequest',
+      summaries.pageLinks,
+      ChangeRequestPageParams,
+      LinksQuery,
+      LinksResponse,
+    ),
     async (request, reply) => {
       const { pageId, ...locator } = request.params;
       const userId = callerOf(request).userId;
@@ -108,7 +93,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks',
-    linksRead(
+    contentRead(
       'listChangeRequestFileBacklinks',
       summaries.fileBacklinks,
       ChangeRequestFileParams,
@@ -123,7 +108,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/backlinks',
-    linksRead(
+    contentRead(
       'listChangeRequestPageBacklinks',
       summaries.pageBacklinks,
       ChangeRequestPageParams,

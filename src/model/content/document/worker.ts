@@ -3,8 +3,7 @@
  * never on the event loop. A refusal (bad YAML, nesting past what the parser's
  * own recursion can take) comes back as a value; only a defect throws.
  */
-import { serveTasks, type TaskOutcome } from '../../../core/work-pool.js';
-import { ApiError } from '../../../core/errors.js';
+import { serveTasks, taskOutcome, type TaskOutcome } from '../../../core/work-pool.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { documentFacts, type DocumentFacts } from './facts.js';
 import { documentOfTree, markdownToDocument } from './from-markdown.js';
@@ -30,20 +29,9 @@ export interface ReadDocument {
   destinations: UrlDestination[];
 }
 
-function outcome<T>(work: () => T): TaskOutcome<T> {
-  try {
-    return { ok: true, value: work() };
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 400) return { ok: false, refused: error.message };
-    // The parser's and the converter's own tree walks recurse; past the stack they fail with a RangeError.
-    if (error instanceof RangeError) return { ok: false, refused: 'nests too deeply to be read' };
-    throw error;
-  }
-}
-
 /** The document as JSON text: it is stored and sent as text, so the event loop need not serialise it. */
 export function toDocumentJson(markdown: string): TaskOutcome<string> {
-  return outcome(() => JSON.stringify(markdownToDocument(markdown)));
+  return taskOutcome(() => JSON.stringify(markdownToDocument(markdown)));
 }
 
 /** A page's document as stored: the JSON document as text, and what search and link checks read of it. */
@@ -54,7 +42,7 @@ export interface StoredDocument {
 
 /** The stored forms of a page's markdown, from one parse: facts are read before the document is made from the tree. */
 export function toStoredDocument(markdown: string): TaskOutcome<StoredDocument> {
-  return outcome(() => {
+  return taskOutcome(() => {
     const tree = parseMarkdown(markdown);
     const facts = documentFacts(tree);
     return { documentJson: JSON.stringify(documentOfTree(tree)), facts };
@@ -62,11 +50,11 @@ export function toStoredDocument(markdown: string): TaskOutcome<StoredDocument> 
 }
 
 export function toMarkdown(document: JSONDocument): TaskOutcome<string> {
-  return outcome(() => documentToMarkdown(document));
+  return taskOutcome(() => documentToMarkdown(document));
 }
 
 export function readPage(written: string): TaskOutcome<ReadPage> {
-  return outcome(() => {
+  return taskOutcome(() => {
     const { data, body } = splitFrontmatter(written);
     const heading = Object.hasOwn(data, 'title') ? null : splitLeadingHeading(body);
     const markdown = (heading ? heading.body : body).replace(/^(?:[ \t]*\r?\n)+/, '');
@@ -80,7 +68,7 @@ export function readPage(written: string): TaskOutcome<ReadPage> {
 }
 
 export function readDocument(document: JSONDocument): TaskOutcome<ReadDocument> {
-  return outcome(() => {
+  return taskOutcome(() => {
     const markdown = documentToMarkdown(document);
     return { markdown, destinations: urlDestinations(markdown) };
   });
