@@ -66,13 +66,22 @@ CREATE TABLE search_sections (
     || setweight(to_tsvector(language, quire_split_unspaced(headings)), 'B')
     || setweight(to_tsvector(language, quire_split_unspaced(body)), 'D')
   ) STORED,
+  -- A page's title and headings alone: what an organization-wide search
+  -- ranks by, since ranking by the whole text would read every matching
+  -- page's (large, compressed) words, and a common word matches them all.
+  head_tsv tsvector GENERATED ALWAYS AS (
+    CASE WHEN ord = 0 THEN
+      setweight(to_tsvector(language, quire_split_unspaced(title)), 'A')
+      || setweight(to_tsvector(language, quire_split_unspaced(headings)), 'B')
+    END
+  ) STORED,
   CONSTRAINT search_sections_pkey PRIMARY KEY (space_id, page_id, ord),
   CONSTRAINT search_sections_space_fkey
     FOREIGN KEY (organization_id, space_id) REFERENCES spaces (organization_id, id) ON DELETE CASCADE ON UPDATE CASCADE
 );
 -- btree_gin lets one GIN index hold the organization and the space beside
--- the words: a space's search, and an organization's, intersect their rows
--- with the rows of the words inside the index.
+-- the words: a space's search, and an organization's, intersect their pages
+-- with the pages of the words inside the index.
 CREATE EXTENSION IF NOT EXISTS btree_gin;
 -- Spaces whose current pages are not in the index yet: those that had pages
 -- before it existed. A job at start fills them in, one space at a time.
@@ -84,7 +93,9 @@ WHERE EXISTS (
 );
 CREATE INDEX spaces_search_unindexed_idx ON spaces (id) WHERE NOT search_indexed;
 
-CREATE INDEX search_sections_words_idx ON search_sections USING gin (organization_id, space_id, tsv);
+-- Pages are found by their whole-text rows alone; a page's sections are
+-- then read by its key.
+CREATE INDEX search_sections_words_idx ON search_sections USING gin (organization_id, space_id, tsv) WHERE ord = 0;
 
 -- Down Migration
 

@@ -234,6 +234,8 @@ export interface SearchSectionsTable {
   language: string;
   /** Generated from the others by the database. */
   tsv: ColumnType<string, never, never>;
+  /** A page's title and headings (null on section rows), generated likewise. */
+  head_tsv: ColumnType<string | null, never, never>;
 }
 
 export interface PageVersionsTable {

@@ -49,12 +49,23 @@ function scopeCondition(scope: SearchScope): RawBuilder<boolean> {
   }
 }
 
+/**
+ * How a matching page ranks. Within a space or a site's spaces, by all its
+ * words (title over headings over text, and how often). Across a whole
+ * organization, where a common word can match a hundred thousand pages, by
+ * its title and headings alone: reading every match's whole text to rank it
+ * would cost seconds, and which page of a space is best matters less there.
+ */
+function rankOf(scope: SearchScope) {
+  return scope.kind === 'organization' ? sql`ts_rank(s.head_tsv, q.query, 1)` : sql`ts_rank(s.tsv, q.query, 1)`;
+}
+
 /** The query, once, as `q`; and `matched`: each matching page of the scope with its rank. */
 function matchedPages(scope: SearchScope, query: ParsedQuery) {
   return sql`
     q as materialized (select ${tsquery(query)} as query, ${anyWordQuery(query)} as anything),
     matched as (
-      select s.space_id, s.page_id, s.title, ts_rank(s.tsv, q.query, 1) as score
+      select s.space_id, s.page_id, s.title, ${rankOf(scope)} as score
       from search_sections s
         cross join q
         join spaces sp on sp.id = s.space_id and sp.deleted_at is null
@@ -134,7 +145,7 @@ export interface SpaceHit {
 }
 
 /** Pages shown for each space of an organization search. */
-const PAGES_PER_SPACE = 20;
+const PAGES_PER_SPACE = 5;
 
 /**
  * One page of the spaces with pages matching the query, ranked by their best
@@ -153,16 +164,21 @@ export async function searchSpaces(
       select * from ranked r where ${afterPosition(request.after, 'r', ['space_id'])}
       order by r.score desc, r.space_id
       limit ${request.limit}
+    ),
+    -- The best pages of the chosen spaces, numbered once rather than sought in \`matched\` space by space.
+    shown as materialized (
+      select * from (
+        select m.*, row_number() over (partition by m.space_id order by m.score desc, m.page_id) as n
+        from matched m where m.space_id in (select c.space_id from chosen c)
+      ) numbered
+      where numbered.n <= ${PAGES_PER_SPACE}
     )
     select totals.total, case when c.space_id is not null then json_build_object(
       'spaceId', c.space_id, 'score', c.score::text,
       'title', (select sp.title from spaces sp where sp.id = c.space_id),
       'pages', (
         select json_agg(${pageJson('p')} order by p.score desc, p.page_id)
-        from (
-          select * from matched m where m.space_id = c.space_id order by m.score desc, m.page_id
-          limit ${PAGES_PER_SPACE}
-        ) p
+        from shown p where p.space_id = c.space_id
       )) end as hit
     from (select count(*) as total from ranked) totals
       cross join q
