@@ -8,6 +8,7 @@
  *   BENCH_DURATION       seconds measured per scenario (default 10)
  *   BENCH_CONNECTIONS    concurrent connections (default 20)
  *   BENCH_ONLY           only the scenarios whose name contains this, and the baseline they are compared with
+ *   BENCH_KEEP_DATABASE  `true` keeps the seeded database afterwards (its URL is logged), to look into a plan
  *
  * Progress goes to stderr; stdout carries only the table and the final
  * `BENCH_RESULT {json}` line.
@@ -48,7 +49,9 @@ let interrupted = false;
 function cleanup(): Promise<void> {
   return (cleaning ??= (async () => {
     await app?.close().catch((error: unknown) => log(`closing the app failed: ${String(error)}`));
-    if (database) {
+    if (database && process.env.BENCH_KEEP_DATABASE === 'true') {
+      log(`kept ${database.url}; drop it yourself when done`);
+    } else if (database) {
       await database.drop();
       log(`dropped ${database.name}`);
     }
