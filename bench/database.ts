@@ -10,6 +10,8 @@ export interface BenchDatabase {
   source: string;
   name: string;
   url: string;
+  /** Leaves the database in place (a server the run started still stops): the watchdog lets it be. */
+  keep(): Promise<void>;
   /** Drops the database and stops the server if the run started one. Safe to call more than once. */
   drop(): Promise<void>;
 }
@@ -85,6 +87,10 @@ export async function createBenchDatabase(
     source: server.source,
     name,
     url: server.url(name),
+    keep: async () => {
+      watchdog.release();
+      await server.stop();
+    },
     drop: () =>
       (dropping ??= drop()
         .then(() => watchdog.release())

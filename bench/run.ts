@@ -50,6 +50,7 @@ function cleanup(): Promise<void> {
   return (cleaning ??= (async () => {
     await app?.close().catch((error: unknown) => log(`closing the app failed: ${String(error)}`));
     if (database && process.env.BENCH_KEEP_DATABASE === 'true') {
+      await database.keep();
       log(`kept ${database.url}; drop it yourself when done`);
     } else if (database) {
       await database.drop();
