@@ -1,12 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { lockSpaceLine } from '../model/change-requests/locks.js';
-import { ApiError } from '../core/errors.js';
-import { findRevision, loadFacts, storeMissingFacts } from '../model/content/state.js';
+import { findRevision } from '../model/content/state.js';
 import type { PageState } from '../model/content/tree.js';
 import type { Context } from '../model/context.js';
 import { reindexPages } from '../model/search/indexing.js';
 
-/** Makes and stores the facts of the pages' documents that lack them, read from the database (not a cache). */
+/**
+ * Makes and stores the facts of the pages' documents that lack them, read
+ * from the database, not the cache: the index is made from the rows, so it is
+ * the rows that must hold them. Markdown stored before today's limits may be
+ * refused now: its page is then found by its title alone.
+ */
 async function storeOutlines(
   context: Context,
   organizationId: string,
@@ -14,17 +18,9 @@ async function storeOutlines(
   log: FastifyBaseLogger,
 ): Promise<void> {
   const documentIds = [...new Set([...pages].flatMap((page) => (page.documentId ? [page.documentId] : [])))];
-  for (const [id, stored] of await loadFacts(context.db, organizationId, documentIds)) {
-    if (stored.facts !== null) continue;
-    try {
-      const made = await context.conversions.toStoredDocument(stored.markdown ?? '', `the markdown of document ${id}`);
-      await storeMissingFacts(context.db, organizationId, id, made);
-    } catch (error) {
-      // Markdown stored before today's limits may be refused now: its page is found by its title alone.
-      if (!(error instanceof ApiError)) throw error;
-      log.warn({ documentId: id, reason: error.message }, 'a document could not be read for the search index');
-    }
-  }
+  await context.content.storedFacts(organizationId, documentIds, (documentId, error) =>
+    log.warn({ documentId, reason: error.message }, 'a document could not be read for the search index'),
+  );
 }
 
 /**

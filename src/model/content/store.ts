@@ -1,3 +1,4 @@
+import { ApiError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { Urls } from '../../core/urls.js';
 import { WeightedLru } from '../../core/weighted-lru.js';
@@ -198,17 +199,39 @@ export class ContentStore {
    */
   async factsOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => DocumentFacts> {
     const { found, missing } = cachedByDocument(this.facts, pages);
-    for (const [id, stored] of await loadFacts(this.db, organizationId, missing)) {
+    for (const [id, facts] of await this.storedFacts(organizationId, missing)) found.set(id, facts);
+    return (page) => (page.documentId ? (found.get(page.documentId) ?? EMPTY_FACTS) : EMPTY_FACTS);
+  }
+
+  /**
+   * The facts of documents as the database holds them, by id, each made on
+   * the conversion pool and stored first where the row lacks them, and then
+   * cached. A document whose markdown today's limits refuse throws, unless
+   * `refused` is given: it is told, and the document is left without facts.
+   */
+  async storedFacts(
+    organizationId: string,
+    documentIds: readonly string[],
+    refused?: (documentId: string, error: ApiError) => void,
+  ): Promise<Map<string, DocumentFacts>> {
+    const found = new Map<string, DocumentFacts>();
+    for (const [id, stored] of await loadFacts(this.db, organizationId, documentIds)) {
       let facts = stored.facts;
       if (facts === null) {
-        const made = await this.conversions.toStoredDocument(stored.markdown ?? '', `the markdown of document ${id}`);
-        await storeMissingFacts(this.db, organizationId, id, made);
-        facts = made.facts;
+        try {
+          const made = await this.conversions.toStoredDocument(stored.markdown ?? '', `the markdown of document ${id}`);
+          await storeMissingFacts(this.db, organizationId, id, made);
+          facts = made.facts;
+        } catch (error) {
+          if (!refused || !(error instanceof ApiError)) throw error;
+          refused(id, error);
+          continue;
+        }
       }
       this.facts.set(id, facts);
       found.set(id, facts);
     }
-    return (page) => (page.documentId ? (found.get(page.documentId) ?? EMPTY_FACTS) : EMPTY_FACTS);
+    return found;
   }
 
   /** Keeps a tree just written, so the next read of that revision costs no query. */

@@ -60,12 +60,15 @@ function rankOf(scope: SearchScope) {
   return scope.kind === 'organization' ? sql`ts_rank(s.head_tsv, q.query, 1)` : sql`ts_rank(s.tsv, q.query, 1)`;
 }
 
-/** The query, once, as `q`; and `matched`: each matching page of the scope with its rank. */
+/**
+ * The query, once, as `q`; and `matched`: each matching page of the scope
+ * with its title, its space's current revision and its rank.
+ */
 function matchedPages(scope: SearchScope, query: ParsedQuery) {
   return sql`
     q as materialized (select ${tsquery(query)} as query, ${anyWordQuery(query)} as anything),
     matched as (
-      select s.space_id, s.page_id, s.title, ${rankOf(scope)} as score
+      select s.space_id, s.page_id, s.title, sp.revision_id, ${rankOf(scope)} as score
       from search_sections s
         cross join q
         join spaces sp on sp.id = s.space_id and sp.deleted_at is null
@@ -79,7 +82,7 @@ function pageJson(page: string) {
   const ref = (column: string) => sql.ref(`${page}.${column}`);
   return sql`json_build_object(
     'spaceId', ${ref('space_id')}, 'pageId', ${ref('page_id')}, 'score', ${ref('score')}::text,
-    'revisionId', (select r.revision_id from spaces r where r.id = ${ref('space_id')}),
+    'revisionId', ${ref('revision_id')},
     'title', ${ref('title')},
     'sections', coalesce((
       select json_agg(json_build_object('anchor', x.anchor, 'title', x.title,
