@@ -38,6 +38,10 @@ import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
 import { siteRoutes } from './sites/routes.js';
 import { searchRoutes } from './search/routes.js';
+import { specRoutes } from './specs/routes.js';
+import { integrationRoutes } from './integrations/routes.js';
+import { translationRoutes } from './translations/routes.js';
+import { TranslationSettingsSchema } from './translations/schemas.js';
 import { siteSchemas } from './sites/schemas.js';
 import { SiteCustomizationSettingsSchema } from './sites/customization/schemas.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
@@ -144,6 +148,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     CommentReplySchema,
     ...siteSchemas,
     SiteCustomizationSettingsSchema,
+    TranslationSettingsSchema,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas));
@@ -284,6 +289,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(contentRoutes);
       await v1.register(siteRoutes);
       await v1.register(searchRoutes);
+      await v1.register(translationRoutes);
+      await v1.register(specRoutes);
+      await v1.register(integrationRoutes);
     },
     { prefix: '/v1' },
   );

@@ -48,6 +48,16 @@ const EnvSchema = Type.Object({
   CONVERSION_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: Math.max(2, availableParallelism()) }),
   CONVERSION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 2_000 }),
   MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
+  SPEC_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, default: 20 * 1024 * 1024 }),
+  SPEC_MAX_FILES: Type.Integer({ minimum: 1, maximum: 1_000, default: 50 }),
+  SPEC_MAX_REF_DEPTH: Type.Integer({ minimum: 0, maximum: 100, default: 10 }),
+  SPEC_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
+  SPEC_PROCESS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 60_000 }),
+  SPEC_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
+  SPEC_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/_-]{43}=?$' })),
+  ENCRYPTION_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/_-]{43}=?$' })),
+  INTEGRATION_MAX_IMAGE_BYTES: Type.Integer({ minimum: 1024, maximum: 10 * 1024 * 1024, default: 1024 * 1024 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -89,6 +99,29 @@ export interface Config {
   conversion: { threads: number; timeoutMs: number };
   /** Past this mean event-loop delay, requests are refused with a 503 until it recovers; 0 never refuses. */
   loadShedding: { maxEventLoopDelayMs: number };
+  /**
+   * Processing of OpenAPI specs: the bytes and files one spec may fetch (its
+   * entry file and the files its `$ref`s reach, how deep), the time for each
+   * fetch and for the parse, how often an instance looks for work, and how
+   * many times a failing job is tried.
+   */
+  specs: {
+    maxBytes: number;
+    maxFiles: number;
+    maxRefDepth: number;
+    fetchTimeoutMs: number;
+    processTimeoutMs: number;
+    pollIntervalMs: number;
+    maxAttempts: number;
+  };
+  /**
+   * The key that encrypts secrets at rest (32 bytes, base64), and the one it
+   * replaced while a rotation re-encrypts; when unset, a key derived from the
+   * service secret is used.
+   */
+  encryption: { key: string | undefined; previousKey: string | undefined };
+  /** The largest icon or preview image an integration may publish, decoded. */
+  integrations: { maxImageBytes: number };
 }
 
 /** Time a conversion is given for each KiB of its input, beyond CONVERSION_TIMEOUT_MS: about twice what prose needs. */
@@ -145,6 +178,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importLimits: { maxPages: e.IMPORT_MAX_PAGES, maxBytes: e.IMPORT_MAX_BYTES, timeoutMs: e.IMPORT_TIMEOUT_MS },
     conversion: { threads: e.CONVERSION_THREADS, timeoutMs: e.CONVERSION_TIMEOUT_MS },
     loadShedding: { maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS },
+    specs: {
+      maxBytes: e.SPEC_MAX_BYTES,
+      maxFiles: e.SPEC_MAX_FILES,
+      maxRefDepth: e.SPEC_MAX_REF_DEPTH,
+      fetchTimeoutMs: e.SPEC_FETCH_TIMEOUT_MS,
+      processTimeoutMs: e.SPEC_PROCESS_TIMEOUT_MS,
+      pollIntervalMs: e.SPEC_POLL_INTERVAL_MS,
+      maxAttempts: e.SPEC_MAX_ATTEMPTS,
+    },
+    encryption: { key: e.ENCRYPTION_KEY, previousKey: e.ENCRYPTION_KEY_PREVIOUS },
+    integrations: { maxImageBytes: e.INTEGRATION_MAX_IMAGE_BYTES },
   };
 }
 
@@ -166,4 +210,7 @@ export type AppConfig = Pick<
   | 'fileUrlTtlSeconds'
   | 'importLimits'
   | 'conversion'
+  | 'specs'
+  | 'encryption'
+  | 'integrations'
 > & { databaseUrl: string; loadShedding?: LoadSheddingOptions };

@@ -432,6 +432,19 @@ export interface SiteShareLinksTable {
   created_at: Timestamp;
 }
 
+export interface TranslationSettingsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  languages: Generated<string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+// ---- OpenAPI specs (src/specs): tables go here ----
+
+// ---- Integrations (src/integrations): tables go here ----
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -461,6 +474,9 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  translation_settings: TranslationSettingsTable;
+  // ---- OpenAPI specs (src/specs) ----
+  // ---- Integrations (src/integrations) ----
 }
 
 export type UserRow = Selectable<UsersTable>;

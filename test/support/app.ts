@@ -29,6 +29,17 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     conversion: { threads: 2, timeoutMs: 2_000 },
     // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
     loadShedding: { maxEventLoopDelayMs: 0 },
+    specs: {
+      maxBytes: 20 * 1024 * 1024,
+      maxFiles: 50,
+      maxRefDepth: 10,
+      fetchTimeoutMs: 5_000,
+      processTimeoutMs: 30_000,
+      pollIntervalMs: 50,
+      maxAttempts: 3,
+    },
+    encryption: { key: undefined, previousKey: undefined },
+    integrations: { maxImageBytes: 1024 * 1024 },
     ...overrides,
   };
 }

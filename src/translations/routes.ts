@@ -1,0 +1,119 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { noContent } from '../core/replies.js';
+import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
+import { callerOf } from '../model/access/auth.js';
+import { createSettings, deleteSettings, getSettings, listSettings, replaceSettings } from './actions.js';
+import {
+  ListTranslationSettingsQuery,
+  TranslationSettingsBody,
+  TranslationSettingsParams,
+  TranslationSettingsSchema,
+} from './schemas.js';
+
+const TranslationSettings = ref(TranslationSettingsSchema);
+
+/** An organization's translation settings: members of any role read them, admins change them. */
+export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/orgs/:organizationId/translations',
+    {
+      config: { scope: 'organization:read' },
+      schema: {
+        operationId: 'listTranslations',
+        tags: ['translations'],
+        summary: 'List the translation settings of an organization (members)',
+        params: OrganizationParams,
+        querystring: ListTranslationSettingsQuery,
+        response: { 200: ListEnvelope(TranslationSettings), ...errorResponses },
+      },
+    },
+    async (request) =>
+      listSettings(app.context, callerOf(request).userId, request.params.organizationId, request.query),
+  );
+
+  app.post(
+    '/orgs/:organizationId/translations',
+    {
+      config: { scope: 'organization:write' },
+      schema: {
+        operationId: 'createTranslation',
+        tags: ['translations'],
+        summary: 'Create translation settings (admins)',
+        params: OrganizationParams,
+        body: TranslationSettingsBody,
+        response: { 201: TranslationSettings, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const settings = await createSettings(
+        app.context,
+        callerOf(request).userId,
+        request.params.organizationId,
+        request.body,
+      );
+      return reply.code(201).header('location', settings.urls.location).send(settings);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/translations/:translationSettingsId',
+    {
+      config: { scope: 'organization:read' },
+      schema: {
+        operationId: 'getTranslation',
+        tags: ['translations'],
+        summary: 'Get translation settings (members)',
+        params: TranslationSettingsParams,
+        response: { 200: TranslationSettings, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, translationSettingsId } = request.params;
+      return getSettings(app.context, callerOf(request).userId, organizationId, translationSettingsId);
+    },
+  );
+
+  app.put(
+    '/orgs/:organizationId/translations/:translationSettingsId',
+    {
+      config: { scope: 'organization:write' },
+      schema: {
+        operationId: 'updateTranslation',
+        tags: ['translations'],
+        summary: 'Replace the title (and languages, when given) of translation settings (admins)',
+        params: TranslationSettingsParams,
+        body: TranslationSettingsBody,
+        response: { 200: TranslationSettings, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { organizationId, translationSettingsId } = request.params;
+      return replaceSettings(
+        app.context,
+        callerOf(request).userId,
+        organizationId,
+        translationSettingsId,
+        request.body,
+      );
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/translations/:translationSettingsId',
+    {
+      config: { scope: 'organization:write' },
+      schema: {
+        operationId: 'deleteTranslation',
+        tags: ['translations'],
+        summary: 'Delete translation settings (admins)',
+        params: TranslationSettingsParams,
+        response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, translationSettingsId } = request.params;
+      await deleteSettings(app.context, callerOf(request).userId, organizationId, translationSettingsId);
+      return noContent(reply, 205);
+    },
+  );
+};

@@ -1,0 +1,79 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, IdParam, ListQuery, StringEnum } from '../core/schemas.js';
+
+/** The language codes of the GitBook API's TranslationLanguage (its newest description). */
+export const TRANSLATION_LANGUAGES = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'pt-br',
+  'ru',
+  'ja',
+  'zh',
+  'zh-tw',
+  'yue',
+  'ko',
+  'ar',
+  'hi',
+  'nl',
+  'pl',
+  'tr',
+  'sv',
+  'no',
+  'da',
+  'fi',
+  'el',
+  'cs',
+  'hu',
+  'ro',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'he',
+  'uk',
+  'sk',
+  'bg',
+  'hr',
+  'lt',
+  'lv',
+  'et',
+  'sl',
+] as const;
+
+const Title = Type.String({ minLength: 1, maxLength: 100 });
+const Languages = Type.Array(StringEnum(TRANSLATION_LANGUAGES, { description: 'A language code' }), {
+  maxItems: TRANSLATION_LANGUAGES.length,
+  uniqueItems: true,
+  description: 'The languages content is translated into, each once',
+});
+
+export const TranslationSettingsSchema = Type.Object(
+  {
+    object: Type.Literal('translation-settings'),
+    id: Type.String(),
+    title: Type.String(),
+    languages: Type.Array(Type.String()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean() }),
+    urls: Type.Object({ location: Type.String({ format: 'uri' }) }),
+  },
+  { $id: 'TranslationSettings' },
+);
+export type TranslationSettings = Static<typeof TranslationSettingsSchema>;
+
+export const TranslationSettingsParams = Type.Object({ organizationId: IdParam, translationSettingsId: IdParam });
+
+/** A create and a replace take the same fields: `languages` left out is none on a create, and unchanged on a replace. */
+export const TranslationSettingsBody = Type.Object(
+  { title: Title, languages: Type.Optional(Languages) },
+  { additionalProperties: false },
+);
+export type TranslationSettingsBody = Static<typeof TranslationSettingsBody>;
+
+export const ListTranslationSettingsQuery = Type.Object(ListQuery);
+export type ListTranslationSettingsQuery = Static<typeof ListTranslationSettingsQuery>;
