@@ -21,6 +21,8 @@ import { measure, type LoadSettings } from './measure.js';
 import { measureUnderAttack } from './attack.js';
 import { IMPORT_BENCH_NAME, IMPORT_RUNS, IMPORT_SITE_PAGES, importTable, measureImport } from './import.js';
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
+import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
+import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
 import { BASELINE, registerBaselineRoute, SCENARIOS, type Scenario } from './scenarios.js';
 import { seed, type Seeded } from './seed.js';
@@ -172,6 +174,25 @@ async function main(): Promise<void> {
   // A website the bench serves itself, imported into new spaces: pages per second.
   const imported = only && !IMPORT_BENCH_NAME.includes(only) ? undefined : await measureImportOnce(base, seeded);
   if (imported) process.stdout.write(`\n${importTable(imported)}\n`);
+
+  // A 5 MB OpenAPI spec the bench serves itself, processed by this instance's spec worker: time and memory.
+  if (!only || SPEC_BENCH_NAME.includes(only)) {
+    const specWorker = startSpecWorker(app.context, { log: app.log });
+    try {
+      for (const shape of ['shallow', 'linked'] as const) {
+        log(`${SPEC_BENCH_NAME}: ${shape} $refs`);
+        const measured = await measureSpecProcessing(
+          base,
+          seeded.authorization,
+          seeded.memberOrganizationIds.at(-2)!,
+          shape,
+        );
+        process.stdout.write(`\n${specTable(measured)}\n`);
+      }
+    } finally {
+      await specWorker.stop();
+    }
+  }
 
   report(results, merges, attack, {
     database: database.source,

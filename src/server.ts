@@ -8,6 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
 import { schedulePurge } from './spaces/purge-schedule.js';
+import { startSpecWorker, type SpecWorker } from './specs/worker.js';
 import { backfillSearchIndex } from './search/backfill.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
   // Assigned once the server listens; a signal before that finds it undefined.
   // eslint-disable-next-line prefer-const
   let stopPurge: (() => void) | undefined;
+  // eslint-disable-next-line prefer-const
+  let specWorker: SpecWorker | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -93,6 +96,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       stopPurge?.();
+      // A spec job under way is put back for another instance before the database closes.
+      await specWorker?.stop();
       await app.close();
       await embedded?.stop();
       log.info('stopped');
@@ -107,6 +112,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   stopPurge = schedulePurge(app.context, config.purge, app.log);
+  specWorker = startSpecWorker(app.context, { log: app.log });
   backfillSearchIndex(app.context, app.log).catch((error: unknown) => {
     app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
   });

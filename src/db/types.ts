@@ -443,6 +443,57 @@ export interface TranslationSettingsTable {
 
 // ---- OpenAPI specs (src/specs): tables go here ----
 
+/** An error of a spec's last failed processing, as the OpenAPI spec's `OpenAPIErrorObject`. */
+export interface SpecProcessError {
+  message: string;
+  code?: string;
+}
+
+export interface OpenapiSpecsTable {
+  id: string;
+  organization_id: string;
+  slug: string;
+  source_url: string | null;
+  source_text: string | null;
+  visibility: Generated<'private' | 'public'>;
+  processing_state: Generated<'pending' | 'progress' | 'complete'>;
+  last_version_id: string | null;
+  last_processed_at: NullableTimestamp;
+  last_process_error_code: 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' | null;
+  last_processed_errors: ColumnType<SpecProcessError[] | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OpenapiSpecVersionsTable {
+  id: string;
+  organization_id: string;
+  spec_id: string;
+  source_url: string | null;
+  content_hash: string;
+  entry_text: string;
+  entry_format: 'json' | 'yaml';
+  /** Written as JSON text; read it as text (`filesystem::text`) to serve it without parsing. */
+  filesystem: ColumnType<unknown, string, string>;
+  outline: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
+export interface OpenapiSpecJobsTable {
+  id: string;
+  organization_id: string;
+  spec_id: string;
+  state: Generated<'pending' | 'running'>;
+  attempts: Generated<number>;
+  run_after: Timestamp;
+  locked_until: NullableTimestamp;
+  lease_token: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+
 // ---- Integrations (src/integrations): tables go here ----
 
 export interface Database {
@@ -476,6 +527,9 @@ export interface Database {
   site_share_links: SiteShareLinksTable;
   translation_settings: TranslationSettingsTable;
   // ---- OpenAPI specs (src/specs) ----
+  openapi_specs: OpenapiSpecsTable;
+  openapi_spec_versions: OpenapiSpecVersionsTable;
+  openapi_spec_jobs: OpenapiSpecJobsTable;
   // ---- Integrations (src/integrations) ----
 }
 
