@@ -11,6 +11,7 @@ import {
 } from './seed-sites.js';
 import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
 import { SEARCH_PAGES, SEARCH_QUERY, SEARCH_SPACES } from './seed-search.js';
+import { INTEGRATIONS_FILTERED_SCENARIO, INTEGRATIONS_SCENARIO } from './seed-integrations.js';
 
 /**
  * One endpoint under load. To benchmark another endpoint, add an entry to
@@ -290,6 +291,8 @@ export const SCENARIOS: Scenario[] = [
     p99AimMs: 100,
     check: (body) => searchPages(body, SEARCH_SPACES),
   },
+  INTEGRATIONS_SCENARIO,
+  INTEGRATIONS_FILTERED_SCENARIO,
 ];
 
 interface PresentedPage {

@@ -1,3 +1,4 @@
+import { seedIntegrations, type SeededIntegrations } from './seed-integrations.js';
 import { seedSearch, type SeededSearch } from './seed-search.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -53,6 +54,8 @@ export interface Seeded {
   sites: SeededSites;
   /** 100 spaces of 1,000 indexed pages in the sixth member organization. */
   search: SeededSearch;
+  /** 1,000 public integrations published by the seventh member organization. */
+  integrations: SeededIntegrations;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -173,11 +176,20 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
   );
 
   const search = await seedSearch(app, seeded.authorization, seeded.memberOrganizationIds[5]!);
+  const integrations = await seedIntegrations(app, seeded.userId, seeded.memberOrganizationIds[6]!);
 
   // Fresh tables have no statistics until autovacuum gets to them; without
   // them the planner may pick plans that production would not.
   await sql`ANALYZE`.execute(db);
   // Walked after ANALYZE, so the 90 requests get the plans the scenarios will.
   const deepPage = await findCommentsPage(app, seeded.authorization, comments.spaceId, DEEP_COMMENTS_OFFSET);
-  return { ...seeded, spaces, content: { big, small }, comments: { ...comments, deepPage }, sites, search };
+  return {
+    ...seeded,
+    spaces,
+    content: { big, small },
+    comments: { ...comments, deepPage },
+    sites,
+    search,
+    integrations,
+  };
 }

@@ -40,6 +40,7 @@ import { siteRoutes } from './sites/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { specRoutes } from './specs/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
+import { integrationAssetRoutes } from './integrations/asset-routes.js';
 import { translationRoutes } from './translations/routes.js';
 import { TranslationSettingsSchema } from './translations/schemas.js';
 import { siteSchemas } from './sites/schemas.js';
@@ -271,6 +272,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(operationsRoutes);
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);
+  await app.register(integrationAssetRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRoute', requireScopeOnEveryRoute);

@@ -2,11 +2,14 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './core/clock.js';
 import { ROLES, type Role } from './model/access/roles.js';
 import { isScope, SCOPES } from './model/access/scopes.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { withCommandDatabase } from './db/command-database.js';
 import { createDatabase, type Db } from './db/database.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './users/tokens.js';
 import { createUser, findUserByEmail } from './model/people/user-queries.js';
+import { Keyring } from './core/keyring.js';
+import { loadServiceSecret } from './core/secret.js';
+import { rotateIntegrationSecrets } from './integrations/secrets.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -19,6 +22,9 @@ Commands:
       Lists a user's tokens (never their secrets).
   tokens revoke (--id <tokenId> | --token <token>)
       Revokes a token.
+  secrets rotate
+      Re-encrypts every integration secret under ENCRYPTION_KEY: run it after setting a new
+      ENCRYPTION_KEY with the old one as ENCRYPTION_KEY_PREVIOUS, then drop the previous key.
 
 Roles: ${ROLES.join(', ')}
 Scopes: ${SCOPES.join(', ')}`;
@@ -39,7 +45,13 @@ async function userIdByEmail(db: Db, email: string): Promise<string> {
   return user.id;
 }
 
-async function run(db: Db, command: string, values: Record<string, string | undefined>, out: (line: string) => void) {
+async function run(
+  db: Db,
+  config: Config,
+  command: string,
+  values: Record<string, string | undefined>,
+  out: (line: string) => void,
+) {
   const clock = systemClock;
   switch (command) {
     case 'users create': {
@@ -127,6 +139,15 @@ async function run(db: Db, command: string, values: Record<string, string | unde
       out(`Revoked token ${revoked}.`);
       return;
     }
+    case 'secrets rotate': {
+      const keyring = Keyring.fromConfig(config.encryption, await loadServiceSecret(db, config.secretKey));
+      const { rotated, failed } = await rotateIntegrationSecrets(db, keyring, { batchSize: 500 });
+      out(`Re-encrypted ${rotated} integration secret(s) under key ${keyring.currentKeyId}.`);
+      for (const secret of failed)
+        out(`Could not open ${secret.name} of integration ${secret.integrationId}: ${secret.reason}`);
+      if (failed.length > 0) throw new Error(`${failed.length} secret(s) could not be re-encrypted`);
+      return;
+    }
     default:
       throw new UsageError(`Unknown command: ${command || '(none)'}`);
   }
@@ -166,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
     await withCommandDatabase(config, async (databaseUrl) => {
       const db = createDatabase({ url: databaseUrl, poolSize: 2 });
       try {
-        await run(db, command, values, (line) => process.stdout.write(`${line}\n`));
+        await run(db, config, command, values, (line) => process.stdout.write(`${line}\n`));
       } finally {
         await db.destroy();
       }

@@ -138,20 +138,25 @@ interface SpaceRoute {
 
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Every registered /v1 route with a {spaceId} in its path, from the app's own OpenAPI document. */
+/** Every registered /v1 route of a space (with a {spaceId} in its path), from the app's own OpenAPI document. */
 function spaceRoutes(): SpaceRoute[] {
   const document = t.app.swagger() as { paths: Record<string, Record<string, { operationId?: string }>> };
-  return Object.entries(document.paths)
-    .filter(([path]) => path.startsWith('/v1/') && path.includes('{spaceId}'))
-    .flatMap(([path, operations]) =>
-      Object.entries(operations)
-        .filter(([method]) => METHODS.has(method.toUpperCase()))
-        .map(([method, operation]) => ({
-          method: method.toUpperCase() as Method,
-          path,
-          operationId: operation.operationId ?? `${method.toUpperCase()} ${path}`,
-        })),
-    );
+  return (
+    Object.entries(document.paths)
+      // Routes of a space itself; an integration's installation on a space is the integration's (integrations-access).
+      .filter(
+        ([path]) => path.startsWith('/v1/') && path.includes('{spaceId}') && !path.startsWith('/v1/integrations/'),
+      )
+      .flatMap(([path, operations]) =>
+        Object.entries(operations)
+          .filter(([method]) => METHODS.has(method.toUpperCase()))
+          .map(([method, operation]) => ({
+            method: method.toUpperCase() as Method,
+            path,
+            operationId: operation.operationId ?? `${method.toUpperCase()} ${path}`,
+          })),
+      )
+  );
 }
 
 /** The route's path with the fixture's ids: a comment route names the comment of its own thread. */

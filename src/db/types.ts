@@ -496,6 +496,93 @@ export interface OpenapiSpecJobsTable {
 
 // ---- Integrations (src/integrations): tables go here ----
 
+/** A JSON column the integrations domain writes as JSON text and reads parsed. */
+type JsonColumn<T> = ColumnType<T, string | undefined, string>;
+
+export type IntegrationVisibility = 'public' | 'private' | 'unlisted';
+export type IntegrationTarget = 'all' | 'site' | 'space' | 'organization';
+
+export interface IntegrationsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  version: Generated<number>;
+  runtime: Generated<'v1' | 'v2'>;
+  title: string;
+  description: string;
+  summary: string | null;
+  visibility: IntegrationVisibility;
+  target: Generated<IntegrationTarget>;
+  scopes: Generated<string[]>;
+  categories: Generated<string[]>;
+  blocks: JsonColumn<unknown[]>;
+  content_sources: JsonColumn<unknown[]>;
+  configurations: JsonColumn<Record<string, unknown>>;
+  external_links: JsonColumn<unknown[]>;
+  /** JSON: a string, or an object of directives. */
+  content_security_policy: ColumnType<object | null, string | null | undefined, string | null>;
+  block_domains: Generated<string[]>;
+  has_blocks: ColumnType<boolean, never, never>;
+  has_content_sources: ColumnType<boolean, never, never>;
+  icon: string | null;
+  preview_images: Generated<string[]>;
+  script: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationAssetsTable {
+  id: string;
+  organization_id: string;
+  integration_id: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  sha256: Buffer;
+  created_at: Timestamp;
+}
+
+export interface IntegrationSecretsTable {
+  integration_id: string;
+  organization_id: string;
+  name: string;
+  sealed: string;
+  key_id: string;
+  created_at: Timestamp;
+}
+
+export interface IntegrationInstallationsTable {
+  id: string;
+  organization_id: string;
+  integration_id: string;
+  status: Generated<'active' | 'pending' | 'paused'>;
+  configuration: JsonColumn<Record<string, unknown>>;
+  external_ids: Generated<string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationSpaceInstallationsTable {
+  installation_id: string;
+  organization_id: string;
+  space_id: string;
+  configuration: JsonColumn<Record<string, unknown>>;
+  external_ids: Generated<string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationSiteInstallationsTable {
+  installation_id: string;
+  organization_id: string;
+  site_id: string;
+  configuration: JsonColumn<Record<string, unknown>>;
+  external_ids: Generated<string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
@@ -531,6 +618,12 @@ export interface Database {
   openapi_spec_versions: OpenapiSpecVersionsTable;
   openapi_spec_jobs: OpenapiSpecJobsTable;
   // ---- Integrations (src/integrations) ----
+  integrations: IntegrationsTable;
+  integration_assets: IntegrationAssetsTable;
+  integration_secrets: IntegrationSecretsTable;
+  integration_installations: IntegrationInstallationsTable;
+  integration_space_installations: IntegrationSpaceInstallationsTable;
+  integration_site_installations: IntegrationSiteInstallationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

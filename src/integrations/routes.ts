@@ -1,3 +1,86 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { noContent } from '../core/replies.js';
+import { errorResponses, ListEnvelope } from '../core/schemas.js';
+import { callerOf } from '../model/access/auth.js';
+import { getIntegration, listIntegrations, publishIntegration, unpublishIntegration } from './actions.js';
+import { ImageDecoder } from './image-pool.js';
+import { installationRoutes } from './installation-routes.js';
+import { contentInstallationRoutes } from './content-installation-routes.js';
+import { IntegrationParams, IntegrationSchema, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
 
-export const integrationRoutes: FastifyPluginAsyncTypebox = async () => {};
+export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Published images are decoded on threads of their own; they start when first needed.
+  const images = new ImageDecoder({
+    threads: Math.min(2, app.config.conversion.threads),
+    onThreadError: (error) => app.log.error({ err: error }, 'An image decoding thread failed'),
+  });
+  app.addHook('onClose', async () => images.close());
+
+  app.get(
+    '/integrations',
+    {
+      config: { scope: 'integration:read' },
+      schema: {
+        operationId: 'listIntegrations',
+        tags: ['integrations'],
+        summary: 'List the integrations the caller may see: public ones, and those of their organizations',
+        querystring: ListIntegrationsQuery,
+        response: { 200: ListEnvelope(IntegrationSchema), ...errorResponses },
+      },
+    },
+    async (request) => listIntegrations(app.context, callerOf(request).userId, request.query),
+  );
+
+  app.get(
+    '/integrations/:integrationName',
+    {
+      config: { scope: 'integration:read' },
+      schema: {
+        operationId: 'getIntegrationByName',
+        tags: ['integrations'],
+        summary: 'Get an integration by its name',
+        params: IntegrationParams,
+        response: { 200: IntegrationSchema, ...errorResponses },
+      },
+    },
+    async (request) => getIntegration(app.context, callerOf(request).userId, request.params.integrationName),
+  );
+
+  app.post(
+    '/integrations/:integrationName',
+    {
+      config: { scope: 'integration:publish' },
+      schema: {
+        operationId: 'publishIntegration',
+        tags: ['integrations'],
+        summary: 'Publish an integration, or a new version of it (admins of the publishing organization)',
+        params: IntegrationParams,
+        body: PublishIntegrationBody,
+        response: { 200: IntegrationSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      publishIntegration(app.context, images, callerOf(request).userId, request.params.integrationName, request.body),
+  );
+
+  app.delete(
+    '/integrations/:integrationName',
+    {
+      config: { scope: 'integration:delete' },
+      schema: {
+        operationId: 'unpublishIntegration',
+        tags: ['integrations'],
+        summary: 'Unpublish an integration, removing its installations (admins of the publishing organization)',
+        params: IntegrationParams,
+        response: { 204: Type.Null({ description: 'Unpublished' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await unpublishIntegration(app.context, callerOf(request).userId, request.params.integrationName);
+      return noContent(reply, 204);
+    },
+  );
+
+  await app.register(installationRoutes);
+  await app.register(contentInstallationRoutes);
+};

@@ -1,0 +1,59 @@
+import type { Role } from '../db/types.js';
+import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import type { Context } from '../model/context.js';
+import { findIntegrationByName, type IntegrationWithCaller } from './queries.js';
+import type { IntegrationVisibility } from './schemas.js';
+
+/**
+ * Who sees an integration. Public ones: anyone authenticated, in lists too.
+ * Unlisted ones: anyone who names them, but only members of the owner
+ * organization find them in lists. Private ones: members of the owner only.
+ * "Members" here are those with a role: guests of the owner see what strangers see.
+ */
+
+/** What the caller is to an organization. */
+export interface CallerMembership {
+  isMember: boolean;
+  role: Role | null;
+}
+
+export const membershipOf = (row: { caller_is_member: boolean; caller_role: Role | null }): CallerMembership => ({
+  isMember: row.caller_is_member,
+  role: row.caller_is_member ? row.caller_role : null,
+});
+
+const isFullMember = (membership: CallerMembership) => membership.isMember && membership.role !== null;
+export const isAdmin = (membership: CallerMembership) => membership.isMember && membership.role === 'admin';
+
+export function canRead(visibility: IntegrationVisibility, owner: CallerMembership): boolean {
+  return visibility !== 'private' || isFullMember(owner);
+}
+
+export const integrationNotFound = () => new NotFoundError('No integration with this name is visible to you');
+
+/** The integration and what the caller is to its owner, or a 404 when they may not see it. */
+export async function findVisibleIntegration(
+  context: Context,
+  callerId: string,
+  name: string,
+): Promise<{ integration: IntegrationWithCaller; owner: CallerMembership }> {
+  const integration = await findIntegrationByName(context.db, name, callerId);
+  if (!integration) throw integrationNotFound();
+  const owner = membershipOf(integration);
+  if (!canRead(integration.visibility, owner)) throw integrationNotFound();
+  return { integration, owner };
+}
+
+/** As findVisibleIntegration, for a change only the owner organization's admins may make (403 for anyone else). */
+export async function findIntegrationToManage(
+  context: Context,
+  callerId: string,
+  name: string,
+  action: string,
+): Promise<{ integration: IntegrationWithCaller; owner: CallerMembership }> {
+  const found = await findVisibleIntegration(context, callerId, name);
+  if (!isAdmin(found.owner)) {
+    throw new ForbiddenError(`${action} needs the admin role in the organization that publishes the integration`);
+  }
+  return found;
+}

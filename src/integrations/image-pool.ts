@@ -1,0 +1,49 @@
+import { WorkPool } from '../core/work-pool.js';
+import { BadRequestError } from '../core/errors.js';
+import { base64Length, type DecodedImage } from './images.js';
+
+/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
+const TASKS = new URL(`./image-tasks${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/**
+ * Decodes published images on worker threads, within a deadline. The length
+ * of the base64 is checked first, here: a text too long for the limit is
+ * refused before any thread sees it.
+ */
+export class ImageDecoder {
+  private readonly pool: WorkPool;
+
+  constructor(options: { threads: number; onThreadError: (error: unknown) => void }) {
+    this.pool = new WorkPool({
+      filename: TASKS,
+      threads: options.threads,
+      timeoutMs: 2_000,
+      msPerKib: 1,
+      maxQueue: options.threads * 32,
+      onThreadError: options.onThreadError,
+    });
+  }
+
+  /** The image in `base64`, or a 400 naming `field` and what is wrong with it. */
+  async decode(base64: string, maxBytes: number, field: string): Promise<DecodedImage> {
+    // Room for a `data:` prefix; decodeImage measures the base64 alone.
+    if (base64.length > base64Length(maxBytes) + 64) {
+      throw new BadRequestError(`${field} is larger than the ${maxBytes} bytes an image may have`);
+    }
+    const image = await this.pool.run<DecodedImage>(
+      'decodeImage',
+      { base64, maxBytes },
+      { field, characters: base64.length },
+    );
+    return { ...image, bytes: toBuffer(image.bytes), sha256: toBuffer(image.sha256) };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/** A worker's Uint8Array as a Buffer, sharing its memory. */
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,0 +1,119 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { noContent } from '../core/replies.js';
+import { errorResponses, ListEnvelope } from '../core/schemas.js';
+import { callerOf } from '../model/access/auth.js';
+import {
+  getInstallation,
+  installIntegration,
+  listInstallations,
+  uninstallIntegration,
+  updateInstallation,
+} from './installation-actions.js';
+import {
+  InstallationParams,
+  IntegrationInstallationSchema,
+  IntegrationParams,
+  InstallIntegrationBody,
+  ListInstallationsQuery,
+  UpdateInstallationBody,
+} from './schemas.js';
+
+export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/integrations/:integrationName/installations',
+    {
+      config: { scope: 'integration:installations:read' },
+      schema: {
+        operationId: 'listIntegrationInstallations',
+        tags: ['integrations'],
+        summary:
+          'List the installations of an integration: all of them for its publishers’ admins, else those on the caller’s organizations',
+        params: IntegrationParams,
+        querystring: ListInstallationsQuery,
+        response: { 200: ListEnvelope(IntegrationInstallationSchema), ...errorResponses },
+      },
+    },
+    async (request) =>
+      listInstallations(app.context, callerOf(request).userId, request.params.integrationName, request.query),
+  );
+
+  app.post(
+    '/integrations/:integrationName/installations',
+    {
+      config: { scope: 'integration:installations:write' },
+      schema: {
+        operationId: 'installIntegration',
+        tags: ['integrations'],
+        summary: 'Install an integration on an organization (its admins)',
+        params: IntegrationParams,
+        body: InstallIntegrationBody,
+        response: { 201: IntegrationInstallationSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const installation = await installIntegration(
+        app.context,
+        callerOf(request).userId,
+        request.params.integrationName,
+        request.body,
+      );
+      return reply.code(201).header('location', installation.urls.location).send(installation);
+    },
+  );
+
+  app.get(
+    '/integrations/:integrationName/installations/:installationId',
+    {
+      config: { scope: 'integration:installations:read' },
+      schema: {
+        operationId: 'getIntegrationInstallationById',
+        tags: ['integrations'],
+        summary: 'Get an installation',
+        params: InstallationParams,
+        response: { 200: IntegrationInstallationSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { integrationName, installationId } = request.params;
+      return getInstallation(app.context, callerOf(request).userId, integrationName, installationId);
+    },
+  );
+
+  app.patch(
+    '/integrations/:integrationName/installations/:installationId',
+    {
+      config: { scope: 'integration:installations:write' },
+      schema: {
+        operationId: 'updateIntegrationInstallation',
+        tags: ['integrations'],
+        summary: 'Change the external ids or the configuration of an installation (admins of its organization)',
+        params: InstallationParams,
+        body: UpdateInstallationBody,
+        response: { 200: IntegrationInstallationSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { integrationName, installationId } = request.params;
+      return updateInstallation(app.context, callerOf(request).userId, integrationName, installationId, request.body);
+    },
+  );
+
+  app.delete(
+    '/integrations/:integrationName/installations/:installationId',
+    {
+      config: { scope: 'integration:installations:write' },
+      schema: {
+        operationId: 'uninstallIntegration',
+        tags: ['integrations'],
+        summary: 'Uninstall an integration from an organization, and its spaces and sites (admins of the organization)',
+        params: InstallationParams,
+        response: { 205: Type.Null({ description: 'Uninstalled' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { integrationName, installationId } = request.params;
+      await uninstallIntegration(app.context, callerOf(request).userId, integrationName, installationId);
+      return noContent(reply, 205);
+    },
+  );
+};
