@@ -55,6 +55,7 @@ import { MemberSchema, TeamSchema } from './model/people/schemas.js';
 import { ChangeRequestSchema } from './model/change-requests/schemas.js';
 import { type Context } from './model/context.js';
 import { ScopedCache } from './core/scoped-cache.js';
+import { findSpecOutlines } from './model/specs/outlines.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -212,6 +213,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           conversions,
           outbound: instance.outbound,
           fileUrls: instance.fileUrls,
+          specOutlines: (organizationId, slugs) => findSpecOutlines(db, organizationId, slugs),
           // 64 MiB: some hundred large sites' structures, each as a few of its viewers see it.
           siteStructures: new ScopedCache(config.siteCacheTtlMs, 64 * 1024 * 1024, () =>
             instance.clock.now().getTime(),

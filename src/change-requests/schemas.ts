@@ -67,6 +67,43 @@ const PageDocument = Type.Union(
   { description: 'Markdown, a JSON document, or {} for an empty page' },
 );
 
+/**
+ * The source of a computed page: GitBook's ComputedContentSourceRevision of
+ * type `builtin:openapi`, which names an OpenAPI spec of the organization by
+ * its slug. Reads with `computed=true` show the spec's operations in its place.
+ */
+const ComputedPageSource = Type.Object(
+  {
+    type: Type.Literal('builtin:openapi'),
+    props: Type.Object(
+      {
+        models: Type.Boolean({ description: 'Also a page of the spec’s schemas' }),
+        grouping: Type.Optional(StringEnum(['by-tag', 'by-operation'] as const)),
+        downloadLink: Type.Optional(Type.Boolean()),
+      },
+      closed,
+    ),
+    dependencies: Type.Object(
+      {
+        spec: Type.Object(
+          {
+            ref: Type.Object(
+              {
+                kind: Type.Literal('openapi'),
+                spec: Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }),
+              },
+              closed,
+            ),
+          },
+          closed,
+        ),
+      },
+      closed,
+    ),
+  },
+  closed,
+);
+
 const PageMetadata = {
   title: Type.Optional(PageTitle),
   slug: Type.Optional(PageSlug),
@@ -85,7 +122,9 @@ export const InsertPageChange = Type.Object(
     into: Type.Optional(PageId),
     at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     ref: Type.Optional(BatchRef),
-    document: PageDocument,
+    type: Type.Optional(StringEnum(['document', 'computed'] as const, { description: 'Default: document' })),
+    document: Type.Optional(PageDocument),
+    computed: Type.Optional(ComputedPageSource),
   },
   closed,
 );
@@ -96,6 +135,7 @@ export const UpdatePageChange = Type.Object(
     page: PageId,
     ...PageMetadata,
     document: Type.Optional(PageDocument),
+    computed: Type.Optional(ComputedPageSource),
     into: Type.Optional(Type.Union([PageId, Type.Null()])),
     at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
   },

@@ -8,9 +8,16 @@ import { findChangeRequest } from '../model/change-requests/queries.js';
 import type { Context } from '../model/context.js';
 import { evaluateExpressions, type JSONDocument } from '../model/content/document/index.js';
 import type { PageTreeBody } from '../model/content/page-tree-body.js';
-import { presentFile, presentPage, type ContentPlace, type RevisionFile } from '../model/content/present.js';
+import {
+  presentFile,
+  presentGeneratedPage,
+  presentPage,
+  type ContentPlace,
+  type RevisionFile,
+} from '../model/content/present.js';
 import type { RevisionPoint } from '../model/content/state.js';
-import type { FileState } from '../model/content/tree.js';
+import type { ContentTree, FileState } from '../model/content/tree.js';
+import { computedViewOf, findGeneratedPage, type ComputedView } from '../model/content/computed.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
 import { presentRevision, swapMarkdownForDocument } from './present.js';
 
@@ -79,12 +86,29 @@ function filesListOf(locator: ContentLocator): string {
 const fileUrlOf = (context: Context, file: FileState) =>
   context.fileUrls.sign(file.versionId, file.name, context.clock.now());
 
+/** What `computed=true` shows of the tree's computed pages: undefined when it has none, or with `computed=false`. */
+async function computedView(
+  context: Context,
+  target: ContentTarget,
+  tree: ContentTree,
+  computed: boolean,
+): Promise<ComputedView | undefined> {
+  if (!computed) return undefined;
+  return computedViewOf(tree.pages.values(), target.point.organizationId, context.specOutlines);
+}
+
 /** The revision with its pages, files and variables, as the JSON bytes sent. */
-export async function readRevision(context: Context, userId: string, locator: ContentLocator): Promise<Buffer> {
+export async function readRevision(
+  context: Context,
+  userId: string,
+  locator: ContentLocator,
+  computed = true,
+): Promise<Buffer> {
   const target = await targetOf(context, userId, locator);
   const { point, space } = target;
   const tree = await context.content.tree(point);
-  const pageTree = await context.content.pageTreeBody(point, target.place);
+  const view = await computedView(context, target, tree, computed);
+  const pageTree = await context.content.pageTreeBody(point, target.place, view);
   const files = [...tree.files.values()].map((file) => presentFile(file, fileUrlOf(context, file)));
   let mergedFrom;
   if (point.type === 'merge' && point.mergedFrom) {
@@ -99,9 +123,16 @@ export async function readRevision(context: Context, userId: string, locator: Co
 }
 
 /** The page tree, each page with its content: prepared once per revision and place. */
-export async function readPageTree(context: Context, userId: string, locator: ContentLocator): Promise<PageTreeBody> {
+export async function readPageTree(
+  context: Context,
+  userId: string,
+  locator: ContentLocator,
+  computed = true,
+): Promise<PageTreeBody> {
   const target = await targetOf(context, userId, locator);
-  return context.content.pageTreeBody(target.point, target.place);
+  const tree = await context.content.tree(target.point);
+  const view = await computedView(context, target, tree, computed);
+  return context.content.pageTreeBody(target.point, target.place, view);
 }
 
 /** The revision's files, oldest first, a page at a time. */
@@ -154,6 +185,8 @@ export async function readFile(
 export interface PageForm {
   format: 'document' | 'markdown';
   evaluated: boolean;
+  /** false shows computed pages as written, without what their source makes. */
+  computed: boolean;
 }
 
 /** One page and its subpages, as JSON text: made once per revision, place, page and form. */
@@ -165,17 +198,52 @@ export async function readPage(
   form: PageForm,
 ): Promise<string> {
   const target = await targetOf(context, userId, locator);
-  // Variables belong to the revision and its page versions, so an evaluated answer is as lasting as a plain one.
-  const formKey = form.evaluated ? `${form.format}|evaluated` : form.format;
+  const tree = await context.content.tree(target.point);
+  const view = await computedView(context, target, tree, form.computed);
+  // Variables belong to the revision and its page versions, so an evaluated answer is as lasting as a plain one;
+  // what computed pages show also depends on their specs' versions.
+  const formKey = [form.format, form.evaluated ? 'evaluated' : '', view ? `computed:${view.key}` : ''].join('|');
   return context.content.pageAnswer(target.point, target.place, pageId, formKey, () =>
-    pageJson(context, target, pageId, form),
+    pageJson(context, target, tree, pageId, form, view),
   );
 }
 
-async function pageJson(context: Context, target: ContentTarget, pageId: string, form: PageForm): Promise<string> {
-  const tree = await context.content.tree(target.point);
+/** The markdown of generated pages as JSON documents, by page id, for the `document` form. */
+async function generatedDocuments(context: Context, body: Record<string, unknown>, into: Map<string, JSONDocument>) {
+  const pending: Array<Record<string, unknown>> = [body];
+  while (pending.length > 0) {
+    const page = pending.pop()!;
+    if (page.computed !== undefined && typeof page.markdown === 'string') {
+      const id = page.id as string;
+      const json = await context.conversions.toDocumentJson(page.markdown, `the generated content of page ${id}`);
+      into.set(id, JSON.parse(json) as JSONDocument);
+    }
+    pending.push(...(page.pages as Array<Record<string, unknown>>));
+  }
+}
+
+async function pageJson(
+  context: Context,
+  target: ContentTarget,
+  tree: ContentTree,
+  pageId: string,
+  form: PageForm,
+  view: ComputedView | undefined,
+): Promise<string> {
   const page = tree.pages.get(pageId);
-  if (!page) throw new NotFoundError('No page with this id in this revision');
+  if (!page) {
+    const generated = view && findGeneratedPage(view, pageId);
+    const origin = generated && tree.pages.get(generated.origin);
+    if (!generated || !origin) throw new NotFoundError('No page with this id in this revision');
+    const path = `${tree.pathOf(origin.pageId)}/${generated.relativePath}`;
+    const body = presentGeneratedPage(generated.page, origin, path, context.urls, target.place);
+    if (form.format === 'document') {
+      const documents = new Map<string, JSONDocument>();
+      await generatedDocuments(context, body, documents);
+      swapMarkdownForDocument(body, (presented) => documents.get(presented.id as string)!);
+    }
+    return JSON.stringify(body);
+  }
   const subtree = tree.subtreeOf(pageId);
   const markdownOf = await context.content.markdownOf(target.point.organizationId, subtree);
   const contentOf = (state: typeof page) => {
@@ -184,7 +252,7 @@ async function pageJson(context: Context, target: ContentTarget, pageId: string,
       ? evaluateExpressions(markdown, { space: target.point.variables, page: state.variables })
       : markdown;
   };
-  const body = presentPage(tree, page, contentOf, context.urls, target.place);
+  const body = presentPage(tree, page, contentOf, context.urls, target.place, view?.expansions);
   if (form.format === 'document') {
     const storedDocumentOf = await context.content.documentsOf(target.point.organizationId, subtree);
     const documents = new Map<string, JSONDocument>();
@@ -200,6 +268,7 @@ async function pageJson(context: Context, target: ContentTarget, pageId: string,
             ) as JSONDocument);
       documents.set(state.pageId, document);
     }
+    await generatedDocuments(context, body, documents);
     swapMarkdownForDocument(body, (presented) => documents.get(presented.id as string)!);
   }
   return JSON.stringify(body);

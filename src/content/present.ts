@@ -51,7 +51,10 @@ export function swapMarkdownForDocument(
   page: Record<string, unknown>,
   documentOf: (page: Record<string, unknown>) => JSONDocument,
 ): void {
-  page.document = documentOf(page);
-  delete page.markdown;
+  // A computed page shown as written has no content of its own.
+  if ('markdown' in page) {
+    page.document = documentOf(page);
+    delete page.markdown;
+  }
   for (const child of page.pages as Record<string, unknown>[]) swapMarkdownForDocument(child, documentOf);
 }

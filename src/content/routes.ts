@@ -51,7 +51,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { spaceId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
-      return sendBytes(reply.type(JSON_TYPE), await readRevision(app.context, callerOf(request).userId, locator));
+      return sendBytes(
+        reply.type(JSON_TYPE),
+        await readRevision(app.context, callerOf(request).userId, locator, request.query.computed),
+      );
     },
   );
   app.get(
@@ -60,7 +63,11 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { spaceId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
-      return sendPreparedJson(request, reply, await readPageTree(app.context, callerOf(request).userId, locator));
+      return sendPreparedJson(
+        request,
+        reply,
+        await readPageTree(app.context, callerOf(request).userId, locator, request.query.computed),
+      );
     },
   );
   app.get(
@@ -104,7 +111,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { spaceId, changeRequestId } = request.params;
       const locator = { spaceId, changeRequestId };
-      return sendBytes(reply.type(JSON_TYPE), await readRevision(app.context, callerOf(request).userId, locator));
+      return sendBytes(
+        reply.type(JSON_TYPE),
+        await readRevision(app.context, callerOf(request).userId, locator, request.query.computed),
+      );
     },
   );
   app.get(
@@ -119,7 +129,11 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { spaceId, changeRequestId } = request.params;
       const locator = { spaceId, changeRequestId };
-      return sendPreparedJson(request, reply, await readPageTree(app.context, callerOf(request).userId, locator));
+      return sendPreparedJson(
+        request,
+        reply,
+        await readPageTree(app.context, callerOf(request).userId, locator, request.query.computed),
+      );
     },
   );
   app.get(
@@ -163,7 +177,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { spaceId, revisionId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
-      return sendBytes(reply.type(JSON_TYPE), await readRevision(app.context, callerOf(request).userId, locator));
+      return sendBytes(
+        reply.type(JSON_TYPE),
+        await readRevision(app.context, callerOf(request).userId, locator, request.query.computed),
+      );
     },
   );
   app.get(
@@ -172,7 +189,11 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { spaceId, revisionId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
-      return sendPreparedJson(request, reply, await readPageTree(app.context, callerOf(request).userId, locator));
+      return sendPreparedJson(
+        request,
+        reply,
+        await readPageTree(app.context, callerOf(request).userId, locator, request.query.computed),
+      );
     },
   );
   app.get(

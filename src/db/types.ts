@@ -170,7 +170,14 @@ export interface OrganizationInvitesTable {
 
 export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
 export type RevisionType = 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
-export type PageType = 'document' | 'group' | 'link';
+/** Where a computed page's content comes from: an OpenAPI spec of the organization, by slug. */
+export interface ComputedSource {
+  type: 'builtin:openapi';
+  props: { models: boolean; grouping?: 'by-tag' | 'by-operation'; downloadLink?: boolean };
+  dependencies: { spec: { ref: { kind: 'openapi'; spec: string } } };
+}
+
+export type PageType = 'document' | 'group' | 'link' | 'computed';
 export type VariableValues = Record<string, string | number | boolean>;
 
 export interface ChangeRequestsTable {
@@ -260,6 +267,8 @@ export interface PageVersionsTable {
   no_robots_index: boolean;
   target: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   href: string | null;
+  /** The source of a computed page (GitBook's ComputedContentSourceRevision); null for any other page. */
+  computed: ColumnType<ComputedSource | null, string | null, string | null>;
   page_created_at: Date;
   created_at: Timestamp;
 }
@@ -492,7 +501,6 @@ export interface OpenapiSpecJobsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
-
 
 // ---- Integrations (src/integrations): tables go here ----
 

@@ -8,6 +8,7 @@ import type { Urls } from '../core/urls.js';
 import type { Db } from '../db/database.js';
 import type { Conversions } from './content/document/conversions.js';
 import type { FileUrlSigner } from './content/files/signing.js';
+import type { SpecResolver } from './content/computed.js';
 import type { ContentStore } from './content/store.js';
 
 /**
@@ -27,6 +28,8 @@ export interface Context {
   content: ContentStore;
   /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
   conversions: Conversions;
+  /** The OpenAPI specs computed pages name, with what their latest versions hold. */
+  specOutlines: SpecResolver;
   /** The one way the service fetches URLs it is given. */
   outbound: OutboundFetcher;
   fileUrls: FileUrlSigner;

@@ -2,6 +2,7 @@ import { generateKeyBetween } from 'fractional-indexing';
 import { BadRequestError, ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { ContentTree, FileState, PageState } from '../../model/content/tree.js';
+import type { ComputedSource } from '../../db/types.js';
 import type { ContentChange, InsertPage, UpdatePage } from '../schemas.js';
 import type { PreparedFile } from './files.js';
 import { resolveLinks, type BatchRefs } from './links.js';
@@ -184,8 +185,11 @@ function checkSlug(slug: string, field: string): void {
 }
 
 function requireParent(tree: ContentTree, parentId: string | null, field: string): void {
-  if (parentId !== null && !tree.pages.has(parentId))
-    throw new BadRequestError(`${field}/into: no page ${parentId} in this change request`);
+  if (parentId === null) return;
+  const parent = tree.pages.get(parentId);
+  if (!parent) throw new BadRequestError(`${field}/into: no page ${parentId} in this change request`);
+  if (parent.type === 'computed')
+    throw new BadRequestError(`${field}/into: page ${parentId} is computed; its source makes the pages under it`);
 }
 
 function applyFields(page: PageState, fields: PageFields): PageState {
@@ -203,6 +207,21 @@ function applyFields(page: PageState, fields: PageFields): PageState {
   };
 }
 
+const isEmptyDocument = (document: NonNullable<InsertPage['document']>) => Object.keys(document).length === 0;
+
+/** A computed page's source, or null for a document page; a page is one or the other. */
+function computedSourceOf(change: InsertPage, field: string): ComputedSource | null {
+  if (change.type === 'computed') {
+    if (!change.computed) throw new BadRequestError(`${field}/computed is required for a page of type computed`);
+    if (change.document !== undefined && !isEmptyDocument(change.document))
+      throw new BadRequestError(`${field}/document: a computed page has no document of its own; its source makes it`);
+    return change.computed;
+  }
+  if (change.computed) throw new BadRequestError(`${field}/computed goes with type computed`);
+  if (change.document === undefined) throw new BadRequestError(`${field}/document is required`);
+  return null;
+}
+
 function insertPage(
   tree: ContentTree,
   pageId: string,
@@ -213,6 +232,7 @@ function insertPage(
   newContent: Map<string, NewContent | null>,
 ): void {
   requireParent(tree, parentId, field);
+  const computed = computedSourceOf(change, field);
   const fields = readPageFields(change, content, field);
   const title = fields.title ?? 'Untitled';
   const taken = siblingSlugs(tree, parentId, pageId);
@@ -231,7 +251,7 @@ function insertPage(
       versionId: '',
       parentId,
       position: positionAt(tree, parentId, change.at),
-      type: 'document',
+      type: computed ? 'computed' : 'document',
       title,
       slug,
       emoji: null,
@@ -246,6 +266,7 @@ function insertPage(
       noRobotsIndex: false,
       target: null,
       href: null,
+      computed,
       pageCreatedAt: now,
       updatedAt: now,
     },
@@ -265,8 +286,13 @@ function updatePage(
 ): void {
   const page = tree.pages.get(pageId);
   if (!page) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
+  if (page.type === 'computed' && change.document !== undefined && !isEmptyDocument(change.document))
+    throw new BadRequestError(`${field}/document: a computed page has no document of its own; its source makes it`);
+  if (change.computed !== undefined && page.type !== 'computed')
+    throw new BadRequestError(`${field}/computed: only a computed page has a source; page ${change.page} is not one`);
   const fields = readPageFields(change, content, field);
   let next = applyFields(page, fields);
+  if (change.computed !== undefined) next = { ...next, computed: change.computed };
 
   const moving = into !== undefined && into !== page.parentId;
   if (into !== undefined) {

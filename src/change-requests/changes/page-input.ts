@@ -35,7 +35,7 @@ export interface PageContent {
   content: NewContent | null;
 }
 
-type DocumentInput = InsertPage['document'];
+type DocumentInput = NonNullable<InsertPage['document']>;
 type MetadataInput = Pick<
   InsertPage,
   'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'

@@ -42,6 +42,7 @@ function pageVersionRow(place: Place, page: PageState): NewPageVersion {
     no_robots_index: page.noRobotsIndex,
     target: json(page.target),
     href: page.href,
+    computed: json(page.computed),
     page_created_at: page.pageCreatedAt,
     created_at: page.updatedAt,
   };

@@ -25,12 +25,19 @@ export function composePageTree(
   tree: ContentTree,
   fragmentOf: (page: PageState) => string,
   cacheKey: string,
+  /** A page's whole JSON, subpages included, where something else makes them (a computed page's expansion). */
+  wholeOf: (page: PageState) => string | undefined = () => undefined,
 ): PageTreeBody {
   const parts: string[] = [PAGES_PREFIX];
   const walk = (parentId: string | null) => {
     parts.push('[');
     tree.childrenOf(parentId).forEach((page, index) => {
       if (index > 0) parts.push(',');
+      const whole = wholeOf(page);
+      if (whole !== undefined) {
+        parts.push(whole);
+        return;
+      }
       parts.push(fragmentOf(page), ',"pages":');
       walk(page.pageId);
       parts.push('}');

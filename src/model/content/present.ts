@@ -1,4 +1,5 @@
 import type { Urls } from '../../core/urls.js';
+import type { GeneratedPage } from './computed.js';
 import type { ContentTree, FileState, PageState } from './tree.js';
 
 /** Where a revision's pages live in the app: the space's, or its change request's. */
@@ -41,6 +42,7 @@ export function pageFields(
   place: ContentPlace,
 ): Record<string, unknown> {
   const path = tree.pathOf(page.pageId);
+  if (page.type === 'computed') return computedPageFields(page, path, urls, place);
   return {
     id: page.pageId,
     title: page.title,
@@ -65,17 +67,80 @@ export function pageFields(
   };
 }
 
-/** A page and the pages under it, as the spec's RevisionPageDocument. */
+/** A computed page as written, without what its source makes: the spec's RevisionPageComputed. */
+function computedPageFields(page: PageState, path: string, urls: Urls, place: ContentPlace): Record<string, unknown> {
+  return {
+    id: page.pageId,
+    title: page.title,
+    type: 'computed',
+    computed: page.computed,
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+    createdAt: page.pageCreatedAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+    urls: { app: pageAppUrl(urls, place, path) },
+    slug: page.slug,
+    path,
+    hidden: page.hidden,
+  };
+}
+
+/**
+ * A page a computed page made, and the pages under it, as the spec's
+ * RevisionPageDocument with its `computed` source in place of a stored
+ * document. `origin` is the computed page, whose dates and
+ * visibility they share.
+ */
+export function presentGeneratedPage(
+  page: GeneratedPage,
+  origin: PageState,
+  path: string,
+  urls: Urls,
+  place: ContentPlace,
+): Record<string, unknown> {
+  const own = page.id === origin.pageId;
+  return {
+    id: page.id,
+    title: page.title,
+    kind: 'sheet',
+    type: 'document',
+    ...(own && origin.emoji ? { emoji: origin.emoji } : {}),
+    ...(own && origin.icon ? { icon: origin.icon } : {}),
+    createdAt: origin.pageCreatedAt.toISOString(),
+    updatedAt: origin.updatedAt.toISOString(),
+    urls: { app: pageAppUrl(urls, place, path) },
+    slug: page.slug,
+    path,
+    layout: { ...DEFAULT_LAYOUT, ...(own ? (origin.layout ?? {}) : {}) },
+    variables: {},
+    hidden: origin.hidden,
+    noIndex: origin.noIndex,
+    noRobotsIndex: origin.noRobotsIndex,
+    // Not `computedSeed` beside it: the spec's RevisionPageDocument would then match both of its oneOf
+    // branches (the other one requires nothing), and so neither; the id is made from the seed.
+    computed: page.source,
+    markdown: page.markdown,
+    pages: page.children.map((child) => presentGeneratedPage(child, origin, `${path}/${child.slug}`, urls, place)),
+  };
+}
+
+/**
+ * A page and the pages under it, as the spec's RevisionPage. Where `expanded`
+ * holds what a computed page makes, that is shown in its place.
+ */
 export function presentPage(
   tree: ContentTree,
   page: PageState,
   markdownOf: (page: PageState) => string,
   urls: Urls,
   place: ContentPlace,
+  expanded: ReadonlyMap<string, GeneratedPage> = new Map(),
 ): Record<string, unknown> {
+  const generated = expanded.get(page.pageId);
+  if (generated) return presentGeneratedPage(generated, page, tree.pathOf(page.pageId), urls, place);
   return {
     ...pageFields(tree, page, markdownOf(page), urls, place),
-    pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place)),
+    pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place, expanded)),
   };
 }
 

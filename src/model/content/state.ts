@@ -105,6 +105,7 @@ const toPageState = (row: PageVersionRecord): PageState => ({
   noRobotsIndex: row.no_robots_index,
   target: row.target,
   href: row.href,
+  computed: row.computed,
   pageCreatedAt: row.page_created_at,
   updatedAt: row.created_at,
 });
@@ -128,7 +129,7 @@ export async function loadTree(db: Db, point: RevisionPoint): Promise<ContentTre
     sql<PageVersionRecord>`
       select pv.id, pv.page_id, pv.parent_page_id, pv.position, pv.type, pv.title, pv.slug, pv.emoji, pv.icon,
         pv.description, pv.document_id, pv.layout, pv.cover, pv.variables, pv.hidden, pv.no_index,
-        pv.no_robots_index, pv.target, pv.href, pv.page_created_at, pv.created_at
+        pv.no_robots_index, pv.target, pv.href, pv.computed, pv.page_created_at, pv.created_at
       from (${entriesAt(point, 'page')}) as state join page_versions pv on pv.id = state.version_id
       where pv.organization_id = ${point.organizationId}`.execute(kysely),
     sql<FileVersionRecord>`

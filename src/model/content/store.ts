@@ -6,7 +6,8 @@ import type { Conversions } from './document/conversions.js';
 import { SIMPLE_CONFIGURATION, type DocumentFacts } from './document/facts.js';
 import type { JSONDocument } from './document/index.js';
 import { composePageTree, type PageTreeBody } from './page-tree-body.js';
-import { pageFields, type ContentPlace } from './present.js';
+import type { ComputedView } from './computed.js';
+import { pageFields, presentGeneratedPage, type ContentPlace } from './present.js';
 import {
   findRevision,
   loadDocuments,
@@ -111,10 +112,13 @@ export class ContentStore {
     return point && { ...point, organizationId };
   }
 
-  /** The body of the revision's page-tree read, made once per revision and place. */
-  pageTreeBody(point: RevisionPoint, place: ContentPlace): Promise<PageTreeBody> {
+  /**
+   * The body of the revision's page-tree read, made once per revision and
+   * place, and, where computed pages are shown made, per version of their specs.
+   */
+  pageTreeBody(point: RevisionPoint, place: ContentPlace, view?: ComputedView): Promise<PageTreeBody> {
     const placeKey = `${place.organizationId}|${place.changeRequestId ?? ''}`;
-    const key = `${point.id}|${placeKey}`;
+    const key = `${point.id}|${placeKey}${view ? `|computed:${view.key}` : ''}`;
     return this.pageTreeBodies.getOrLoad(key, async () => {
       const tree = await this.tree(point);
       const fragmentKey = (page: PageState) => `${placeKey}|${page.versionId}|${tree.pathOf(page.pageId)}`;
@@ -131,7 +135,13 @@ export class ContentStore {
         this.pageFragments.set(fragmentKey(page), fragment);
         fragments.set(page.pageId, fragment);
       }
-      return composePageTree(tree, (page) => fragments.get(page.pageId)!, key);
+      const wholeOf = (page: PageState) => {
+        const generated = view?.expansions.get(page.pageId);
+        return generated
+          ? JSON.stringify(presentGeneratedPage(generated, page, tree.pathOf(page.pageId), this.urls, place))
+          : undefined;
+      };
+      return composePageTree(tree, (page) => fragments.get(page.pageId)!, key, wholeOf);
     });
   }
 

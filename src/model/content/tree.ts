@@ -1,4 +1,4 @@
-import type { PageType, VariableValues } from '../../db/types.js';
+import type { ComputedSource, PageType, VariableValues } from '../../db/types.js';
 
 /** One page as a revision holds it: the fields of its version, keyed by the page's own id. */
 export interface PageState {
@@ -21,6 +21,8 @@ export interface PageState {
   noRobotsIndex: boolean;
   target: Record<string, unknown> | null;
   href: string | null;
+  /** A computed page's source; null for any other page. */
+  computed: ComputedSource | null;
   pageCreatedAt: Date;
   updatedAt: Date;
 }

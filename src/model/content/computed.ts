@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import type { ComputedSource } from '../../db/types.js';
+import { slugify, uniqueSlug } from '../../core/slug.js';
+import type { PageState } from './tree.js';
+
+/** What a computed page shows of an OpenAPI spec: taken from its latest version when that version was made. */
+export interface SpecOutline {
+  info: { title: string; version: string; description?: string };
+  tags: Array<{ name: string; description?: string }>;
+  operations: Array<{
+    path: string;
+    method: string;
+    operationId?: string;
+    summary?: string;
+    description?: string;
+    tags: string[];
+    deprecated?: boolean;
+  }>;
+  /** The names (and descriptions) of the spec's reusable schemas, for a models page. */
+  schemas?: Array<{ name: string; description?: string }>;
+}
+
+/** A spec a computed page names, as its latest version has it. */
+export interface ResolvedSpec {
+  id: string;
+  slug: string;
+  lastVersion: string;
+  outline: SpecOutline;
+}
+
+/** Finds the specs of an organization by slug, with their latest outline; a slug without a processed version is left out. */
+export type SpecResolver = (organizationId: string, slugs: readonly string[]) => Promise<Map<string, ResolvedSpec>>;
+
+/**
+ * A page a computed page makes, shown as a document page with the source of
+ * its content (`computed`, GitBook's ComputedContentSourceDocument) and the
+ * seed its id is made from. The computed page itself becomes the first of
+ * them, about the spec as a whole; its children are the spec's tags, each with
+ * its operations, and, where asked for, its models.
+ */
+export interface GeneratedPage {
+  id: string;
+  title: string;
+  slug: string;
+  source: Record<string, unknown>;
+  seed: string;
+  markdown: string;
+  children: GeneratedPage[];
+}
+
+/** Operations without a tag are shown under this one. */
+const UNTAGGED = 'Other operations';
+
+/** A generated page's id: stable for the computed page and what it shows, so links to it keep working. */
+function generatedId(seed: string): string {
+  return createHash('sha256').update(seed).digest('base64url').replace(/[-_]/g, '').slice(0, 20);
+}
+
+/** Text for a heading or a list item: one line, with markdown's own characters taken literally. */
+function inline(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/([\\`*_[\]#<>|!{}])/g, '\\$1');
+}
+
+function specValue(spec: ResolvedSpec) {
+  return { object: 'openapi-spec', id: spec.id, slug: spec.slug, lastVersion: spec.lastVersion };
+}
+
+function sourceOf(source: ComputedSource, spec: ResolvedSpec, props: Record<string, unknown>) {
+  return {
+    type: 'builtin:openapi',
+    props,
+    dependencies: { spec: { ref: source.dependencies.spec.ref, value: specValue(spec) } },
+  };
+}
+
+function infoMarkdown(spec: ResolvedSpec, tagTitles: string[]): string {
+  const { info } = spec.outline;
+  const parts = [`**${inline(info.title)}**, version ${inline(info.version)}`];
+  if (info.description) parts.push(info.description.trim());
+  if (tagTitles.length > 0) parts.push(tagTitles.map((title) => `* ${inline(title)}`).join('\n'));
+  return `${parts.join('\n\n')}\n`;
+}
+
+function operationsMarkdown(description: string | undefined, operations: SpecOutline['operations']): string {
+  const parts: string[] = [];
+  if (description) parts.push(description.trim());
+  for (const operation of operations) {
+    const method = operation.method.toUpperCase();
+    parts.push(`## ${inline(operation.summary || `${method} ${operation.path}`)}`);
+    parts.push(`\`\`\`http\n${method} ${operation.path.replace(/`/g, '')}\n\`\`\``);
+    if (operation.deprecated) parts.push('{% hint style="warning" %}\nDeprecated.\n{% endhint %}');
+    if (operation.description) parts.push(operation.description.trim());
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+function modelsMarkdown(schemas: NonNullable<SpecOutline['schemas']>): string {
+  const parts = schemas.map(
+    (schema) => `## ${inline(schema.name)}${schema.description ? `\n\n${schema.description.trim()}` : ''}`,
+  );
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** The pages a computed page shows of its spec: itself, about the spec, with a page per tag (and one of models). */
+export function generatePages(page: PageState, source: ComputedSource, spec: ResolvedSpec): GeneratedPage {
+  const { outline } = spec;
+  const byTag = new Map<string, SpecOutline['operations']>();
+  const describedTags = new Map(outline.tags.map((tag) => [tag.name, tag.description]));
+  for (const tag of outline.tags) byTag.set(tag.name, []);
+  for (const operation of outline.operations) {
+    const tags = operation.tags.length > 0 ? operation.tags : [UNTAGGED];
+    for (const tag of tags) {
+      if (!byTag.has(tag)) byTag.set(tag, []);
+      byTag.get(tag)!.push(operation);
+    }
+  }
+  const taken = new Set<string>();
+  const children: GeneratedPage[] = [];
+  for (const [tag, operations] of byTag) {
+    if (operations.length === 0) continue;
+    const seed = `${page.pageId}/operations/${tag}`;
+    const slug = uniqueSlug(slugify(tag), taken);
+    taken.add(slug);
+    children.push({
+      id: generatedId(seed),
+      title: tag,
+      slug,
+      source: sourceOf(source, spec, { doc: 'operations', page: tag }),
+      seed,
+      markdown: operationsMarkdown(describedTags.get(tag), operations),
+      children: [],
+    });
+  }
+  if (source.props.models && outline.schemas && outline.schemas.length > 0) {
+    const seed = `${page.pageId}/models`;
+    const slug = uniqueSlug('models', taken);
+    children.push({
+      id: generatedId(seed),
+      title: 'Models',
+      slug,
+      source: sourceOf(source, spec, { doc: 'models' }),
+      seed,
+      markdown: modelsMarkdown(outline.schemas),
+      children: [],
+    });
+  }
+  return {
+    id: page.pageId,
+    title: page.title,
+    slug: page.slug,
+    source: sourceOf(source, spec, { doc: 'info', page: page.title }),
+    seed: page.pageId,
+    markdown: infoMarkdown(
+      spec,
+      children.map((child) => child.title),
+    ),
+    children,
+  };
+}
+
+/** What a read with `computed=true` shows in place of a revision's computed pages. */
+export interface ComputedView {
+  /** Names the specs' versions the pages were made from: part of the key of any answer cached with them. */
+  key: string;
+  /** What each computed page makes, by its id; one whose spec has no version yet is shown as written. */
+  expansions: ReadonlyMap<string, GeneratedPage>;
+}
+
+/** The computed pages of a tree, with their sources. */
+export function computedPagesOf(pages: Iterable<PageState>): Array<PageState & { computed: ComputedSource }> {
+  const found: Array<PageState & { computed: ComputedSource }> = [];
+  for (const page of pages) if (page.type === 'computed' && page.computed) found.push(page as never);
+  return found;
+}
+
+/** What the computed pages among `pages` show, made from their specs' latest versions; undefined when there are none. */
+export async function computedViewOf(
+  pages: Iterable<PageState>,
+  organizationId: string,
+  resolve: SpecResolver,
+): Promise<ComputedView | undefined> {
+  const computed = computedPagesOf(pages);
+  if (computed.length === 0) return undefined;
+  const slugs = [...new Set(computed.map((page) => page.computed.dependencies.spec.ref.spec))];
+  const specs = await resolve(organizationId, slugs);
+  const expansions = new Map<string, GeneratedPage>();
+  const stamps: string[] = [];
+  for (const page of computed) {
+    const spec = specs.get(page.computed.dependencies.spec.ref.spec);
+    stamps.push(`${page.versionId}@${spec?.lastVersion ?? ''}`);
+    if (spec) expansions.set(page.pageId, generatePages(page, page.computed, spec));
+  }
+  return { key: stamps.sort().join(','), expansions };
+}
+
+/** A page a computed page made, found by id among the expansions, with the computed page it came from and its path below it. */
+export function findGeneratedPage(
+  view: ComputedView,
+  pageId: string,
+): { page: GeneratedPage; origin: string; relativePath: string } | undefined {
+  for (const [origin, root] of view.expansions) {
+    const stack: Array<{ page: GeneratedPage; relativePath: string }> = root.children.map((child) => ({
+      page: child,
+      relativePath: child.slug,
+    }));
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (next.page.id === pageId) return { ...next, origin };
+      for (const child of next.page.children)
+        stack.push({ page: child, relativePath: `${next.relativePath}/${child.slug}` });
+    }
+  }
+  return undefined;
+}
