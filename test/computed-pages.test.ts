@@ -341,4 +341,32 @@ describe('computed pages', () => {
     expect(models!.markdown).toContain('## Invoice');
     expect(models!.markdown).toContain('A bill sent to a customer');
   });
+
+  it('show at most 256 KiB of operations on one page, and say how many more there are', async () => {
+    const { admin, organization, space } = await spaceWithComputedPage('huge');
+    const operations = Array.from({ length: 2_000 }, (_, i) => ({
+      path: `/things/${i}`,
+      method: 'get',
+      summary: `Thing ${i}`,
+      description: 'word '.repeat(399),
+      tags: ['things'],
+      deprecated: false,
+    }));
+    await storeSpecVersion(organization.id, 'huge', {
+      info: { title: 'Huge', version: '1' },
+      tags: [{ name: 'things' }],
+      operations,
+      operationCount: 2_000,
+    });
+    const tree = await api.read(admin, `/v1/spaces/${space.id}/content/pages`);
+    const things = tree.json().pages[1].pages[0] as { id: string; markdown: string };
+    expect(things.markdown.length).toBeLessThanOrEqual(256 * 1024 + 100);
+    expect(things.markdown).toContain('## Thing 0');
+    expect(things.markdown).toMatch(/\*\d+ more operations are not shown here\.\*\n$/);
+    const shown = (things.markdown.match(/^## Thing /gm) ?? []).length;
+    expect(things.markdown).toContain(`*${2_000 - shown} more operations are not shown here.*`);
+    const asDocument = await api.read(admin, `/v1/spaces/${space.id}/content/page/${things.id}`);
+    expect(asDocument.statusCode).toBe(200);
+    expectSpecResponse('getPageById', 200, asDocument.json());
+  });
 });

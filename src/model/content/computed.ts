@@ -51,6 +51,27 @@ export interface GeneratedPage {
 /** Operations without a tag are shown under this one. */
 const UNTAGGED = 'Other operations';
 
+/**
+ * The most characters of markdown one generated page holds, well within what
+ * a page's markdown may be (its document is made from it on a read); what
+ * does not fit is counted at the end instead.
+ */
+const MAX_GENERATED_MARKDOWN = 256 * 1024;
+
+/** Joins the parts that fit, and says how many did not. */
+function fitted(parts: string[], leftOut: (count: number) => string): string {
+  let length = 0;
+  let kept = 0;
+  for (const part of parts) {
+    if (length + part.length + 2 > MAX_GENERATED_MARKDOWN) break;
+    length += part.length + 2;
+    kept++;
+  }
+  const shown = parts.slice(0, kept);
+  if (kept < parts.length) shown.push(leftOut(parts.length - kept));
+  return `${shown.join('\n\n')}\n`;
+}
+
 /** A generated page's id: stable for the computed page and what it shows, so links to it keep working. */
 function generatedId(seed: string): string {
   return createHash('sha256').update(seed).digest('base64url').replace(/[-_]/g, '').slice(0, 20);
@@ -89,19 +110,22 @@ function operationsMarkdown(description: string | undefined, operations: SpecOut
   if (description) parts.push(description.trim());
   for (const operation of operations) {
     const method = operation.method.toUpperCase();
-    parts.push(`## ${inline(operation.summary || `${method} ${operation.path}`)}`);
-    parts.push(`\`\`\`http\n${method} ${operation.path.replace(/`/g, '')}\n\`\`\``);
-    if (operation.deprecated) parts.push('{% hint style="warning" %}\nDeprecated.\n{% endhint %}');
-    if (operation.description) parts.push(operation.description.trim());
+    const lines = [
+      `## ${inline(operation.summary || `${method} ${operation.path}`)}`,
+      `\`\`\`http\n${method} ${operation.path.replace(/`/g, '')}\n\`\`\``,
+    ];
+    if (operation.deprecated) lines.push('{% hint style="warning" %}\nDeprecated.\n{% endhint %}');
+    if (operation.description) lines.push(operation.description.trim());
+    parts.push(lines.join('\n\n'));
   }
-  return `${parts.join('\n\n')}\n`;
+  return fitted(parts, (count) => `*${count} more operations are not shown here.*`);
 }
 
 function modelsMarkdown(schemas: NonNullable<SpecOutline['schemas']>): string {
   const parts = schemas.map(
     (schema) => `## ${inline(schema.name)}${schema.description ? `\n\n${schema.description.trim()}` : ''}`,
   );
-  return `${parts.join('\n\n')}\n`;
+  return fitted(parts, (count) => `*${count} more models are not shown here.*`);
 }
 
 /** The pages a computed page shows of its spec: itself, about the spec, with a page per tag (and one of models). */
