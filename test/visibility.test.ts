@@ -62,12 +62,14 @@ const EXPECTED: Record<string, Expectation> = {
   listFiles: published,
   getFileById: published,
   getPageById: published,
+  getPageByPath: published,
   // With the current revision's id; older ones are covered below.
   getRevisionById: published,
   listPagesInRevisionById: published,
   listFilesInRevisionById: published,
   getFileInRevisionById: published,
   getPageInRevisionById: published,
+  getPageInRevisionByPath: published,
   // Search reads the current content, the published side.
   searchSpaceContent: { visitor: 200, query: { query: 'content' } },
 
@@ -78,6 +80,7 @@ const EXPECTED: Record<string, Expectation> = {
   listFilesInChangeRequestById: membersOnly,
   getFileInChangeRequestById: membersOnly,
   getPageInChangeRequestById: membersOnly,
+  getPageInChangeRequestByPath: membersOnly,
   getRequestedReviewersByChangeRequestId: membersOnly,
   listCommentsInSpace: membersOnly,
   getCommentInSpace: membersOnly,
@@ -167,12 +170,14 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     changeRequestId: fixture.changeRequest,
     revisionId,
     pageId: fixture.page,
+    // A path route's wildcard: the fixture page's path.
+    '*': 'guide',
     fileId: fixture.file,
     userId: fixture.reviewer,
     commentId: inChangeRequest ? fixture.changeRequestComment : fixture.spaceComment,
     commentReplyId: inChangeRequest ? fixture.changeRequestReply : fixture.spaceReply,
   };
-  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  return route.path.replace(/\{([\w*]+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`No fixture id for {${name}} in ${route.method} ${route.path}`);
     return value;

@@ -198,6 +198,24 @@ export async function readPage(
   form: PageForm,
 ): Promise<string> {
   const target = await targetOf(context, userId, locator);
+  return pageAnswer(context, target, pageId, form);
+}
+
+/** The page at a complete path (slugs joined by `/`), as `readPage` answers it. */
+export async function readPageAtPath(
+  context: Context,
+  userId: string,
+  locator: ContentLocator,
+  path: string,
+  form: PageForm,
+): Promise<string> {
+  const target = await targetOf(context, userId, locator);
+  const page = (await context.content.tree(target.point)).pageAtPath(path);
+  if (!page) throw new NotFoundError('No page at this path in this revision');
+  return pageAnswer(context, target, page.pageId, form);
+}
+
+async function pageAnswer(context: Context, target: ContentTarget, pageId: string, form: PageForm): Promise<string> {
   const tree = await context.content.tree(target.point);
   const view = await computedView(context, target, tree, form.computed);
   // Variables belong to the revision and its page versions, so an evaluated answer is as lasting as a plain one;

@@ -3,12 +3,13 @@ import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
 import { contentRead } from './read-options.js';
-import { listFiles, readFile, readPage, readPageTree, readRevision } from './actions.js';
+import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
 import { linkRoutes } from './links/routes.js';
 import {
   ChangeRequestContentParams,
   ChangeRequestFileParams,
   ChangeRequestPageParams,
+  ChangeRequestPagePathParams,
   ContentQuery,
   FilesQuery,
   PageQuery,
@@ -16,12 +17,14 @@ import {
   RevisionFileParams,
   RevisionFileResponse,
   RevisionPageParams,
+  RevisionPagePathParams,
   RevisionPageResponse,
   RevisionParams,
   RevisionResponse,
   SpaceContentParams,
   SpaceFileParams,
   SpacePageParams,
+  SpacePagePathParams,
 } from './schemas.js';
 
 const FilesResponse = ListEnvelope(RevisionFileResponse);
@@ -32,6 +35,7 @@ const summaries = {
   files: 'The files, oldest first',
   file: 'One file, with a signed download URL',
   page: 'One page and its subpages, as a document or as markdown',
+  pageByPath: 'The page at a path (its slugs from the top level, joined by /) and its subpages',
 };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -95,6 +99,18 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { spaceId, pageId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
       return sendJsonText(reply, await readPage(app.context, callerOf(request).userId, locator, pageId, request.query));
+    },
+  );
+  app.get(
+    '/spaces/:spaceId/content/path/*',
+    contentRead('getPageByPath', summaries.pageByPath, SpacePagePathParams, PageQuery, RevisionPageResponse),
+    async (request, reply) => {
+      const { spaceId, '*': path } = request.params;
+      const locator = { spaceId, shareKey: request.query.shareKey };
+      return sendJsonText(
+        reply,
+        await readPageAtPath(app.context, callerOf(request).userId, locator, path, request.query),
+      );
     },
   );
 
@@ -169,6 +185,24 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return sendJsonText(reply, await readPage(app.context, callerOf(request).userId, locator, pageId, request.query));
     },
   );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/content/path/*',
+    contentRead(
+      'getPageInChangeRequestByPath',
+      summaries.pageByPath,
+      ChangeRequestPagePathParams,
+      PageQuery,
+      RevisionPageResponse,
+    ),
+    async (request, reply) => {
+      const { spaceId, changeRequestId, '*': path } = request.params;
+      const locator = { spaceId, changeRequestId };
+      return sendJsonText(
+        reply,
+        await readPageAtPath(app.context, callerOf(request).userId, locator, path, request.query),
+      );
+    },
+  );
 
   // Any revision of the space, by id.
   app.get(
@@ -221,6 +255,24 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { spaceId, revisionId, pageId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
       return sendJsonText(reply, await readPage(app.context, callerOf(request).userId, locator, pageId, request.query));
+    },
+  );
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId/path/*',
+    contentRead(
+      'getPageInRevisionByPath',
+      summaries.pageByPath,
+      RevisionPagePathParams,
+      PageQuery,
+      RevisionPageResponse,
+    ),
+    async (request, reply) => {
+      const { spaceId, revisionId, '*': path } = request.params;
+      const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
+      return sendJsonText(
+        reply,
+        await readPageAtPath(app.context, callerOf(request).userId, locator, path, request.query),
+      );
     },
   );
 };

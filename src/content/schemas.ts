@@ -44,6 +44,20 @@ export const ChangeRequestPageParams = Type.Object({
 });
 
 export const RevisionParams = Type.Object({ spaceId: IdParam, revisionId: IdParam });
+
+/** A page's complete path in its revision (slugs joined by `/`), as the route's wildcard. */
+const PagePathParam = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  description: 'The path of the page in the revision',
+});
+export const SpacePagePathParams = Type.Object({ spaceId: IdParam, '*': PagePathParam });
+export const ChangeRequestPagePathParams = Type.Object({
+  spaceId: IdParam,
+  changeRequestId: ChangeRequestIdParam,
+  '*': PagePathParam,
+});
+export const RevisionPagePathParams = Type.Object({ spaceId: IdParam, revisionId: IdParam, '*': PagePathParam });
 export const RevisionFileParams = Type.Object({ spaceId: IdParam, revisionId: IdParam, fileId: FileIdParam });
 export const RevisionPageParams = Type.Object({ spaceId: IdParam, revisionId: IdParam, pageId: PageIdParam });
 
