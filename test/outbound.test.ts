@@ -222,6 +222,7 @@ describe('the outbound fetcher', () => {
     expect(error.message).toBe(
       `The URL ${named.replace('PORT', String(port))} resolves to a private address, which this service does not fetch`,
     );
+    expect(error.failure).toBe('refused');
     expect(requests).toEqual([]);
   });
 
@@ -245,6 +246,7 @@ describe('the outbound fetcher', () => {
   ])('refuses %s', async (url, message) => {
     const error = await refusal(open.fetch(url));
     expect(error.message).toBe(message);
+    expect(error.failure).toBe('refused');
   });
 
   it('follows redirects, relative ones too, and reports the final URL', async () => {
@@ -289,6 +291,7 @@ describe('the outbound fetcher', () => {
   it('refuses a body whose Content-Length is over the limit', async () => {
     const error = await refusal(open.fetch(`${base}/announced-large`, { maxBytes: 4096 }));
     expect(error.message).toBe(`The response from http://127.0.0.1:${port}/ is over the 4096-byte limit`);
+    expect(error.failure).toBe('too-large');
   });
 
   it('stops reading a chunked body as soon as it passes the limit', async () => {
@@ -304,7 +307,19 @@ describe('the outbound fetcher', () => {
     const started = Date.now();
     const error = await refusal(quick.fetch(`${base}/never`));
     expect(error.message).toBe(`The URL http://127.0.0.1:${port}/ did not answer within 150 ms`);
+    expect(error.failure).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('takes a shorter time limit for one fetch, never a longer one', async () => {
+    const started = Date.now();
+    const shortened = await refusal(open.fetch(`${base}/never`, { timeoutMs: 150 }));
+    expect(shortened.message).toBe(`The URL http://127.0.0.1:${port}/ did not answer within 150 ms`);
+    expect(shortened.failure).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
+    const quick = createOutboundFetcher({ allowPrivate: true, timeoutMs: 150, maxBytes: 1024 });
+    const capped = await refusal(quick.fetch(`${base}/never`, { timeoutMs: 60_000 }));
+    expect(capped.message).toBe(`The URL http://127.0.0.1:${port}/ did not answer within 150 ms`);
   });
 
   it('counts the time spent reading the body against the timeout', async () => {
@@ -351,6 +366,7 @@ describe('the outbound fetcher', () => {
     await new Promise((resolve) => closed.close(resolve));
     const error = await refusal(open.fetch(`http://127.0.0.1:${closedPort}/`));
     expect(error.message).toBe(`The server at http://127.0.0.1:${closedPort}/ refused the connection`);
+    expect(error.failure).toBe('failed');
   });
 });
 

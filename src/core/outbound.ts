@@ -9,9 +9,19 @@ import { isPublicAddress } from './outbound-address.js';
 
 export { isPublicAddress } from './outbound-address.js';
 
+/**
+ * What kind of failure an outbound fetch met: a URL the guard refuses (trying
+ * again cannot help), no answer within the time limit, a body over the byte
+ * limit, or any other failure of the network or the server.
+ */
+export type OutboundFailure = 'refused' | 'timeout' | 'too-large' | 'failed';
+
 /** Why an outbound fetch was refused or failed, in words fit for the caller; never internal detail. */
 export class OutboundError extends BadRequestError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly failure: OutboundFailure = 'failed',
+  ) {
     super(message);
     this.name = 'OutboundError';
   }
@@ -36,8 +46,12 @@ export interface OutboundResponse {
 }
 
 export interface OutboundFetcher {
-  /** A GET of `url`. Any final status is returned: the caller decides what a 404 means. */
-  fetch(url: string, init?: { maxBytes?: number; accept?: string }): Promise<OutboundResponse>;
+  /**
+   * A GET of `url`. Any final status is returned: the caller decides what a
+   * 404 means. `timeoutMs` can shorten the fetcher's own time limit, never
+   * lengthen it.
+   */
+  fetch(url: string, init?: { maxBytes?: number; accept?: string; timeoutMs?: number }): Promise<OutboundResponse>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -54,7 +68,7 @@ function parseTarget(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new OutboundError('The URL is not a valid absolute URL; only http and https URLs can be fetched');
+    throw new OutboundError('The URL is not a valid absolute URL; only http and https URLs can be fetched', 'refused');
   }
   checkTarget(url);
   return url;
@@ -62,9 +76,12 @@ function parseTarget(raw: string): URL {
 
 function checkTarget(url: URL): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new OutboundError('Only http and https URLs can be fetched');
+    throw new OutboundError('Only http and https URLs can be fetched', 'refused');
   if (url.username !== '' || url.password !== '') {
-    throw new OutboundError(`The URL ${describe(url)} contains credentials, which this service does not send`);
+    throw new OutboundError(
+      `The URL ${describe(url)} contains credentials, which this service does not send`,
+      'refused',
+    );
   }
 }
 
@@ -74,11 +91,14 @@ function socketHost(url: URL): string {
 }
 
 function privateAddressError(url: URL): OutboundError {
-  return new OutboundError(`The URL ${describe(url)} resolves to a private address, which this service does not fetch`);
+  return new OutboundError(
+    `The URL ${describe(url)} resolves to a private address, which this service does not fetch`,
+    'refused',
+  );
 }
 
 function tooLargeError(url: URL, limit: number): OutboundError {
-  return new OutboundError(`The response from ${describe(url)} is over the ${limit}-byte limit`);
+  return new OutboundError(`The response from ${describe(url)} is over the ${limit}-byte limit`, 'too-large');
 }
 
 /**
@@ -272,6 +292,7 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
     async fetch(raw, init = {}) {
       const start = parseTarget(raw);
       const limit = init.maxBytes ?? options.maxBytes;
+      const timeoutMs = Math.min(init.timeoutMs ?? options.timeoutMs, options.timeoutMs);
       let current = start;
       let inFlight: ClientRequest | undefined;
       const track = (url: URL, request: ClientRequest) => {
@@ -283,8 +304,8 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           inFlight?.destroy();
-          reject(new OutboundError(`The URL ${describe(current)} did not answer within ${options.timeoutMs} ms`));
-        }, options.timeoutMs);
+          reject(new OutboundError(`The URL ${describe(current)} did not answer within ${timeoutMs} ms`, 'timeout'));
+        }, timeoutMs);
       });
       const work = follow(start, limit, init.accept ?? '*/*', track);
       // Once the deadline has won, the abandoned fetch may still reject; that is expected, not unhandled.

@@ -47,39 +47,25 @@ const parseError = (errors: SpecProcessError[]) => new ProcessFailure('PARSE_ERR
 
 /**
  * Fetches one file through the service's guarded fetcher, within
- * SPEC_FETCH_TIMEOUT_MS and the bytes left of the spec's budget.
+ * SPEC_FETCH_TIMEOUT_MS (at most OUTBOUND_TIMEOUT_MS) and the bytes left of
+ * the spec's budget.
  */
 async function fetchFile(context: Context, url: string, maxBytes: number): Promise<string> {
   const { fetchTimeoutMs, maxBytes: totalBytes } = context.config.specs;
-  const timedOut = () =>
-    new ProcessFailure(
-      'FETCH_TIMEOUT',
-      [{ message: `${describe(url)} did not answer within ${fetchTimeoutMs} ms`, code: 'FETCH_TIMEOUT' }],
-      true,
-    );
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timedOut()), fetchTimeoutMs);
-  });
-  const fetching = context.outbound.fetch(url, { maxBytes, accept: ACCEPT });
-  // Past the deadline the fetch is abandoned; the fetcher's own timeout ends it.
-  fetching.catch(() => undefined);
   let response;
   try {
-    response = await Promise.race([fetching, deadline]);
+    response = await context.outbound.fetch(url, { maxBytes, accept: ACCEPT, timeoutMs: fetchTimeoutMs });
   } catch (error) {
-    if (error instanceof ProcessFailure) throw error;
     if (!(error instanceof OutboundError)) throw error;
-    // The fetcher's messages are fit to show; three of them are not worth trying again.
-    const message = error.message;
-    if (/did not answer within/.test(message)) throw timedOut();
-    if (/byte limit/.test(message)) {
-      throw fetchError(`The spec's files are over the ${totalBytes}-byte limit (at ${describe(url)})`, false);
+    // The fetcher's messages are fit to show; a URL it refuses, or a body over the budget, is not worth trying again.
+    switch (error.failure) {
+      case 'timeout':
+        throw new ProcessFailure('FETCH_TIMEOUT', [{ message: error.message, code: 'FETCH_TIMEOUT' }], true);
+      case 'too-large':
+        throw fetchError(`The spec's files are over the ${totalBytes}-byte limit (at ${describe(url)})`, false);
+      default:
+        throw fetchError(error.message, error.failure !== 'refused');
     }
-    const refused = /private address|Only http and https|contains credentials|not a valid absolute URL/.test(message);
-    throw fetchError(message, !refused);
-  } finally {
-    clearTimeout(timer);
   }
   if (response.status < 200 || response.status > 299) {
     const transient = response.status >= 500 || response.status === 408 || response.status === 429;
