@@ -55,7 +55,7 @@ import { MemberSchema, TeamSchema } from './model/people/schemas.js';
 import { ChangeRequestSchema } from './model/change-requests/schemas.js';
 import { type Context } from './model/context.js';
 import { ScopedCache } from './core/scoped-cache.js';
-import { findSpecOutlines } from './model/specs/outlines.js';
+import { findSpecOutlines } from './model/specs/queries.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -94,7 +94,7 @@ async function computedView(
   computed: boolean,
 ): Promise<ComputedView | undefined> {
   if (!computed) return undefined;
-  return computedViewOf(tree.pages.values(), target.point.organizationId, context.specOutlines);
+  return computedViewOf(tree, target.point.organizationId, context.specOutlines);
 }
 
 /** The revision with its pages, files and variables, as the JSON bytes sent. */

@@ -18,15 +18,12 @@ import type { ListTranslationSettingsQuery, TranslationSettings, TranslationSett
 
 const settingsNotFound = () => new NotFoundError('No translation settings with this id in the organization');
 
-/**
+/*
  * Members of any role read an organization's translation settings and admins
  * change them. A guest sees none of the organization's own resources: a 403
  * on the list and the create, which name none, and a 404 on one by id, as if
  * it did not exist. Non-members get a 404 from organizationRole.
  */
-async function memberRole(context: Context, organizationId: string, callerId: string): Promise<Role | null> {
-  return organizationRole(context.db, organizationId, callerId);
-}
 
 function requireFullMember(role: Role | null): Role {
   if (role === null) throw new ForbiddenError('Guests cannot see the translation settings of the organization');
@@ -51,7 +48,7 @@ export async function listSettings(
   organizationId: string,
   query: ListTranslationSettingsQuery,
 ): Promise<Page<TranslationSettings>> {
-  const role = requireFullMember(await memberRole(context, organizationId, callerId));
+  const role = requireFullMember(await organizationRole(context.db, organizationId, callerId));
   const page = context.cursors.request(`translations:${organizationId}`, query);
   return paginate(context.cursors, page, {
     rows: () => listTranslationSettings(context.db, page, organizationId),
@@ -67,7 +64,7 @@ export async function createSettings(
   organizationId: string,
   body: TranslationSettingsBody,
 ): Promise<TranslationSettings> {
-  const role = requireFullMember(await memberRole(context, organizationId, callerId));
+  const role = requireFullMember(await organizationRole(context.db, organizationId, callerId));
   requireAdmin(role, 'Creating translation settings');
   const now = context.clock.now();
   const row: TranslationSettingsRow = {
@@ -84,7 +81,7 @@ export async function createSettings(
 
 /** The settings as the caller may see them: guests and non-members get a 404. */
 async function findVisible(context: Context, callerId: string, organizationId: string, id: string) {
-  const role = await memberRole(context, organizationId, callerId);
+  const role = await organizationRole(context.db, organizationId, callerId);
   if (role === null) throw settingsNotFound();
   const row = await findTranslationSettings(context.db, organizationId, id);
   if (!row) throw settingsNotFound();

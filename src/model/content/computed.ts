@@ -1,35 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ComputedSource } from '../../db/types.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
-import type { PageState } from './tree.js';
-
-/** What a computed page shows of an OpenAPI spec: taken from its latest version when that version was made. */
-export interface SpecOutline {
-  info: { title: string; version: string; description?: string };
-  tags: Array<{ name: string; description?: string }>;
-  operations: Array<{
-    path: string;
-    method: string;
-    operationId?: string;
-    summary?: string;
-    description?: string;
-    tags: string[];
-    deprecated?: boolean;
-  }>;
-  /** The names (and descriptions) of the spec's reusable schemas, for a models page. */
-  schemas?: Array<{ name: string; description?: string }>;
-}
-
-/** A spec a computed page names, as its latest version has it. */
-export interface ResolvedSpec {
-  id: string;
-  slug: string;
-  lastVersion: string;
-  outline: SpecOutline;
-}
+import type { SpecOutline, SpecWithOutline } from '../specs/queries.js';
+import type { ContentTree, PageState } from './tree.js';
 
 /** Finds the specs of an organization by slug, with their latest outline; a slug without a processed version is left out. */
-export type SpecResolver = (organizationId: string, slugs: readonly string[]) => Promise<Map<string, ResolvedSpec>>;
+export type SpecResolver = (organizationId: string, slugs: readonly string[]) => Promise<Map<string, SpecWithOutline>>;
 
 /**
  * A page a computed page makes, shown as a document page with the source of
@@ -85,11 +61,11 @@ function inline(text: string): string {
     .replace(/([\\`*_[\]#<>|!{}])/g, '\\$1');
 }
 
-function specValue(spec: ResolvedSpec) {
+function specValue({ spec }: SpecWithOutline) {
   return { object: 'openapi-spec', id: spec.id, slug: spec.slug, lastVersion: spec.lastVersion };
 }
 
-function sourceOf(source: ComputedSource, spec: ResolvedSpec, props: Record<string, unknown>) {
+function sourceOf(source: ComputedSource, spec: SpecWithOutline, props: Record<string, unknown>) {
   return {
     type: 'builtin:openapi',
     props,
@@ -97,7 +73,7 @@ function sourceOf(source: ComputedSource, spec: ResolvedSpec, props: Record<stri
   };
 }
 
-function infoMarkdown(spec: ResolvedSpec, tagTitles: string[]): string {
+function infoMarkdown(spec: SpecWithOutline, tagTitles: string[]): string {
   const { info } = spec.outline;
   const parts = [`**${inline(info.title)}**, version ${inline(info.version)}`];
   if (info.description) parts.push(info.description.trim());
@@ -129,7 +105,7 @@ function modelsMarkdown(schemas: NonNullable<SpecOutline['schemas']>): string {
 }
 
 /** The pages a computed page shows of its spec: itself, about the spec, with a page per tag (and one of models). */
-export function generatePages(page: PageState, source: ComputedSource, spec: ResolvedSpec): GeneratedPage {
+export function generatePages(page: PageState, source: ComputedSource, spec: SpecWithOutline): GeneratedPage {
   const { outline } = spec;
   const byTag = new Map<string, SpecOutline['operations']>();
   const describedTags = new Map(outline.tags.map((tag) => [tag.name, tag.description]));
@@ -193,20 +169,13 @@ export interface ComputedView {
   expansions: ReadonlyMap<string, GeneratedPage>;
 }
 
-/** The computed pages of a tree, with their sources. */
-export function computedPagesOf(pages: Iterable<PageState>): Array<PageState & { computed: ComputedSource }> {
-  const found: Array<PageState & { computed: ComputedSource }> = [];
-  for (const page of pages) if (page.type === 'computed' && page.computed) found.push(page as never);
-  return found;
-}
-
-/** What the computed pages among `pages` show, made from their specs' latest versions; undefined when there are none. */
+/** What the tree's computed pages show, made from their specs' latest versions; undefined when it has none. */
 export async function computedViewOf(
-  pages: Iterable<PageState>,
+  tree: ContentTree,
   organizationId: string,
   resolve: SpecResolver,
 ): Promise<ComputedView | undefined> {
-  const computed = computedPagesOf(pages);
+  const computed = tree.computedPages();
   if (computed.length === 0) return undefined;
   const slugs = [...new Set(computed.map((page) => page.computed.dependencies.spec.ref.spec))];
   const specs = await resolve(organizationId, slugs);
@@ -214,7 +183,7 @@ export async function computedViewOf(
   const stamps: string[] = [];
   for (const page of computed) {
     const spec = specs.get(page.computed.dependencies.spec.ref.spec);
-    stamps.push(`${page.versionId}@${spec?.lastVersion ?? ''}`);
+    stamps.push(`${page.versionId}@${spec?.spec.lastVersion ?? ''}`);
     if (spec) expansions.set(page.pageId, generatePages(page, page.computed, spec));
   }
   return { key: stamps.sort().join(','), expansions };

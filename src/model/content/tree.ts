@@ -40,6 +40,9 @@ export interface FileState {
   createdAt: Date;
 }
 
+/** A page of type `computed`, with its source. */
+export type ComputedPage = PageState & { computed: ComputedSource };
+
 const bySiblingOrder = (a: PageState, b: PageState) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : 0;
 
@@ -51,6 +54,7 @@ const bySiblingOrder = (a: PageState, b: PageState) =>
 export class ContentTree {
   private childrenIndex: Map<string | null, PageState[]> | undefined;
   private pathIndex = new Map<string, string>();
+  private computedIndex: ComputedPage[] | undefined;
 
   constructor(
     readonly pages: Map<string, PageState>,
@@ -123,6 +127,14 @@ export class ContentTree {
     return false;
   }
 
+  /** The computed pages, found once per tree: a read of every page checks for them. */
+  computedPages(): readonly ComputedPage[] {
+    this.computedIndex ??= [...this.pages.values()].filter(
+      (page): page is ComputedPage => page.type === 'computed' && page.computed !== null,
+    );
+    return this.computedIndex;
+  }
+
   /** The page at a complete path, if any. */
   pageAtPath(path: string): PageState | undefined {
     let parentId: string | null = null;
@@ -138,5 +150,6 @@ export class ContentTree {
   private forgetLayout(): void {
     this.childrenIndex = undefined;
     this.pathIndex = new Map();
+    this.computedIndex = undefined;
   }
 }

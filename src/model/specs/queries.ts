@@ -10,16 +10,18 @@ export interface SpecWithOutline {
 }
 
 /**
- * The spec of the organization with this slug and the outline of its newest
- * version; undefined when there is no such spec or it has no version yet.
- * Who may see it is the caller's to decide.
+ * The organization's specs of these slugs that have a version, each with its
+ * newest version's outline, by slug: one query for all the computed pages of
+ * a read. A slug with no such spec, or whose spec has no version yet, is left
+ * out. Who may see them is the caller's to decide.
  */
-export async function findSpecOutline(
+export async function findSpecOutlines(
   db: Db,
   organizationId: string,
-  slug: string,
-): Promise<SpecWithOutline | undefined> {
-  const row = await db
+  slugs: readonly string[],
+): Promise<Map<string, SpecWithOutline>> {
+  if (slugs.length === 0) return new Map();
+  const rows = await db
     .selectFrom('openapi_specs as spec')
     .innerJoin('openapi_spec_versions as version', (join) =>
       join
@@ -28,11 +30,24 @@ export async function findSpecOutline(
     )
     .select(['spec.id', 'spec.slug', 'spec.visibility', 'version.id as version_id', 'version.outline'])
     .where('spec.organization_id', '=', organizationId)
-    .where('spec.slug', '=', slug)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    spec: { id: row.id, slug: row.slug, lastVersion: row.version_id, visibility: row.visibility },
-    outline: row.outline as SpecOutline,
-  };
+    .where('spec.slug', 'in', [...slugs])
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.slug,
+      {
+        spec: { id: row.id, slug: row.slug, lastVersion: row.version_id, visibility: row.visibility },
+        outline: row.outline as SpecOutline,
+      },
+    ]),
+  );
+}
+
+/** The spec of the organization with this slug and its newest version's outline; undefined as findSpecOutlines leaves it out. */
+export async function findSpecOutline(
+  db: Db,
+  organizationId: string,
+  slug: string,
+): Promise<SpecWithOutline | undefined> {
+  return (await findSpecOutlines(db, organizationId, [slug])).get(slug);
 }
