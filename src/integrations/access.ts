@@ -1,6 +1,7 @@
 import type { Role } from '../db/types.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import type { Context } from '../model/context.js';
+import type { Membership } from '../model/organizations/present.js';
 import { findIntegrationByName, type IntegrationWithCaller } from './queries.js';
 import type { IntegrationVisibility } from './schemas.js';
 
@@ -11,21 +12,15 @@ import type { IntegrationVisibility } from './schemas.js';
  * "Members" here are those with a role: guests of the owner see what strangers see.
  */
 
-/** What the caller is to an organization. */
-export interface CallerMembership {
-  isMember: boolean;
-  role: Role | null;
-}
-
-export const membershipOf = (row: { caller_is_member: boolean; caller_role: Role | null }): CallerMembership => ({
+export const membershipOf = (row: { caller_is_member: boolean; caller_role: Role | null }): Membership => ({
   isMember: row.caller_is_member,
   role: row.caller_is_member ? row.caller_role : null,
 });
 
-const isFullMember = (membership: CallerMembership) => membership.isMember && membership.role !== null;
-export const isAdmin = (membership: CallerMembership) => membership.isMember && membership.role === 'admin';
+const isFullMember = (membership: Membership) => membership.isMember && membership.role !== null;
+export const isAdmin = (membership: Membership) => membership.isMember && membership.role === 'admin';
 
-export function canRead(visibility: IntegrationVisibility, owner: CallerMembership): boolean {
+export function canRead(visibility: IntegrationVisibility, owner: Membership): boolean {
   return visibility !== 'private' || isFullMember(owner);
 }
 
@@ -36,7 +31,7 @@ export async function findVisibleIntegration(
   context: Context,
   callerId: string,
   name: string,
-): Promise<{ integration: IntegrationWithCaller; owner: CallerMembership }> {
+): Promise<{ integration: IntegrationWithCaller; owner: Membership }> {
   const integration = await findIntegrationByName(context.db, name, callerId);
   if (!integration) throw integrationNotFound();
   const owner = membershipOf(integration);
@@ -50,7 +45,7 @@ export async function findIntegrationToManage(
   callerId: string,
   name: string,
   action: string,
-): Promise<{ integration: IntegrationWithCaller; owner: CallerMembership }> {
+): Promise<{ integration: IntegrationWithCaller; owner: Membership }> {
   const found = await findVisibleIntegration(context, callerId, name);
   if (!isAdmin(found.owner)) {
     throw new ForbiddenError(`${action} needs the admin role in the organization that publishes the integration`);

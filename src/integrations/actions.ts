@@ -4,13 +4,8 @@ import { Keyring } from '../core/keyring.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Context } from '../model/context.js';
-import {
-  findIntegrationToManage,
-  findVisibleIntegration,
-  isAdmin,
-  membershipOf,
-  type CallerMembership,
-} from './access.js';
+import type { Membership } from '../model/organizations/present.js';
+import { findIntegrationToManage, findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { blockDomains, domainMatches } from './block-domains.js';
 import { checkDefinition } from './definition.js';
 import type { ImageDecoder } from './image-pool.js';
@@ -86,7 +81,7 @@ export async function getIntegration(context: Context, callerId: string, name: s
 /** The organization an integration is published under: one where the caller is an admin. */
 async function publishingOrganization(context: Context, callerId: string, idOrSubdomain: string): Promise<string> {
   const organization = await findOrganizationByIdOrSubdomain(context.db, idOrSubdomain, callerId);
-  const membership: CallerMembership | undefined = organization && membershipOf(organization);
+  const membership: Membership | undefined = organization && membershipOf(organization);
   if (!organization || !membership?.isMember) {
     throw new NotFoundError('body/organization: no organization with this id or subdomain is visible to you');
   }

@@ -3,7 +3,8 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { requireOrganizationAdmin } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
-import { findVisibleIntegration, isAdmin, membershipOf, type CallerMembership } from './access.js';
+import type { Membership } from '../model/organizations/present.js';
+import { findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { checkConfiguration } from './configuration.js';
 import {
   countInstallations,
@@ -36,7 +37,7 @@ export const installationNotFound = () => new NotFoundError('No installation wit
 
 export interface FoundInstallation {
   integration: IntegrationWithCaller;
-  owner: CallerMembership;
+  owner: Membership;
   installation: InstallationWithCaller;
   /** The caller is an admin of the organization it is installed on. */
   manages: boolean;

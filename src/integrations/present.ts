@@ -1,9 +1,8 @@
 import type { Role } from '../db/types.js';
 import type { Urls } from '../core/urls.js';
-import { presentOrganization } from '../model/organizations/present.js';
+import { presentOrganization, type Membership } from '../model/organizations/present.js';
 import type { OrganizationFields } from '../model/organizations/queries.js';
 import { presentSpace } from '../model/spaces/present.js';
-import type { CallerMembership } from './access.js';
 import type { SiteInstallationFields, SpaceInstallationFields } from './content-installation-queries.js';
 import type { InstallationFields } from './installation-queries.js';
 import type { IntegrationFields } from './queries.js';
@@ -20,7 +19,7 @@ export const assetUrl = (urls: Urls, name: string, file: string) => urls.service
 
 export interface IntegrationViewer {
   /** What the caller is to the owner organization. */
-  owner: CallerMembership;
+  owner: Membership;
   /** Whether the caller is an admin of some organization, where they could install the integration. */
   adminsAnOrganization: boolean;
 }
