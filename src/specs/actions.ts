@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Db } from '../db/database.js';
 import type { Database, Role } from '../db/types.js';
-import { findMembership, organizationRole } from '../model/access/membership.js';
+import { findMembership, requireFullMembership } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { enqueueSpecJob } from './jobs.js';
 import { presentSpec, presentVersion, versionContentJson, versionUrl } from './present.js';
@@ -46,11 +46,8 @@ const noVersionYet = () =>
  * The caller's role on the organization's specs as a whole (list, create):
  * 404 for non-members; guests know the organization, so theirs is a 403.
  */
-async function organizationLevelRole(context: Context, organizationId: string, callerId: string): Promise<Role> {
-  const role = await organizationRole(context.db, organizationId, callerId);
-  if (role === null) throw new ForbiddenError('Guests cannot see the OpenAPI specs of the organization');
-  return role;
-}
+const organizationLevelRole = (context: Context, organizationId: string, callerId: string) =>
+  requireFullMembership(context.db, organizationId, callerId, 'see the OpenAPI specs of the organization');
 
 /** The caller's role on one spec: non-members and guests see none (404), as for a slug that does not exist. */
 async function specLevelRole(context: Context, organizationId: string, callerId: string): Promise<Role> {

@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { organizationRole } from '../model/access/membership.js';
+import { organizationRole, requireFullMembership } from '../model/access/membership.js';
 import type { Role } from '../model/access/roles.js';
 import type { Context } from '../model/context.js';
 import { presentTranslationSettings } from './present.js';
@@ -25,10 +25,9 @@ const settingsNotFound = () => new NotFoundError('No translation settings with t
  * it did not exist. Non-members get a 404 from organizationRole.
  */
 
-function requireFullMember(role: Role | null): Role {
-  if (role === null) throw new ForbiddenError('Guests cannot see the translation settings of the organization');
-  return role;
-}
+/** The role of a member who may see the organization's translation settings at all. */
+const requireFullMember = (context: Context, organizationId: string, callerId: string) =>
+  requireFullMembership(context.db, organizationId, callerId, 'see the translation settings of the organization');
 
 function requireAdmin(role: Role | null, action: string): void {
   if (role !== 'admin') throw new ForbiddenError(`${action} needs the admin role in the organization`);
@@ -48,7 +47,7 @@ export async function listSettings(
   organizationId: string,
   query: ListTranslationSettingsQuery,
 ): Promise<Page<TranslationSettings>> {
-  const role = requireFullMember(await organizationRole(context.db, organizationId, callerId));
+  const role = await requireFullMember(context, organizationId, callerId);
   const page = context.cursors.request(`translations:${organizationId}`, query);
   return paginate(context.cursors, page, {
     rows: () => listTranslationSettings(context.db, page, organizationId),
@@ -64,7 +63,7 @@ export async function createSettings(
   organizationId: string,
   body: TranslationSettingsBody,
 ): Promise<TranslationSettings> {
-  const role = requireFullMember(await organizationRole(context.db, organizationId, callerId));
+  const role = await requireFullMember(context, organizationId, callerId);
   requireAdmin(role, 'Creating translation settings');
   const now = context.clock.now();
   const row: TranslationSettingsRow = {

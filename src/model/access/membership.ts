@@ -20,11 +20,25 @@ export async function organizationRole(db: Db, organizationId: string, userId: s
   return found.role;
 }
 
-/** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
-export async function requireRosterAccess(db: Db, organizationId: string, userId: string): Promise<Role> {
+/**
+ * The caller's role, refusing guests (403) what the organization keeps to
+ * its members with a role: `refused` completes "Guests cannot …". Non-members
+ * get a 404 from organizationRole.
+ */
+export async function requireFullMembership(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  refused: string,
+): Promise<Role> {
   const role = await organizationRole(db, organizationId, userId);
-  if (role === null) throw new ForbiddenError('Guests cannot list the members or teams of the organization');
+  if (role === null) throw new ForbiddenError(`Guests cannot ${refused}`);
   return role;
+}
+
+/** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
+export function requireRosterAccess(db: Db, organizationId: string, userId: string): Promise<Role> {
+  return requireFullMembership(db, organizationId, userId, 'list the members or teams of the organization');
 }
 
 /** 404 for non-members, 403 for members who are not admins; `action` names what they tried. */
