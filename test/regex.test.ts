@@ -82,12 +82,17 @@ describe('regular expressions on user input run in linear time', () => {
       attack('', '{{ page.vars.a '),
       attack('{{ space.vars.a', ' ', '}'),
       attack('', '{{\t\n space.vars.a-b_c \n}'),
+      // Git Sync's form of an expression.
+      attack('<code class="expression">space.vars.', 'a'),
+      attack('', '<code class="expression"> space.vars.a '),
+      attack('<code class="expression">space.vars.a', ' ', '</code'),
     ]) {
       const { value, ms } = timed(() => evaluateExpressions(markdown, vars));
       expect(value).toBe(markdown);
       expect(ms, markdown.slice(0, 20)).toBeLessThan(LIMIT_MS);
     }
     expect(evaluateExpressions('{{space.vars.a}} {{ space.vars.a }}', vars)).toBe('A A');
+    expect(evaluateExpressions('<code class="expression">space.vars.a</code>', vars)).toBe('A');
   });
 
   it('titles: whether a page may open with a heading, read without parsing (leading-heading.ts mayStartWithHeading)', () => {

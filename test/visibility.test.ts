@@ -20,6 +20,7 @@ interface Fixture {
   currentRevision: string;
   page: string;
   file: string;
+  reusableContent: string;
   mergedChangeRequest: string;
   /** Open, with its own draft page, comments and a requested reviewer. */
   changeRequest: string;
@@ -70,6 +71,9 @@ const EXPECTED: Record<string, Expectation> = {
   getFileInRevisionById: published,
   getPageInRevisionById: published,
   getPageInRevisionByPath: published,
+  getReusableContentById: published,
+  getReusableContentInRevisionById: published,
+  getReusableContentDocumentInRevisionById: published,
   // Search reads the current content, the published side.
   searchSpaceContent: { visitor: 200, query: { query: 'content' } },
 
@@ -81,6 +85,7 @@ const EXPECTED: Record<string, Expectation> = {
   getFileInChangeRequestById: membersOnly,
   getPageInChangeRequestById: membersOnly,
   getPageInChangeRequestByPath: membersOnly,
+  getReusableContentInChangeRequestById: membersOnly,
   getRequestedReviewersByChangeRequestId: membersOnly,
   listCommentsInSpace: membersOnly,
   getCommentInSpace: membersOnly,
@@ -114,6 +119,7 @@ const EXPECTED: Record<string, Expectation> = {
     changes: [{ operation: 'insert_page', title: 'Injected', document: { markdown: 'Injected.\n' } }],
   })),
   mergeChangeRequest: write(),
+  updateChangeRequest: write(),
   // Refused before anything is fetched: the address would not answer anyway.
   importContent: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
   importContentInChangeRequest: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
@@ -173,6 +179,7 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     // A path route's wildcard: the fixture page's path.
     '*': 'guide',
     fileId: fixture.file,
+    reusableContentId: fixture.reusableContent,
     userId: fixture.reviewer,
     commentId: inChangeRequest ? fixture.changeRequestComment : fixture.spaceComment,
     commentReplyId: inChangeRequest ? fixture.changeRequestReply : fixture.spaceReply,
@@ -226,6 +233,7 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
       ],
     },
     { operation: 'insert_page', title: 'Guide', document: { markdown: 'Published guide.\n' } },
+    { operation: 'insert_reusable_content', title: 'Snippet', document: { markdown: 'Published snippet.\n' } },
   ]);
   const current = (await ok<{ revision: string }>(api.read(admin, `/v1/spaces/${space.id}`))).revision;
 
@@ -261,6 +269,7 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
     currentRevision: current,
     page: (merged.written.changes as Array<{ page: { id: string } }>)[0]!.page.id,
     file: (merged.written.insertedFiles as Array<{ id: string }>)[0]!.id,
+    reusableContent: (merged.written.insertedReusableContents as Array<{ id: string }>)[0]!.id,
     mergedChangeRequest: merged.id,
     changeRequest: draft.id,
     changeRequestRevision: opened.revision,
@@ -435,7 +444,15 @@ describe('a non-member', () => {
     const current = await revision(fixture.currentRevision);
     expect(current.statusCode).toBe(200);
     for (const id of [fixture.initialRevision, fixture.changeRequestRevision]) {
-      for (const rest of ['', '/pages', '/files', `/files/${fixture.file}`, `/page/${fixture.page}`]) {
+      for (const rest of [
+        '',
+        '/pages',
+        '/files',
+        `/files/${fixture.file}`,
+        `/page/${fixture.page}`,
+        `/reusable-contents/${fixture.reusableContent}`,
+        `/reusable-contents/${fixture.reusableContent}/document`,
+      ]) {
         const res = await revision(id, rest);
         expect(res.statusCode, `${id}${rest}`).toBe(404);
         // The same answer as for an id that never existed.

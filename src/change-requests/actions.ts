@@ -11,6 +11,7 @@ import type { Context } from '../model/context.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
 import { mergeIntoSpace, type MergeOutcome } from './merge.js';
+import { updateFromSpace, type UpdateOutcome } from './update.js';
 import { presentWrittenBatch } from './present.js';
 import {
   countChangeRequests,
@@ -169,6 +170,27 @@ export async function mergeChangeRequest(
   const { space } = await findEditableSpace(context, spaceId, userId, 'Merging a change request');
   const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
   return mergeIntoSpace(context, {
+    organizationId: space.organization_id,
+    spaceId: space.id,
+    changeRequestId: changeRequest.id,
+    userId,
+  });
+}
+
+/**
+ * Brings the change request up to date with the space's current revision,
+ * unless its changes conflict with the space's since its base. Needs the edit
+ * role, as a merge does: it writes a revision of the change request.
+ */
+export async function updateChangeRequestFromSpace(
+  context: Context,
+  userId: string,
+  spaceId: string,
+  changeRequestId: string,
+): Promise<UpdateOutcome> {
+  const { space } = await findEditableSpace(context, spaceId, userId, 'Updating a change request from its space');
+  const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
+  return updateFromSpace(context, {
     organizationId: space.organization_id,
     spaceId: space.id,
     changeRequestId: changeRequest.id,

@@ -1,5 +1,6 @@
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
+import type { VariableValues } from '../db/types.js';
 import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
 import { moveStatusCounters } from '../model/change-requests/queries.js';
 import { findRevision, type RevisionPoint } from '../model/content/state.js';
@@ -12,18 +13,19 @@ import {
   itemsChangedInSpaceSince,
   markChangeRequestMerged,
   setSpaceRevision,
+  spaceRevisionVariablesAt,
 } from './queries.js';
 
 export type MergeOutcome = { result: 'merge'; revision: string } | { result: 'conflicts'; revision: string };
 
 /** The change request's own entries: what it changed over its base. */
-async function ownEntries(tx: Db, changeRequestId: string): Promise<EntryChange[]> {
+export async function ownEntries(tx: Db, changeRequestId: string): Promise<EntryChange[]> {
   const rows = await changeRequestEntries(tx, changeRequestId);
   return rows.map((row) => ({ kind: row.kind, itemId: row.item_id, versionId: row.version_id }));
 }
 
 /** Of `entries`, the items the space's line changed after `baseSeq`. */
-async function changedInSpaceSince(
+export async function changedInSpaceSince(
   tx: Db,
   spaceId: string,
   baseSeq: number,
@@ -41,7 +43,7 @@ async function changedInSpaceSince(
  * pages can still clash like this (one side deletes a page, the other adds a
  * child to it).
  */
-function treeIsWhole(tree: ContentTree): boolean {
+export function treeIsWhole(tree: ContentTree): boolean {
   for (const page of tree.pages.values()) {
     if (page.parentId !== null && !tree.pages.has(page.parentId)) return false;
     const seen = new Set<string>();
@@ -63,19 +65,48 @@ function treeIsWhole(tree: ContentTree): boolean {
   return true;
 }
 
-function mergedTree(head: ContentTree, changeRequest: ContentTree, entries: readonly EntryChange[]): ContentTree {
+/** The head's tree with the change request's entries laid over it: what a merge (or an update) makes. */
+export function mergedTree(
+  head: ContentTree,
+  changeRequest: ContentTree,
+  entries: readonly EntryChange[],
+): ContentTree {
   const merged = head.copy();
   for (const entry of entries) {
     if (entry.kind === 'page') {
       const page = changeRequest.pages.get(entry.itemId);
       if (page) merged.setPage(page);
       else merged.deletePage(entry.itemId);
-    } else {
+    } else if (entry.kind === 'file') {
       const file = changeRequest.files.get(entry.itemId);
       if (file) merged.setFile(file);
     }
+    // Reusable contents are not in the tree: the merged revision's are read from its entries.
   }
   return merged;
+}
+
+/**
+ * The space's variables where a change request's changes land on a newer
+ * revision of the space (a merge, an update): per name, the side that changed it
+ * since the base wins; changed on both sides to different values (or removed
+ * on one side and changed on the other) is a conflict, and then null.
+ */
+export function rebasedVariables(
+  base: VariableValues,
+  ours: VariableValues,
+  head: VariableValues,
+): VariableValues | null {
+  const result: VariableValues = {};
+  for (const name of new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(head)])) {
+    const [was, mine, theirs] = [base[name], ours[name], head[name]];
+    let value: VariableValues[string] | undefined;
+    if (mine === was) value = theirs;
+    else if (theirs === was || theirs === mine) value = mine;
+    else return null;
+    if (value !== undefined) result[name] = value;
+  }
+  return result;
 }
 
 /**
@@ -110,12 +141,19 @@ export async function mergeIntoSpace(
       ours.baseSeq < head.seq
         ? await changedInSpaceSince(tx, target.spaceId, ours.baseSeq, entries)
         : new Set<string>();
-    const [headTree, ourTree] = await Promise.all([context.content.tree(head, tx), context.content.tree(ours, tx)]);
+    const [headTree, ourTree, baseVariables] = await Promise.all([
+      context.content.tree(head, tx),
+      context.content.tree(ours, tx),
+      ours.baseSeq < head.seq ? spaceRevisionVariablesAt(tx, target.spaceId, ours.baseSeq) : head.variables,
+    ]);
     const merged = mergedTree(headTree, ourTree, entries);
-    if (conflicting.size > 0 || !treeIsWhole(merged)) return { result: 'conflicts' as const, revision: head.id };
+    // Space variables changed since the base are kept, as the space's newer pages are.
+    const variables = rebasedVariables(baseVariables, ours.variables, head.variables);
+    if (conflicting.size > 0 || variables === null || !treeIsWhole(merged))
+      return { result: 'conflicts' as const, revision: head.id };
 
     const now = context.clock.now();
-    const revision = await writeMergeRevision(tx, place, head, ours, target, now);
+    const revision = await writeMergeRevision(tx, place, { head, ours, variables }, target, now);
     await advanceSpaceLine(tx, place, head.seq + 1, entries);
     await setSpaceRevision(tx, target.spaceId, revision, now);
     await markChangeRequestMerged(tx, target.changeRequestId, revision, now);
@@ -129,8 +167,7 @@ export async function mergeIntoSpace(
 async function writeMergeRevision(
   tx: Db,
   place: { organizationId: string; spaceId: string },
-  head: RevisionPoint,
-  ours: RevisionPoint,
+  { head, ours, variables }: { head: RevisionPoint; ours: RevisionPoint; variables: VariableValues },
   target: { changeRequestId: string; userId: string },
   now: Date,
 ): Promise<string> {
@@ -144,7 +181,7 @@ async function writeMergeRevision(
     base_seq: null,
     type: 'merge',
     parents: ours.id === head.id ? [head.id] : [head.id, ours.id],
-    variables: JSON.stringify(ours.variables),
+    variables: JSON.stringify(variables),
     merged_from: target.changeRequestId,
     created_by: target.userId,
     created_at: now,

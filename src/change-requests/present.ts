@@ -1,6 +1,7 @@
 import type { Urls } from '../core/urls.js';
 import type { ChangeRequest } from '../model/change-requests/schemas.js';
 import { presentFile } from '../model/content/present.js';
+import { presentReusableContent } from '../model/content/reusable-contents.js';
 import type { FileState } from '../model/content/tree.js';
 import type { WrittenBatch } from './changes/write.js';
 
@@ -25,5 +26,9 @@ export function presentWrittenBatch(
         : { ...outcome, page: { object: 'page', id: outcome.page, urls: { location: pageLocation(outcome.page) } } },
     ),
     insertedFiles: written.insertedFiles.map((file) => presentFile(file, downloadUrl(file))),
+    // Not in the spec's answer, which knows no content change that makes one: how a caller learns the new ids.
+    ...(written.insertedReusableContents.length > 0
+      ? { insertedReusableContents: written.insertedReusableContents.map(presentReusableContent) }
+      : {}),
   };
 }

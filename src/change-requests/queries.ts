@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { ChangeRequestStatus, ChangeRequestsTable } from '../db/types.js';
+import type { ChangeRequestStatus, ChangeRequestsTable, VariableValues } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { changeRequestsWithContext } from '../model/change-requests/queries.js';
 
@@ -99,6 +99,18 @@ export async function itemsChangedInSpaceSince(
     .where(sql<boolean>`(kind, item_id) in (select * from unnest(${items.kinds}::text[], ${items.itemIds}::text[]))`)
     .where((eb) => eb.or([eb('from_seq', '>', baseSeq), eb('to_seq', '>', baseSeq)]))
     .execute();
+}
+
+/** The variables of the space's revision at `seq` on its own line (a change request's base). */
+export async function spaceRevisionVariablesAt(db: Db, spaceId: string, seq: number): Promise<VariableValues> {
+  const row = await db
+    .selectFrom('revisions')
+    .select('variables')
+    .where('space_id', '=', spaceId)
+    .where(sql<boolean>`change_request_id is null`)
+    .where('seq', '=', seq)
+    .executeTakeFirstOrThrow();
+  return row.variables;
 }
 
 /** Moves the space's head to the revision a merge made. */

@@ -10,6 +10,7 @@ import {
   mergeChangeRequest,
   updateChangeRequest,
   updateChangeRequestContent,
+  updateChangeRequestFromSpace,
 } from './actions.js';
 import { importRoutes } from './import/routes.js';
 import {
@@ -19,6 +20,7 @@ import {
   UpdateChangeRequestBody,
   UpdateContentBody,
   UpdateContentQuery,
+  UpdateFromSpaceResult,
 } from './schemas.js';
 
 const ChangeRequest = ref(ChangeRequestSchema);
@@ -109,7 +111,9 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateChangeRequestContent',
         tags,
         summary: 'Apply a batch of up to 50 content changes as one new revision of the change request',
-        description: 'insert_page, update_page, delete_page and insert_files, applied in order and all or nothing.',
+        description:
+          'insert_page, update_page, delete_page, insert_files, update_variables and insert_, update_ and ' +
+          'delete_reusable_content, applied in order and all or nothing.',
         params: ChangeRequestParams,
         querystring: UpdateContentQuery,
         body: UpdateContentBody,
@@ -155,6 +159,27 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { spaceId, changeRequestId } = request.params;
       return mergeChangeRequest(app.context, callerOf(request).userId, spaceId, changeRequestId);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/update',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'updateChangeRequest',
+        tags,
+        summary: 'Bring a change request up to date with the space’s current revision, unless they conflict',
+        description:
+          'The change request’s own changes are kept on top of the space’s current content, as a new revision ' +
+          'of it. An item changed on both sides since its base is a conflict, as in a merge: nothing is written.',
+        params: ChangeRequestParams,
+        response: { 200: UpdateFromSpaceResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { spaceId, changeRequestId } = request.params;
+      return updateChangeRequestFromSpace(app.context, callerOf(request).userId, spaceId, changeRequestId);
     },
   );
 

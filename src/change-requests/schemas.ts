@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
 import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from '../model/change-requests/schemas.js';
+import { VARIABLE_LIMITS } from '../model/content/variables.js';
 
 export const CreateChangeRequestBody = Type.Object(
   { subject: Type.Optional(ChangeRequestSubject) },
@@ -29,6 +30,11 @@ export type ListChangeRequestsInput = Static<typeof ListChangeRequestsQuery>;
 export const MergeResult = Type.Object({
   revision: Type.String({ description: 'The space revision after the merge; unchanged on conflicts' }),
   result: StringEnum(['merge', 'conflicts'] as const),
+});
+
+export const UpdateFromSpaceResult = Type.Object({
+  revision: Type.String({ description: 'The change request’s revision after the update; unchanged on conflicts' }),
+  result: StringEnum(['update', 'conflicts'] as const),
 });
 
 // Content changes, as the newest GitBook spec's updateChangeRequestContent takes them.
@@ -104,6 +110,35 @@ const ComputedPageSource = Type.Object(
   closed,
 );
 
+/**
+ * Where a link page points: GitBook's ContentRef, of the kinds a page of the
+ * navigation can lead to. A page, file or anchor without `space` is in this
+ * space; targets are checked against the content when the batch is applied.
+ */
+export const LinkTarget = Type.Union([
+  Type.Object(
+    {
+      kind: Type.Literal('url'),
+      url: Type.String({ maxLength: 2048, pattern: '^(https?://[^\\s]+|mailto:[^\\s]+)$' }),
+    },
+    closed,
+  ),
+  Type.Object({ kind: Type.Literal('page'), page: PageId, space: Type.Optional(IdParam) }, closed),
+  Type.Object({ kind: Type.Literal('file'), file: PageId, space: Type.Optional(IdParam) }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('anchor'),
+      anchor: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\s#]+$' }),
+      page: PageId,
+      space: Type.Optional(IdParam),
+    },
+    closed,
+  ),
+  Type.Object({ kind: Type.Literal('space'), space: IdParam }, closed),
+  Type.Object({ kind: Type.Literal('collection'), collection: IdParam }, closed),
+]);
+export type LinkTarget = Static<typeof LinkTarget>;
+
 const PageMetadata = {
   title: Type.Optional(PageTitle),
   slug: Type.Optional(PageSlug),
@@ -122,9 +157,12 @@ export const InsertPageChange = Type.Object(
     into: Type.Optional(PageId),
     at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
     ref: Type.Optional(BatchRef),
-    type: Type.Optional(StringEnum(['document', 'computed'] as const, { description: 'Default: document' })),
+    type: Type.Optional(
+      StringEnum(['document', 'computed', 'link', 'group'] as const, { description: 'Default: document' }),
+    ),
     document: Type.Optional(PageDocument),
     computed: Type.Optional(ComputedPageSource),
+    target: Type.Optional(LinkTarget),
   },
   closed,
 );
@@ -136,6 +174,7 @@ export const UpdatePageChange = Type.Object(
     ...PageMetadata,
     document: Type.Optional(PageDocument),
     computed: Type.Optional(ComputedPageSource),
+    target: Type.Optional(LinkTarget),
     into: Type.Optional(Type.Union([PageId, Type.Null()])),
     at: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
   },
@@ -165,7 +204,86 @@ export const InsertFilesChange = Type.Object(
   closed,
 );
 
-export const ContentChange = Type.Union([InsertPageChange, UpdatePageChange, DeletePageChange, InsertFilesChange]);
+// Variables and reusable contents: GitBook's spec reads them (Revision.variables, a page's
+// variables, RevisionReusableContent) but names no content change that writes them; these
+// follow its semantic changes (variables_edited, reusable_content_created/edited/deleted).
+
+/**
+ * Sets variables of the space (the change request's revision), or of one page
+ * with `page`: each name to its value, or removes it with null. Names are
+ * checked when applied, with the rule in the message.
+ */
+export const UpdateVariablesChange = Type.Object(
+  {
+    operation: Type.Literal('update_variables'),
+    page: Type.Optional(PageId),
+    variables: Type.Record(
+      Type.String(),
+      Type.Union([
+        Type.String({ maxLength: VARIABLE_LIMITS.stringLength }),
+        Type.Number(),
+        Type.Boolean(),
+        Type.Null(),
+      ]),
+      { minProperties: 1, maxProperties: VARIABLE_LIMITS.count },
+    ),
+  },
+  closed,
+);
+
+const ReusableContentId = Type.String({ minLength: 1, maxLength: 128 });
+export const InsertReusableContentChange = Type.Object(
+  { operation: Type.Literal('insert_reusable_content'), title: PageTitle, document: PageDocument },
+  closed,
+);
+export const UpdateReusableContentChange = Type.Object(
+  {
+    operation: Type.Literal('update_reusable_content'),
+    reusableContent: ReusableContentId,
+    title: Type.Optional(PageTitle),
+    document: Type.Optional(PageDocument),
+  },
+  closed,
+);
+export const DeleteReusableContentChange = Type.Object(
+  { operation: Type.Literal('delete_reusable_content'), reusableContent: ReusableContentId },
+  closed,
+);
+export type UpdateVariables = Static<typeof UpdateVariablesChange>;
+export type ReusableContentChange =
+  | Static<typeof InsertReusableContentChange>
+  | Static<typeof UpdateReusableContentChange>
+  | Static<typeof DeleteReusableContentChange>;
+
+/**
+ * Brings a page back to its state in a revision of the space (by default the
+ * change request's base): a page added since is removed, a page deleted since
+ * is restored, any other page gets back its content and metadata. The spec's
+ * `block` (single blocks of the document) is named so that it is refused
+ * with its own message: only whole pages are reverted here.
+ */
+export const RevertPageChange = Type.Object(
+  {
+    operation: Type.Literal('revert_page'),
+    page: PageId,
+    revision: Type.Optional(IdParam),
+    block: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 1000 })),
+  },
+  closed,
+);
+export type RevertPage = Static<typeof RevertPageChange>;
+
+export const ContentChange = Type.Union([
+  InsertPageChange,
+  UpdatePageChange,
+  DeletePageChange,
+  RevertPageChange,
+  InsertFilesChange,
+  UpdateVariablesChange,
+  InsertReusableContentChange,
+  UpdateReusableContentChange,
+  DeleteReusableContentChange,
+]);
 export type ContentChange = Static<typeof ContentChange>;
 export type InsertPage = Static<typeof InsertPageChange>;
 export type UpdatePage = Static<typeof UpdatePageChange>;

@@ -6,7 +6,7 @@ import { changeRequestIn } from '../model/change-requests/access.js';
 import { presentChangeRequest } from '../model/change-requests/present.js';
 import { findChangeRequest } from '../model/change-requests/queries.js';
 import type { Context } from '../model/context.js';
-import { evaluateExpressions, type JSONDocument } from '../model/content/document/index.js';
+import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '../model/content/document/index.js';
 import type { PageTreeBody } from '../model/content/page-tree-body.js';
 import {
   presentFile,
@@ -15,6 +15,7 @@ import {
   type ContentPlace,
   type RevisionFile,
 } from '../model/content/present.js';
+import { listReusableContents } from '../model/content/reusable-contents.js';
 import type { RevisionPoint } from '../model/content/state.js';
 import type { ContentTree, FileState } from '../model/content/tree.js';
 import { computedViewOf, findGeneratedPage, type ComputedView } from '../model/content/computed.js';
@@ -33,7 +34,7 @@ export type ContentLocator =
   | { spaceId: string; revisionId: string; shareKey: string | undefined };
 
 /** The revision a content read is about, where its pages live, and who reads it. */
-interface ContentTarget {
+export interface ContentTarget {
   space: SpaceWithAccess;
   point: RevisionPoint;
   place: ContentPlace;
@@ -57,7 +58,7 @@ function placeOf(space: SpaceWithAccess, changeRequestId: string | null): Conten
  * is for members, and to others only the current one, which is all that is
  * published.
  */
-async function targetOf(context: Context, userId: string, locator: ContentLocator): Promise<ContentTarget> {
+export async function targetOf(context: Context, userId: string, locator: ContentLocator): Promise<ContentTarget> {
   if ('changeRequestId' in locator) {
     const { space } = await findSpaceAsMember(context, locator.spaceId, userId);
     const changeRequest = await changeRequestIn(context, space.id, locator.changeRequestId);
@@ -110,6 +111,7 @@ export async function readRevision(
   const view = await computedView(context, target, tree, computed);
   const pageTree = await context.content.pageTreeBody(point, target.place, view);
   const files = [...tree.files.values()].map((file) => presentFile(file, fileUrlOf(context, file)));
+  const reusableContents = listReusableContents(await context.content.reusableContents(point));
   let mergedFrom;
   if (point.type === 'merge' && point.mergedFrom) {
     const changeRequest = await findChangeRequest(context.db, space.id, point.mergedFrom);
@@ -119,7 +121,10 @@ export async function readRevision(
       mergedFrom = presentChangeRequest(changeRequest, context.urls, emails);
     }
   }
-  return presentRevision({ point, space, place: target.place, files, pageTree, mergedFrom }, context.urls);
+  return presentRevision(
+    { point, space, place: target.place, files, reusableContents, pageTree, mergedFrom },
+    context.urls,
+  );
 }
 
 /** The page tree, each page with its content: prepared once per revision and place. */
@@ -236,7 +241,7 @@ async function generatedDocuments(context: Context, body: Record<string, unknown
       const json = await context.conversions.toDocumentJson(page.markdown, `the generated content of page ${id}`);
       into.set(id, JSON.parse(json) as JSONDocument);
     }
-    pending.push(...(page.pages as Array<Record<string, unknown>>));
+    pending.push(...((page.pages ?? []) as Array<Record<string, unknown>>));
   }
 }
 
@@ -267,7 +272,11 @@ async function pageJson(
   const contentOf = (state: typeof page) => {
     const markdown = markdownOf(state);
     return form.evaluated
-      ? evaluateExpressions(markdown, { space: target.point.variables, page: state.variables })
+      ? evaluateExpressions(
+          markdown,
+          { space: target.point.variables, page: state.variables },
+          { maxLength: MAX_EVALUATED_LENGTH, field: `page ${state.pageId}` },
+        )
       : markdown;
   };
   const body = presentPage(tree, page, contentOf, context.urls, target.place, view?.expansions);

@@ -4,6 +4,7 @@ import type { ChangeRequest } from '../model/change-requests/schemas.js';
 import type { JSONDocument } from '../model/content/document/index.js';
 import { pagesArrayOf, type PageTreeBody } from '../model/content/page-tree-body.js';
 import type { ContentPlace, RevisionFile } from '../model/content/present.js';
+import type { RevisionReusableContent } from '../model/content/reusable-contents.js';
 import type { RevisionPoint } from '../model/content/state.js';
 
 export interface RevisionParts {
@@ -12,6 +13,7 @@ export interface RevisionParts {
   place: ContentPlace;
   /** The revision's files, presented. */
   files: RevisionFile[];
+  reusableContents: RevisionReusableContent[];
   pageTree: PageTreeBody;
   /** The change request a merge revision came from, presented, where it is still there. */
   mergedFrom: ChangeRequest | undefined;
@@ -32,7 +34,7 @@ export function presentRevision(parts: RevisionParts, urls: Urls): Buffer {
     type: point.type,
     parents: point.parents,
     files: parts.files,
-    reusableContents: [],
+    reusableContents: parts.reusableContents,
     variables: point.variables,
     createdAt: point.createdAt.toISOString(),
     urls: revisionUrls,
@@ -56,5 +58,6 @@ export function swapMarkdownForDocument(
     page.document = documentOf(page);
     delete page.markdown;
   }
-  for (const child of page.pages as Record<string, unknown>[]) swapMarkdownForDocument(child, documentOf);
+  // A link page has no subpages.
+  for (const child of (page.pages ?? []) as Record<string, unknown>[]) swapMarkdownForDocument(child, documentOf);
 }

@@ -5,6 +5,7 @@ import { callerOf } from '../model/access/auth.js';
 import { contentRead } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
 import { linkRoutes } from './links/routes.js';
+import { reusableContentRoutes } from './reusable-contents/routes.js';
 import {
   ChangeRequestContentParams,
   ChangeRequestFileParams,
@@ -47,6 +48,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(linkRoutes);
+  await app.register(reusableContentRoutes);
 
   // The space's current revision.
   app.get(

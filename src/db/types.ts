@@ -294,11 +294,26 @@ export interface FileVersionsTable {
   created_at: Timestamp;
 }
 
+/** One state of one reusable content, like a page version: written once, shared by every revision that holds it. */
+export interface ReusableContentVersionsTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  reusable_content_id: string;
+  title: string;
+  document_id: string | null;
+  reusable_content_created_at: Date;
+  created_at: Timestamp;
+}
+
+/** What a tree entry holds a version of. */
+export type TreeEntryKind = 'page' | 'file' | 'reusable_content';
+
 export interface TreeEntriesTable {
   organization_id: string;
   space_id: string;
   change_request_id: string | null;
-  kind: 'page' | 'file';
+  kind: TreeEntryKind;
   item_id: string;
   version_id: string | null;
   from_seq: number;
@@ -611,6 +626,7 @@ export interface Database {
   blobs: BlobsTable;
   file_versions: FileVersionsTable;
   tree_entries: TreeEntriesTable;
+  reusable_content_versions: ReusableContentVersionsTable;
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
@@ -650,6 +666,8 @@ export type PageVersionRow = Selectable<PageVersionsTable>;
 export type NewPageVersion = Insertable<PageVersionsTable>;
 export type FileVersionRow = Selectable<FileVersionsTable>;
 export type NewFileVersion = Insertable<FileVersionsTable>;
+export type ReusableContentVersionRow = Selectable<ReusableContentVersionsTable>;
+export type NewReusableContentVersion = Insertable<ReusableContentVersionsTable>;
 /** A comment as read: its thread_key is only for the indexes. */
 /** Rows as the service reads them: a body's document is read only where the document form is asked for. */
 export type CommentRow = Omit<Selectable<CommentsTable>, 'thread_key' | 'body_document'>;

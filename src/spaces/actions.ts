@@ -22,6 +22,7 @@ import {
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 import type { Space } from '../model/spaces/schemas.js';
 import { createSpace } from '../model/spaces/create.js';
+import { copyCurrentContent, holdForCopy } from '../model/content/copy.js';
 
 const inCollectionAtTopLevel = () =>
   new BadRequestError('body/visibility: in-collection is only for a space inside a collection');
@@ -107,7 +108,9 @@ export async function editSpace(
 
 /**
  * A copy of the space right after the original: new ids (its own share key
- * and revision), the same settings and place, its title marked as a copy.
+ * and revision), the same settings and place, its title marked as a copy, and
+ * the original's current content as its first revision. Comments and change
+ * requests stay with the original.
  */
 export async function duplicateSpace(context: Context, userId: string, spaceId: string): Promise<Space> {
   const { space } = await findSpaceAsMember(context, spaceId, userId);
@@ -119,6 +122,7 @@ export async function duplicateSpace(context: Context, userId: string, spaceId: 
     userId,
   );
   const copy = await context.db.transaction().execute(async (tx) => {
+    const source = await holdForCopy(tx, space.id);
     const created = await createSpace(tx, context.clock, {
       organizationId: space.organization_id,
       parentId: space.parent_id,
@@ -128,6 +132,7 @@ export async function duplicateSpace(context: Context, userId: string, spaceId: 
       visibility: space.visibility,
       defaultLevel: space.default_level,
     });
+    await copyCurrentContent(tx, source, { spaceId: created.id, revisionId: created.revision_id });
     // The copy goes right after the original.
     const item = { type: 'space', id: created.id } as const;
     const position = await positionAmongSiblings(tx, item, space.organization_id, space.parent_id, {

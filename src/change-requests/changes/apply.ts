@@ -8,6 +8,9 @@ import type { PreparedFile } from './files.js';
 import { resolveLinks, type BatchRefs } from './links.js';
 import { readPageFields, type NewContent, type PageContent, type PageFields } from './page-input.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
+import { setPageVariables } from './variables.js';
+import { checkLinkPages, checkParentKind, insertedKind, updatedKind } from './page-kinds.js';
+import { isBackToBase, revertPage, type RevertSources } from './revert.js';
 
 /** What the batch did to one page, for the `compat=false` answer. */
 export type PageOutcome =
@@ -24,6 +27,8 @@ export interface AppliedBatch {
   documents: Map<string, string>;
   files: PreparedFile[];
   outcomes: PageOutcome[];
+  /** Pages a revert brought back to the change request's base: in `pages` with the base's version, which stays. */
+  backToBase: Set<string>;
 }
 
 const VALID_SLUG = /^[^/\s]*$/;
@@ -37,7 +42,11 @@ const VALID_SLUG = /^[^/\s]*$/;
 export function applyChanges(
   start: ContentTree,
   changes: readonly ContentChange[],
-  prepared: { files: ReadonlyMap<number, PreparedFile[]>; contents: ReadonlyMap<number, PageContent> },
+  prepared: {
+    files: ReadonlyMap<number, PreparedFile[]>;
+    contents: ReadonlyMap<number, PageContent>;
+    reverts?: RevertSources;
+  },
   now: Date,
 ): AppliedBatch {
   const tree = start.copy();
@@ -65,7 +74,8 @@ export function applyChanges(
       case 'insert_page': {
         const pageId = change.ref ? refs.pages.get(change.ref)! : newId();
         const parentId = change.into === undefined ? null : pageIdOf(change.into);
-        insertPage(tree, pageId, { change, content: prepared.contents.get(index) }, field, now, parentId, newContent);
+        const input = { change, content: prepared.contents.get(index), refs };
+        insertPage(tree, pageId, input, field, now, parentId, newContent);
         touched.add(pageId);
         record({ object: 'created_page', page: pageId, ...(change.ref ? { ref: change.ref } : {}) });
         break;
@@ -73,7 +83,7 @@ export function applyChanges(
       case 'update_page': {
         const pageId = pageIdOf(change.page);
         const into = change.into === undefined ? undefined : change.into === null ? null : pageIdOf(change.into);
-        updatePage(tree, pageId, { change, content: prepared.contents.get(index) }, field, into, newContent);
+        updatePage(tree, pageId, { change, content: prepared.contents.get(index), refs }, field, into, newContent);
         touched.add(pageId);
         record({ object: 'updated_page', page: pageId });
         break;
@@ -90,21 +100,58 @@ export function applyChanges(
         record({ object: 'deleted_page', page: pageId });
         break;
       }
+      case 'revert_page': {
+        const source = prepared.reverts?.trees.get(index);
+        if (!source) throw new Error(`The revision of change ${index} was not read before the batch`);
+        const base = prepared.reverts?.base === source;
+        for (const { pageId, removed } of revertPage(tree, start, pageIdOf(change.page), source, field)) {
+          touched.add(pageId);
+          newContent.delete(pageId);
+          if (base) prepared.reverts!.revertedToBase.add(pageId);
+          else prepared.reverts!.revertedToBase.delete(pageId);
+          const restored = start.pages.has(pageId) ? 'updated_page' : 'created_page';
+          record({ object: removed ? 'deleted_page' : restored, page: pageId });
+        }
+        break;
+      }
       case 'insert_files':
         for (const file of prepared.files.get(index) ?? []) {
           tree.setFile(fileState(file, now));
           files.push(file);
         }
         break;
+      case 'update_variables': {
+        // Without a page, the change is to the space's variables: the revision's, applied beside the tree.
+        if (change.page === undefined) break;
+        const pageId = pageIdOf(change.page);
+        setPageVariables(tree, pageId, { ...change, page: change.page }, field);
+        touched.add(pageId);
+        record({ object: 'updated_page', page: pageId });
+        break;
+      }
+      // Reusable contents live beside the page tree (reusable-contents.ts applies them).
+      case 'insert_reusable_content':
+      case 'update_reusable_content':
+      case 'delete_reusable_content':
+        break;
     }
   }
 
   // Links resolve against the tree as the whole batch leaves it, so a page can
   // link to one inserted after it.
+  checkLinkPages(tree, touched);
   const documents = new Map<string, string>();
   const pages = new Map<string, PageState | null>();
+  const backToBase = new Set<string>();
   for (const pageId of touched) {
     const page = tree.pages.get(pageId);
+    // A revert can leave a page as the line already holds it, or as its base holds it: no new version.
+    if (page && page === start.pages.get(pageId)) continue;
+    if (prepared.reverts && isBackToBase(prepared.reverts, pageId, page)) {
+      backToBase.add(pageId);
+      pages.set(pageId, page ?? null);
+      continue;
+    }
     if (!page) {
       if (start.pages.has(pageId)) pages.set(pageId, null);
       continue;
@@ -119,7 +166,7 @@ export function applyChanges(
     tree.setPage(version);
     pages.set(pageId, version);
   }
-  return { tree, pages, documents, files, outcomes: [...outcomes.values()] };
+  return { tree, pages, documents, files, outcomes: [...outcomes.values()], backToBase };
 }
 
 /** Gives every ref of the batch its id up front, so refs resolve whatever the order of the changes. */
@@ -190,6 +237,7 @@ function requireParent(tree: ContentTree, parentId: string | null, field: string
   if (!parent) throw new BadRequestError(`${field}/into: no page ${parentId} in this change request`);
   if (parent.type === 'computed')
     throw new BadRequestError(`${field}/into: page ${parentId} is computed; its source makes the pages under it`);
+  checkParentKind(parent, field);
 }
 
 function applyFields(page: PageState, fields: PageFields): PageState {
@@ -218,6 +266,8 @@ function computedSourceOf(change: InsertPage, field: string): ComputedSource | n
     return change.computed;
   }
   if (change.computed) throw new BadRequestError(`${field}/computed goes with type computed`);
+  // Group and link pages have no document (page-kinds.ts).
+  if (change.type === 'group' || change.type === 'link') return null;
   if (change.document === undefined) throw new BadRequestError(`${field}/document is required`);
   return null;
 }
@@ -225,7 +275,7 @@ function computedSourceOf(change: InsertPage, field: string): ComputedSource | n
 function insertPage(
   tree: ContentTree,
   pageId: string,
-  { change, content }: { change: InsertPage; content: PageContent | undefined },
+  { change, content, refs }: { change: InsertPage; content: PageContent | undefined; refs: BatchRefs },
   field: string,
   now: Date,
   parentId: string | null,
@@ -233,6 +283,7 @@ function insertPage(
 ): void {
   requireParent(tree, parentId, field);
   const computed = computedSourceOf(change, field);
+  const kind = insertedKind(tree, refs, pageId, change, parentId, field);
   const fields = readPageFields(change, content, field);
   const title = fields.title ?? 'Untitled';
   const taken = siblingSlugs(tree, parentId, pageId);
@@ -251,9 +302,10 @@ function insertPage(
       versionId: '',
       parentId,
       position: positionAt(tree, parentId, change.at),
-      type: computed ? 'computed' : 'document',
+      type: kind?.type ?? (computed ? 'computed' : 'document'),
       title,
-      slug,
+      // A link page is found by no path: its own id keeps sibling slugs unique without taking a name.
+      slug: kind?.type === 'link' ? pageId : slug,
       emoji: null,
       icon: null,
       description: null,
@@ -264,7 +316,7 @@ function insertPage(
       hidden: false,
       noIndex: false,
       noRobotsIndex: false,
-      target: null,
+      target: kind?.target ?? null,
       href: null,
       computed,
       pageCreatedAt: now,
@@ -279,13 +331,14 @@ function insertPage(
 function updatePage(
   tree: ContentTree,
   pageId: string,
-  { change, content }: { change: UpdatePage; content: PageContent | undefined },
+  { change, content, refs }: { change: UpdatePage; content: PageContent | undefined; refs: BatchRefs },
   field: string,
   into: string | null | undefined,
   newContent: Map<string, NewContent | null>,
 ): void {
-  const page = tree.pages.get(pageId);
-  if (!page) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
+  const found = tree.pages.get(pageId);
+  if (!found) throw new BadRequestError(`${field}/page: no page ${change.page} in this change request`);
+  const page = updatedKind(tree, refs, found, change, into, field);
   if (page.type === 'computed' && change.document !== undefined && !isEmptyDocument(change.document))
     throw new BadRequestError(`${field}/document: a computed page has no document of its own; its source makes it`);
   if (change.computed !== undefined && page.type !== 'computed')

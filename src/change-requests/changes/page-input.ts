@@ -4,6 +4,7 @@ import type { JSONDocument, UrlDestination } from '../../model/content/document/
 import type { Conversions } from '../../model/content/document/conversions.js';
 import type { VariableValues } from '../../db/types.js';
 import type { InsertPage } from '../schemas.js';
+import { readVariables } from '../../model/content/variables.js';
 
 /** What a change says about a page: each field undefined when the change leaves it alone. */
 export interface PageFields {
@@ -69,19 +70,6 @@ function layoutOf(value: unknown, field: string): Record<string, unknown> {
   return layout;
 }
 
-function variablesOf(value: unknown, field: string): VariableValues {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a mapping');
-  const variables: VariableValues = {};
-  for (const [name, variable] of Object.entries(value)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name))
-      fail(`${field}.${name}`, 'is not a variable name (letters, digits, _ and -)');
-    if (typeof variable === 'string') variables[name] = text(variable, `${field}.${name}`, 256);
-    else if (typeof variable === 'number' || typeof variable === 'boolean') variables[name] = variable;
-    else fail(`${field}.${name}`, 'must be a string, number or boolean');
-  }
-  return variables;
-}
-
 /** Page fields a markdown document's frontmatter sets (Git Sync's names). */
 function fromFrontmatter(data: Record<string, unknown>, field: string): PageFields {
   const fields: PageFields = {};
@@ -121,7 +109,8 @@ function fromFrontmatter(data: Record<string, unknown>, field: string): PageFiel
         break;
       case 'variables':
       case 'vars':
-        fields.variables = variablesOf(value, name);
+        // Names, values and count as the space's variables have them (model/content/variables).
+        fields.variables = readVariables(value, name);
         break;
       default:
         // Git Sync writes other keys (cover, coverY ...); they are not page fields here.

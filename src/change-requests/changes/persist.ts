@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { NewFileVersion, NewPageVersion, RevisionsTable } from '../../db/types.js';
+import type { NewFileVersion, NewPageVersion, RevisionsTable, TreeEntryKind } from '../../db/types.js';
 import type { RevisionPoint, StoredContent } from '../../model/content/state.js';
 import type { FileState, PageState } from '../../model/content/tree.js';
 import { reindexPages } from '../../model/search/indexing.js';
@@ -105,9 +105,11 @@ export async function writeVersions(
 }
 
 export interface EntryChange {
-  kind: 'page' | 'file';
+  kind: TreeEntryKind;
   itemId: string;
   versionId: string | null;
+  /** On a change request's line: the item is back as its base holds it, so its own entry ends and none follows. */
+  backToBase?: boolean;
 }
 
 /**
@@ -122,7 +124,7 @@ export async function advanceLine(
   seq: number,
   changes: readonly EntryChange[],
 ): Promise<void> {
-  for (const kind of ['page', 'file'] as const) {
+  for (const kind of ['page', 'file', 'reusable_content'] as const) {
     const itemIds = changes.filter((change) => change.kind === kind).map((change) => change.itemId);
     if (itemIds.length === 0) continue;
     await tx
@@ -141,7 +143,7 @@ export async function advanceLine(
   }
   // The space's line only holds items that exist; a change request's line also records removals.
   const rows = changes
-    .filter((change) => changeRequestId !== null || change.versionId !== null)
+    .filter((change) => !change.backToBase && (changeRequestId !== null || change.versionId !== null))
     .map((change) => ({
       organization_id: place.organizationId,
       space_id: place.spaceId,

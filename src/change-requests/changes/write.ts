@@ -12,6 +12,16 @@ import { applyChanges, type PageOutcome } from './apply.js';
 import { setSpaceRevision } from '../queries.js';
 import { prepareFiles, type PreparedFile } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
+import type { VariableValues } from '../../db/types.js';
+import type { ReusableContentState } from '../../model/content/reusable-contents.js';
+import {
+  prepareReusableContentDocuments,
+  writeReusableContents,
+  type AppliedReusableContents,
+} from './reusable-contents.js';
+import { spaceVariablesAfter } from './variables.js';
+import { checkOutsideTargets, normalizeLinkTargets } from './page-kinds.js';
+import { loadRevertSources } from './revert.js';
 import {
   advanceLine,
   advanceSpaceLine,
@@ -27,6 +37,7 @@ export interface WrittenBatch {
   revisionId: string;
   outcomes: PageOutcome[];
   insertedFiles: FileState[];
+  insertedReusableContents: ReusableContentState[];
 }
 
 /** Refuses writes to a change request that is no longer being worked on. */
@@ -75,6 +86,8 @@ async function convertDocuments(
 export interface PreparedBatch {
   files: Map<number, PreparedFile[]>;
   contents: Map<number, PageContent>;
+  /** Reusable contents' documents, stored forms made (reusable-contents.ts). */
+  reusableContents: Map<number, StoredContent | null>;
 }
 
 /**
@@ -90,6 +103,7 @@ export async function prepareBatch(
   return {
     files: files ?? (await prepareFiles(context.outbound, changes)),
     contents: await readContents(context.conversions, changes),
+    reusableContents: await prepareReusableContentDocuments(context.conversions, changes),
   };
 }
 
@@ -100,6 +114,10 @@ interface BatchWrite {
   outcomes: PageOutcome[];
   insertedFiles: FileState[];
   entries: EntryChange[];
+  /** The space's variables in the new revision. */
+  variables: VariableValues;
+  /** The reusable contents as the batch leaves them; undefined when it changed none. */
+  reusable: AppliedReusableContents | undefined;
 }
 
 /**
@@ -112,12 +130,18 @@ async function applyAndWriteVersions(
   tx: Db,
   place: Place,
   point: RevisionPoint,
-  changes: readonly ContentChange[],
+  given: readonly ContentChange[],
   prepared: PreparedBatch,
   now: Date,
 ): Promise<Omit<BatchWrite, 'revisionId'>> {
-  const applied = applyChanges(await context.content.tree(point, tx), changes, prepared, now);
-  const newPages = [...applied.pages.values()].filter((page) => page !== null);
+  const changes = normalizeLinkTargets(given, place.spaceId);
+  await checkOutsideTargets(context, tx, place.organizationId, changes);
+  const reverts = await loadRevertSources(context, tx, point, changes);
+  const applied = applyChanges(await context.content.tree(point, tx), changes, { ...prepared, reverts }, now);
+  // Pages back at their base keep the base's version: nothing new to write for them.
+  const newPages = [...applied.pages]
+    .filter(([pageId]) => !applied.backToBase.has(pageId))
+    .flatMap(([, page]) => (page ? [page] : []));
   const pageOfDocument = new Map(newPages.map((page) => [page.documentId, page.pageId]));
   const documents = await convertDocuments(
     context.conversions,
@@ -126,21 +150,42 @@ async function applyAndWriteVersions(
   );
   const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
   await writeVersions(tx, place, { documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
+  const variables = spaceVariablesAfter(point.variables, changes);
+  const reusable = await writeReusableContents(context, tx, place, point, changes, prepared.reusableContents, now);
   const entries: EntryChange[] = [
     ...[...applied.pages].map(([pageId, page]) => ({
       kind: 'page' as const,
       itemId: pageId,
       versionId: page?.versionId ?? null,
+      ...(applied.backToBase.has(pageId) ? { backToBase: true } : {}),
     })),
     ...newFiles.map((file) => ({ kind: 'file' as const, itemId: file.fileId, versionId: file.versionId })),
+    ...(reusable?.entries ?? []),
   ];
-  return { tree: applied.tree, documents, outcomes: applied.outcomes, insertedFiles: newFiles, entries };
+  return {
+    tree: applied.tree,
+    documents,
+    outcomes: applied.outcomes,
+    insertedFiles: newFiles,
+    entries,
+    variables,
+    reusable,
+  };
 }
 
 function rememberWrite(context: Context, written: BatchWrite): WrittenBatch {
   context.content.remember(written.revisionId, written.tree);
   context.content.rememberDocuments(written.documents);
-  return { revisionId: written.revisionId, outcomes: written.outcomes, insertedFiles: written.insertedFiles };
+  if (written.reusable) {
+    context.content.rememberReusableContents(written.revisionId, written.reusable.contents);
+    context.content.rememberDocuments(written.reusable.documents);
+  }
+  return {
+    revisionId: written.revisionId,
+    outcomes: written.outcomes,
+    insertedFiles: written.insertedFiles,
+    insertedReusableContents: written.reusable?.inserted ?? [],
+  };
 }
 
 /**
@@ -184,7 +229,7 @@ export async function writeChangeRequestContent(
       base_seq: point.baseSeq,
       type: 'edits',
       parents: [point.id],
-      variables: JSON.stringify(point.variables),
+      variables: JSON.stringify(batch.variables),
       created_by: target.userId,
       created_at: now,
     });
@@ -227,7 +272,7 @@ export async function writeSpaceContent(
       base_seq: null,
       type: 'update',
       parents: [head.id],
-      variables: JSON.stringify(head.variables),
+      variables: JSON.stringify(batch.variables),
       created_by: target.userId,
       created_at: now,
     });

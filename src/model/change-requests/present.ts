@@ -28,7 +28,9 @@ export function presentChangeRequest(row: ChangeRequestFields, urls: Urls, email
     revision: row.revision_id,
     revisionInitial: row.revision_initial_id,
     comments: row.comments_count,
-    // Behind the space once the space has a revision the change request's base is older than.
+    // Behind the space once the space has a revision the change request's base is older than. Exact
+    // because every writer of the space's line (a merge, an import) adds seq + 1 under the space's
+    // row lock, and an update sets the base to the head's seq; a merged one has nothing to catch up.
     outdated: row.status !== 'merged' && (row.base_seq ?? row.seq) < row.head_seq,
     urls: {
       app: urls.app('o', row.organization_id, 's', row.space_id, 'change-requests', String(row.number)),

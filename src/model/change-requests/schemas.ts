@@ -20,7 +20,9 @@ export const ChangeRequestSchema = Type.Object(
     revisionInitial: Type.String({ description: 'The space revision it was opened on' }),
     revisionMerged: Type.Optional(Type.String({ description: 'Once merged, the space revision the merge made' })),
     comments: Type.Integer(),
-    outdated: Type.Boolean({ description: 'Whether the space has changed since it was opened' }),
+    outdated: Type.Boolean({
+      description: 'Whether the space has a newer revision than its base (where it was opened, or last updated)',
+    }),
     urls: Type.Object({ app: Type.String({ format: 'uri' }), location: Type.String({ format: 'uri' }) }),
   },
   { $id: 'ChangeRequest' },

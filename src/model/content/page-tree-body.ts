@@ -38,6 +38,11 @@ export function composePageTree(
         parts.push(whole);
         return;
       }
+      // A link page has no subpages, and no `pages` to show.
+      if (page.type === 'link') {
+        parts.push(fragmentOf(page), '}');
+        return;
+      }
       parts.push(fragmentOf(page), ',"pages":');
       walk(page.pageId);
       parts.push('}');

@@ -43,6 +43,8 @@ export function pageFields(
 ): Record<string, unknown> {
   const path = tree.pathOf(page.pageId);
   if (page.type === 'computed') return computedPageFields(page, path, urls, place);
+  if (page.type === 'group') return groupPageFields(page, path);
+  if (page.type === 'link') return linkPageFields(page);
   return {
     id: page.pageId,
     title: page.title,
@@ -81,6 +83,47 @@ function computedPageFields(page: PageState, path: string, urls: Urls, place: Co
     urls: { app: pageAppUrl(urls, place, path) },
     slug: page.slug,
     path,
+    hidden: page.hidden,
+  };
+}
+
+/** A group page without its subpages: the spec's RevisionPageGroup, which has no content or URL of its own. */
+function groupPageFields(page: PageState, path: string): Record<string, unknown> {
+  return {
+    id: page.pageId,
+    title: page.title,
+    kind: 'group',
+    type: 'group',
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+    createdAt: page.pageCreatedAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+    slug: page.slug,
+    path,
+    hidden: page.hidden,
+    noIndex: page.noIndex,
+    noRobotsIndex: page.noRobotsIndex,
+  };
+}
+
+/**
+ * A link page: the spec's RevisionPageLink, its target as written. It has no
+ * slug, path or subpages; `href` is given where the target is a URL, the only
+ * kind whose address does not depend on where other content is now.
+ */
+function linkPageFields(page: PageState): Record<string, unknown> {
+  const target = page.target as { kind: string; url?: string };
+  return {
+    id: page.pageId,
+    title: page.title,
+    kind: 'link',
+    type: 'link',
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+    createdAt: page.pageCreatedAt.toISOString(),
+    updatedAt: page.updatedAt.toISOString(),
+    target,
+    ...(target.kind === 'url' && target.url ? { href: target.url } : {}),
     hidden: page.hidden,
   };
 }
@@ -138,6 +181,7 @@ export function presentPage(
 ): Record<string, unknown> {
   const generated = expanded.get(page.pageId);
   if (generated) return presentGeneratedPage(generated, page, tree.pathOf(page.pageId), urls, place);
+  if (page.type === 'link') return pageFields(tree, page, '', urls, place);
   return {
     ...pageFields(tree, page, markdownOf(page), urls, place),
     pages: tree.childrenOf(page.pageId).map((child) => presentPage(tree, child, markdownOf, urls, place, expanded)),

@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { FileVersionRow, PageVersionRow, RevisionRow, RevisionType, VariableValues } from '../../db/types.js';
+import type {
+  FileVersionRow,
+  PageVersionRow,
+  RevisionRow,
+  RevisionType,
+  TreeEntryKind,
+  VariableValues,
+} from '../../db/types.js';
 import type { StoredDocument } from './document/conversions.js';
 import type { DocumentFacts, OutlineSection, StoredLink } from './document/facts.js';
 import { ContentTree, type FileState, type PageState } from './tree.js';
@@ -65,7 +72,7 @@ export async function findRevision(db: Db, spaceId: string, revisionId: string):
  * line, its own entries in force at its seq, then the space's entries at its
  * base for the items it did not touch.
  */
-function entriesAt(point: RevisionPoint, kind: 'page' | 'file') {
+export function entriesAt(point: RevisionPoint, kind: TreeEntryKind) {
   return sql`
     with overlay as materialized (
       select item_id, version_id from tree_entries

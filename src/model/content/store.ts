@@ -20,6 +20,7 @@ import {
   type StoredContent,
 } from './state.js';
 import type { ContentTree, PageState } from './tree.js';
+import { loadReusableContents, type ReusableContents } from './reusable-contents.js';
 
 /** Cache bounds: page and file entries across cached trees, characters of cached text, bytes of page-tree bodies. */
 const TREE_ITEMS = 250_000;
@@ -27,8 +28,11 @@ const REVISIONS = 100_000;
 const TEXT_CHARACTERS = 64 * 1024 * 1024;
 const BODY_BYTES = 48 * 1024 * 1024;
 
+/** What has content in a document: a page, or a reusable content. */
+type DocumentHolder = Pick<PageState, 'documentId'>;
+
 /** What `cache` holds of the pages' documents, by document id, and the ids it lacks. */
-function cachedByDocument<T>(cache: WeightedLru<string, T>, pages: Iterable<PageState>) {
+function cachedByDocument<T>(cache: WeightedLru<string, T>, pages: Iterable<DocumentHolder>) {
   const found = new Map<string, T>();
   const missing: string[] = [];
   for (const page of pages) {
@@ -73,6 +77,11 @@ export class ContentStore {
   /** Documents' outlines, links and languages, by document id. */
   private readonly facts = new WeightedLru<string, DocumentFacts>(TEXT_CHARACTERS / 4, factsWeight);
   private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
+  /** Each revision's reusable contents (without their markdown), by revision id. */
+  private readonly reusableContentSets = new WeightedLru<string, ReusableContents>(
+    TREE_ITEMS,
+    (contents) => contents.size + 1,
+  );
   /** Answers of one-page reads, by revision, place, page and format. */
   private readonly pageAnswers = new WeightedLru<string, string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
 
@@ -88,7 +97,7 @@ export class ContentStore {
   }
 
   /** The markdown of each given page (empty for a page without a document), by document id. */
-  async markdownOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => string> {
+  async markdownOf<T extends DocumentHolder>(organizationId: string, pages: Iterable<T>): Promise<(page: T) => string> {
     const { found, missing } = cachedByDocument(this.markdown, pages);
     if (missing.length > 0) {
       for (const [id, text] of await loadMarkdown(this.db, organizationId, missing)) {
@@ -177,7 +186,10 @@ export class ContentStore {
    * row written before they were kept is made now, on the conversion pool,
    * and stored, once.
    */
-  async documentsOf(organizationId: string, pages: Iterable<PageState>): Promise<(page: PageState) => JSONDocument> {
+  async documentsOf<T extends DocumentHolder>(
+    organizationId: string,
+    pages: Iterable<T>,
+  ): Promise<(page: T) => JSONDocument> {
     const { found, missing } = cachedByDocument(this.documents, pages);
     for (const [id, stored] of await loadDocuments(this.db, organizationId, missing)) {
       let json = stored.documentJson;
@@ -247,5 +259,15 @@ export class ContentStore {
   /** Keeps a tree just written, so the next read of that revision costs no query. */
   remember(revisionId: string, tree: ContentTree): void {
     this.trees.set(revisionId, tree);
+  }
+
+  /** The reusable contents of a revision, by id; `db` as for `tree`. */
+  reusableContents(point: RevisionPoint, db: Db = this.db): Promise<ReusableContents> {
+    return this.reusableContentSets.getOrLoad(point.id, () => loadReusableContents(db, point));
+  }
+
+  /** Keeps the reusable contents of a revision just written. */
+  rememberReusableContents(revisionId: string, contents: ReusableContents): void {
+    this.reusableContentSets.set(revisionId, contents);
   }
 }

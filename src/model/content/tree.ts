@@ -135,12 +135,12 @@ export class ContentTree {
     return this.computedIndex;
   }
 
-  /** The page at a complete path, if any. */
+  /** The page at a complete path, if any. Link pages have no path. */
   pageAtPath(path: string): PageState | undefined {
     let parentId: string | null = null;
     let found: PageState | undefined;
     for (const slug of path.split('/').filter(Boolean)) {
-      found = this.childrenOf(parentId).find((page) => page.slug === slug);
+      found = this.childrenOf(parentId).find((page) => page.slug === slug && page.type !== 'link');
       if (!found) return undefined;
       parentId = found.pageId;
     }

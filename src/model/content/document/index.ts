@@ -3,7 +3,13 @@
  * document model the API also speaks. Conversions go through a real markdown
  * parser (mdast), never through regular expressions.
  */
-export { evaluateExpressions, type ExpressionVariables, type VariableValue } from './evaluate.js';
+export {
+  evaluateExpressions,
+  MAX_EVALUATED_LENGTH,
+  type EvaluationBound,
+  type ExpressionVariables,
+  type VariableValue,
+} from './evaluate.js';
 export { splitFrontmatter, type Frontmatter } from './frontmatter.js';
 export { markdownToDocument } from './from-markdown.js';
 export { splitLeadingHeading } from './leading-heading.js';
