@@ -255,7 +255,8 @@ describe('requesting reviewers', () => {
     const id = member('review').user.id;
     const cases: Array<[unknown, string]> = [
       [{}, 'body/users is required'],
-      [{ users: [] }, 'body/users must NOT have fewer than 1 items'],
+      [{ users: [] }, 'body/users and body/teams are both empty'],
+      [{ users: [], teams: [] }, 'body/users and body/teams are both empty'],
       [{ users: Array.from({ length: 101 }, (_, i) => `user${i}`) }, 'body/users must NOT have more than 100 items'],
       [{ users: [id, id] }, 'body/users must NOT have duplicate items'],
       [{ users: [''] }, 'body/users/0 must NOT have fewer than 1 characters'],
@@ -599,7 +600,6 @@ describe('the API description', () => {
       'removeRequestedReviewerFromChangeRequest',
     ]);
     expect(list.post.requestBody.content['application/json'].schema.properties.users).toMatchObject({
-      minItems: 1,
       maxItems: 100,
       uniqueItems: true,
     });

@@ -4,12 +4,13 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { findNodeByKey, nodeText } from '../model/content/document/index.js';
 import type { Context } from '../model/context.js';
+import { findMembers } from '../model/people/member-queries.js';
 import { presentMember } from '../model/people/members.js';
 import type { Member } from '../model/people/schemas.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
-import { countCommenters, listCommenters } from './commenter-queries.js';
+import { countCommenters, listCommenters, type CommenterRow } from './commenter-queries.js';
 import { bodyDocuments, readBody } from './documents.js';
-import { goneVersionIds, presentComments, usersOfComments } from './present.js';
+import { goneVersionIds, presentComments, presentFormerMember, usersOfComments } from './present.js';
 import {
   countComments,
   countedByCounters,
@@ -257,7 +258,37 @@ export async function deleteComment(context: Context, userId: string, locator: C
   });
 }
 
-/** The organization members who commented or replied in the thread. */
+/**
+ * Commenters as member records: the members' own, and for those who have
+ * left the organization a record that says so, with the e-mail only where the
+ * caller still shares an organization with them (as for their posts'
+ * `postedBy`). One query for the page's members and at most two for the
+ * e-mails of those who left, whatever the page's size.
+ */
+async function showCommenters(
+  context: Context,
+  thread: OpenThread,
+  rows: readonly CommenterRow[],
+  userId: string,
+): Promise<Member[]> {
+  const organizationId = thread.space.organization_id;
+  const memberIds = rows.filter((row) => row.is_member).map((row) => row.user_id);
+  const members = new Map(
+    (await findMembers(context.db, organizationId, memberIds)).map((member) => [member.user_id, member]),
+  );
+  // A member who left since the page was read is shown as one who left.
+  const formerIds = rows.filter((row) => !members.has(row.user_id)).map((row) => row.user_id);
+  const emails = await emailVisibilityFor(context.db, userId, formerIds, organizationId);
+  return rows.map((row) => {
+    const member = members.get(row.user_id);
+    return member ? presentMember(member, context.urls) : presentFormerMember(row, context.urls, emails);
+  });
+}
+
+/**
+ * The users who commented or replied in the thread, in the order they first
+ * did, as member records: those who have left the organization are listed too.
+ */
 export async function listThreadCommenters(
   context: Context,
   userId: string,
@@ -265,14 +296,13 @@ export async function listThreadCommenters(
   query: CommentersQuery,
 ): Promise<Page<Member>> {
   const thread = await openThread(context, locator, userId);
-  const page = context.cursors.request(`commenters:${thread.ids.spaceId}:${thread.ids.changeRequestId ?? ''}`, {
-    ...query,
-    order: 'asc',
-  });
-  return paginate(context.cursors, page, {
+  const list = `commenters-by-first-post:${thread.ids.spaceId}:${thread.ids.changeRequestId ?? ''}`;
+  const page = context.cursors.request(list, { ...query, order: 'asc' });
+  const rows = await paginate(context.cursors, page, {
     rows: () => listCommenters(context.db, page, thread.ids),
     count: () => countCommenters(context.db, thread.ids),
-    keyOf: (row) => ({ createdAt: row.joined_at, id: row.user_id }),
-    toItem: (row) => presentMember(row, context.urls),
+    keyOf: (row) => ({ createdAt: row.first_posted_at, id: row.user_id }),
+    toItem: (row) => row,
   });
+  return { ...rows, items: await showCommenters(context, thread, rows.items, userId) };
 }

@@ -2,8 +2,10 @@ import type { User } from '../core/schemas.js';
 import type { Urls } from '../core/urls.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
 import type { JSONDocument } from '../model/content/document/index.js';
+import type { Member } from '../model/people/schemas.js';
 import type { ContentTree } from '../model/content/tree.js';
 import { presentUser, type EmailVisibility } from '../model/people/users.js';
+import type { CommenterRow } from './commenter-queries.js';
 import type { CommentRecord, StoredPageVersion, UserRecord } from './queries.js';
 import type { ReactionRecord } from './reaction-queries.js';
 import type { Comment, CommentReply } from './schemas.js';
@@ -231,4 +233,29 @@ export function presentReplies(
     urls: { location: urls.api(...thread.path, row.comment_id, 'replies', row.id) },
     permissions: permissionsOf(row.posted_by),
   }));
+}
+
+/**
+ * A commenter who has left the organization, as the spec's OrganizationMember:
+ * no role, disabled (the membership reaches nothing), in no team and no space.
+ * When they joined is no longer known; the first post in the thread, when they
+ * surely were a member, stands for it. The e-mail shows only where `emails`
+ * allows it: leaving must not show it to anyone who could not see it before.
+ */
+export function presentFormerMember(row: CommenterRow, urls: Urls, emails: EmailVisibility): Member {
+  return {
+    object: 'member',
+    id: row.user_id,
+    role: null,
+    user: presentUser(
+      { id: row.user_id, email: row.email, displayName: row.display_name, photoUrl: row.photo_url },
+      urls,
+      emails,
+    ),
+    disabled: true,
+    joinedAt: row.first_posted_at.toISOString(),
+    sso: false,
+    spaces: 0,
+    teams: 0,
+  };
 }

@@ -368,11 +368,15 @@ export interface CommentReactionsTable {
   reacted_at: Timestamp;
 }
 
+/** A review requested of a user or of a team of the organization (exactly one). */
 export interface ChangeRequestReviewersTable {
   organization_id: string;
   space_id: string;
   change_request_id: string;
-  user_id: string;
+  user_id: string | null;
+  team_id: string | null;
+  /** Generated: the user's or the team's id, the key of a request within its change request. */
+  reviewer_id: ColumnType<string, never, never>;
   requested_by: string | null;
   revision_id: string;
   created_at: Timestamp;

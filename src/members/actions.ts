@@ -69,7 +69,10 @@ export async function updateMember(
   return presentMember(await memberOrNotFound(context.db, organizationId, userId), context.urls);
 }
 
-/** Removes a member (admins, or the member leaving); their team memberships go with them. */
+/**
+ * Removes a member (admins, or the member leaving); their team memberships and
+ * review requests go with them, their comments stay.
+ */
 export async function removeMember(
   context: Context,
   callerId: string,

@@ -118,7 +118,10 @@ export async function setMemberRole(db: Db, organizationId: string, userId: stri
     .execute();
 }
 
-/** Team memberships follow through their foreign key (ON DELETE CASCADE). */
+/**
+ * Team memberships, grants and review requests follow through their foreign
+ * keys (ON DELETE CASCADE); comments and replies stay, shown with their author.
+ */
 export async function deleteMember(db: Db, organizationId: string, userId: string): Promise<void> {
   await db
     .deleteFrom('organization_members')

@@ -1,6 +1,5 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { effectiveRole } from '../model/access/membership.js';
 import { roleAtLeast } from '../model/access/roles.js';
 import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
 import { changeRequestIn } from '../model/change-requests/access.js';
@@ -10,14 +9,17 @@ import type { Context } from '../model/context.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
 import { presentReviewer } from './present.js';
 import {
-  activeMemberRoles,
   addReviewers,
   countReviewers,
   findReviewers,
+  isTeamMember,
   listReviewers,
+  lockMemberships,
+  lockTeams,
   removeReviewer,
   type ReviewerFields,
 } from './queries.js';
+import { userRolesOnSpace } from './roles.js';
 import type { ListReviewersInput, RequestReviewersInput } from './schemas.js';
 
 /**
@@ -37,7 +39,7 @@ function peopleOf(rows: readonly ReviewerFields[]): (string | null)[] {
   return rows.flatMap((row) => [row.user_id, row.requester_id]);
 }
 
-/** A page of the users asked to review the change request, oldest request first. */
+/** A page of the users and teams asked to review the change request, oldest request first. */
 export async function listRequestedReviewers(
   context: Context,
   userId: string,
@@ -52,7 +54,7 @@ export async function listRequestedReviewers(
   const rows = await paginate(context.cursors, page, {
     rows: () => listReviewers(context.db, page, space.organization_id, changeRequest.id),
     count: () => countReviewers(context.db, space.organization_id, changeRequest.id),
-    keyOf: (row) => ({ createdAt: row.created_at, id: row.user_id }),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.reviewer_id }),
     toItem: (row) => row,
   });
   const emails = await emailVisibilityFor(context.db, userId, peopleOf(rows.items), space.organization_id);
@@ -60,8 +62,9 @@ export async function listRequestedReviewers(
 }
 
 /**
- * Asks users with at least the review role on the space to review the change
- * request, and renames it if a subject is given. All users are recorded, or none.
+ * Asks users with at least the review role on the space, and teams of its
+ * organization, to review the change request, and renames it if a subject is
+ * given. All are recorded, or none.
  */
 export async function requestReviewers(
   context: Context,
@@ -70,13 +73,15 @@ export async function requestReviewers(
   changeRequestId: string,
   input: RequestReviewersInput,
 ) {
+  const { users, subject } = input;
+  const teams = input.teams ?? [];
+  if (users.length === 0 && teams.length === 0) {
+    throw new BadRequestError('body/users and body/teams are both empty: ask at least one user or team to review');
+  }
   const { space } = await findEditableSpace(context, spaceId, userId, 'Requesting reviewers');
   const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
   // Checked again under the lock; here too, so that a closed change request costs no transaction.
   requireRequestable(changeRequest.status);
-  const { users, subject } = input;
-  // The same for every user: the space's and its collections' default levels, as read with the space.
-  const levels = [space.default_level, ...(space.chain_levels ?? [])];
 
   const rows = await context.db.transaction().execute(async (tx) => {
     // A key-share lock on the space is enough (the rows inserted below take one anyway) and leaves
@@ -91,28 +96,48 @@ export async function requestReviewers(
     const organizationId = lockedSpace.organization_id;
     requireRequestable(locked.status);
 
-    const roles = await activeMemberRoles(tx, organizationId, users);
-    const refused = users.filter((user) => !roleAtLeast(effectiveRole(roles.get(user), levels), 'review'));
+    await lockMemberships(tx, organizationId, users);
+    const roles = await userRolesOnSpace(tx, { ...space, organization_id: organizationId }, users);
+    const refused = users.filter((user) => !roleAtLeast(roles.get(user) ?? null, 'review'));
     if (refused.length > 0) {
       throw new BadRequestError(
         `body/users names users who cannot review this change request: ${refused.join(', ')}; ` +
           'a reviewer must be an active member of the organization with at least the review role on the space',
       );
     }
+    const found = await lockTeams(tx, organizationId, teams);
+    const unknown = teams.filter((team) => !found.has(team));
+    if (unknown.length > 0) {
+      throw new BadRequestError(
+        `body/teams names ids that are not teams of the space’s organization: ${unknown.join(', ')}`,
+      );
+    }
 
     const now = context.clock.now();
     if (subject !== undefined) await updateChangeRequestFields(tx, changeRequest.id, { subject, updatedAt: now });
     const target = { organizationId, spaceId: space.id, changeRequestId: changeRequest.id };
-    await addReviewers(tx, { ...target, revisionId: locked.revision_id, requestedBy: userId, createdAt: now }, users);
-    return findReviewers(tx, organizationId, changeRequest.id, users);
+    const request = { ...target, revisionId: locked.revision_id, requestedBy: userId, createdAt: now };
+    await addReviewers(tx, request, { users, teams });
+    return findReviewers(tx, organizationId, changeRequest.id, [...users, ...teams]);
   });
 
-  const byUser = new Map(rows.map((row) => [row.user_id, row]));
+  const byReviewer = new Map(rows.map((row) => [row.reviewer_id, row]));
   const emails = await emailVisibilityFor(context.db, userId, peopleOf(rows), space.organization_id);
-  return { users: users.map((user) => presentReviewer(byUser.get(user)!, context.urls, emails)) };
+  return {
+    users: [...users, ...teams].map((id) => presentReviewer(byReviewer.get(id)!, context.urls, emails)),
+  };
 }
 
-/** Withdraws a review request: editors may withdraw any, a requested user their own. */
+/**
+ * Whether the caller answers for the request of `reviewerId` without the
+ * edit role: it is their own, or their team's (a member of a requested team
+ * reviews for it, and so may step down for it).
+ */
+async function answersFor(context: Context, organizationId: string, reviewerId: string, userId: string) {
+  return reviewerId === userId || isTeamMember(context.db, organizationId, reviewerId, userId);
+}
+
+/** Withdraws a review request: editors may withdraw any; a requested user their own, a team's member the team's. */
 export async function removeRequestedReviewer(
   context: Context,
   userId: string,
@@ -122,10 +147,11 @@ export async function removeRequestedReviewer(
 ): Promise<void> {
   const { space, role } = await findSpaceAsMember(context, spaceId, userId);
   const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
-  // Reading the space is enough to step down as one's own reviewer.
-  if (reviewerId !== userId && !roleAtLeast(role, 'edit')) {
+  // Reading the space is enough to step down as one's own reviewer, or for one's team.
+  if (!roleAtLeast(role, 'edit') && !(await answersFor(context, space.organization_id, reviewerId, userId))) {
     throw new ForbiddenError(
-      'Removing a requested reviewer needs the edit role on the space; others may only remove themselves',
+      'Removing a requested reviewer needs the edit role on the space; ' +
+        'others may only remove themselves, or a team they are in',
     );
   }
   if (space.edit_mode === 'locked') {
@@ -142,7 +168,7 @@ export async function removeRequestedReviewer(
     if (locked.status === 'merged')
       throw new ConflictError('The change request is merged; its requested reviewers can no longer change');
     if (!(await removeReviewer(tx, space.organization_id, changeRequest.id, reviewerId))) {
-      throw new NotFoundError('No review was requested from this user on the change request');
+      throw new NotFoundError('No review was requested from this user or team on the change request');
     }
   });
 }

@@ -6,6 +6,7 @@ import type { ChangeRequestRequestedReviewer } from './schemas.js';
 /** Stands in for a requester whose account is gone (the spec requires `requestedBy`), as for change request authors. */
 const GONE_USER = { id: 'deleted', displayName: 'Deleted user', email: '', photoUrl: null };
 
+/** A review request of a user (`kind: user`) or of a team (`kind: team`), as the spec shapes them. */
 export function presentReviewer(
   row: ReviewerFields,
   urls: Urls,
@@ -19,14 +20,20 @@ export function presentReviewer(
         photoUrl: row.requester_photo_url,
       }
     : GONE_USER;
-  return {
-    object: 'change-request-requested-reviewer',
+  const request = {
+    object: 'change-request-requested-reviewer' as const,
     revision: row.revision_id,
     requestedBy: presentUser(requester, urls, emails),
     createdAt: row.created_at.toISOString(),
+  };
+  if (row.team_id !== null) {
+    return { ...request, kind: 'team', team: { object: 'team', id: row.team_id, title: row.team_title ?? '' } };
+  }
+  return {
+    ...request,
     kind: 'user',
     user: presentUser(
-      { id: row.user_id, displayName: row.display_name, email: row.email, photoUrl: row.photo_url },
+      { id: row.reviewer_id, displayName: row.display_name ?? '', email: row.email ?? '', photoUrl: row.photo_url },
       urls,
       emails,
     ),

@@ -1,23 +1,30 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Database, Role } from '../db/types.js';
+import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 
-/** A requested reviewer with both users a response shows: the one asked, and the one who asked (gone: null). */
-function reviewersWithUsers(db: Kysely<Database>, organizationId: string, changeRequestId: string) {
+/**
+ * A review request with what a response shows: the user or the team asked
+ * (one of them), and the user who asked (gone: null).
+ */
+function reviewersWithPeople(db: Kysely<Database>, organizationId: string, changeRequestId: string) {
   return db
     .selectFrom('change_request_reviewers as r')
-    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('teams as t', 't.id', 'r.team_id')
     .leftJoin('users as rb', 'rb.id', 'r.requested_by')
     .where('r.organization_id', '=', organizationId)
     .where('r.change_request_id', '=', changeRequestId)
     .select([
+      'r.reviewer_id',
       'r.user_id',
+      'r.team_id',
       'r.revision_id',
       'r.created_at',
       'u.email',
       'u.display_name',
       'u.photo_url',
+      't.title as team_title',
       'rb.id as requester_id',
       'rb.email as requester_email',
       'rb.display_name as requester_display_name',
@@ -25,13 +32,13 @@ function reviewersWithUsers(db: Kysely<Database>, organizationId: string, change
     ]);
 }
 
-export type ReviewerFields = Awaited<ReturnType<ReturnType<typeof reviewersWithUsers>['execute']>>[number];
+export type ReviewerFields = Awaited<ReturnType<ReturnType<typeof reviewersWithPeople>['execute']>>[number];
 
-/** A page of a change request's requested reviewers, oldest first, with their users and the total count. */
+/** A page of a change request's review requests, oldest first, with their people and teams and the total count. */
 export const listReviewers = pageQuery(
-  { createdAt: 'r.created_at', id: 'r.user_id' },
+  { createdAt: 'r.created_at', id: 'r.reviewer_id' },
   (db, organizationId: string, changeRequestId: string) =>
-    reviewersWithUsers(db, organizationId, changeRequestId).select(() =>
+    reviewersWithPeople(db, organizationId, changeRequestId).select(() =>
       db
         .selectFrom('change_request_reviewers')
         .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -41,7 +48,7 @@ export const listReviewers = pageQuery(
     ),
 );
 
-/** How many reviewers the change request has, for pages that carry no rows. */
+/** How many review requests the change request has, for pages that carry no rows. */
 export async function countReviewers(db: Db, organizationId: string, changeRequestId: string): Promise<number> {
   const { n } = await db
     .selectFrom('change_request_reviewers')
@@ -52,34 +59,63 @@ export async function countReviewers(db: Db, organizationId: string, changeReque
   return Number(n);
 }
 
-/** The requested reviewers among `userIds`, with their users, in one query. */
+/** The review requests of the users and teams among `reviewerIds`, with their people, in one query. */
 export async function findReviewers(
   db: Db,
   organizationId: string,
   changeRequestId: string,
-  userIds: readonly string[],
+  reviewerIds: readonly string[],
 ): Promise<ReviewerFields[]> {
-  if (userIds.length === 0) return [];
-  return reviewersWithUsers(db, organizationId, changeRequestId)
-    .where('r.user_id', 'in', [...userIds])
+  if (reviewerIds.length === 0) return [];
+  return reviewersWithPeople(db, organizationId, changeRequestId)
+    .where('r.reviewer_id', 'in', [...reviewerIds])
     .execute();
 }
 
-/** The organization roles of those of `userIds` who are active members (null: a guest); others are absent. */
-export async function activeMemberRoles(
-  db: Db,
-  organizationId: string,
-  userIds: readonly string[],
-): Promise<Map<string, Role | null>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
+/**
+ * Locks the memberships of those of `userIds` who are members of the
+ * organization against removal until the transaction ends (a key-share lock,
+ * as the requests' foreign key would take at commit): a member who leaves
+ * meanwhile then takes the new requests along.
+ */
+export async function lockMemberships(db: Db, organizationId: string, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
     .selectFrom('organization_members')
-    .select(['user_id', 'role'])
+    .select('user_id')
     .where('organization_id', '=', organizationId)
     .where('user_id', 'in', [...userIds])
-    .where('disabled', '=', false)
+    .forKeyShare()
     .execute();
-  return new Map(rows.map((row) => [row.user_id, row.role]));
+}
+
+/**
+ * The ids among `teamIds` of teams of the organization, locked against
+ * deletion until the transaction ends (a deleted team takes its requests
+ * along; one deleted meanwhile is not found here).
+ */
+export async function lockTeams(db: Db, organizationId: string, teamIds: readonly string[]): Promise<Set<string>> {
+  if (teamIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('teams')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', [...teamIds])
+    .forKeyShare()
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Whether the user is in the team, a team of the organization. */
+export async function isTeamMember(db: Db, organizationId: string, teamId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface NewReviewers {
@@ -91,38 +127,49 @@ export interface NewReviewers {
   createdAt: Date;
 }
 
-/** Records the requests; a user already requested keeps their first request (when, by whom, at which revision). */
-export async function addReviewers(db: Db, request: NewReviewers, userIds: readonly string[]): Promise<void> {
-  if (userIds.length === 0) return;
+/**
+ * Records the requests of users and of teams in one statement; one already
+ * requested keeps its first request (when, by whom, at which revision).
+ */
+export async function addReviewers(
+  db: Db,
+  request: NewReviewers,
+  asked: { users: readonly string[]; teams: readonly string[] },
+): Promise<void> {
+  const reviewers = [
+    ...asked.users.map((userId) => ({ user_id: userId, team_id: null })),
+    ...asked.teams.map((teamId) => ({ user_id: null, team_id: teamId })),
+  ];
+  if (reviewers.length === 0) return;
   await db
     .insertInto('change_request_reviewers')
     .values(
-      userIds.map((userId) => ({
+      reviewers.map((reviewer) => ({
         organization_id: request.organizationId,
         space_id: request.spaceId,
         change_request_id: request.changeRequestId,
-        user_id: userId,
+        ...reviewer,
         requested_by: request.requestedBy,
         revision_id: request.revisionId,
         created_at: request.createdAt,
       })),
     )
-    .onConflict((oc) => oc.columns(['change_request_id', 'user_id']).doNothing())
+    .onConflict((oc) => oc.columns(['change_request_id', 'reviewer_id']).doNothing())
     .execute();
 }
 
-/** Removes one requested reviewer; false when the user was not requested. */
+/** Removes the request of one user or team; false when none was made. */
 export async function removeReviewer(
   db: Db,
   organizationId: string,
   changeRequestId: string,
-  userId: string,
+  reviewerId: string,
 ): Promise<boolean> {
   const result = await db
     .deleteFrom('change_request_reviewers')
     .where('organization_id', '=', organizationId)
     .where('change_request_id', '=', changeRequestId)
-    .where('user_id', '=', userId)
+    .where('reviewer_id', '=', reviewerId)
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

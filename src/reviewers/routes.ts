@@ -21,7 +21,7 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'getRequestedReviewersByChangeRequestId',
         tags,
-        summary: 'The users asked to review a change request, oldest request first',
+        summary: 'The users and teams asked to review a change request, oldest request first',
         params: ChangeRequestParams,
         querystring: ListReviewersQuery,
         response: { 200: ListEnvelope(ChangeRequestRequestedReviewerSchema), ...errorResponses },
@@ -40,9 +40,10 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'requestReviewersForChangeRequest',
         tags,
-        summary: 'Ask users with at least the review role to review a change request, and optionally rename it',
+        summary:
+          'Ask users with at least the review role, or teams of the organization, to review a change request, and optionally rename it',
         description:
-          'Asking a user already asked changes nothing: their first request is kept. All users are recorded, or none.',
+          'Asking a user or team already asked changes nothing: the first request is kept. All are recorded, or none.',
         params: ChangeRequestParams,
         body: RequestReviewersBody,
         response: { 200: RequestReviewersResponse, ...errorResponses },
@@ -61,7 +62,8 @@ export const reviewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'removeRequestedReviewerFromChangeRequest',
         tags,
-        summary: 'Withdraw a review request; editors may withdraw any, a requested user their own',
+        summary:
+          'Withdraw a review request; editors may withdraw any, a requested user their own, a team member the team’s',
         params: ReviewerParams,
         response: { 205: Type.Null({ description: 'Removed' }), ...errorResponses },
       },
