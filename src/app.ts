@@ -25,6 +25,7 @@ import { collectionRoutes } from './collections/routes.js';
 import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
 import { spaceRoutes } from './spaces/routes.js';
+import { permissionRoutes } from './permissions/routes.js';
 import { inviteRoutes } from './invites/routes.js';
 import { InviteLinkSchema } from './invites/schemas.js';
 import { ssoRoutes } from './sso/routes.js';
@@ -283,6 +284,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(organizationRoutes);
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);
+      await v1.register(permissionRoutes);
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
       await v1.register(ssoRoutes);

@@ -402,11 +402,19 @@ describe('organization search', () => {
     expect(privateNotes.title).toBe('Private notes');
     expect(privateNotes.pages.map((page) => page.title)).toEqual(['Walrus facts', 'Seals']);
 
-    // A guest reads what is published to anyone, and only the public side is found by search.
-    const asGuest = await api.read(org.member(null), `/v1/orgs/${org.organization.id}/search`, { query: 'walrus' });
-    expect(asGuest.statusCode).toBe(200);
-    expect((asGuest.json().items as Array<{ id: string }>).map((space) => space.id)).toEqual([open.id]);
-    expect(asGuest.json().count).toBe(1);
+    // A guest finds exactly the spaces given to them, not even the public ones.
+    const asGuest = () => api.read(org.member(null), `/v1/orgs/${org.organization.id}/search`, { query: 'walrus' });
+    expect((await asGuest()).statusCode).toBe(200);
+    expect((await asGuest()).json()).toEqual({ count: 0, items: [] });
+    const granted = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${closed.id}/permissions`,
+      headers: org.admin.headers,
+      payload: { role: 'read', users: [org.member(null).user.id] },
+    });
+    expect(granted.statusCode).toBe(204);
+    expect(((await asGuest()).json().items as Array<{ id: string }>).map((space) => space.id)).toEqual([closed.id]);
+    expect((await asGuest()).json().count).toBe(1);
 
     // Another organization's member, and its admin, learn nothing.
     const outsider = await api.read(admin, `/v1/orgs/${org.organization.id}/search`, { query: 'walrus' });

@@ -106,6 +106,10 @@ const EXPECTED: Record<string, Expectation> = {
   listPageLinksInChangeRequest: membersOnly,
   listChangeRequestFileBacklinks: membersOnly,
   listChangeRequestPageBacklinks: membersOnly,
+  // Who can reach the space is a roster: the workshop's, never opened by visibility.
+  listUserPermissionsInSpace: membersOnly,
+  listTeamPermissionsInSpace: membersOnly,
+  listPermissionsAggregateInSpace: membersOnly,
 
   updateSpaceById: write(() => ({ title: 'Hijacked' })),
   deleteSpaceById: write(),
@@ -137,6 +141,11 @@ const EXPECTED: Record<string, Expectation> = {
   postCommentReplyInChangeRequest: write(() => markdown('Intrusion')),
   updateCommentReplyInChangeRequest: write(() => ({ addedReactions: ['👍'] })),
   deleteCommentReplyInChangeRequest: write(),
+  inviteToSpace: write((fixture) => ({ role: 'admin', users: [fixture.reviewer] })),
+  updateUserPermissionInSpace: write(() => ({ role: 'admin' })),
+  removeUserFromSpace: write(),
+  updateTeamPermissionInSpace: write(() => ({ role: 'admin' })),
+  removeTeamFromSpace: write(),
 };
 
 interface SpaceRoute {
@@ -181,6 +190,7 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     fileId: fixture.file,
     reusableContentId: fixture.reusableContent,
     userId: fixture.reviewer,
+    teamId,
     commentId: inChangeRequest ? fixture.changeRequestComment : fixture.spaceComment,
     commentReplyId: inChangeRequest ? fixture.changeRequestReply : fixture.spaceReply,
   };
@@ -209,6 +219,8 @@ let guest: Account;
 let stranger: Account;
 let organizationId: string;
 let strangersOrganization: string;
+/** A team of the organization, for the routes of a team's grants. */
+let teamId: string;
 /** Every e-mail of the organization's members: none may reach a non-member. */
 let memberEmails: string[];
 const fixtures = {} as Record<Visibility, Fixture>;
@@ -290,7 +302,8 @@ async function stateOf(fixture: Fixture) {
       | 'comment_reactions'
       | 'change_requests'
       | 'change_request_reviewers'
-      | 'revisions',
+      | 'revisions'
+      | 'content_grants',
   ) =>
     Number(
       (
@@ -343,6 +356,7 @@ async function stateOf(fixture: Fixture) {
       changeRequests: await count('change_requests'),
       reviewers: await count('change_request_reviewers'),
       revisions: await count('revisions'),
+      grants: await count('content_grants'),
     },
     spaces: { organization: await spacesIn(organizationId), strangers: await spacesIn(strangersOrganization) },
   };
@@ -395,6 +409,17 @@ beforeAll(async () => {
   stranger = await t.factory.account();
   strangersOrganization = (await t.factory.organization(stranger.user.id)).id;
   memberEmails = [admin, guest, reader, editor].map((account) => account.user.email.toLowerCase());
+  teamId = (
+    await ok<{ id: string }>(
+      t.app.inject({
+        method: 'PUT',
+        url: `/v1/orgs/${organizationId}/teams`,
+        headers: admin.headers,
+        payload: { title: 'Everyone', members: [reader.user.id] },
+      }),
+      201,
+    )
+  ).id;
   for (const visibility of ['public', 'unlisted', 'share-link'] as const)
     fixtures[visibility] = await fixtureFor(visibility);
 });

@@ -3,19 +3,22 @@ import type { CollectionUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page } from '../core/pagination.js';
 import { findVisibleCollection } from '../model/access/collections.js';
-import { effectiveRole, findMembership } from '../model/access/membership.js';
-import { checkPlacement } from '../model/access/placement.js';
-import { checkTransferTarget } from '../model/access/transfer.js';
+import { findMembership } from '../model/access/membership.js';
+import { checkPlacement, roleBeneath } from '../model/access/placement.js';
+import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
 import type { Context } from '../model/context.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
-import { chainLevels, collectionAndAncestors } from '../model/hierarchy/walk.js';
+import { collectionAndAncestors } from '../model/hierarchy/walk.js';
+import { collectionRolesFor } from '../model/access/grants.js';
 import { presentCollection } from './present.js';
 import {
   countCollections,
+  countReachableCollections,
   createCollection,
   deleteCollectionTree,
   listCollections,
+  listReachableCollections,
   updateCollection,
 } from './queries.js';
 import type { Collection, CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
@@ -27,20 +30,14 @@ export async function addCollection(
   organizationId: string,
   body: CreateCollectionBody,
 ): Promise<Collection> {
-  const { memberRole, parentLevels } = await checkPlacement(
-    context.db,
-    'Creating a collection',
-    organizationId,
-    body.parent,
-    userId,
-  );
+  const placement = await checkPlacement(context.db, 'Creating a collection', organizationId, body.parent, userId);
 
   const collection = await createCollection(context.db, context.clock, {
     organizationId,
     parentId: body.parent ?? null,
     title: body.title ?? 'Untitled',
   });
-  const role = effectiveRole(memberRole, [collection.default_level, ...parentLevels]);
+  const role = roleBeneath(placement, collection.default_level);
   return presentCollection(collection, role, context.urls);
 }
 
@@ -123,12 +120,15 @@ export async function transferCollection(
   const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
   if (role !== 'admin') throw new ForbiddenError('Transferring a collection needs the admin role on it');
   await checkTransferTarget(context.db, collection.organization_id, organizationId, userId);
-  // Sub-collections and spaces follow through their (organization, parent) foreign keys: ON UPDATE CASCADE.
-  await updateCollection(context.db, collection.id, {
-    organization_id: organizationId,
-    parent_id: null,
-    position: nextPosition(organizationId, null),
-    updated_at: context.clock.now(),
+  await context.db.transaction().execute(async (tx) => {
+    await dropGrantsThatStay(tx, { collectionId: collection.id }, organizationId);
+    // Sub-collections, spaces and grants follow through their foreign keys: ON UPDATE CASCADE.
+    await updateCollection(tx, collection.id, {
+      organization_id: organizationId,
+      parent_id: null,
+      position: nextPosition(organizationId, null),
+      updated_at: context.clock.now(),
+    });
   });
   // The spaces it holds leave the old organization's sites: this instance's cached site structures go.
   context.siteStructures.clear();
@@ -156,7 +156,11 @@ export async function deleteCollection(
   log.info({ collection: collection.id, spaces }, 'deleted a collection and the spaces in it');
 }
 
-/** A page of an organization's collections, newest first: all of them, or the top-level ones only. */
+/**
+ * A page of an organization's collections, newest first: all of them, or the
+ * top-level ones only; for a guest, those they reach through grants (the top
+ * level being those whose parent they do not reach).
+ */
 export async function listOrganizationCollections(
   context: Context,
   userId: string,
@@ -167,24 +171,25 @@ export async function listOrganizationCollections(
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const nested = query.nested ?? true;
   const page = context.cursors.request(`collections:${organizationId}:${nested ? 'all' : 'top'}`, query);
-  // Guests see only content shared with them, and collections are not shared one by one yet.
-  if (membership.role === null) return { count: 0, items: [] };
+  const guest = membership.role === null;
 
-  const list = nested ? listCollections.all : listCollections.topLevel;
   const result = await paginate(context.cursors, page, {
-    rows: () => list(context.db, page, organizationId),
-    count: () => countCollections(context.db, organizationId, !nested),
+    rows: () =>
+      guest
+        ? (nested ? listReachableCollections.all : listReachableCollections.topLevel)(
+            context.db,
+            page,
+            organizationId,
+            userId,
+          )
+        : (nested ? listCollections.all : listCollections.topLevel)(context.db, page, organizationId),
+    count: () =>
+      guest
+        ? countReachableCollections(context.db, organizationId, userId, !nested)
+        : countCollections(context.db, organizationId, !nested),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
   });
-  const levels = await chainLevels(
-    context.db,
-    result.items.map((row) => row.id),
-  );
-  return {
-    ...result,
-    items: result.items.map((row) =>
-      presentCollection(row, effectiveRole(membership.role, levels.get(row.id) ?? []), context.urls),
-    ),
-  };
+  const roleOf = await collectionRolesFor(context.db, organizationId, { userId, role: membership.role }, result.items);
+  return { ...result, items: result.items.map((row) => presentCollection(row, roleOf(row), context.urls)) };
 }

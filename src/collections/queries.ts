@@ -5,6 +5,7 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { nextPosition } from '../model/hierarchy/positions.js';
+import { reachedCollections } from '../model/access/grants.js';
 import { type CollectionFields, COLLECTION_FIELDS, COLLECTION_COLUMNS } from '../model/access/collection-queries.js';
 
 export interface NewCollectionInput {
@@ -64,6 +65,49 @@ function collectionsPage(topLevelOnly: boolean) {
 
 /** Pages of an organization's collections, newest first: all of them, or the top-level ones only. */
 export const listCollections = { all: collectionsPage(false), topLevel: collectionsPage(true) };
+
+/**
+ * The collections a guest reaches: granted to them or their teams, and those
+ * inside. The top level of what they see: those whose parent they do not reach.
+ */
+function reachableCollectionsOf(db: Kysely<Database>, organizationId: string, userId: string, topLevelOnly: boolean) {
+  const reached = reachedCollections(organizationId, userId);
+  const query = db
+    .selectFrom('collections as c')
+    .where('c.organization_id', '=', organizationId)
+    .where(sql<boolean>`c.id = any(${reached})`);
+  return topLevelOnly ? query.where(sql<boolean>`(c.parent_id is null or c.parent_id <> all(${reached}))`) : query;
+}
+
+function reachableCollectionsPage(topLevelOnly: boolean) {
+  return pageQuery({ createdAt: 'c.created_at', id: 'c.id' }, (db, organizationId: string, userId: string) =>
+    reachableCollectionsOf(db, organizationId, userId, topLevelOnly)
+      .select(COLLECTION_COLUMNS)
+      .select(() =>
+        reachableCollectionsOf(db, organizationId, userId, topLevelOnly)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .as(TOTAL_COUNT),
+      ),
+  );
+}
+
+export async function countReachableCollections(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  topLevelOnly: boolean,
+): Promise<number> {
+  const { n } = await reachableCollectionsOf(db, organizationId, userId, topLevelOnly)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Pages of the collections a guest reaches, newest first: all, or the top of what they see. */
+export const listReachableCollections = {
+  all: reachableCollectionsPage(false),
+  topLevel: reachableCollectionsPage(true),
+};
 
 export async function countCollections(db: Db, organizationId: string, topLevelOnly: boolean): Promise<number> {
   const { n } = await collectionsOf(db, organizationId, topLevelOnly)

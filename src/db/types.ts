@@ -139,6 +139,19 @@ export interface TeamsTable {
 
 export type TeamRole = 'owner' | 'member';
 
+/** A role given on a space or a collection (exactly one) to a member or a team (exactly one). */
+export interface ContentGrantsTable {
+  id: string;
+  organization_id: string;
+  space_id: string | null;
+  collection_id: string | null;
+  user_id: string | null;
+  team_id: string | null;
+  role: Role;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface TeamMembersTable {
   team_id: string;
   organization_id: string;
@@ -620,6 +633,7 @@ export interface Database {
   spaces: SpacesTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;
   change_requests: ChangeRequestsTable;

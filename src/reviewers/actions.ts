@@ -19,7 +19,7 @@ import {
   removeReviewer,
   type ReviewerFields,
 } from './queries.js';
-import { userRolesOnSpace } from './roles.js';
+import { userRolesOnSpace } from '../model/access/grants.js';
 import type { ListReviewersInput, RequestReviewersInput } from './schemas.js';
 
 /**

@@ -23,9 +23,9 @@ export async function searchSpace(
 
 /**
  * Searches every space of the organization the caller may read, grouped by
- * space: for a member, every space; for a guest, who reads only what is
- * published to anyone, the public ones. Non-members get a 404, as for every
- * other read of the organization.
+ * space: for a member, every space; for a guest, those granted to them or
+ * their teams, and nothing else. Non-members get a 404, as for every other
+ * read of the organization.
  */
 export async function searchOrganization(
   context: Context,
@@ -33,7 +33,12 @@ export async function searchOrganization(
   organizationId: string,
   request: SearchRequest,
 ): Promise<Page<SearchSpaceResult>> {
-  const publicOnly = (await organizationRole(context.db, organizationId, userId)) === null;
-  const scope = { kind: 'organization', organizationId, publicOnly } as const;
-  return searchSpacesPage(context, scope, `organization:${organizationId}:${publicOnly ? 'public' : 'all'}`, request);
+  const guest = (await organizationRole(context.db, organizationId, userId)) === null;
+  const scope = { kind: 'organization', organizationId, ...(guest ? { guest: userId } : {}) } as const;
+  return searchSpacesPage(
+    context,
+    scope,
+    `organization:${organizationId}:${guest ? `guest:${userId}` : 'all'}`,
+    request,
+  );
 }

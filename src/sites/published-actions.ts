@@ -1,3 +1,4 @@
+import { hasGrants } from '../model/access/grants.js';
 import { findMembership } from '../model/access/membership.js';
 import type { Role } from '../model/access/roles.js';
 import type { Context } from '../model/context.js';
@@ -22,6 +23,14 @@ async function cachedJson(context: Context, siteId: string, key: string, make: (
   return json;
 }
 
+/**
+ * Whom a cached structure is for: members see the same one per role, but
+ * grants make a member's roles their own (grant changes clear the cache).
+ */
+async function viewerKey(context: Context, organizationId: string, userId: string, role: Role): Promise<string> {
+  return (await hasGrants(context.db, organizationId, userId)) ? `user:${userId}` : `role:${role}`;
+}
+
 /** The site's whole structure, for its members (with their role on each space). */
 export async function siteStructureJson(
   context: Context,
@@ -32,8 +41,9 @@ export async function siteStructureJson(
 ): Promise<Buffer> {
   const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
   const key = await validShareKey(context, site, shareKey);
-  return cachedJson(context, site.id, `structure:${role}:${key ?? ''}`, async () =>
-    JSON.stringify(presentStructure(await memberView(context, site, role, key))),
+  const viewer = await viewerKey(context, site.organization_id, userId, role);
+  return cachedJson(context, site.id, `structure:${viewer}:${key ?? ''}`, async () =>
+    JSON.stringify(presentStructure(await memberView(context, site, { userId, role }, key))),
   );
 }
 
@@ -53,9 +63,10 @@ export async function publishedSiteJson(
   shareKey: string | undefined,
 ): Promise<Buffer> {
   const { site, role, key } = await findSiteForAudience(context, userId, organizationId, siteId, shareKey);
-  return cachedJson(context, site.id, `published:${role ?? 'visitor'}:${key ?? ''}`, async () => {
+  const viewer = role ? await viewerKey(context, site.organization_id, userId, role) : 'visitor';
+  return cachedJson(context, site.id, `published:${viewer}:${key ?? ''}`, async () => {
     const view = role
-      ? await memberView(context, site, role, key, { published: true })
+      ? await memberView(context, site, { userId, role }, key, { published: true })
       : await visitorView(context, site, key);
     return JSON.stringify({
       object: 'published-content-site',

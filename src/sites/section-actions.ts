@@ -37,7 +37,7 @@ export async function listSections(
   query: ListStructureQuery,
 ): Promise<Page<SiteSection>> {
   const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, role, await validShareKey(context, site, query.shareKey));
+  const view = await memberView(context, site, { userId, role }, await validShareKey(context, site, query.shareKey));
   const page = pageOfOrdered(context.cursors, `site-sections:${site.id}`, query, view.structure.sections, (s) => s.id);
   return { ...page, items: page.items.map((section) => presentSection(view, section)) };
 }

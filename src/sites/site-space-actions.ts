@@ -48,7 +48,7 @@ export async function listSiteSpaces(
   query: ListSiteSpacesQuery,
 ): Promise<Page<SiteSpace>> {
   const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, role, await validShareKey(context, site, query.shareKey));
+  const view = await memberView(context, site, { userId, role }, await validShareKey(context, site, query.shareKey));
   const isDefault = (id: string, sectionId: string | null) => view.structure.defaultSiteSpace.get(sectionId)?.id === id;
   const siteSpaces = allSiteSpaces(view.structure).filter(
     (row) => query.default === undefined || isDefault(row.id, row.section_id) === query.default,

@@ -2,11 +2,12 @@ import type { Role, SpaceUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
 import { findVisibleCollection } from '../model/access/collections.js';
-import { checkPlacement } from '../model/access/placement.js';
-import { checkTransferTarget } from '../model/access/transfer.js';
-import { effectiveRole, findMembership, requireRosterAccess } from '../model/access/membership.js';
+import { checkPlacement, roleBeneath } from '../model/access/placement.js';
+import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
+import { findMembership, requireRosterAccess } from '../model/access/membership.js';
+import { spaceRolesFor, type Member } from '../model/access/grants.js';
 import { roleAtLeast } from '../model/access/roles.js';
-import { defaultLevelChains, findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
+import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
 import type { Context } from '../model/context.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
@@ -14,7 +15,9 @@ import { memberOrNotFound } from '../model/people/member-queries.js';
 import { presentSpace } from '../model/spaces/present.js';
 import {
   countSpacesInCollection,
+  countReachableSpacesInOrganization,
   countSpacesInOrganization,
+  listReachableSpacesInOrganization,
   listSpacesInCollection,
   listSpacesInOrganization,
   updateSpace,
@@ -36,13 +39,7 @@ export async function addSpace(
 ): Promise<Space> {
   const { parent, title, emoji, editMode, visibility } = body;
   if (visibility === 'in-collection' && parent === undefined) throw inCollectionAtTopLevel();
-  const { memberRole, parentLevels } = await checkPlacement(
-    context.db,
-    'Creating a space',
-    organizationId,
-    parent,
-    userId,
-  );
+  const placement = await checkPlacement(context.db, 'Creating a space', organizationId, parent, userId);
   const space = await createSpace(context.db, context.clock, {
     organizationId,
     parentId: parent ?? null,
@@ -51,7 +48,7 @@ export async function addSpace(
     editMode: editMode ?? 'live',
     visibility: visibility ?? 'private',
   });
-  return presentSpace(space, effectiveRole(memberRole, [space.default_level, ...parentLevels]), context.urls);
+  return presentSpace(space, roleBeneath(placement, space.default_level), context.urls);
 }
 
 /** A space as the caller sees it; deleted spaces answer to their admins until the retention ends. */
@@ -114,7 +111,7 @@ export async function editSpace(
  */
 export async function duplicateSpace(context: Context, userId: string, spaceId: string): Promise<Space> {
   const { space } = await findSpaceAsMember(context, spaceId, userId);
-  const { memberRole, parentLevels } = await checkPlacement(
+  const placement = await checkPlacement(
     context.db,
     'Duplicating a space',
     space.organization_id,
@@ -140,7 +137,7 @@ export async function duplicateSpace(context: Context, userId: string, spaceId: 
     });
     return updateSpace(tx, created.id, { position });
   });
-  return presentSpace(copy, effectiveRole(memberRole, [copy.default_level, ...parentLevels]), context.urls);
+  return presentSpace(copy, roleBeneath(placement, copy.default_level), context.urls);
 }
 
 /**
@@ -179,13 +176,16 @@ export async function transferSpace(
   const { space, role } = await findSpaceAsMember(context, spaceId, userId);
   if (role !== 'admin') throw new ForbiddenError('Transferring a space needs the admin role on it');
   await checkTransferTarget(context.db, space.organization_id, organizationId, userId);
-  // Tables that belong to a space carry its organization too; as they come, they move here with it.
-  await updateSpace(context.db, space.id, {
-    organization_id: organizationId,
-    parent_id: null,
-    position: nextPosition(organizationId, null),
-    visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
-    updated_at: context.clock.now(),
+  await context.db.transaction().execute(async (tx) => {
+    await dropGrantsThatStay(tx, { spaceId: space.id }, organizationId);
+    // Tables that belong to a space carry its organization too; as they come, they move here with it.
+    await updateSpace(tx, space.id, {
+      organization_id: organizationId,
+      parent_id: null,
+      position: nextPosition(organizationId, null),
+      visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
+      updated_at: context.clock.now(),
+    });
   });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
@@ -215,7 +215,11 @@ export async function restoreSpace(context: Context, userId: string, spaceId: st
 /** A list request's paging, as the query string gives it. */
 type PageQuery = Parameters<Cursors['request']>[1];
 
-/** A page of an organization's spaces that are not deleted, newest first, with the caller's role on each. */
+/**
+ * A page of an organization's spaces that are not deleted, newest first, with
+ * the caller's role on each: all of them for a member, those they reach
+ * through grants for a guest.
+ */
 export async function listOrganizationSpaces(
   context: Context,
   userId: string,
@@ -225,18 +229,15 @@ export async function listOrganizationSpaces(
   const membership = await findMembership(context.db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const page = context.cursors.request(`spaces:${organizationId}`, query);
-  // Guests see only content shared with them, and spaces are not shared one by one yet.
-  if (membership.role === null) return { count: 0, items: [] };
-
-  const result = await liveSpacesPage(context, organizationId, page);
-  const chainOf = await defaultLevelChains(context.db, result.items);
-  return {
-    ...result,
-    items: result.items.map((row) => presentSpace(row, effectiveRole(membership.role, chainOf(row)), context.urls)),
-  };
+  const result = await spacesPageFor(context, organizationId, { userId, role: membership.role }, page);
+  const roleOf = await spaceRolesFor(context.db, organizationId, { userId, role: membership.role }, result.items);
+  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }
 
-/** A page of a collection's spaces that are not deleted, newest first. */
+/**
+ * A page of a collection's spaces that are not deleted, newest first. Whoever
+ * sees the collection reaches everything in it: roles only add down the tree.
+ */
 export async function listCollectionSpaces(
   context: Context,
   userId: string,
@@ -246,15 +247,15 @@ export async function listCollectionSpaces(
   const { collection } = await findVisibleCollection(context.db, collectionId, userId);
 
   const page = context.cursors.request(`collection-spaces:${collectionId}`, query);
-  return paginate(context.cursors, page, {
+  const result = await paginate(context.cursors, page, {
     rows: () => listSpacesInCollection(context.db, page, collectionId),
     count: () => countSpacesInCollection(context.db, collectionId),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => {
-      const role = effectiveRole(collection.member_role, [row.default_level, ...collection.chain_levels]);
-      return presentSpace(row, role, context.urls);
-    },
+    toItem: (row) => row,
   });
+  const member = { userId, role: collection.member_role };
+  const roleOf = await spaceRolesFor(context.db, collection.organization_id, member, result.items);
+  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }
 
 /** The spaces a member can reach, with their role on each, as a caller who may see the roster sees them. */
@@ -265,30 +266,37 @@ export async function listMemberSpaces(
   memberId: string,
   query: PageQuery,
 ): Promise<Page<{ permission: Role; space: Space }>> {
-  const callerRoleInOrganization = await requireRosterAccess(context.db, organizationId, callerId);
-  const member = await memberOrNotFound(context.db, organizationId, memberId);
+  const callerRole = await requireRosterAccess(context.db, organizationId, callerId);
+  const found = await memberOrNotFound(context.db, organizationId, memberId);
+  const member = { userId: memberId, role: found.role };
   const page = context.cursors.request(`member-spaces:${organizationId}:${memberId}`, query);
-  // Guests reach only what is shared with them, and nothing is shared one by one yet.
-  if (member.role === null) return { count: 0, items: [] };
 
-  const result = await liveSpacesPage(context, organizationId, page);
-  const chainOf = await defaultLevelChains(context.db, result.items);
+  const result = await spacesPageFor(context, organizationId, member, page);
+  const [permissionOf, callerRoleOf] = await Promise.all([
+    spaceRolesFor(context.db, organizationId, member, result.items),
+    spaceRolesFor(context.db, organizationId, { userId: callerId, role: callerRole }, result.items),
+  ]);
   return {
     ...result,
-    items: result.items.map((row) => {
-      const chain = chainOf(row);
-      return {
-        permission: effectiveRole(member.role, chain)!,
-        space: presentSpace(row, effectiveRole(callerRoleInOrganization, chain), context.urls),
-      };
-    }),
+    items: result.items.map((row) => ({
+      // Every space of the page is one the member reaches.
+      permission: permissionOf(row)!,
+      space: presentSpace(row, callerRoleOf(row), context.urls),
+    })),
   };
 }
 
-function liveSpacesPage(context: Context, organizationId: string, page: PageRequest) {
+/** A page of the live spaces the member sees: every one for a member with a role, those they reach for a guest. */
+function spacesPageFor(context: Context, organizationId: string, member: Member, page: PageRequest) {
   return paginate(context.cursors, page, {
-    rows: () => listSpacesInOrganization(context.db, page, organizationId),
-    count: () => countSpacesInOrganization(context.db, organizationId),
+    rows: () =>
+      member.role === null
+        ? listReachableSpacesInOrganization(context.db, page, organizationId, member.userId)
+        : listSpacesInOrganization(context.db, page, organizationId),
+    count: () =>
+      member.role === null
+        ? countReachableSpacesInOrganization(context.db, organizationId, member.userId)
+        : countSpacesInOrganization(context.db, organizationId),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
   });

@@ -1,8 +1,9 @@
-import { type Kysely, type UpdateObject } from 'kysely';
+import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
+import { grantedSpaces, reachedCollections } from '../model/access/grants.js';
 
 export async function updateSpace(
   db: Db,
@@ -36,6 +37,35 @@ export const listSpacesInOrganization = pageQuery(
 export async function countSpacesInOrganization(db: Db, organizationId: string): Promise<number> {
   const row = await liveSpacesInOrganizationCount(db, organizationId).executeTakeFirst();
   return row?.live_spaces_count ?? 0;
+}
+
+/** The live spaces of the organization a guest reaches: granted one by one, or inside a collection they reach. */
+function reachableSpacesOf(db: Kysely<Database>, organizationId: string, userId: string) {
+  return liveSpacesOf(db, organizationId).where(
+    sql<boolean>`(s.id = any(${grantedSpaces(organizationId, userId)})
+      or s.parent_id = any(${reachedCollections(organizationId, userId)}))`,
+  );
+}
+
+/** A page of the live spaces a guest reaches, newest first, each row carrying the total count. */
+export const listReachableSpacesInOrganization = pageQuery(
+  { createdAt: 's.created_at', id: 's.id' },
+  (db, organizationId: string, userId: string) =>
+    reachableSpacesOf(db, organizationId, userId)
+      .select(SPACE_COLUMNS)
+      .select(() => reachableSpacesCount(db, organizationId, userId).as(TOTAL_COUNT)),
+);
+
+const reachableSpacesCount = (db: Kysely<Database>, organizationId: string, userId: string) =>
+  reachableSpacesOf(db, organizationId, userId).select(sql<number>`count(*)::int`.as('n'));
+
+export async function countReachableSpacesInOrganization(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<number> {
+  const row = await reachableSpacesCount(db, organizationId, userId).executeTakeFirst();
+  return row?.n ?? 0;
 }
 
 function liveSpacesIn(db: Kysely<Database>, collectionId: string) {

@@ -7,7 +7,8 @@ import type { Context } from '../model/context.js';
 import { memberOrNotFound, resolveMembers } from '../model/people/member-queries.js';
 import type { Team } from '../model/people/schemas.js';
 import { findTeam, type TeamRow } from '../model/people/team-queries.js';
-import { managesTeam, presentMemberTeam, presentTeamFor } from './present.js';
+import { managesTeam, presentTeamFor } from '../model/people/teams.js';
+import { presentMemberTeam } from './present.js';
 import {
   countTeams,
   countTeamsOfMember,

@@ -3,13 +3,14 @@ import type { Db } from '../db/database.js';
 import type { Database, TeamRole } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
-import { type TeamRow, selectTeams, teamsOf } from '../model/people/team-queries.js';
+import { type TeamRow, selectTeams, teamSpacesCount, teamsOf } from '../model/people/team-queries.js';
 
 export interface MemberTeamRow {
   id: string;
   title: string;
   created_at: Date;
   members_count: string;
+  spaces_count: number;
   member_role: TeamRole;
   caller_is_owner: boolean;
   [TOTAL_COUNT]: string;
@@ -34,6 +35,7 @@ function memberTeamsSelect(
   return teamsOfMember(db, organizationId, userId, pattern)
     .select(['t.id', 't.title', 't.created_at', 'tm.role as member_role'])
     .select(sql<string>`(select count(*) from team_members c where c.team_id = t.id)`.as('members_count'))
+    .select(teamSpacesCount().as('spaces_count'))
     .select(
       sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as(
         'caller_is_owner',

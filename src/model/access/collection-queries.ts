@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { CollectionRow, DefaultLevel, Role } from '../../db/types.js';
 import { walkUp } from '../hierarchy/walk.js';
+import { grantRolesOnChain } from './grants.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const COLLECTION_FIELDS = [
@@ -17,11 +18,16 @@ export const COLLECTION_FIELDS = [
 export const COLLECTION_COLUMNS = COLLECTION_FIELDS.map((field) => `c.${field}` as const);
 /** The columns a Collection response is made from. */
 export type CollectionFields = Pick<CollectionRow, (typeof COLLECTION_FIELDS)[number]>;
-/** A collection with what the caller is to its organization and the default levels of its chain of collections. */
+/**
+ * A collection with what the caller is to its organization, the default
+ * levels of its chain of collections, and the roles of the grants that reach
+ * the caller on them.
+ */
 export interface CollectionWithAccess extends CollectionFields {
   member_role: Role | null;
   is_member: boolean;
   chain_levels: DefaultLevel[];
+  grant_roles: Role[] | null;
 }
 export async function findCollectionWithAccess(
   db: Db,
@@ -42,5 +48,6 @@ const collectionWithAccess = precompiled((db, collectionId: string, userId: stri
     .select(COLLECTION_COLUMNS)
     .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
     .select(sql<DefaultLevel[]>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
+    .select(grantRolesOnChain(userId).as('grant_roles'))
     .where('c.id', '=', collectionId),
 );

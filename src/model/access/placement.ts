@@ -1,15 +1,24 @@
 import type { Db } from '../../db/database.js';
 import type { DefaultLevel, Role } from '../../db/types.js';
-import { findMembership } from './membership.js';
+import { effectiveRole, findMembership } from './membership.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors.js';
-import { roleAtLeast } from './roles.js';
+import { roleAtLeast, strongestRole } from './roles.js';
 import { collectionRole } from './collections.js';
 import { findCollectionWithAccess } from './collection-queries.js';
 
 export interface Placement {
   memberRole: Role | null;
-  /** Default levels of the parent collection and its ancestors; empty at the top level. */
-  parentLevels: DefaultLevel[];
+  /** The caller's role where the content goes: on the parent collection, or in the organization at the top level. */
+  parentRole: Role | null;
+}
+
+/**
+ * The caller's role on content just put under this placement with
+ * `defaultLevel`: what reaches it from above, raised by its own default level
+ * for a member (nothing is granted on the content itself yet).
+ */
+export function roleBeneath(placement: Placement, defaultLevel: DefaultLevel): Role | null {
+  return strongestRole(placement.parentRole, effectiveRole(placement.memberRole, [defaultLevel]));
 }
 
 /**
@@ -30,7 +39,7 @@ export async function checkPlacement(
   if (parentId === undefined) {
     if (!roleAtLeast(membership.role, 'create'))
       throw new ForbiddenError(`${action} needs the create role in the organization`);
-    return { memberRole: membership.role, parentLevels: [] };
+    return { memberRole: membership.role, parentRole: membership.role };
   }
   const parent = await findCollectionWithAccess(db, parentId, userId);
   const parentRole = parent ? collectionRole(parent) : null;
@@ -39,5 +48,5 @@ export async function checkPlacement(
   }
   if (!roleAtLeast(parentRole, 'create'))
     throw new ForbiddenError(`${action} here needs the create role on the parent collection`);
-  return { memberRole: membership.role, parentLevels: parent.chain_levels };
+  return { memberRole: membership.role, parentRole };
 }

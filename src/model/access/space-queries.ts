@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { DefaultLevel, Role, SpacesTable } from '../../db/types.js';
 import { walkUp } from '../hierarchy/walk.js';
+import { grantRolesOnSpace } from './grants.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SPACE_FIELDS = [
@@ -28,11 +29,16 @@ export const SPACE_FIELDS = [
 export const SPACE_COLUMNS = SPACE_FIELDS.map((field) => `s.${field}` as const);
 /** The columns a Space response, and the access checks, are made from. */
 export type SpaceFields = Pick<Selectable<SpacesTable>, (typeof SPACE_FIELDS)[number]>;
-/** A space with what the caller is to its organization and the default levels of its parent collections. */
+/**
+ * A space with what the caller is to its organization, the default levels of
+ * its parent collections, and the roles of the grants that reach the caller
+ * on it and on them.
+ */
 export interface SpaceWithAccess extends SpaceFields {
   member_role: Role | null;
   is_member: boolean;
   chain_levels: DefaultLevel[] | null;
+  grant_roles: Role[] | null;
 }
 export async function findSpaceWithAccess(
   db: Db,
@@ -53,5 +59,6 @@ const spaceWithAccess = precompiled((db, spaceId: string, userId: string) =>
     .select(SPACE_COLUMNS)
     .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
     .select(sql<DefaultLevel[] | null>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
+    .select(grantRolesOnSpace(userId).as('grant_roles'))
     .where('s.id', '=', spaceId),
 );

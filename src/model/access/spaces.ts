@@ -1,11 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../db/database.js';
-import type { DefaultLevel, Role } from '../../db/types.js';
-import { effectiveRole } from './membership.js';
+import type { Role } from '../../db/types.js';
+import { contentRole } from './grants.js';
 import { roleAtLeast } from './roles.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.js';
-import { chainLevels } from '../hierarchy/walk.js';
-import { findSpaceWithAccess, type SpaceFields, type SpaceWithAccess } from './space-queries.js';
+import { findSpaceWithAccess, type SpaceWithAccess } from './space-queries.js';
 import { type Context } from '../context.js';
 
 function sameSecret(given: string, expected: string): boolean {
@@ -16,14 +14,16 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * The caller's role on a space as a member of its organization: the strongest
- * of their organization role and the default levels of the space and its
- * collections. Guests get nothing from these, and nothing is shared with them
- * one by one yet; so, like non-members, they have no role as members.
+ * of their organization role, the default levels of the space and its
+ * collections, and the grants reaching them there. Guests have only grants.
  */
 function memberRole(space: SpaceWithAccess): Role | null {
-  return space.is_member
-    ? effectiveRole(space.member_role, [space.default_level, ...(space.chain_levels ?? [])])
-    : null;
+  return contentRole({
+    isMember: space.is_member,
+    memberRole: space.member_role,
+    levels: [space.default_level, ...(space.chain_levels ?? [])],
+    grants: space.grant_roles ?? [],
+  });
 }
 
 /** Whether the visibility opens the space's published side to anyone who asks: public, unlisted, or share-link with its key. */
@@ -40,19 +40,6 @@ export function spaceRole(space: SpaceWithAccess, shareKey: string | undefined):
   const asMember = memberRole(space);
   if (roleAtLeast(asMember, 'read')) return asMember;
   return openToVisitors(space, shareKey) ? 'read' : null;
-}
-
-/**
- * For a page of spaces, a function giving each one's default levels: its own,
- * then its collections' up to the root, read in one query for the whole page.
- */
-export async function defaultLevelChains(
-  db: Db,
-  spaces: readonly SpaceFields[],
-): Promise<(space: SpaceFields) => DefaultLevel[]> {
-  const parents = [...new Set(spaces.flatMap((space) => (space.parent_id ? [space.parent_id] : [])))];
-  const levels = await chainLevels(db, parents);
-  return (space) => [space.default_level, ...(space.parent_id ? (levels.get(space.parent_id) ?? []) : [])];
 }
 
 export const spaceNotFound = () => new NotFoundError('No space with this id is visible to you');

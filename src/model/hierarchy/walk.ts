@@ -7,16 +7,23 @@ import type { Database, DefaultLevel } from '../../db/types.js';
  * far shallower; the bound only stops a walk that a corrupted tree could loop.
  */
 const MAX_WALK = 100;
-/** The default levels of the collections `collectionIds` and all their ancestors, keyed by the starting collection. */
-export async function chainLevels(db: Db, collectionIds: readonly string[]): Promise<Map<string, DefaultLevel[]>> {
-  const levels = new Map<string, DefaultLevel[]>(collectionIds.map((id) => [id, []]));
-  if (collectionIds.length === 0) return levels;
+/** A collection on a chain up the tree: its id and default level. */
+export interface ChainLink {
+  id: string;
+  level: DefaultLevel;
+}
+/** The collections `collectionIds` and all their ancestors (self first, then up), keyed by the starting collection. */
+export async function chainsOf(db: Db, collectionIds: readonly string[]): Promise<Map<string, ChainLink[]>> {
+  const chains = new Map<string, ChainLink[]>(collectionIds.map((id) => [id, []]));
+  if (collectionIds.length === 0) return chains;
   const rows = await walkUp(db, sql<string[]>`${sql.val(collectionIds)}::text[]`)
     .selectFrom('chain')
-    .select(['start_id', 'default_level'])
+    .select(['start_id', 'id', 'default_level'])
+    .orderBy('start_id')
+    .orderBy('depth')
     .execute();
-  for (const row of rows) levels.get(row.start_id)?.push(row.default_level);
-  return levels;
+  for (const row of rows) chains.get(row.start_id)?.push({ id: row.id, level: row.default_level });
+  return chains;
 }
 /** The collection and all its ancestors' ids. */
 export async function collectionAndAncestors(db: Db, collectionId: string): Promise<string[]> {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, Role } from '../../db/types.js';
 import { NotFoundError } from '../../core/errors.js';
+import { grantsReachingUser, spacesReachedCount } from '../access/grants.js';
 
 export interface MemberFields {
   user_id: string;
@@ -31,8 +32,12 @@ export function selectMember<QB extends SelectQueryBuilder<Database, 'organizati
     'users.email',
     'users.display_name',
     'users.photo_url',
-    // Members with a role reach every live space of the organization; guests only what is shared with them, nothing yet.
-    sql<number>`case when organization_members.role is null then 0
+    // Members with a role reach every live space of the organization; guests what is granted to them or their teams.
+    sql<number>`case when organization_members.role is null
+      then ${spacesReachedCount(
+        sql.ref('organization_members.organization_id'),
+        grantsReachingUser(sql.ref('organization_members.organization_id'), sql.ref('organization_members.user_id')),
+      )}
       else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as(
       'spaces_count',
     ),

@@ -1,12 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
+import { grantsToTeam, spacesReachedCount } from '../access/grants.js';
 
 export interface TeamRow {
   id: string;
   title: string;
   created_at: Date;
   members_count: string;
+  spaces_count: number;
   caller_is_owner: boolean;
 }
 /** Teams of the organization, optionally only those `ownedBy` owns and those whose title matches `pattern`. */
@@ -41,12 +43,18 @@ export function selectTeams(
   return teamsOf(db, organizationId, ownedBy, pattern)
     .select(['t.id', 't.title', 't.created_at'])
     .select(sql<string>`(select count(*) from team_members c where c.team_id = t.id)`.as('members_count'))
+    .select(teamSpacesCount().as('spaces_count'))
     .select(
       sql<boolean>`exists (select 1 from team_members o where o.team_id = t.id and o.user_id = ${callerId} and o.role = 'owner')`.as(
         'caller_is_owner',
       ),
     );
 }
+/** How many live spaces the team `t` reaches through the grants to it (SQL). */
+export function teamSpacesCount() {
+  return spacesReachedCount(sql.ref('t.organization_id'), grantsToTeam(sql.ref('t.organization_id'), sql.ref('t.id')));
+}
+
 export async function findTeam(
   db: Db,
   organizationId: string,

@@ -1,16 +1,17 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { anyWordQuery, tsquery, type ParsedQuery } from './query.js';
+import { grantedSpaces, reachedCollections } from '../access/grants.js';
 
 /**
  * Where a search looks: one space; some spaces of an organization (a site's);
- * or every space of an organization, or only its public ones (what a guest
- * may read). Deleted spaces are never searched.
+ * or every space of an organization, or only those a guest reaches through
+ * grants (`guest`, their id). Deleted spaces are never searched.
  */
 export type SearchScope =
   | { kind: 'space'; organizationId: string; spaceId: string }
   | { kind: 'spaces'; organizationId: string; spaceIds: readonly string[] }
-  | { kind: 'organization'; organizationId: string; publicOnly: boolean };
+  | { kind: 'organization'; organizationId: string; guest?: string };
 
 /** A matching section of a page: its anchor (null for the text before the first heading), heading and excerpt. */
 export interface SectionHit {
@@ -45,7 +46,10 @@ function scopeCondition(scope: SearchScope): RawBuilder<boolean> {
     case 'spaces':
       return sql<boolean>`s.space_id = any(${[...scope.spaceIds]}::text[])`;
     case 'organization':
-      return scope.publicOnly ? sql<boolean>`sp.visibility = 'public'` : sql<boolean>`true`;
+      return scope.guest === undefined
+        ? sql<boolean>`true`
+        : sql<boolean>`(sp.id = any(${grantedSpaces(scope.organizationId, scope.guest)})
+            or sp.parent_id = any(${reachedCollections(scope.organizationId, scope.guest)}))`;
   }
 }
 

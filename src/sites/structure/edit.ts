@@ -38,7 +38,7 @@ export async function editStructure<T>(
       .where('id', '=', site.id)
       .returning(SITE_FIELDS)
       .executeTakeFirstOrThrow();
-    return present(await memberView({ ...context, db: tx }, after, role, undefined));
+    return present(await memberView({ ...context, db: tx }, after, { userId, role }, undefined));
   });
   // After the commit: a reader that read the rows before it cannot keep what it made (see ScopedCache.set).
   context.siteStructures.invalidate(siteId);

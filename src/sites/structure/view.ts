@@ -1,6 +1,5 @@
-import { effectiveRole } from '../../model/access/membership.js';
+import { spaceRolesFor } from '../../model/access/grants.js';
 import type { Role } from '../../model/access/roles.js';
-import { defaultLevelChains } from '../../model/access/spaces.js';
 import type { Context } from '../../model/context.js';
 import type { SiteRow } from '../queries.js';
 import type { StructureView } from '../present.js';
@@ -11,28 +10,30 @@ import { allSiteSpaces, buildStructure, publishedStructure } from './tree.js';
 /**
  * The structure as a member of the organization sees it: each site space's
  * space with the member's role on it (their organization role, raised by the
- * default levels of the space and its collections). `published`: what a
- * visitor is shown, rather than everything the site holds.
+ * default levels and grants of the space and its collections). `published`:
+ * what a visitor is shown, rather than everything the site holds.
  * `checkedShareKey` comes from validShareKey.
  */
 export async function memberView(
   context: Context,
   site: SiteRow,
-  role: Role,
+  member: { userId: string; role: Role },
   checkedShareKey: string | undefined,
   options: { published?: boolean } = {},
 ): Promise<StructureView> {
   const stored = await loadStructure(context.db, site);
   const built = options.published ? publishedStructure(stored) : buildStructure(stored);
-  const chains = await defaultLevelChains(
+  const roleOf = await spaceRolesFor(
     context.db,
+    site.organization_id,
+    member,
     allSiteSpaces(built).map((siteSpace) => siteSpace.space),
   );
   return {
     site,
     structure: built,
     urls: context.urls,
-    roleOn: (space) => effectiveRole(role, chains(space)),
+    roleOn: (space) => roleOf(space) ?? 'read',
     shareKey: checkedShareKey,
   };
 }

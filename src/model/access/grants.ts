@@ -1,0 +1,279 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { DefaultLevel, Role } from '../../db/types.js';
+import { chainsOf, type ChainLink } from '../hierarchy/walk.js';
+import { effectiveRole } from './membership.js';
+import { strongestRole } from './roles.js';
+
+/**
+ * Everything that gives a caller a role on one space or collection: what they
+ * are to its organization, the default levels along its chain of collections,
+ * and the grants that reach them there (their own and their teams').
+ */
+export interface Reach {
+  isMember: boolean;
+  /** Null for a guest, who gets nothing from the organization or default levels. */
+  memberRole: Role | null;
+  levels: readonly DefaultLevel[];
+  grants: readonly Role[];
+}
+
+/** The caller's role: the strongest of what reaches them; none for someone who is not an active member. */
+export function contentRole(reach: Reach): Role | null {
+  if (!reach.isMember) return null;
+  return strongestRole(effectiveRole(reach.memberRole, reach.levels), ...reach.grants);
+}
+
+/** A value in SQL: a parameter, or a column of the query around. */
+type SqlValue = string | RawBuilder<string> | Expression<string>;
+
+/** The ids of the teams `userId` is in within the organization (SQL). */
+export function teamsOf(organizationId: SqlValue, userId: SqlValue) {
+  return sql<string>`(select tm.team_id from team_members tm where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
+}
+
+/** Whether the grant `g` is to `userId` or one of their teams in the organization (SQL). */
+export function grantIsFor(userId: SqlValue, organizationId: SqlValue): RawBuilder<boolean> {
+  return sql<boolean>`(g.user_id = ${userId} or g.team_id in ${teamsOf(organizationId, userId)})`;
+}
+
+/**
+ * The roles of the grants reaching `userId` on the space `s` (a row in the
+ * query) and the collections of the CTE `chain` above it, as an array (SQL).
+ * Two index lookups, by space and by collection, rather than one OR.
+ */
+export function grantRolesOnSpace(userId: string): RawBuilder<Role[] | null> {
+  const reaches = grantIsFor(userId, sql.ref('s.organization_id'));
+  return sql<Role[] | null>`(select array_agg(r.role) from (
+    select g.role from content_grants g where g.space_id = s.id and ${reaches}
+    union all
+    select g.role from chain join content_grants g on g.collection_id = chain.id where ${reaches}
+  ) r)`;
+}
+
+/** The roles of the grants reaching `userId` on the collections of the CTE `chain` (SQL). */
+export function grantRolesOnChain(userId: string): RawBuilder<Role[] | null> {
+  return sql<Role[] | null>`(select array_agg(g.role) from chain join content_grants g on g.collection_id = chain.id
+    where ${grantIsFor(userId, sql.ref('c.organization_id'))})`;
+}
+
+/** Deepest tree walked down; as for the walk up, the bound only stops a walk that a corrupted tree could loop. */
+const MAX_DEPTH = 100;
+
+/**
+ * The grants reaching `userId` in the organization, theirs and their teams',
+ * as a table of (space_id, collection_id, role) (SQL). Two index lookups, by
+ * user and by team, rather than one OR over all the organization's grants.
+ */
+export function grantsReachingUser(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
+  return sql`(
+    select g.space_id, g.collection_id, g.role from content_grants g
+    where g.organization_id = ${organizationId} and g.user_id = ${userId}
+    union all
+    select g.space_id, g.collection_id, g.role from team_members tm
+      join content_grants g on g.organization_id = tm.organization_id and g.team_id = tm.team_id
+    where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
+}
+
+/** The grants to the team `teamId`, as a table of (space_id, collection_id, role) (SQL). */
+export function grantsToTeam(organizationId: SqlValue, teamId: SqlValue): RawBuilder<unknown> {
+  return sql`(select g.space_id, g.collection_id, g.role from content_grants g
+    where g.organization_id = ${organizationId} and g.team_id = ${teamId})`;
+}
+
+/** The ids of the spaces granted one by one to `userId` or their teams in the organization (SQL array). */
+export function grantedSpaces(organizationId: string, userId: string): RawBuilder<string[]> {
+  return spacesGranted(grantsReachingUser(organizationId, userId));
+}
+
+/**
+ * The ids of the collections a user reaches through grants (their own and
+ * their teams'), and of every collection inside them (SQL array). With
+ * `grantedSpaces`, what a guest sees of an organization. PostgreSQL computes
+ * it once per query, however many rows compare with it.
+ */
+export function reachedCollections(organizationId: string, userId: string): RawBuilder<string[]> {
+  return collectionsReached(grantsReachingUser(organizationId, userId));
+}
+
+/** The ids of the spaces granted one by one among `grants` (SQL array). */
+function spacesGranted(grants: RawBuilder<unknown>): RawBuilder<string[]> {
+  return sql<string[]>`array(select g.space_id from ${grants} g where g.space_id is not null)`;
+}
+
+/** The collections granted among `grants`, and every collection inside them (SQL array). */
+function collectionsReached(grants: RawBuilder<unknown>): RawBuilder<string[]> {
+  return sql<string[]>`array(
+    with recursive reach(id, depth) as (
+      select g.collection_id, 0 from ${grants} g where g.collection_id is not null
+      union
+      select c.id, reach.depth + 1 from collections c join reach on c.parent_id = reach.id
+      where reach.depth < ${sql.lit(MAX_DEPTH)}
+    )
+    select distinct reach.id from reach)`;
+}
+
+/** How many live spaces of the organization `grants` reach: granted one by one or inside a granted collection (SQL). */
+export function spacesReachedCount(organizationId: SqlValue, grants: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`(select count(*)::int from spaces rs
+    where rs.organization_id = ${organizationId} and rs.deleted_at is null
+      and (rs.id = any(${spacesGranted(grants)}) or rs.parent_id = any(${collectionsReached(grants)})))`;
+}
+
+/** A grant reaching a user on a space or a collection of a page of content. */
+interface GrantOnTarget {
+  space_id: string | null;
+  collection_id: string | null;
+  role: Role;
+}
+
+/** The grants reaching `userId` on these spaces and collections, in one query. */
+async function grantsOn(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  targets: { spaces: readonly string[]; collections: readonly string[] },
+): Promise<GrantOnTarget[]> {
+  if (targets.spaces.length === 0 && targets.collections.length === 0) return [];
+  return db
+    .selectFrom('content_grants as g')
+    .select(['g.space_id', 'g.collection_id', 'g.role'])
+    .where('g.organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb('g.space_id', '=', sql<string>`any(${sql.val(targets.spaces)}::text[])`),
+        eb('g.collection_id', '=', sql<string>`any(${sql.val(targets.collections)}::text[])`),
+      ]),
+    )
+    .where(grantIsFor(userId, organizationId))
+    .execute();
+}
+
+/** Groups grants by the id of their target. */
+function rolesByTarget(grants: readonly GrantOnTarget[]): Map<string, Role[]> {
+  const roles = new Map<string, Role[]>();
+  for (const grant of grants) {
+    const target = (grant.space_id ?? grant.collection_id)!;
+    roles.set(target, [...(roles.get(target) ?? []), grant.role]);
+  }
+  return roles;
+}
+
+/** The caller as a member of an organization: their role there (null for a guest). */
+export interface Member {
+  userId: string;
+  role: Role | null;
+}
+
+/**
+ * For a page of spaces of one organization, a function giving the member's
+ * role on each: default levels and grants up the tree, read in two queries
+ * for the whole page.
+ */
+export async function spaceRolesFor(
+  db: Db,
+  organizationId: string,
+  member: Member,
+  spaces: readonly { id: string; parent_id: string | null; default_level: DefaultLevel }[],
+): Promise<(space: { id: string; parent_id: string | null; default_level: DefaultLevel }) => Role | null> {
+  const parents = [...new Set(spaces.flatMap((space) => (space.parent_id ? [space.parent_id] : [])))];
+  const chains = await chainsOf(db, parents);
+  const chainIds = [...new Set([...chains.values()].flat().map((link) => link.id))];
+  const grants = rolesByTarget(
+    await grantsOn(db, organizationId, member.userId, { spaces: spaces.map((s) => s.id), collections: chainIds }),
+  );
+  return (space) => {
+    const chain: ChainLink[] = space.parent_id ? (chains.get(space.parent_id) ?? []) : [];
+    return contentRole({
+      isMember: true,
+      memberRole: member.role,
+      levels: [space.default_level, ...chain.map((link) => link.level)],
+      grants: [space.id, ...chain.map((link) => link.id)].flatMap((id) => grants.get(id) ?? []),
+    });
+  };
+}
+
+/** For a page of collections of one organization, a function giving the member's role on each, in two queries. */
+export async function collectionRolesFor(
+  db: Db,
+  organizationId: string,
+  member: Member,
+  collections: readonly { id: string }[],
+): Promise<(collection: { id: string }) => Role | null> {
+  const chains = await chainsOf(
+    db,
+    collections.map((collection) => collection.id),
+  );
+  const chainIds = [...new Set([...chains.values()].flat().map((link) => link.id))];
+  const grants = rolesByTarget(
+    await grantsOn(db, organizationId, member.userId, { spaces: [], collections: chainIds }),
+  );
+  return (collection) => {
+    const chain = chains.get(collection.id) ?? [];
+    return contentRole({
+      isMember: true,
+      memberRole: member.role,
+      levels: chain.map((link) => link.level),
+      grants: chain.flatMap((link) => grants.get(link.id) ?? []),
+    });
+  };
+}
+
+/** Whether any grant reaches `userId` in the organization, theirs or their teams'. */
+export async function hasGrants(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const { rows } = await sql<{
+    found: boolean;
+  }>`select exists (select 1 from ${grantsReachingUser(organizationId, userId)} g) as found`.execute(db);
+  return rows[0]?.found === true;
+}
+
+/**
+ * The role each of `userIds` has on the space, null for none: what an
+ * active member's organization role, the default levels and the grants to
+ * them or their teams on the space and its collections give. Three queries
+ * however many users.
+ */
+export async function userRolesOnSpace(
+  db: Db,
+  space: { id: string; organization_id: string; parent_id: string | null; default_level: DefaultLevel },
+  userIds: readonly string[],
+): Promise<Map<string, Role | null>> {
+  if (userIds.length === 0) return new Map();
+  const users = [...new Set(userIds)];
+  const members = await db
+    .selectFrom('organization_members')
+    .select(['user_id', 'role'])
+    .where('organization_id', '=', space.organization_id)
+    .where('user_id', 'in', users)
+    .where('disabled', '=', false)
+    .execute();
+  const chain = space.parent_id ? ((await chainsOf(db, [space.parent_id])).get(space.parent_id) ?? []) : [];
+  const grants = await db
+    .selectFrom('content_grants as g')
+    .leftJoin('team_members as tm', (join) =>
+      join.onRef('tm.team_id', '=', 'g.team_id').onRef('tm.organization_id', '=', 'g.organization_id'),
+    )
+    .select([sql<string>`coalesce(g.user_id, tm.user_id)`.as('user_id'), 'g.role'])
+    .where('g.organization_id', '=', space.organization_id)
+    .where((eb) =>
+      eb.or([
+        eb('g.space_id', '=', space.id),
+        eb('g.collection_id', '=', sql<string>`any(${sql.val(chain.map((link) => link.id))}::text[])`),
+      ]),
+    )
+    .where(sql<boolean>`coalesce(g.user_id, tm.user_id) = any(${sql.val(users)}::text[])`)
+    .execute();
+  const levels = [space.default_level, ...chain.map((link) => link.level)];
+  const memberRoles = new Map(members.map((member) => [member.user_id, member.role]));
+  return new Map(
+    userIds.map((userId) => [
+      userId,
+      contentRole({
+        isMember: memberRoles.has(userId),
+        memberRole: memberRoles.get(userId) ?? null,
+        levels,
+        grants: grants.filter((grant) => grant.user_id === userId).map((grant) => grant.role),
+      }),
+    ]),
+  );
+}

@@ -1,0 +1,169 @@
+import type { Db } from '../db/database.js';
+import type { Role } from '../db/types.js';
+import { BadRequestError, NotFoundError } from '../core/errors.js';
+import { paginate, type Page } from '../core/pagination.js';
+import type { Context } from '../model/context.js';
+import { findTeams } from '../model/people/team-queries.js';
+import { presentTeamFor } from '../model/people/teams.js';
+import { everyEmailShown } from '../model/people/users.js';
+import {
+  countGrants,
+  deleteGrants,
+  listTeamGrants,
+  listUserGrants,
+  upsertGrants,
+  type GrantTarget,
+  type Grantee,
+} from './queries.js';
+import { presentGrantedUser } from './present.js';
+import { findTargetToManage, findTargetToRead, type FoundTarget } from './target.js';
+import type { InviteBody, ListGrantsQuery, TeamPermission, UserPermission } from './schemas.js';
+
+/**
+ * Of `ids`, those that are not members (users) or teams of the organization,
+ * in one query. The others are locked (key share) until the transaction ends,
+ * so that a member who leaves meanwhile takes the new grants along, rather
+ * than the grants failing on a member already gone.
+ */
+async function unknownGrantees(tx: Db, organizationId: string, grantee: Grantee, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const found =
+    grantee === 'user'
+      ? await tx
+          .selectFrom('organization_members')
+          .select('user_id as id')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', 'in', [...ids])
+          .forKeyShare()
+          .execute()
+      : await tx
+          .selectFrom('teams')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('id', 'in', [...ids])
+          .forKeyShare()
+          .execute();
+  const known = new Set(found.map((row) => row.id));
+  return ids.filter((id) => !known.has(id));
+}
+
+async function requireGrantees(tx: Db, found: FoundTarget, grantee: Grantee, ids: readonly string[]) {
+  const unknown = await unknownGrantees(tx, found.organizationId, grantee, ids);
+  if (unknown.length > 0) {
+    const what = grantee === 'user' ? 'member' : 'team';
+    throw new NotFoundError(
+      `No ${what} ${unknown.map((id) => `"${id}"`).join(', ')} in the ${found.target.kind}'s organization`,
+    );
+  }
+}
+
+/**
+ * Gives the role to every user and team named (all or none), or takes their
+ * roles away with `role: null`. Users must be members of the organization,
+ * guests included; teams, its teams.
+ */
+export async function invite(context: Context, callerId: string, target: GrantTarget, body: InviteBody): Promise<void> {
+  const users = body.users ?? [];
+  const teams = body.teams ?? [];
+  if (users.length === 0 && teams.length === 0) throw new BadRequestError('body must name users or teams');
+  const found = await findTargetToManage(context, target, callerId);
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    await requireGrantees(tx, found, 'user', users);
+    await requireGrantees(tx, found, 'team', teams);
+    if (body.role === null) {
+      await deleteGrants(tx, target, 'user', users);
+      await deleteGrants(tx, target, 'team', teams);
+    } else {
+      await upsertGrants(tx, found.organizationId, target, 'user', users, body.role, now);
+      await upsertGrants(tx, found.organizationId, target, 'team', teams, body.role, now);
+    }
+  });
+  // Cached site structures carry their readers' roles.
+  context.siteStructures.clear();
+}
+
+/** Sets one user's or team's role on the target (null takes it away). */
+export async function setGrant(
+  context: Context,
+  callerId: string,
+  target: GrantTarget,
+  grantee: Grantee,
+  id: string,
+  role: Role | null,
+): Promise<void> {
+  const found = await findTargetToManage(context, target, callerId);
+  await context.db.transaction().execute(async (tx) => {
+    await requireGrantees(tx, found, grantee, [id]);
+    if (role === null) await deleteGrants(tx, target, grantee, [id]);
+    else await upsertGrants(tx, found.organizationId, target, grantee, [id], role, context.clock.now());
+  });
+  context.siteStructures.clear();
+}
+
+/** Takes one user's or team's role on the target away; whether they had one. */
+export async function removeGrant(
+  context: Context,
+  callerId: string,
+  target: GrantTarget,
+  grantee: Grantee,
+  id: string,
+): Promise<boolean> {
+  const found = await findTargetToManage(context, target, callerId);
+  await requireGrantees(context.db, found, grantee, [id]);
+  const removed = (await deleteGrants(context.db, target, grantee, [id])) > 0;
+  if (removed) context.siteStructures.clear();
+  return removed;
+}
+
+/** The users given a role on the target one by one, in the order they were first given it. */
+export async function listUserPermissions(
+  context: Context,
+  callerId: string,
+  target: GrantTarget,
+  query: ListGrantsQuery,
+): Promise<Page<UserPermission>> {
+  await findTargetToRead(context, target, callerId);
+  const page = context.cursors.request(`user-grants:${target.kind}:${target.id}`, { ...query, order: 'asc' });
+  return paginate(context.cursors, page, {
+    rows: () => listUserGrants[target.kind](context.db, page, target.id),
+    count: () => countGrants(context.db, target, 'user'),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    // Grantees are members of the organization, whose records its members see.
+    toItem: (row) => presentGrantedUser(row, context.urls, everyEmailShown),
+  });
+}
+
+/** The teams given a role on the target, in the order they were first given it. */
+export async function listTeamPermissions(
+  context: Context,
+  callerId: string,
+  target: GrantTarget,
+  query: ListGrantsQuery,
+): Promise<Page<TeamPermission>> {
+  const found = await findTargetToRead(context, target, callerId);
+  const page = context.cursors.request(`team-grants:${target.kind}:${target.id}`, { ...query, order: 'asc' });
+  const result = await paginate(context.cursors, page, {
+    rows: () => listTeamGrants[target.kind](context.db, page, target.id),
+    count: () => countGrants(context.db, target, 'team'),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => row,
+  });
+  const teams = new Map(
+    (
+      await findTeams(
+        context.db,
+        found.organizationId,
+        result.items.map((row) => row.team_id),
+        callerId,
+      )
+    ).map((team) => [team.id, team]),
+  );
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      permission: row.role,
+      team: presentTeamFor(teams.get(row.team_id)!, found.callerOrganizationRole),
+    })),
+  };
+}
