@@ -12,6 +12,7 @@ import {
 import { SPACES_IN_BIG_ORGANIZATION } from './seed-spaces.js';
 import { SEARCH_PAGES, SEARCH_QUERY, SEARCH_SPACES } from './seed-search.js';
 import { INTEGRATIONS_FILTERED_SCENARIO, INTEGRATIONS_SCENARIO } from './seed-integrations.js';
+import { GRANTS_SCENARIOS } from './seed-grants.js';
 
 /**
  * One endpoint under load. To benchmark another endpoint, add an entry to
@@ -292,6 +293,7 @@ export const SCENARIOS: Scenario[] = [
     check: (body) => searchPages(body, SEARCH_SPACES),
   },
   INTEGRATIONS_SCENARIO,
+  ...GRANTS_SCENARIOS,
   INTEGRATIONS_FILTERED_SCENARIO,
 ];
 

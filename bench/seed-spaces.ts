@@ -13,7 +13,7 @@ export interface SeededSpaces {
 }
 
 export const SPACES_IN_BIG_ORGANIZATION = 20_000;
-const SPACES_IN_COLLECTION = 200;
+export const SPACES_IN_COLLECTION = 200;
 export const DEEP_PAGE_OFFSET = 19_000;
 const BATCH = 1_000;
 

@@ -13,7 +13,8 @@ import { DEEP_COMMENTS_OFFSET, findCommentsPage, seedComments, type SeededCommen
 import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } from './seed-content.js';
 import { seedMembers } from './seed-members.js';
 import { seedSites, type SeededSites } from './seed-sites.js';
-import { seedSpaces, type SeededSpaces } from './seed-spaces.js';
+import { seedSpaces, SPACES_IN_COLLECTION, type SeededSpaces } from './seed-spaces.js';
+import { seedGrants, type SeededGrants } from './seed-grants.js';
 
 export interface SeedSizes {
   /** Organizations the measured user belongs to; 50 fills exactly one default page of GET /v1/orgs. */
@@ -56,6 +57,8 @@ export interface Seeded {
   search: SeededSearch;
   /** 1,000 public integrations published by the seventh member organization. */
   integrations: SeededIntegrations;
+  /** A guest of the first member organization reaching 400 of its spaces through 5 teams. */
+  grants: SeededGrants;
 }
 
 /** Creation times are spread over this window, as in real data, so keyset ordering compares distinct times. */
@@ -151,6 +154,7 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
 
   const spaces = await seedSpaces(db, seeded.memberOrganizationIds[0]!, cursors);
   await seedMembers(db, seeded.memberOrganizationIds[0]!);
+  const grants = await seedGrants(db, seeded.memberOrganizationIds[0]!, spaces.collectionId, SPACES_IN_COLLECTION);
   // Pages go through the API, as the measured user, once the transaction above has made that user real.
   const contentOrganization = seeded.memberOrganizationIds[1]!;
   const big = await seedContentSpace(
@@ -191,5 +195,6 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     sites,
     search,
     integrations,
+    grants,
   };
 }
