@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { nextPosition } from '../model/hierarchy/positions.js';
-import { reachedCollections } from '../model/access/grants.js';
+import { reachableCollectionIds } from '../model/access/grants.js';
 import { type CollectionFields, COLLECTION_FIELDS, COLLECTION_COLUMNS } from '../model/access/collection-queries.js';
 
 export interface NewCollectionInput {
@@ -71,12 +71,12 @@ export const listCollections = { all: collectionsPage(false), topLevel: collecti
  * inside. The top level of what they see: those whose parent they do not reach.
  */
 function reachableCollectionsOf(db: Kysely<Database>, organizationId: string, userId: string, topLevelOnly: boolean) {
-  const reached = reachedCollections(organizationId, userId);
+  const reached = reachableCollectionIds(organizationId, userId);
   const query = db
     .selectFrom('collections as c')
     .where('c.organization_id', '=', organizationId)
-    .where(sql<boolean>`c.id = any(${reached})`);
-  return topLevelOnly ? query.where(sql<boolean>`(c.parent_id is null or c.parent_id <> all(${reached}))`) : query;
+    .where(sql<boolean>`c.id in ${reached}`);
+  return topLevelOnly ? query.where(sql<boolean>`(c.parent_id is null or c.parent_id not in ${reached})`) : query;
 }
 
 function reachableCollectionsPage(topLevelOnly: boolean) {

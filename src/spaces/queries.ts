@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
-import { grantedSpaces, reachedCollections } from '../model/access/grants.js';
+import { reachableSpaceIds } from '../model/access/grants.js';
 
 export async function updateSpace(
   db: Db,
@@ -39,33 +39,38 @@ export async function countSpacesInOrganization(db: Db, organizationId: string):
   return row?.live_spaces_count ?? 0;
 }
 
-/** The live spaces of the organization a guest reaches: granted one by one, or inside a collection they reach. */
-function reachableSpacesOf(db: Kysely<Database>, organizationId: string, userId: string) {
-  return liveSpacesOf(db, organizationId).where(
-    sql<boolean>`(s.id = any(${grantedSpaces(organizationId, userId)})
-      or s.parent_id = any(${reachedCollections(organizationId, userId)}))`,
-  );
-}
-
-/** A page of the live spaces a guest reaches, newest first, each row carrying the total count. */
+/**
+ * A page of the live spaces a guest reaches (granted one by one, or inside a
+ * collection they reach), newest first, each row carrying the total count.
+ * The ids are found once, as an array (`reached`) that both the count and
+ * the primary-key lookups of the page read, rather than a set the
+ * organization's spaces would be joined to.
+ */
 export const listReachableSpacesInOrganization = pageQuery(
   { createdAt: 's.created_at', id: 's.id' },
   (db, organizationId: string, userId: string) =>
-    reachableSpacesOf(db, organizationId, userId)
+    db
+      .with('reached', (qb) =>
+        qb.selectNoFrom(sql<string[]>`array${reachableSpaceIds(organizationId, userId)}`.as('ids')),
+      )
+      .selectFrom(['reached', 'spaces as s'])
+      .where('s.organization_id', '=', organizationId)
+      .where('s.deleted_at', 'is', null)
+      .where(sql<boolean>`s.id = any(reached.ids)`)
       .select(SPACE_COLUMNS)
-      .select(() => reachableSpacesCount(db, organizationId, userId).as(TOTAL_COUNT)),
+      .select(sql<number>`cardinality(reached.ids)`.as(TOTAL_COUNT)),
 );
 
-const reachableSpacesCount = (db: Kysely<Database>, organizationId: string, userId: string) =>
-  reachableSpacesOf(db, organizationId, userId).select(sql<number>`count(*)::int`.as('n'));
+const reachableSpacesCount = (organizationId: string, userId: string) =>
+  sql<number>`(select count(*)::int from ${reachableSpaceIds(organizationId, userId)} r)`;
 
 export async function countReachableSpacesInOrganization(
   db: Db,
   organizationId: string,
   userId: string,
 ): Promise<number> {
-  const row = await reachableSpacesCount(db, organizationId, userId).executeTakeFirst();
-  return row?.n ?? 0;
+  const row = await db.selectNoFrom(reachableSpacesCount(organizationId, userId).as('n')).executeTakeFirstOrThrow();
+  return row.n;
 }
 
 function liveSpacesIn(db: Kysely<Database>, collectionId: string) {

@@ -81,43 +81,55 @@ export function grantsToTeam(organizationId: SqlValue, teamId: SqlValue): RawBui
     where g.organization_id = ${organizationId} and g.team_id = ${teamId})`;
 }
 
-/** The ids of the spaces granted one by one to `userId` or their teams in the organization (SQL array). */
-export function grantedSpaces(organizationId: string, userId: string): RawBuilder<string[]> {
-  return spacesGranted(grantsReachingUser(organizationId, userId));
+/**
+ * The ids of the live spaces a user reaches through grants (their own and
+ * their teams'): granted one by one, or inside a granted collection (SQL, a
+ * parenthesised subquery: `x in …`, `any(array…)`, or a table to count).
+ * What a guest sees of an organization, found from the grants through the
+ * primary key and the live spaces of each collection, never by scanning the
+ * organization's spaces.
+ */
+export function reachableSpaceIds(organizationId: string, userId: string): RawBuilder<unknown> {
+  return liveSpaceIdsReached(grantsReachingUser(organizationId, userId));
+}
+
+/** The ids of the collections a user reaches through grants, and of every collection inside them (SQL, a subquery). */
+export function reachableCollectionIds(organizationId: string, userId: string): RawBuilder<unknown> {
+  return collectionIdsReached(grantsReachingUser(organizationId, userId));
 }
 
 /**
- * The ids of the collections a user reaches through grants (their own and
- * their teams'), and of every collection inside them (SQL array). With
- * `grantedSpaces`, what a guest sees of an organization. PostgreSQL computes
- * it once per query, however many rows compare with it.
+ * The ids of the live spaces `grants` reach (SQL, a subquery). Written so that
+ * the planner looks each space up, by primary key or by collection, rather
+ * than scanning every space of the organization to join them: the scalar
+ * subquery and the fenced lateral one are not flattened into joins.
  */
-export function reachedCollections(organizationId: string, userId: string): RawBuilder<string[]> {
-  return collectionsReached(grantsReachingUser(organizationId, userId));
+function liveSpaceIdsReached(grants: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(
+    select g.space_id from ${grants} g
+    where g.space_id is not null and (select x.deleted_at is null from spaces x where x.id = g.space_id)
+    union
+    select x.id from ${collectionIdsReached(grants)} r
+      cross join lateral (
+        select x.id from spaces x where x.parent_id = r.id and x.deleted_at is null offset 0
+      ) x)`;
 }
 
-/** The ids of the spaces granted one by one among `grants` (SQL array). */
-function spacesGranted(grants: RawBuilder<unknown>): RawBuilder<string[]> {
-  return sql<string[]>`array(select g.space_id from ${grants} g where g.space_id is not null)`;
-}
-
-/** The collections granted among `grants`, and every collection inside them (SQL array). */
-function collectionsReached(grants: RawBuilder<unknown>): RawBuilder<string[]> {
-  return sql<string[]>`array(
+/** The collections granted among `grants`, and every collection inside them (SQL, a subquery). */
+function collectionIdsReached(grants: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(
     with recursive reach(id, depth) as (
       select g.collection_id, 0 from ${grants} g where g.collection_id is not null
       union
       select c.id, reach.depth + 1 from collections c join reach on c.parent_id = reach.id
       where reach.depth < ${sql.lit(MAX_DEPTH)}
     )
-    select distinct reach.id from reach)`;
+    select reach.id from reach)`;
 }
 
-/** How many live spaces of the organization `grants` reach: granted one by one or inside a granted collection (SQL). */
-export function spacesReachedCount(organizationId: SqlValue, grants: RawBuilder<unknown>): RawBuilder<number> {
-  return sql<number>`(select count(*)::int from spaces rs
-    where rs.organization_id = ${organizationId} and rs.deleted_at is null
-      and (rs.id = any(${spacesGranted(grants)}) or rs.parent_id = any(${collectionsReached(grants)})))`;
+/** How many live spaces `grants` reach: granted one by one or inside a granted collection (SQL). */
+export function spacesReachedCount(grants: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`(select count(*)::int from ${liveSpaceIdsReached(grants)} r)`;
 }
 
 /** A grant reaching a user on a space or a collection of a page of content. */

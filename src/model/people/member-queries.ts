@@ -35,7 +35,6 @@ export function selectMember<QB extends SelectQueryBuilder<Database, 'organizati
     // Members with a role reach every live space of the organization; guests what is granted to them or their teams.
     sql<number>`case when organization_members.role is null
       then ${spacesReachedCount(
-        sql.ref('organization_members.organization_id'),
         grantsReachingUser(sql.ref('organization_members.organization_id'), sql.ref('organization_members.user_id')),
       )}
       else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as(

@@ -52,7 +52,7 @@ export function selectTeams(
 }
 /** How many live spaces the team `t` reaches through the grants to it (SQL). */
 export function teamSpacesCount() {
-  return spacesReachedCount(sql.ref('t.organization_id'), grantsToTeam(sql.ref('t.organization_id'), sql.ref('t.id')));
+  return spacesReachedCount(grantsToTeam(sql.ref('t.organization_id'), sql.ref('t.id')));
 }
 
 export async function findTeam(

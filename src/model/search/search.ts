@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { anyWordQuery, tsquery, type ParsedQuery } from './query.js';
-import { grantedSpaces, reachedCollections } from '../access/grants.js';
+import { reachableSpaceIds } from '../access/grants.js';
 
 /**
  * Where a search looks: one space; some spaces of an organization (a site's);
@@ -48,8 +48,7 @@ function scopeCondition(scope: SearchScope): RawBuilder<boolean> {
     case 'organization':
       return scope.guest === undefined
         ? sql<boolean>`true`
-        : sql<boolean>`(sp.id = any(${grantedSpaces(scope.organizationId, scope.guest)})
-            or sp.parent_id = any(${reachedCollections(scope.organizationId, scope.guest)}))`;
+        : sql<boolean>`sp.id = any(array${reachableSpaceIds(scope.organizationId, scope.guest)})`;
   }
 }
 
