@@ -1,6 +1,6 @@
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
-import type { VariableValues } from '../db/types.js';
+import type { ChangeRequestStatus, VariableValues } from '../db/types.js';
 import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
 import { moveStatusCounters } from '../model/change-requests/queries.js';
 import { findRevision, type RevisionPoint } from '../model/content/state.js';
@@ -115,6 +115,33 @@ export function rebasedVariables(
  * change request's base, or a tree the two sides leave broken, is a conflict,
  * and then nothing is written.
  */
+/**
+ * Locks the space's row (`spaceLock`), then the change request's for update,
+ * in the one order every writer of both follows, and reads the revisions both
+ * point at: the space's head and the change request's own. A merged or
+ * archived change request is refused.
+ */
+export async function lockBothSides(
+  tx: Db,
+  target: { spaceId: string; changeRequestId: string },
+  spaceLock: 'update' | 'key-share',
+): Promise<{ head: RevisionPoint; ours: RevisionPoint; status: ChangeRequestStatus }> {
+  const { space, changeRequest } = await lockSpaceThenChangeRequest(
+    tx,
+    target.spaceId,
+    target.changeRequestId,
+    spaceLock,
+    ['revision_id'],
+  );
+  requireWorkable(changeRequest.status);
+  const [head, ours] = await Promise.all([
+    findRevision(tx, target.spaceId, space.revision_id),
+    findRevision(tx, target.spaceId, changeRequest.revision_id),
+  ]);
+  if (!head || !ours) throw new Error(`Space ${target.spaceId} or its change request points at a missing revision`);
+  return { head, ours, status: changeRequest.status };
+}
+
 export async function mergeIntoSpace(
   context: Context,
   target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
@@ -122,19 +149,7 @@ export async function mergeIntoSpace(
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
   const outcome = await context.db.transaction().execute(async (tx) => {
     // Merges into one space go one at a time: each builds on the revision the previous one made.
-    const { space, changeRequest: locked } = await lockSpaceThenChangeRequest(
-      tx,
-      target.spaceId,
-      target.changeRequestId,
-      'update',
-      ['revision_id'],
-    );
-    requireWorkable(locked.status);
-    const [head, ours] = await Promise.all([
-      findRevision(tx, target.spaceId, space.revision_id),
-      findRevision(tx, target.spaceId, locked.revision_id),
-    ]);
-    if (!head || !ours) throw new Error(`Space ${target.spaceId} or its change request points at a missing revision`);
+    const { head, ours, status } = await lockBothSides(tx, target, 'update');
 
     const entries = ours.changeRequestId === null ? [] : await ownEntries(tx, target.changeRequestId);
     const conflicting =
@@ -157,7 +172,7 @@ export async function mergeIntoSpace(
     await advanceSpaceLine(tx, place, head.seq + 1, entries);
     await setSpaceRevision(tx, target.spaceId, revision, now);
     await markChangeRequestMerged(tx, target.changeRequestId, revision, now);
-    await moveStatusCounters(tx, target.spaceId, locked.status, 'merged');
+    await moveStatusCounters(tx, target.spaceId, status, 'merged');
     return { result: 'merge' as const, revision, merged };
   });
   if (outcome.result === 'merge') context.content.remember(outcome.revision, outcome.merged);

@@ -1,12 +1,10 @@
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { VariableValues } from '../db/types.js';
-import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
-import { findRevision, type RevisionPoint } from '../model/content/state.js';
+import type { RevisionPoint } from '../model/content/state.js';
 import type { Context } from '../model/context.js';
 import { insertRevision, nextChangeRequestSeq, setChangeRequestRevision } from './changes/persist.js';
-import { requireWorkable } from './changes/write.js';
-import { changedInSpaceSince, mergedTree, ownEntries, rebasedVariables, treeIsWhole } from './merge.js';
+import { changedInSpaceSince, lockBothSides, mergedTree, ownEntries, rebasedVariables, treeIsWhole } from './merge.js';
 import { spaceRevisionVariablesAt } from './queries.js';
 
 /**
@@ -35,19 +33,7 @@ export async function updateFromSpace(
     // requests' edits and updates go on. Then the change request's row for update:
     // a merge or a batch of edits of this change request waits, or is waited for,
     // in the one order every writer of both rows follows.
-    const { space, changeRequest: locked } = await lockSpaceThenChangeRequest(
-      tx,
-      target.spaceId,
-      target.changeRequestId,
-      'key-share',
-      ['revision_id'],
-    );
-    requireWorkable(locked.status);
-    const [head, ours] = await Promise.all([
-      findRevision(tx, target.spaceId, space.revision_id),
-      findRevision(tx, target.spaceId, locked.revision_id),
-    ]);
-    if (!head || !ours) throw new Error(`Space ${target.spaceId} or its change request points at a missing revision`);
+    const { head, ours } = await lockBothSides(tx, target, 'key-share');
     if (ours.baseSeq >= head.seq) return { result: 'update' as const, revision: ours.id };
 
     const entries = ours.changeRequestId === null ? [] : await ownEntries(tx, target.changeRequestId);

@@ -128,37 +128,3 @@ export async function countReachingMembers(db: Db, scope: ReachScope, roleRank: 
     .executeTakeFirstOrThrow();
   return Number(n);
 }
-
-/** A grant on the content or above it that reaches one of `userIds`, directly or through a team. */
-export interface ReachingGrant {
-  user_id: string;
-  role: Role;
-  space_id: string | null;
-  collection_id: string | null;
-  team_id: string | null;
-}
-
-/** The grants reaching these users on the content, each once per user it reaches, in one query. */
-export async function grantsReaching(db: Db, scope: ReachScope, userIds: readonly string[]): Promise<ReachingGrant[]> {
-  if (userIds.length === 0) return [];
-  const users = sql.val([...userIds]);
-  return db
-    .selectFrom('content_grants as g')
-    .leftJoin('team_members as tm', (join) =>
-      join.onRef('tm.team_id', '=', 'g.team_id').onRef('tm.organization_id', '=', 'g.organization_id'),
-    )
-    .select([
-      sql<string>`coalesce(g.user_id, tm.user_id)`.as('user_id'),
-      'g.role',
-      'g.space_id',
-      'g.collection_id',
-      'g.team_id',
-    ])
-    .where('g.organization_id', '=', scope.organizationId)
-    .where(
-      sql<boolean>`(g.space_id = ${scope.spaceId} or g.collection_id = any(${sql.val([...scope.chainIds])}::text[]))`,
-    )
-    .where(sql<boolean>`(g.user_id = any(${users}::text[]) or tm.user_id = any(${users}::text[]))`)
-    .orderBy('g.created_at')
-    .execute();
-}

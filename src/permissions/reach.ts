@@ -1,16 +1,10 @@
 import { paginate, type Page } from '../core/pagination.js';
 import type { Context } from '../model/context.js';
+import { grantsReachingUsers, type ReachingGrant } from '../model/access/grants.js';
 import { everyEmailShown, presentUser } from '../model/people/users.js';
 import type { GrantTarget } from './queries.js';
 import { reachReasons } from './present.js';
-import {
-  countReachingMembers,
-  grantsReaching,
-  listReachingMembers,
-  rankOf,
-  roleOfRank,
-  type ReachingGrant,
-} from './reach-queries.js';
+import { countReachingMembers, listReachingMembers, rankOf, roleOfRank } from './reach-queries.js';
 import type { ListReachQuery, ReachingUser } from './schemas.js';
 import { findTargetToRead } from './target.js';
 
@@ -38,7 +32,7 @@ export async function listReachingUsers(
     keyOf: (row) => ({ createdAt: row.joined_at, id: row.user_id }),
     toItem: (row) => row,
   });
-  const grants = await grantsReaching(
+  const grants = await grantsReachingUsers(
     context.db,
     found.scope,
     result.items.map((row) => row.user_id),

@@ -239,6 +239,48 @@ export async function hasGrants(db: Db, organizationId: string, userId: string):
   return rows[0]?.found === true;
 }
 
+/** A grant on some content or above it that reaches one of several users, directly or through a team. */
+export interface ReachingGrant {
+  user_id: string;
+  role: Role;
+  space_id: string | null;
+  collection_id: string | null;
+  team_id: string | null;
+}
+
+/**
+ * The grants reaching these users on the space `spaceId` (null for none) and
+ * the collections `chainIds`, each once per user it reaches, oldest first, in
+ * one query.
+ */
+export async function grantsReachingUsers(
+  db: Db,
+  where: { organizationId: string; spaceId: string | null; chainIds: readonly string[] },
+  userIds: readonly string[],
+): Promise<ReachingGrant[]> {
+  if (userIds.length === 0) return [];
+  const users = sql.val([...userIds]);
+  return db
+    .selectFrom('content_grants as g')
+    .leftJoin('team_members as tm', (join) =>
+      join.onRef('tm.team_id', '=', 'g.team_id').onRef('tm.organization_id', '=', 'g.organization_id'),
+    )
+    .select([
+      sql<string>`coalesce(g.user_id, tm.user_id)`.as('user_id'),
+      'g.role',
+      'g.space_id',
+      'g.collection_id',
+      'g.team_id',
+    ])
+    .where('g.organization_id', '=', where.organizationId)
+    .where(
+      sql<boolean>`(g.space_id = ${where.spaceId} or g.collection_id = any(${sql.val([...where.chainIds])}::text[]))`,
+    )
+    .where(sql<boolean>`(g.user_id = any(${users}::text[]) or tm.user_id = any(${users}::text[]))`)
+    .orderBy('g.created_at')
+    .execute();
+}
+
 /**
  * The role each of `userIds` has on the space, null for none: what an
  * active member's organization role, the default levels and the grants to
@@ -251,30 +293,19 @@ export async function userRolesOnSpace(
   userIds: readonly string[],
 ): Promise<Map<string, Role | null>> {
   if (userIds.length === 0) return new Map();
-  const users = [...new Set(userIds)];
   const members = await db
     .selectFrom('organization_members')
     .select(['user_id', 'role'])
     .where('organization_id', '=', space.organization_id)
-    .where('user_id', 'in', users)
+    .where('user_id', 'in', [...new Set(userIds)])
     .where('disabled', '=', false)
     .execute();
   const chain = space.parent_id ? ((await chainsOf(db, [space.parent_id])).get(space.parent_id) ?? []) : [];
-  const grants = await db
-    .selectFrom('content_grants as g')
-    .leftJoin('team_members as tm', (join) =>
-      join.onRef('tm.team_id', '=', 'g.team_id').onRef('tm.organization_id', '=', 'g.organization_id'),
-    )
-    .select([sql<string>`coalesce(g.user_id, tm.user_id)`.as('user_id'), 'g.role'])
-    .where('g.organization_id', '=', space.organization_id)
-    .where((eb) =>
-      eb.or([
-        eb('g.space_id', '=', space.id),
-        eb('g.collection_id', '=', sql<string>`any(${sql.val(chain.map((link) => link.id))}::text[])`),
-      ]),
-    )
-    .where(sql<boolean>`coalesce(g.user_id, tm.user_id) = any(${sql.val(users)}::text[])`)
-    .execute();
+  const grants = await grantsReachingUsers(
+    db,
+    { organizationId: space.organization_id, spaceId: space.id, chainIds: chain.map((link) => link.id) },
+    userIds,
+  );
   const levels = [space.default_level, ...chain.map((link) => link.level)];
   const memberRoles = new Map(members.map((member) => [member.user_id, member.role]));
   return new Map(
