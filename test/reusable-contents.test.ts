@@ -20,11 +20,7 @@ async function space(visibility: 'private' | 'public' = 'private') {
   return { ...team, space: created };
 }
 
-async function openChangeRequest(account: Account, spaceId: string): Promise<string> {
-  const created = await api.createChangeRequest(account, spaceId, { subject: 'Library' });
-  expect(created.statusCode).toBe(201);
-  return created.json().id as string;
-}
+const openChangeRequest = (account: Account, spaceId: string) => api.openChangeRequest(account, spaceId, 'Library');
 
 const paths = (spaceId: string) => ({
   inSpace: (id: string) => `/v1/spaces/${spaceId}/content/reusable-contents/${id}`,

@@ -50,6 +50,13 @@ export function contentApi(app: () => FastifyInstance) {
     read: (account: Account, url: string, query: Record<string, string> = {}) =>
       inject(account, 'GET', url, undefined, query),
 
+    /** Opens a change request and returns its id. */
+    async openChangeRequest(account: Account, spaceId: string, subject = 'Edit'): Promise<string> {
+      const created = await api.createChangeRequest(account, spaceId, { subject });
+      expect(created.statusCode).toBe(201);
+      return created.json().id as string;
+    },
+
     /** Opens a change request, writes the changes, merges it, and returns the change request's id. */
     async change(account: Account, spaceId: string, changes: unknown[]) {
       const created = await api.createChangeRequest(account, spaceId, { subject: 'Edit' });
