@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { rateLimitStore } from './core/rate-limit-store.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -230,10 +231,24 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     ),
   );
 
+  const sharedCounters = config.rateLimit.redisUrl
+    ? rateLimitStore(config.rateLimit.redisUrl, (error) =>
+        app.log.warn({ err: error }, 'Redis of the rate-limit counters unreachable: requests go on uncounted'),
+      )
+    : undefined;
+  if (sharedCounters) app.addHook('onClose', async () => sharedCounters.disconnect());
   await app.register(rateLimit, {
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     enableDraftSpec: true,
+    ...(sharedCounters
+      ? {
+          redis: sharedCounters,
+          nameSpace: 'quire-rate-limit:',
+          // Redis unreachable: requests go on uncounted rather than fail; the log says so.
+          skipOnError: true,
+        }
+      : {}),
     // Counted after authentication, per token; routes without a token count per address.
     // Made-up tokens are refused before this and bounded by the auth plugin's failure limit.
     hook: 'preHandler',

@@ -29,6 +29,7 @@ const EnvSchema = Type.Object({
   BOOTSTRAP_ORG_TITLE: Type.String({ minLength: 2, maxLength: 255, default: 'My organization' }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  RATE_LIMIT_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://\\S+$' })),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
   SITE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2_000 }),
@@ -73,7 +74,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   dataDir: string;
   bootstrap: { adminToken: string | undefined; adminEmail: string; organizationTitle: string };
-  rateLimit: { max: number; windowMs: number };
+  /** With `redisUrl`, the counters are shared by every instance through Redis; without, each instance keeps its own. */
+  rateLimit: { max: number; windowMs: number; redisUrl?: string };
   bodyLimit: number;
   authCacheTtlMs: number;
   /** How long an instance serves a site's published structure from memory; a change on another instance shows after it. */
@@ -160,7 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       adminEmail: e.BOOTSTRAP_ADMIN_EMAIL.toLowerCase(),
       organizationTitle: e.BOOTSTRAP_ORG_TITLE,
     },
-    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    rateLimit: {
+      max: e.RATE_LIMIT_MAX,
+      windowMs: e.RATE_LIMIT_WINDOW_MS,
+      ...(e.RATE_LIMIT_REDIS_URL ? { redisUrl: e.RATE_LIMIT_REDIS_URL } : {}),
+    },
     bodyLimit: e.BODY_LIMIT,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     siteCacheTtlMs: e.SITE_CACHE_TTL_MS,
