@@ -3,7 +3,8 @@ import type { Role } from '../db/types.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Context } from '../model/context.js';
-import { findTeams } from '../model/people/team-queries.js';
+import { lockMemberships } from '../model/people/member-queries.js';
+import { findTeams, lockTeams } from '../model/people/team-queries.js';
 import { presentTeamFor } from '../model/people/teams.js';
 import { everyEmailShown } from '../model/people/users.js';
 import {
@@ -20,35 +21,13 @@ import { findTargetToManage, findTargetToRead, type FoundTarget } from './target
 import type { InviteBody, ListGrantsQuery, TeamPermission, UserPermission } from './schemas.js';
 
 /**
- * Of `ids`, those that are not members (users) or teams of the organization,
- * in one query. The others are locked (key share) until the transaction ends,
- * so that a member who leaves meanwhile takes the new grants along, rather
- * than the grants failing on a member already gone.
+ * Refuses (404) grantees that are not members or teams of the organization;
+ * the others stay locked until the transaction ends, so that a member who
+ * leaves, or a team deleted, meanwhile takes the new grants along.
  */
-async function unknownGrantees(tx: Db, organizationId: string, grantee: Grantee, ids: readonly string[]) {
-  if (ids.length === 0) return [];
-  const found =
-    grantee === 'user'
-      ? await tx
-          .selectFrom('organization_members')
-          .select('user_id as id')
-          .where('organization_id', '=', organizationId)
-          .where('user_id', 'in', [...ids])
-          .forKeyShare()
-          .execute()
-      : await tx
-          .selectFrom('teams')
-          .select('id')
-          .where('organization_id', '=', organizationId)
-          .where('id', 'in', [...ids])
-          .forKeyShare()
-          .execute();
-  const known = new Set(found.map((row) => row.id));
-  return ids.filter((id) => !known.has(id));
-}
-
 async function requireGrantees(tx: Db, found: FoundTarget, grantee: Grantee, ids: readonly string[]) {
-  const unknown = await unknownGrantees(tx, found.organizationId, grantee, ids);
+  const known = await (grantee === 'user' ? lockMemberships : lockTeams)(tx, found.organizationId, ids);
+  const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     const what = grantee === 'user' ? 'member' : 'team';
     throw new NotFoundError(

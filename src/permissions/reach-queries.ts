@@ -1,22 +1,12 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Database, Role } from '../db/types.js';
+import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { ROLES } from '../model/access/roles.js';
 
-/** A role's rank (1 for read … 6 for admin) in SQL, so that the strongest of several is their max. */
+/** A role's rank in SQL, as rankOf computes it, so that the strongest of several is their max. */
 function rank(role: RawBuilder<unknown>) {
   return sql<number>`array_position(${sql.lit(`{${ROLES.join(',')}}`)}::text[], ${role})`;
-}
-
-/** The role of a rank computed in SQL. */
-export function roleOfRank(value: number): Role {
-  return ROLES[value - 1]!;
-}
-
-/** The rank of a role, as the SQL above computes it. */
-export function rankOf(role: Role): number {
-  return ROLES.indexOf(role) + 1;
 }
 
 /**

@@ -4,7 +4,8 @@ import { grantsReachingUsers, type ReachingGrant } from '../model/access/grants.
 import { everyEmailShown, presentUser } from '../model/people/users.js';
 import type { GrantTarget } from './queries.js';
 import { reachReasons } from './present.js';
-import { countReachingMembers, listReachingMembers, rankOf, roleOfRank } from './reach-queries.js';
+import { rankOf, roleOfRank } from '../model/access/roles.js';
+import { countReachingMembers, listReachingMembers } from './reach-queries.js';
 import type { ListReachQuery, ReachingUser } from './schemas.js';
 import { findTargetToRead } from './target.js';
 
@@ -32,9 +33,11 @@ export async function listReachingUsers(
     keyOf: (row) => ({ createdAt: row.joined_at, id: row.user_id }),
     toItem: (row) => row,
   });
+  const { organizationId, spaceId, chainIds } = found.scope;
   const grants = await grantsReachingUsers(
     context.db,
-    found.scope,
+    organizationId,
+    { spaces: spaceId ? [spaceId] : [], collections: chainIds },
     result.items.map((row) => row.user_id),
   );
   const grantsOf = new Map<string, ReachingGrant[]>();

@@ -5,7 +5,8 @@ import { findSpaceAsMember } from '../model/access/spaces.js';
 import type { Context } from '../model/context.js';
 import { chainsOf } from '../model/hierarchy/walk.js';
 import type { GrantTarget } from './queries.js';
-import { rankOf, type ReachScope } from './reach-queries.js';
+import { rankOf } from '../model/access/roles.js';
+import type { ReachScope } from './reach-queries.js';
 
 /** A default level set on the content or a collection above it, where it raises members. */
 export interface SetLevel {

@@ -14,12 +14,12 @@ import {
   findReviewers,
   isTeamMember,
   listReviewers,
-  lockMemberships,
-  lockTeams,
   removeReviewer,
   type ReviewerFields,
 } from './queries.js';
 import { userRolesOnSpace } from '../model/access/grants.js';
+import { lockMemberships } from '../model/people/member-queries.js';
+import { lockTeams } from '../model/people/team-queries.js';
 import type { ListReviewersInput, RequestReviewersInput } from './schemas.js';
 
 /**

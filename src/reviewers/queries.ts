@@ -72,40 +72,6 @@ export async function findReviewers(
     .execute();
 }
 
-/**
- * Locks the memberships of those of `userIds` who are members of the
- * organization against removal until the transaction ends (a key-share lock,
- * as the requests' foreign key would take at commit): a member who leaves
- * meanwhile then takes the new requests along.
- */
-export async function lockMemberships(db: Db, organizationId: string, userIds: readonly string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db
-    .selectFrom('organization_members')
-    .select('user_id')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', 'in', [...userIds])
-    .forKeyShare()
-    .execute();
-}
-
-/**
- * The ids among `teamIds` of teams of the organization, locked against
- * deletion until the transaction ends (a deleted team takes its requests
- * along; one deleted meanwhile is not found here).
- */
-export async function lockTeams(db: Db, organizationId: string, teamIds: readonly string[]): Promise<Set<string>> {
-  if (teamIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('teams')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', [...teamIds])
-    .forKeyShare()
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
 /** Whether the user is in the team, a team of the organization. */
 export async function isTeamMember(db: Db, organizationId: string, teamId: string, userId: string): Promise<boolean> {
   const row = await db

@@ -28,12 +28,12 @@ export function contentRole(reach: Reach): Role | null {
 type SqlValue = string | RawBuilder<string> | Expression<string>;
 
 /** The ids of the teams `userId` is in within the organization (SQL). */
-export function teamsOf(organizationId: SqlValue, userId: SqlValue) {
+function teamsOf(organizationId: SqlValue, userId: SqlValue) {
   return sql<string>`(select tm.team_id from team_members tm where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
 }
 
 /** Whether the grant `g` is to `userId` or one of their teams in the organization (SQL). */
-export function grantIsFor(userId: SqlValue, organizationId: SqlValue): RawBuilder<boolean> {
+function grantIsFor(userId: SqlValue, organizationId: SqlValue): RawBuilder<boolean> {
   return sql<boolean>`(g.user_id = ${userId} or g.team_id in ${teamsOf(organizationId, userId)})`;
 }
 
@@ -132,43 +132,19 @@ export function spacesReachedCount(grants: RawBuilder<unknown>): RawBuilder<numb
   return sql<number>`(select count(*)::int from ${liveSpaceIdsReached(grants)} r)`;
 }
 
-/** A grant reaching a user on a space or a collection of a page of content. */
-interface GrantOnTarget {
-  space_id: string | null;
-  collection_id: string | null;
-  role: Role;
-}
-
-/** The grants reaching `userId` on these spaces and collections, in one query. */
-async function grantsOn(
-  db: Db,
-  organizationId: string,
-  userId: string,
-  targets: { spaces: readonly string[]; collections: readonly string[] },
-): Promise<GrantOnTarget[]> {
-  if (targets.spaces.length === 0 && targets.collections.length === 0) return [];
-  return db
-    .selectFrom('content_grants as g')
-    .select(['g.space_id', 'g.collection_id', 'g.role'])
-    .where('g.organization_id', '=', organizationId)
-    .where((eb) =>
-      eb.or([
-        eb('g.space_id', '=', sql<string>`any(${sql.val(targets.spaces)}::text[])`),
-        eb('g.collection_id', '=', sql<string>`any(${sql.val(targets.collections)}::text[])`),
-      ]),
-    )
-    .where(grantIsFor(userId, organizationId))
-    .execute();
-}
-
 /** Groups grants by the id of their target. */
-function rolesByTarget(grants: readonly GrantOnTarget[]): Map<string, Role[]> {
+function rolesByTarget(grants: readonly ReachingGrant[]): Map<string, Role[]> {
   const roles = new Map<string, Role[]>();
   for (const grant of grants) {
     const target = (grant.space_id ?? grant.collection_id)!;
     roles.set(target, [...(roles.get(target) ?? []), grant.role]);
   }
   return roles;
+}
+
+/** The ids of every collection on these chains, once each. */
+function idsOnChains(chains: ReadonlyMap<string, readonly ChainLink[]>): string[] {
+  return [...new Set([...chains.values()].flat().map((link) => link.id))];
 }
 
 /** The caller as a member of an organization: their role there (null for a guest). */
@@ -190,9 +166,13 @@ export async function spaceRolesFor(
 ): Promise<(space: { id: string; parent_id: string | null; default_level: DefaultLevel }) => Role | null> {
   const parents = [...new Set(spaces.flatMap((space) => (space.parent_id ? [space.parent_id] : [])))];
   const chains = await chainsOf(db, parents);
-  const chainIds = [...new Set([...chains.values()].flat().map((link) => link.id))];
   const grants = rolesByTarget(
-    await grantsOn(db, organizationId, member.userId, { spaces: spaces.map((s) => s.id), collections: chainIds }),
+    await grantsReachingUsers(
+      db,
+      organizationId,
+      { spaces: spaces.map((space) => space.id), collections: idsOnChains(chains) },
+      [member.userId],
+    ),
   );
   return (space) => {
     const chain: ChainLink[] = space.parent_id ? (chains.get(space.parent_id) ?? []) : [];
@@ -216,9 +196,8 @@ export async function collectionRolesFor(
     db,
     collections.map((collection) => collection.id),
   );
-  const chainIds = [...new Set([...chains.values()].flat().map((link) => link.id))];
   const grants = rolesByTarget(
-    await grantsOn(db, organizationId, member.userId, { spaces: [], collections: chainIds }),
+    await grantsReachingUsers(db, organizationId, { spaces: [], collections: idsOnChains(chains) }, [member.userId]),
   );
   return (collection) => {
     const chain = chains.get(collection.id) ?? [];
@@ -249,16 +228,16 @@ export interface ReachingGrant {
 }
 
 /**
- * The grants reaching these users on the space `spaceId` (null for none) and
- * the collections `chainIds`, each once per user it reaches, oldest first, in
- * one query.
+ * The grants reaching these users, theirs and their teams', on these spaces
+ * and collections, each once per user it reaches, oldest first, in one query.
  */
 export async function grantsReachingUsers(
   db: Db,
-  where: { organizationId: string; spaceId: string | null; chainIds: readonly string[] },
+  organizationId: string,
+  targets: { spaces: readonly string[]; collections: readonly string[] },
   userIds: readonly string[],
 ): Promise<ReachingGrant[]> {
-  if (userIds.length === 0) return [];
+  if (userIds.length === 0 || (targets.spaces.length === 0 && targets.collections.length === 0)) return [];
   const users = sql.val([...userIds]);
   return db
     .selectFrom('content_grants as g')
@@ -272,9 +251,12 @@ export async function grantsReachingUsers(
       'g.collection_id',
       'g.team_id',
     ])
-    .where('g.organization_id', '=', where.organizationId)
-    .where(
-      sql<boolean>`(g.space_id = ${where.spaceId} or g.collection_id = any(${sql.val([...where.chainIds])}::text[]))`,
+    .where('g.organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb('g.space_id', '=', sql<string>`any(${sql.val([...targets.spaces])}::text[])`),
+        eb('g.collection_id', '=', sql<string>`any(${sql.val([...targets.collections])}::text[])`),
+      ]),
     )
     .where(sql<boolean>`(g.user_id = any(${users}::text[]) or tm.user_id = any(${users}::text[]))`)
     .orderBy('g.created_at')
@@ -303,7 +285,8 @@ export async function userRolesOnSpace(
   const chain = space.parent_id ? ((await chainsOf(db, [space.parent_id])).get(space.parent_id) ?? []) : [];
   const grants = await grantsReachingUsers(
     db,
-    { organizationId: space.organization_id, spaceId: space.id, chainIds: chain.map((link) => link.id) },
+    space.organization_id,
+    { spaces: [space.id], collections: chain.map((link) => link.id) },
     userIds,
   );
   const levels = [space.default_level, ...chain.map((link) => link.level)];

@@ -7,6 +7,16 @@ export const ROLES: readonly Role[] = ['read', 'comment', 'review', 'edit', 'cre
 
 const RANK: Record<Role, number> = { read: 1, comment: 2, review: 3, edit: 4, create: 5, admin: 6 };
 
+/** A role's rank: 1 for read … 6 for admin, the position in ROLES counted from 1. */
+export function rankOf(role: Role): number {
+  return RANK[role];
+}
+
+/** The role of a rank. */
+export function roleOfRank(rank: number): Role {
+  return ROLES[rank - 1]!;
+}
+
 /** True when `role` grants at least what `minimum` grants; a missing role grants nothing. */
 export function roleAtLeast(role: Role | null | undefined, minimum: Role): boolean {
   return role != null && RANK[role] >= RANK[minimum];

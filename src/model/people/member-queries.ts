@@ -98,3 +98,25 @@ export async function memberOrNotFound(
   if (!found) throw new NotFoundError('No member with this id in the organization');
   return found;
 }
+
+/**
+ * The ids among `userIds` of members of the organization, their memberships
+ * locked against removal until the transaction ends (a key-share lock, as a
+ * foreign key to them would take at commit): a member who leaves meanwhile
+ * takes along what the transaction writes for them, rather than making it fail.
+ */
+export async function lockMemberships(
+  db: Db,
+  organizationId: string,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('organization_members')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', 'in', [...userIds])
+    .forKeyShare()
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}

@@ -75,3 +75,20 @@ export async function findTeams(
     .where('t.id', 'in', [...teamIds])
     .execute();
 }
+
+/**
+ * The ids among `teamIds` of teams of the organization, locked against
+ * deletion until the transaction ends (a deleted team takes along what the
+ * transaction writes for it; one deleted meanwhile is not found here).
+ */
+export async function lockTeams(db: Db, organizationId: string, teamIds: readonly string[]): Promise<Set<string>> {
+  if (teamIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('teams')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', [...teamIds])
+    .forKeyShare()
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
