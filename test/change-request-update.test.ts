@@ -8,6 +8,7 @@ import { officialClient } from './support/client.js';
 import { contentApi, flatten } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';
+import { rowsInSpace, type SpaceTable } from './support/rows.js';
 
 const t = useTestApp({ config: { outbound: { allowPrivate: true, timeoutMs: 2_000, maxBytes: 1024 * 1024 } } });
 const api = contentApi(() => t.app);
@@ -88,16 +89,7 @@ const spaceHead = async (spaceId: string) =>
 
 /** What an update that is refused or conflicts must leave as it was. */
 async function storedState(spaceId: string) {
-  const count = async (table: 'revisions' | 'tree_entries') =>
-    Number(
-      (
-        await t.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('space_id', '=', spaceId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: SpaceTable) => rowsInSpace(t.db, table, spaceId);
   return {
     space: await t.db
       .selectFrom('spaces')

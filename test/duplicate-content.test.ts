@@ -276,14 +276,7 @@ describe('a duplicated space', () => {
 
   it('moves with its collection beside the original, each keeping its content', async () => {
     const { admin, organization } = await t.factory.team();
-    const collection = (
-      await t.app.inject({
-        method: 'POST',
-        url: `/v1/orgs/${organization.id}/collections`,
-        headers: admin.headers,
-        payload: { title: 'Shelf' },
-      })
-    ).json();
+    const collection = await api.createCollection(admin, organization.id, { title: 'Shelf' });
     const inside = await api.createSpace(admin, organization.id, { title: 'Inside', parent: collection.id });
     await api.change(admin, inside.id, [
       { operation: 'insert_page', ref: 'p', title: 'Kept', document: { markdown: 'Travels along.' } },

@@ -47,14 +47,7 @@ describe('group and link pages', () => {
   it('are written through change requests and read back in every page read and list, as the spec has them', async () => {
     const { admin, organization, space } = await spaceWithTeam();
     const other = await api.createSpace(admin, organization.id, { title: 'Other' });
-    const collection = (
-      await t.app.inject({
-        method: 'POST',
-        url: `/v1/orgs/${organization.id}/collections`,
-        headers: admin.headers,
-        payload: { title: 'Shelf' },
-      })
-    ).json();
+    const collection = await api.createCollection(admin, organization.id, { title: 'Shelf' });
     const { written } = await api.change(admin, space.id, [
       { operation: 'insert_page', ref: 'intro', title: 'Intro', document: { markdown: 'Hello.' } },
       { operation: 'insert_page', ref: 'guides', type: 'group', title: 'Guides', emoji: '📚' },

@@ -10,6 +10,7 @@ import { officialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';
+import { rowsInSpace, type SpaceTable } from './support/rows.js';
 
 const t = useTestApp();
 const api = contentApi(() => t.app);
@@ -38,16 +39,7 @@ async function writeState(spaceId: string, changeRequestId: string) {
     .select(['revision_id', 'updated_at'])
     .where('id', '=', changeRequestId)
     .executeTakeFirstOrThrow();
-  const count = async (table: 'reusable_content_versions' | 'documents' | 'revisions' | 'tree_entries') =>
-    Number(
-      (
-        await t.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('space_id', '=', spaceId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: SpaceTable) => rowsInSpace(t.db, table, spaceId);
   return {
     changeRequest,
     versions: await count('reusable_content_versions'),

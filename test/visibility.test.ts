@@ -3,6 +3,7 @@ import { useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';
+import { rowsInSpace, type SpaceTable } from './support/rows.js';
 
 const t = useTestApp();
 const api = contentApi(() => t.app);
@@ -295,25 +296,7 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
 
 /** What a refused write could have touched: the space, its discussion and change requests, and the spaces of both organizations. */
 async function stateOf(fixture: Fixture) {
-  const count = async (
-    table:
-      | 'comments'
-      | 'comment_replies'
-      | 'comment_reactions'
-      | 'change_requests'
-      | 'change_request_reviewers'
-      | 'revisions'
-      | 'content_grants',
-  ) =>
-    Number(
-      (
-        await t.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('space_id', '=', fixture.space)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: SpaceTable) => rowsInSpace(t.db, table, fixture.space);
   const spacesIn = (organization: string) =>
     t.db
       .selectFrom('spaces')

@@ -25,6 +25,11 @@ export function contentApi(app: () => FastifyInstance) {
       expect(res.statusCode).toBe(201);
       return res.json() as { id: string; revision: string };
     },
+    createCollection: async (account: Account, organizationId: string, payload: Record<string, unknown> = {}) => {
+      const res = await inject(account, 'POST', `/v1/orgs/${organizationId}/collections`, payload);
+      expect(res.statusCode).toBe(201);
+      return res.json() as { id: string };
+    },
     createChangeRequest: (account: Account, spaceId: string, payload: Record<string, unknown> = {}) =>
       inject(account, 'POST', `/v1/spaces/${spaceId}/change-requests`, payload),
     getChangeRequest: (account: Account, spaceId: string, changeRequestId: string | number) =>
