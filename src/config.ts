@@ -11,6 +11,7 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+(/[^\\s]*)?$' })),
@@ -67,6 +68,8 @@ export interface Config {
   databasePoolSize: number;
   /** Run queries as named prepared statements; off behind poolers that cannot keep them. */
   databasePreparedStatements: boolean;
+  /** How long PostgreSQL lets one statement of a request or a job run before cancelling it (a 503); 0: no limit. */
+  databaseStatementTimeoutMs: number;
   port: number;
   host: string;
   /** Base of every absolute URL in responses, without a trailing slash. */
@@ -131,6 +134,22 @@ export const CONVERSION_MS_PER_KIB = 8;
 
 export class ConfigError extends Error {}
 
+/** Variables that hold secrets: a bad one is named, never shown. */
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'BOOTSTRAP_ADMIN_TOKEN', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS']);
+
+/** A bad value as the error may show it: secrets by their length, URLs without their password. */
+function shown(name: string, value: unknown): string {
+  if (SECRET_VARIABLES.has(name)) return `a value of ${String(value).length} characters`;
+  if (typeof value === 'string' && URL.canParse(value)) {
+    const url = new URL(value);
+    if (url.password) {
+      url.password = '***';
+      return JSON.stringify(url.href);
+    }
+  }
+  return JSON.stringify(value);
+}
+
 /** Reads and validates the configuration; throws a ConfigError that names every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
@@ -141,7 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
   const problems = [...Value.Errors(EnvSchema, converted)].map(
     (error) =>
-      `${error.path.slice(1) || 'environment'} ${error.message} (got ${JSON.stringify(raw[error.path.slice(1)])})`,
+      `${error.path.slice(1) || 'environment'} ${error.message} (got ${shown(error.path.slice(1), raw[error.path.slice(1)])})`,
   );
   if (!isCronPattern(String((converted as Env).PURGE_SCHEDULE))) {
     problems.push(`PURGE_SCHEDULE is not a cron pattern (got ${JSON.stringify(raw.PURGE_SCHEDULE)})`);
@@ -152,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/(?<!\/)\/+$/, ''),
@@ -219,4 +239,4 @@ export type AppConfig = Pick<
   | 'specs'
   | 'encryption'
   | 'integrations'
-> & { databaseUrl: string; loadShedding?: LoadSheddingOptions };
+> & { databaseUrl: string; databaseStatementTimeoutMs?: number; loadShedding?: LoadSheddingOptions };

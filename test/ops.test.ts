@@ -323,6 +323,7 @@ describe('when the database goes away', () => {
       await proxy.cut();
       const during = await app.inject({ method: 'GET', url: '/v1/orgs', headers: me.headers });
       expect(during.statusCode).toBe(503);
+      expect(during.headers['retry-after']).toBe('1');
       expect(during.json()).toEqual({
         error: { code: 503, message: 'The database is unavailable; try again shortly' },
       });

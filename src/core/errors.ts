@@ -40,7 +40,8 @@ export class ConflictError extends ApiError {
 }
 export class ServiceUnavailableError extends ApiError {
   constructor(message = 'The database is unavailable; try again shortly') {
-    super(503, message);
+    // When "shortly" is, for clients that wait as they are told.
+    super(503, message, { 'retry-after': '1' });
   }
 }
 
@@ -126,6 +127,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
       case '40001':
       case '40P01':
         return new ConflictError('A concurrent change conflicted with this request; try again');
+      case '57014':
+        // Cancelled, by the statement timeout or by an operator: the database is busy, not the request wrong.
+        return new ServiceUnavailableError('The database took too long to answer this request; try again shortly');
     }
     // Class 22, data exceptions: a value the database cannot take, such as a NUL character.
     if (error.code.startsWith('22'))

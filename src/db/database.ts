@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { preparingPool } from './prepared-pool.js';
@@ -12,6 +12,12 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** How long a request waits for a connection before it is answered with 503. */
   connectionTimeoutMs?: number;
+  /**
+   * How long PostgreSQL lets one statement run before it cancels it (SQLSTATE
+   * 57014, answered 503); 0 or unset: no limit. Sent as a startup parameter
+   * of each connection: no session state, and nothing to set on every query.
+   */
+  statementTimeoutMs?: number;
   logger?: Pick<FastifyBaseLogger, 'warn'>;
   /**
    * Run queries as named prepared statements (the default). Turn off behind a
@@ -25,6 +31,7 @@ export function createDatabase(options: DatabaseOptions): Db {
     connectionString: options.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     idleTimeoutMillis: 30_000,
     // Each connection keeps the statements it prepared; renewing connections
     // now and then bounds that memory on both sides.
@@ -39,4 +46,13 @@ export function createDatabase(options: DatabaseOptions): Db {
   return new Kysely<Database>({
     dialect: new PostgresDialect({ pool: options.preparedStatements === false ? pool : preparingPool(pool) }),
   });
+}
+
+/**
+ * Lifts the statement timeout for the rest of the transaction `tx`: for
+ * background work that no caller waits on and that may rightly take long,
+ * such as the purge's cascading deletes.
+ */
+export async function withoutStatementTimeout(tx: Db): Promise<void> {
+  await sql`set local statement_timeout = 0`.execute(tx);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
-import type { Db } from '../db/database.js';
+import { withoutStatementTimeout, type Db } from '../db/database.js';
 
 /** Our advisory lock for the purge, taken per batch transaction: only one instance purges at a time. */
 const PURGE_LOCK = 0x70757267; // "purg"
@@ -37,6 +37,8 @@ export async function purgeDeletedSpaces(
         locked: boolean;
       }>`select pg_try_advisory_xact_lock(${PURGE_LOCK}) as locked`.execute(tx);
       if (!rows[0]?.locked) return undefined;
+      // A batch's cascade can outlast any request's statement; nobody waits on it.
+      await withoutStatementTimeout(tx);
       const expired = await tx
         .selectFrom('spaces')
         .select('id')
@@ -92,15 +94,18 @@ const BLOB_GRACE_MS = 86_400_000;
  * rows: once no file version references them, they are swept here.
  */
 async function removeUnreferencedBlobs(db: Db, clock: Clock, log?: FastifyBaseLogger): Promise<void> {
-  const removed = await db
-    .deleteFrom('blobs')
-    .where('created_at', '<', new Date(clock.now().getTime() - BLOB_GRACE_MS))
-    .where((eb) =>
-      eb.not(
-        eb.exists(eb.selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256')),
-      ),
-    )
-    .executeTakeFirst();
+  const removed = await db.transaction().execute(async (tx) => {
+    await withoutStatementTimeout(tx);
+    return tx
+      .deleteFrom('blobs')
+      .where('created_at', '<', new Date(clock.now().getTime() - BLOB_GRACE_MS))
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256')),
+        ),
+      )
+      .executeTakeFirst();
+  });
   if (removed.numDeletedRows > 0n)
     log?.info({ blobs: Number(removed.numDeletedRows) }, 'removed file bytes no file references');
 }
