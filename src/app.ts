@@ -10,6 +10,7 @@ import { authPlugin, requireScopeOnEveryRoute } from './model/access/auth.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { inputPlugin } from './core/input.js';
+import { securityHeadersPlugin } from './core/security-headers.js';
 import { loadSheddingPlugin } from './core/load-shedding.js';
 import { loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
@@ -115,8 +116,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // date-time on every item of a large structure) there would only cost time.
     serializerOpts: { ajv: { validateFormats: false } },
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
+    frameworkErrors: (error, request, reply: FastifyReply) => {
       const apiError = toApiError(error);
+      // No onSend hook runs for these replies.
+      request.server.addSecurityHeaders(reply);
       void reply.code(apiError.statusCode).send(errorBody(apiError));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -183,6 +186,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           url: config.databaseUrl,
           poolSize: config.databasePoolSize,
           preparedStatements: config.databasePreparedStatements,
+          statementTimeoutMs: config.databaseStatementTimeoutMs,
           logger: instance.log,
         });
         instance.decorate('config', config);
@@ -279,7 +283,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  const embeddablePrefixes = ['/files/', '/integration-assets/'];
+  await app.register(securityHeadersPlugin, { publicUrl: config.publicUrl, docsPrefix: '/docs', embeddablePrefixes });
+  // No validator badge: it would send the document's address to validator.swagger.io.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+  });
 
   await app.register(authPlugin, {
     db: app.db,

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, BadRequestError } from './errors.js';
+import { JSON_MAX_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 // Bodies are UTF-8 JSON, and query strings UTF-8 text (DECISIONS, resource
 // bounds). Fastify's own JSON parser ignores the charset and decodes invalid
@@ -72,7 +73,10 @@ export function queryIsUtf8(url: string): boolean {
   return percent === -1 || escapesAreUtf8(url, percent);
 }
 
-/** Refuses bodies in another charset (415) and invalid UTF-8 in a body or a query string (400). */
+/**
+ * Refuses bodies in another charset (415), bodies nested past JSON_MAX_DEPTH
+ * (400, before parsing), and invalid UTF-8 in a body or a query string (400).
+ */
 export const inputPlugin = fp(
   async (app: FastifyInstance) => {
     // The default parser with the options it has by default: `__proto__` and
@@ -88,6 +92,14 @@ export const inputPlugin = fp(
       if (!declaresUtf8(request.headers['content-type'] ?? '')) {
         done(
           new ApiError(415, 'The request body must be JSON in UTF-8 (Content-Type: application/json; charset=utf-8)'),
+        );
+        return;
+      }
+      if (nestsDeeperThan(body, JSON_MAX_DEPTH)) {
+        done(
+          new BadRequestError(
+            `The request body nests too deeply: more than ${JSON_MAX_DEPTH} levels of objects and arrays`,
+          ),
         );
         return;
       }

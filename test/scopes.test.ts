@@ -1,0 +1,178 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RouteEntry } from '../src/app.js';
+import { SCOPES, type Scope } from '../src/model/access/scopes.js';
+import { useTestApp } from './support/app.js';
+import type { Account } from './support/factory.js';
+
+const t = useTestApp();
+
+/**
+ * The scope a route needs follows from its path: the resource it acts on.
+ * The first rule that matches the path names the scope's domain, the scope
+ * without its last part (`organization:members` of
+ * `organization:members:write`). GitBook's scopes have no `collection:*`:
+ * collections hold spaces, and go with them.
+ */
+const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
+  { path: /^\/v1\/users?(?:\/|$)/, domain: 'user' },
+  { path: /^\/v1\/integrations\/[^/]+\/installations(?:\/|$)/, domain: 'integration:installations' },
+  { path: /^\/v1\/integrations(?:\/|$)/, domain: 'integration' },
+  { path: /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/publishing\/auth(?:\/|$)/, domain: 'site:auth' },
+  { path: /^\/v1\/orgs\/[^/]+\/sites(?:\/|$)/, domain: 'site' },
+  { path: /^\/v1\/orgs\/[^/]+\/openapi(?:\/|$)/, domain: 'openapi' },
+  { path: /^\/v1\/(?:spaces|collections)\/[^/]+\/permissions(?:\/|$)/, domain: 'space:permissions' },
+  { path: /^\/v1\/(?:spaces|collections)(?:\/|$)/, domain: 'space' },
+  { path: /^\/v1\/orgs\/[^/]+\/(?:spaces|collections)$/, domain: 'space' },
+  { path: /^\/v1\/orgs\/[^/]+\/(?:members|teams|invites|link-invites)(?:\/|$)/, domain: 'organization:members' },
+  { path: /^\/v1\/(?:orgs|email-domains)(?:\/|$)/, domain: 'organization' },
+];
+
+/** Routes whose scope is not the one their path suggests, and why. */
+const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
+  'GET /v1/orgs/:organizationId/link-invites/:inviteId': {
+    scope: 'organization:read',
+    why: 'read by whoever was given the invite, to see what it offers: they manage no members',
+  },
+  'POST /v1/orgs/:organizationId/invites/:inviteId': {
+    scope: 'organization:read',
+    why: 'the caller joins with the invite’s secret; they manage no members',
+  },
+  'GET /v1/orgs/:organizationId/search': {
+    scope: 'space:read',
+    why: 'searches the content of the spaces the caller may read, as reading each of them would',
+  },
+};
+
+/** Routes that are not GET and still need only a `:read` scope, and why. */
+const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
+  'POST /v1/orgs/:organizationId/ping': {
+    scope: 'organization:read',
+    why: 'records when the caller last used the organization: their own activity, nothing of the organization',
+  },
+  'POST /v1/orgs/:organizationId/invites/:inviteId': {
+    scope: 'organization:read',
+    why: 'joining with an invite, see DOMAIN_EXCEPTIONS',
+  },
+  'POST /v1/orgs/:organizationId/sites/:siteId/search': {
+    scope: 'site:read',
+    why: 'a search, sent as POST to carry its query in a body',
+  },
+};
+
+/** Scopes no route needs: the features they name are not served, or are served under a broader scope. */
+const UNUSED_SCOPES: Record<string, string> = {
+  'organization:ask': 'no AI answers',
+  'organization:search': 'organization search needs space:read, as reading the spaces would',
+  'change-request:merge': 'merging is writing the space: space:write',
+  'site:permissions:read': 'no site permissions',
+  'site:permissions:write': 'no site permissions',
+  'site:insights:read': 'no site insights',
+  'site:ask': 'no AI answers',
+  'site:search': 'site search needs site:read, as reading the site would',
+};
+
+const key = (route: RouteEntry) => `${route.method} ${route.url}`;
+const domainOf = (scope: string) => scope.slice(0, scope.lastIndexOf(':'));
+/** The scope that admits what `scope` does and more: a `:read` scope's `:write`. */
+const wider = (scope: Scope): string | undefined =>
+  scope.endsWith(':read') ? `${scope.slice(0, -':read'.length)}:write` : undefined;
+
+let routes: Array<RouteEntry & { scope: Scope }>;
+
+beforeAll(() => {
+  const v1 = t.app.routeTable.filter((route) => route.url.startsWith('/v1/'));
+  for (const route of v1) expect(route.scope, key(route)).not.toBeUndefined();
+  routes = v1 as typeof routes;
+});
+
+describe('the scopes routes declare', () => {
+  it('cover every /v1 route, each with a scope of the GitBook API', () => {
+    expect(routes.length).toBeGreaterThan(150);
+    // A route may declare `none` (any valid token); none does today, and adding one should be a decision.
+    for (const route of routes) expect(SCOPES, key(route)).toContain(route.scope);
+  });
+
+  it('ask a read scope only of GET routes, but for the listed exceptions', () => {
+    const readsByOtherMethods = routes
+      .filter((route) => route.scope.endsWith(':read') && route.method !== 'GET')
+      .map((route) => [key(route), route.scope]);
+    expect(Object.fromEntries(readsByOtherMethods)).toEqual(
+      Object.fromEntries(Object.entries(READS_BY_OTHER_METHODS).map(([route, { scope }]) => [route, scope])),
+    );
+  });
+
+  it('name the resource the route acts on, but for the listed exceptions', () => {
+    const mismatches: Record<string, string> = {};
+    for (const route of routes) {
+      const rule = DOMAIN_RULES.find(({ path }) => path.test(route.url));
+      expect(rule, `${key(route)} matches a domain rule`).toBeDefined();
+      if (domainOf(route.scope) !== rule!.domain) mismatches[key(route)] = route.scope;
+    }
+    expect(mismatches).toEqual(
+      Object.fromEntries(Object.entries(DOMAIN_EXCEPTIONS).map(([route, { scope }]) => [route, scope])),
+    );
+  });
+
+  it('use every scope of the API but the listed ones', () => {
+    const used = new Set(routes.map((route) => route.scope));
+    expect(SCOPES.filter((scope) => !used.has(scope)).sort()).toEqual(Object.keys(UNUSED_SCOPES).sort());
+  });
+});
+
+describe('a token limited to scopes', () => {
+  const tokens = new Map<string, Account>();
+  const tokenWith = async (scopes: string[]) => {
+    const id = [...scopes].sort().join(' ');
+    if (!tokens.has(id)) tokens.set(id, await t.factory.token(user, { scopes }));
+    return tokens.get(id)!;
+  };
+  let user: string;
+
+  beforeAll(async () => {
+    user = (await t.factory.user()).id;
+  });
+
+  /** A request to the route with made-up ids: the scope is checked first, before the ids are looked at. */
+  const call = (route: RouteEntry, account: Account) =>
+    t.app.inject({
+      method: route.method as 'GET',
+      url: route.url.replace(/:[A-Za-z]+/g, 'x0000000000000000000').replace('*', 'a'),
+      headers: account.headers,
+    });
+
+  const lacksScope = (scope: string) => ({
+    error: { code: 403, message: `This token lacks the "${scope}" scope this operation needs` },
+  });
+
+  it('is let through by every route that needs exactly its scope, or the narrower read of it', async () => {
+    const refused: string[] = [];
+    for (const route of routes) {
+      const admitting = [route.scope, wider(route.scope)].filter((scope) => scope !== undefined);
+      for (const scope of admitting) {
+        const res = await call(route, await tokenWith([scope]));
+        if (res.statusCode === 401 || res.statusCode === 403) refused.push(`${key(route)} with ${scope}: ${res.body}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('is refused by every route that needs a scope it lacks, whatever else it has', async () => {
+    const admitted: string[] = [];
+    for (const route of routes) {
+      const admitting = new Set([route.scope, wider(route.scope)]);
+      const res = await call(route, await tokenWith(SCOPES.filter((scope) => !admitting.has(scope))));
+      if (res.statusCode !== 403 || JSON.stringify(res.json()) !== JSON.stringify(lacksScope(route.scope))) {
+        admitted.push(`${key(route)}: ${res.statusCode} ${res.body}`);
+      }
+    }
+    expect(admitted).toEqual([]);
+  });
+
+  it('has its user’s full rights when it names no scope', async () => {
+    const everything = await t.factory.token(user);
+    for (const route of routes) {
+      const res = await call(route, everything);
+      expect(res.statusCode === 403 && res.body.includes('lacks the'), key(route)).toBe(false);
+    }
+  });
+});
