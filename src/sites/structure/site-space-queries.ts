@@ -3,7 +3,12 @@ import { newId } from '../../core/ids.js';
 import { SPACE_FIELDS, type SpaceFields } from '../../model/access/space-queries.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 
-/** The named spaces that are in the organization and not in the trash, by id. */
+/**
+ * The named spaces that are in the organization and not in the trash, by id.
+ * Held (FOR SHARE) until the transaction ends: a delete of one under way is
+ * waited for and the space left out, and a later one waits, so a space is
+ * never put on a site as it goes to the trash.
+ */
 export async function liveSpacesIn(
   db: Db,
   organizationId: string,
@@ -16,6 +21,8 @@ export async function liveSpacesIn(
     .where('organization_id', '=', organizationId)
     .where('id', 'in', ids)
     .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .forShare()
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
