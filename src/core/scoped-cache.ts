@@ -48,6 +48,16 @@ export class ScopedCache {
     this.entries.set(`${scope}\u0000${key}`, { value, expiresAt: this.now() + this.ttlMs, generation });
   }
 
+  /** What it holds now, for monitoring: entries and their bytes against the bound, and the scopes whose generation it tracks. */
+  stats(): { entries: number; bytes: number; capacityBytes: number; scopes: number } {
+    return {
+      entries: this.entries.size,
+      bytes: this.entries.weight,
+      capacityBytes: this.entries.capacity,
+      scopes: this.generations.size,
+    };
+  }
+
   generationOf(scope: string): number {
     return (this.generations.get(scope) ?? 0) + this.epoch;
   }

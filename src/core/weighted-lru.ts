@@ -9,9 +9,20 @@ export class WeightedLru<K, V> {
   private total = 0;
 
   constructor(
-    private readonly capacity: number,
+    /** The most total weight it holds, in the unit `weigh` returns. */
+    readonly capacity: number,
     private readonly weigh: (value: V) => number,
   ) {}
+
+  /** Entries held now: for monitoring. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Total weight held now, at most `capacity`: for monitoring. */
+  get weight(): number {
+    return this.total;
+  }
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
-import { FailedAuthLimiter } from './failed-auth.js';
+import { FailedAuthLimiter, MAX_TRACKED_ADDRESSES } from './failed-auth.js';
 import { scopesAllow, type Scope } from './scopes.js';
 import { hashToken } from '../../core/tokens.js';
 import { precompiled } from '../../db/precompiled.js';
@@ -57,6 +57,10 @@ class CallerCache {
   private readonly entries = new Map<string, CachedCaller>();
   constructor(private readonly ttlMs: number) {}
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   get(key: string, now: number): CachedCaller | undefined {
     const entry = this.entries.get(key);
     if (entry && entry.cachedUntil > now) return entry;
@@ -104,6 +108,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Drops a revoked token from this instance's cache at once. */
     forgetToken(tokenId: string): void;
+    /** How many tokens and failing addresses this instance keeps now, and its bounds: for monitoring. */
+    authCacheSizes(): { tokens: number; maxTokens: number; failingAddresses: number; maxFailingAddresses: number };
     /** The onRequest hook that makes a route require a valid token. */
     authenticate: (request: FastifyRequest) => Promise<void>;
   }
@@ -115,6 +121,12 @@ export const authPlugin = fp<AuthOptions>(
     const failedAuth = new FailedAuthLimiter(failures.max, failures.windowMs);
     app.decorateRequest('caller', null);
     app.decorate('forgetToken', (tokenId: string) => cache.forgetToken(tokenId));
+    app.decorate('authCacheSizes', () => ({
+      tokens: cache.size,
+      maxTokens: MAX_CACHED_TOKENS,
+      failingAddresses: failedAuth.size,
+      maxFailingAddresses: MAX_TRACKED_ADDRESSES,
+    }));
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const now = clock.now().getTime();

@@ -1,6 +1,6 @@
 import { ApiError } from '../../core/errors.js';
 
-const MAX_TRACKED_ADDRESSES = 50_000;
+export const MAX_TRACKED_ADDRESSES = 50_000;
 
 /**
  * Counts failed authentications per client address in fixed windows. Requests
@@ -15,6 +15,11 @@ export class FailedAuthLimiter {
     private readonly max: number,
     private readonly windowMs: number,
   ) {}
+
+  /** Addresses tracked now, at most MAX_TRACKED_ADDRESSES. */
+  get size(): number {
+    return this.windows.size;
+  }
 
   /** Throws 429 when the address used up its failures for this window. */
   check(address: string, now: number): void {

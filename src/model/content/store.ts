@@ -270,4 +270,33 @@ export class ContentStore {
   rememberReusableContents(revisionId: string, contents: ReusableContents): void {
     this.reusableContentSets.set(revisionId, contents);
   }
+
+  /** Each cache's entries and weight against its bound (units as in its declaration above): for monitoring. */
+  cacheSizes(): Record<string, { entries: number; weight: number; capacity: number }> {
+    return Object.fromEntries(
+      Object.entries(this.caches()).map(([name, cache]) => [
+        name,
+        { entries: cache.size, weight: cache.weight, capacity: cache.capacity },
+      ]),
+    );
+  }
+
+  /** Empties every cache, so that a measurement of memory can tell what the caches hold from the rest. */
+  clear(): void {
+    for (const cache of Object.values(this.caches())) cache.clear();
+  }
+
+  private caches() {
+    return {
+      trees: this.trees,
+      markdown: this.markdown,
+      pageFragments: this.pageFragments,
+      pageTreeBodies: this.pageTreeBodies,
+      documents: this.documents,
+      facts: this.facts,
+      revisions: this.revisions,
+      reusableContentSets: this.reusableContentSets,
+      pageAnswers: this.pageAnswers,
+    };
+  }
 }
