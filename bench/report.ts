@@ -6,6 +6,10 @@ import { BASELINE, type Scenario } from './scenarios.js';
 export interface ScenarioResult extends Measurement {
   scenario: Scenario;
   path: string;
+  /** Of the body as sent (compressed where the endpoint compressed it). */
+  bytes: number;
+  /** The same bytes after one primary-key query, measured right after the endpoint. */
+  floor: Measurement;
 }
 
 export interface RunInfo {
@@ -17,12 +21,16 @@ export interface RunInfo {
 interface Row {
   name: string;
   path: string;
+  bytes: number;
   requestsPerSecond: number;
+  floorRequestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
   completed: number;
-  /** Requests/s over the baseline's from the same run, so runs on different machines compare. */
+  /** Requests/s over the floor's: what the endpoint's own work costs beyond moving its bytes. */
   ratio: number;
+  /** Requests/s over the baseline's from the same run, so runs on different machines compare. */
+  baselineRatio: number;
   aim: number | null;
   p99AimMs: number | null;
   meetsAim: boolean | null;
@@ -31,8 +39,8 @@ interface Row {
 function rows(results: ScenarioResult[]): Row[] {
   const baseline = results.find((result) => result.scenario === BASELINE);
   if (!baseline) throw new Error('The baseline scenario was not measured');
-  return results.map(({ scenario, path, ...measured }) => {
-    const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
+  return results.map(({ scenario, path, bytes, floor, ...measured }) => {
+    const ratio = measured.requestsPerSecond / floor.requestsPerSecond;
     const aims = [
       ...(scenario.aim === null ? [] : [ratio >= scenario.aim]),
       ...(scenario.p99AimMs === undefined ? [] : [measured.p99Ms <= scenario.p99AimMs]),
@@ -40,8 +48,11 @@ function rows(results: ScenarioResult[]): Row[] {
     return {
       name: scenario.name,
       path,
+      bytes,
       ...measured,
+      floorRequestsPerSecond: floor.requestsPerSecond,
       ratio,
+      baselineRatio: measured.requestsPerSecond / baseline.requestsPerSecond,
       aim: scenario.aim,
       p99AimMs: scenario.p99AimMs ?? null,
       meetsAim: aims.length === 0 ? null : aims.every(Boolean),
@@ -71,6 +82,9 @@ function aimText(row: Row): string {
     ...(row.p99AimMs === null ? [] : [`p99 <= ${row.p99AimMs} ms`]),
   ].join(', ');
 }
+
+/** A body's size as sent. */
+const bytesText = (value: number) => (value >= 10_000 ? `${(value / 1024).toFixed(0)} KB` : `${value} B`);
 
 /** Median / p99 / max of a step. */
 const spread = (l: Latencies) => `${l.medianMs.toFixed(1)} / ${l.p99Ms.toFixed(1)} / ${l.maxMs.toFixed(1)}`;
@@ -144,13 +158,19 @@ export function report(
   const all = rows(results);
   const body = all.map((row) => [
     row.name,
+    bytesText(row.bytes),
     row.requestsPerSecond.toFixed(0),
     ms(row.p50Ms),
     ms(row.p99Ms),
+    row.floorRequestsPerSecond.toFixed(0),
     ratioText(row.ratio),
+    ratioText(row.baselineRatio),
     row.meetsAim === null ? '-' : `${row.meetsAim ? 'OK' : 'MISSED'} (${aimText(row)})`,
   ]);
-  process.stdout.write(`\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'aim'], body)}\n\n`);
+  const header = ['scenario', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'floor req/s', 'ratio', 'vs baseline', 'aim'];
+  process.stdout.write(
+    `\n${table(header, body)}\n\nratio: requests/s over the floor's, a route answering the same bytes after one primary-key query\n\n`,
+  );
   process.stdout.write(`${attackTable(attack)}\n\n`);
   if (merges.length > 0) process.stdout.write(`${mergeTables(merges)}\n\n`);
   const summary = { ...info, node: process.version, scenarios: all, attack, merges };

@@ -10,10 +10,18 @@
  *   BENCH_ONLY           only the scenarios whose name contains this, and the baseline they are compared with
  *   BENCH_KEEP_DATABASE  `true` keeps the seeded database afterwards (its URL is logged), to look into a plan
  *
+ * `npm run bench -- --soak` runs the soak instead (bench/soak.ts), and
+ * `npm run bench -- --properties` the property-based tests of every route
+ * (test/properties.test.ts) with PROPERTY_RUNS requests of each kind per
+ * operation (default 200; the tests run 3).
+ *
  * Progress goes to stderr; stdout carries only the table and the final
  * `BENCH_RESULT {json}` line.
  */
 import type { FastifyInstance } from 'fastify';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../test/support/app.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
@@ -24,7 +32,7 @@ import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
-import { BASELINE, registerBaselineRoute, SCENARIOS, type Scenario } from './scenarios.js';
+import { BASELINE, registerFloorRoutes, SCENARIOS, type FloorBody, type Floors, type Scenario } from './scenarios.js';
 import { seed, type Seeded } from './seed.js';
 
 const WARMUP_S = 2;
@@ -61,18 +69,52 @@ function cleanup(): Promise<void> {
   })());
 }
 
-/** One request before the load: a scenario that fails or returns the wrong thing would be measured as if it worked. */
+/** One GET as it comes over the wire: fetch would decode a compressed body, which the floor must send as it was. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * One request before the load: a scenario that fails or returns the wrong
+ * thing would be measured as if it worked. Its bytes become its floor.
+ */
 async function preflight(
   scenario: Scenario,
   url: string,
   headers: Record<string, string>,
   seeded: Seeded,
-): Promise<void> {
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${scenario.name}: GET ${url} answered ${response.status}: ${text.slice(0, 500)}`);
+): Promise<FloorBody> {
+  const response = await rawGet(url, headers);
+  const encoding = response.headers['content-encoding'];
+  const decoded =
+    encoding === 'gzip'
+      ? gunzipSync(response.body)
+      : encoding === 'br'
+        ? brotliDecompressSync(response.body)
+        : response.body;
+  const text = decoded.toString('utf8');
+  if (response.status !== 200)
+    throw new Error(`${scenario.name}: GET ${url} answered ${response.status}: ${text.slice(0, 500)}`);
   const problem = scenario.check?.(JSON.parse(text) as unknown, seeded);
   if (problem) throw new Error(`${scenario.name}: ${problem}`);
+  return {
+    body: response.body,
+    headers: {
+      'content-type': response.headers['content-type'] ?? 'application/json; charset=utf-8',
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    },
+  };
 }
 
 /** The comments of a space in a new organization of its own, where the attacker posts. */
@@ -120,7 +162,8 @@ async function main(): Promise<void> {
       importLimits: { maxPages: IMPORT_SITE_PAGES, maxBytes: 200 * 1024 * 1024, timeoutMs: 600_000 },
     }),
   );
-  registerBaselineRoute(app); // Routes can only be added before ready().
+  const floors: Floors = { organizationId: '', bodies: [] };
+  registerFloorRoutes(app, floors); // Routes can only be added before ready().
   await app.ready();
 
   const started = Date.now();
@@ -139,14 +182,21 @@ async function main(): Promise<void> {
     headers: scenario.headers(seeded),
   }));
   // Every scenario is checked before any is loaded, so a broken one fails in a second, not after minutes of load.
-  for (const { scenario, path, headers } of targets) await preflight(scenario, base + path, headers, seeded);
+  floors.organizationId = seeded.memberOrganizationIds[0]!;
+  for (const { scenario, path, headers } of targets) {
+    floors.bodies.push(await preflight(scenario, base + path, headers, seeded));
+  }
 
   const results: ScenarioResult[] = [];
-  for (const { scenario, path, headers } of targets) {
+  for (const [n, { scenario, path, headers }] of targets.entries()) {
     log(
-      `${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections`,
+      `${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections; then its floor`,
     );
-    results.push({ scenario, path, ...(await measure(base + path, headers, settings, scenario.largeBody)) });
+    const measured = await measure(base + path, headers, settings, scenario.largeBody);
+    // Right after the endpoint, so both meet the same machine.
+    const floor =
+      scenario === BASELINE ? measured : await measure(`${base}/bench/floor/${n}`, {}, settings, scenario.largeBody);
+    results.push({ scenario, path, bytes: floors.bodies[n]!.body.length, ...measured, floor });
   }
 
   // Another organization's page read, alone and while one posts the markdown that once froze the service.
@@ -212,12 +262,30 @@ async function main(): Promise<void> {
   }
 }
 
+/** The property-based tests with a long budget, on the bench's server: a run of minutes, not the tests' seconds. */
+async function runProperties(): Promise<void> {
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const vitest = new URL('../node_modules/vitest/vitest.mjs', import.meta.url).pathname;
+  const child = spawn(process.execPath, [vitest, 'run', 'test/properties.test.ts'], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? '200',
+      ...(server ? { TEST_DATABASE_URL: server } : {}),
+    },
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`The property-based tests failed (exit ${code})`);
+}
+
 // Ctrl-C must not leave a quire_bench_* database behind (watchdog.ts covers
 // the cases where this handler never runs). `on`, not `once`: the signal comes
 // from the terminal and again relayed by the tsx parent, and tsx's hook in this
 // process exits at once on a signal that no other listener handles.
 const CLEANUP_TIMEOUT_MS = 15_000;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+// The soak cleans up after itself on a signal.
+const signals = process.argv.includes('--soak') ? [] : (['SIGINT', 'SIGTERM'] as const);
+for (const signal of signals) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
@@ -235,7 +303,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 try {
-  await main();
+  if (process.argv.includes('--soak')) await (await import('./soak.js')).runSoak();
+  else if (process.argv.includes('--properties')) await runProperties();
+  else await main();
 } catch (error) {
   process.exitCode = 1;
   if (!interrupted) log(`FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -24,7 +24,8 @@ export interface Scenario {
   path: (seed: Seeded) => string;
   headers: (seed: Seeded) => Record<string, string>;
   /**
-   * The least share of the baseline's requests/s this endpoint should reach.
+   * The least share of its floor's requests/s this endpoint should reach: a
+   * route that answers the very same bytes after one primary-key query.
    * Null for the baseline itself.
    */
   aim: number | null;
@@ -39,20 +40,39 @@ export interface Scenario {
 const authorized = (seed: Seeded) => ({ authorization: seed.authorization });
 
 /**
- * The floor every endpoint is compared against: the same Fastify app, global
- * hooks (request id, rate limit) and database pool, but one primary-key query
- * and no auth, schema validation or presentation. The service has no such
- * route; run.ts adds it with registerBaselineRoute before the app is ready.
+ * The bare floor: the same Fastify app, global hooks (request id, rate limit)
+ * and database pool, but one primary-key query and no auth, schema
+ * validation or presentation. The service has no such route; run.ts adds it
+ * with registerFloorRoutes before the app is ready.
  */
-export function registerBaselineRoute(app: FastifyInstance): void {
+export function registerFloorRoutes(app: FastifyInstance, floors: Floors): void {
+  const organization = (id: string) =>
+    app.db.selectFrom('organizations').select(['id', 'title']).where('id', '=', id).executeTakeFirst();
   app.get<{ Params: { id: string } }>('/bench/baseline/:id', async (request, reply) => {
-    const row = await app.db
-      .selectFrom('organizations')
-      .select(['id', 'title'])
-      .where('id', '=', request.params.id)
-      .executeTakeFirst();
+    const row = await organization(request.params.id);
     return row ?? reply.code(404).send({ error: { code: 404, message: 'No such organization' } });
   });
+  // Each endpoint's own floor: the bytes it answered, after the baseline's query.
+  app.get<{ Params: { n: string } }>('/bench/floor/:n', async (request, reply) => {
+    const floor = floors.bodies[Number(request.params.n)];
+    const row = floor && (await organization(floors.organizationId));
+    if (!floor || !row) return reply.code(404).send({ error: { code: 404, message: 'No such floor' } });
+    for (const [name, value] of Object.entries(floor.headers)) void reply.header(name, value);
+    return reply.send(floor.body);
+  });
+}
+
+/** An endpoint's answer as it went over the wire, served again as its floor. */
+export interface FloorBody {
+  body: Buffer;
+  /** Content-Type and Content-Encoding, so the floor's bytes mean what the endpoint's did. */
+  headers: Record<string, string>;
+}
+
+export interface Floors {
+  /** The row the floor's query reads. */
+  organizationId: string;
+  bodies: FloorBody[];
 }
 
 export const BASELINE: Scenario = {
@@ -97,6 +117,76 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) => `/v1/spaces/${seed.spaces.spaceId}`,
     headers: authorized,
     aim: 0.5,
+  },
+  {
+    name: 'GET /v1/user',
+    path: () => '/v1/user',
+    headers: authorized,
+    aim: 0.6,
+  },
+  {
+    name: 'GET /v1/collections/{id}',
+    path: (seed) => `/v1/collections/${seed.spaces.collectionId}`,
+    headers: authorized,
+    aim: 0.6,
+  },
+  {
+    name: 'GET /v1/spaces/{id}/change-requests/{id}',
+    path: (seed) =>
+      `/v1/spaces/${seed.content.small.spaceId}/change-requests/${seed.content.small.mergedChangeRequestId}`,
+    headers: authorized,
+    aim: 0.6,
+  },
+  {
+    name: 'GET /v1/spaces/{id}/comments/{id}',
+    path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments/${seed.comments.newestId}`,
+    headers: authorized,
+    aim: 0.6,
+  },
+  {
+    name: 'GET /v1/orgs/{id}/sites/{id}',
+    path: (seed) => `/v1/orgs/${seed.sites.big.organizationId}/sites/${seed.sites.big.siteId}`,
+    headers: authorized,
+    aim: 0.6,
+  },
+  // Short lists: what is left of a list's cost once its rows are few is its access check, count and envelope.
+  {
+    name: 'GET /v1/orgs/{id}/members (1 member)',
+    path: (seed) => `/v1/orgs/${seed.content.organizationId}/members`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => listOf(body, 1),
+  },
+  {
+    name: 'GET /v1/spaces/{id}/change-requests?status=merged (1 item)',
+    path: (seed) => `/v1/spaces/${seed.content.small.spaceId}/change-requests?status=merged`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => listOf(body, 1),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/teams (5 teams)',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/teams`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => listOf(body, 5),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/collections',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/collections`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => listOf(body, 1),
+  },
+  {
+    name: 'GET /v1/orgs/{id}/members (first page of 50,000)',
+    path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/members`,
+    headers: authorized,
+    aim: 0.5,
+    check: (body) => {
+      const page = body as { items?: unknown[] };
+      return page.items?.length === 50 ? undefined : `expected 50 members, got ${page.items?.length ?? 'no items'}`;
+    },
   },
   {
     name: 'GET /v1/orgs/{id}/spaces (first page)',
@@ -296,6 +386,14 @@ export const SCENARIOS: Scenario[] = [
   ...GRANTS_SCENARIOS,
   INTEGRATIONS_FILTERED_SCENARIO,
 ];
+
+/** A list of exactly `count` items, all on one page. */
+function listOf(body: unknown, count: number): string | undefined {
+  const page = body as { items?: unknown[]; count?: number };
+  return page.items?.length === count && page.count === count
+    ? undefined
+    : `expected ${count} items, got ${page.items?.length ?? 'no items array'} of ${page.count}`;
+}
 
 interface PresentedPage {
   id?: string;

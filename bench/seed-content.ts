@@ -25,6 +25,8 @@ export interface SeededContentSpace {
   leafPageId: string;
   /** Pages without subpages, one per section in turn, for the merge measurement to update. */
   leafPageIds: string[];
+  /** The last change request merged to make the pages. */
+  mergedChangeRequestId: string;
 }
 
 /** Changes per content write: the API's maximum. */
@@ -222,9 +224,17 @@ function plan(shape: ContentShape): PlannedPage[] {
 
 type Inject = (method: 'POST', url: string, payload: unknown) => Promise<unknown>;
 
+/** Tries of a write the service refused as busy (503): it changed nothing, so it is sent again. */
+const BUSY_TRIES = 20;
+
 function injector(app: FastifyInstance, authorization: string): Inject {
   return async (method, url, payload) => {
-    const response = await app.inject({ method, url, headers: { authorization }, payload: payload as object });
+    let response = await app.inject({ method, url, headers: { authorization }, payload: payload as object });
+    // On a loaded machine the conversion pool may be full; the answer says when to come back.
+    for (let tries = 1; response.statusCode === 503 && tries < BUSY_TRIES; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers['retry-after'] ?? 1)));
+      response = await app.inject({ method, url, headers: { authorization }, payload: payload as object });
+    }
     if (response.statusCode < 200 || response.statusCode > 299) {
       throw new Error(
         `Seeding content: ${method} ${url} answered ${response.statusCode}: ${response.body.slice(0, 500)}`,
@@ -261,6 +271,7 @@ export async function seedContentSpace(
   const ids = new Map<string, string>();
 
   let changeRequestId: string | undefined;
+  let mergedChangeRequestId: string | undefined;
   let writes = 0;
   for (let first = 0; first < pages.length; first += BATCH) {
     changeRequestId ??= ((await post('POST', base, { subject: `Seed pages ${first + 1}+` })) as { id: string }).id;
@@ -281,6 +292,7 @@ export async function seedContentSpace(
       const merged = (await post('POST', `${base}/${changeRequestId}/merge`, {})) as { result: string };
       if (merged.result !== 'merge')
         throw new Error(`Seeding content: merging ${changeRequestId} gave ${merged.result}`);
+      mergedChangeRequestId = changeRequestId;
       changeRequestId = undefined;
     }
   }
@@ -300,5 +312,6 @@ export async function seedContentSpace(
     pages: pages.length,
     leafPageId: ids.get(leavesBySection[middle]!.find((page) => page.parentKey === `s${middle}`)!.key)!,
     leafPageIds,
+    mergedChangeRequestId: mergedChangeRequestId!,
   };
 }

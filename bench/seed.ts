@@ -48,7 +48,7 @@ export interface Seeded {
   /** The first member organization, which holds 20,000 spaces. */
   spaces: SeededSpaces;
   /** Spaces of the second member organization with pages: 5,000 of them, and 50. */
-  content: { big: SeededContentSpace; small: SeededContentSpace };
+  content: { organizationId: string; big: SeededContentSpace; small: SeededContentSpace };
   /** A space of the third member organization with 100,000 comments on it. */
   comments: SeededComments;
   /** A site of 200 site spaces in the fourth member organization; 1,000 sites in the fifth. */
@@ -190,7 +190,7 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
   return {
     ...seeded,
     spaces,
-    content: { big, small },
+    content: { organizationId: contentOrganization, big, small },
     comments: { ...comments, deepPage },
     sites,
     search,
