@@ -1,11 +1,16 @@
 import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
-import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
-import { changeRequestIn } from '../model/change-requests/access.js';
+import { findEditableSpace, findSpaceAsMember, spaceAsMember } from '../model/access/spaces.js';
+import { changeRequestIn, changeRequestNotFound } from '../model/change-requests/access.js';
 import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
 import { presentChangeRequest } from '../model/change-requests/present.js';
-import { moveStatusCounters, updateChangeRequestFields } from '../model/change-requests/queries.js';
+import {
+  findChangeRequestWithAccess,
+  moveStatusCounters,
+  updateChangeRequestFields,
+  type ChangeRequestFields,
+} from '../model/change-requests/queries.js';
 import type { ChangeRequest } from '../model/change-requests/schemas.js';
 import type { Context } from '../model/context.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
@@ -35,7 +40,13 @@ async function presentOne(
   userId: string,
 ): Promise<ChangeRequest> {
   const row = await changeRequestIn(context, space.id, changeRequestId);
-  const emails = await emailVisibilityFor(context.db, userId, [row.author_id], space.organization_id);
+  return presentRow(context, row, userId);
+}
+
+/** A change request as the caller, a member of its organization, sees it. */
+async function presentRow(context: Context, row: ChangeRequestFields, userId: string) {
+  const authors = row.author_is_member && row.author_id ? [row.author_id] : [];
+  const emails = await emailVisibilityFor(context.db, userId, [row.author_id], row.organization_id, authors);
   return presentChangeRequest(row, context.urls, emails);
 }
 
@@ -77,21 +88,28 @@ export async function listSpaceChangeRequests(
   spaceId: string,
   query: ListChangeRequestsInput,
 ) {
-  const { space } = await findSpaceAsMember(context, spaceId, userId);
   const status = query.status ?? 'open';
   const creator = query.creator;
-  const page = context.cursors.request(`change-requests:${space.id}:${status}:${creator ?? ''}`, query);
+  const page = context.cursors.request(`change-requests:${spaceId}:${status}:${creator ?? ''}`, query);
+  // A page of none reads no rows to carry the access.
+  if (page.limit === 0) await findSpaceAsMember(context, spaceId, userId);
   const rows = await paginate(context.cursors, page, {
-    rows: () =>
-      creator
-        ? listChangeRequestsByCreator(context.db, page, space.id, status, creator)
-        : listChangeRequests(context.db, page, space.id, status),
-    count: () => countChangeRequests(context.db, space.id, status, creator),
+    rows: async () => {
+      const found = creator
+        ? await listChangeRequestsByCreator(context.db, page, spaceId, status, creator, userId)
+        : await listChangeRequests(context.db, page, spaceId, status, userId);
+      // The rows carry the caller's access to the space, checked before anything of them is used.
+      await spaceAsMember(context, found[0]?.space_access, spaceId, userId);
+      return found;
+    },
+    count: () => countChangeRequests(context.db, spaceId, status, creator),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
   });
+  const members = rows.items.flatMap((row) => (row.author_is_member && row.author_id ? [row.author_id] : []));
   const authors = rows.items.map((row) => row.author_id);
-  const emails = await emailVisibilityFor(context.db, userId, authors, space.organization_id);
+  const organizationId = rows.items[0]?.organization_id ?? null;
+  const emails = await emailVisibilityFor(context.db, userId, authors, organizationId, members);
   return { ...rows, items: rows.items.map((row) => presentChangeRequest(row, context.urls, emails)) };
 }
 
@@ -102,8 +120,11 @@ export async function getChangeRequest(
   spaceId: string,
   changeRequestId: string,
 ): Promise<ChangeRequest> {
-  const { space } = await findSpaceAsMember(context, spaceId, userId);
-  return presentOne(context, space, changeRequestId, userId);
+  // The change request and the caller's access in one round trip.
+  const row = await findChangeRequestWithAccess(context.db, spaceId, changeRequestId, userId);
+  await spaceAsMember(context, row?.space_access, spaceId, userId);
+  if (!row) throw changeRequestNotFound();
+  return presentRow(context, row, userId);
 }
 
 /** Changes a change request's subject or status; a merged one no longer changes. */

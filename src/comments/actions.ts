@@ -8,6 +8,7 @@ import { findMembers } from '../model/people/member-queries.js';
 import { presentMember } from '../model/people/members.js';
 import type { Member } from '../model/people/schemas.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
+import { spaceAsMember } from '../model/access/spaces.js';
 import { countCommenters, listCommenters, type CommenterRow } from './commenter-queries.js';
 import { bodyDocuments, readBody } from './documents.js';
 import { goneVersionIds, presentComments, presentFormerMember, usersOfComments } from './present.js';
@@ -17,6 +18,8 @@ import {
   deleteCommentRow,
   insertComment,
   listComments,
+  listSpaceCommentsWithAccess,
+  findSpaceCommentWithAccess,
   lockComment,
   moveThreadCounts,
   pageVersionsByIds,
@@ -43,6 +46,8 @@ import {
   currentTree,
   mayDelete,
   openThread,
+  threadOf,
+  commentNotFound,
   requireCommenter,
   type OpenThread,
 } from './threads.js';
@@ -66,7 +71,8 @@ async function showComments(
   const tree = await currentTree(context, thread);
   const versions = await pageVersionsByIds(context.db, goneVersionIds(rows, tree));
   const users = usersOfComments(rows);
-  const emails = await emailVisibilityFor(context.db, userId, [...users.keys()], thread.space.organization_id);
+  const members = rows.flatMap((row) => row.member_ids ?? []);
+  const emails = await emailVisibilityFor(context.db, userId, [...users.keys()], thread.space.organization_id, members);
   const documents = format === 'document' ? await bodyDocuments(context, 'comments', rows) : null;
   return presentComments(rows, tree, versions, users, { thread, userId, urls: context.urls, emails, documents });
 }
@@ -107,24 +113,34 @@ export async function listThreadComments(
   locator: ThreadLocator,
   query: ListCommentsQuery,
 ): Promise<Page<Comment>> {
-  const thread = await openThread(context, locator, userId);
   const filters: CommentFilters = {
     status: query.status === 'all' ? undefined : query.status,
     authors: query.authors ? [...new Set(query.authors)] : undefined,
     pageId: query.targetPage,
   };
-  const list = `comments:${thread.ids.spaceId}:${thread.ids.changeRequestId ?? ''}:${filtersKey(filters)}`;
+  const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filters)}`;
   const page = context.cursors.request(list, query);
+  // A space's own thread is read with the caller's access in one round trip;
+  // a change request's, and a page of none, open the thread first.
+  const ownThread = locator.changeRequestId === undefined && page.limit > 0;
+  let thread = ownThread ? undefined : await openThread(context, locator, userId);
   const rows = await paginate(context.cursors, page, {
-    rows: () => listComments(context.db, page, thread.ids, filters),
+    rows: async () => {
+      if (thread) return listComments(context.db, page, thread.ids, filters);
+      const found = await listSpaceCommentsWithAccess(context.db, page, locator.spaceId, filters, userId);
+      // Checked before anything of the rows is used.
+      const { space, role } = await spaceAsMember(context, found[0]?.space_access, locator.spaceId, userId);
+      thread = threadOf(space, role, null);
+      return found;
+    },
     count: async () =>
       countedByCounters(filters)
-        ? countFromCounters(thread, filters.status)
-        : countComments(context.db, thread.ids, filters),
+        ? countFromCounters(thread!, filters.status)
+        : countComments(context.db, thread!.ids, filters),
     keyOf: (row) => ({ createdAt: row.posted_at, id: row.id }),
     toItem: (row) => row,
   });
-  return { ...rows, items: await showComments(context, thread, rows.items, query.format, userId) };
+  return { ...rows, items: await showComments(context, thread!, rows.items, query.format, userId) };
 }
 
 export async function getComment(
@@ -133,6 +149,14 @@ export async function getComment(
   locator: CommentLocator,
   format: BodyFormat,
 ): Promise<Comment> {
+  if (locator.changeRequestId === undefined) {
+    // A comment of the space's own thread and the caller's access, in one round trip.
+    const row = await findSpaceCommentWithAccess(context.db, locator.spaceId, locator.commentId, userId);
+    const { space, role } = await spaceAsMember(context, row?.space_access, locator.spaceId, userId);
+    const thread = threadOf(space, role, null);
+    if (!row) throw commentNotFound(thread);
+    return (await showComments(context, thread, [row], format, userId))[0]!;
+  }
   const thread = await openThread(context, locator, userId);
   return showComment(context, thread, locator.commentId, format, userId);
 }

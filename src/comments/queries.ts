@@ -3,6 +3,8 @@ import type { Db } from '../db/database.js';
 import type { CommentRow, CommentsTable, CommentStatus, Database, PageVersionRow } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { StoredBody } from './body-queries.js';
+import { spaceAccessColumn, type SpaceAccessJson } from '../model/access/space-queries.js';
+import { precompiled } from '../db/precompiled.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
 export interface Thread {
@@ -57,6 +59,9 @@ function withPeople<O>(query: SelectQueryBuilder<Database & { c: CommentsTable }
           order by x.reacted_at, x.emoji, x.user_id)
         from comment_reactions x join users xu on xu.id = x.user_id
         where x.comment_id = c.id and x.reply_id is null)`.as('reactions'),
+      // Who of the author and resolver is a member of the organization: their e-mails need no other lookup.
+      sql<string[] | null>`(select array_agg(m.user_id) from organization_members m
+        where m.organization_id = c.organization_id and m.user_id in (c.posted_by, c.resolved_by))`.as('member_ids'),
     ]);
 }
 
@@ -69,6 +74,7 @@ export interface CommentRecord extends CommentRow {
   resolved_by_name: string | null;
   resolved_by_photo: string | null;
   reactions: ReactionTuple[] | null;
+  member_ids: string[] | null;
 }
 
 /**
@@ -94,6 +100,8 @@ interface Shape {
   status: boolean;
   authors: boolean;
   page: boolean;
+  /** Whether the rows carry the caller's access to the space (spaceAccessColumn), the caller's id last of the arguments. */
+  access: boolean;
 }
 
 function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unknown[]) {
@@ -118,14 +126,16 @@ type CommentPage = (
 const commentPages = new Map<string, CommentPage>();
 
 function commentPageFor(shape: Shape): CommentPage {
-  const key = `${shape.counted}:${shape.status}:${shape.authors}:${shape.page}`;
+  const key = `${shape.counted}:${shape.status}:${shape.authors}:${shape.page}:${shape.access}`;
   let run = commentPages.get(key);
   if (!run) {
-    const arity = 2 + Number(shape.status) + Number(shape.authors) + Number(shape.page);
+    const arity = 2 + Number(shape.status) + Number(shape.authors) + Number(shape.page) + Number(shape.access);
     run = pageQuery(
       { createdAt: 'c.posted_at', id: 'c.id' },
       (db, ...args: unknown[]) => {
-        const page = withPeople(threadComments(db, shape, args).select(COMMENT_COLUMNS));
+        const rows = withPeople(threadComments(db, shape, args).select(COMMENT_COLUMNS));
+        const [spaceId, userId] = [args[0] as string, args[arity - 1] as string];
+        const page = shape.access ? rows.select(spaceAccessColumn(db, spaceId, userId).as('space_access')) : rows;
         if (!shape.counted) return page;
         // The count of the whole list rides along: one round trip for the page and its total.
         return page.select(() =>
@@ -145,17 +155,19 @@ function commentPageFor(shape: Shape): CommentPage {
 export const countedByCounters = (filters: CommentFilters) =>
   filters.authors === undefined && filters.pageId === undefined;
 
-function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; args: unknown[] } {
+function filterArgs(thread: Thread, filters: CommentFilters, accessOf?: string): { shape: Shape; args: unknown[] } {
   const shape: Shape = {
     counted: !countedByCounters(filters),
     status: filters.status !== undefined,
     authors: filters.authors !== undefined,
     page: filters.pageId !== undefined,
+    access: accessOf !== undefined,
   };
   const args: unknown[] = [thread.spaceId, threadKey(thread)];
   if (filters.status !== undefined) args.push(filters.status);
   if (filters.authors !== undefined) args.push(filters.authors);
   if (filters.pageId !== undefined) args.push(filters.pageId);
+  if (accessOf !== undefined) args.push(accessOf);
   return { shape, args };
 }
 
@@ -166,6 +178,23 @@ function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; ar
 export function listComments(db: Db, request: PageRequest, thread: Thread, filters: CommentFilters) {
   const { shape, args } = filterArgs(thread, filters);
   return commentPageFor(shape)(db, request, ...args);
+}
+
+/**
+ * listComments of a space's own thread, each row carrying `userId`'s access
+ * to the space (spaceAccessColumn): check it before using the rows.
+ */
+export function listSpaceCommentsWithAccess(
+  db: Db,
+  request: PageRequest,
+  spaceId: string,
+  filters: CommentFilters,
+  userId: string,
+) {
+  const { shape, args } = filterArgs({ organizationId: '', spaceId, changeRequestId: null }, filters, userId);
+  return commentPageFor(shape)(db, request, ...args) as Promise<
+    Array<CommentRecord & { [TOTAL_COUNT]?: string; space_access: SpaceAccessJson | null }>
+  >;
 }
 
 export async function countComments(db: Db, thread: Thread, filters: CommentFilters): Promise<number> {
@@ -184,6 +213,19 @@ export async function findComment(db: Db, thread: Thread, commentId: string): Pr
     .where('c.thread_key', '=', threadKey(thread))
     .executeTakeFirst();
 }
+
+/** One comment of a space's own thread with `userId`'s access to the space (spaceAccessColumn): check it first. */
+export async function findSpaceCommentWithAccess(db: Db, spaceId: string, commentId: string, userId: string) {
+  return (await spaceCommentWithAccess(db, spaceId, commentId, userId))[0];
+}
+
+const spaceCommentWithAccess = precompiled((db, spaceId: string, commentId: string, userId: string) =>
+  withPeople(db.selectFrom('comments as c').select(COMMENT_COLUMNS))
+    .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
+    .where('c.id', '=', commentId)
+    .where('c.space_id', '=', spaceId)
+    .where('c.thread_key', '=', ''),
+);
 
 export interface UserRecord {
   id: string;

@@ -34,6 +34,11 @@ export async function openThread(context: Context, locator: ThreadLocator, userI
   const { space, role } = await findSpaceAsMember(context, locator.spaceId, userId);
   const changeRequest =
     locator.changeRequestId === undefined ? null : await changeRequestIn(context, space.id, locator.changeRequestId);
+  return threadOf(space, role, changeRequest);
+}
+
+/** The thread of the space, or of one of its change requests, as a caller with `role` on the space sees it. */
+export function threadOf(space: SpaceWithAccess, role: Role, changeRequest: ChangeRequestFields | null): OpenThread {
   return {
     space,
     changeRequest,
@@ -49,10 +54,12 @@ export async function openThread(context: Context, locator: ThreadLocator, userI
 /** A comment of the thread, or 404. */
 export async function commentIn(context: Context, thread: OpenThread, commentId: string): Promise<CommentRecord> {
   const comment = await findComment(context.db, thread.ids, commentId);
-  if (!comment)
-    throw new NotFoundError(`No comment with this id in the ${thread.changeRequest ? 'change request' : 'space'}`);
+  if (!comment) throw commentNotFound(thread);
   return comment;
 }
+
+export const commentNotFound = (thread: OpenThread) =>
+  new NotFoundError(`No comment with this id in the ${thread.changeRequest ? 'change request' : 'space'}`);
 
 /** A reply to a comment of the thread, or 404. */
 export async function replyIn(

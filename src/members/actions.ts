@@ -3,7 +3,12 @@ import { SignJWT } from 'jose';
 import type { Db } from '../db/database.js';
 import { ConflictError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { organizationRole, requireOrganizationAdmin, requireRosterAccess } from '../model/access/membership.js';
+import {
+  organizationRole,
+  requireOrganizationAdmin,
+  requireRosterAccess,
+  rosterAccessOf,
+} from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
 import { presentMember } from '../model/people/members.js';
@@ -30,12 +35,18 @@ export async function listOrganizationMembers(
   organizationId: string,
   query: ListMembersQuery,
 ): Promise<Page<Member>> {
-  await requireRosterAccess(context.db, organizationId, callerId);
   const { role, search, sort = 'joinedAt' } = query;
   const filters = { role, search, sort };
   const page = context.cursors.request(`members:${organizationId}:${sort}:${role ?? ''}:${search ?? ''}`, query);
+  // A page of none reads no rows to carry the caller's membership.
+  if (page.limit === 0) await requireRosterAccess(context.db, organizationId, callerId);
   return paginate(context.cursors, page, {
-    rows: () => listMembers(context.db, page, organizationId, filters),
+    rows: async () => {
+      const rows = await listMembers(context.db, page, organizationId, filters, callerId);
+      // Checked before anything of the rows is used.
+      await rosterAccessOf(context.db, organizationId, callerId, rows);
+      return rows;
+    },
     count: () => countMembers(context.db, organizationId, filters),
     keyOf: (row) => ({ createdAt: sort === 'lastSeenAt' ? row.last_seen_at! : row.joined_at, id: row.user_id }),
     toItem: (row) => presentMember(row, context.urls),

@@ -5,6 +5,7 @@ import type { Database, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import { membersOf, selectMember, type MemberFields } from '../model/people/member-queries.js';
+import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt';
 export interface MemberFilters {
@@ -34,8 +35,11 @@ const memberPages = new Map<string, (db: Db, page: PageRequest, ...args: string[
 function memberPage(filters: MemberFilters) {
   const column = filters.sort === 'lastSeenAt' ? 'organization_members.last_seen_at' : 'organization_members.joined_at';
   const columns = { createdAt: column, id: 'organization_members.user_id' };
-  const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string) => {
-    const members = selectMember(filtered(db, organizationId, filters, role, pattern));
+  // Each row also carries the caller's membership, which decides whether they may read the list.
+  const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string, callerId: string) => {
+    const members = selectMember(filtered(db, organizationId, filters, role, pattern)).select(
+      membershipColumn(organizationId, callerId).as('caller'),
+    );
     // A search usually matches less than a page, whose size is then the count:
     // counting in the same statement would scan the search index twice.
     if (filters.search !== undefined) return members.modifyEnd(customPlan);
@@ -48,20 +52,33 @@ function memberPage(filters: MemberFilters) {
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const bySearch = filters.search !== undefined;
   if (byRole && bySearch) {
-    return pageQuery(columns, (db, organizationId: string, role: string, pattern: string) =>
-      page(db, organizationId, role, pattern),
+    return pageQuery(columns, (db, organizationId: string, role: string, pattern: string, callerId: string) =>
+      page(db, organizationId, role, pattern, callerId),
     );
   }
   if (byRole) {
-    return pageQuery(columns, (db, organizationId: string, role: string) => page(db, organizationId, role, ''));
+    return pageQuery(columns, (db, organizationId: string, role: string, callerId: string) =>
+      page(db, organizationId, role, '', callerId),
+    );
   }
   if (bySearch) {
-    return pageQuery(columns, (db, organizationId: string, pattern: string) => page(db, organizationId, '', pattern));
+    return pageQuery(columns, (db, organizationId: string, pattern: string, callerId: string) =>
+      page(db, organizationId, '', pattern, callerId),
+    );
   }
-  return pageQuery(columns, (db, organizationId: string) => page(db, organizationId, '', ''));
+  return pageQuery(columns, (db, organizationId: string, callerId: string) =>
+    page(db, organizationId, '', '', callerId),
+  );
 }
 
-export async function listMembers(db: Db, page: PageRequest, organizationId: string, filters: MemberFilters) {
+/** A page of members, each row carrying `callerId`'s membership (membershipColumn): check it before using them. */
+export async function listMembers(
+  db: Db,
+  page: PageRequest,
+  organizationId: string,
+  filters: MemberFilters,
+  callerId: string,
+) {
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const roleShape = filters.role === 'guest' ? 'guest' : byRole ? 'role' : 'any';
   const shape = `${filters.sort}:${roleShape}:${filters.search !== undefined}`;
@@ -73,8 +90,11 @@ export async function listMembers(db: Db, page: PageRequest, organizationId: str
   const args = [
     ...(byRole ? [filters.role as string] : []),
     ...(filters.search !== undefined ? [containsPattern(filters.search)] : []),
+    callerId,
   ];
-  return (await run(db, page, organizationId, ...args)) as Array<MemberFields & { [TOTAL_COUNT]?: string }>;
+  return (await run(db, page, organizationId, ...args)) as Array<
+    MemberFields & { [TOTAL_COUNT]?: string; caller: CarriedMembership }
+  >;
 }
 
 export async function countMembers(db: Db, organizationId: string, filters: MemberFilters): Promise<number> {

@@ -1,7 +1,12 @@
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { findMembership, requireOrganizationAdmin, requireRosterAccess } from '../model/access/membership.js';
+import {
+  findMembership,
+  requireOrganizationAdmin,
+  requireRosterAccess,
+  rosterAccessOf,
+} from '../model/access/membership.js';
 import type { Role } from '../model/access/roles.js';
 import type { Context } from '../model/context.js';
 import { memberOrNotFound, resolveMembers } from '../model/people/member-queries.js';
@@ -66,9 +71,11 @@ export async function listOrganizationTeams(
   organizationId: string,
   query: ListTeamsQuery,
 ): Promise<Page<Team>> {
-  const role = await requireRosterAccess(context.db, organizationId, callerId);
   const { owner, title } = query;
   const page = context.cursors.request(`teams:${organizationId}:${owner ?? ''}:${title ?? ''}`, query);
+  // The rows carry the caller's membership; where there may be none to carry it, it is read first.
+  let role =
+    owner !== undefined || page.limit === 0 ? await requireRosterAccess(context.db, organizationId, callerId) : null;
   let ownedBy: string | undefined;
   if (owner !== undefined) {
     const ownerMembership = await findMembership(context.db, organizationId, owner);
@@ -78,10 +85,15 @@ export async function listOrganizationTeams(
   }
   const filters = { ownedBy, title };
   return paginate(context.cursors, page, {
-    rows: () => listTeams(context.db, page, organizationId, callerId, filters),
+    rows: async () => {
+      const rows = await listTeams(context.db, page, organizationId, callerId, filters);
+      // Checked before anything of the rows is used.
+      role ??= await rosterAccessOf(context.db, organizationId, callerId, rows);
+      return rows;
+    },
     count: () => countTeams(context.db, organizationId, filters),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => presentTeamFor(row, role),
+    toItem: (row) => presentTeamFor(row, role!),
   });
 }
 

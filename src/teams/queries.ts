@@ -4,6 +4,7 @@ import type { Database, TeamRole } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import { type TeamRow, selectTeams, teamSpacesCount, teamsOf } from '../model/people/team-queries.js';
+import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
 
 export interface MemberTeamRow {
   id: string;
@@ -94,32 +95,50 @@ export interface TeamFilters {
 }
 
 // One compiled query per combination of filters; each takes only the values its filters use.
+// Each row also carries the caller's membership, which decides whether they may read the list.
 const withCount = <Q extends ReturnType<typeof selectTeams>>(
   query: Q,
   db: Kysely<Database>,
   organizationId: string,
+  callerId: string,
   ownedBy?: string,
   pattern?: string,
 ) =>
-  query.select(() =>
-    teamsOf(db, organizationId, ownedBy, pattern)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .as(TOTAL_COUNT),
-  );
+  query
+    .select(() =>
+      teamsOf(db, organizationId, ownedBy, pattern)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .as(TOTAL_COUNT),
+    )
+    .select(membershipColumn(organizationId, callerId).as('caller'));
 const teamPages = {
   all: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string) =>
-    withCount(selectTeams(db, organizationId, callerId), db, organizationId),
+    withCount(selectTeams(db, organizationId, callerId), db, organizationId, callerId),
   ),
   owned: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, ownedBy: string) =>
-    withCount(selectTeams(db, organizationId, callerId, ownedBy), db, organizationId, ownedBy),
+    withCount(selectTeams(db, organizationId, callerId, ownedBy), db, organizationId, callerId, ownedBy),
   ),
   titled: pageQuery(TEAM_KEYSET, (db, organizationId: string, callerId: string, pattern: string) =>
-    withCount(selectTeams(db, organizationId, callerId, undefined, pattern), db, organizationId, undefined, pattern),
+    withCount(
+      selectTeams(db, organizationId, callerId, undefined, pattern),
+      db,
+      organizationId,
+      callerId,
+      undefined,
+      pattern,
+    ),
   ),
   ownedTitled: pageQuery(
     TEAM_KEYSET,
     (db, organizationId: string, callerId: string, ownedBy: string, pattern: string) =>
-      withCount(selectTeams(db, organizationId, callerId, ownedBy, pattern), db, organizationId, ownedBy, pattern),
+      withCount(
+        selectTeams(db, organizationId, callerId, ownedBy, pattern),
+        db,
+        organizationId,
+        callerId,
+        ownedBy,
+        pattern,
+      ),
   ),
 };
 
@@ -139,7 +158,7 @@ export async function listTeams(
         : title !== undefined
           ? await teamPages.titled(db, page, organizationId, callerId, containsPattern(title))
           : await teamPages.all(db, page, organizationId, callerId);
-  return rows as Array<TeamRow & { [TOTAL_COUNT]: string }>;
+  return rows as Array<TeamRow & { [TOTAL_COUNT]: string; caller: CarriedMembership }>;
 }
 
 export async function countTeams(db: Db, organizationId: string, filters: TeamFilters): Promise<number> {

@@ -164,6 +164,8 @@ export async function spaceRolesFor(
   member: Member,
   spaces: readonly { id: string; parent_id: string | null; default_level: DefaultLevel }[],
 ): Promise<(space: { id: string; parent_id: string | null; default_level: DefaultLevel }) => Role | null> {
+  // Nothing down the tree raises an admin: no query needed.
+  if (member.role === 'admin') return () => 'admin';
   const parents = [...new Set(spaces.flatMap((space) => (space.parent_id ? [space.parent_id] : [])))];
   const chains = await chainsOf(db, parents);
   const grants = rolesByTarget(
@@ -192,6 +194,7 @@ export async function collectionRolesFor(
   member: Member,
   collections: readonly { id: string }[],
 ): Promise<(collection: { id: string }) => Role | null> {
+  if (member.role === 'admin') return () => 'admin';
   const chains = await chainsOf(
     db,
     collections.map((collection) => collection.id),

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { DefaultLevel, Role } from '../../db/types.js';
@@ -16,7 +17,7 @@ export async function findMembership(
 /** The caller's role in the organization (null for a guest); 404 when they are not a member. */
 export async function organizationRole(db: Db, organizationId: string, userId: string): Promise<Role | null> {
   const found = await findMembership(db, organizationId, userId);
-  if (!found) throw new NotFoundError('No organization with this id is visible to you');
+  if (!found) throw organizationNotFound();
   return found.role;
 }
 
@@ -38,8 +39,42 @@ export async function requireFullMembership(
 
 /** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
 export function requireRosterAccess(db: Db, organizationId: string, userId: string): Promise<Role> {
-  return requireFullMembership(db, organizationId, userId, 'list the members or teams of the organization');
+  return requireFullMembership(db, organizationId, userId, ROSTER_REFUSED);
 }
+
+const ROSTER_REFUSED = 'list the members or teams of the organization';
+
+/** What membershipColumn carries: null when the caller is not an active member. */
+export type CarriedMembership = { role: Role | null } | null;
+
+/**
+ * The caller's membership as a column of a query on the organization's rows
+ * (SQL), so that a list and the check of who may read it cost one round trip.
+ */
+export function membershipColumn(organizationId: string, userId: string): RawBuilder<CarriedMembership> {
+  return sql<CarriedMembership>`(select json_build_object('role', m.role) from organization_members m
+    where m.organization_id = ${organizationId} and m.user_id = ${userId} and not m.disabled)`;
+}
+
+/**
+ * requireRosterAccess on the rows of a list that carried the caller's
+ * membership (membershipColumn): no round trip when there are rows, one when
+ * there are none to tell.
+ */
+export async function rosterAccessOf(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  rows: readonly { caller: CarriedMembership }[],
+): Promise<Role> {
+  if (rows.length === 0) return requireRosterAccess(db, organizationId, userId);
+  const found = rows[0]!.caller;
+  if (!found) throw organizationNotFound();
+  if (found.role === null) throw new ForbiddenError(`Guests cannot ${ROSTER_REFUSED}`);
+  return found.role;
+}
+
+const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
 
 /** 404 for non-members, 403 for members who are not admins; `action` names what they tried. */
 export async function requireOrganizationAdmin(

@@ -1,7 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { DefaultLevel, Role, SpacesTable } from '../../db/types.js';
+import type { Database, DefaultLevel, Role, SpacesTable } from '../../db/types.js';
 import { walkUp } from '../hierarchy/walk.js';
 import { grantRolesOnSpace } from './grants.js';
 
@@ -47,8 +47,11 @@ export async function findSpaceWithAccess(
 ): Promise<SpaceWithAccess | undefined> {
   return (await spaceWithAccess(db, spaceId, userId))[0];
 }
-const spaceWithAccess = precompiled((db, spaceId: string, userId: string) =>
-  walkUp(db, sql<string[]>`array(select parent_id from spaces where id = ${spaceId})`)
+const spaceWithAccess = precompiled((db, spaceId: string, userId: string) => spaceWithAccessQuery(db, spaceId, userId));
+
+/** The space `spaceId` (a value, or a column of a query around) with the caller's access. */
+function spaceWithAccessQuery(db: Kysely<Database>, spaceId: string | Expression<string>, userId: string) {
+  return walkUp(db, sql<string[]>`array(select parent_id from spaces where id = ${spaceId})`)
     .selectFrom('spaces as s')
     .leftJoin('organization_members as m', (join) =>
       join
@@ -60,5 +63,36 @@ const spaceWithAccess = precompiled((db, spaceId: string, userId: string) =>
     .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
     .select(sql<DefaultLevel[] | null>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
     .select(grantRolesOnSpace(userId).as('grant_roles'))
-    .where('s.id', '=', spaceId),
-);
+    .where('s.id', '=', spaceId);
+}
+
+/** SpaceWithAccess as JSON: its times are strings. */
+export type SpaceAccessJson = Omit<SpaceWithAccess, 'created_at' | 'updated_at' | 'deleted_at'> & {
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+};
+
+/**
+ * The space with the caller's access as one JSON column of another query on
+ * the space (SQL), so that reading something of a space and checking the
+ * caller's access to it cost one round trip. Check it with the functions of
+ * access/spaces.ts before using anything of the row.
+ */
+export function spaceAccessColumn(
+  db: Kysely<Database>,
+  spaceId: string | Expression<string>,
+  userId: string,
+): RawBuilder<SpaceAccessJson | null> {
+  return sql<SpaceAccessJson | null>`(select to_jsonb(a) from ${spaceWithAccessQuery(db, spaceId, userId)} a)`;
+}
+
+/** The space of a spaceAccessColumn, as findSpaceWithAccess gives it. */
+export function spaceFromAccessColumn(json: SpaceAccessJson): SpaceWithAccess {
+  return {
+    ...json,
+    created_at: new Date(json.created_at),
+    updated_at: new Date(json.updated_at),
+    deleted_at: json.deleted_at === null ? null : new Date(json.deleted_at),
+  };
+}

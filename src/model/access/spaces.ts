@@ -3,7 +3,12 @@ import type { Role } from '../../db/types.js';
 import { contentRole } from './grants.js';
 import { roleAtLeast } from './roles.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.js';
-import { findSpaceWithAccess, type SpaceWithAccess } from './space-queries.js';
+import {
+  findSpaceWithAccess,
+  spaceFromAccessColumn,
+  type SpaceAccessJson,
+  type SpaceWithAccess,
+} from './space-queries.js';
 import { type Context } from '../context.js';
 
 function sameSecret(given: string, expected: string): boolean {
@@ -97,7 +102,16 @@ async function findSpaceFor(
   roleOf: (space: SpaceWithAccess) => Role | null,
   deleted: VisibleSpaceOptions['deleted'],
 ) {
-  const space = await findSpaceWithAccess(context.db, spaceId, userId);
+  return spaceFor(context, await findSpaceWithAccess(context.db, spaceId, userId), roleOf, deleted);
+}
+
+/** findSpaceFor on a space already read with the caller's access. */
+function spaceFor(
+  context: Context,
+  space: SpaceWithAccess | undefined,
+  roleOf: (space: SpaceWithAccess) => Role | null,
+  deleted: VisibleSpaceOptions['deleted'],
+) {
   const role = space ? roleOf(space) : null;
   if (!space || !role || !roleAtLeast(role, 'read')) throw spaceNotFound();
   if (space.deleted_at) {
@@ -108,6 +122,21 @@ async function findSpaceFor(
     throw new ConflictError('The space is not deleted');
   }
   return { space, role };
+}
+
+/**
+ * findSpaceAsMember for a query that read the space's access along with what
+ * it came for (spaceAccessColumn): no round trip when it did, one when it
+ * found nothing (a missing row says nothing about the space).
+ */
+export async function spaceAsMember(
+  context: Context,
+  access: SpaceAccessJson | null | undefined,
+  spaceId: string,
+  userId: string,
+) {
+  if (!access) return findSpaceAsMember(context, spaceId, userId);
+  return spaceFor(context, spaceFromAccessColumn(access), memberRole, undefined);
 }
 
 /**

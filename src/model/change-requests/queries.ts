@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ChangeRequestStatus, Database } from '../../db/types.js';
+import { precompiled } from '../../db/precompiled.js';
+import { spaceAccessColumn, type SpaceAccessJson } from '../access/space-queries.js';
+import { isMemberOf } from '../people/user-queries.js';
 
 /** What presenting a change request needs: its row, its author, and whether the space moved on since its base. */
 export function changeRequestsWithContext(db: Kysely<Database>) {
@@ -31,6 +34,7 @@ export function changeRequestsWithContext(db: Kysely<Database>) {
       'u.display_name as author_display_name',
       'u.email as author_email',
       'u.photo_url as author_photo_url',
+      isMemberOf(sql.ref('cr.organization_id'), sql.ref('cr.created_by')).as('author_is_member'),
     ]);
 }
 export type ChangeRequestFields = NonNullable<
@@ -42,16 +46,58 @@ export async function findChangeRequest(
   spaceId: string,
   changeRequestId: string,
 ): Promise<ChangeRequestFields | undefined> {
-  const number = /^[1-9][0-9]{0,8}$/.test(changeRequestId) ? Number(changeRequestId) : null;
-  return changeRequestsWithContext(db)
-    .where('cr.space_id', '=', spaceId)
-    .where((eb) =>
-      number === null
-        ? eb('cr.id', '=', changeRequestId)
-        : eb.or([eb('cr.id', '=', changeRequestId), eb('cr.number', '=', number)]),
-    )
-    .executeTakeFirst();
+  const number = numberIn(changeRequestId);
+  const rows =
+    number === null
+      ? await changeRequestById(db, spaceId, changeRequestId)
+      : await changeRequestByIdOrNumber(db, spaceId, changeRequestId, number);
+  return rows[0];
 }
+
+/** A number in the space, where `changeRequestId` is one. */
+const numberIn = (changeRequestId: string) =>
+  /^[1-9][0-9]{0,8}$/.test(changeRequestId) ? Number(changeRequestId) : null;
+
+const changeRequestById = precompiled((db, spaceId: string, id: string) =>
+  changeRequestsWithContext(db).where('cr.space_id', '=', spaceId).where('cr.id', '=', id),
+);
+const changeRequestByIdOrNumber = precompiled((db, spaceId: string, id: string, number: number) =>
+  changeRequestsWithContext(db)
+    .where('cr.space_id', '=', spaceId)
+    .where((eb) => eb.or([eb('cr.id', '=', id), eb('cr.number', '=', number)])),
+);
+
+/**
+ * findChangeRequest with the caller's access to the space (spaceAccessColumn),
+ * in one round trip. Check the access (spaceAsMember) before using the row.
+ */
+export async function findChangeRequestWithAccess(
+  db: Db,
+  spaceId: string,
+  changeRequestId: string,
+  userId: string,
+): Promise<(ChangeRequestFields & { space_access: SpaceAccessJson | null }) | undefined> {
+  const number = numberIn(changeRequestId);
+  const rows =
+    number === null
+      ? await changeRequestByIdWithAccess(db, spaceId, changeRequestId, userId)
+      : await changeRequestByIdOrNumberWithAccess(db, spaceId, changeRequestId, number, userId);
+  return rows[0];
+}
+
+const changeRequestByIdWithAccess = precompiled((db, spaceId: string, id: string, userId: string) =>
+  changeRequestsWithContext(db)
+    .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
+    .where('cr.space_id', '=', spaceId)
+    .where('cr.id', '=', id),
+);
+const changeRequestByIdOrNumberWithAccess = precompiled(
+  (db, spaceId: string, id: string, number: number, userId: string) =>
+    changeRequestsWithContext(db)
+      .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
+      .where('cr.space_id', '=', spaceId)
+      .where((eb) => eb.or([eb('cr.id', '=', id), eb('cr.number', '=', number)])),
+);
 /** The space's counters of change requests by status, moved as one change request goes from `from` to `to`. */
 export async function moveStatusCounters(
   db: Db,

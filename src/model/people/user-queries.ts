@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/types.js';
 import type { EmailVisibility } from './users.js';
@@ -66,16 +66,19 @@ export async function findUserVisibleTo(db: Db, userId: string, callerId: string
  * one the caller is an active member of: its members are answered by their
  * memberships in it alone (primary-key lookups), and only the users left are
  * looked for in the caller's other organizations. At most two queries for a
- * whole response's users; none when the caller is the only one.
+ * whole response's users; none when the caller is the only one, or when
+ * `members` (users already read as members of `organizationId`, with
+ * isMemberOf) covers everyone.
  */
 export async function emailVisibilityFor(
   db: Db,
   callerId: string,
   userIds: readonly (string | null)[],
   organizationId: string | null = null,
+  members: Iterable<string> = [],
 ): Promise<EmailVisibility> {
-  const sharing = new Set([callerId]);
-  let others = [...new Set(userIds)].filter((id): id is string => id !== null && id !== callerId);
+  const sharing = new Set([callerId, ...members]);
+  let others = [...new Set(userIds)].filter((id): id is string => id !== null && !sharing.has(id));
   if (organizationId !== null && others.length > 0) {
     const members = await db
       .selectFrom('organization_members')
@@ -95,4 +98,12 @@ export async function emailVisibilityFor(
     for (const { user_id } of rows) sharing.add(user_id);
   }
   return (userId) => sharing.has(userId);
+}
+
+/**
+ * Whether the user is a member of the organization (SQL, both columns of the
+ * query around): read with a row, so that emailVisibilityFor need not look.
+ */
+export function isMemberOf(organizationId: Expression<string>, userId: Expression<string | null>) {
+  return sql<boolean>`exists (select 1 from organization_members im where im.organization_id = ${organizationId} and im.user_id = ${userId})`;
 }
