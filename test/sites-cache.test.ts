@@ -44,6 +44,24 @@ describe('ScopedCache', () => {
     expect(cache.get('s', 'huge')).toBeUndefined();
   });
 
+  it('remembers a bounded number of scopes, and forgetting them keeps nothing stale', () => {
+    const cache = new ScopedCache(1000, 1 << 20, () => 0, 3);
+    for (const scope of ['a', 'b', 'c']) cache.invalidate(scope);
+    cache.invalidate('a');
+    const before = cache.generationOf('a');
+    cache.set('a', 'k', Buffer.from('kept'), before);
+    expect(cache.stats().scopes).toBe(3);
+    // A fourth scope: every scope is forgotten, with every entry.
+    cache.invalidate('d');
+    expect(cache.stats().scopes).toBe(1);
+    expect(cache.get('a', 'k')).toBeUndefined();
+    // A value computed before the forgetting is not kept after it.
+    cache.set('a', 'k', Buffer.from('stale'), before);
+    expect(cache.get('a', 'k')).toBeUndefined();
+    cache.set('a', 'k', Buffer.from('fresh'), cache.generationOf('a'));
+    expect(cache.get('a', 'k')?.toString()).toBe('fresh');
+  });
+
   it('keeps nothing with a time to live of 0', () => {
     const cache = new ScopedCache(0, 1 << 20, () => 0);
     cache.set('s', 'a', Buffer.from('x'), 0);

@@ -1,5 +1,8 @@
 import { WeightedLru } from './weighted-lru.js';
 
+/** Scopes whose generation is remembered; past it, all are forgotten at once, with every entry. */
+const MAX_SCOPES = 100_000;
+
 interface Entry {
   value: Buffer;
   expiresAt: number;
@@ -22,6 +25,7 @@ export class ScopedCache {
     private readonly ttlMs: number,
     capacityBytes: number,
     private readonly now: () => number = Date.now,
+    private readonly maxScopes = MAX_SCOPES,
   ) {
     this.entries = new WeightedLru(capacityBytes, (entry) => entry.value.length);
   }
@@ -63,12 +67,21 @@ export class ScopedCache {
   }
 
   invalidate(scope: string): void {
+    if (this.generations.size >= this.maxScopes && !this.generations.has(scope)) this.clear();
     this.generations.set(scope, (this.generations.get(scope) ?? 0) + 1);
   }
 
-  /** Drops every entry, of every scope: for a change whose scopes are not known. */
+  /**
+   * Drops every entry, of every scope: for a change whose scopes are not
+   * known. The scopes' generations are forgotten too, so they stay bounded:
+   * the new epoch is above every generation handed out so far, so neither a
+   * kept entry nor a value computed before the clear can match one after it.
+   */
   clear(): void {
-    this.epoch += 1;
+    let highest = 0;
+    for (const generation of this.generations.values()) highest = Math.max(highest, generation);
+    this.epoch += highest + 1;
+    this.generations.clear();
     this.entries.clear();
   }
 }
