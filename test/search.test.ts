@@ -215,6 +215,14 @@ describe('space search', () => {
     expect(await titles(member, corpus.id, '"" * - !')).toEqual([]);
   });
 
+  it('takes a query of excluded words only', async () => {
+    for (const query of ['-installation', '-"api token" -settings', 'or']) {
+      const res = await search(team.member('read'), corpus.id, query);
+      expect(res.statusCode, `${query}: ${res.body}`).toBe(200);
+      expectSpecResponse('searchSpaceContent', 200, res.json());
+    }
+  });
+
   it('pages through the results by rank with a cursor of its own', async () => {
     const member = team.member('read');
     const first = await search(member, corpus.id, 'settings', { limit: '15' });

@@ -122,6 +122,23 @@ describe('team members: the state table of Part B, row by row', () => {
     expect(await o.teamMembers(team.id)).toEqual({ [userId]: 'member' });
   });
 
+  it('PUT …/members/{userId} without a body adds a member; a JSON null is refused and changes nothing', async () => {
+    const o = await setup();
+    const team = await o.create('Crew');
+    const userId = o.member('read').user.id;
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/orgs/${o.organization.id}/teams/${team.id}/members/${userId}`,
+      headers: { ...o.admin.headers, 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: { code: 400, message: 'body must be object' } });
+    expect(await o.teamMembers(team.id)).toEqual({});
+    expect((await o.call(o.admin, 'PUT', `/${team.id}/members/${userId}`)).statusCode).toBe(204);
+    expect(await o.teamMembers(team.id)).toEqual({ [userId]: 'member' });
+  });
+
   it('DELETE …/members/{userId} makes the user not a member (204)', async () => {
     const o = await setup();
     const userId = o.member('read').user.id;

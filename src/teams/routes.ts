@@ -177,9 +177,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: SetTeamMemberBody,
         response: { ...NoContent, ...errorResponses },
       },
-      // Every field is optional, so no body at all means the defaults.
+      // Every field is optional, so no body at all means the defaults; a JSON `null` is a body, and refused.
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
     },
     async (request, reply) => {

@@ -74,6 +74,8 @@ export function tsquery(parsed: ParsedQuery): RawBuilder<string> {
  * is quoted and `&` can only be the operator.
  */
 export function anyWordQuery(parsed: ParsedQuery): RawBuilder<string> {
+  // Only excluded words (`-draft`, `or`): nothing is looked for, so no section is marked.
+  if (!parsed.wanted && parsed.prefixes.length === 0) return sql<string>`''::tsquery`;
   return readings(parsed, (configuration) => {
     const parts: RawBuilder<unknown>[] = [];
     if (parsed.wanted) {
