@@ -28,6 +28,22 @@ function filtered(db: Kysely<Database>, organizationId: string, filters: MemberF
   return query;
 }
 
+/**
+ * The count of `filtered`: without a search, from the memberships alone
+ * (every one has its user), an index-only scan rather than a join of every
+ * member with their user.
+ */
+function countOf(db: Kysely<Database>, organizationId: string, filters: MemberFilters, role: string, pattern: string) {
+  if (filters.search !== undefined) {
+    return filtered(db, organizationId, filters, role, pattern).select((eb) => eb.fn.countAll<string>().as('n'));
+  }
+  let query = db.selectFrom('organization_members').where('organization_members.organization_id', '=', organizationId);
+  if (filters.sort === 'lastSeenAt') query = query.where('organization_members.last_seen_at', 'is not', null);
+  if (filters.role === 'guest') query = query.where('organization_members.role', 'is', null);
+  else if (filters.role !== undefined) query = query.where('organization_members.role', '=', role as Role);
+  return query.select((eb) => eb.fn.countAll<string>().as('n'));
+}
+
 // One compiled query per combination of sort, role filter and search. Each
 // takes, after the organization, only the values its filters use.
 const memberPages = new Map<string, (db: Db, page: PageRequest, ...args: string[]) => Promise<unknown[]>>();
@@ -43,11 +59,7 @@ function memberPage(filters: MemberFilters) {
     // A search usually matches less than a page, whose size is then the count:
     // counting in the same statement would scan the search index twice.
     if (filters.search !== undefined) return members.modifyEnd(customPlan);
-    return members.select(() =>
-      filtered(db, organizationId, filters, role, pattern)
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .as(TOTAL_COUNT),
-    );
+    return members.select(() => countOf(db, organizationId, filters, role, pattern).as(TOTAL_COUNT));
   };
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const bySearch = filters.search !== undefined;
@@ -98,8 +110,7 @@ export async function listMembers(
 }
 
 export async function countMembers(db: Db, organizationId: string, filters: MemberFilters): Promise<number> {
-  const { n } = await filtered(db, organizationId, filters, filters.role ?? '', containsPattern(filters.search ?? ''))
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+  const { n } = await countOf(db, organizationId, filters, filters.role ?? '', containsPattern(filters.search ?? ''))
     .modifyEnd(customPlan)
     .executeTakeFirstOrThrow();
   return Number(n);
