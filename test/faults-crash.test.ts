@@ -1,66 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
+import { startServerProcess, type RunningServer } from './support/server-process.js';
 import { contentApi, flatten } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { rowsInSpace, type SpaceTable } from './support/rows.js';
 import { fixture, serveSpecs, type SpecServer } from './fixtures/specs/serve.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const t = useTestApp();
 const api = contentApi(() => t.app);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface RunningServer {
-  child: ChildProcess;
-  logs: Array<Record<string, unknown>>;
-  baseUrl: string;
-}
-
-/** Starts `src/server.ts` as its own process on the test database, as `npm start` does, and waits until it listens. */
-async function startServer(name: string, env: Record<string, string> = {}): Promise<RunningServer> {
+/** Starts `src/server.ts` as its own process on the test database, and waits until it listens. */
+function startServer(name: string, env: Record<string, string> = {}): Promise<RunningServer> {
   // Its connections carry its name, so the test can tell them apart in pg_stat_activity.
   const databaseUrl = new URL(t.database.url);
   databaseUrl.searchParams.set('application_name', name);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl.toString(),
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      // Test files share two cores: a lagging event loop there is the machine's, not a reason to refuse.
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      SPEC_POLL_INTERVAL_MS: '100',
-      CONVERSION_THREADS: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  return startServerProcess({
+    DATABASE_URL: databaseUrl.toString(),
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    SPEC_POLL_INTERVAL_MS: '100',
+    CONVERSION_THREADS: '1',
+    ...env,
   });
-  const logs: Array<Record<string, unknown>> = [];
-  let buffered = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        logs.push(entry);
-        const listening = /^Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(String(entry.msg));
-        if (listening) resolve(listening[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-  });
-  return { child, logs, baseUrl };
 }
 
 async function kill(server: RunningServer | undefined): Promise<void> {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,41 +7,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
+import { startServerProcess } from './support/server-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-interface RunningServer {
-  child: ChildProcess;
-  logs: Array<Record<string, unknown>>;
-  baseUrl: string;
-}
-
-/** Starts `src/server.ts` as its own process, as `npm start` does, and waits until it listens. */
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    // Test files share two cores: a lagging event loop there is the machine's, not a reason to refuse (as in testConfig).
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs: Array<Record<string, unknown>> = [];
-  let buffered = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        logs.push(entry);
-        const listening = /^Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(String(entry.msg));
-        if (listening) resolve(listening[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, logs, baseUrl };
-}
+const startServer = startServerProcess;
 
 describe('the server process', () => {
   it('migrates, bootstraps, prints the first token once, and stops cleanly, finishing a request in flight', async () => {
