@@ -24,7 +24,7 @@ export async function organizationRole(db: Db, organizationId: string, userId: s
 /**
  * The caller's role, refusing guests (403) what the organization keeps to
  * its members with a role: `refused` completes "Guests cannot …". Non-members
- * get a 404 from organizationRole.
+ * get a 404.
  */
 export async function requireFullMembership(
   db: Db,
@@ -32,9 +32,14 @@ export async function requireFullMembership(
   userId: string,
   refused: string,
 ): Promise<Role> {
-  const role = await organizationRole(db, organizationId, userId);
-  if (role === null) throw new ForbiddenError(`Guests cannot ${refused}`);
-  return role;
+  return fullRoleOf(await findMembership(db, organizationId, userId), refused);
+}
+
+/** A membership's role: 404 for no membership, 403 for a guest (`refused` completes "Guests cannot …"). */
+function fullRoleOf(found: { role: Role | null } | null | undefined, refused: string): Role {
+  if (!found) throw organizationNotFound();
+  if (found.role === null) throw new ForbiddenError(`Guests cannot ${refused}`);
+  return found.role;
 }
 
 /** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
@@ -68,10 +73,7 @@ export async function rosterAccessOf(
   rows: readonly { caller: CarriedMembership }[],
 ): Promise<Role> {
   if (rows.length === 0) return requireRosterAccess(db, organizationId, userId);
-  const found = rows[0]!.caller;
-  if (!found) throw organizationNotFound();
-  if (found.role === null) throw new ForbiddenError(`Guests cannot ${ROSTER_REFUSED}`);
-  return found.role;
+  return fullRoleOf(rows[0]!.caller, ROSTER_REFUSED);
 }
 
 const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
