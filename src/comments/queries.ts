@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { CommentRow, CommentsTable, CommentStatus, Database, PageVersionRow } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { StoredBody } from './body-queries.js';
-import { spaceAccessColumn, type SpaceAccessJson } from '../model/access/space-queries.js';
+import { spaceAccessColumn, type SpaceAccessText } from '../model/access/space-queries.js';
 import { precompiled } from '../db/precompiled.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
@@ -193,7 +193,7 @@ export function listSpaceCommentsWithAccess(
 ) {
   const { shape, args } = filterArgs({ organizationId: '', spaceId, changeRequestId: null }, filters, userId);
   return commentPageFor(shape)(db, request, ...args) as Promise<
-    Array<CommentRecord & { [TOTAL_COUNT]?: string; space_access: SpaceAccessJson | null }>
+    Array<CommentRecord & { [TOTAL_COUNT]?: string; space_access: SpaceAccessText | null }>
   >;
 }
 

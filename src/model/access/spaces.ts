@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.
 import {
   findSpaceWithAccess,
   spaceFromAccessColumn,
-  type SpaceAccessJson,
+  type SpaceAccessText,
   type SpaceWithAccess,
 } from './space-queries.js';
 import { type Context } from '../context.js';
@@ -131,7 +131,7 @@ function spaceFor(
  */
 export async function spaceAsMember(
   context: Context,
-  access: SpaceAccessJson | null | undefined,
+  access: SpaceAccessText | null | undefined,
   spaceId: string,
   userId: string,
 ) {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ChangeRequestStatus, Database } from '../../db/types.js';
 import { precompiled } from '../../db/precompiled.js';
-import { spaceAccessColumn, type SpaceAccessJson } from '../access/space-queries.js';
+import { spaceAccessColumn, type SpaceAccessText } from '../access/space-queries.js';
 import { isMemberOf } from '../people/user-queries.js';
 
 /** What presenting a change request needs: its row, its author, and whether the space moved on since its base. */
@@ -76,7 +76,7 @@ export async function findChangeRequestWithAccess(
   spaceId: string,
   changeRequestId: string,
   userId: string,
-): Promise<(ChangeRequestFields & { space_access: SpaceAccessJson | null }) | undefined> {
+): Promise<(ChangeRequestFields & { space_access: SpaceAccessText | null }) | undefined> {
   const number = numberIn(changeRequestId);
   const rows =
     number === null
