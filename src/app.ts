@@ -14,6 +14,7 @@ import { securityHeadersPlugin } from './core/security-headers.js';
 import { loadSheddingPlugin } from './core/load-shedding.js';
 import { loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
+import { listSerializerFactory } from './core/list-serializer.js';
 import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
 import { createUrls, type Urls } from './core/urls.js';
@@ -115,6 +116,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // Ajv. What it serializes is ours, not input: checking formats (uri,
     // date-time on every item of a large structure) there would only cost time.
     serializerOpts: { ajv: { validateFormats: false } },
+    schemaController: { compilersFactory: { buildSerializer: listSerializerFactory() } },
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
     frameworkErrors: (error, request, reply: FastifyReply) => {
       const apiError = toApiError(error);
