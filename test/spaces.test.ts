@@ -488,6 +488,12 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
       (await t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces`, headers: stranger.headers }))
         .statusCode,
     ).toBe(404);
+    // A page of none still asks who is reading.
+    const none = (account: { headers: Record<string, string> }) =>
+      t.app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}/spaces?limit=0`, headers: account.headers });
+    expect((await none(stranger)).statusCode).toBe(404);
+    expect((await none(member('read'))).json()).toEqual({ count: titles.length, items: [] });
+    expect((await none(member(null))).json()).toEqual({ count: 0, items: [] });
   });
 });
 

@@ -20,6 +20,7 @@ import {
   listReachableSpacesInOrganization,
   listSpacesInCollection,
   listSpacesInOrganization,
+  listSpacesInOrganizationFor,
   updateSpace,
 } from './queries.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
@@ -226,10 +227,21 @@ export async function listOrganizationSpaces(
   organizationId: string,
   query: PageQuery,
 ): Promise<Page<Space>> {
-  const membership = await findMembership(context.db, organizationId, userId);
-  if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const page = context.cursors.request(`spaces:${organizationId}`, query);
-  const result = await spacesPageFor(context, organizationId, { userId, role: membership.role }, page);
+  // A member's page is read with their membership; a guest's is another query.
+  const memberRows =
+    page.limit === 0 ? [] : await listSpacesInOrganizationFor(context.db, page, organizationId, userId);
+  const membership = memberRows[0]?.caller ?? (await findMembership(context.db, organizationId, userId));
+  if (!membership) throw new NotFoundError('No organization with this id is visible to you');
+  const result =
+    membership.role === null || memberRows.length === 0
+      ? await spacesPageFor(context, organizationId, { userId, role: membership.role }, page)
+      : await paginate(context.cursors, page, {
+          rows: () => Promise.resolve(memberRows),
+          count: () => countSpacesInOrganization(context.db, organizationId),
+          keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+          toItem: (row) => row,
+        });
   const roleOf = await spaceRolesFor(context.db, organizationId, { userId, role: membership.role }, result.items);
   return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }

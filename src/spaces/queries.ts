@@ -4,6 +4,7 @@ import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
 import { reachableSpaceIds } from '../model/access/grants.js';
+import { membershipColumn } from '../model/access/membership.js';
 
 export async function updateSpace(
   db: Db,
@@ -32,6 +33,20 @@ export const listSpacesInOrganization = pageQuery(
     liveSpacesOf(db, organizationId)
       .select(SPACE_COLUMNS)
       .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT)),
+);
+
+/**
+ * listSpacesInOrganization as `callerId` asks for it: each row also carries
+ * the caller's membership (membershipColumn), which decides whether they may
+ * read the page, so that the check and the page cost one round trip.
+ */
+export const listSpacesInOrganizationFor = pageQuery(
+  { createdAt: 's.created_at', id: 's.id' },
+  (db, organizationId: string, callerId: string) =>
+    liveSpacesOf(db, organizationId)
+      .select(SPACE_COLUMNS)
+      .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT))
+      .select(membershipColumn(organizationId, callerId).as('caller')),
 );
 
 export async function countSpacesInOrganization(db: Db, organizationId: string): Promise<number> {
