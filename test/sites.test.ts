@@ -201,10 +201,24 @@ describe('listing sites', () => {
   });
 
   it('is for members: a guest gets a 403, a non-member a 404', async () => {
-    const { org, guest } = await organization();
+    const { org, guest, reader, site } = await organization();
     const stranger = await t.factory.account();
-    expect((await call(guest, 'GET', `/orgs/${org}/sites`)).statusCode).toBe(403);
-    expect((await call(stranger, 'GET', `/orgs/${org}/sites`)).statusCode).toBe(404);
+    const refusals = async () => {
+      // The whole list, a page of none and a filtered list ask who is reading in different ways.
+      for (const query of ['', '?limit=0', '?published=false']) {
+        const asGuest = await call(guest, 'GET', `/orgs/${org}/sites${query}`);
+        expect(asGuest.statusCode).toBe(403);
+        expect(asGuest.json().error.message).toBe('Guests cannot list the sites of the organization');
+        expect((await call(stranger, 'GET', `/orgs/${org}/sites${query}`)).statusCode).toBe(404);
+      }
+    };
+    await refusals();
+    const made = await site();
+    await refusals();
+    expect((await call(reader, 'GET', `/orgs/${org}/sites`)).json().items.map((s: { id: string }) => s.id)).toEqual([
+      made.id,
+    ]);
+    expect((await call(reader, 'GET', `/orgs/${org}/sites?limit=0`)).json()).toEqual({ count: 1, items: [] });
   });
 });
 

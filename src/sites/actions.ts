@@ -1,10 +1,10 @@
-import { BadRequestError, ConflictError, ForbiddenError } from '../core/errors.js';
+import { BadRequestError, ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
-import { organizationRole, requireOrganizationAdmin } from '../model/access/membership.js';
+import { fullMembershipOf, requireFullMembership, requireOrganizationAdmin } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
@@ -16,6 +16,8 @@ import {
   deleteSite as deleteSiteRow,
   findSite,
   insertSite,
+  filtersSites,
+  listAllSitesFor,
   listSites,
   updateSite,
   type SiteRow,
@@ -27,11 +29,7 @@ import { loadStructure } from './structure/queries.js';
 import { buildStructure, hasSections, siteSpacesIn } from './structure/tree.js';
 
 /** Members of any role read the organization's sites; guests do not see them. */
-async function requireSiteReader(context: Context, organizationId: string, userId: string) {
-  const role = await organizationRole(context.db, organizationId, userId);
-  if (role === null) throw new ForbiddenError('Guests cannot list the sites of the organization');
-  return role;
-}
+const SITES_REFUSED = 'list the sites of the organization';
 
 export async function listOrganizationSites(
   context: Context,
@@ -39,7 +37,6 @@ export async function listOrganizationSites(
   organizationId: string,
   query: ListSitesQuery,
 ): Promise<Page<Site>> {
-  await requireSiteReader(context, organizationId, userId);
   const filters = {
     space: query.space,
     title: query.title === undefined ? undefined : containsPattern(query.title.toLowerCase()),
@@ -50,8 +47,17 @@ export async function listOrganizationSites(
     `sites:${organizationId}:${query.space ?? ''}:${query.title ?? ''}:${String(query.published ?? '')}:${(query.type ?? []).join(',')}`,
     query,
   );
+  // The unfiltered page, the one most asked for, carries the caller's membership.
+  const carried = page.limit > 0 && !filtersSites(filters);
+  if (!carried) await requireFullMembership(context.db, organizationId, userId, SITES_REFUSED);
   return paginate(context.cursors, page, {
-    rows: () => listSites(context.db, page, organizationId, filters),
+    rows: async () => {
+      if (!carried) return listSites(context.db, page, organizationId, filters);
+      const rows = await listAllSitesFor(context.db, page, organizationId, userId);
+      // Checked before anything of the rows is used.
+      await fullMembershipOf(context.db, organizationId, userId, rows, SITES_REFUSED);
+      return rows;
+    },
     count: () => countSites(context.db, organizationId, filters),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => presentSite(row, context.urls),

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable, type Updateable } f
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { Db } from '../db/database.js';
 import type { Database, SiteType, SitesTable } from '../db/types.js';
+import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SITE_FIELDS = [
@@ -114,6 +115,21 @@ const KEYSET = { createdAt: 'st.created_at', id: 'st.id' };
 /** The list without filters, the one most asked for: compiled once. */
 const allSites = pageQuery(KEYSET, (db, organizationId: string) => siteList(db, organizationId, {}));
 
+/**
+ * The list without filters as `callerId` asks for it, each row carrying the
+ * caller's membership (membershipColumn): check it before using the rows.
+ */
+const allSitesFor = pageQuery(KEYSET, (db, organizationId: string, callerId: string) =>
+  siteList(db, organizationId, {}).select(membershipColumn(organizationId, callerId).as('caller')),
+);
+export const listAllSitesFor = (db: Db, page: PageRequest, organizationId: string, callerId: string) =>
+  allSitesFor(db, page, organizationId, callerId) as unknown as Promise<
+    Array<SiteWithCount & { caller: CarriedMembership }>
+  >;
+
+/** Whether a list of sites is filtered at all. */
+export const filtersSites = (filters: SiteFilters) => Object.values(filters).some((value) => value !== undefined);
+
 /** A page of the organization's sites with their site-space counts. */
 export async function listSites(
   db: Db,
@@ -121,8 +137,7 @@ export async function listSites(
   organizationId: string,
   filters: SiteFilters,
 ): Promise<SiteWithCount[]> {
-  const filtered = Object.values(filters).some((value) => value !== undefined);
-  if (!filtered) return (await allSites(db, page, organizationId)) as unknown as SiteWithCount[];
+  if (!filtersSites(filters)) return (await allSites(db, page, organizationId)) as unknown as SiteWithCount[];
   let query = siteList(db, organizationId, filters);
   if (page.after) {
     const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;

@@ -62,18 +62,29 @@ export function membershipColumn(organizationId: string, userId: string): RawBui
 }
 
 /**
- * requireRosterAccess on the rows of a list that carried the caller's
+ * requireFullMembership on the rows of a list that carried the caller's
  * membership (membershipColumn): no round trip when there are rows, one when
  * there are none to tell.
  */
-export async function rosterAccessOf(
+export async function fullMembershipOf(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  rows: readonly { caller: CarriedMembership }[],
+  refused: string,
+): Promise<Role> {
+  if (rows.length === 0) return requireFullMembership(db, organizationId, userId, refused);
+  return fullRoleOf(rows[0]!.caller, refused);
+}
+
+/** requireRosterAccess on the rows of a list that carried the caller's membership, as fullMembershipOf. */
+export function rosterAccessOf(
   db: Db,
   organizationId: string,
   userId: string,
   rows: readonly { caller: CarriedMembership }[],
 ): Promise<Role> {
-  if (rows.length === 0) return requireRosterAccess(db, organizationId, userId);
-  return fullRoleOf(rows[0]!.caller, ROSTER_REFUSED);
+  return fullMembershipOf(db, organizationId, userId, rows, ROSTER_REFUSED);
 }
 
 const organizationNotFound = () => new NotFoundError('No organization with this id is visible to you');
