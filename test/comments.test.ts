@@ -196,6 +196,27 @@ describe('space comments', () => {
     expect((await call(member('read'), 'PUT', url, { addedReactions: ['👍'] })).statusCode).toBe(403);
   });
 
+  it('show the e-mail of whoever reacted while they are a member, and not once they left', async () => {
+    const { admin, member, comments, organization } = await spaceWithPages();
+    const [author, reactor, reader] = [member('comment'), member('comment'), member('read')];
+    const id = (await call(author, 'POST', comments, { body: { markdown: 'React to me' } })).json().id as string;
+    await call(reactor, 'PUT', `${comments}/${id}`, { addedReactions: ['👍'] });
+    const reactorShown = async () => {
+      const listed = await call(reader, 'GET', comments);
+      expect(listed.statusCode).toBe(200);
+      expectSpecResponse('listCommentsInSpace', 200, listed.json());
+      const [comment] = listed.json().items as Array<{ reactions: Array<{ users: Array<{ user: { id: string } }> }> }>;
+      const shown = comment!.reactions[0]!.users[0]!.user;
+      expect(shown.id).toBe(reactor.user.id);
+      return shown;
+    };
+    expect(await reactorShown()).toHaveProperty('email', reactor.user.email);
+
+    const removed = await call(admin, 'DELETE', `/v1/orgs/${organization.id}/members/${reactor.user.id}`);
+    expect(removed.statusCode).toBeLessThan(300);
+    expect(await reactorShown()).not.toHaveProperty('email');
+  });
+
   it('are deleted with their replies by their author or an admin, and by no one else', async () => {
     const { admin, member, space, comments } = await spaceWithPages();
     const author = member('comment');

@@ -71,7 +71,10 @@ async function showComments(
   const tree = await currentTree(context, thread);
   const versions = await pageVersionsByIds(context.db, goneVersionIds(rows, tree));
   const users = usersOfComments(rows);
-  const members = rows.flatMap((row) => row.member_ids ?? []);
+  const members = rows.flatMap((row) => [
+    ...(row.member_ids ?? []),
+    ...(row.reactions ?? []).flatMap(([, reactor, , , , , member]) => (member ? [reactor] : [])),
+  ]);
   const emails = await emailVisibilityFor(context.db, userId, [...users.keys()], thread.space.organization_id, members);
   const documents = format === 'document' ? await bodyDocuments(context, 'comments', rows) : null;
   return presentComments(rows, tree, versions, users, { thread, userId, urls: context.urls, emails, documents });

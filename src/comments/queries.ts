@@ -35,8 +35,11 @@ const COMMENT_COLUMNS = [
   'c.replies_count',
 ] as const;
 
-/** A reaction as the list query carries it: [emoji, user id, when, the user's e-mail, name and photo]. */
-export type ReactionTuple = [string, string, string, string, string, string | null];
+/**
+ * A reaction as the list query carries it: [emoji, user id, when, the user's
+ * e-mail, name and photo, whether they are a member of the organization].
+ */
+export type ReactionTuple = [string, string, string, string, string, string | null, boolean];
 
 /**
  * What a comment is shown with, read in the same statement: its author, who
@@ -55,11 +58,13 @@ function withPeople<O>(query: SelectQueryBuilder<Database & { c: CommentsTable }
       'ru.display_name as resolved_by_name',
       'ru.photo_url as resolved_by_photo',
       sql<ReactionTuple[] | null>`(
-        select json_agg(json_build_array(x.emoji, x.user_id, x.reacted_at, xu.email, xu.display_name, xu.photo_url)
+        select json_agg(json_build_array(x.emoji, x.user_id, x.reacted_at, xu.email, xu.display_name, xu.photo_url,
+            exists (select 1 from organization_members xm where xm.organization_id = c.organization_id and xm.user_id = x.user_id))
           order by x.reacted_at, x.emoji, x.user_id)
         from comment_reactions x join users xu on xu.id = x.user_id
         where x.comment_id = c.id and x.reply_id is null)`.as('reactions'),
-      // Who of the author and resolver is a member of the organization: their e-mails need no other lookup.
+      // Who of the author and resolver is a member of the organization: with the reactions' flags, the
+      // e-mails a page shows need no other lookup.
       sql<string[] | null>`(select array_agg(m.user_id) from organization_members m
         where m.organization_id = c.organization_id and m.user_id in (c.posted_by, c.resolved_by))`.as('member_ids'),
     ]);
