@@ -1,9 +1,8 @@
 import { NotFoundError, ForbiddenError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
-import { findMembership } from '../model/access/membership.js';
 import type { Role } from '../model/access/roles.js';
 import type { Context } from '../model/context.js';
-import { findSite, lockSiteRow, type SiteRow } from './queries.js';
+import { findSiteFor, lockSiteRow, type SiteRow } from './queries.js';
 
 export const siteNotFound = () => new NotFoundError('No site with this id is visible to you');
 
@@ -23,12 +22,11 @@ export async function findSiteAsMember(
   siteId: string,
   userId: string,
 ): Promise<SiteAccess> {
-  const [membership, site] = await Promise.all([
-    findMembership(context.db, organizationId, userId),
-    findSite(context.db, organizationId, siteId),
-  ]);
-  if (!membership?.role || !site) throw siteNotFound();
-  return { site, role: membership.role };
+  const found = await findSiteFor(context.db, organizationId, siteId, userId);
+  const role = found?.caller?.role;
+  if (!found || !role) throw siteNotFound();
+  const { caller: _caller, ...site } = found;
+  return { site, role };
 }
 
 /** The site, when the caller is an admin of its organization: 404 as for `findSiteAsMember`, else 403. */

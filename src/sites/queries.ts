@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { precompiled } from '../db/precompiled.js';
 import type { Db } from '../db/database.js';
 import type { Database, SiteType, SitesTable } from '../db/types.js';
 import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
@@ -37,6 +38,25 @@ export async function findSite(db: Db, organizationId: string, siteId: string): 
     .where('organization_id', '=', organizationId)
     .where('id', '=', siteId)
     .executeTakeFirst();
+}
+
+/** The site with `callerId`'s membership of its organization (membershipColumn), in one statement and compiled once. */
+const siteWithCaller = precompiled((db, organizationId: string, siteId: string, callerId: string) =>
+  db
+    .selectFrom('sites')
+    .select(SITE_FIELDS)
+    .select(membershipColumn(organizationId, callerId).as('caller'))
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', siteId),
+);
+
+export async function findSiteFor(
+  db: Db,
+  organizationId: string,
+  siteId: string,
+  callerId: string,
+): Promise<(SiteRow & { caller: CarriedMembership }) | undefined> {
+  return (await siteWithCaller(db, organizationId, siteId, callerId))[0];
 }
 
 export async function lockSiteRow(db: Db, organizationId: string, siteId: string): Promise<SiteRow | undefined> {
