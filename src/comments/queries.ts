@@ -150,6 +150,9 @@ function commentPageFor(shape: Shape): CommentPage {
         );
       },
       arity,
+      // A thread's index filters and orders an unfiltered page, whatever the thread; filters by
+      // status or author read a share of it that depends on their values.
+      { fixedFetch: !shape.status && !shape.authors && !shape.page },
     );
     commentPages.set(key, run);
   }

@@ -118,7 +118,7 @@ function keysetPage<DB, TB extends keyof DB, O>(
   columns: { createdAt: string; id: string },
   order: Order,
   after: { createdAt: unknown; id: unknown } | undefined,
-  fetch: number,
+  fetch: unknown,
 ): SelectQueryBuilder<DB, TB, O> {
   const createdAt = sql.ref(columns.createdAt);
   const id = sql.ref(columns.id);
@@ -131,26 +131,38 @@ function keysetPage<DB, TB extends keyof DB, O>(
         : sql<boolean>`(${createdAt}, ${id}) > ${position}`,
     );
   }
-  return narrowed.orderBy(createdAt, order).orderBy(id, order).limit(sql.lit(fetch));
+  return narrowed
+    .orderBy(createdAt, order)
+    .orderBy(id, order)
+    .limit(typeof fetch === 'number' ? sql.lit(fetch) : (fetch as number));
 }
 
 /**
- * How many rows a page query fetches for a page of `limit`: the least of a
- * few sizes that holds the page and one more row. The size is written into
- * the SQL, not bound: PostgreSQL then costs a plan for the rows it will
- * really read and keeps one generic plan per statement instead of planning
- * each call (a bound `LIMIT $n` is costed at a tenth of the table, which no
- * generic plan survives). A few sizes keep the statements per connection few
- * whatever limits callers send.
+ * How many rows a page query with a fixed fetch size fetches for a page of
+ * `limit`: the least of a few sizes that holds the page and one more row.
  */
 const FETCH_SIZES = [1, 2, 6, 11, 21, 51, 101, 201, 501, 1001] as const;
 const fetchSize = (limit: number) => FETCH_SIZES.find((size) => size > limit) ?? limit + 1;
 
+export interface PageQueryOptions {
+  /**
+   * Write the number of rows to fetch into the SQL, one of a few sizes,
+   * instead of binding it. A bound `LIMIT $n` is costed at a tenth of the
+   * table, so PostgreSQL never keeps a generic plan and plans every call for
+   * its values; with the size written in, it keeps one plan per statement.
+   * Only for a query whose best plan is the same whatever its arguments (an
+   * index that both filters and orders it): a generic plan does not know
+   * which organization or filter value it reads, and an organization of one
+   * member and one of 50,000 want different plans for most lists.
+   */
+  fixedFetch?: boolean;
+}
+
 /**
  * A keyset-paginated list query, compiled once per shape (order, first page or
- * after a cursor, fetch size) like `precompiled`. `build` makes the filtered,
- * selected query; ordering, the cursor condition and the limit are added here.
- * It returns at most `request.limit + 1` rows.
+ * after a cursor, and the fetch size if fixed) like `precompiled`. `build`
+ * makes the filtered, selected query; ordering, the cursor condition and the
+ * limit are added here. It returns at most `request.limit + 1` rows.
  */
 export function pageQuery<Args extends unknown[], Row>(
   columns: { createdAt: string; id: string },
@@ -159,11 +171,12 @@ export function pageQuery<Args extends unknown[], Row>(
   build: (db: Kysely<Database>, ...args: Args) => SelectQueryBuilder<any, any, Row>,
   /** How many arguments follow `db`; by default, as many as `build` declares. */
   arity: number = build.length - 1,
+  options: PageQueryOptions = {},
 ): (db: Db, request: PageRequest, ...args: Args) => Promise<Row[]> {
   const variants = new Map<string, (db: Db, ...parameters: unknown[]) => Promise<Row[]>>();
   return async (db, request, ...args) => {
-    const fetch = fetchSize(request.limit);
-    const shape = `${request.order}:${request.after ? 'after' : 'first'}:${fetch}`;
+    const fetch = options.fixedFetch ? fetchSize(request.limit) : undefined;
+    const shape = `${request.order}:${request.after ? 'after' : 'first'}:${fetch ?? 'bound'}`;
     let run = variants.get(shape);
     if (!run) {
       const withCursor = request.after !== undefined;
@@ -171,13 +184,15 @@ export function pageQuery<Args extends unknown[], Row>(
         (compiler, ...parameters: unknown[]) => {
           const [createdAt, id] = parameters.slice(arity);
           const query = build(compiler, ...(parameters.slice(0, arity) as Args));
-          return keysetPage(query, columns, request.order, withCursor ? { createdAt, id } : undefined, fetch);
+          const after = withCursor ? { createdAt, id } : undefined;
+          return keysetPage(query, columns, request.order, after, fetch ?? parameters.at(-1));
         },
-        arity + (withCursor ? 2 : 0),
+        arity + (withCursor ? 2 : 0) + (fetch === undefined ? 1 : 0),
       );
       variants.set(shape, run);
     }
     const keyset = request.after ? [request.after.createdAt.toISOString(), request.after.id] : [];
+    if (fetch === undefined) return run(db, ...args, ...keyset, request.limit + 1);
     const rows = await run(db, ...args, ...keyset);
     return rows.length > request.limit + 1 ? rows.slice(0, request.limit + 1) : rows;
   };
