@@ -233,16 +233,10 @@ export async function listOrganizationSpaces(
     page.limit === 0 ? [] : await listSpacesInOrganizationFor(context.db, page, organizationId, userId);
   const membership = memberRows[0]?.caller ?? (await findMembership(context.db, organizationId, userId));
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
-  const result =
-    membership.role === null || memberRows.length === 0
-      ? await spacesPageFor(context, organizationId, { userId, role: membership.role }, page)
-      : await paginate(context.cursors, page, {
-          rows: () => Promise.resolve(memberRows),
-          count: () => countSpacesInOrganization(context.db, organizationId),
-          keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-          toItem: (row) => row,
-        });
-  const roleOf = await spaceRolesFor(context.db, organizationId, { userId, role: membership.role }, result.items);
+  const member = { userId, role: membership.role };
+  const read = member.role !== null && memberRows.length > 0 ? memberRows : undefined;
+  const result = await spacesPageFor(context, organizationId, member, page, read);
+  const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
   return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }
 
@@ -299,12 +293,23 @@ export async function listMemberSpaces(
 }
 
 /** A page of the live spaces the member sees: every one for a member with a role, those they reach for a guest. */
-function spacesPageFor(context: Context, organizationId: string, member: Member, page: PageRequest) {
+type OrganizationSpaceRow = Awaited<ReturnType<typeof listSpacesInOrganization>>[number];
+
+/** `read`: the page's rows of a member, where the caller read them already. */
+function spacesPageFor(
+  context: Context,
+  organizationId: string,
+  member: Member,
+  page: PageRequest,
+  read?: OrganizationSpaceRow[],
+) {
   return paginate(context.cursors, page, {
     rows: () =>
-      member.role === null
-        ? listReachableSpacesInOrganization(context.db, page, organizationId, member.userId)
-        : listSpacesInOrganization(context.db, page, organizationId),
+      read
+        ? Promise.resolve(read)
+        : member.role === null
+          ? listReachableSpacesInOrganization(context.db, page, organizationId, member.userId)
+          : listSpacesInOrganization(context.db, page, organizationId),
     count: () =>
       member.role === null
         ? countReachableSpacesInOrganization(context.db, organizationId, member.userId)

@@ -26,14 +26,14 @@ function liveSpacesOf(db: Kysely<Database>, organizationId: string) {
 const liveSpacesInOrganizationCount = (db: Kysely<Database>, organizationId: string) =>
   db.selectFrom('organizations').select('live_spaces_count').where('id', '=', organizationId);
 
+/** An organization's spaces that are not deleted, each row carrying the total count. */
+const liveSpacesWithCount = (db: Kysely<Database>, organizationId: string) =>
+  liveSpacesOf(db, organizationId)
+    .select(SPACE_COLUMNS)
+    .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT));
+
 /** A page of an organization's spaces that are not deleted, newest first, each row carrying the total count. */
-export const listSpacesInOrganization = pageQuery(
-  { createdAt: 's.created_at', id: 's.id' },
-  (db, organizationId: string) =>
-    liveSpacesOf(db, organizationId)
-      .select(SPACE_COLUMNS)
-      .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT)),
-);
+export const listSpacesInOrganization = pageQuery({ createdAt: 's.created_at', id: 's.id' }, liveSpacesWithCount);
 
 /**
  * listSpacesInOrganization as `callerId` asks for it: each row also carries
@@ -43,10 +43,7 @@ export const listSpacesInOrganization = pageQuery(
 export const listSpacesInOrganizationFor = pageQuery(
   { createdAt: 's.created_at', id: 's.id' },
   (db, organizationId: string, callerId: string) =>
-    liveSpacesOf(db, organizationId)
-      .select(SPACE_COLUMNS)
-      .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT))
-      .select(membershipColumn(organizationId, callerId).as('caller')),
+    liveSpacesWithCount(db, organizationId).select(membershipColumn(organizationId, callerId).as('caller')),
 );
 
 export async function countSpacesInOrganization(db: Db, organizationId: string): Promise<number> {
