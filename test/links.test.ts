@@ -345,7 +345,8 @@ describe('space links', () => {
     await refused({ page: broken.next!.page }, `/v1/spaces/${f.spaceId}/content/page/${f.home}/links`);
     await refused({ status: 'nope' }, `/v1/spaces/${f.spaceId}/content/page/${f.home}/links`);
     await refused({ limit: '5000' }, `/v1/spaces/${f.spaceId}/content/files/${f.logo}/backlinks`);
-    const tampered = `${broken.next!.page.slice(0, -2)}xx`;
+    const cursor = broken.next!.page;
+    const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('xx') ? 'yy' : 'xx'}`;
     await refused({ status: 'broken', page: tampered });
   });
 });
