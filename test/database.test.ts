@@ -62,3 +62,10 @@ describe('prepared statements', () => {
     }
   });
 });
+
+describe('the connections of the pool', () => {
+  it('run without JIT compilation, which cost more than the short queries it compiled', async () => {
+    const { rows } = await sql<{ jit: string }>`show jit`.execute(t.db);
+    expect(rows).toEqual([{ jit: 'off' }]);
+  });
+});
