@@ -408,7 +408,8 @@ describe('kept counters under concurrent writes through both instances', () => {
         and c.replies_count <> (select count(*) from comment_replies p where p.comment_id = c.id)
       union all
       select 'organization ' || o.id from organizations o where o.id = ${org}
-        and o.live_spaces_count <> (select count(*) from spaces s where s.organization_id = o.id and s.deleted_at is null)
+        and (o.live_spaces_count <> (select count(*) from spaces s where s.organization_id = o.id and s.deleted_at is null)
+          or o.members_count <> (select count(*) from organization_members m where m.organization_id = o.id))
       union all
       select 'collection ' || k.id from collections k where k.organization_id = ${org}
         and k.live_spaces_count <> (select count(*) from spaces s where s.parent_id = k.id and s.deleted_at is null)

@@ -70,6 +70,8 @@ export interface OrganizationsTable {
   merge_rules: ColumnType<MergeRules, string | undefined, string>;
   /** Kept by a trigger on spaces. */
   live_spaces_count: Generated<number>;
+  /** Kept by a trigger on organization_members. */
+  members_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -29,13 +29,16 @@ function filtered(db: Kysely<Database>, organizationId: string, filters: MemberF
 }
 
 /**
- * The count of `filtered`: without a search, from the memberships alone
- * (every one has its user), an index-only scan rather than a join of every
- * member with their user.
+ * The count of `filtered`: unfiltered, the organization's kept count; without
+ * a search, from the memberships alone (every one has its user), an
+ * index-only scan rather than a join of every member with their user.
  */
 function countOf(db: Kysely<Database>, organizationId: string, filters: MemberFilters, role: string, pattern: string) {
   if (filters.search !== undefined) {
     return filtered(db, organizationId, filters, role, pattern).select((eb) => eb.fn.countAll<string>().as('n'));
+  }
+  if (filters.sort === 'joinedAt' && filters.role === undefined) {
+    return db.selectFrom('organizations').where('id', '=', organizationId).select('members_count as n');
   }
   let query = db.selectFrom('organization_members').where('organization_members.organization_id', '=', organizationId);
   if (filters.sort === 'lastSeenAt') query = query.where('organization_members.last_seen_at', 'is not', null);

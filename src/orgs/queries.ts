@@ -84,7 +84,7 @@ export async function createOrganization(
   clock: Clock,
   input: NewOrganizationInput,
   adminUserId: string,
-): Promise<Omit<OrganizationRow, 'live_spaces_count'> & { member_role: Role }> {
+): Promise<Omit<OrganizationRow, 'live_spaces_count' | 'members_count'> & { member_role: Role }> {
   const now = clock.now();
   const organization = await tx
     .insertInto('organizations')

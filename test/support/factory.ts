@@ -49,7 +49,7 @@ export class Factory {
   async organization(
     adminUserId: string,
     fields: Partial<NewOrganizationInput> = {},
-  ): Promise<Omit<OrganizationRow, 'live_spaces_count'>> {
+  ): Promise<Omit<OrganizationRow, 'live_spaces_count' | 'members_count'>> {
     return this.db
       .transaction()
       .execute((tx) =>

@@ -26,7 +26,8 @@ export const ORGANIZATION_FIELDS = [
   'created_at',
 ] as const;
 export const ORGANIZATION_COLUMNS = ORGANIZATION_FIELDS.map((field) => `o.${field}` as const);
-export type OrganizationFields = Omit<OrganizationRow, 'updated_at' | 'live_spaces_count'>;
+/** An organization as it is presented: its kept counts are for lists, not part of it. */
+export type OrganizationFields = Omit<OrganizationRow, 'updated_at' | 'live_spaces_count' | 'members_count'>;
 
 /** The organization's fields, for presenting it where the caller's access was checked another way (through a space). */
 export async function findOrganizationFields(db: Db, organizationId: string): Promise<OrganizationFields | undefined> {
