@@ -228,13 +228,14 @@ export async function listOrganizationSpaces(
   query: PageQuery,
 ): Promise<Page<Space>> {
   const page = context.cursors.request(`spaces:${organizationId}`, query);
-  // A member's page is read with their membership; a guest's is another query.
+  // A member with a role gets the page with their membership; for anyone
+  // else, the membership is looked up, and a guest's page is another query.
   const memberRows =
     page.limit === 0 ? [] : await listSpacesInOrganizationFor(context.db, page, organizationId, userId);
   const membership = memberRows[0]?.caller ?? (await findMembership(context.db, organizationId, userId));
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const member = { userId, role: membership.role };
-  const read = member.role !== null && memberRows.length > 0 ? memberRows : undefined;
+  const read = memberRows.length > 0 ? memberRows : undefined;
   const result = await spacesPageFor(context, organizationId, member, page, read);
   const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
   return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };

@@ -4,7 +4,7 @@ import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
 import { reachableSpaceIds } from '../model/access/grants.js';
-import { membershipColumn } from '../model/access/membership.js';
+import { isFullMember, membershipColumn } from '../model/access/membership.js';
 
 export async function updateSpace(
   db: Db,
@@ -32,18 +32,33 @@ const liveSpacesWithCount = (db: Kysely<Database>, organizationId: string) =>
     .select(SPACE_COLUMNS)
     .select(() => liveSpacesInOrganizationCount(db, organizationId).as(TOTAL_COUNT));
 
+// spaces_organization_live_idx and spaces_parent_live_idx each filter and
+// order their page, whatever the organization or collection: one plan fits all.
+const ONE_PLAN = { fixedFetch: true };
+
 /** A page of an organization's spaces that are not deleted, newest first, each row carrying the total count. */
-export const listSpacesInOrganization = pageQuery({ createdAt: 's.created_at', id: 's.id' }, liveSpacesWithCount);
+export const listSpacesInOrganization = pageQuery(
+  { createdAt: 's.created_at', id: 's.id' },
+  liveSpacesWithCount,
+  1,
+  ONE_PLAN,
+);
 
 /**
  * listSpacesInOrganization as `callerId` asks for it: each row also carries
  * the caller's membership (membershipColumn), which decides whether they may
- * read the page, so that the check and the page cost one round trip.
+ * read the page, so that the check and the page cost one round trip. Only a
+ * member with a role gets rows: a guest's page is another query, and the
+ * organization's rows would be read for nothing.
  */
 export const listSpacesInOrganizationFor = pageQuery(
   { createdAt: 's.created_at', id: 's.id' },
   (db, organizationId: string, callerId: string) =>
-    liveSpacesWithCount(db, organizationId).select(membershipColumn(organizationId, callerId).as('caller')),
+    liveSpacesWithCount(db, organizationId)
+      .select(membershipColumn(organizationId, callerId).as('caller'))
+      .where(isFullMember(organizationId, callerId)),
+  2,
+  ONE_PLAN,
 );
 
 export async function countSpacesInOrganization(db: Db, organizationId: string): Promise<number> {
@@ -56,14 +71,16 @@ export async function countSpacesInOrganization(db: Db, organizationId: string):
  * collection they reach), newest first, each row carrying the total count.
  * The ids are found once, as an array (`reached`) that both the count and
  * the primary-key lookups of the page read, rather than a set the
- * organization's spaces would be joined to.
+ * organization's spaces would be joined to. Materialized: inlined, the
+ * array's subquery ran once for each of its two uses.
  */
 export const listReachableSpacesInOrganization = pageQuery(
   { createdAt: 's.created_at', id: 's.id' },
   (db, organizationId: string, userId: string) =>
     db
-      .with('reached', (qb) =>
-        qb.selectNoFrom(sql<string[]>`array${reachableSpaceIds(organizationId, userId)}`.as('ids')),
+      .with(
+        (cte) => cte('reached').materialized(),
+        (qb) => qb.selectNoFrom(sql<string[]>`array${reachableSpaceIds(organizationId, userId)}`.as('ids')),
       )
       .selectFrom(['reached', 'spaces as s'])
       .where('s.organization_id', '=', organizationId)
@@ -93,10 +110,14 @@ const liveSpacesInCollectionCount = (db: Kysely<Database>, collectionId: string)
   db.selectFrom('collections').select('live_spaces_count').where('id', '=', collectionId);
 
 /** A page of a collection's spaces that are not deleted, newest first, each row carrying the total count. */
-export const listSpacesInCollection = pageQuery({ createdAt: 's.created_at', id: 's.id' }, (db, collectionId: string) =>
-  liveSpacesIn(db, collectionId)
-    .select(SPACE_COLUMNS)
-    .select(() => liveSpacesInCollectionCount(db, collectionId).as(TOTAL_COUNT)),
+export const listSpacesInCollection = pageQuery(
+  { createdAt: 's.created_at', id: 's.id' },
+  (db, collectionId: string) =>
+    liveSpacesIn(db, collectionId)
+      .select(SPACE_COLUMNS)
+      .select(() => liveSpacesInCollectionCount(db, collectionId).as(TOTAL_COUNT)),
+  1,
+  ONE_PLAN,
 );
 
 export async function countSpacesInCollection(db: Db, collectionId: string): Promise<number> {

@@ -100,14 +100,15 @@ export function reachableCollectionIds(organizationId: string, userId: string): 
 
 /**
  * The ids of the live spaces `grants` reach (SQL, a subquery). Written so that
- * the planner looks each space up, by primary key or by collection, rather
- * than scanning every space of the organization to join them: the scalar
- * subquery and the fenced lateral one are not flattened into joins.
+ * the planner looks each space up, by its live id (an index-only lookup in
+ * spaces_live_id_idx) or by collection, rather than scanning every space of
+ * the organization to join them: the scalar subquery and the fenced lateral
+ * one are not flattened into joins.
  */
 function liveSpaceIdsReached(grants: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`(
     select g.space_id from ${grants} g
-    where g.space_id is not null and (select x.deleted_at is null from spaces x where x.id = g.space_id)
+    where g.space_id is not null and (select true from spaces x where x.id = g.space_id and x.deleted_at is null)
     union
     select x.id from ${collectionIdsReached(grants)} r
       cross join lateral (
