@@ -120,7 +120,7 @@ export async function seedSoak(app: FastifyInstance, tenants = CONTENT_SHAPES.le
   const authorization = `Bearer ${token}`;
   const seeded: SoakTenant[] = [];
   for (let tenant = 0; tenant < tenants; tenant++) seeded.push(await seedTenant(app, authorization, tenant));
-  // Fresh tables have no statistics until autovacuum gets to them.
-  await sql`ANALYZE`.execute(app.db);
+  // Fresh tables have neither statistics nor a visibility map until autovacuum gets to them.
+  await sql`VACUUM (ANALYZE)`.execute(app.db);
   return { authorization, tenants: seeded };
 }
