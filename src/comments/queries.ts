@@ -150,9 +150,10 @@ function commentPageFor(shape: Shape): CommentPage {
         );
       },
       arity,
-      // A thread's index filters and orders an unfiltered page, whatever the thread; filters by
-      // status or author read a share of it that depends on their values.
-      { fixedFetch: !shape.status && !shape.authors && !shape.page },
+      // A thread's index, or its index by status, filters and orders an unfiltered page or one of
+      // a status, whatever the thread or status; filters by authors or page read a share of the
+      // thread that depends on their values.
+      { fixedFetch: !shape.authors && !shape.page },
     );
     commentPages.set(key, run);
   }
