@@ -68,6 +68,16 @@ describe('list serialiser', () => {
     expect(typeof byItems(pages['a small page'])).toBe('string');
   });
 
+  it('answers as bytes a page a little short of 64K characters, which as text would be at the edge', () => {
+    const page = { count: 30, items: Array.from({ length: 30 }, (_, i) => note(i, 'ж'.repeat(2000))) };
+    const text = plain(page);
+    expect(text.length).toBeGreaterThan(58 * 1024);
+    expect(text.length).toBeLessThan(64 * 1024);
+    const answer = byItems(page);
+    expect(Buffer.isBuffer(answer)).toBe(true);
+    expect(bytesOf(answer).equals(Buffer.from(text))).toBe(true);
+  });
+
   it('leaves any other schema to the whole serialiser', () => {
     const other = Type.Object({ items: Type.Array(Type.String()), title: Type.String() });
     const serialize = listSerializerFactory()(externals, {})({ ...route, schema: other });
