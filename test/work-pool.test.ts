@@ -62,7 +62,8 @@ describe('the conversion pool', () => {
   });
 
   it('answers 503 with Retry-After when its queue is full, and serves again once it drains', async () => {
-    const { pool } = conversions({ maxQueue: 1 });
+    // A deadline far past the slow task's second: a loaded machine must not stop it, which is another test.
+    const { pool } = conversions({ maxQueue: 1, timeoutMs: 60_000 });
     try {
       await pool.toDocumentJson('warm', 'warm-up'); // the thread is started and free
       const running = pool.toDocumentJson(SLOW, 'running');
