@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import { authPlugin, requireScopeOnEveryRoute } from './model/access/auth.js';
+import { answerStorePlugin } from './core/answer-store.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { inputPlugin } from './core/input.js';
@@ -299,6 +300,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     cacheTtlMs: config.authCacheTtlMs,
     failures: { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs },
   });
+  // Before the routes: it wraps the handlers of those that declare themselves replayable.
+  await app.register(answerStorePlugin, { db: app.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);

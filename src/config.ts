@@ -34,6 +34,7 @@ const EnvSchema = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
   SITE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2_000 }),
+  ANSWER_STORE_BYTES: Type.Integer({ minimum: 0, maximum: 16 * 1024 * 1024 * 1024, default: 64 * 1024 * 1024 }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
   TRUST_PROXY: Type.Boolean({ default: false }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -83,6 +84,8 @@ export interface Config {
   authCacheTtlMs: number;
   /** How long an instance serves a site's published structure from memory; a change on another instance shows after it. */
   siteCacheTtlMs: number;
+  /** The most bytes of answers an instance keeps to serve again while their rows are unchanged; 0 keeps none. */
+  answerStoreBytes: number;
   /** Signs page cursors; when unset, a generated secret kept in the database is used. */
   secretKey: string | undefined;
   trustProxy: boolean;
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     siteCacheTtlMs: e.SITE_CACHE_TTL_MS,
+    answerStoreBytes: e.ANSWER_STORE_BYTES,
     secretKey: e.SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
@@ -227,6 +231,7 @@ export type AppConfig = Pick<
   | 'bodyLimit'
   | 'authCacheTtlMs'
   | 'siteCacheTtlMs'
+  | 'answerStoreBytes'
   | 'secretKey'
   | 'trustProxy'
   | 'databasePoolSize'

@@ -54,7 +54,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/change-requests',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'listChangeRequestsForSpace',
         tags,
@@ -71,7 +71,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'getChangeRequestById',
         tags,

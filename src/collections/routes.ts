@@ -100,7 +100,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/collections',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'listCollectionsInOrganizationById',
         tags: ['collections'],
@@ -117,7 +117,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/collections/:collectionId',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'getCollectionById',
         tags: ['collections'],

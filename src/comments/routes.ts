@@ -39,6 +39,8 @@ const SPACE_TAGS = ['space-comments'];
 const CHANGE_REQUEST_TAGS = ['change-requests'];
 
 const read = { scope: 'space:read' } as const;
+/** A read whose answer is made from its rows alone (answer-store.ts). */
+const replayableRead = { ...read, replayable: true } as const;
 const write = { scope: 'space:write' } as const;
 
 /*
@@ -47,7 +49,7 @@ const write = { scope: 'space:write' } as const;
  */
 
 const listCommentsOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
-  config: read,
+  config: replayableRead,
   schema: {
     operationId,
     tags,
@@ -71,7 +73,7 @@ const postCommentOptions = <P extends TSchema>(params: P, operationId: string, t
 });
 
 const getCommentOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
-  config: read,
+  config: replayableRead,
   schema: {
     operationId,
     tags,

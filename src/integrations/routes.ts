@@ -19,7 +19,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/integrations',
     {
-      config: { scope: 'integration:read' },
+      config: { scope: 'integration:read', replayable: true },
       schema: {
         operationId: 'listIntegrations',
         tags: ['integrations'],
@@ -34,7 +34,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/integrations/:integrationName',
     {
-      config: { scope: 'integration:read' },
+      config: { scope: 'integration:read', replayable: true },
       schema: {
         operationId: 'getIntegrationByName',
         tags: ['integrations'],

@@ -19,7 +19,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'listMembersInOrganizationById',
         tags: ['members'],
@@ -36,7 +36,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members/:userId',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'getMemberInOrganizationById',
         tags: ['members'],

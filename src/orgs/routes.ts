@@ -23,7 +23,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs',
     {
-      config: { scope: 'organization:read' },
+      config: { scope: 'organization:read', replayable: true },
       schema: {
         operationId: 'listOrganizationsForAuthenticatedUser',
         tags: ['organizations'],
@@ -56,7 +56,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId',
     {
-      config: { scope: 'organization:read' },
+      config: { scope: 'organization:read', replayable: true },
       schema: {
         operationId: 'getOrganizationById',
         tags: ['organizations'],

@@ -43,7 +43,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', replayable: true },
       schema: {
         operationId: 'listSites',
         tags: ['sites'],
@@ -80,7 +80,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', replayable: true },
       schema: {
         operationId: 'getSiteById',
         tags: ['sites'],

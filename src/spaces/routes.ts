@@ -56,7 +56,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/spaces',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'listSpacesInOrganizationById',
         tags: ['spaces'],
@@ -73,7 +73,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/collections/:collectionId/spaces',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'listSpacesInCollectionById',
         tags: ['collections'],
@@ -215,7 +215,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members/:userId/spaces',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'listSpacesForOrganizationMember',
         tags: ['members'],

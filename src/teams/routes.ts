@@ -33,7 +33,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/teams',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'listTeamsInOrganizationById',
         tags: ['teams'],
@@ -73,7 +73,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/teams/:teamId',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'getTeamInOrganizationById',
         tags: ['teams'],
@@ -129,7 +129,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/teams/:teamId/members',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'listTeamMembersInOrganizationById',
         tags: ['teams'],
@@ -211,7 +211,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members/:userId/teams',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', replayable: true },
       schema: {
         operationId: 'listTeamsForOrganizationMember',
         tags: ['members'],

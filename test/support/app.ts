@@ -19,6 +19,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     bodyLimit: 5 * 1024 * 1024,
     authCacheTtlMs: 0,
     siteCacheTtlMs: 0,
+    answerStoreBytes: 16 * 1024 * 1024,
     secretKey: 'test-secret-key-test-secret-key-0123456789',
     trustProxy: false,
     spaceRetentionMs: 7 * 86_400_000,

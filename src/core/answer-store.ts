@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { CompiledQuery } from 'kysely';
+import type { Db } from '../db/database.js';
+import { joinedDigests, ReadRecording, recordReads, replayStatement } from '../db/read-recording.js';
+import { WeightedLru } from './weighted-lru.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's answer is made from the caller, the URL and the rows its
+     * reads return, and nothing else: no clock, no cache of this instance, no
+     * fetch. Its answers may then be kept and served again while its reads
+     * return the same rows (the answer store).
+     */
+    replayable?: boolean;
+  }
+}
+
+/** An answer kept with what it was made from. */
+interface StoredAnswer {
+  payload: Buffer;
+  /** Headers the handler set, beyond those every reply gets. */
+  headers: Record<string, string>;
+  /** The handler's reads as one statement, and the digests it returned when the answer was made. */
+  replay: { text: string; values: unknown[] };
+  digests: string;
+  /** Of the payload: a strong validator for If-None-Match. */
+  etag: string;
+}
+
+/** About what a value of the replay's parameters and the entry's bookkeeping weigh, in bytes. */
+const VALUE_WEIGHT = 64;
+/** An answer made from more reads than this is not kept: checking it would be one unwieldy statement. */
+const MAX_READS = 32;
+const ENTRY_WEIGHT = 512;
+
+const weigh = (answer: StoredAnswer) =>
+  answer.payload.length + answer.replay.text.length + answer.replay.values.length * VALUE_WEIGHT + ENTRY_WEIGHT;
+
+export interface AnswerStoreOptions {
+  db: Db;
+  /** The most bytes of answers kept; 0 keeps none. */
+  capacityBytes: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The answer store's entries and weight now, its bound, and how many answers it served and made: for monitoring. */
+    answerStoreStats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+  }
+}
+
+/**
+ * Keeps the answers of `replayable` GET routes, each with the digest of
+ * every row its handler read, and answers the same request again with the
+ * same bytes when one statement running those reads again finds the same
+ * rows. The reads still run on every request, so an answer is never stale
+ * and a change made through any instance shows at once; what a kept answer
+ * saves is making it (parsing rows, presenting and serialising them).
+ *
+ * Kept per token and URL: the caller is part of what the reads return (their
+ * membership, their role), and the token's scopes were checked before the
+ * handler. An answer is kept only if every statement its handler ran was a
+ * plain read, and only for a 200.
+ */
+export const answerStorePlugin = fp<AnswerStoreOptions>(
+  async (app: FastifyInstance, { db, capacityBytes }) => {
+    const store = new WeightedLru<string, StoredAnswer>(capacityBytes, weigh);
+    let hits = 0;
+    let misses = 0;
+    app.decorate('answerStoreStats', () => ({
+      entries: store.size,
+      bytes: store.weight,
+      maxBytes: capacityBytes,
+      hits,
+      misses,
+    }));
+    if (capacityBytes === 0) return;
+
+    /** The digests the reads return now, or undefined if the statement failed (the handler then runs). */
+    const digestsNow = async (replay: StoredAnswer['replay']) => {
+      try {
+        const result = await db.executeQuery<{ digests: string }>(CompiledQuery.raw(replay.text, replay.values));
+        return result.rows[0]?.digests;
+      } catch (error) {
+        app.log.warn({ err: error }, 'A kept answer could not be checked; its handler answers');
+        return undefined;
+      }
+    };
+
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.replayable) return;
+      const handler = route.handler as (
+        this: FastifyInstance,
+        request: FastifyRequest,
+        reply: FastifyReply,
+      ) => Promise<unknown>;
+      route.handler = async function replayable(this: FastifyInstance, request, reply) {
+        const caller = request.caller;
+        if (request.method !== 'GET' || !caller) return handler.call(this, request, reply);
+        const key = [
+          caller.tokenId,
+          caller.userId,
+          caller.email,
+          caller.displayName,
+          caller.photoUrl,
+          caller.scopes?.join(' '),
+          request.url,
+        ].join('\n');
+
+        const kept = store.get(key);
+        if (kept && (await digestsNow(kept.replay)) === kept.digests) {
+          hits++;
+          return answer(request, reply, kept);
+        }
+        misses++;
+
+        const before = new Set(Object.keys(reply.getHeaders()));
+        const recording = new ReadRecording();
+        let result: unknown;
+        try {
+          result = await recordReads(recording, () => handler.call(this, request, reply));
+        } finally {
+          recording.close();
+        }
+        const reads = recording.reads.length;
+        const keepable = recording.spoiled === undefined && reads > 0 && reads <= MAX_READS;
+        if (!keepable || result === reply || reply.sent || reply.statusCode !== 200) {
+          if (kept) store.delete(key);
+          return result;
+        }
+        const serialized = reply.serialize(result) as string | Buffer;
+        const payload = typeof serialized === 'string' ? Buffer.from(serialized) : serialized;
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (!before.has(name) && name !== 'content-type' && typeof value === 'string') headers[name] = value;
+        }
+        const made: StoredAnswer = {
+          payload,
+          headers,
+          replay: replayStatement(recording.reads),
+          digests: joinedDigests(recording.reads),
+          etag: `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`,
+        };
+        store.set(key, made);
+        return answer(request, reply, made);
+      };
+    });
+  },
+  { name: 'answer-store' },
+);
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Sends a kept answer, or 304 to a client that holds it already (its ETag in If-None-Match). */
+function answer(request: FastifyRequest, reply: FastifyReply, kept: StoredAnswer) {
+  void reply.headers(kept.headers).header('etag', kept.etag);
+  if (matches(request.headers['if-none-match'], kept.etag)) return reply.code(304).send();
+  return reply.type(JSON_TYPE).send(kept.payload);
+}
+
+/** Whether an If-None-Match header names `etag` (or is `*`); weak tags compare by their opaque part. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}

@@ -1,0 +1,190 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { CUSTOM_PLAN_MARKER } from './prepared-pool.js';
+
+/**
+ * A read as a request ran it: its SQL, its values, and a digest of the rows
+ * PostgreSQL returned, in their order, computed by PostgreSQL in the same
+ * statement. Run again, the statement returns the same rows exactly when the
+ * digest is the same.
+ */
+export interface RecordedRead {
+  text: string;
+  values: readonly unknown[];
+  digest: string;
+}
+
+/** The reads of one request, recorded while it runs (`recordReads`). */
+export class ReadRecording {
+  readonly reads: RecordedRead[] = [];
+  /** Why the request's reads do not describe it: it wrote, locked, or ran a statement that could not be recorded. */
+  spoiled: string | undefined;
+  private open = true;
+
+  get recording(): boolean {
+    return this.open && this.spoiled === undefined;
+  }
+
+  /** Statements run from now on, by work the request left behind, are not its reads. */
+  close(): void {
+    this.open = false;
+  }
+}
+
+const recordings = new AsyncLocalStorage<ReadRecording>();
+
+/** Runs `work` with every statement it sends through a `recordingPool` recorded in `recording`. */
+export function recordReads<T>(recording: ReadRecording, work: () => Promise<T>): Promise<T> {
+  return recordings.run(recording, work);
+}
+
+/** Statements that only read: they start so, and name no write, row lock or function with an effect. */
+const READS = /^\s*(select|with)\s/i;
+const EFFECTS =
+  /\b(insert\s+into|update|delete\s+from|for\s+(no\s+key\s+)?update|for\s+(key\s+)?share|nextval|setval|pg_advisory\w*|set_config|pg_notify|lo_\w+)\b/i;
+
+const isPlainRead = (text: string) => READS.test(text) && !EFFECTS.test(text);
+
+/** The rows of `statement`, each with its position (`$n`), so that their order is part of the digest. */
+const numbered = (statement: string) => `select "$s".*, row_number() over () as "$n" from (${statement}) as "$s"`;
+
+/** The digest of the rows of a `numbered` relation `"$r"`: their text, in order, through SHA-256. */
+const DIGEST = `encode(sha256(convert_to(coalesce(string_agg("$r"::text, E'\\n' order by "$r"."$n"), ''), 'UTF8')), 'base64')`;
+
+/** The digest PostgreSQL gives a statement that returns no row. */
+const EMPTY_DIGEST = createHash('sha256').update('').digest('base64');
+
+/** A statement's own text, without the marker that asks for a custom plan (it goes at the end of what wraps it). */
+function bare(text: string): { statement: string; customPlan: boolean } {
+  return text.endsWith(CUSTOM_PLAN_MARKER)
+    ? { statement: text.slice(0, -CUSTOM_PLAN_MARKER.length), customPlan: true }
+    : { statement: text, customPlan: false };
+}
+
+/** `text` returning its rows as they are, each with `$n` and the digest of them all (`$digest`). */
+function recordingText(text: string): string {
+  const { statement, customPlan } = bare(text);
+  return (
+    `with "$rows" as materialized (${numbered(statement)}) ` +
+    `select "$rows".*, (select ${DIGEST} from "$rows" as "$r") as "$digest" from "$rows" order by "$n"` +
+    (customPlan ? ` ${CUSTOM_PLAN_MARKER}` : '')
+  );
+}
+
+/** Where a quoted string, quoted identifier or comment starting at `text[i]` ends, or -1 for none starting there. */
+function skipQuoted(text: string, i: number): number {
+  const opener = text.startsWith('--', i) ? '--' : text.startsWith('/*', i) ? '/*' : text[i];
+  const closer =
+    opener === '--' ? '\n' : opener === '/*' ? '*/' : opener === "'" || opener === '"' ? opener : undefined;
+  if (closer === undefined) return -1;
+  const end = text.indexOf(closer, i + opener!.length);
+  return end < 0 ? text.length : end + closer.length;
+}
+
+/**
+ * `text` with its parameters $1, $2… renumbered from `offset` + 1, so that
+ * several statements can share one parameter list. Quoted strings and
+ * identifiers, and comments, are left as they are.
+ */
+export function shiftParameters(text: string, offset: number): string {
+  if (offset === 0) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const end = skipQuoted(text, i);
+    if (end >= 0) {
+      out += text.slice(i, end);
+      i = end - 1;
+      continue;
+    }
+    if (char === '$' && /[0-9]/.test(text[i + 1] ?? '')) {
+      let j = i + 1;
+      while (/[0-9]/.test(text[j] ?? '')) j++;
+      out += `$${Number(text.slice(i + 1, j)) + offset}`;
+      i = j - 1;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * One statement that runs every read again and returns their digests, joined
+ * by spaces, as `digests`: the same string `joinedDigests` made of the
+ * recording exactly when every read returns the same rows.
+ */
+export function replayStatement(reads: readonly RecordedRead[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  let customPlan = false;
+  const parts = reads.map((read) => {
+    const own = bare(read.text);
+    customPlan ||= own.customPlan;
+    const statement = shiftParameters(own.statement, values.length);
+    values.push(...read.values);
+    return `(select ${DIGEST} from (${numbered(statement)}) as "$r")`;
+  });
+  const text = `select concat_ws(' ', ${parts.join(', ')}) as digests${customPlan ? ` ${CUSTOM_PLAN_MARKER}` : ''}`;
+  return { text, values };
+}
+
+export const joinedDigests = (reads: readonly RecordedRead[]) => reads.map((read) => read.digest).join(' ');
+
+interface QueryResult {
+  command?: string;
+  rowCount?: number | null;
+  rows: Record<string, unknown>[];
+}
+
+/** SQLSTATE classes of a statement PostgreSQL could not take as rewritten (42: syntax or names). */
+const REWRITE_REFUSED = /^42/;
+
+/**
+ * A pool whose connections record, for a request inside `recordReads`, each
+ * plain read it runs with the digest of its rows, and mark the recording
+ * spoiled on anything else (a write, a transaction, a lock). Outside a
+ * recording, statements pass as they are.
+ */
+export function recordingPool(pool: PostgresPool): PostgresPool {
+  const wrappers = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
+  const wrap = (client: PostgresPoolClient): PostgresPoolClient => {
+    const run = client.query.bind(client) as (text: unknown, values?: readonly unknown[]) => Promise<QueryResult>;
+    const query = async (text: unknown, values?: readonly unknown[]): Promise<QueryResult> => {
+      const recording = recordings.getStore();
+      if (!recording?.recording) return run(text, values);
+      if (typeof text !== 'string' || !isPlainRead(text)) {
+        recording.spoiled = typeof text === 'string' ? text.slice(0, 80) : 'a cursor';
+        return run(text, values);
+      }
+      let result: QueryResult;
+      try {
+        result = await run(recordingText(text), values);
+      } catch (error) {
+        if (!REWRITE_REFUSED.test(String((error as { code?: unknown }).code))) throw error;
+        recording.spoiled = `not recordable: ${text.slice(0, 80)}`;
+        return run(text, values);
+      }
+      const digest = (result.rows[0]?.$digest as string | undefined) ?? EMPTY_DIGEST;
+      for (const row of result.rows) {
+        delete row.$n;
+        delete row.$digest;
+      }
+      recording.reads.push({ text, values: values ? [...values] : [], digest });
+      return result;
+    };
+    return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) {
+        wrapper = wrap(client);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}

@@ -1,0 +1,339 @@
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import {
+  joinedDigests,
+  ReadRecording,
+  recordReads,
+  replayStatement,
+  shiftParameters,
+} from '../src/db/read-recording.js';
+import { testConfig, useTestApp } from './support/app.js';
+import type { Account } from './support/factory.js';
+
+const t = useTestApp();
+/** Another instance on the same database, keeping no answers: what every answer must equal. */
+let plain: FastifyInstance;
+
+beforeAll(async () => {
+  plain = await buildApp(testConfig(t.database.url, { answerStoreBytes: 0 }));
+  await plain.ready();
+});
+afterAll(async () => {
+  await plain?.close();
+});
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+async function send(app: FastifyInstance, account: Account, method: Method, url: string, payload?: object) {
+  return app.inject({ method, url, headers: account.headers, ...(payload ? { payload } : {}) });
+}
+
+/** A write through the instance that keeps no answers, so that the other learns of it only from the database. */
+async function write(account: Account, method: Method, url: string, payload?: object) {
+  const res = await send(plain, account, method, url, payload);
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+  return res.body ? res.json() : undefined;
+}
+
+const stats = () => t.app.answerStoreStats();
+
+describe('recorded reads', () => {
+  it('renumber parameters outside strings, identifiers and comments', () => {
+    const text = `select $1, '$2', "$3" /* $4 ' */ -- $5 '\n from x where a = $2 and b = $10`;
+    expect(shiftParameters(text, 3)).toBe(`select $4, '$2', "$3" /* $4 ' */ -- $5 '\n from x where a = $5 and b = $13`);
+    expect(shiftParameters(text, 0)).toBe(text);
+  });
+
+  it('are digested by PostgreSQL, and checked again by one statement that finds a change in any of them', async () => {
+    const o = await t.factory.team(['read']);
+    const recording = new ReadRecording();
+    const [spaces, members] = await recordReads(recording, async () => {
+      const first = await t.db
+        .selectFrom('organizations')
+        .select(['id', 'title'])
+        .where('id', '=', o.organization.id)
+        .execute();
+      const second = await t.db
+        .selectFrom('organization_members')
+        .select(['user_id', 'role'])
+        .where('organization_id', '=', o.organization.id)
+        .orderBy('user_id')
+        .execute();
+      return [first, second];
+    });
+    recording.close();
+    // The rows are handed on as the statements return them, without the columns the recording adds.
+    expect(spaces).toEqual([{ id: o.organization.id, title: o.organization.title }]);
+    expect(members).toHaveLength(2);
+    expect(Object.keys(members[0]!).sort()).toEqual(['role', 'user_id']);
+    expect(recording.spoiled).toBeUndefined();
+    expect(recording.reads).toHaveLength(2);
+
+    const replay = replayStatement(recording.reads);
+    const run = async () => {
+      const { rows } = await t.db.executeQuery<{ digests: string }>(CompiledQuery.raw(replay.text, replay.values));
+      return rows[0]!.digests;
+    };
+    expect(await run()).toBe(joinedDigests(recording.reads));
+    // A row of the second statement changes, then changes back.
+    await t.db
+      .updateTable('organization_members')
+      .set({ role: 'edit' })
+      .where('organization_id', '=', o.organization.id)
+      .where('user_id', '=', o.member('read').user.id)
+      .execute();
+    expect(await run()).not.toBe(joinedDigests(recording.reads));
+    await t.db
+      .updateTable('organization_members')
+      .set({ role: 'read' })
+      .where('organization_id', '=', o.organization.id)
+      .where('user_id', '=', o.member('read').user.id)
+      .execute();
+    expect(await run()).toBe(joinedDigests(recording.reads));
+  });
+
+  it('are spoiled by a write, a transaction or a lock, and stop at the recording’s close', async () => {
+    const o = await t.factory.team();
+    const cases: Array<[string, () => Promise<unknown>]> = [
+      [
+        'a write',
+        () => t.db.updateTable('organizations').set({ title: 'Renamed' }).where('id', '=', o.organization.id).execute(),
+      ],
+      [
+        'a transaction',
+        () => t.db.transaction().execute((tx) => tx.selectFrom('organizations').select('id').execute()),
+      ],
+      [
+        'a lock',
+        () => t.db.selectFrom('organizations').select('id').where('id', '=', o.organization.id).forUpdate().execute(),
+      ],
+    ];
+    for (const [what, work] of cases) {
+      const recording = new ReadRecording();
+      await recordReads(recording, work);
+      expect(recording.spoiled, what).toBeDefined();
+    }
+    const closed = new ReadRecording();
+    await recordReads(closed, async () => {
+      closed.close();
+      await t.db.selectFrom('organizations').select('id').execute();
+    });
+    expect(closed.reads).toEqual([]);
+    expect(closed.spoiled).toBeUndefined();
+  });
+});
+
+describe('the answer store', () => {
+  it('serves a list again while its rows are unchanged, and shows at once a change made elsewhere', async () => {
+    const o = await t.factory.team(['read']);
+    const url = `/v1/orgs/${o.organization.id}/spaces`;
+    for (const title of ['One', 'Two']) await write(o.admin, 'POST', url, { title });
+
+    const before = stats();
+    const first = await send(t.app, o.admin, 'GET', url);
+    expect(first.statusCode).toBe(200);
+    expect(stats().entries).toBe(before.entries + 1);
+    const again = await send(t.app, o.admin, 'GET', url);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(stats().hits).toBe(before.hits + 1);
+
+    // Renamed through the other instance, and then straight in the database.
+    const [newest] = first.json().items;
+    await write(o.admin, 'PATCH', `/v1/spaces/${newest.id}`, { title: 'Renamed' });
+    const renamed = await send(t.app, o.admin, 'GET', url);
+    expect(renamed.json().items[0].title).toBe('Renamed');
+    expect(renamed.body).toBe((await send(plain, o.admin, 'GET', url)).body);
+    await t.db.updateTable('spaces').set({ title: 'Quietly' }).where('id', '=', newest.id).execute();
+    expect((await send(t.app, o.admin, 'GET', url)).json().items[0].title).toBe('Quietly');
+
+    // Each caller has answers of their own; a member removed is refused at once.
+    const member = o.member('read');
+    expect((await send(t.app, member, 'GET', url)).json().items).toHaveLength(2);
+    expect((await send(t.app, member, 'GET', url)).json().items).toHaveLength(2);
+    await write(o.admin, 'DELETE', `/v1/orgs/${o.organization.id}/members/${member.user.id}`);
+    expect((await send(t.app, member, 'GET', url)).statusCode).toBe(404);
+    expect((await send(t.app, member, 'GET', url)).statusCode).toBe(404);
+  });
+
+  it('answers 304 to a client that holds the answer, and a new ETag once it changes', async () => {
+    const o = await t.factory.team();
+    const url = `/v1/orgs/${o.organization.id}`;
+    const first = await send(t.app, o.admin, 'GET', url);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const held = await t.app.inject({ method: 'GET', url, headers: { ...o.admin.headers, 'if-none-match': etag } });
+    expect(held.statusCode).toBe(304);
+    expect(held.body).toBe('');
+    expect(held.headers.etag).toBe(etag);
+    const weak = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...o.admin.headers, 'if-none-match': `"x", W/${etag}` },
+    });
+    expect(weak.statusCode).toBe(304);
+
+    await write(o.admin, 'PATCH', url, { title: 'Another title' });
+    const changed = await t.app.inject({ method: 'GET', url, headers: { ...o.admin.headers, 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().title).toBe('Another title');
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('keeps no refusal, and no answer of another token or scope', async () => {
+    const o = await t.factory.team();
+    const outsider = await t.factory.account();
+    const url = `/v1/orgs/${o.organization.id}/members`;
+    const before = stats().entries;
+    expect((await send(t.app, outsider, 'GET', url)).statusCode).toBe(404);
+    expect(stats().entries).toBe(before);
+
+    await send(t.app, o.admin, 'GET', url);
+    const narrow = await t.factory.token(o.admin.user.id, { scopes: ['space:read'] });
+    expect((await send(t.app, narrow, 'GET', url)).statusCode).toBe(403);
+    const other = await t.factory.token(o.admin.user.id);
+    const hits = stats().hits;
+    expect((await send(t.app, other, 'GET', url)).statusCode).toBe(200);
+    expect(stats().hits).toBe(hits);
+  });
+
+  it('gives every caller, through any sequence of changes, the bytes the instance without it gives', async () => {
+    const kinds = [
+      'space',
+      'rename',
+      'trash',
+      'restore',
+      'role',
+      'team',
+      'grant',
+      'collection',
+      'move',
+      'comment',
+      'cr',
+    ];
+    const step = fc.record({
+      kind: fc.constantFrom(...kinds),
+      pick: fc.nat(1000),
+      role: fc.constantFrom('read', 'edit', 'admin', null),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 8, maxLength: 14 }), async (steps) => {
+        const o = await t.factory.team(['read', 'edit', null]);
+        const org = o.organization.id;
+        const callers = [o.admin, o.member('read'), o.member('edit'), o.member(null)];
+        const spaces: string[] = [];
+        const trashed: string[] = [];
+        const collections: string[] = [];
+        const teams: string[] = [];
+        const pick = <T>(list: T[], n: number) => list[n % list.length];
+
+        const urls = () => [
+          '/v1/orgs',
+          `/v1/orgs/${org}`,
+          `/v1/orgs/${org}/spaces`,
+          `/v1/orgs/${org}/spaces?limit=2`,
+          `/v1/orgs/${org}/members`,
+          `/v1/orgs/${org}/members/${o.member('read').user.id}`,
+          `/v1/orgs/${org}/teams`,
+          `/v1/orgs/${org}/collections`,
+          `/v1/orgs/${org}/sites`,
+          `/v1/orgs/${org}/members/${o.member(null).user.id}/spaces`,
+          ...collections.slice(0, 1).flatMap((id) => [`/v1/collections/${id}`, `/v1/collections/${id}/spaces`]),
+          ...teams.slice(0, 1).flatMap((id) => [`/v1/orgs/${org}/teams/${id}`, `/v1/orgs/${org}/teams/${id}/members`]),
+          ...spaces.slice(0, 1).flatMap((id) => [`/v1/spaces/${id}/comments`, `/v1/spaces/${id}/change-requests`]),
+        ];
+        const compare = async (label: string) => {
+          for (const url of urls()) {
+            for (const caller of callers) {
+              const expected = await send(plain, caller, 'GET', url);
+              // The first may be made, the second served from the store.
+              for (const round of [1, 2]) {
+                const got = await send(t.app, caller, 'GET', url);
+                expect(`${got.statusCode} ${got.body}`, `${label}, ${url}, round ${round}`).toBe(
+                  `${expected.statusCode} ${expected.body}`,
+                );
+              }
+            }
+          }
+        };
+
+        const hitsBefore = stats().hits;
+        await compare('at the start');
+        for (const [index, { kind, pick: n, role }] of steps.entries()) {
+          const space = pick(spaces, n);
+          switch (kind) {
+            case 'space':
+              spaces.push((await write(o.admin, 'POST', `/v1/orgs/${org}/spaces`, { title: `Space ${index}` })).id);
+              break;
+            case 'rename':
+              if (space) await write(o.admin, 'PATCH', `/v1/spaces/${space}`, { title: `Renamed ${index}` });
+              break;
+            case 'trash':
+              if (space) {
+                await write(o.admin, 'DELETE', `/v1/spaces/${space}`);
+                spaces.splice(spaces.indexOf(space), 1);
+                trashed.push(space);
+              }
+              break;
+            case 'restore': {
+              const back = trashed.pop();
+              if (back) {
+                await write(o.admin, 'POST', `/v1/spaces/${back}/restore`);
+                spaces.push(back);
+              }
+              break;
+            }
+            case 'role': {
+              const member = pick([o.member('read'), o.member('edit'), o.member(null)], n)!;
+              await write(o.admin, 'PATCH', `/v1/orgs/${org}/members/${member.user.id}`, { role });
+              break;
+            }
+            case 'team':
+              teams.push(
+                (
+                  await write(o.admin, 'PUT', `/v1/orgs/${org}/teams`, {
+                    title: `Team ${index}`,
+                    members: [o.member(null).user.id],
+                  })
+                ).id,
+              );
+              break;
+            case 'grant':
+              if (space) {
+                const team = pick(teams, n);
+                await write(o.admin, 'POST', `/v1/spaces/${space}/permissions`, {
+                  role: 'read',
+                  ...(team ? { teams: [team] } : { users: [o.member(null).user.id] }),
+                });
+              }
+              break;
+            case 'collection':
+              collections.push(
+                (await write(o.admin, 'POST', `/v1/orgs/${org}/collections`, { title: `Box ${index}` })).id,
+              );
+              break;
+            case 'move':
+              if (space)
+                await write(o.admin, 'POST', `/v1/spaces/${space}/move`, { parent: pick(collections, n) ?? null });
+              break;
+            case 'comment':
+              if (space)
+                await write(o.admin, 'POST', `/v1/spaces/${space}/comments`, { body: { markdown: `Note ${index}` } });
+              break;
+            case 'cr':
+              if (space)
+                await write(o.admin, 'POST', `/v1/spaces/${space}/change-requests`, { subject: `Change ${index}` });
+              break;
+          }
+          await compare(`after step ${index} (${kind})`);
+        }
+        // Most second rounds were served from the store, not made again.
+        expect(stats().hits - hitsBefore).toBeGreaterThan((steps.length + 1) * urls().length);
+      }),
+      { seed: 20261124, numRuns: 2, endOnFailure: true },
+    );
+  }, 240_000);
+});
