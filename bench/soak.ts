@@ -149,6 +149,14 @@ function readCaches(app: FastifyInstance): CacheReading[] {
     size: sites.scopes,
     bound: null,
   });
+  const answers = app.answerStore.stats();
+  readings.push({
+    name: 'answerStore',
+    unit: 'bytes',
+    entries: answers.entries,
+    size: answers.bytes,
+    bound: answers.maxBytes,
+  });
   const auth = app.authCacheSizes();
   readings.push({
     name: 'auth.tokens',
@@ -215,7 +223,7 @@ export interface Footprint {
 
 /**
  * With the load paused (no request in flight), collects, reads the heap,
- * empties the content store and the site-structure cache, collects again and
+ * empties the content store, the site-structure cache and the answer store, collects again and
  * reads it again. The caches then refill, from nothing, as the load goes on.
  */
 async function footprint(app: FastifyInstance, gc: () => Promise<void>): Promise<Footprint> {
@@ -223,6 +231,7 @@ async function footprint(app: FastifyInstance, gc: () => Promise<void>): Promise
   const { heapUsed, external } = process.memoryUsage();
   app.content.clear();
   app.context.siteStructures.clear();
+  app.answerStore.clear();
   await gc();
   const after = process.memoryUsage();
   const outside = after.heapUsed + after.external;

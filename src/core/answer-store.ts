@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
-import { joinedDigests, ReadRecording, recordReads, replayStatement } from '../db/read-recording.js';
+import { digestStatement, joinedDigests, ReadRecording, recordReads } from '../db/read-recording.js';
 import { WeightedLru } from './weighted-lru.js';
 
 declare module 'fastify' {
@@ -23,8 +23,8 @@ interface StoredAnswer {
   payload: Buffer;
   /** Headers the handler set, beyond those every reply gets. */
   headers: Record<string, string>;
-  /** The handler's reads as one statement, and the digests it returned when the answer was made. */
-  replay: { text: string; values: unknown[] };
+  /** The handler's reads, each as the statement that returns the digest of its rows, and those digests when the answer was made. */
+  replays: Array<{ text: string; values: readonly unknown[] }>;
   digests: string;
   /** Of the payload: a strong validator for If-None-Match. */
   etag: string;
@@ -32,12 +32,15 @@ interface StoredAnswer {
 
 /** About what a value of the replay's parameters and the entry's bookkeeping weigh, in bytes. */
 const VALUE_WEIGHT = 64;
-/** An answer made from more reads than this is not kept: checking it would be one unwieldy statement. */
+/** An answer made from more reads than this is not kept: checking it would cost as much as making it. */
 const MAX_READS = 32;
 const ENTRY_WEIGHT = 512;
 
 const weigh = (answer: StoredAnswer) =>
-  answer.payload.length + answer.replay.text.length + answer.replay.values.length * VALUE_WEIGHT + ENTRY_WEIGHT;
+  answer.replays.reduce(
+    (total, replay) => total + replay.text.length + replay.values.length * VALUE_WEIGHT,
+    answer.payload.length + ENTRY_WEIGHT,
+  );
 
 export interface AnswerStoreOptions {
   db: Db;
@@ -47,8 +50,12 @@ export interface AnswerStoreOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The answer store's entries and weight now, its bound, and how many answers it served and made: for monitoring. */
-    answerStoreStats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+    answerStore: {
+      /** Its entries and weight now, its bound, and how many answers it served and made: for monitoring. */
+      stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+      /** Drops every kept answer (they are made again as requests come). */
+      clear(): void;
+    };
   }
 }
 
@@ -70,20 +77,21 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
     const store = new WeightedLru<string, StoredAnswer>(capacityBytes, weigh);
     let hits = 0;
     let misses = 0;
-    app.decorate('answerStoreStats', () => ({
-      entries: store.size,
-      bytes: store.weight,
-      maxBytes: capacityBytes,
-      hits,
-      misses,
-    }));
+    app.decorate('answerStore', {
+      stats: () => ({ entries: store.size, bytes: store.weight, maxBytes: capacityBytes, hits, misses }),
+      clear: () => store.clear(),
+    });
     if (capacityBytes === 0) return;
 
-    /** The digests the reads return now, or undefined if the statement failed (the handler then runs). */
-    const digestsNow = async (replay: StoredAnswer['replay']) => {
+    /** The digests the reads return now, joined, or undefined if one failed (the handler then answers). */
+    const digestsNow = async (replays: StoredAnswer['replays']) => {
       try {
-        const result = await db.executeQuery<{ digests: string }>(CompiledQuery.raw(replay.text, replay.values));
-        return result.rows[0]?.digests;
+        const results = await Promise.all(
+          replays.map((replay) =>
+            db.executeQuery<{ digest: string }>(CompiledQuery.raw(replay.text, [...replay.values])),
+          ),
+        );
+        return results.map((result) => result.rows[0]?.digest).join(' ');
       } catch (error) {
         app.log.warn({ err: error }, 'A kept answer could not be checked; its handler answers');
         return undefined;
@@ -111,7 +119,7 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
         ].join('\n');
 
         const kept = store.get(key);
-        if (kept && (await digestsNow(kept.replay)) === kept.digests) {
+        if (kept && (await digestsNow(kept.replays)) === kept.digests) {
           hits++;
           return answer(request, reply, kept);
         }
@@ -140,7 +148,7 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
         const made: StoredAnswer = {
           payload,
           headers,
-          replay: replayStatement(recording.reads),
+          replays: recording.reads.map(digestStatement),
           digests: joinedDigests(recording.reads),
           etag: `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`,
         };
