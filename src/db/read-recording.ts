@@ -56,11 +56,25 @@ const EFFECTS =
 
 const isPlainRead = (text: string) => READS.test(text) && !EFFECTS.test(text);
 
-/** The rows of `statement`, each with its position (`$n`), so that their order is part of the digest. */
-const numbered = (statement: string) => `select "$s".*, row_number() over () as "$n" from (${statement}) as "$s"`;
+/**
+ * How a statement's rows are digested: their text through SHA-256, in the
+ * order the statement returns them when it orders them (each row numbered,
+ * `$n`), or sorted when it does not. Rows a statement returns in no order
+ * come in whatever order its plan gives, which changes when PostgreSQL
+ * settles on a generic plan; an answer made from them cannot depend on it.
+ */
+function digestShape(statement: string): { rows: string; digest: string; order: string } {
+  const of = (order: string) =>
+    `encode(sha256(convert_to(coalesce(string_agg("$r"::text, E'\\n' order by ${order}), ''), 'UTF8')), 'base64')`;
+  if (!ORDERED.test(statement)) return { rows: statement, digest: of('"$r"::text'), order: '' };
+  return {
+    rows: `select "$s".*, row_number() over () as "$n" from (${statement}) as "$s"`,
+    digest: of('"$r"."$n"'),
+    order: ' order by "$n"',
+  };
+}
 
-/** The digest of the rows of a `numbered` relation `"$r"`: their text, in order, through SHA-256. */
-const DIGEST = `encode(sha256(convert_to(coalesce(string_agg("$r"::text, E'\\n' order by "$r"."$n"), ''), 'UTF8')), 'base64')`;
+const ORDERED = /\border\s+by\b/i;
 
 /** The digest PostgreSQL gives a statement that returns no row. */
 const EMPTY_DIGEST = createHash('sha256').update('').digest('base64');
@@ -72,12 +86,13 @@ function bare(text: string): { statement: string; customPlan: boolean } {
     : { statement: text, customPlan: false };
 }
 
-/** `text` returning its rows as they are, each with `$n` and the digest of them all (`$digest`). */
+/** `text` returning its rows as they are, with the digest of them all (`$digest`) and, if ordered, their numbers (`$n`). */
 function recordingText(text: string): string {
   const { statement, customPlan } = bare(text);
+  const shape = digestShape(statement);
   return (
-    `with "$rows" as materialized (${numbered(statement)}) ` +
-    `select "$rows".*, (select ${DIGEST} from "$rows" as "$r") as "$digest" from "$rows" order by "$n"` +
+    `with "$rows" as materialized (${shape.rows}) ` +
+    `select "$rows".*, (select ${shape.digest} from "$rows" as "$r") as "$digest" from "$rows"${shape.order}` +
     (customPlan ? ` ${CUSTOM_PLAN_MARKER}` : '')
   );
 }
@@ -91,7 +106,8 @@ function recordingText(text: string): string {
  */
 export function digestStatement(read: RecordedRead): { text: string; values: readonly unknown[] } {
   const { statement, customPlan } = bare(read.text);
-  const text = `select ${DIGEST} as digest from (${numbered(statement)}) as "$r"${customPlan ? ` ${CUSTOM_PLAN_MARKER}` : ''}`;
+  const shape = digestShape(statement);
+  const text = `select ${shape.digest} as digest from (${shape.rows}) as "$r"${customPlan ? ` ${CUSTOM_PLAN_MARKER}` : ''}`;
   return { text, values: read.values };
 }
 

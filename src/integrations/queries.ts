@@ -185,19 +185,27 @@ export async function findOwners(
     .execute();
 }
 
+// A yes or no rather than one of the organizations: which one a plan finds
+// first would change what a kept answer's reads return (answer-store.ts).
 const adminOfAny = precompiled((db, userId: string) =>
-  db
-    .selectFrom('organization_members')
-    .select('organization_id')
-    .where('user_id', '=', userId)
-    .where('disabled', '=', false)
-    .where('role', '=', 'admin')
-    .limit(1),
+  db.selectNoFrom((eb) =>
+    eb
+      .exists(
+        eb
+          .selectFrom('organization_members')
+          .select('organization_id')
+          .where('user_id', '=', userId)
+          .where('disabled', '=', false)
+          .where('role', '=', 'admin'),
+      )
+      .as('admin'),
+  ),
 );
 
 /** Whether the user is an admin of at least one organization: somewhere an integration could be installed. */
 export async function isAdminOfAnyOrganization(db: Db, userId: string): Promise<boolean> {
-  return (await adminOfAny(db, userId)).length > 0;
+  const [row] = await adminOfAny(db, userId);
+  return row?.admin === true;
 }
 
 /** An organization by its id or its subdomain (hostname), with what the caller is to it. */
