@@ -72,19 +72,16 @@ describe('recorded reads', () => {
     };
     expect(await run()).toBe(joinedDigests(recording.reads));
     // A row of the second statement changes, then changes back.
-    await t.db
-      .updateTable('organization_members')
-      .set({ role: 'edit' })
-      .where('organization_id', '=', o.organization.id)
-      .where('user_id', '=', o.member('read').user.id)
-      .execute();
+    const setRole = (role: 'edit' | 'read') =>
+      t.db
+        .updateTable('organization_members')
+        .set({ role })
+        .where('organization_id', '=', o.organization.id)
+        .where('user_id', '=', o.member('read').user.id)
+        .execute();
+    await setRole('edit');
     expect(await run()).not.toBe(joinedDigests(recording.reads));
-    await t.db
-      .updateTable('organization_members')
-      .set({ role: 'read' })
-      .where('organization_id', '=', o.organization.id)
-      .where('user_id', '=', o.member('read').user.id)
-      .execute();
+    await setRole('read');
     expect(await run()).toBe(joinedDigests(recording.reads));
   });
 

@@ -37,7 +37,6 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
     return name;
   };
 
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let stale: Error | undefined;
     const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
@@ -61,6 +60,15 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
     };
   };
 
+  return wrappingClients(pool, wrap);
+}
+
+/** A pool handing out each of `pool`'s clients as `wrap` makes it, made once per client and kept with it. */
+export function wrappingClients<Client extends object>(
+  pool: { connect(): Promise<Client>; end(): Promise<void> },
+  wrap: (client: Client) => PostgresPoolClient,
+): PostgresPool {
+  const wrappers = new WeakMap<Client, PostgresPoolClient>();
   return {
     async connect() {
       const client = await pool.connect();

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import { CUSTOM_PLAN_MARKER } from './prepared-pool.js';
+import { CUSTOM_PLAN_MARKER, wrappingClients } from './prepared-pool.js';
 
 /**
  * A read as a request ran it: its SQL, its values, and a digest of the rows
@@ -129,7 +129,6 @@ const REWRITE_REFUSED = /^42/;
  * recording, statements pass as they are.
  */
 export function recordingPool(pool: PostgresPool): PostgresPool {
-  const wrappers = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
   const wrap = (client: PostgresPoolClient): PostgresPoolClient => {
     const run = client.query.bind(client) as (text: unknown, values?: readonly unknown[]) => Promise<QueryResult>;
     const query = async (text: unknown, values?: readonly unknown[]): Promise<QueryResult> => {
@@ -157,16 +156,5 @@ export function recordingPool(pool: PostgresPool): PostgresPool {
     };
     return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
   };
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (!wrapper) {
-        wrapper = wrap(client);
-        wrappers.set(client, wrapper);
-      }
-      return wrapper;
-    },
-    end: () => pool.end(),
-  };
+  return wrappingClients(pool, wrap);
 }
