@@ -228,13 +228,18 @@ describe('the answer store', () => {
     expect(changed.headers.etag).not.toBe(etag);
   });
 
-  it('keeps no refusal, and no answer of another token or scope', async () => {
+  it('keeps no refusal, no search, and no answer of another token or scope', async () => {
     const o = await t.factory.team();
     const outsider = await t.factory.account();
     const url = `/v1/orgs/${o.organization.id}/members`;
     const before = stats().entries;
     expect((await send(t.app, outsider, 'GET', url)).statusCode).toBe(404);
     expect(stats().entries).toBe(before);
+
+    // A search is planned for its values on every call: checking it would cost what making it does.
+    const searched = stats().entries;
+    expect((await send(t.app, o.admin, 'GET', `${url}?search=a`)).statusCode).toBe(200);
+    expect(stats().entries).toBe(searched);
 
     await send(t.app, o.admin, 'GET', url);
     const narrow = await t.factory.token(o.admin.user.id, { scopes: ['space:read'] });
