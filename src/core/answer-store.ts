@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
-import { CUSTOM_PLAN_MARKER } from '../db/prepared-pool.js';
 import { digestStatement, joinedDigests, ReadRecording, recordReads } from '../db/read-recording.js';
 import { WeightedLru } from './weighted-lru.js';
 
@@ -49,11 +48,7 @@ const skipsFor = (outdated: number) => (outdated < SKIPS_AFTER ? 0 : Math.min(2 
 
 /** About what a value of the replay's parameters and the entry's bookkeeping weigh, in bytes. */
 const VALUE_WEIGHT = 64;
-/**
- * An answer made from more reads than this, or from a read planned for each
- * call's values (a search, `customPlan`), is not kept: checking it would cost
- * about as much as making it.
- */
+/** An answer made from more reads than this is not kept: checking it would cost about as much as making it. */
 const MAX_READS = 32;
 const ENTRY_WEIGHT = 512;
 
@@ -163,11 +158,7 @@ export const answerStorePlugin = fp<AnswerStoreOptions>(
           recording.close();
         }
         const reads = recording.reads.length;
-        const keepable =
-          recording.spoiled === undefined &&
-          reads > 0 &&
-          reads <= MAX_READS &&
-          !recording.reads.some((read) => read.text.endsWith(CUSTOM_PLAN_MARKER));
+        const keepable = recording.spoiled === undefined && reads > 0 && reads <= MAX_READS;
         if (!keepable || result === reply || reply.sent || reply.statusCode !== 200) {
           if (kept) store.delete(key);
           return result;
