@@ -204,6 +204,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         const conversions = new Conversions({
           threads: config.conversion.threads,
           timeoutMs: config.conversion.timeoutMs,
+          queueWaitMs: config.conversion.queueWaitMs,
           msPerKib: CONVERSION_MS_PER_KIB,
           // Enough to absorb a burst; past it a new conversion is a 503 rather than a long wait.
           maxQueue: config.conversion.threads * 32,

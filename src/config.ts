@@ -7,7 +7,8 @@ import type { LoadSheddingOptions } from './core/load-shedding.js';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Every environment variable the service reads, with its bounds and default. */
-const EnvSchema = Type.Object({
+/** Every environment variable the service reads, its limits and its default. */
+export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
@@ -50,6 +51,7 @@ const EnvSchema = Type.Object({
   IMPORT_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 60_000 }),
   CONVERSION_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: Math.max(2, availableParallelism()) }),
   CONVERSION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 2_000 }),
+  CONVERSION_QUEUE_WAIT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000 }),
   MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
   SPEC_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024, default: 20 * 1024 * 1024 }),
   SPEC_MAX_FILES: Type.Integer({ minimum: 1, maximum: 1_000, default: 50 }),
@@ -101,10 +103,11 @@ export interface Config {
   /** A website import's limits: pages fetched, bytes fetched (pages and images), and time spent crawling. */
   importLimits: { maxPages: number; maxBytes: number; timeoutMs: number };
   /**
-   * The worker threads that parse and convert user-written content, and how
-   * long one conversion may take (plus CONVERSION_MS_PER_KIB for each KiB).
+   * The worker threads that parse and convert user-written content, how
+   * long one conversion may take (plus CONVERSION_MS_PER_KIB for each KiB),
+   * and how long it may wait for a thread before it is refused as busy.
    */
-  conversion: { threads: number; timeoutMs: number };
+  conversion: { threads: number; timeoutMs: number; queueWaitMs: number };
   /** Past this mean event-loop delay, requests are refused with a 503 until it recovers; 0 never refuses. */
   loadShedding: { maxEventLoopDelayMs: number };
   /**
@@ -206,7 +209,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     importLimits: { maxPages: e.IMPORT_MAX_PAGES, maxBytes: e.IMPORT_MAX_BYTES, timeoutMs: e.IMPORT_TIMEOUT_MS },
-    conversion: { threads: e.CONVERSION_THREADS, timeoutMs: e.CONVERSION_TIMEOUT_MS },
+    conversion: {
+      threads: e.CONVERSION_THREADS,
+      timeoutMs: e.CONVERSION_TIMEOUT_MS,
+      queueWaitMs: e.CONVERSION_QUEUE_WAIT_MS,
+    },
     loadShedding: { maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS },
     specs: {
       maxBytes: e.SPEC_MAX_BYTES,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, EnvSchema, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('has working defaults with no environment at all', () => {
@@ -14,6 +15,7 @@ describe('configuration', () => {
       rateLimit: { max: 600, windowMs: 60_000 },
       bodyLimit: 5 * 1024 * 1024,
       bootstrap: { adminToken: undefined, adminEmail: 'admin@example.com', organizationTitle: 'My organization' },
+      conversion: { timeoutMs: 2_000, queueWaitMs: 10_000 },
     });
   });
 
@@ -26,6 +28,8 @@ describe('configuration', () => {
       RATE_LIMIT_MAX: '10',
       TRUST_PROXY: 'true',
       BOOTSTRAP_ADMIN_EMAIL: 'Root@Example.com',
+      CONVERSION_THREADS: '3',
+      CONVERSION_QUEUE_WAIT_MS: '30000',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u:p@db:5432/quire',
@@ -35,6 +39,7 @@ describe('configuration', () => {
       rateLimit: { max: 10 },
       trustProxy: true,
       bootstrap: { adminEmail: 'root@example.com' },
+      conversion: { threads: 3, queueWaitMs: 30_000 },
     });
   });
 
@@ -51,5 +56,14 @@ describe('configuration', () => {
     expect(message).toMatch(/LOG_LEVEL .*"loud"/);
     expect(message).toMatch(/DATABASE_URL .*"mysql:\/\/x"/);
     expect(message).toMatch(/BOOTSTRAP_ADMIN_TOKEN/);
+  });
+
+  it('documents every variable in the README and in .env.example', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+    for (const name of Object.keys(EnvSchema.properties)) {
+      expect(readme, name).toContain(`| \`${name}\` |`);
+      expect(example, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+    }
   });
 });

@@ -242,7 +242,9 @@ describe('a conversion past its deadline', () => {
     const { admin, space } = await organizationWithContent('Page.');
     // Within every markdown limit, but about a second of parsing: far past a 100 ms deadline.
     const slow = '> quote\n\n'.repeat(1_990);
-    const strict = await buildApp(testConfig(t.database.url, { conversion: { threads: 1, timeoutMs: 100 } }));
+    const strict = await buildApp(
+      testConfig(t.database.url, { conversion: { threads: 1, timeoutMs: 100, queueWaitMs: 120_000 } }),
+    );
     try {
       const post = (markdown: string) =>
         strict.inject({

@@ -5,7 +5,9 @@ import { ApiError } from '../src/core/errors.js';
 /** Within every markdown limit, but about a second of parsing on this kind of machine. */
 const SLOW = '> quote\n\n'.repeat(1_990);
 
-function conversions(overrides: { threads?: number; timeoutMs?: number; maxQueue?: number } = {}) {
+function conversions(
+  overrides: { threads?: number; timeoutMs?: number; maxQueue?: number; queueWaitMs?: number } = {},
+) {
   const errors: unknown[] = [];
   const pool = new Conversions({
     threads: 1,
@@ -74,6 +76,18 @@ describe('the conversion pool', () => {
       expect(busy.headers).toEqual({ 'retry-after': '1' });
       await Promise.all([running, queued]);
       expect(JSON.parse(await pool.toDocumentJson('served', 'served')).nodes).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("answers 503 to a task that waits for a thread longer than its queue wait, the thread's start included", async () => {
+    // No thread starts within a millisecond: the wait is what is refused, not a full queue.
+    const { pool } = conversions({ queueWaitMs: 1 });
+    try {
+      const busy = await refusal(pool.toDocumentJson('waiting', 'waiting'));
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers).toEqual({ 'retry-after': '1' });
     } finally {
       await pool.close();
     }

@@ -53,6 +53,8 @@ export interface WorkPoolOptions {
   msPerKib: number;
   /** Tasks waiting for a thread beyond which new ones are refused with a 503. */
   maxQueue: number;
+  /** How long a task may wait for a thread (and the thread to start) before it is refused with a 503; by default five timeouts, ten seconds at least. */
+  queueWaitMs?: number;
   /** Told of a thread that failed outside any task (it could not start, for one). */
   onThreadError: (error: unknown) => void;
 }
@@ -63,8 +65,8 @@ export interface TaskInput {
   characters: number;
 }
 
-/** How long a task may wait for a thread (and the thread to start) before it is refused as busy: five timeouts, ten seconds at least. */
-const queueWaitMs = (timeoutMs: number) => Math.max(10_000, timeoutMs * 5);
+/** How long a task may wait for a thread by default: five timeouts, ten seconds at least. */
+const defaultQueueWaitMs = (timeoutMs: number) => Math.max(10_000, timeoutMs * 5);
 
 /** Memory a task may use before its thread is stopped: far above any page, far below the machine. */
 const THREAD_HEAP_MB = 512;
@@ -108,7 +110,7 @@ export class WorkPool {
     const stop = new AbortController();
     const { port1: startedPort, port2: started } = new MessageChannel();
     let running = false;
-    let timer = setTimeout(() => stop.abort(), queueWaitMs(this.options.timeoutMs));
+    let timer = setTimeout(() => stop.abort(), this.options.queueWaitMs ?? defaultQueueWaitMs(this.options.timeoutMs));
     startedPort.once('message', () => {
       running = true;
       clearTimeout(timer);

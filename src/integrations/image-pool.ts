@@ -13,10 +13,11 @@ const TASKS = new URL(`./image-tasks${import.meta.url.endsWith('.ts') ? '.ts' : 
 export class ImageDecoder {
   private readonly pool: WorkPool;
 
-  constructor(options: { threads: number; onThreadError: (error: unknown) => void }) {
+  constructor(options: { threads: number; queueWaitMs?: number; onThreadError: (error: unknown) => void }) {
     this.pool = new WorkPool({
       filename: TASKS,
       threads: options.threads,
+      queueWaitMs: options.queueWaitMs,
       timeoutMs: 2_000,
       msPerKib: 1,
       maxQueue: options.threads * 32,

@@ -12,6 +12,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Published images are decoded on threads of their own; they start when first needed.
   const images = new ImageDecoder({
     threads: Math.min(2, app.config.conversion.threads),
+    queueWaitMs: app.config.conversion.queueWaitMs,
     onThreadError: (error) => app.log.error({ err: error }, 'An image decoding thread failed'),
   });
   app.addHook('onClose', async () => images.close());

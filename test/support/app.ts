@@ -27,7 +27,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     outbound: { allowPrivate: true, timeoutMs: 5_000, maxBytes: 10 * 1024 * 1024 },
     fileUrlTtlSeconds: 3_600,
     importLimits: { maxPages: 200, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 },
-    conversion: { threads: 2, timeoutMs: 2_000 },
+    // Test files share two cores, and a thread started from TypeScript source
+    // compiles its modules first: a slow start there is the machine's, not a reason to refuse.
+    conversion: { threads: 2, timeoutMs: 2_000, queueWaitMs: 120_000 },
     // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
     loadShedding: { maxEventLoopDelayMs: 0 },
     specs: {

@@ -16,10 +16,11 @@ const description =
 
 /** Imports of websites and markdown files into a space or a change request. */
 export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { threads, timeoutMs } = app.config.conversion;
+  const { threads, timeoutMs, queueWaitMs } = app.config.conversion;
   const reader = new HtmlReader({
     threads,
     timeoutMs,
+    queueWaitMs,
     msPerKib: MS_PER_KIB,
     maxQueue: threads * 32,
     onThreadError: (error) => app.log.error({ err: error }, 'An import thread failed'),
