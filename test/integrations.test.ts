@@ -714,6 +714,22 @@ describe('reading integrations', () => {
     const none = await list(stranger, { owner: team.organization.id, limit: '0' });
     expect(none).toEqual({ items: [], count: 5 });
   });
+
+  it('counts, unfiltered, the public integrations and the others of the caller’s organizations', async () => {
+    const team = await t.factory.team();
+    const counts = async () => ({
+      admin: (await list(team.admin, { limit: '1' })).count,
+      stranger: (await list(stranger, { limit: '1' })).count,
+    });
+    const before = await counts();
+    await publish(team.admin, uniqueName('private'), definition(team.organization.id, { visibility: 'private' }));
+    await publish(team.admin, uniqueName('unlisted'), definition(team.organization.id, { visibility: 'unlisted' }));
+    await publish(team.admin, uniqueName('public'), definition(team.organization.id, { visibility: 'public' }));
+    // The member counts all three; someone of no organization of theirs only the public one.
+    expect(await counts()).toEqual({ admin: before.admin + 3, stranger: before.stranger + 1 });
+    const everything = await list(team.admin, { limit: '100' });
+    expect(everything.items.length).toBe(Math.min(100, everything.count));
+  });
 });
 
 describe('unpublishing an integration', () => {

@@ -64,9 +64,15 @@ function withPeople<O>(query: SelectQueryBuilder<Database & { c: CommentsTable }
         from comment_reactions x join users xu on xu.id = x.user_id
         where x.comment_id = c.id and x.reply_id is null)`.as('reactions'),
       // Who of the author and resolver is a member of the organization: with the reactions' flags, the
-      // e-mails a page shows need no other lookup.
-      sql<string[] | null>`(select array_agg(m.user_id) from organization_members m
-        where m.organization_id = c.organization_id and m.user_id in (c.posted_by, c.resolved_by))`.as('member_ids'),
+      // e-mails a page shows need no other lookup. One key probe each (scalar subqueries, which the
+      // planner cannot turn into a scan of the whole table as it may an `exists`), where `user_id in
+      // (...)` walked the organization's roster for every comment, and in no fixed order.
+      sql<string[] | null>`array_remove(array[
+          (select m.user_id from organization_members m
+            where m.organization_id = c.organization_id and m.user_id = c.posted_by),
+          (select m.user_id from organization_members m
+            where m.organization_id = c.organization_id and m.user_id = c.resolved_by)
+        ], null)`.as('member_ids'),
     ]);
 }
 
