@@ -162,6 +162,12 @@ export interface TeamMembersTable {
   added_at: Timestamp;
 }
 
+/** The live spaces each team reaches through its grants; kept by the database's triggers, never written by the service. */
+export interface TeamReachTable {
+  team_id: string;
+  space_id: string;
+}
+
 export interface SamlProvidersTable {
   id: string;
   organization_id: string;
@@ -635,6 +641,7 @@ export interface Database {
   spaces: SpacesTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  team_reach: TeamReachTable;
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
-import { reachableSpaceIds } from '../model/access/grants.js';
+import { reachableSpaceIds, spacesReachedByUserCount } from '../model/access/grants.js';
 import { isFullMember, membershipColumn } from '../model/access/membership.js';
 
 export async function updateSpace(
@@ -90,15 +90,12 @@ export const listReachableSpacesInOrganization = pageQuery(
       .select(sql<number>`cardinality(reached.ids)`.as(TOTAL_COUNT)),
 );
 
-const reachableSpacesCount = (organizationId: string, userId: string) =>
-  sql<number>`(select count(*)::int from ${reachableSpaceIds(organizationId, userId)} r)`;
-
 export async function countReachableSpacesInOrganization(
   db: Db,
   organizationId: string,
   userId: string,
 ): Promise<number> {
-  const row = await db.selectNoFrom(reachableSpacesCount(organizationId, userId).as('n')).executeTakeFirstOrThrow();
+  const row = await db.selectNoFrom(spacesReachedByUserCount(organizationId, userId).as('n')).executeTakeFirstOrThrow();
   return row.n;
 }
 

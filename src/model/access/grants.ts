@@ -60,6 +60,12 @@ export function grantRolesOnChain(userId: string): RawBuilder<Role[] | null> {
 /** Deepest tree walked down; as for the walk up, the bound only stops a walk that a corrupted tree could loop. */
 const MAX_DEPTH = 100;
 
+/** The grants to `userId` themself in the organization, as a table of (space_id, collection_id, role) (SQL). */
+function grantsToUser(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
+  return sql`(select g.space_id, g.collection_id, g.role from content_grants g
+    where g.organization_id = ${organizationId} and g.user_id = ${userId})`;
+}
+
 /**
  * The grants reaching `userId` in the organization, theirs and their teams',
  * as a table of (space_id, collection_id, role) (SQL). Two index lookups, by
@@ -67,30 +73,32 @@ const MAX_DEPTH = 100;
  */
 export function grantsReachingUser(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
   return sql`(
-    select g.space_id, g.collection_id, g.role from content_grants g
-    where g.organization_id = ${organizationId} and g.user_id = ${userId}
+    ${grantsToUser(organizationId, userId)}
     union all
     select g.space_id, g.collection_id, g.role from team_members tm
       join content_grants g on g.organization_id = tm.organization_id and g.team_id = tm.team_id
     where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
 }
 
-/** The grants to the team `teamId`, as a table of (space_id, collection_id, role) (SQL). */
-export function grantsToTeam(organizationId: SqlValue, teamId: SqlValue): RawBuilder<unknown> {
-  return sql`(select g.space_id, g.collection_id, g.role from content_grants g
-    where g.organization_id = ${organizationId} and g.team_id = ${teamId})`;
-}
-
 /**
- * The ids of the live spaces a user reaches through grants (their own and
- * their teams'): granted one by one, or inside a granted collection (SQL, a
- * parenthesised subquery: `x in …`, `any(array…)`, or a table to count).
- * What a guest sees of an organization, found from the grants through the
- * primary key and the live spaces of each collection, never by scanning the
+ * The ids of the live spaces a user reaches through grants (SQL, a
+ * parenthesised subquery: `x in …`, `any(array…)`, or a table to count): their
+ * own grants, walked from the primary key and the live spaces of each
+ * collection, and their teams', read from team_reach, which the database
+ * keeps. What a guest sees of an organization, never found by scanning the
  * organization's spaces.
  */
-export function reachableSpaceIds(organizationId: string, userId: string): RawBuilder<unknown> {
-  return liveSpaceIdsReached(grantsReachingUser(organizationId, userId));
+export function reachableSpaceIds(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
+  return sql`(
+    ${liveSpaceIdsReached(grantsToUser(organizationId, userId))}
+    union
+    select r.space_id from team_members tm join team_reach r on r.team_id = tm.team_id
+    where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
+}
+
+/** How many live spaces a user reaches through grants, theirs and their teams' (SQL). */
+export function spacesReachedByUserCount(organizationId: SqlValue, userId: SqlValue): RawBuilder<number> {
+  return sql<number>`(select count(*)::int from ${reachableSpaceIds(organizationId, userId)} r)`;
 }
 
 /** The ids of the collections a user reaches through grants, and of every collection inside them (SQL, a subquery). */
@@ -126,11 +134,6 @@ function collectionIdsReached(grants: RawBuilder<unknown>): RawBuilder<unknown> 
       where reach.depth < ${sql.lit(MAX_DEPTH)}
     )
     select reach.id from reach)`;
-}
-
-/** How many live spaces `grants` reach: granted one by one or inside a granted collection (SQL). */
-export function spacesReachedCount(grants: RawBuilder<unknown>): RawBuilder<number> {
-  return sql<number>`(select count(*)::int from ${liveSpaceIdsReached(grants)} r)`;
 }
 
 /** Groups grants by the id of their target. */

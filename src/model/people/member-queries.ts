@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, Role } from '../../db/types.js';
 import { NotFoundError } from '../../core/errors.js';
-import { grantsReachingUser, spacesReachedCount } from '../access/grants.js';
+import { spacesReachedByUserCount } from '../access/grants.js';
 
 export interface MemberFields {
   user_id: string;
@@ -34,9 +34,7 @@ export function selectMember<QB extends SelectQueryBuilder<Database, 'organizati
     'users.photo_url',
     // Members with a role reach every live space of the organization; guests what is granted to them or their teams.
     sql<number>`case when organization_members.role is null
-      then ${spacesReachedCount(
-        grantsReachingUser(sql.ref('organization_members.organization_id'), sql.ref('organization_members.user_id')),
-      )}
+      then ${spacesReachedByUserCount(sql.ref('organization_members.organization_id'), sql.ref('organization_members.user_id'))}
       else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as(
       'spaces_count',
     ),
