@@ -263,6 +263,15 @@ describe('the answer store', () => {
       'move',
       'comment',
       'cr',
+      'edit',
+      'resolve',
+      'reopen',
+      'react',
+      'unreact',
+      'reply',
+      'uncomment',
+      'crcomment',
+      'profile',
     ];
     const step = fc.record({
       kind: fc.constantFrom(...kinds),
@@ -270,7 +279,7 @@ describe('the answer store', () => {
       role: fc.constantFrom('read', 'edit', 'admin', null),
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 8, maxLength: 14 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { minLength: 12, maxLength: 20 }), async (steps) => {
         const o = await t.factory.team(['read', 'edit', null]);
         const org = o.organization.id;
         const callers = [o.admin, o.member('read'), o.member('edit'), o.member(null)];
@@ -278,6 +287,9 @@ describe('the answer store', () => {
         const trashed: string[] = [];
         const collections: string[] = [];
         const teams: string[] = [];
+        // Comments and change requests of the first space, whose lists are compared.
+        const comments: string[] = [];
+        const changeRequests: string[] = [];
         const pick = <T>(list: T[], n: number) => list[n % list.length];
 
         const urls = () => [
@@ -294,7 +306,16 @@ describe('the answer store', () => {
           `/v1/orgs/${org}/members/${o.member(null).user.id}/spaces`,
           ...collections.slice(0, 1).flatMap((id) => [`/v1/collections/${id}`, `/v1/collections/${id}/spaces`]),
           ...teams.slice(0, 1).flatMap((id) => [`/v1/orgs/${org}/teams/${id}`, `/v1/orgs/${org}/teams/${id}/members`]),
-          ...spaces.slice(0, 1).flatMap((id) => [`/v1/spaces/${id}/comments`, `/v1/spaces/${id}/change-requests`]),
+          ...spaces
+            .slice(0, 1)
+            .flatMap((id) => [
+              `/v1/spaces/${id}/comments`,
+              `/v1/spaces/${id}/comments?format=document&status=open`,
+              `/v1/spaces/${id}/comments?authors=${o.admin.user.id}&limit=2`,
+              ...comments.slice(0, 1).map((comment) => `/v1/spaces/${id}/comments/${comment}`),
+              ...changeRequests.slice(0, 1).map((cr) => `/v1/spaces/${id}/change-requests/${cr}/comments`),
+              `/v1/spaces/${id}/change-requests`,
+            ]),
         ];
         const compare = async (label: string) => {
           for (const url of urls()) {
@@ -316,6 +337,11 @@ describe('the answer store', () => {
           }
         };
 
+        // A space with a comment and a change request from the start, so that every kind of step has something to change.
+        spaces.push((await write(o.admin, 'POST', `/v1/orgs/${org}/spaces`, { title: 'First' })).id);
+        const first = `/v1/spaces/${spaces[0]}`;
+        comments.push((await write(o.admin, 'POST', `${first}/comments`, { body: { markdown: 'First' } })).id);
+        changeRequests.push((await write(o.admin, 'POST', `${first}/change-requests`, { subject: 'First' })).id);
         await compare('at the start');
         for (const [index, { kind, pick: n, role }] of steps.entries()) {
           const space = pick(spaces, n);
@@ -329,6 +355,7 @@ describe('the answer store', () => {
             case 'trash':
               if (space) {
                 await write(o.admin, 'DELETE', `/v1/spaces/${space}`);
+                if (space === spaces[0]) comments.length = changeRequests.length = 0;
                 spaces.splice(spaces.indexOf(space), 1);
                 trashed.push(space);
               }
@@ -375,18 +402,64 @@ describe('the answer store', () => {
                 await write(o.admin, 'POST', `/v1/spaces/${space}/move`, { parent: pick(collections, n) ?? null });
               break;
             case 'comment':
-              if (space)
-                await write(o.admin, 'POST', `/v1/spaces/${space}/comments`, { body: { markdown: `Note ${index}` } });
+              if (spaces[0]) {
+                const body = { body: { markdown: `Note ${index}` } };
+                comments.push((await write(o.admin, 'POST', `/v1/spaces/${spaces[0]}/comments`, body)).id);
+              }
               break;
             case 'cr':
-              if (space)
-                await write(o.admin, 'POST', `/v1/spaces/${space}/change-requests`, { subject: `Change ${index}` });
+              if (spaces[0]) {
+                const body = { subject: `Change ${index}` };
+                changeRequests.push((await write(o.admin, 'POST', `/v1/spaces/${spaces[0]}/change-requests`, body)).id);
+              }
+              break;
+          }
+          const comment = pick(comments, n);
+          const commentUrl = `/v1/spaces/${spaces[0]}/comments/${comment}`;
+          switch (kind) {
+            case 'edit':
+              if (comment) await write(o.admin, 'PUT', commentUrl, { body: { markdown: `Edited *${index}*` } });
+              break;
+            case 'resolve':
+            case 'reopen':
+              if (comment) await write(o.admin, 'PUT', commentUrl, { resolved: kind === 'resolve' });
+              break;
+            case 'react':
+            case 'unreact': {
+              // By the admin: the members' roles change in other steps.
+              const emoji = pick(['👍', '🎉'], n)!;
+              const change = kind === 'react' ? { addedReactions: [emoji] } : { removedReactions: [emoji] };
+              if (comment) await write(o.admin, 'PUT', commentUrl, change);
+              break;
+            }
+            case 'reply':
+              if (comment) await write(o.admin, 'POST', `${commentUrl}/replies`, { body: { markdown: 'Yes' } });
+              break;
+            case 'uncomment':
+              if (comment) {
+                await write(o.admin, 'DELETE', commentUrl);
+                comments.splice(comments.indexOf(comment), 1);
+              }
+              break;
+            case 'crcomment': {
+              const cr = pick(changeRequests, n);
+              const body = { body: { markdown: `On the change ${index}` } };
+              if (cr) await write(o.admin, 'POST', `/v1/spaces/${spaces[0]}/change-requests/${cr}/comments`, body);
+              break;
+            }
+            case 'profile':
+              // No route changes a profile; an operator's change in the database must show all the same.
+              await t.db
+                .updateTable('users')
+                .set({ display_name: `Renamed ${index}` })
+                .where('id', '=', o.admin.user.id)
+                .execute();
               break;
           }
           await compare(`after step ${index} (${kind})`);
         }
       }),
-      { seed: 20261124, numRuns: 2, endOnFailure: true },
+      { seed: 20261124, numRuns: 3, endOnFailure: true },
     );
   }, 240_000);
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
+import { unrecorded } from '../db/read-recording.js';
 import { findNodeByKey, nodeText } from '../model/content/document/index.js';
 import type { Context } from '../model/context.js';
 import { findMembers } from '../model/people/member-queries.js';
@@ -18,8 +19,9 @@ import {
   deleteCommentRow,
   insertComment,
   listComments,
-  listSpaceCommentsWithAccess,
-  findSpaceCommentWithAccess,
+  readThreadClocks,
+  spaceThreadClocksWithAccess,
+  findComment,
   lockComment,
   moveThreadCounts,
   pageVersionsByIds,
@@ -123,18 +125,22 @@ export async function listThreadComments(
   };
   const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filters)}`;
   const page = context.cursors.request(list, query);
-  // A space's own thread is read with the caller's access in one round trip;
-  // a change request's, and a page of none, open the thread first.
+  // A space's own thread has its clocks read with the caller's access in one
+  // round trip; a change request's, and a page of none, open the thread first.
   const ownThread = locator.changeRequestId === undefined && page.limit > 0;
   let thread = ownThread ? undefined : await openThread(context, locator, userId);
   const rows = await paginate(context.cursors, page, {
     rows: async () => {
-      if (thread) return listComments(context.db, page, thread.ids, filters);
-      const found = await listSpaceCommentsWithAccess(context.db, page, locator.spaceId, filters, userId);
-      // Checked before anything of the rows is used.
-      const { space, role } = await spaceAsMember(context, found[0]?.space_access, locator.spaceId, userId);
-      thread = threadOf(space, role, null);
-      return found;
+      if (thread) {
+        await readThreadClocks(context.db, thread.ids);
+      } else {
+        const access = await spaceThreadClocksWithAccess(context.db, locator.spaceId, userId);
+        const { space, role } = await spaceAsMember(context, access, locator.spaceId, userId);
+        thread = threadOf(space, role, null);
+      }
+      // Unrecorded: the clocks just read tick whenever these rows could differ.
+      const { ids } = thread;
+      return unrecorded(() => listComments(context.db, page, ids, filters));
     },
     count: async () =>
       countedByCounters(filters)
@@ -152,16 +158,20 @@ export async function getComment(
   locator: CommentLocator,
   format: BodyFormat,
 ): Promise<Comment> {
+  let thread: OpenThread;
   if (locator.changeRequestId === undefined) {
-    // A comment of the space's own thread and the caller's access, in one round trip.
-    const row = await findSpaceCommentWithAccess(context.db, locator.spaceId, locator.commentId, userId);
-    const { space, role } = await spaceAsMember(context, row?.space_access, locator.spaceId, userId);
-    const thread = threadOf(space, role, null);
-    if (!row) throw commentNotFound(thread);
-    return (await showComments(context, thread, [row], format, userId))[0]!;
+    // The space's own thread: its clocks and the caller's access in one round trip.
+    const access = await spaceThreadClocksWithAccess(context.db, locator.spaceId, userId);
+    const { space, role } = await spaceAsMember(context, access, locator.spaceId, userId);
+    thread = threadOf(space, role, null);
+  } else {
+    thread = await openThread(context, locator, userId);
+    await readThreadClocks(context.db, thread.ids);
   }
-  const thread = await openThread(context, locator, userId);
-  return showComment(context, thread, locator.commentId, format, userId);
+  // Unrecorded: the clocks just read tick whenever the comment could differ.
+  const row = await unrecorded(() => findComment(context.db, thread.ids, locator.commentId));
+  if (!row) throw commentNotFound(thread);
+  return (await showComments(context, thread, [row], format, userId))[0]!;
 }
 
 interface TargetFields {

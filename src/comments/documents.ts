@@ -1,4 +1,5 @@
 import { BadRequestError } from '../core/errors.js';
+import { unrecorded } from '../db/read-recording.js';
 import type { JSONDocument } from '../model/content/document/index.js';
 import type { Context } from '../model/context.js';
 import { storeBodyDocument, storedBodyDocuments, type BodyTable, type StoredBody } from './body-queries.js';
@@ -31,10 +32,13 @@ export async function bodyDocuments(
 ): Promise<Map<string, JSONDocument>> {
   const documents = new Map<string, JSONDocument>();
   if (rows.length === 0) return documents;
-  const jsonById = await storedBodyDocuments(
-    context.db,
-    table,
-    rows.map((row) => row.id),
+  // Unrecorded: a body's document is made from the body, which the reads of its rows cover.
+  const jsonById = await unrecorded(() =>
+    storedBodyDocuments(
+      context.db,
+      table,
+      rows.map((row) => row.id),
+    ),
   );
   for (const row of rows) {
     let json = jsonById.get(row.id) ?? null;

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { CommentRow, CommentsTable, CommentStatus, Database, PageVersionRow } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { StoredBody } from './body-queries.js';
-import { spaceAccessColumn, type SpaceAccessText } from '../model/access/space-queries.js';
+import { spaceAccessColumn } from '../model/access/space-queries.js';
 import { precompiled } from '../db/precompiled.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
@@ -111,8 +111,6 @@ interface Shape {
   status: boolean;
   authors: boolean;
   page: boolean;
-  /** Whether the rows carry the caller's access to the space (spaceAccessColumn), the caller's id last of the arguments. */
-  access: boolean;
 }
 
 function threadComments(db: Kysely<Database>, shape: Shape, args: readonly unknown[]) {
@@ -137,16 +135,14 @@ type CommentPage = (
 const commentPages = new Map<string, CommentPage>();
 
 function commentPageFor(shape: Shape): CommentPage {
-  const key = `${shape.counted}:${shape.status}:${shape.authors}:${shape.page}:${shape.access}`;
+  const key = `${shape.counted}:${shape.status}:${shape.authors}:${shape.page}`;
   let run = commentPages.get(key);
   if (!run) {
-    const arity = 2 + Number(shape.status) + Number(shape.authors) + Number(shape.page) + Number(shape.access);
+    const arity = 2 + Number(shape.status) + Number(shape.authors) + Number(shape.page);
     run = pageQuery(
       { createdAt: 'c.posted_at', id: 'c.id' },
       (db, ...args: unknown[]) => {
-        const rows = withPeople(threadComments(db, shape, args).select(COMMENT_COLUMNS));
-        const [spaceId, userId] = [args[0] as string, args[arity - 1] as string];
-        const page = shape.access ? rows.select(spaceAccessColumn(db, spaceId, userId).as('space_access')) : rows;
+        const page = withPeople(threadComments(db, shape, args).select(COMMENT_COLUMNS));
         if (!shape.counted) return page;
         // The count of the whole list rides along: one round trip for the page and its total.
         return page.select(() =>
@@ -170,19 +166,17 @@ function commentPageFor(shape: Shape): CommentPage {
 export const countedByCounters = (filters: CommentFilters) =>
   filters.authors === undefined && filters.pageId === undefined;
 
-function filterArgs(thread: Thread, filters: CommentFilters, accessOf?: string): { shape: Shape; args: unknown[] } {
+function filterArgs(thread: Thread, filters: CommentFilters): { shape: Shape; args: unknown[] } {
   const shape: Shape = {
     counted: !countedByCounters(filters),
     status: filters.status !== undefined,
     authors: filters.authors !== undefined,
     page: filters.pageId !== undefined,
-    access: accessOf !== undefined,
   };
   const args: unknown[] = [thread.spaceId, threadKey(thread)];
   if (filters.status !== undefined) args.push(filters.status);
   if (filters.authors !== undefined) args.push(filters.authors);
   if (filters.pageId !== undefined) args.push(filters.pageId);
-  if (accessOf !== undefined) args.push(accessOf);
   return { shape, args };
 }
 
@@ -196,21 +190,43 @@ export function listComments(db: Db, request: PageRequest, thread: Thread, filte
 }
 
 /**
- * listComments of a space's own thread, each row carrying `userId`'s access
- * to the space (spaceAccessColumn): check it before using the rows.
+ * The clocks that tick whenever the thread's lists could read differently
+ * (comment_thread_clocks, organization_roster_clocks, user_profile_clock):
+ * read before a list's rows, and recorded for the answer store in their
+ * place, so that a kept list is checked by three key lookups rather than by
+ * reading its page again. Their values mean nothing else.
  */
-export function listSpaceCommentsWithAccess(
-  db: Db,
-  request: PageRequest,
-  spaceId: string,
-  filters: CommentFilters,
-  userId: string,
-) {
-  const { shape, args } = filterArgs({ organizationId: '', spaceId, changeRequestId: null }, filters, userId);
-  return commentPageFor(shape)(db, request, ...args) as Promise<
-    Array<CommentRecord & { [TOTAL_COUNT]?: string; space_access: SpaceAccessText | null }>
-  >;
+function clocksOf(spaceId: string, threadKey: string) {
+  return [
+    sql<string | null>`(select version from comment_thread_clocks
+      where space_id = ${spaceId} and thread_key = ${threadKey})`.as('thread_clock'),
+    sql<string | null>`(select k.version from organization_roster_clocks k
+      join spaces s on s.organization_id = k.organization_id where s.id = ${spaceId})`.as('roster_clock'),
+    sql<string>`(select version from user_profile_clock)`.as('profile_clock'),
+  ];
 }
+
+/** Reads the clocks of a thread (see clocksOf) whose space the caller was found in already. */
+export async function readThreadClocks(db: Db, thread: Thread): Promise<void> {
+  await threadClocks(db, thread.spaceId, threadKey(thread));
+}
+
+const threadClocks = precompiled((db, spaceId: string, threadKey: string) =>
+  db.selectNoFrom(clocksOf(spaceId, threadKey)),
+);
+
+/**
+ * The clocks of a space's own thread (see clocksOf) with `userId`'s access
+ * to the space (spaceAccessColumn), in one round trip: check the access
+ * before reading the thread.
+ */
+export async function spaceThreadClocksWithAccess(db: Db, spaceId: string, userId: string) {
+  return (await spaceThreadClocks(db, spaceId, userId))[0]!.space_access;
+}
+
+const spaceThreadClocks = precompiled((db, spaceId: string, userId: string) =>
+  db.selectNoFrom([...clocksOf(spaceId, ''), spaceAccessColumn(db, spaceId, userId).as('space_access')]),
+);
 
 export async function countComments(db: Db, thread: Thread, filters: CommentFilters): Promise<number> {
   const { shape, args } = filterArgs(thread, filters);
@@ -228,19 +244,6 @@ export async function findComment(db: Db, thread: Thread, commentId: string): Pr
     .where('c.thread_key', '=', threadKey(thread))
     .executeTakeFirst();
 }
-
-/** One comment of a space's own thread with `userId`'s access to the space (spaceAccessColumn): check it first. */
-export async function findSpaceCommentWithAccess(db: Db, spaceId: string, commentId: string, userId: string) {
-  return (await spaceCommentWithAccess(db, spaceId, commentId, userId))[0];
-}
-
-const spaceCommentWithAccess = precompiled((db, spaceId: string, commentId: string, userId: string) =>
-  withPeople(db.selectFrom('comments as c').select(COMMENT_COLUMNS))
-    .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
-    .where('c.id', '=', commentId)
-    .where('c.space_id', '=', spaceId)
-    .where('c.thread_key', '=', ''),
-);
 
 export interface UserRecord {
   id: string;

@@ -168,6 +168,27 @@ export interface TeamReachTable {
   space_id: string;
 }
 
+/**
+ * Clocks the database ticks whenever a list of comments could read
+ * differently (migration 1766361600000): a thread's comments or reactions, an
+ * organization's roster, users' profiles. Never written by the service.
+ */
+export interface CommentThreadClocksTable {
+  space_id: string;
+  thread_key: string;
+  version: Generated<string>;
+}
+
+export interface OrganizationRosterClocksTable {
+  organization_id: string;
+  version: Generated<string>;
+}
+
+export interface UserProfileClockTable {
+  only_row: Generated<boolean>;
+  version: Generated<string>;
+}
+
 export interface SamlProvidersTable {
   id: string;
   organization_id: string;
@@ -642,6 +663,9 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   team_reach: TeamReachTable;
+  comment_thread_clocks: CommentThreadClocksTable;
+  organization_roster_clocks: OrganizationRosterClocksTable;
+  user_profile_clock: UserProfileClockTable;
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;
