@@ -730,6 +730,26 @@ describe('reading integrations', () => {
     const everything = await list(team.admin, { limit: '100' });
     expect(everything.items.length).toBe(Math.min(100, everything.count));
   });
+
+  it('show an organization’s private integrations to a member while they have a role, kept lists included', async () => {
+    const team = await t.factory.team([null]);
+    const member = team.member(null);
+    const name = uniqueName('inner');
+    await publish(team.admin, name, definition(team.organization.id, { visibility: 'private' }));
+    const owned = async () => (await list(member, { owner: team.organization.id })).items.map((item) => item.name);
+    const setRole = async (role: string | null) => {
+      const url = `/v1/orgs/${team.organization.id}/members/${member.user.id}`;
+      const res = await t.app.inject({ method: 'PATCH', url, headers: team.admin.headers, payload: { role } });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    };
+    expect(await owned()).toEqual([]);
+    expect(await owned()).toEqual([]); // now from the answer store
+    await setRole('read');
+    expect(await owned()).toEqual([name]);
+    expect(await owned()).toEqual([name]);
+    await setRole(null);
+    expect(await owned()).toEqual([]);
+  });
 });
 
 describe('unpublishing an integration', () => {

@@ -189,6 +189,12 @@ export interface UserProfileClockTable {
   version: Generated<string>;
 }
 
+/** Ticks with every change to any integration (migration 1766448000000). Never written by the service. */
+export interface IntegrationCatalogClockTable {
+  only_row: Generated<boolean>;
+  version: Generated<string>;
+}
+
 export interface SamlProvidersTable {
   id: string;
   organization_id: string;
@@ -666,6 +672,7 @@ export interface Database {
   comment_thread_clocks: CommentThreadClocksTable;
   organization_roster_clocks: OrganizationRosterClocksTable;
   user_profile_clock: UserProfileClockTable;
+  integration_catalog_clock: IntegrationCatalogClockTable;
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
+import { unrecorded } from '../db/read-recording.js';
 import type { Database, IntegrationsTable, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { ORGANIZATION_COLUMNS, type OrganizationFields } from '../model/organizations/queries.js';
@@ -159,8 +160,34 @@ const allIntegrations = pageQuery(
   { fixedFetch: true },
 );
 
+/**
+ * What a page of the list is made from besides the integrations: the
+ * organizations where the caller has a role. Read with the catalog's clock
+ * (integration_catalog_clock), which ticks with every change to any
+ * integration, and recorded for the answer store in the page's place.
+ */
+const listClocks = precompiled((db, userId: string) =>
+  db.selectNoFrom([
+    sql<string>`(select version from integration_catalog_clock)`.as('catalog_clock'),
+    sql<string[] | null>`(select array_agg(own.organization_id order by own.organization_id)
+      from organization_members own
+      where own.user_id = ${userId} and own.disabled = false and own.role is not null)`.as('organizations'),
+  ]),
+);
+
 /** A page of the integrations the caller may list, newest first, each row with the count of all matches. */
 export async function listIntegrations(
+  db: Db,
+  page: PageRequest,
+  userId: string,
+  filters: IntegrationFilters,
+): Promise<ListedIntegration[]> {
+  await listClocks(db, userId);
+  // Unrecorded: the clock and the organizations just read differ whenever the page could.
+  return unrecorded(() => integrationPage(db, page, userId, filters));
+}
+
+async function integrationPage(
   db: Db,
   page: PageRequest,
   userId: string,
