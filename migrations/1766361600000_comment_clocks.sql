@@ -93,16 +93,27 @@ CREATE TRIGGER organization_roster_clocks_on_members_insert AFTER INSERT ON orga
 CREATE TRIGGER organization_roster_clocks_on_members_delete AFTER DELETE ON organization_members
   REFERENCING OLD TABLE AS changed_members FOR EACH STATEMENT EXECUTE FUNCTION organization_roster_clocks_on_members();
 
+-- Only when a profile changed: a statement trigger fires even when no row
+-- changed, and one naming columns cannot see its rows.
 CREATE FUNCTION user_profile_clock_tick() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF TG_OP = 'DELETE' THEN
+    IF NOT EXISTS (SELECT 1 FROM old_users) THEN RETURN NULL; END IF;
+  ELSIF NOT EXISTS (
+    SELECT 1 FROM old_users o JOIN new_users n ON n.id = o.id
+    WHERE (o.email, o.display_name, o.photo_url) IS DISTINCT FROM (n.email, n.display_name, n.photo_url)
+  ) THEN
+    RETURN NULL;
+  END IF;
   UPDATE user_profile_clock SET version = version + 1;
   RETURN NULL;
 END;
 $$;
-CREATE TRIGGER user_profile_clock_on_users_update AFTER UPDATE OF email, display_name, photo_url ON users
+CREATE TRIGGER user_profile_clock_on_users_update AFTER UPDATE ON users
+  REFERENCING OLD TABLE AS old_users NEW TABLE AS new_users
   FOR EACH STATEMENT EXECUTE FUNCTION user_profile_clock_tick();
 CREATE TRIGGER user_profile_clock_on_users_delete AFTER DELETE ON users
-  FOR EACH STATEMENT EXECUTE FUNCTION user_profile_clock_tick();
+  REFERENCING OLD TABLE AS old_users FOR EACH STATEMENT EXECUTE FUNCTION user_profile_clock_tick();
 
 -- Down Migration
 

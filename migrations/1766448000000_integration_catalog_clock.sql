@@ -12,17 +12,27 @@ CREATE TABLE integration_catalog_clock (
 );
 INSERT INTO integration_catalog_clock DEFAULT VALUES;
 
+-- Only when rows changed: a statement that changes none (a cascade from an
+-- organization without integrations) still fires the trigger.
 CREATE FUNCTION integration_catalog_clock_tick() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE integration_catalog_clock SET version = version + 1;
+  IF EXISTS (SELECT 1 FROM changed_integrations) THEN
+    UPDATE integration_catalog_clock SET version = version + 1;
+  END IF;
   RETURN NULL;
 END;
 $$;
-CREATE TRIGGER integration_catalog_clock_on_change AFTER INSERT OR UPDATE OR DELETE ON integrations
-  FOR EACH STATEMENT EXECUTE FUNCTION integration_catalog_clock_tick();
+CREATE TRIGGER integration_catalog_clock_on_insert AFTER INSERT ON integrations
+  REFERENCING NEW TABLE AS changed_integrations FOR EACH STATEMENT EXECUTE FUNCTION integration_catalog_clock_tick();
+CREATE TRIGGER integration_catalog_clock_on_update AFTER UPDATE ON integrations
+  REFERENCING NEW TABLE AS changed_integrations FOR EACH STATEMENT EXECUTE FUNCTION integration_catalog_clock_tick();
+CREATE TRIGGER integration_catalog_clock_on_delete AFTER DELETE ON integrations
+  REFERENCING OLD TABLE AS changed_integrations FOR EACH STATEMENT EXECUTE FUNCTION integration_catalog_clock_tick();
 
 -- Down Migration
 
-DROP TRIGGER integration_catalog_clock_on_change ON integrations;
+DROP TRIGGER integration_catalog_clock_on_delete ON integrations;
+DROP TRIGGER integration_catalog_clock_on_update ON integrations;
+DROP TRIGGER integration_catalog_clock_on_insert ON integrations;
 DROP FUNCTION integration_catalog_clock_tick();
 DROP TABLE integration_catalog_clock;
