@@ -274,6 +274,7 @@ describe('the answer store', () => {
       'profile',
       'publish',
       'unpublish',
+      'crupdate',
     ];
     const stepOf = (kind: fc.Arbitrary<string>) =>
       fc.record({ kind, pick: fc.nat(1000), role: fc.constantFrom('read', 'edit', 'admin', null) });
@@ -320,8 +321,14 @@ describe('the answer store', () => {
               `/v1/spaces/${id}/comments?format=document&status=open`,
               `/v1/spaces/${id}/comments?authors=${o.admin.user.id}&limit=2`,
               ...comments.slice(0, 1).map((comment) => `/v1/spaces/${id}/comments/${comment}`),
-              ...changeRequests.slice(0, 1).map((cr) => `/v1/spaces/${id}/change-requests/${cr}/comments`),
+              ...changeRequests
+                .slice(0, 1)
+                .flatMap((cr) => [
+                  `/v1/spaces/${id}/change-requests/${cr}/comments`,
+                  `/v1/spaces/${id}/change-requests/${cr}`,
+                ]),
               `/v1/spaces/${id}/change-requests`,
+              `/v1/spaces/${id}/change-requests?status=draft`,
             ]),
         ];
         const compare = async (label: string) => {
@@ -474,6 +481,12 @@ describe('the answer store', () => {
                 await write(o.admin, 'DELETE', `/v1/integrations/${name}`);
                 integrations.splice(integrations.indexOf(name), 1);
               }
+              break;
+            }
+            case 'crupdate': {
+              const cr = pick(changeRequests, n);
+              const change = { subject: `Changed ${index}`, status: pick(['open', 'draft'], n) };
+              if (cr) await write(o.admin, 'PATCH', `/v1/spaces/${spaces[0]}/change-requests/${cr}`, change);
               break;
             }
             case 'profile':

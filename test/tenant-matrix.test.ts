@@ -277,6 +277,7 @@ const BOOKKEEPING: Record<string, string[] | 'all'> = {
   organization_roster_clocks: 'all',
   user_profile_clock: 'all',
   integration_catalog_clock: 'all',
+  change_request_clocks: 'all',
 };
 
 let fingerprintQuery: ReturnType<typeof sql<{ name: string; hash: string }>> | undefined;

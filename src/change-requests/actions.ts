@@ -1,12 +1,14 @@
 import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
-import { findEditableSpace, findSpaceAsMember, spaceAsMember } from '../model/access/spaces.js';
+import { unrecorded } from '../db/read-recording.js';
+import { findEditableSpace, spaceAsMember } from '../model/access/spaces.js';
 import { changeRequestIn, changeRequestNotFound } from '../model/change-requests/access.js';
 import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
 import { presentChangeRequest } from '../model/change-requests/present.js';
 import {
-  findChangeRequestWithAccess,
+  changeRequestClocksWithAccess,
+  findChangeRequest,
   moveStatusCounters,
   updateChangeRequestFields,
   type ChangeRequestFields,
@@ -91,17 +93,16 @@ export async function listSpaceChangeRequests(
   const status = query.status ?? 'open';
   const creator = query.creator;
   const page = context.cursors.request(`change-requests:${spaceId}:${status}:${creator ?? ''}`, query);
-  // A page of none reads no rows to carry the access.
-  if (page.limit === 0) await findSpaceAsMember(context, spaceId, userId);
+  // The space's clocks and the caller's access, checked before any row is read; the rows then run
+  // unrecorded, since the clocks tick whenever they could differ.
+  await spaceAsMember(context, await changeRequestClocksWithAccess(context.db, spaceId, userId), spaceId, userId);
   const rows = await paginate(context.cursors, page, {
-    rows: async () => {
-      const found = creator
-        ? await listChangeRequestsByCreator(context.db, page, spaceId, status, creator, userId)
-        : await listChangeRequests(context.db, page, spaceId, status, userId);
-      // The rows carry the caller's access to the space, checked before anything of them is used.
-      await spaceAsMember(context, found[0]?.space_access, spaceId, userId);
-      return found;
-    },
+    rows: () =>
+      unrecorded(() =>
+        creator
+          ? listChangeRequestsByCreator(context.db, page, spaceId, status, creator)
+          : listChangeRequests(context.db, page, spaceId, status),
+      ),
     count: () => countChangeRequests(context.db, spaceId, status, creator),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
@@ -120,9 +121,9 @@ export async function getChangeRequest(
   spaceId: string,
   changeRequestId: string,
 ): Promise<ChangeRequest> {
-  // The change request and the caller's access in one round trip.
-  const row = await findChangeRequestWithAccess(context.db, spaceId, changeRequestId, userId);
-  await spaceAsMember(context, row?.space_access, spaceId, userId);
+  // The space's clocks and the caller's access first; the change request then runs unrecorded.
+  await spaceAsMember(context, await changeRequestClocksWithAccess(context.db, spaceId, userId), spaceId, userId);
+  const row = await unrecorded(() => findChangeRequest(context.db, spaceId, changeRequestId));
   if (!row) throw changeRequestNotFound();
   return presentRow(context, row, userId);
 }

@@ -3,14 +3,12 @@ import type { Db } from '../db/database.js';
 import type { ChangeRequestStatus, ChangeRequestsTable, VariableValues } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { changeRequestsWithContext } from '../model/change-requests/queries.js';
-import { spaceAccessColumn } from '../model/access/space-queries.js';
 
 /** A page of a space's change requests with one status, newest first, each row carrying the total count. */
 export const listChangeRequests = pageQuery(
   { createdAt: 'cr.created_at', id: 'cr.id' },
-  (db, spaceId: string, status: ChangeRequestStatus, userId: string) =>
+  (db, spaceId: string, status: ChangeRequestStatus) =>
     changeRequestsWithContext(db)
-      .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
       .where('cr.space_id', '=', spaceId)
       .where('cr.status', '=', status)
       .select(() =>
@@ -26,9 +24,8 @@ export const listChangeRequests = pageQuery(
 /** The same list narrowed to one author. */
 export const listChangeRequestsByCreator = pageQuery(
   { createdAt: 'cr.created_at', id: 'cr.id' },
-  (db, spaceId: string, status: ChangeRequestStatus, creator: string, userId: string) =>
+  (db, spaceId: string, status: ChangeRequestStatus, creator: string) =>
     changeRequestsWithContext(db)
-      .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
       .where('cr.space_id', '=', spaceId)
       .where('cr.status', '=', status)
       .where('cr.created_by', '=', creator)

@@ -5,6 +5,7 @@ import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js'
 import type { StoredBody } from './body-queries.js';
 import { spaceAccessColumn } from '../model/access/space-queries.js';
 import { precompiled } from '../db/precompiled.js';
+import { commentThreadClock, profileClock, rosterClockOfSpace } from '../model/clocks.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
 export interface Thread {
@@ -189,22 +190,12 @@ export function listComments(db: Db, request: PageRequest, thread: Thread, filte
   return commentPageFor(shape)(db, request, ...args);
 }
 
-/**
- * The clocks that tick whenever the thread's lists could read differently
- * (comment_thread_clocks, organization_roster_clocks, user_profile_clock):
- * read before a list's rows, and recorded for the answer store in their
- * place, so that a kept list is checked by three key lookups rather than by
- * reading its page again. Their values mean nothing else.
- */
-function clocksOf(spaceId: string, threadKey: string) {
-  return [
-    sql<string | null>`(select version from comment_thread_clocks
-      where space_id = ${spaceId} and thread_key = ${threadKey})`.as('thread_clock'),
-    sql<string | null>`(select k.version from organization_roster_clocks k
-      join spaces s on s.organization_id = k.organization_id where s.id = ${spaceId})`.as('roster_clock'),
-    sql<string>`(select version from user_profile_clock)`.as('profile_clock'),
-  ];
-}
+/** The clocks of a thread's lists (src/model/clocks.ts): its comments, who is a member, people's profiles. */
+const clocksOf = (spaceId: string, threadKey: string) => [
+  commentThreadClock(spaceId, threadKey).as('thread_clock'),
+  rosterClockOfSpace(spaceId).as('roster_clock'),
+  profileClock().as('profile_clock'),
+];
 
 /** Reads the clocks of a thread (see clocksOf) whose space the caller was found in already. */
 export async function readThreadClocks(db: Db, thread: Thread): Promise<void> {

@@ -195,6 +195,12 @@ export interface IntegrationCatalogClockTable {
   version: Generated<string>;
 }
 
+/** Ticks with every change to a space's change requests (migration 1766534400000). Never written by the service. */
+export interface ChangeRequestClocksTable {
+  space_id: string;
+  version: Generated<string>;
+}
+
 export interface SamlProvidersTable {
   id: string;
   organization_id: string;
@@ -673,6 +679,7 @@ export interface Database {
   organization_roster_clocks: OrganizationRosterClocksTable;
   user_profile_clock: UserProfileClockTable;
   integration_catalog_clock: IntegrationCatalogClockTable;
+  change_request_clocks: ChangeRequestClocksTable;
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;

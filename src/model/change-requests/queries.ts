@@ -4,6 +4,7 @@ import type { ChangeRequestStatus, Database } from '../../db/types.js';
 import { precompiled } from '../../db/precompiled.js';
 import { spaceAccessColumn, type SpaceAccessText } from '../access/space-queries.js';
 import { isMemberOf } from '../people/user-queries.js';
+import { changeRequestClock, profileClock, rosterClockOfSpace } from '../clocks.js';
 
 /** What presenting a change request needs: its row, its author, and whether the space moved on since its base. */
 export function changeRequestsWithContext(db: Kysely<Database>) {
@@ -67,37 +68,6 @@ const changeRequestByIdOrNumber = precompiled((db, spaceId: string, id: string, 
     .where((eb) => eb.or([eb('cr.id', '=', id), eb('cr.number', '=', number)])),
 );
 
-/**
- * findChangeRequest with the caller's access to the space (spaceAccessColumn),
- * in one round trip. Check the access (spaceAsMember) before using the row.
- */
-export async function findChangeRequestWithAccess(
-  db: Db,
-  spaceId: string,
-  changeRequestId: string,
-  userId: string,
-): Promise<(ChangeRequestFields & { space_access: SpaceAccessText | null }) | undefined> {
-  const number = numberIn(changeRequestId);
-  const rows =
-    number === null
-      ? await changeRequestByIdWithAccess(db, spaceId, changeRequestId, userId)
-      : await changeRequestByIdOrNumberWithAccess(db, spaceId, changeRequestId, number, userId);
-  return rows[0];
-}
-
-const changeRequestByIdWithAccess = precompiled((db, spaceId: string, id: string, userId: string) =>
-  changeRequestsWithContext(db)
-    .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
-    .where('cr.space_id', '=', spaceId)
-    .where('cr.id', '=', id),
-);
-const changeRequestByIdOrNumberWithAccess = precompiled(
-  (db, spaceId: string, id: string, number: number, userId: string) =>
-    changeRequestsWithContext(db)
-      .select(spaceAccessColumn(db, spaceId, userId).as('space_access'))
-      .where('cr.space_id', '=', spaceId)
-      .where((eb) => eb.or([eb('cr.id', '=', id), eb('cr.number', '=', number)])),
-);
 /** The space's counters of change requests by status, moved as one change request goes from `from` to `to`. */
 export async function moveStatusCounters(
   db: Db,
@@ -144,3 +114,26 @@ export async function updateChangeRequestFields(
     .where('id', '=', changeRequestId)
     .execute();
 }
+
+/**
+ * The clocks of a space's change requests (src/model/clocks.ts: its change
+ * requests, who is a member, people's profiles) with `userId`'s access to the
+ * space, which carries its head revision, in one round trip: read before the
+ * change requests, which may then be read unrecorded. Check the access first.
+ */
+export async function changeRequestClocksWithAccess(
+  db: Db,
+  spaceId: string,
+  userId: string,
+): Promise<SpaceAccessText | null> {
+  return (await changeRequestClocks(db, spaceId, userId))[0]!.space_access;
+}
+
+const changeRequestClocks = precompiled((db, spaceId: string, userId: string) =>
+  db.selectNoFrom([
+    changeRequestClock(spaceId).as('change_request_clock'),
+    rosterClockOfSpace(spaceId).as('roster_clock'),
+    profileClock().as('profile_clock'),
+    spaceAccessColumn(db, spaceId, userId).as('space_access'),
+  ]),
+);

@@ -1,0 +1,26 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * Clocks the database ticks whenever a list could read differently (see the
+ * migrations that make them). A list reads its clocks before its rows, in a
+ * recorded read, and its rows unrecorded: the answer store then checks a kept
+ * answer by a few key lookups instead of reading and digesting its rows
+ * again. Their values mean nothing else.
+ */
+
+/** Who is a member of the space's organization (organization_roster_clocks). */
+export const rosterClockOfSpace = (spaceId: string): RawBuilder<string | null> =>
+  sql<string | null>`(select k.version from organization_roster_clocks k
+    join spaces s on s.organization_id = k.organization_id where s.id = ${spaceId})`;
+
+/** Users' names, e-mails and photos (user_profile_clock). */
+export const profileClock = (): RawBuilder<string> => sql<string>`(select version from user_profile_clock)`;
+
+/** A space's change requests (change_request_clocks). */
+export const changeRequestClock = (spaceId: string): RawBuilder<string | null> =>
+  sql<string | null>`(select version from change_request_clocks where space_id = ${spaceId})`;
+
+/** A comment thread's comments and their reactions (comment_thread_clocks). */
+export const commentThreadClock = (spaceId: string, threadKey: string): RawBuilder<string | null> =>
+  sql<string | null>`(select version from comment_thread_clocks
+    where space_id = ${spaceId} and thread_key = ${threadKey})`;
