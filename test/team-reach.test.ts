@@ -7,7 +7,8 @@ const t = useTestApp();
 
 /**
  * Where team_reach differs from the reach walked from the grants, as
- * "team space +kept" or "team space -kept"; empty when it is exact.
+ * "team space +kept" or "team space -kept" (or its space's creation time
+ * differs); empty when it is exact.
  */
 async function reachDrift(organizationIds: string[]): Promise<string[]> {
   const { rows } = await sql<{ team_id: string; space_id: string; side: string }>`
@@ -31,7 +32,10 @@ async function reachDrift(organizationIds: string[]): Promise<string[]> {
     union all
     select r.team_id, r.space_id, '+kept' from team_reach r
       where r.team_id in (select id from concerned)
-        and not exists (select 1 from walked w where w.team_id = r.team_id and w.space_id = r.space_id)`.execute(t.db);
+        and not exists (select 1 from walked w where w.team_id = r.team_id and w.space_id = r.space_id)
+    union all
+    select r.team_id, r.space_id, 'created_at differs' from team_reach r join spaces s on s.id = r.space_id
+      where r.team_id in (select id from concerned) and r.space_created_at <> s.created_at`.execute(t.db);
   return rows.map((row) => `${row.team_id} ${row.space_id} ${row.side}`).sort();
 }
 
@@ -264,5 +268,44 @@ describe('team_reach, the live spaces each team reaches', () => {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from team_reach where team_id = any(${teams}::text[])`.execute(t.db);
     expect(rows[0]!.n).toBe(6 * 12);
+  });
+
+  it('gives a guest their spaces page by page, newest first, through teams and grants of their own', async () => {
+    const o = await t.factory.team([null]);
+    const guest = o.member(null);
+    const base = `/v1/orgs/${o.organization.id}`;
+    const call = async (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) => {
+      const res = await t.app.inject({ method, url, headers: o.admin.headers, payload });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      return (res.body ? res.json() : {}) as { id: string };
+    };
+    const team = (await call('PUT', `${base}/teams`, { title: 'Readers', members: [guest.user.id] })).id;
+    const box = (await call('POST', `${base}/collections`, { title: 'Box' })).id;
+    const inBox = [];
+    for (let i = 0; i < 4; i++)
+      inBox.push((await call('POST', `${base}/spaces`, { title: `In ${i}`, parent: box })).id);
+    const own = (await call('POST', `${base}/spaces`, { title: 'Own' })).id;
+    const both = (await call('POST', `${base}/spaces`, { title: 'Both' })).id;
+    await call('POST', `${base}/spaces`, { title: 'Unreached' });
+    await call('POST', `/v1/collections/${box}/permissions`, { role: 'read', teams: [team] });
+    await call('POST', `/v1/spaces/${both}/permissions`, { role: 'read', teams: [team], users: [guest.user.id] });
+    await call('POST', `/v1/spaces/${own}/permissions`, { role: 'read', users: [guest.user.id] });
+
+    const reached = [...inBox, own, both];
+    const { rows } = await sql<{ id: string }>`
+      select id from spaces where id = any(${reached}::text[]) order by created_at desc, id desc`.execute(t.db);
+    const newest = rows.map((row) => row.id);
+    const seen: string[] = [];
+    let next: string | undefined;
+    do {
+      const query: Record<string, string> = { limit: '2', ...(next ? { page: next } : {}) };
+      const res = await t.app.inject({ method: 'GET', url: `${base}/spaces`, headers: guest.headers, query });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { count: number; items: Array<{ id: string }>; next?: { page: string } };
+      expect(body.count).toBe(reached.length);
+      seen.push(...body.items.map((item) => item.id));
+      next = body.next?.page;
+    } while (next);
+    expect(seen).toEqual(newest);
   });
 });

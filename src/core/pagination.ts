@@ -144,7 +144,7 @@ function keysetPage<DB, TB extends keyof DB, O>(
 const FETCH_SIZES = [1, 2, 6, 11, 21, 51, 101, 201, 501, 1001] as const;
 const fetchSize = (limit: number) => FETCH_SIZES.find((size) => size > limit) ?? limit + 1;
 
-export interface PageQueryOptions {
+export interface PageQueryOptions<Out> {
   /**
    * Write the number of rows to fetch into the SQL, one of a few sizes,
    * instead of binding it. A bound `LIMIT $n` is costed at a tenth of the
@@ -156,7 +156,18 @@ export interface PageQueryOptions {
    * member and one of 50,000 want different plans for most lists.
    */
   fixedFetch?: boolean;
+  /**
+   * Reads the rows of a page whose `build` query selects only keys: the
+   * cursor, order and limit apply to the keys, and `rowsOf` reads the row of
+   * each one, in the same order. For a list whose keys can be sorted without
+   * its rows (a guest's reached spaces), so that only the page's rows are read.
+   */
+  rowsOf?: (db: Kysely<Database>, keys: AnyQuery<unknown>, order: Order, ...args: never[]) => AnyQuery<Out>;
 }
+
+/** A query over any tables: a page query's builder may add CTEs and subqueries of its own. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyQuery<O> = SelectQueryBuilder<any, any, O>;
 
 /**
  * A keyset-paginated list query, compiled once per shape (order, first page or
@@ -164,28 +175,33 @@ export interface PageQueryOptions {
  * makes the filtered, selected query; ordering, the cursor condition and the
  * limit are added here. It returns at most `request.limit + 1` rows.
  */
-export function pageQuery<Args extends unknown[], Row>(
+export function pageQuery<Args extends unknown[], Row, Out = Row>(
   columns: { createdAt: string; id: string },
   // `any` database type: the builder may add CTEs to it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build: (db: Kysely<Database>, ...args: Args) => SelectQueryBuilder<any, any, Row>,
   /** How many arguments follow `db`; by default, as many as `build` declares. */
   arity: number = build.length - 1,
-  options: PageQueryOptions = {},
-): (db: Db, request: PageRequest, ...args: Args) => Promise<Row[]> {
-  const variants = new Map<string, (db: Db, ...parameters: unknown[]) => Promise<Row[]>>();
+  options: PageQueryOptions<Out> = {},
+): (db: Db, request: PageRequest, ...args: Args) => Promise<Out[]> {
+  const variants = new Map<string, (db: Db, ...parameters: unknown[]) => Promise<Out[]>>();
   return async (db, request, ...args) => {
     const fetch = options.fixedFetch ? fetchSize(request.limit) : undefined;
     const shape = `${request.order}:${request.after ? 'after' : 'first'}:${fetch ?? 'bound'}`;
     let run = variants.get(shape);
     if (!run) {
       const withCursor = request.after !== undefined;
-      run = precompiled(
+      run = precompiled<unknown[], Out>(
         (compiler, ...parameters: unknown[]) => {
           const [createdAt, id] = parameters.slice(arity);
           const query = build(compiler, ...(parameters.slice(0, arity) as Args));
           const after = withCursor ? { createdAt, id } : undefined;
-          return keysetPage(query, columns, request.order, after, fetch ?? parameters.at(-1));
+          const keys = keysetPage(query, columns, request.order, after, fetch ?? parameters.at(-1));
+          if (options.rowsOf)
+            return options.rowsOf(compiler, keys, request.order, ...(parameters.slice(0, arity) as never[]));
+          // Without rowsOf, Out is Row (its default): the keys are the rows. The compiler cannot tell.
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+          return keys as unknown as AnyQuery<Out>;
         },
         arity + (withCursor ? 2 : 0) + (fetch === undefined ? 1 : 0),
       );

@@ -166,6 +166,8 @@ export interface TeamMembersTable {
 export interface TeamReachTable {
   team_id: string;
   space_id: string;
+  /** The space's created_at, for ordering a guest's spaces without their rows. */
+  space_created_at: Date;
 }
 
 /**

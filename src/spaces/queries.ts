@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
-import { reachableSpaceIds, spacesReachedByUserCount } from '../model/access/grants.js';
+import { reachableSpacesByCreation, spacesReachedByUserCount } from '../model/access/grants.js';
 import { isFullMember, membershipColumn } from '../model/access/membership.js';
 
 export async function updateSpace(
@@ -69,25 +69,54 @@ export async function countSpacesInOrganization(db: Db, organizationId: string):
 /**
  * A page of the live spaces a guest reaches (granted one by one, or inside a
  * collection they reach), newest first, each row carrying the total count.
- * The ids are found once, as an array (`reached`) that both the count and
- * the primary-key lookups of the page read, rather than a set the
- * organization's spaces would be joined to. Materialized: inlined, the
- * array's subquery ran once for each of its two uses.
+ * The reached spaces and their creation times are found once (`reached`,
+ * materialized: the page and the count both read it) and the page is cut
+ * from them; only then are its rows read from spaces, one lookup each. Sorted
+ * after a join, the whole reach's rows were read (0.8 ms for 400 spaces).
  */
-export const listReachableSpacesInOrganization = pageQuery(
-  { createdAt: 's.created_at', id: 's.id' },
+export const listReachableSpacesInOrganization = pageQuery<
+  [organizationId: string, userId: string],
+  { space_id: string; created_at: Date; [TOTAL_COUNT]: number },
+  SpaceFields & { [TOTAL_COUNT]: number }
+>(
+  { createdAt: 'r.created_at', id: 'r.space_id' },
   (db, organizationId: string, userId: string) =>
     db
       .with(
         (cte) => cte('reached').materialized(),
-        (qb) => qb.selectNoFrom(sql<string[]>`array${reachableSpaceIds(organizationId, userId)}`.as('ids')),
+        (qb) =>
+          qb
+            .selectFrom(
+              sql<{ space_id: string; created_at: Date }>`${reachableSpacesByCreation(organizationId, userId)}`.as('x'),
+            )
+            .select(['x.space_id', 'x.created_at']),
       )
-      .selectFrom(['reached', 'spaces as s'])
-      .where('s.organization_id', '=', organizationId)
-      .where('s.deleted_at', 'is', null)
-      .where(sql<boolean>`s.id = any(reached.ids)`)
-      .select(SPACE_COLUMNS)
-      .select(sql<number>`cardinality(reached.ids)`.as(TOTAL_COUNT)),
+      .selectFrom('reached as r')
+      .select(['r.space_id', 'r.created_at', sql<number>`(select count(*)::int from reached)`.as(TOTAL_COUNT)]),
+  2,
+  {
+    // One plan whoever asks (sort the reach, then look up 50 rows): planned for each call's values,
+    // the statement cost more to plan (1 ms) than to run.
+    fixedFetch: true,
+    rowsOf: (db, keys, order, organizationId: string) =>
+      db
+        .selectFrom(keys.as('p'))
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('spaces as s')
+              .select(SPACE_COLUMNS)
+              .whereRef('s.id', '=', sql.ref('p.space_id'))
+              .where('s.organization_id', '=', organizationId)
+              .where('s.deleted_at', 'is', null)
+              .as('s'),
+          (join) => join.onTrue(),
+        )
+        .select(SPACE_COLUMNS)
+        .select(sql<number>`${sql.ref(`p.${TOTAL_COUNT}`)}`.as(TOTAL_COUNT))
+        .orderBy(sql.ref('p.created_at'), order)
+        .orderBy(sql.ref('p.space_id'), order),
+  },
 );
 
 export async function countReachableSpacesInOrganization(

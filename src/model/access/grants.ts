@@ -96,6 +96,20 @@ export function reachableSpaceIds(organizationId: SqlValue, userId: SqlValue): R
     where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
 }
 
+/**
+ * The live spaces a user reaches, as reachableSpaceIds, each with its
+ * creation time (SQL, a subquery of `space_id` and `created_at`): their
+ * teams' from team_reach alone, their own grants' (few) from the spaces.
+ */
+export function reachableSpacesByCreation(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
+  return sql`(
+    select x.id as space_id, s.created_at
+    from ${liveSpaceIdsReached(grantsToUser(organizationId, userId))} x (id) join spaces s on s.id = x.id
+    union
+    select r.space_id, r.space_created_at from team_members tm join team_reach r on r.team_id = tm.team_id
+    where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
+}
+
 /** How many live spaces a user reaches through grants, theirs and their teams' (SQL). */
 export function spacesReachedByUserCount(organizationId: SqlValue, userId: SqlValue): RawBuilder<number> {
   return sql<number>`(select count(*)::int from ${reachableSpaceIds(organizationId, userId)} r)`;
