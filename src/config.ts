@@ -7,7 +7,6 @@ import type { LoadSheddingOptions } from './core/load-shedding.js';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Every environment variable the service reads, with its bounds and default. */
-/** Every environment variable the service reads, its limits and its default. */
 export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),

@@ -83,6 +83,16 @@ export async function createChangeRequest(
   return presentOne(context, space, id, userId);
 }
 
+/**
+ * Reads the clocks of the space's change requests with the caller's access,
+ * and checks the access as findSpaceAsMember does, before any change
+ * request is read: those reads may then run unrecorded, since the clocks tick
+ * whenever they could differ.
+ */
+async function readChangeRequestClocks(context: Context, spaceId: string, userId: string): Promise<void> {
+  await spaceAsMember(context, await changeRequestClocksWithAccess(context.db, spaceId, userId), spaceId, userId);
+}
+
 /** A page of the space's change requests with one status (default open), and one author if asked, newest first. */
 export async function listSpaceChangeRequests(
   context: Context,
@@ -93,9 +103,7 @@ export async function listSpaceChangeRequests(
   const status = query.status ?? 'open';
   const creator = query.creator;
   const page = context.cursors.request(`change-requests:${spaceId}:${status}:${creator ?? ''}`, query);
-  // The space's clocks and the caller's access, checked before any row is read; the rows then run
-  // unrecorded, since the clocks tick whenever they could differ.
-  await spaceAsMember(context, await changeRequestClocksWithAccess(context.db, spaceId, userId), spaceId, userId);
+  await readChangeRequestClocks(context, spaceId, userId);
   const rows = await paginate(context.cursors, page, {
     rows: () =>
       unrecorded(() =>
@@ -121,8 +129,7 @@ export async function getChangeRequest(
   spaceId: string,
   changeRequestId: string,
 ): Promise<ChangeRequest> {
-  // The space's clocks and the caller's access first; the change request then runs unrecorded.
-  await spaceAsMember(context, await changeRequestClocksWithAccess(context.db, spaceId, userId), spaceId, userId);
+  await readChangeRequestClocks(context, spaceId, userId);
   const row = await unrecorded(() => findChangeRequest(context.db, spaceId, changeRequestId));
   if (!row) throw changeRequestNotFound();
   return presentRow(context, row, userId);

@@ -105,6 +105,22 @@ function countFromCounters(thread: OpenThread, status: 'open' | 'resolved' | und
   return status === 'open' ? counts.open : status === 'resolved' ? counts.total - counts.open : counts.total;
 }
 
+/**
+ * The thread, opened as openThread does, with its clocks read (readThreadClocks)
+ * so that its comments may be read unrecorded after it: for a space's own
+ * thread, the clocks and the caller's access in one round trip.
+ */
+async function openThreadByClocks(context: Context, locator: ThreadLocator, userId: string): Promise<OpenThread> {
+  if (locator.changeRequestId !== undefined) {
+    const thread = await openThread(context, locator, userId);
+    await readThreadClocks(context.db, thread.ids);
+    return thread;
+  }
+  const access = await spaceThreadClocksWithAccess(context.db, locator.spaceId, userId);
+  const { space, role } = await spaceAsMember(context, access, locator.spaceId, userId);
+  return threadOf(space, role, null);
+}
+
 /** A short, stable name for a list's filters, so that a cursor is only accepted by the list that made it. */
 function filtersKey(filters: CommentFilters): string {
   const text = JSON.stringify([filters.status ?? '', [...(filters.authors ?? [])].sort(), filters.pageId ?? '']);
@@ -125,21 +141,12 @@ export async function listThreadComments(
   };
   const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filters)}`;
   const page = context.cursors.request(list, query);
-  // A space's own thread has its clocks read with the caller's access in one
-  // round trip; a change request's, and a page of none, open the thread first.
-  const ownThread = locator.changeRequestId === undefined && page.limit > 0;
-  let thread = ownThread ? undefined : await openThread(context, locator, userId);
+  // A page of none reads no rows: the thread is opened without its clocks.
+  let thread = page.limit > 0 ? undefined : await openThread(context, locator, userId);
   const rows = await paginate(context.cursors, page, {
     rows: async () => {
-      if (thread) {
-        await readThreadClocks(context.db, thread.ids);
-      } else {
-        const access = await spaceThreadClocksWithAccess(context.db, locator.spaceId, userId);
-        const { space, role } = await spaceAsMember(context, access, locator.spaceId, userId);
-        thread = threadOf(space, role, null);
-      }
+      const { ids } = (thread = await openThreadByClocks(context, locator, userId));
       // Unrecorded: the clocks just read tick whenever these rows could differ.
-      const { ids } = thread;
       return unrecorded(() => listComments(context.db, page, ids, filters));
     },
     count: async () =>
@@ -158,16 +165,7 @@ export async function getComment(
   locator: CommentLocator,
   format: BodyFormat,
 ): Promise<Comment> {
-  let thread: OpenThread;
-  if (locator.changeRequestId === undefined) {
-    // The space's own thread: its clocks and the caller's access in one round trip.
-    const access = await spaceThreadClocksWithAccess(context.db, locator.spaceId, userId);
-    const { space, role } = await spaceAsMember(context, access, locator.spaceId, userId);
-    thread = threadOf(space, role, null);
-  } else {
-    thread = await openThread(context, locator, userId);
-    await readThreadClocks(context.db, thread.ids);
-  }
+  const thread = await openThreadByClocks(context, locator, userId);
   // Unrecorded: the clocks just read tick whenever the comment could differ.
   const row = await unrecorded(() => findComment(context.db, thread.ids, locator.commentId));
   if (!row) throw commentNotFound(thread);

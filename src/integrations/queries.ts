@@ -169,9 +169,8 @@ const allIntegrations = pageQuery(
 const listClocks = precompiled((db, userId: string) =>
   db.selectNoFrom([
     sql<string>`(select version from integration_catalog_clock)`.as('catalog_clock'),
-    sql<string[] | null>`(select array_agg(own.organization_id order by own.organization_id)
-      from organization_members own
-      where own.user_id = ${userId} and own.disabled = false and own.role is not null)`.as('organizations'),
+    sql<string[] | null>`(select array_agg(o.organization_id order by o.organization_id)
+      from ${organizationsWithRole(db, userId)} o)`.as('organizations'),
   ]),
 );
 

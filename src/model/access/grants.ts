@@ -81,25 +81,12 @@ export function grantsReachingUser(organizationId: SqlValue, userId: SqlValue): 
 }
 
 /**
- * The ids of the live spaces a user reaches through grants (SQL, a
- * parenthesised subquery: `x in …`, `any(array…)`, or a table to count): their
- * own grants, walked from the primary key and the live spaces of each
- * collection, and their teams', read from team_reach, which the database
- * keeps. What a guest sees of an organization, never found by scanning the
- * organization's spaces.
- */
-export function reachableSpaceIds(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
-  return sql`(
-    ${liveSpaceIdsReached(grantsToUser(organizationId, userId))}
-    union
-    select r.space_id from team_members tm join team_reach r on r.team_id = tm.team_id
-    where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
-}
-
-/**
- * The live spaces a user reaches, as reachableSpaceIds, each with its
- * creation time (SQL, a subquery of `space_id` and `created_at`): their
- * teams' from team_reach alone, their own grants' (few) from the spaces.
+ * The live spaces a user reaches through grants, each with its creation time
+ * (SQL, a subquery of `space_id` and `created_at`): their own grants, walked
+ * from the primary key and the live spaces of each collection (few, their
+ * times read from the spaces), and their teams', read with their times from
+ * team_reach, which the database keeps. What a guest sees of an organization,
+ * never found by scanning the organization's spaces.
  */
 export function reachableSpacesByCreation(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
   return sql`(
@@ -108,6 +95,14 @@ export function reachableSpacesByCreation(organizationId: SqlValue, userId: SqlV
     union
     select r.space_id, r.space_created_at from team_members tm join team_reach r on r.team_id = tm.team_id
     where tm.organization_id = ${organizationId} and tm.user_id = ${userId})`;
+}
+
+/**
+ * The ids of the spaces of reachableSpacesByCreation (SQL, a parenthesised
+ * subquery: `x in …`, `any(array…)`, or a table to count).
+ */
+export function reachableSpaceIds(organizationId: SqlValue, userId: SqlValue): RawBuilder<unknown> {
+  return sql`(select reached.space_id from ${reachableSpacesByCreation(organizationId, userId)} reached)`;
 }
 
 /** How many live spaces a user reaches through grants, theirs and their teams' (SQL). */
