@@ -278,6 +278,7 @@ const BOOKKEEPING: Record<string, string[] | 'all'> = {
   user_profile_clock: 'all',
   integration_catalog_clock: 'all',
   change_request_clocks: 'all',
+  organization_ticks: 'all',
 };
 
 let fingerprintQuery: ReturnType<typeof sql<{ name: string; hash: string }>> | undefined;

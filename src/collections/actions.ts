@@ -1,16 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CollectionUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
-import { paginate, type Cursors, type Page } from '../core/pagination.js';
+import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
 import { findVisibleCollection } from '../model/access/collections.js';
-import { findMembership } from '../model/access/membership.js';
+import { findMembershipByClocks } from '../model/access/membership.js';
+import { unrecorded } from '../db/read-recording.js';
 import { checkPlacement, roleBeneath } from '../model/access/placement.js';
 import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
 import type { Context } from '../model/context.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
 import { collectionAndAncestors } from '../model/hierarchy/walk.js';
-import { collectionRolesFor } from '../model/access/grants.js';
+import { collectionRolesFor, type Member } from '../model/access/grants.js';
 import { presentCollection } from './present.js';
 import {
   countCollections,
@@ -167,12 +168,23 @@ export async function listOrganizationCollections(
   organizationId: string,
   query: Parameters<Cursors['request']>[1] & { nested?: boolean },
 ): Promise<Page<Collection>> {
-  const membership = await findMembership(context.db, organizationId, userId);
+  const membership = await findMembershipByClocks(context.db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const nested = query.nested ?? true;
   const page = context.cursors.request(`collections:${organizationId}:${nested ? 'all' : 'top'}`, query);
-  const guest = membership.role === null;
+  // Unrecorded: the clocks just read tick whenever the page, the count or the roles could differ.
+  return unrecorded(() => collectionsPage(context, organizationId, { userId, role: membership.role }, nested, page));
+}
 
+async function collectionsPage(
+  context: Context,
+  organizationId: string,
+  member: Member,
+  nested: boolean,
+  page: PageRequest,
+): Promise<Page<Collection>> {
+  const { userId } = member;
+  const guest = member.role === null;
   const result = await paginate(context.cursors, page, {
     rows: () =>
       guest
@@ -190,6 +202,6 @@ export async function listOrganizationCollections(
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
   });
-  const roleOf = await collectionRolesFor(context.db, organizationId, { userId, role: membership.role }, result.items);
+  const roleOf = await collectionRolesFor(context.db, organizationId, member, result.items);
   return { ...result, items: result.items.map((row) => presentCollection(row, roleOf(row), context.urls)) };
 }

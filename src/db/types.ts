@@ -203,6 +203,12 @@ export interface ChangeRequestClocksTable {
   version: Generated<string>;
 }
 
+/** One tick of an organization's clock (organization_ticks); the clock is their sum. */
+export interface OrganizationTicksTable {
+  organization_id: string;
+  ticks: Generated<string>;
+}
+
 export interface SamlProvidersTable {
   id: string;
   organization_id: string;
@@ -682,6 +688,7 @@ export interface Database {
   user_profile_clock: UserProfileClockTable;
   integration_catalog_clock: IntegrationCatalogClockTable;
   change_request_clocks: ChangeRequestClocksTable;
+  organization_ticks: OrganizationTicksTable;
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;

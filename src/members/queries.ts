@@ -5,7 +5,6 @@ import type { Database, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import { membersOf, selectMember, type MemberFields } from '../model/people/member-queries.js';
-import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt';
 export interface MemberFilters {
@@ -54,11 +53,8 @@ const memberPages = new Map<string, (db: Db, page: PageRequest, ...args: string[
 function memberPage(filters: MemberFilters) {
   const column = filters.sort === 'lastSeenAt' ? 'organization_members.last_seen_at' : 'organization_members.joined_at';
   const columns = { createdAt: column, id: 'organization_members.user_id' };
-  // Each row also carries the caller's membership, which decides whether they may read the list.
-  const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string, callerId: string) => {
-    const members = selectMember(filtered(db, organizationId, filters, role, pattern)).select(
-      membershipColumn(organizationId, callerId).as('caller'),
-    );
+  const page = (db: Kysely<Database>, organizationId: string, role: string, pattern: string) => {
+    const members = selectMember(filtered(db, organizationId, filters, role, pattern));
     // A search usually matches less than a page, whose size is then the count:
     // counting in the same statement would scan the search index twice.
     if (filters.search !== undefined) return members.modifyEnd(customPlan);
@@ -67,33 +63,21 @@ function memberPage(filters: MemberFilters) {
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const bySearch = filters.search !== undefined;
   if (byRole && bySearch) {
-    return pageQuery(columns, (db, organizationId: string, role: string, pattern: string, callerId: string) =>
-      page(db, organizationId, role, pattern, callerId),
+    return pageQuery(columns, (db, organizationId: string, role: string, pattern: string) =>
+      page(db, organizationId, role, pattern),
     );
   }
   if (byRole) {
-    return pageQuery(columns, (db, organizationId: string, role: string, callerId: string) =>
-      page(db, organizationId, role, '', callerId),
-    );
+    return pageQuery(columns, (db, organizationId: string, role: string) => page(db, organizationId, role, ''));
   }
   if (bySearch) {
-    return pageQuery(columns, (db, organizationId: string, pattern: string, callerId: string) =>
-      page(db, organizationId, '', pattern, callerId),
-    );
+    return pageQuery(columns, (db, organizationId: string, pattern: string) => page(db, organizationId, '', pattern));
   }
-  return pageQuery(columns, (db, organizationId: string, callerId: string) =>
-    page(db, organizationId, '', '', callerId),
-  );
+  return pageQuery(columns, (db, organizationId: string) => page(db, organizationId, '', ''));
 }
 
-/** A page of members, each row carrying `callerId`'s membership (membershipColumn): check it before using them. */
-export async function listMembers(
-  db: Db,
-  page: PageRequest,
-  organizationId: string,
-  filters: MemberFilters,
-  callerId: string,
-) {
+/** A page of members: check first that the caller may read the roster. */
+export async function listMembers(db: Db, page: PageRequest, organizationId: string, filters: MemberFilters) {
   const byRole = filters.role !== undefined && filters.role !== 'guest';
   const roleShape = filters.role === 'guest' ? 'guest' : byRole ? 'role' : 'any';
   const shape = `${filters.sort}:${roleShape}:${filters.search !== undefined}`;
@@ -105,11 +89,8 @@ export async function listMembers(
   const args = [
     ...(byRole ? [filters.role as string] : []),
     ...(filters.search !== undefined ? [containsPattern(filters.search)] : []),
-    callerId,
   ];
-  return (await run(db, page, organizationId, ...args)) as Array<
-    MemberFields & { [TOTAL_COUNT]?: string; caller: CarriedMembership }
-  >;
+  return (await run(db, page, organizationId, ...args)) as Array<MemberFields & { [TOTAL_COUNT]?: string }>;
 }
 
 export async function countMembers(db: Db, organizationId: string, filters: MemberFilters): Promise<number> {

@@ -24,3 +24,11 @@ export const changeRequestClock = (spaceId: string): RawBuilder<string | null> =
 export const commentThreadClock = (spaceId: string, threadKey: string): RawBuilder<string | null> =>
   sql<string | null>`(select version from comment_thread_clocks
     where space_id = ${spaceId} and thread_key = ${threadKey})`;
+
+/**
+ * An organization's clock (organization_ticks): the sum of its ticks, which
+ * grows with every change to its members, teams, spaces, collections, grants
+ * and sites. `organizationId` is a value or a column of the enclosing query.
+ */
+export const organizationClock = (organizationId: string | RawBuilder<string>): RawBuilder<string> =>
+  sql<string>`(select coalesce(sum(t.ticks), 0) from organization_ticks t where t.organization_id = ${organizationId})`;

@@ -4,7 +4,8 @@ import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
-import { fullMembershipOf, requireFullMembership, requireOrganizationAdmin } from '../model/access/membership.js';
+import { findMembershipByClocks, fullRoleOf, requireOrganizationAdmin } from '../model/access/membership.js';
+import { unrecorded } from '../db/read-recording.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
@@ -17,7 +18,7 @@ import {
   findSite,
   insertSite,
   filtersSites,
-  listAllSitesFor,
+  listAllSites,
   listSites,
   updateSite,
   type SiteRow,
@@ -47,21 +48,19 @@ export async function listOrganizationSites(
     `sites:${organizationId}:${query.space ?? ''}:${query.title ?? ''}:${String(query.published ?? '')}:${(query.type ?? []).join(',')}`,
     query,
   );
-  // The unfiltered page, the one most asked for, carries the caller's membership.
-  const carried = page.limit > 0 && !filtersSites(filters);
-  if (!carried) await requireFullMembership(context.db, organizationId, userId, SITES_REFUSED);
-  return paginate(context.cursors, page, {
-    rows: async () => {
-      if (!carried) return listSites(context.db, page, organizationId, filters);
-      const rows = await listAllSitesFor(context.db, page, organizationId, userId);
-      // Checked before anything of the rows is used.
-      await fullMembershipOf(context.db, organizationId, userId, rows, SITES_REFUSED);
-      return rows;
-    },
-    count: () => countSites(context.db, organizationId, filters),
-    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => presentSite(row, context.urls),
-  });
+  fullRoleOf(await findMembershipByClocks(context.db, organizationId, userId), SITES_REFUSED);
+  // Unrecorded: the clocks just read tick whenever the page or the count could differ.
+  return unrecorded(() =>
+    paginate(context.cursors, page, {
+      rows: () =>
+        filtersSites(filters)
+          ? listSites(context.db, page, organizationId, filters)
+          : listAllSites(context.db, page, organizationId),
+      count: () => countSites(context.db, organizationId, filters),
+      keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+      toItem: (row) => presentSite(row, context.urls),
+    }),
+  );
 }
 
 /** Creates a site, publishing the given spaces at its root, or a new space made for it. */

@@ -132,23 +132,15 @@ function siteList(db: Kysely<Database>, organizationId: string, filters: SiteFil
 }
 
 const KEYSET = { createdAt: 'st.created_at', id: 'st.id' };
-/**
- * The list without filters, the one most asked for, compiled once, as
- * `callerId` asks for it: each row carries the caller's membership
- * (membershipColumn); check it before using the rows.
- */
-const allSitesFor = pageQuery(KEYSET, (db, organizationId: string, callerId: string) =>
-  siteList(db, organizationId, {}).select(membershipColumn(organizationId, callerId).as('caller')),
-);
-export const listAllSitesFor = (db: Db, page: PageRequest, organizationId: string, callerId: string) =>
-  allSitesFor(db, page, organizationId, callerId) as unknown as Promise<
-    Array<SiteWithCount & { caller: CarriedMembership }>
-  >;
+/** The list without filters, the one most asked for, compiled once. */
+const allSites = pageQuery(KEYSET, (db, organizationId: string) => siteList(db, organizationId, {}));
+export const listAllSites = (db: Db, page: PageRequest, organizationId: string) =>
+  allSites(db, page, organizationId) as unknown as Promise<SiteWithCount[]>;
 
 /** Whether a list of sites is filtered at all. */
 export const filtersSites = (filters: SiteFilters) => Object.values(filters).some((value) => value !== undefined);
 
-/** A page of the organization's sites with their site-space counts, filtered (listAllSitesFor reads the unfiltered list). */
+/** A page of the organization's sites with their site-space counts, filtered (listAllSites reads the unfiltered list). */
 export async function listSites(
   db: Db,
   page: PageRequest,

@@ -1,14 +1,15 @@
 import type { Role, SpaceUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
-import { findVisibleCollection } from '../model/access/collections.js';
+import { findVisibleCollectionByClocks } from '../model/access/collections.js';
 import { checkPlacement, roleBeneath } from '../model/access/placement.js';
 import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
-import { findMembership, requireRosterAccess } from '../model/access/membership.js';
+import { findMembershipByClocks, rosterRole } from '../model/access/membership.js';
 import { spaceRolesFor, type Member } from '../model/access/grants.js';
 import { roleAtLeast } from '../model/access/roles.js';
 import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
 import type { Context } from '../model/context.js';
+import { unrecorded } from '../db/read-recording.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
@@ -20,7 +21,6 @@ import {
   listReachableSpacesInOrganization,
   listSpacesInCollection,
   listSpacesInOrganization,
-  listSpacesInOrganizationFor,
   updateSpace,
 } from './queries.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
@@ -228,17 +228,15 @@ export async function listOrganizationSpaces(
   query: PageQuery,
 ): Promise<Page<Space>> {
   const page = context.cursors.request(`spaces:${organizationId}`, query);
-  // A member with a role gets the page with their membership; for anyone
-  // else, the membership is looked up, and a guest's page is another query.
-  const memberRows =
-    page.limit === 0 ? [] : await listSpacesInOrganizationFor(context.db, page, organizationId, userId);
-  const membership = memberRows[0]?.caller ?? (await findMembership(context.db, organizationId, userId));
+  const membership = await findMembershipByClocks(context.db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const member = { userId, role: membership.role };
-  const read = memberRows.length > 0 ? memberRows : undefined;
-  const result = await spacesPageFor(context, organizationId, member, page, read);
-  const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
-  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
+  // Unrecorded: the clocks just read tick whenever the page, the count or the roles could differ.
+  return unrecorded(async () => {
+    const result = await spacesPageFor(context, organizationId, member, page);
+    const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
+    return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
+  });
 }
 
 /**
@@ -251,18 +249,20 @@ export async function listCollectionSpaces(
   collectionId: string,
   query: PageQuery,
 ): Promise<Page<Space>> {
-  const { collection } = await findVisibleCollection(context.db, collectionId, userId);
-
+  const { collection } = await findVisibleCollectionByClocks(context.db, collectionId, userId);
   const page = context.cursors.request(`collection-spaces:${collectionId}`, query);
-  const result = await paginate(context.cursors, page, {
-    rows: () => listSpacesInCollection(context.db, page, collectionId),
-    count: () => countSpacesInCollection(context.db, collectionId),
-    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => row,
+  // Unrecorded: the clocks just read tick whenever the page, the count or the roles could differ.
+  return unrecorded(async () => {
+    const result = await paginate(context.cursors, page, {
+      rows: () => listSpacesInCollection(context.db, page, collectionId),
+      count: () => countSpacesInCollection(context.db, collectionId),
+      keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+      toItem: (row) => row,
+    });
+    const member = { userId, role: collection.member_role };
+    const roleOf = await spaceRolesFor(context.db, collection.organization_id, member, result.items);
+    return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
   });
-  const member = { userId, role: collection.member_role };
-  const roleOf = await spaceRolesFor(context.db, collection.organization_id, member, result.items);
-  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }
 
 /** The spaces a member can reach, with their role on each, as a caller who may see the roster sees them. */
@@ -273,44 +273,35 @@ export async function listMemberSpaces(
   memberId: string,
   query: PageQuery,
 ): Promise<Page<{ permission: Role; space: Space }>> {
-  const callerRole = await requireRosterAccess(context.db, organizationId, callerId);
-  const found = await memberOrNotFound(context.db, organizationId, memberId);
-  const member = { userId: memberId, role: found.role };
+  const callerRole = rosterRole(await findMembershipByClocks(context.db, organizationId, callerId));
   const page = context.cursors.request(`member-spaces:${organizationId}:${memberId}`, query);
-
-  const result = await spacesPageFor(context, organizationId, member, page);
-  const [permissionOf, callerRoleOf] = await Promise.all([
-    spaceRolesFor(context.db, organizationId, member, result.items),
-    spaceRolesFor(context.db, organizationId, { userId: callerId, role: callerRole }, result.items),
-  ]);
-  return {
-    ...result,
-    items: result.items.map((row) => ({
-      // Every space of the page is one the member reaches.
-      permission: permissionOf(row)!,
-      space: presentSpace(row, callerRoleOf(row), context.urls),
-    })),
-  };
+  // Unrecorded: the clocks just read tick whenever the member, the page or the roles could differ.
+  return unrecorded(async () => {
+    const found = await memberOrNotFound(context.db, organizationId, memberId);
+    const member = { userId: memberId, role: found.role };
+    const result = await spacesPageFor(context, organizationId, member, page);
+    const [permissionOf, callerRoleOf] = await Promise.all([
+      spaceRolesFor(context.db, organizationId, member, result.items),
+      spaceRolesFor(context.db, organizationId, { userId: callerId, role: callerRole }, result.items),
+    ]);
+    return {
+      ...result,
+      items: result.items.map((row) => ({
+        // Every space of the page is one the member reaches.
+        permission: permissionOf(row)!,
+        space: presentSpace(row, callerRoleOf(row), context.urls),
+      })),
+    };
+  });
 }
 
 /** A page of the live spaces the member sees: every one for a member with a role, those they reach for a guest. */
-type OrganizationSpaceRow = Awaited<ReturnType<typeof listSpacesInOrganization>>[number];
-
-/** `read`: the page's rows of a member, where the caller read them already. */
-function spacesPageFor(
-  context: Context,
-  organizationId: string,
-  member: Member,
-  page: PageRequest,
-  read?: OrganizationSpaceRow[],
-) {
+function spacesPageFor(context: Context, organizationId: string, member: Member, page: PageRequest) {
   return paginate(context.cursors, page, {
     rows: () =>
-      read
-        ? Promise.resolve(read)
-        : member.role === null
-          ? listReachableSpacesInOrganization(context.db, page, organizationId, member.userId)
-          : listSpacesInOrganization(context.db, page, organizationId),
+      member.role === null
+        ? listReachableSpacesInOrganization(context.db, page, organizationId, member.userId)
+        : listSpacesInOrganization(context.db, page, organizationId),
     count: () =>
       member.role === null
         ? countReachableSpacesInOrganization(context.db, organizationId, member.userId)

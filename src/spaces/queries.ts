@@ -4,7 +4,6 @@ import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
 import { reachableSpacesByCreation, spacesReachedByUserCount } from '../model/access/grants.js';
-import { isFullMember, membershipColumn } from '../model/access/membership.js';
 
 export async function updateSpace(
   db: Db,
@@ -41,23 +40,6 @@ export const listSpacesInOrganization = pageQuery(
   { createdAt: 's.created_at', id: 's.id' },
   liveSpacesWithCount,
   1,
-  ONE_PLAN,
-);
-
-/**
- * listSpacesInOrganization as `callerId` asks for it: each row also carries
- * the caller's membership (membershipColumn), which decides whether they may
- * read the page, so that the check and the page cost one round trip. Only a
- * member with a role gets rows: a guest's page is another query, and the
- * organization's rows would be read for nothing.
- */
-export const listSpacesInOrganizationFor = pageQuery(
-  { createdAt: 's.created_at', id: 's.id' },
-  (db, organizationId: string, callerId: string) =>
-    liveSpacesWithCount(db, organizationId)
-      .select(membershipColumn(organizationId, callerId).as('caller'))
-      .where(isFullMember(organizationId, callerId)),
-  2,
   ONE_PLAN,
 );
 

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { CollectionRow, DefaultLevel, Role } from '../../db/types.js';
+import type { CollectionRow, Database, DefaultLevel, Role } from '../../db/types.js';
+import { organizationClock, profileClock } from '../clocks.js';
 import { walkUp } from '../hierarchy/walk.js';
 import { grantRolesOnChain } from './grants.js';
 
@@ -36,7 +37,7 @@ export async function findCollectionWithAccess(
 ): Promise<CollectionWithAccess | undefined> {
   return (await collectionWithAccess(db, collectionId, userId))[0];
 }
-const collectionWithAccess = precompiled((db, collectionId: string, userId: string) =>
+const withAccess = (db: Kysely<Database>, collectionId: string, userId: string) =>
   walkUp(db, sql<string[]>`array[${collectionId}]::text[]`)
     .selectFrom('collections as c')
     .leftJoin('organization_members as m', (join) =>
@@ -49,5 +50,24 @@ const collectionWithAccess = precompiled((db, collectionId: string, userId: stri
     .select(['m.role as member_role', sql<boolean>`m.user_id is not null`.as('is_member')])
     .select(sql<DefaultLevel[]>`(select array_agg(chain.default_level) from chain)`.as('chain_levels'))
     .select(grantRolesOnChain(userId).as('grant_roles'))
-    .where('c.id', '=', collectionId),
+    .where('c.id', '=', collectionId);
+const collectionWithAccess = precompiled(withAccess);
+
+/**
+ * findCollectionWithAccess read with its organization's clock and the
+ * profile clock (see findMembershipByClocks): what is read of the
+ * organization after it may run unrecorded.
+ */
+export async function findCollectionWithAccessByClocks(
+  db: Db,
+  collectionId: string,
+  userId: string,
+): Promise<CollectionWithAccess | undefined> {
+  return (await collectionWithAccessAndClocks(db, collectionId, userId))[0];
+}
+const collectionWithAccessAndClocks = precompiled((db, collectionId: string, userId: string) =>
+  withAccess(db, collectionId, userId).select([
+    organizationClock(sql.ref<string>('c.organization_id')).as('organization_clock'),
+    profileClock().as('profile_clock'),
+  ]),
 );

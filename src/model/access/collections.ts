@@ -3,7 +3,11 @@ import type { Role } from '../../db/types.js';
 import { contentRole } from './grants.js';
 import { NotFoundError } from '../../core/errors.js';
 import { roleAtLeast } from './roles.js';
-import { findCollectionWithAccess, type CollectionWithAccess } from './collection-queries.js';
+import {
+  findCollectionWithAccess,
+  findCollectionWithAccessByClocks,
+  type CollectionWithAccess,
+} from './collection-queries.js';
 
 /** The caller's role on a collection found with its access: from their membership, default levels and grants up the tree. */
 export function collectionRole(collection: CollectionWithAccess): Role | null {
@@ -17,7 +21,15 @@ export function collectionRole(collection: CollectionWithAccess): Role | null {
 
 /** The collection and the caller's role on it, or 404 when the caller may not see it. */
 export async function findVisibleCollection(db: Db, collectionId: string, userId: string) {
-  const collection = await findCollectionWithAccess(db, collectionId, userId);
+  return visible(await findCollectionWithAccess(db, collectionId, userId));
+}
+
+/** findVisibleCollection read with its organization's clocks (findCollectionWithAccessByClocks). */
+export async function findVisibleCollectionByClocks(db: Db, collectionId: string, userId: string) {
+  return visible(await findCollectionWithAccessByClocks(db, collectionId, userId));
+}
+
+function visible(collection: CollectionWithAccess | undefined) {
   const role = collection ? collectionRole(collection) : null;
   if (!collection || !roleAtLeast(role, 'read'))
     throw new NotFoundError('No collection with this id is visible to you');

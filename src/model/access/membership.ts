@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { DefaultLevel, Role } from '../../db/types.js';
 import { ForbiddenError, NotFoundError } from '../../core/errors.js';
+import { organizationClock, profileClock } from '../clocks.js';
 import { strongestRole } from './roles.js';
 
 /** What a user is to an organization: undefined when not an active member, role null for a guest. */
@@ -13,6 +14,29 @@ export async function findMembership(
 ): Promise<{ role: Role | null } | undefined> {
   return (await membership(db, organizationId, userId))[0];
 }
+
+/**
+ * findMembership read with the organization's clock and the profile clock,
+ * in one round trip: a list of the organization's rows read after it may
+ * then run its rows unrecorded (`unrecorded`), since these clocks tick
+ * whenever they could differ, and its kept answer is checked by this one
+ * statement.
+ */
+export async function findMembershipByClocks(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ role: Role | null } | undefined> {
+  return (await membershipWithClocks(db, organizationId, userId))[0]!.caller ?? undefined;
+}
+
+const membershipWithClocks = precompiled((db, organizationId: string, userId: string) =>
+  db.selectNoFrom([
+    organizationClock(organizationId).as('organization_clock'),
+    profileClock().as('profile_clock'),
+    membershipColumn(organizationId, userId).as('caller'),
+  ]),
+);
 
 /** The caller's role in the organization (null for a guest); 404 when they are not a member. */
 export async function organizationRole(db: Db, organizationId: string, userId: string): Promise<Role | null> {
@@ -36,7 +60,7 @@ export async function requireFullMembership(
 }
 
 /** A membership's role: 404 for no membership, 403 for a guest (`refused` completes "Guests cannot …"). */
-function fullRoleOf(found: { role: Role | null } | null | undefined, refused: string): Role {
+export function fullRoleOf(found: { role: Role | null } | null | undefined, refused: string): Role {
   if (!found) throw organizationNotFound();
   if (found.role === null) throw new ForbiddenError(`Guests cannot ${refused}`);
   return found.role;
@@ -45,6 +69,11 @@ function fullRoleOf(found: { role: Role | null } | null | undefined, refused: st
 /** The caller's role, refusing guests (403): they do not see the organization's rosters of members and teams. */
 export function requireRosterAccess(db: Db, organizationId: string, userId: string): Promise<Role> {
   return requireFullMembership(db, organizationId, userId, ROSTER_REFUSED);
+}
+
+/** A membership's role for reading the rosters: 404 for none, 403 for a guest (as requireRosterAccess). */
+export function rosterRole(found: { role: Role | null } | null | undefined): Role {
+  return fullRoleOf(found, ROSTER_REFUSED);
 }
 
 const ROSTER_REFUSED = 'list the members or teams of the organization';
