@@ -332,6 +332,8 @@ describe('the answer store', () => {
           `/v1/orgs/${org}/sites?limit=1`,
           ...spaces.slice(0, 1).map((id) => `/v1/orgs/${org}/sites?space=${id}`),
           `/v1/orgs/${org}/members/${o.member(null).user.id}/spaces`,
+          ...spaces.slice(0, 1).map((id) => `/v1/spaces/${id}`),
+          ...trashed.slice(0, 1).map((id) => `/v1/spaces/${id}`),
           ...collections.slice(0, 1).flatMap((id) => [`/v1/collections/${id}`, `/v1/collections/${id}/spaces`]),
           ...teams.slice(0, 1).flatMap((id) => [`/v1/orgs/${org}/teams/${id}`, `/v1/orgs/${org}/teams/${id}/members`]),
           ...spaces
@@ -364,8 +366,10 @@ describe('the answer store', () => {
                 );
                 // Nothing changed since the first: its reads return what they did (none returns
                 // rows in an order, or a row among several, that a plan may choose).
+                // A deleted space is not kept: it answers its admins until its retention ends, whatever its rows.
+                const kept = !trashed.some((id) => url === `/v1/spaces/${id}`);
                 if (round === 2 && got.statusCode === 200)
-                  expect(stats().hits, `${label}, ${url}: kept`).toBe(hits + 1);
+                  expect(stats().hits, `${label}, ${url}: kept`).toBe(hits + (kept ? 1 : 0));
               }
             }
           }

@@ -40,6 +40,16 @@ export function recordReads<T>(recording: ReadRecording, work: () => Promise<T>)
 }
 
 /**
+ * Keeps the answer of the request running from being kept: it depends on
+ * something its reads do not show (`why`), such as the time. Call it outside
+ * `unrecorded`.
+ */
+export function keepNot(why: string): void {
+  const recording = recordings.getStore();
+  if (recording) recording.spoiled ??= why;
+}
+
+/**
  * Runs `load` unrecorded: for reads of rows that never change once written
  * (revisions, their trees, documents), found by keys the recorded reads
  * returned. Their rows cannot differ where those keys do not, so checking

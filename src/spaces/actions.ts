@@ -8,8 +8,9 @@ import { findMembershipByClocks, rosterRole } from '../model/access/membership.j
 import { spaceRolesFor, type Member } from '../model/access/grants.js';
 import { roleAtLeast } from '../model/access/roles.js';
 import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
+import { readSpaceOrganizationClocks } from '../model/access/space-queries.js';
 import type { Context } from '../model/context.js';
-import { unrecorded } from '../db/read-recording.js';
+import { keepNot, unrecorded } from '../db/read-recording.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
@@ -59,10 +60,12 @@ export async function getSpace(
   spaceId: string,
   shareKey: string | undefined,
 ): Promise<Space> {
-  const { space, role } = await findVisibleSpace(context, spaceId, userId, {
-    deleted: 'allowed',
-    ...(shareKey !== undefined ? { shareKey } : {}),
-  });
+  await readSpaceOrganizationClocks(context.db, spaceId);
+  // Unrecorded: the clocks just read tick whenever the space or the caller's access to it could differ.
+  const { space, role } = await unrecorded(() =>
+    findVisibleSpace(context, spaceId, userId, { deleted: 'allowed', ...(shareKey !== undefined ? { shareKey } : {}) }),
+  );
+  if (space.deleted_at) keepNot('a deleted space answers until its retention ends, whatever its rows');
   const hasShareKey = shareKey !== undefined && shareKey === space.share_key;
   return presentSpace(space, role, context.urls, { hasShareKey });
 }

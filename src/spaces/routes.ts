@@ -90,7 +90,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', replayable: true },
       schema: {
         operationId: 'getSpaceById',
         tags: ['spaces'],

@@ -4,6 +4,7 @@ import { precompiled } from '../../db/precompiled.js';
 import type { Database, DefaultLevel, Role, SpacesTable } from '../../db/types.js';
 import { walkUp } from '../hierarchy/walk.js';
 import { grantRolesOnSpace } from './grants.js';
+import { organizationClock, profileClock } from '../clocks.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SPACE_FIELDS = [
@@ -104,3 +105,22 @@ export function spaceFromAccessColumn(text: SpaceAccessText): SpaceWithAccess {
     deleted_at: json.deleted_at === null ? null : new Date(json.deleted_at),
   };
 }
+
+/**
+ * The clocks of the space's organization (see findMembershipByClocks), found
+ * by the space: read before the space and the caller's access to it, which
+ * may then run unrecorded.
+ */
+export async function readSpaceOrganizationClocks(db: Db, spaceId: string): Promise<void> {
+  await spaceOrganizationClocks(db, spaceId);
+}
+const spaceOrganizationClocks = precompiled((db, spaceId: string) =>
+  db
+    .selectFrom('spaces as s')
+    .where('s.id', '=', spaceId)
+    .select([
+      's.organization_id',
+      organizationClock(sql.ref<string>('s.organization_id')).as('organization_clock'),
+      profileClock().as('profile_clock'),
+    ]),
+);

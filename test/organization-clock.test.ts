@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './support/app.js';
+
+const t = useTestApp();
+
+/** The organization's clock as the lists read it, and how many rows it is summed from. */
+async function clockOf(organizationId: string): Promise<{ clock: number; rows: number }> {
+  const { rows } = await sql<{ clock: string; rows: string }>`
+    select coalesce(sum(ticks), 0) as clock, count(*) as rows from organization_ticks
+    where organization_id = ${organizationId}`.execute(t.db);
+  return { clock: Number(rows[0]!.clock), rows: Number(rows[0]!.rows) };
+}
+
+const rename = (organizationId: string, title: string) =>
+  t.db.updateTable('organizations').set({ title }).where('id', '=', organizationId).execute();
+
+describe('an organization’s clock', () => {
+  it('ticks with each change that commits, once per statement, and not for one that rolls back or changes nothing', async () => {
+    const o = await t.factory.team();
+    const org = o.organization.id;
+    const start = (await clockOf(org)).clock;
+
+    await rename(org, 'Once');
+    expect((await clockOf(org)).clock).toBe(start + 1);
+
+    await t.db
+      .transaction()
+      .execute(async (tx) => {
+        await tx.updateTable('organizations').set({ title: 'Undone' }).where('id', '=', org).execute();
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect((await clockOf(org)).clock).toBe(start + 1);
+
+    // A statement that matches no row ticks nothing.
+    await t.db.updateTable('spaces').set({ title: 'None' }).where('organization_id', '=', org).execute();
+    expect((await clockOf(org)).clock).toBe(start + 1);
+  });
+
+  it('keeps its value when its ticks are folded into one row', async () => {
+    const o = await t.factory.team();
+    const org = o.organization.id;
+    for (let n = 0; n < 40; n++) await rename(org, `Title ${n}`);
+    const before = await clockOf(org);
+
+    await sql`select organization_ticks_fold(array[${org}]::text[])`.execute(t.db);
+    expect(await clockOf(org)).toEqual({ clock: before.clock, rows: 1 });
+
+    // Folding now and then as it ticks keeps the rows to sum few.
+    for (let n = 0; n < 1000; n++) await rename(org, `Again ${n}`);
+    const after = await clockOf(org);
+    expect(after.clock).toBe(before.clock + 1000);
+    expect(after.rows).toBeLessThan(400);
+  });
+
+  it('never makes two writers in one organization wait on each other', async () => {
+    const o = await t.factory.team();
+    const org = o.organization.id;
+    const other = await t.factory.team();
+    const start = (await clockOf(org)).clock;
+
+    await t.db.transaction().execute(async (first) => {
+      await first.updateTable('organizations').set({ title: 'First' }).where('id', '=', org).execute();
+      // A second transaction ticks the same organization while the first is open: with one
+      // clock row per organization it would wait for the first to end, and time out.
+      await t.db.transaction().execute(async (second) => {
+        await sql`set local lock_timeout = '2s'`.execute(second);
+        await second
+          .updateTable('organization_members')
+          .set({ last_seen_at: new Date() })
+          .where('organization_id', '=', org)
+          .execute();
+        await second
+          .updateTable('organizations')
+          .set({ title: 'Other' })
+          .where('id', '=', other.organization.id)
+          .execute();
+      });
+      expect((await clockOf(org)).clock).toBe(start + 1);
+    });
+    expect((await clockOf(org)).clock).toBe(start + 2);
+  });
+
+  it('goes with its organization, and ticks no deleted one', async () => {
+    const o = await t.factory.team();
+    const org = o.organization.id;
+    await rename(org, 'Going');
+    // Deleting the organization deletes its members, which would tick it.
+    await t.db.deleteFrom('organizations').where('id', '=', org).execute();
+    expect(await clockOf(org)).toEqual({ clock: 0, rows: 0 });
+  });
+});
