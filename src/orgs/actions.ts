@@ -2,11 +2,9 @@ import type { OrganizationUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Context } from '../model/context.js';
-import { unrecorded } from '../db/read-recording.js';
 import { presentOrganization } from '../model/organizations/present.js';
 import {
   countOrganizationsForUser,
-  readOrganizationClocksOf,
   createOrganization,
   findOrganizationForMember,
   listOrganizationsByEmailDomain,
@@ -32,16 +30,12 @@ export async function listOrganizations(
   query: ListOrganizationsQuery,
 ): Promise<Page<Organization>> {
   const page = context.cursors.request(`orgs:${callerId}`, query);
-  await readOrganizationClocksOf(context.db, callerId);
-  // Unrecorded: the clocks just read differ whenever the page or the count could.
-  return unrecorded(() =>
-    paginate(context.cursors, page, {
-      rows: () => listOrganizationsForUser(context.db, page, callerId),
-      count: () => countOrganizationsForUser(context.db, callerId),
-      keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-      toItem: (row) => presentOrganization(row, { isMember: true, role: row.member_role }, context.urls),
-    }),
-  );
+  return paginate(context.cursors, page, {
+    rows: () => listOrganizationsForUser(context.db, page, callerId),
+    count: () => countOrganizationsForUser(context.db, callerId),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => presentOrganization(row, { isMember: true, role: row.member_role }, context.urls),
+  });
 }
 
 /** Creates an organization; the caller becomes its admin. */

@@ -5,7 +5,6 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { precompiled } from '../db/precompiled.js';
-import { organizationClock } from '../model/clocks.js';
 import { ORGANIZATION_COLUMNS, ORGANIZATION_FIELDS, type OrganizationFields } from '../model/organizations/queries.js';
 
 export type { OrganizationFields };
@@ -60,22 +59,6 @@ export const listOrganizationsForUser = pageQuery({ createdAt: 'o.created_at', i
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .as(TOTAL_COUNT),
     ),
-);
-
-/**
- * The user's organizations, each with their role and its clock
- * (organization_ticks), as one row: read before their list, whose rows then
- * run unrecorded, since a change to the list changes this row.
- */
-export async function readOrganizationClocksOf(db: Db, userId: string): Promise<void> {
-  await organizationClocks(db, userId);
-}
-const organizationClocks = precompiled((db, userId: string) =>
-  membershipsOf(db, userId).select(
-    sql<string>`string_agg(organization_id || ' ' || coalesce(role::text, '-') || ' ' || ${organizationClock(
-      sql.ref('organization_id'),
-    )}, ',' order by organization_id)`.as('clocks'),
-  ),
 );
 
 const organizationCount = precompiled((db, userId: string) =>
