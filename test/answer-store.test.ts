@@ -288,6 +288,7 @@ describe('the answer store', () => {
       'boxrename',
       'teammember',
       'ping',
+      'orgrename',
     ];
     const stepOf = (kind: fc.Arbitrary<string>) =>
       fc.record({ kind, pick: fc.nat(1000), role: fc.constantFrom('read', 'edit', 'admin', null) });
@@ -375,11 +376,14 @@ describe('the answer store', () => {
           }
         };
 
-        // A space with a comment and a change request from the start, so that every kind of step has something to change.
+        // A space with a comment and a change request, and an integration of the organization, from the
+        // start, so that every kind of step has something to change.
         spaces.push((await write(o.admin, 'POST', `/v1/orgs/${org}/spaces`, { title: 'First' })).id);
         const first = `/v1/spaces/${spaces[0]}`;
         comments.push((await write(o.admin, 'POST', `${first}/comments`, { body: { markdown: 'First' } })).id);
         changeRequests.push((await write(o.admin, 'POST', `${first}/change-requests`, { subject: 'First' })).id);
+        const tool = { title: 'First tool', description: 'Stays', script: 'export default {}', organization: org };
+        await write(o.admin, 'POST', `/v1/integrations/first-${org.slice(0, 8).toLowerCase()}`, tool);
         await compare('at the start');
         for (const [index, { kind, pick: n, role }] of steps.entries()) {
           const space = pick(spaces, n);
@@ -544,6 +548,10 @@ describe('the answer store', () => {
               if (team) await write(o.admin, 'PUT', `/v1/orgs/${org}/teams/${team}/members/${member.user.id}`);
               break;
             }
+            case 'orgrename':
+              // Integrations show their owner organization whole.
+              await write(o.admin, 'PATCH', `/v1/orgs/${org}`, { title: `Org ${index}` });
+              break;
             case 'ping':
               await write(pick(callers, n)!, 'POST', `/v1/orgs/${org}/ping`);
               break;

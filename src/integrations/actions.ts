@@ -23,25 +23,30 @@ import {
   upsertIntegration,
   type IntegrationFields,
   type IntegrationFilters,
+  type OwnerWithCaller,
   type NewAsset,
 } from './queries.js';
 import type { Integration, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
 import { sealSecrets } from './secrets.js';
 
 /** Presents integrations for the caller, their owners read in one query. */
+/** `read`: the rows' owners and isAdminOfAnyOrganization, where the caller read them already. */
 async function presentIntegrations(
   context: Context,
   callerId: string,
   rows: readonly IntegrationFields[],
+  read?: { owners: OwnerWithCaller[]; adminsAnOrganization: boolean },
 ): Promise<Integration[]> {
-  const [owners, adminsAnOrganization] = await Promise.all([
-    findOwners(context.db, [...new Set(rows.map((row) => row.organization_id))], callerId),
-    isAdminOfAnyOrganization(context.db, callerId),
-  ]);
+  const [owners, admins] = read
+    ? [read.owners, read.adminsAnOrganization]
+    : await Promise.all([
+        findOwners(context.db, [...new Set(rows.map((row) => row.organization_id))], callerId),
+        isAdminOfAnyOrganization(context.db, callerId),
+      ]);
   const byId = new Map(owners.map((owner) => [owner.id, owner]));
   return rows.map((row) => {
     const owner = byId.get(row.organization_id)!;
-    return presentIntegration(row, owner, { owner: membershipOf(owner), adminsAnOrganization }, context.urls);
+    return presentIntegration(row, owner, { owner: membershipOf(owner), adminsAnOrganization: admins }, context.urls);
   });
 }
 
@@ -64,13 +69,18 @@ export async function listIntegrations(
   const { search, category, blockDomain, blocks, contentSources, owner, scope, target } = query;
   const list = JSON.stringify([search, category, blockDomain, blocks, contentSources, owner, scope, target]);
   const page = context.cursors.request(`integrations:${list}`, query);
+  let read: { owners: OwnerWithCaller[]; adminsAnOrganization: boolean } | undefined;
   const rows = await paginate(context.cursors, page, {
-    rows: () => listIntegrationRows(context.db, page, callerId, filters),
+    rows: async () => {
+      const { rows: listed, ...rest } = await listIntegrationRows(context.db, page, callerId, filters);
+      read = rest;
+      return listed;
+    },
     count: () => countIntegrations(context.db, callerId, filters),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
   });
-  return { ...rows, items: await presentIntegrations(context, callerId, rows.items) };
+  return { ...rows, items: await presentIntegrations(context, callerId, rows.items, read) };
 }
 
 export async function getIntegration(context: Context, callerId: string, name: string): Promise<Integration> {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import { unrecorded } from '../db/read-recording.js';
@@ -161,29 +161,42 @@ const allIntegrations = pageQuery(
 );
 
 /**
- * What a page of the list is made from besides the integrations: the
- * organizations where the caller has a role. Read with the catalog's clock
- * (integration_catalog_clock), which ticks with every change to any
- * integration, and recorded for the answer store in the page's place.
+ * What a page of the list is made from besides the integrations and their
+ * owners: the caller's memberships and their roles (which integrations they
+ * may list, what they are to each owner, whether they are an admin of any
+ * organization). Read with the catalog's clock (integration_catalog_clock),
+ * which ticks with every change to any integration or to an organization
+ * that owns one, and recorded for the answer store in the page's place.
  */
 const listClocks = precompiled((db, userId: string) =>
-  db.selectNoFrom([
+  db.selectNoFrom((eb) => [
     sql<string>`(select version from integration_catalog_clock)`.as('catalog_clock'),
-    sql<string[] | null>`(select array_agg(o.organization_id order by o.organization_id)
-      from ${organizationsWithRole(db, userId)} o)`.as('organizations'),
+    sql<
+      string[] | null
+    >`(select array_agg(m.organization_id || ' ' || coalesce(m.role::text, '-') order by m.organization_id)
+      from organization_members m where m.user_id = ${userId} and not m.disabled)`.as('memberships'),
+    adminOfAnyColumn(eb, userId),
   ]),
 );
 
-/** A page of the integrations the caller may list, newest first, each row with the count of all matches. */
+/**
+ * A page of the integrations the caller may list, newest first, each row with
+ * the count of all matches; their owners (findOwners); and whether the caller
+ * is an admin of any organization (isAdminOfAnyOrganization).
+ */
 export async function listIntegrations(
   db: Db,
   page: PageRequest,
   userId: string,
   filters: IntegrationFilters,
-): Promise<ListedIntegration[]> {
-  await listClocks(db, userId);
-  // Unrecorded: the clock and the organizations just read differ whenever the page could.
-  return unrecorded(() => integrationPage(db, page, userId, filters));
+): Promise<{ rows: ListedIntegration[]; owners: OwnerWithCaller[]; adminsAnOrganization: boolean }> {
+  const [clocks] = await listClocks(db, userId);
+  // Unrecorded: the clock and the memberships just read differ whenever the page or its owners could.
+  return unrecorded(async () => {
+    const rows = await integrationPage(db, page, userId, filters);
+    const owners = await findOwners(db, [...new Set(rows.map((row) => row.organization_id))], userId);
+    return { rows, owners, adminsAnOrganization: clocks?.admin === true };
+  });
 }
 
 async function integrationPage(
@@ -240,20 +253,19 @@ export async function findOwners(
 
 // A yes or no rather than one of the organizations: which one a plan finds
 // first would change what a kept answer's reads return (answer-store.ts).
-const adminOfAny = precompiled((db, userId: string) =>
-  db.selectNoFrom((eb) =>
-    eb
-      .exists(
-        eb
-          .selectFrom('organization_members')
-          .select('organization_id')
-          .where('user_id', '=', userId)
-          .where('disabled', '=', false)
-          .where('role', '=', 'admin'),
-      )
-      .as('admin'),
-  ),
-);
+function adminOfAnyColumn(eb: ExpressionBuilder<Database, never>, userId: string) {
+  return eb
+    .exists(
+      eb
+        .selectFrom('organization_members')
+        .select('organization_id')
+        .where('user_id', '=', userId)
+        .where('disabled', '=', false)
+        .where('role', '=', 'admin'),
+    )
+    .as('admin');
+}
+const adminOfAny = precompiled((db, userId: string) => db.selectNoFrom((eb) => adminOfAnyColumn(eb, userId)));
 
 /** Whether the user is an admin of at least one organization: somewhere an integration could be installed. */
 export async function isAdminOfAnyOrganization(db: Db, userId: string): Promise<boolean> {
