@@ -273,11 +273,11 @@ const BOOKKEEPING: Record<string, string[] | 'all'> = {
   pgmigrations: 'all',
   // Clocks the answer store reads: they tick with a change that an undo here
   // then reverses (a join, a new organization deleted), and hold no data.
-  comment_thread_clocks: 'all',
-  organization_roster_clocks: 'all',
+  comment_thread_ticks: 'all',
+  organization_roster_ticks: 'all',
   user_profile_clock: 'all',
   integration_catalog_clock: 'all',
-  change_request_clocks: 'all',
+  change_request_ticks: 'all',
   organization_ticks: 'all',
 };
 

@@ -175,15 +175,17 @@ export interface TeamReachTable {
  * differently (migration 1766361600000): a thread's comments or reactions, an
  * organization's roster, users' profiles. Never written by the service.
  */
-export interface CommentThreadClocksTable {
+/** One tick of a comment thread's clock; the clock is their sum. */
+export interface CommentThreadTicksTable {
   space_id: string;
   thread_key: string;
-  version: Generated<string>;
+  ticks: Generated<string>;
 }
 
-export interface OrganizationRosterClocksTable {
+/** One tick of an organization's roster clock; the clock is their sum. */
+export interface OrganizationRosterTicksTable {
   organization_id: string;
-  version: Generated<string>;
+  ticks: Generated<string>;
 }
 
 export interface UserProfileClockTable {
@@ -198,9 +200,10 @@ export interface IntegrationCatalogClockTable {
 }
 
 /** Ticks with every change to a space's change requests (migration 1766534400000). Never written by the service. */
-export interface ChangeRequestClocksTable {
+/** One tick of a space's change request clock; the clock is their sum. */
+export interface ChangeRequestTicksTable {
   space_id: string;
-  version: Generated<string>;
+  ticks: Generated<string>;
 }
 
 /** One tick of an organization's clock (organization_ticks); the clock is their sum. */
@@ -683,11 +686,11 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   team_reach: TeamReachTable;
-  comment_thread_clocks: CommentThreadClocksTable;
-  organization_roster_clocks: OrganizationRosterClocksTable;
+  comment_thread_ticks: CommentThreadTicksTable;
+  organization_roster_ticks: OrganizationRosterTicksTable;
   user_profile_clock: UserProfileClockTable;
   integration_catalog_clock: IntegrationCatalogClockTable;
-  change_request_clocks: ChangeRequestClocksTable;
+  change_request_ticks: ChangeRequestTicksTable;
   organization_ticks: OrganizationTicksTable;
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
