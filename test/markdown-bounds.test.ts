@@ -67,7 +67,9 @@ describe('the markdown limits checked before any parse', () => {
     checkMarkdownBounds(page, 'warm-up');
     const started = performance.now();
     checkMarkdownBounds(page, 'body/markdown');
-    expect(performance.now() - started).toBeLessThan(100);
+    // About 10 ms on an idle machine; a pass that went back over what it read would take minutes on a
+    // MiB. The bound leaves room for a machine the whole suite loads (178 ms was seen there).
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 

@@ -61,6 +61,7 @@ describe('the server process', () => {
     }
   });
 
+  // Two starts of an embedded PostgreSQL, the first with its initdb: on a loaded 2-core machine, more than the default 30 s.
   it('runs on an embedded PostgreSQL without DATABASE_URL and keeps its data across restarts', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'quire-start-'));
     // As root, PostgreSQL runs as the postgres user, which must be able to reach the folder.
@@ -95,7 +96,7 @@ describe('the server process', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it('refuses to start on a bad setting, naming it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
