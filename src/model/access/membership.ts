@@ -91,15 +91,6 @@ export function membershipColumn(organizationId: string, userId: string): RawBui
 }
 
 /**
- * Whether the caller is an active member with a role (SQL, a condition): a
- * list that only such members read returns no rows to anyone else.
- */
-export function isFullMember(organizationId: string, userId: string): RawBuilder<boolean> {
-  return sql<boolean>`exists (select 1 from organization_members m
-    where m.organization_id = ${organizationId} and m.user_id = ${userId} and not m.disabled and m.role is not null)`;
-}
-
-/**
  * requireFullMembership on the rows of a list that carried the caller's
  * membership (membershipColumn): no round trip when there are rows, one when
  * there are none to tell.
