@@ -59,7 +59,7 @@ describe('the server process', () => {
       await lock.end().catch(() => {});
       await database.drop();
     }
-  });
+  }, 120_000);
 
   // Two starts of an embedded PostgreSQL, the first with its initdb: on a loaded 2-core machine, more than the default 30 s.
   it('runs on an embedded PostgreSQL without DATABASE_URL and keeps its data across restarts', async () => {
