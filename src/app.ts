@@ -15,6 +15,7 @@ import { securityHeadersPlugin } from './core/security-headers.js';
 import { loadSheddingPlugin } from './core/load-shedding.js';
 import { loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
+import { DeferredCompilations } from './core/deferred-compilation.js';
 import { listSerializerFactory } from './core/list-serializer.js';
 import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
@@ -22,9 +23,11 @@ import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
 import { operationsRoutes } from './ops/routes.js';
+import { API_DESCRIPTION, API_TAGS, BEARER_SCHEME } from './ops/document.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { OrganizationSchema } from './orgs/schemas.js';
 import { userRoutes } from './users/routes.js';
+import { tokenRoutes } from './users/token-routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
@@ -82,6 +85,8 @@ declare module 'fastify' {
     context: Context;
     /** Every route as registered, in order: what the route index (src/ROUTES.md) is generated from. */
     routeTable: RouteEntry[];
+    /** Request validators and response serialisers compiled on first use; a server compiles the rest once it listens. */
+    deferredCompilations: DeferredCompilations;
   }
 }
 
@@ -104,6 +109,7 @@ export interface AppDependencies {
 
 /** Builds the complete API on its own database pool. Nothing is global, so tests can build many. */
 export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const deferred = new DeferredCompilations();
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: config.bodyLimit,
@@ -117,7 +123,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // Ajv. What it serializes is ours, not input: checking formats (uri,
     // date-time on every item of a large structure) there would only cost time.
     serializerOpts: { ajv: { validateFormats: false } },
-    schemaController: { compilersFactory: { buildSerializer: listSerializerFactory() } },
+    schemaController: { compilersFactory: { buildSerializer: listSerializerFactory(deferred) } },
     // Errors Fastify meets before routing (an undecodable URL, a bad content type) get the same body.
     frameworkErrors: (error, request, reply: FastifyReply) => {
       const apiError = toApiError(error);
@@ -129,6 +135,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
+  app.decorate('deferredCompilations', deferred);
   app.addHook('onRoute', (route) => {
     const schema = route.schema;
     for (const method of [route.method].flat()) {
@@ -161,7 +168,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     TranslationSettingsSchema,
   ];
   for (const schema of schemas) app.addSchema(schema);
-  app.setValidatorCompiler(createValidatorCompiler(schemas));
+  app.setValidatorCompiler(createValidatorCompiler(schemas, deferred));
 
   // The API speaks JSON only; any other body is a 415.
   app.removeContentTypeParser(['text/plain']);
@@ -277,10 +284,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       info: {
         title: 'Quire API',
         version: '1.0.0',
-        description: 'Self-hosted documentation management, compatible with the GitBook REST API.',
+        description: API_DESCRIPTION,
+        // Whoever runs this instance, at its address.
+        contact: { name: 'Quire', url: config.publicUrl },
       },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      tags: API_TAGS,
+      components: { securitySchemes: { bearer: BEARER_SCHEME } },
       security: [{ bearer: [] }],
     },
     refResolver: {
@@ -312,6 +322,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       v1.addHook('onRoute', requireScopeOnEveryRoute);
       v1.addHook('onRequest', v1.authenticate);
       await v1.register(userRoutes);
+      await v1.register(tokenRoutes);
       await v1.register(organizationRoutes);
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);

@@ -119,7 +119,7 @@ describe('request bodies are UTF-8 JSON', () => {
     const headers = { ...me.headers, 'content-type': 'application/json' };
     const empty = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: '' });
     expect(empty.json()).toEqual({
-      error: { code: 400, message: 'The request body is empty but its Content-Type is application/json' },
+      error: { code: 400, message: 'The request body is empty: this operation takes a JSON body' },
     });
     const malformed = await t.app.inject({ method: 'POST', url: '/v1/orgs', headers, payload: '{"title": ' });
     expect(malformed.json()).toEqual({ error: { code: 400, message: 'The request body is not valid JSON' } });

@@ -1,6 +1,7 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import { DeferredCompilations } from '../src/core/deferred-compilation.js';
 import { listSerializerFactory } from '../src/core/list-serializer.js';
 import { ListEnvelope } from '../src/core/schemas.js';
 import { useTestApp } from './support/app.js';
@@ -20,7 +21,7 @@ const route = { method: 'GET', url: '/notes', httpStatus: '200' };
 const schema = ListEnvelope(Type.Ref(Note));
 
 const plain = SerializerSelector()(externals, {})({ ...route, schema });
-const byItems = listSerializerFactory()(externals, {})({ ...route, schema });
+const byItems = listSerializerFactory(new DeferredCompilations())(externals, {})({ ...route, schema });
 
 /** What a serialiser answered, as the bytes Fastify sends. */
 const bytesOf = (answer: unknown) => (Buffer.isBuffer(answer) ? answer : Buffer.from(answer as string));
@@ -80,7 +81,7 @@ describe('list serialiser', () => {
 
   it('leaves any other schema to the whole serialiser', () => {
     const other = Type.Object({ items: Type.Array(Type.String()), title: Type.String() });
-    const serialize = listSerializerFactory()(externals, {})({ ...route, schema: other });
+    const serialize = listSerializerFactory(new DeferredCompilations())(externals, {})({ ...route, schema: other });
     const value = { items: ['ж'.repeat(70000)], title: 't' };
     expect(typeof serialize(value)).toBe('string');
     expect(serialize(value)).toBe(JSON.stringify(value));

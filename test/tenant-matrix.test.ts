@@ -147,6 +147,8 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   installIntegrationOnSpace: (target) => ({ body: { space: target.extra.spareSpaceId } }),
   updateIntegrationSpaceInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
   installIntegrationOnSite: (target) => ({ body: { siteId: target.ids.siteId } }),
+  createAPITokenForAuthenticatedUser: () => ({ body: { label: 'Intrusion' } }),
+  issueAPITokenToOrganizationMember: () => ({ body: { label: 'Intrusion', expiresInDays: 30 } }),
   updateIntegrationSiteInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
 };
 
@@ -205,6 +207,17 @@ const EXCEPTIONS: Record<string, Exception> = {
     shows: (a) => [a.ids.integrationName],
   },
   listIntegrations: { reason: 'the integrations the caller may see; A’s is private, so not among them', status: 200 },
+  listAPITokensForAuthenticatedUser: { reason: 'the caller’s own tokens, none of them A’s', status: 200 },
+  createAPITokenForAuthenticatedUser: {
+    reason: 'anyone may make a token for themselves; it names nothing of A (undone after each call)',
+    status: 201,
+    undo: async (response) => {
+      await t.db
+        .deleteFrom('api_tokens')
+        .where('id', '=', (response.json() as { id: string }).id)
+        .execute();
+    },
+  },
   getOrganizationInviteLink: {
     reason: 'an invite link’s id is the secret that lets one join: whoever holds it is invited',
     status: 200,
@@ -330,7 +343,7 @@ function ghostRefs(): Refs {
     specSlug: slug(),
     integrationName: slug(),
     emailDomain: `${slug()}.test`,
-    '*': slug(),
+    pagePath: slug(),
     adminEmail: `${slug()}@ghost.test`,
     marker: `G${randomString(10)}`,
   };
@@ -531,7 +544,7 @@ describe('every route, with A’s ids', () => {
 });
 
 /** The names of a path's parameters, in order. */
-const parametersOf = (path: string) => [...path.matchAll(/\{([\w*]+)\}/g)].map((match) => match[1]!);
+const parametersOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 
 /**
  * A spec's slug names it within the organization of the path: under B's, A's

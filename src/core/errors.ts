@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { describeValidation } from './validation-messages.js';
 
 /** An error whose status and message are fit to show to the caller. */
 export class ApiError extends Error {
@@ -49,33 +50,6 @@ export interface ErrorBody {
   error: { code: number; message: string };
 }
 
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-/** One readable sentence for a failed schema rule, naming the field and the rule. */
-function describeValidation(context: string, errors: AjvError[]): string {
-  // Union summaries ("must match a schema in anyOf") say less than the branch errors beside them.
-  const specific = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
-  const error = [...(specific.length > 0 ? specific : errors)].sort(
-    (a, b) => b.instancePath.length - a.instancePath.length,
-  )[0]!;
-  const field = `${context}${error.instancePath}`;
-  switch (error.keyword) {
-    case 'additionalProperties':
-      return `${field}/${String(error.params.additionalProperty)} is not an accepted field`;
-    case 'enum':
-      return `${field} must be one of: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'required':
-      return `${field}/${String(error.params.missingProperty)} is required`;
-    default:
-      return `${field} ${error.message ?? 'is invalid'}`;
-  }
-}
-
 const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
@@ -86,6 +60,12 @@ function isDatabaseError(error: unknown): error is { code: string; detail?: stri
     'severity' in error &&
     typeof (error as { code?: unknown }).code === 'string'
   );
+}
+
+/** The database is stopping, restarting or out of reach: an operating condition, not a fault of the service. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isDatabaseError(error)) return PG_UNAVAILABLE.has(error.code);
+  return error instanceof Error && isConnectionFailure(error);
 }
 
 function isConnectionFailure(error: Error & { code?: unknown }): boolean {
@@ -162,19 +142,49 @@ export function errorBody(error: ApiError): ErrorBody {
   return { error: { code: error.statusCode, message: error.message } };
 }
 
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods the router serves at a path (a URL, not a pattern), in the usual order. */
+function allowedMethods(app: FastifyInstance, methods: ReadonlySet<string>, path: string): string[] {
+  // The router answers a segment longer than its parameter limit with a 414
+  // handler for any method whose routes have that shape: no route takes it.
+  const maxParamLength = app.initialConfig.maxParamLength ?? 100;
+  if (path.split('/').some((segment) => segment.length > maxParamLength)) return [];
+  const found = [...methods].filter((method) => app.findRoute({ method, url: path }) !== null);
+  const rank = (method: string) => (METHOD_ORDER.includes(method) ? METHOD_ORDER.indexOf(method) : METHOD_ORDER.length);
+  return found.sort((a, b) => rank(a) - rank(b));
+}
+
 /** One error handler and one not-found handler for the whole app, with the body shape every client sees. */
 export const errorHandlingPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const apiError = toApiError(error);
-      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      else request.log.warn({ status: apiError.statusCode, reason: apiError.message }, 'request refused');
+      // A 503 is the database or the load, not a fault of the service: one line, no stack. A 4xx is the caller's.
+      if (apiError.statusCode === 503)
+        request.log.warn({ reason: apiError.message, cause: error.message }, 'request failed');
+      else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      else request.log.info({ status: apiError.statusCode, reason: apiError.message }, 'request refused');
       void reply.code(apiError.statusCode).headers(apiError.headers).send(errorBody(apiError));
     });
+    // Every method some route is registered with, to ask the router which of them a path takes.
+    const methods = new Set<string>();
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) methods.add(method.toUpperCase());
+    });
     app.setNotFoundHandler((request, reply) => {
-      void reply
-        .code(404)
-        .send(errorBody(new NotFoundError(`No route for ${request.method} ${request.url.split('?')[0]}`)));
+      const path = request.url.split('?')[0]!;
+      const allowed = allowedMethods(app, methods, path);
+      // The route table is public (the OpenAPI document), so this answers before
+      // authentication, as a 404 does: the method is the mistake whatever the token.
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        const error = new ApiError(405, `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`, {
+          allow: allowed.join(', '),
+        });
+        void reply.code(405).headers(error.headers).send(errorBody(error));
+        return;
+      }
+      void reply.code(404).send(errorBody(new NotFoundError(`No route for ${request.method} ${path}`)));
     });
   },
   { name: 'error-handling' },

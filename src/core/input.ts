@@ -95,6 +95,14 @@ export const inputPlugin = fp(
         );
         return;
       }
+      // No body at all, as `curl -X POST -H 'Content-Type: application/json'` sends to a merge: an
+      // operation that takes no body goes on, and one that takes one says so.
+      if (body.length === 0) {
+        if (request.routeOptions.schema?.body)
+          done(new BadRequestError('The request body is empty: this operation takes a JSON body'));
+        else done(null, undefined);
+        return;
+      }
       if (nestsDeeperThan(body, JSON_MAX_DEPTH)) {
         done(
           new BadRequestError(

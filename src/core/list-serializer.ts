@@ -1,4 +1,5 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { DeferredCompilations } from './deferred-compilation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 type RouteDefinition = Parameters<ReturnType<SerializerFactory>>[0];
@@ -38,23 +39,29 @@ function itemSchemaOf(schema: unknown): unknown {
 }
 
 /**
- * Fastify's serialiser factory (fast-json-stringify), except that a list
- * envelope whose items add up to a large text is answered as bytes made item
- * by item. The bytes are those the whole serialiser writes: each item goes
- * through the serialiser of the item schema, and the envelope around them
- * through the envelope's own.
+ * Fastify's serialiser factory (fast-json-stringify), except that:
+ * - a serialiser is compiled when first used or by `deferred.compileAll`,
+ *   not when its route is registered (fast-json-stringify checks each
+ *   schema as it compiles, the larger part of the time);
+ * - a list envelope whose items add up to a large text is answered as bytes
+ *   made item by item. The bytes are those the whole serialiser writes: each
+ *   item goes through the serialiser of the item schema, and the envelope
+ *   around them through the envelope's own.
  */
-export function listSerializerFactory(): SerializerFactory {
+export function listSerializerFactory(deferred: DeferredCompilations): SerializerFactory {
   const base = SerializerSelector();
   return (externalSchemas, options) => {
     const compile = base(externalSchemas, options);
     return (route: RouteDefinition) => {
-      const whole = compile(route);
-      const itemSchema = itemSchemaOf(route.schema);
-      if (itemSchema === undefined) return whole;
-      const item = compile({ ...route, schema: itemSchema });
-      // Fastify sends a Buffer as it is; its type says string.
-      return ((page: ListEnvelope) => serializePage(page, whole, item)) as (doc: unknown) => string;
+      const serializer = deferred.defer(() => {
+        const whole = compile(route);
+        const itemSchema = itemSchemaOf(route.schema);
+        if (itemSchema === undefined) return whole;
+        const item = compile({ ...route, schema: itemSchema });
+        // Fastify sends a Buffer as it is; its type says string.
+        return ((page: ListEnvelope) => serializePage(page, whole, item)) as (doc: unknown) => string;
+      });
+      return (doc: unknown) => serializer()(doc);
     };
   };
 }

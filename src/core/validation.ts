@@ -1,4 +1,6 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
+import type { DeferredCompilations } from './deferred-compilation.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isEmoji } from './emoji.js';
@@ -6,7 +8,16 @@ import { isEmoji } from './emoji.js';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(options: Options, schemas: object[]): Ajv {
-  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, strict: false, ...options });
+  // `verbose` puts the schema and data beside each error: what the 400's message
+  // needs to name the branch of a union that the caller meant (validation-messages.ts).
+  const ajv = new Ajv({
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+    ...options,
+  });
   addFormats(ajv);
   ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
   for (const schema of schemas) ajv.addSchema(schema);
@@ -18,8 +29,23 @@ function makeAjv(options: Options, schemas: object[]): Ajv {
  * string "42"), while query strings and path parameters, which are text, are
  * coerced to the types their schema names.
  */
-export function createValidatorCompiler(sharedSchemas: object[]): FastifySchemaCompiler<object> {
+export function createValidatorCompiler(
+  sharedSchemas: object[],
+  deferred: DeferredCompilations,
+): FastifySchemaCompiler<object> {
   const strict = makeAjv({ coerceTypes: false }, sharedSchemas);
   const coercing = makeAjv({ coerceTypes: 'array' }, sharedSchemas);
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema);
+  return ({ schema, httpPart }) => {
+    const compiled = deferred.defer(() => (httpPart === 'body' ? strict : coercing).compile(schema));
+    // Fastify looks for `schemaEnv` to pass the request as the value's parent, which Ajv needs to
+    // coerce or default a whole query or params object; it reads `errors` after each call.
+    const validate = (data: unknown, context?: DataValidationCxt) => {
+      const valid = compiled()(data, context);
+      validate.errors = compiled().errors;
+      return valid;
+    };
+    validate.errors = undefined as ValidateFunction['errors'];
+    validate.schemaEnv = true;
+    return validate;
+  };
 }

@@ -233,6 +233,18 @@ export interface OrganizationInvitesTable {
   created_at: Timestamp;
 }
 
+export type OrganizationEventType = 'member_token_issued';
+
+export interface OrganizationEventsTable {
+  id: string;
+  organization_id: string;
+  type: OrganizationEventType;
+  actor_id: string | null;
+  user_id: string | null;
+  details: JsonColumn<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
 export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
 export type RevisionType = 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
 /** Where a computed page's content comes from: an OpenAPI spec of the organization, by slug. */
@@ -695,6 +707,7 @@ export interface Database {
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;
+  organization_events: OrganizationEventsTable;
   change_requests: ChangeRequestsTable;
   revisions: RevisionsTable;
   documents: DocumentsTable;

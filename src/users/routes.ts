@@ -13,6 +13,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getAuthenticatedUser',
         tags: ['users'],
         summary: 'Get the profile of the authenticated user',
+        description:
+          'The user the request’s token belongs to, with their e-mail. Any valid token with `user:read` may ' +
+          'call it; it reads nothing beyond what authentication already read.',
         response: { 200: ref(UserSchema), ...errorResponses },
       },
     },
@@ -27,6 +30,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getUserById',
         tags: ['users'],
         summary: 'Get a user who shares an organization with the caller',
+        description:
+          'Yourself, or a user who shares an organization with you, with their e-mail; any other user answers ' +
+          '404, as an unknown id does.',
         params: UserParams,
         response: { 200: ref(UserSchema), ...errorResponses },
       },

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { createValidatorCompiler } from '../../src/core/validation.js';
+import { DeferredCompilations } from '../../src/core/deferred-compilation.js';
 
 /**
  * Requests generated from the service's own OpenAPI document: for each
@@ -31,7 +32,7 @@ interface OpenApiDocument {
 export interface RouteOperation {
   /** Upper case. */
   method: string;
-  /** The OpenAPI template, such as `/v1/spaces/{spaceId}`; `{*}` is the rest of the path. */
+  /** The OpenAPI template, such as `/v1/spaces/{spaceId}`; `{pagePath}` is the rest of the path. */
   path: string;
   operationId: string | undefined;
   pathParams: Array<{ name: string; schema: JsonSchema }>;
@@ -127,7 +128,10 @@ export class RouteArbitraries {
   ) {
     const doc = document as OpenApiDocument;
     this.components = doc.components?.schemas ?? {};
-    const compiler = createValidatorCompiler([{ $id: DOCUMENT_ID, components: doc.components ?? {} }]);
+    const compiler = createValidatorCompiler(
+      [{ $id: DOCUMENT_ID, components: doc.components ?? {} }],
+      new DeferredCompilations(),
+    );
     this.compile = (schema, httpPart) => {
       // References into the document's components resolve against the copy registered above.
       const located = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`));
@@ -582,8 +586,8 @@ export class RouteArbitraries {
 export function requestUrl(request: GeneratedRequest): string {
   const path = request.operation.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const value = request.params[name] ?? '';
-    // The rest of the path keeps its slashes.
-    return name === '*' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+    // The rest of the path (the route's wildcard) keeps its slashes.
+    return name === 'pagePath' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
   });
   const pairs = Object.entries(request.query).flatMap(([name, value]) =>
     [value].flat().map((v) => `${encodeURIComponent(name)}=${encodeURIComponent(v)}`),

@@ -43,7 +43,8 @@ export interface WorldIds {
   pageId: string;
   fileId: string;
   reusableContentId: string;
-  '*': string;
+  /** A page's path: the path routes' wildcard, `{pagePath}` in the document. */
+  pagePath: string;
   /** A comment on the space, with a reply; `fill` names the change request's where the path is one. */
   commentId: string;
   commentReplyId: string;
@@ -63,6 +64,8 @@ export interface WorldIds {
   integrationName: string;
   /** The integration's installation in the organization, on the space and on the site. */
   installationId: string;
+  /** A spare token of the admin, made over HTTP: revoking it leaves the admin's own token working. */
+  tokenId: string;
 }
 
 export interface World {
@@ -260,6 +263,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   await call('POST', `${installations}/spaces`, { space: space.id });
   await call('POST', `${installations}/sites`, { siteId: site.id });
 
+  const spareToken = await call('POST', '/v1/user/tokens', { label: `Spare ${marker}` });
+
   const ids: WorldIds = {
     organizationId,
     userId: reviewer.user.id,
@@ -271,7 +276,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     pageId,
     fileId,
     reusableContentId,
-    '*': pagePath,
+    pagePath,
     commentId: comment.id,
     commentReplyId: reply.id,
     samlProviderId: samlProvider.id,
@@ -287,6 +292,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     versionId,
     integrationName,
     installationId: installation.id,
+    tokenId: spareToken.id,
   };
   const extra = {
     otherSpaceId: otherSpace.id,
@@ -315,8 +321,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
         : {}),
       ...overrides,
     };
-    return path.replace(/\{([\w*]+)\}|:(\w+)|\*$/g, (match, braced?: string, colon?: string) => {
-      const name = braced ?? colon ?? '*';
+    return path.replace(/\{(\w+)\}|:(\w+)|\*$/g, (match, braced?: string, colon?: string) => {
+      const name = braced ?? colon ?? 'pagePath';
       const value = values[name];
       if (value === undefined) throw new Error(`The world has no id for ${match} in ${path}`);
       return encodeURIComponent(value);

@@ -1,6 +1,11 @@
-/** The OAuth scope names of the GitBook API; a token may be limited to some of them. */
+/**
+ * The OAuth scope names of the GitBook API; a token may be limited to some of
+ * them. `user:write` is this service's own: managing the user's API tokens,
+ * which the GitBook API does not do.
+ */
 export const SCOPES = [
   'user:read',
+  'user:write',
   'organization:read',
   'organization:write',
   'organization:members:read',
@@ -45,4 +50,15 @@ export function scopesAllow(granted: readonly string[] | null, required: Scope):
   if (granted === null) return true;
   if (granted.includes(required)) return true;
   return required.endsWith(':read') && granted.includes(`${required.slice(0, -':read'.length)}:write`);
+}
+
+/**
+ * Whether a token with `granted` scopes may make or manage a token with
+ * `wanted` ones: every scope of `wanted` is one `granted` allows, and only a
+ * token with full rights (null) covers another with full rights.
+ */
+export function scopesCover(granted: readonly string[] | null, wanted: readonly string[] | null): boolean {
+  if (granted === null) return true;
+  if (wanted === null) return false;
+  return wanted.every((scope) => isScope(scope) && scopesAllow(granted, scope));
 }

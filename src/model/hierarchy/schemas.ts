@@ -33,11 +33,17 @@ export const MoveBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [
+      { parent: 'c4Lm9QzR2xTb7NvK1wYe', position: { after: { type: 'space', space: 's8Hd3KpW6qZr1XcV5nTa' } } },
+    ],
+  },
 );
 export type MoveBody = Static<typeof MoveBody>;
 
 export const TransferBody = Type.Object(
   { organization: Type.String({ minLength: 1, maxLength: 128, description: 'Id of the organization to move it to' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ organization: 'o2Fj7RmX4kLq9ZbT6wNe' }] },
 );

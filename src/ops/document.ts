@@ -1,0 +1,104 @@
+/**
+ * The parts of the published OpenAPI document that belong to no route: the
+ * tags the operations are grouped by (GitBook's names) and how a caller
+ * authenticates.
+ */
+
+export const API_DESCRIPTION =
+  'Self-hosted documentation management, compatible with the GitBook REST API. ' +
+  'Every /v1 operation needs an API token as a bearer token, with the scope the operation names; ' +
+  'errors always answer `{"error": {"code", "message"}}`, and lists `{"items", "count", "next"}`.';
+
+export const API_TAGS = [
+  {
+    name: 'users',
+    description: 'The authenticated user, and the users who share an organization with them.',
+  },
+  {
+    name: 'tokens',
+    description:
+      'API tokens: a user makes and revokes their own, and an admin may issue a member their first one. ' +
+      'A token’s secret is shown once, when it is made.',
+  },
+  {
+    name: 'organizations',
+    description:
+      'Organizations own collections, spaces, sites, teams and specs; their admins manage them. ' +
+      'Also the search over every space of an organization.',
+  },
+  {
+    name: 'members',
+    description:
+      'The people of an organization and their roles (read, comment, review, edit, create, admin); ' +
+      'a guest has no role and sees only what is given to them or their teams.',
+  },
+  {
+    name: 'invites',
+    description:
+      'Bringing people into an organization: by e-mail, or with invite links that let whoever holds one join.',
+  },
+  {
+    name: 'teams',
+    description: 'Groups of an organization’s members, given roles on collections and spaces together.',
+  },
+  {
+    name: 'sso',
+    description: 'SAML single sign-on providers of an organization, and the sign-in addresses of the active ones.',
+  },
+  {
+    name: 'collections',
+    description:
+      'Collections group spaces and other collections; a role given on a collection reaches everything in it.',
+  },
+  {
+    name: 'spaces',
+    description:
+      'Spaces hold the content: pages and files, in revisions. Also the roles given on a space to members and teams.',
+  },
+  {
+    name: 'space-content',
+    description:
+      'Reading a revision: the space’s current one, a change request’s newest one, or any by id; ' +
+      'its pages, files, reusable contents, links and backlinks. Also imports and the search of a space.',
+  },
+  {
+    name: 'change-requests',
+    description:
+      'Content is written through change requests: batches of changes, reviewed, commented and merged into the space.',
+  },
+  {
+    name: 'space-comments',
+    description: 'Comments and replies on a space’s content, with reactions; resolved or open.',
+  },
+  {
+    name: 'sites',
+    description:
+      'Published documentation sites: the spaces they publish in sections and groups, their visibility, ' +
+      'share links, visitor authentication, adaptive content, customization and search.',
+  },
+  {
+    name: 'openapi',
+    description: 'OpenAPI specs an organization documents, fetched from a URL or given as text, then processed.',
+  },
+  {
+    name: 'openapi-versions',
+    description: 'The versions a spec’s processing has stored, newest first, with their files.',
+  },
+  {
+    name: 'integrations',
+    description: 'Integrations published by organizations, and their installations on organizations, spaces and sites.',
+  },
+  {
+    name: 'translations',
+    description: 'An organization’s named sets of target languages.',
+  },
+];
+
+export const BEARER_SCHEME = {
+  type: 'http' as const,
+  scheme: 'bearer',
+  description:
+    'An API token, sent as `Authorization: Bearer <token>`. The first comes from `npm run cli -- tokens create ' +
+    '--email <email>` (or BOOTSTRAP_ADMIN_TOKEN on the first start); more from `POST /v1/user/tokens`. ' +
+    'Its scopes limit what it may call.',
+};

@@ -1,0 +1,121 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, IdParam, ListQuery, NullableString, StringEnum } from '../core/schemas.js';
+import { SCOPES, type Scope } from '../model/access/scopes.js';
+
+/** As the CLI bounds it. */
+export const MAX_LABEL_LENGTH = 50;
+/** The farthest expiry a user may give their own token: ten years. */
+export const MAX_EXPIRY_DAYS = 3650;
+/** A token an admin issues is a way in for a newcomer, who then makes their own: it is short-lived. */
+export const ISSUED_MAX_EXPIRY_DAYS = 30;
+export const ISSUED_DEFAULT_EXPIRY_DAYS = 7;
+/** Live tokens (neither revoked nor expired) one user may hold. */
+export const MAX_LIVE_TOKENS = 100;
+
+export const TOKEN_STATES = ['active', 'expired', 'revoked'] as const;
+export type TokenState = (typeof TOKEN_STATES)[number];
+
+export const ApiTokenSchema = Type.Object(
+  {
+    object: Type.Literal('api-token'),
+    id: Type.String(),
+    label: Type.String(),
+    scopes: Type.Unsafe<string[] | null>({
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      description: 'What the token may do; null: everything its user may do',
+    }),
+    state: StringEnum(TOKEN_STATES, { description: 'Whether the token still authenticates, and if not, why' }),
+    current: Type.Boolean({ description: 'Whether this is the token that made the request' }),
+    createdAt: DateTime,
+    expiresAt: NullableString({ format: 'date-time', description: 'When the token stops working; null: never' }),
+    revokedAt: NullableString({ format: 'date-time', description: 'When the token was revoked, if it was' }),
+  },
+  { title: 'ApiToken', description: 'An API token, never its secret: that is shown once, when it is made' },
+);
+export type ApiToken = Static<typeof ApiTokenSchema>;
+
+export const CreatedApiTokenSchema = Type.Object(
+  {
+    ...ApiTokenSchema.properties,
+    token: Type.String({ description: 'The secret, to send as "Authorization: Bearer <token>"; shown only this once' }),
+  },
+  { title: 'CreatedApiToken', description: 'A token just made, with its secret' },
+);
+export type CreatedApiToken = Static<typeof CreatedApiTokenSchema>;
+
+const scopeList = (description: string) =>
+  Type.Unsafe<Scope[] | null>({
+    type: ['array', 'null'],
+    items: { type: 'string', enum: [...SCOPES] },
+    minItems: 1,
+    maxItems: SCOPES.length,
+    uniqueItems: true,
+    description,
+  });
+
+const label = Type.String({ minLength: 1, maxLength: MAX_LABEL_LENGTH, description: 'What the token is for' });
+
+const expiry = (maxDays: number, otherwise: string) => ({
+  expiresInDays: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: maxDays,
+      description: `Days until the token expires (at most ${maxDays}); not with expiresAt. ${otherwise}`,
+    }),
+  ),
+  expiresAt: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: `When the token expires: in the future, at most ${maxDays} days ahead; not with expiresInDays. ${otherwise}`,
+    }),
+  ),
+});
+
+export const CreateApiTokenBody = Type.Object(
+  {
+    label,
+    scopes: Type.Optional(
+      scopeList(
+        'Scopes of the new token, each one the calling token has (a `:write` scope also gives its `:read`); null for full rights, which only a token with full rights may give. Omitted: the calling token’s scopes',
+      ),
+    ),
+    ...expiry(MAX_EXPIRY_DAYS, 'Neither: the token never expires.'),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { label: 'CI publishing', scopes: ['space:read', 'space:write'], expiresInDays: 90 },
+      { label: 'Laptop', expiresAt: '2030-01-01T00:00:00.000Z' },
+    ],
+  },
+);
+export type CreateApiTokenBody = Static<typeof CreateApiTokenBody>;
+
+export const IssueMemberTokenBody = Type.Object(
+  {
+    label: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_LABEL_LENGTH, description: 'Default: "Issued by an admin"' }),
+    ),
+    scopes: Type.Optional(
+      scopeList(
+        'Scopes of the token, each one the calling token has; null for the member’s full rights, which only a token with full rights may give. Omitted: the calling token’s scopes',
+      ),
+    ),
+    ...expiry(ISSUED_MAX_EXPIRY_DAYS, `Neither: ${ISSUED_DEFAULT_EXPIRY_DAYS} days.`),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ label: 'First token', expiresInDays: 7 }, {}],
+  },
+);
+export type IssueMemberTokenBody = Static<typeof IssueMemberTokenBody>;
+
+export const ListApiTokensQuery = Type.Object({
+  ...ListQuery,
+  order: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'desc' })),
+});
+export type ListApiTokensQuery = Static<typeof ListApiTokensQuery>;
+
+export const ApiTokenParams = Type.Object({ tokenId: IdParam });
+export type ApiTokenParams = Static<typeof ApiTokenParams>;
