@@ -187,7 +187,7 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     revisionId,
     pageId: fixture.page,
     // A path route's wildcard: the fixture page's path.
-    '*': 'guide',
+    pagePath: 'guide',
     fileId: fixture.file,
     reusableContentId: fixture.reusableContent,
     userId: fixture.reviewer,
@@ -195,7 +195,7 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     commentId: inChangeRequest ? fixture.changeRequestComment : fixture.spaceComment,
     commentReplyId: inChangeRequest ? fixture.changeRequestReply : fixture.spaceReply,
   };
-  return route.path.replace(/\{([\w*]+)\}/g, (_, name: string) => {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`No fixture id for {${name}} in ${route.method} ${route.path}`);
     return value;

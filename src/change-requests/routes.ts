@@ -35,6 +35,10 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createChangeRequest',
         tags,
         summary: 'Open a change request on the space’s current revision',
+        description:
+          'Needs the `edit` role on the space, which must not be locked (403). The change request starts as a ' +
+          '`draft`, based on the space’s current revision, numbered next in the space; its content is written ' +
+          'with the content operation and merged with the merge operation.',
         params: SpaceParams,
         body: CreateChangeRequestBody,
         response: { 201: ChangeRequest, ...errorResponses },
@@ -59,6 +63,9 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listChangeRequestsForSpace',
         tags,
         summary: 'The space’s change requests with one status (default open), newest first',
+        description:
+          'For members with a role on the space (to anyone else, 404). `status` picks one status, `open` by ' +
+          'default; `creator` keeps one author’s.',
         params: SpaceParams,
         querystring: ListChangeRequestsQuery,
         response: { 200: ListEnvelope(ChangeRequest), ...errorResponses },
@@ -76,6 +83,9 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getChangeRequestById',
         tags,
         summary: 'A change request, by id or by number',
+        description:
+          'For members with a role on the space. `changeRequestId` is its id or its number in the space; ' +
+          '`outdated` is true while its base is behind the space’s current revision.',
         params: ChangeRequestParams,
         response: { 200: ChangeRequest, ...errorResponses },
       },
@@ -92,6 +102,10 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateChangeRequestById',
         tags,
         summary: 'Change a change request’s subject or status',
+        description:
+          'Needs the `edit` role on the space. `status` moves between `draft`, `open` and `archived`; an ' +
+          'archived change request takes no content until it is reopened, and a merged one no longer changes ' +
+          '(409).',
         params: ChangeRequestParams,
         body: UpdateChangeRequestBody,
         response: { 200: ChangeRequest, ...errorResponses },
@@ -112,8 +126,12 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Apply a batch of up to 50 content changes as one new revision of the change request',
         description:
-          'insert_page, update_page, delete_page, insert_files, update_variables and insert_, update_ and ' +
-          'delete_reusable_content, applied in order and all or nothing.',
+          'Needs the `edit` role on an unlocked space, and a change request that is not merged or archived ' +
+          '(409). The changes (`insert_page`, `update_page`, `delete_page`, `revert_page`, `insert_files`, ' +
+          '`update_variables`, and `insert_`, `update_` and `delete_reusable_content`) are applied in order, ' +
+          'all or nothing. Markdown frontmatter and a leading `# Title` set a page’s fields; links to the ' +
+          'batch’s `ref`s, page paths and relative `.md` files become page links. `compat=false` also answers ' +
+          'with the pages and files the batch touched.',
         params: ChangeRequestParams,
         querystring: UpdateContentQuery,
         body: UpdateContentBody,
@@ -152,6 +170,11 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'mergeChangeRequest',
         tags,
         summary: 'Merge a change request into the space, unless it conflicts with changes made since it was opened',
+        description:
+          'Needs the `edit` role on an unlocked space. A page or file changed both here and in the space ' +
+          'since the change request was based, or changes that would break the page tree, answer `{"result": ' +
+          '"conflicts"}` and change nothing; otherwise the merge makes a new space revision and updates the ' +
+          'search index.',
         params: ChangeRequestParams,
         response: { 200: MergeResult, ...errorResponses },
       },

@@ -5,7 +5,7 @@ import { VARIABLE_LIMITS } from '../model/content/variables.js';
 
 export const CreateChangeRequestBody = Type.Object(
   { subject: Type.Optional(ChangeRequestSubject) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ subject: 'Document the setup' }] },
 );
 export type CreateChangeRequestInput = Static<typeof CreateChangeRequestBody>;
 
@@ -16,7 +16,7 @@ export const UpdateChangeRequestBody = Type.Object(
       StringEnum(['draft', 'open', 'archived'] as const, { description: 'Merging is done by the merge operation' }),
     ),
   },
-  { minProperties: 1, additionalProperties: false },
+  { minProperties: 1, additionalProperties: false, examples: [{ subject: 'Document the setup', status: 'open' }] },
 );
 export type UpdateChangeRequestInput = Static<typeof UpdateChangeRequestBody>;
 
@@ -291,7 +291,28 @@ export type InsertFiles = Static<typeof InsertFilesChange>;
 
 export const UpdateContentBody = Type.Object(
   { changes: Type.Array(ContentChange, { minItems: 1, maxItems: 50 }) },
-  closed,
+  {
+    ...closed,
+    examples: [
+      {
+        changes: [
+          {
+            operation: 'insert_page',
+            ref: 'intro',
+            document: { markdown: '# Introduction\n\nSee [setup](./setup.md).' },
+          },
+          {
+            operation: 'insert_page',
+            ref: 'setup',
+            into: 'intro',
+            title: 'Setup',
+            document: { markdown: 'Install it.' },
+          },
+          { operation: 'update_variables', variables: { product: 'Quire' } },
+        ],
+      },
+    ],
+  },
 );
 export const UpdateContentQuery = Type.Object({
   compat: Type.Boolean({

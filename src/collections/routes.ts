@@ -25,6 +25,10 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createCollection',
         tags: ['collections'],
         summary: 'Create a collection, at the top level or inside another',
+        description:
+          'Needs the `create` role in the organization, or on the parent collection when `parent` is given. ' +
+          'The title defaults to `Untitled`; the caller’s role on the new collection is what it inherits from ' +
+          'where it lands.',
         params: OrganizationParams,
         body: CreateCollectionBody,
         response: { 201: Collection, ...errorResponses },
@@ -49,6 +53,11 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'moveCollection',
         tags: ['collections'],
         summary: 'Move a collection under another collection or to the top level, and among its siblings',
+        description:
+          'Admins of the collection, with `create` where it goes when its parent changes. `parent` is a ' +
+          'collection id or null for the top level; `position` names siblings to land `before` and/or `after` ' +
+          '(with both, `after` first); without one it goes last. A collection cannot move into itself or one ' +
+          'of its sub-collections (400).',
         params: CollectionParams,
         body: MoveBody,
         response: { 200: Collection, ...errorResponses },
@@ -66,7 +75,8 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['collections'],
         summary: 'Transfer a collection, with everything in it, to another organization where you are an admin',
         description:
-          'The collection lands at the top level of the target organization; its sub-collections and spaces come with it.',
+          'The collection lands at the top level of the target organization; its sub-collections and spaces ' +
+          'come with it.',
         params: CollectionParams,
         body: TransferBody,
         response: { 200: Collection, ...errorResponses },
@@ -105,6 +115,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listCollectionsInOrganizationById',
         tags: ['collections'],
         summary: 'List the collections of an organization',
+        description:
+          'For members and guests, newest first; `nested=false` lists the top-level ones only. A guest sees ' +
+          'only the collections given to them or their teams.',
         params: OrganizationParams,
         querystring: Type.Object({ ...ListQuery, ...ListCollectionsQuery }),
         response: { 200: ListEnvelope(Collection), ...errorResponses },
@@ -122,6 +135,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getCollectionById',
         tags: ['collections'],
         summary: 'Get a collection by its id',
+        description: 'Anyone who can reach the collection, with their role on it; to anyone else, 404.',
         params: CollectionParams,
         response: { 200: Collection, ...errorResponses },
       },
@@ -137,6 +151,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateCollectionById',
         tags: ['collections'],
         summary: 'Update a collection’s title, description or default level (admins)',
+        description:
+          'Admins of the collection. `defaultLevel` is the role everyone in the organization gets on it and ' +
+          'everything inside (`inherit`: the parent’s; null: nothing beyond the organization role).',
         params: CollectionParams,
         body: UpdateCollectionBody,
         response: { 200: Collection, ...errorResponses },

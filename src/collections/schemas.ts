@@ -31,7 +31,7 @@ export const CreateCollectionBody = Type.Object(
     title: Type.Optional(CollectionTitle),
     parent: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Id of a parent collection' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Product', parent: 'c4Lm9QzR2xTb7NvK1wYe' }] },
 );
 export type CreateCollectionBody = Static<typeof CreateCollectionBody>;
 
@@ -41,7 +41,10 @@ export const UpdateCollectionBody = Type.Object(
     description: Type.Optional(NullableString({ maxLength: 100 })),
     defaultLevel: Type.Optional(DefaultLevelSchema),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'Product guides', description: 'Everything customers read', defaultLevel: 'read' }],
+  },
 );
 export type UpdateCollectionBody = Static<typeof UpdateCollectionBody>;
 

@@ -54,6 +54,10 @@ const listCommentsOptions = <P extends TSchema>(params: P, operationId: string, 
     operationId,
     tags,
     summary: 'The comments, newest first unless asked otherwise, filtered by status, authors or page',
+    description:
+      'For members with a role on the space (to anyone else, 404). Top-level comments with their reply ' +
+      'counts; `status` keeps open or resolved ones, `targetPage` those on one page, `authors` those of some ' +
+      'users. Bodies read as markdown unless `format=document`.',
     params,
     querystring: ListCommentsQuery,
     response: { 200: ListEnvelope(Comment), ...errorResponses },
@@ -66,6 +70,10 @@ const postCommentOptions = <P extends TSchema>(params: P, operationId: string, t
     operationId,
     tags,
     summary: 'Post a comment, on the content or on one page or block of it',
+    description:
+      'Needs the `comment` role on an unlocked space. `node` is a block’s `key` in the page’s document form; ' +
+      'the page and block must exist in the content (400). Counts in the space’s or change request’s open ' +
+      'comments.',
     params,
     body: PostCommentBody,
     response: { 200: Comment, ...errorResponses },
@@ -78,6 +86,9 @@ const getCommentOptions = <P extends TSchema>(params: P, operationId: string, ta
     operationId,
     tags,
     summary: 'One comment',
+    description:
+      'For members with a role on the space, with its target, reactions and reply count; ' +
+      '`target.page.outdated` turns true once that page changes or is removed.',
     params,
     querystring: FormatOnlyQuery,
     response: { 200: Comment, ...errorResponses },
@@ -90,6 +101,9 @@ const updateCommentOptions = <P extends TSchema>(params: P, operationId: string,
     operationId,
     tags,
     summary: 'Resolve or reopen a comment, change its body (its author), or react to it',
+    description:
+      'Needs the `comment` role on an unlocked space; only the author changes the body (403). A reaction is ' +
+      'one emoji, and each user counts once per emoji; resolving takes the comment out of the open count.',
     params,
     body: UpdateCommentBody,
     response: { 200: Comment, ...errorResponses },
@@ -102,6 +116,7 @@ const deleteCommentOptions = <P extends TSchema>(params: P, operationId: string,
     operationId,
     tags,
     summary: 'Delete a comment and its replies (its author or an admin)',
+    description: 'Its author, or an admin of the space, on an unlocked space; other members get 403.',
     params,
     response: { 205: Type.Null(), ...errorResponses },
   },
@@ -113,6 +128,7 @@ const listRepliesOptions = <P extends TSchema>(params: P, operationId: string, t
     operationId,
     tags,
     summary: 'The replies to a comment, oldest first',
+    description: 'For members with a role on the space. Bodies read as markdown unless `format=document`.',
     params,
     querystring: ListRepliesQuery,
     response: { 200: ListEnvelope(CommentReply), ...errorResponses },
@@ -125,6 +141,9 @@ const postReplyOptions = <P extends TSchema>(params: P, operationId: string, tag
     operationId,
     tags,
     summary: 'Reply to a comment',
+    description:
+      'Needs the `comment` role on an unlocked space. The body is markdown, or a JSON document stored as ' +
+      'markdown.',
     params,
     querystring: FormatOnlyQuery,
     body: PostReplyBody,
@@ -138,6 +157,7 @@ const getReplyOptions = <P extends TSchema>(params: P, operationId: string, tags
     operationId,
     tags,
     summary: 'One reply',
+    description: 'For members with a role on the space, with its reactions.',
     params,
     querystring: FormatOnlyQuery,
     response: { 200: CommentReply, ...errorResponses },
@@ -150,6 +170,9 @@ const updateReplyOptions = <P extends TSchema>(params: P, operationId: string, t
     operationId,
     tags,
     summary: 'Change a reply’s body (its author) or react to it',
+    description:
+      'Needs the `comment` role on an unlocked space; only the author changes the body (403). A reaction is ' +
+      'one emoji, and each user counts once per emoji.',
     params,
     body: UpdateReplyBody,
     response: { 200: CommentReply, ...errorResponses },
@@ -162,6 +185,8 @@ const deleteReplyOptions = <P extends TSchema>(params: P, operationId: string, t
     operationId,
     tags,
     summary: 'Delete a reply (its author or an admin)',
+    description:
+      'Its author, or an admin of the space, on an unlocked space; other members get 403. The comment stays.',
     params,
     response: { 205: Type.Null(), ...errorResponses },
   },
@@ -173,6 +198,9 @@ const commentersOptions = <P extends TSchema>(params: P, operationId: string, ta
     operationId,
     tags,
     summary: 'The organization members who commented or replied',
+    description:
+      'For members with a role on the space. People who have left the organization stay listed as former ' +
+      'members (`role: null`, `disabled: true`).',
     params,
     querystring: CommentersQuery,
     response: { 200: ListEnvelope(Member), ...errorResponses },

@@ -42,7 +42,10 @@ export const PostCommentBody = Type.Object(
     ),
     body: BodyInput,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ page: 'p5Gt2VnK8rQx3LwZ9cMd', body: { markdown: 'Is this still true for version 2?' } }],
+  },
 );
 
 export const UpdateCommentBody = Type.Object(
@@ -52,10 +55,13 @@ export const UpdateCommentBody = Type.Object(
     addedReactions: Type.Optional(ReactionList),
     removedReactions: Type.Optional(ReactionList),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ resolved: true, addedReactions: ['👍'] }] },
 );
 
-export const PostReplyBody = Type.Object({ body: BodyInput }, { additionalProperties: false });
+export const PostReplyBody = Type.Object(
+  { body: BodyInput },
+  { additionalProperties: false, examples: [{ body: { markdown: 'Yes: checked against the release notes.' } }] },
+);
 
 export const UpdateReplyBody = Type.Object(
   {
@@ -63,7 +69,11 @@ export const UpdateReplyBody = Type.Object(
     addedReactions: Type.Optional(ReactionList),
     removedReactions: Type.Optional(ReactionList),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ body: { markdown: 'Yes: checked against the 2.0 release notes.' }, removedReactions: ['👀'] }],
+  },
 );
 
 const FormatQuery = StringEnum(['markdown', 'document'] as const, {

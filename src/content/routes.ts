@@ -2,7 +2,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
-import { contentRead } from './read-options.js';
+import { contentRead, readText } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
 import { linkRoutes } from './links/routes.js';
 import { reusableContentRoutes } from './reusable-contents/routes.js';
@@ -30,13 +30,40 @@ import {
 
 const FilesResponse = ListEnvelope(RevisionFileResponse);
 
-const summaries = {
-  revision: 'The revision: its pages, files and variables',
-  pages: 'The page tree, each page with its content',
-  files: 'The files, oldest first',
-  file: 'One file, with a signed download URL',
-  page: 'One page and its subpages, as a document or as markdown',
-  pageByPath: 'The page at a path (its slugs from the top level, joined by /) and its subpages',
+/** What each read gives, whichever revision it names. */
+const reads = {
+  revision: {
+    summary: 'The revision: its pages, files and variables',
+    description:
+      'GitBook’s Revision object whole: the page tree, the files with signed download URLs, and the variables.',
+  },
+  pages: {
+    summary: 'The page tree, each page with its content',
+    description:
+      'Made once per revision and served gzip to clients that accept it, with an ETag: ' +
+      'If-None-Match answers 304 until the content changes.',
+  },
+  files: {
+    summary: 'The files, oldest first',
+    description: 'A page of the revision’s files (`limit`, `page`), each with a signed `downloadURL` that expires.',
+  },
+  file: {
+    summary: 'One file, with a signed download URL',
+    description: 'Its name, content type and size; the `downloadURL` needs no token until it expires.',
+  },
+  page: {
+    summary: 'One page and its subpages, as a document or as markdown',
+    description:
+      '`format=markdown` reads the page as markdown, else as GitBook’s JSON document; `evaluated=true` ' +
+      'replaces the space’s and the page’s variables by their values; `computed=false` shows a computed page ' +
+      'as written.',
+  },
+  pageByPath: {
+    summary: 'The page at a path (its slugs from the top level, joined by /) and its subpages',
+    description:
+      'The path is the page’s slugs joined by `/`, such as `guide/setup`, and the options are those of a read by id; ' +
+      'a path that names no page is a 404.',
+  },
 };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -53,7 +80,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The space's current revision.
   app.get(
     '/spaces/:spaceId/content',
-    contentRead('getCurrentRevision', summaries.revision, SpaceContentParams, ContentQuery, RevisionResponse),
+    contentRead(
+      'getCurrentRevision',
+      readText(reads.revision, 'space'),
+      SpaceContentParams,
+      ContentQuery,
+      RevisionResponse,
+    ),
     async (request, reply) => {
       const { spaceId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -65,7 +98,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/pages',
-    contentRead('listPages', summaries.pages, SpaceContentParams, ContentQuery, PageTreeResponse),
+    contentRead('listPages', readText(reads.pages, 'space'), SpaceContentParams, ContentQuery, PageTreeResponse),
     async (request, reply) => {
       const { spaceId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -78,7 +111,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/files',
-    contentRead('listFiles', summaries.files, SpaceContentParams, FilesQuery, FilesResponse),
+    contentRead('listFiles', readText(reads.files, 'space'), SpaceContentParams, FilesQuery, FilesResponse),
     async (request) => {
       const { spaceId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -87,7 +120,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/files/:fileId',
-    contentRead('getFileById', summaries.file, SpaceFileParams, ContentQuery, RevisionFileResponse),
+    contentRead('getFileById', readText(reads.file, 'space'), SpaceFileParams, ContentQuery, RevisionFileResponse),
     async (request) => {
       const { spaceId, fileId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -96,7 +129,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/page/:pageId',
-    contentRead('getPageById', summaries.page, SpacePageParams, PageQuery, RevisionPageResponse),
+    contentRead('getPageById', readText(reads.page, 'space'), SpacePageParams, PageQuery, RevisionPageResponse),
     async (request, reply) => {
       const { spaceId, pageId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -105,7 +138,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/path/*',
-    contentRead('getPageByPath', summaries.pageByPath, SpacePagePathParams, PageQuery, RevisionPageResponse),
+    contentRead(
+      'getPageByPath',
+      readText(reads.pageByPath, 'space'),
+      SpacePagePathParams,
+      PageQuery,
+      RevisionPageResponse,
+    ),
     async (request, reply) => {
       const { spaceId, '*': path } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -121,7 +160,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests/:changeRequestId/content',
     contentRead(
       'getRevisionOfChangeRequestById',
-      summaries.revision,
+      readText(reads.revision, 'changeRequest'),
       ChangeRequestContentParams,
       ContentQuery,
       RevisionResponse,
@@ -139,7 +178,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests/:changeRequestId/content/pages',
     contentRead(
       'listPagesInChangeRequest',
-      summaries.pages,
+      readText(reads.pages, 'changeRequest'),
       ChangeRequestContentParams,
       ContentQuery,
       PageTreeResponse,
@@ -156,7 +195,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/content/files',
-    contentRead('listFilesInChangeRequestById', summaries.files, ChangeRequestContentParams, FilesQuery, FilesResponse),
+    contentRead(
+      'listFilesInChangeRequestById',
+      readText(reads.files, 'changeRequest'),
+      ChangeRequestContentParams,
+      FilesQuery,
+      FilesResponse,
+    ),
     async (request) => {
       const { spaceId, changeRequestId } = request.params;
       const locator = { spaceId, changeRequestId };
@@ -167,7 +212,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId',
     contentRead(
       'getFileInChangeRequestById',
-      summaries.file,
+      readText(reads.file, 'changeRequest'),
       ChangeRequestFileParams,
       ContentQuery,
       RevisionFileResponse,
@@ -180,7 +225,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId',
-    contentRead('getPageInChangeRequestById', summaries.page, ChangeRequestPageParams, PageQuery, RevisionPageResponse),
+    contentRead(
+      'getPageInChangeRequestById',
+      readText(reads.page, 'changeRequest'),
+      ChangeRequestPageParams,
+      PageQuery,
+      RevisionPageResponse,
+    ),
     async (request, reply) => {
       const { spaceId, changeRequestId, pageId } = request.params;
       const locator = { spaceId, changeRequestId };
@@ -191,7 +242,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests/:changeRequestId/content/path/*',
     contentRead(
       'getPageInChangeRequestByPath',
-      summaries.pageByPath,
+      readText(reads.pageByPath, 'changeRequest'),
       ChangeRequestPagePathParams,
       PageQuery,
       RevisionPageResponse,
@@ -209,7 +260,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Any revision of the space, by id.
   app.get(
     '/spaces/:spaceId/revisions/:revisionId',
-    contentRead('getRevisionById', summaries.revision, RevisionParams, ContentQuery, RevisionResponse),
+    contentRead(
+      'getRevisionById',
+      readText(reads.revision, 'revision'),
+      RevisionParams,
+      ContentQuery,
+      RevisionResponse,
+    ),
     async (request, reply) => {
       const { spaceId, revisionId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
@@ -221,7 +278,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/revisions/:revisionId/pages',
-    contentRead('listPagesInRevisionById', summaries.pages, RevisionParams, ContentQuery, PageTreeResponse),
+    contentRead(
+      'listPagesInRevisionById',
+      readText(reads.pages, 'revision'),
+      RevisionParams,
+      ContentQuery,
+      PageTreeResponse,
+    ),
     async (request, reply) => {
       const { spaceId, revisionId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
@@ -234,7 +297,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/revisions/:revisionId/files',
-    contentRead('listFilesInRevisionById', summaries.files, RevisionParams, FilesQuery, FilesResponse),
+    contentRead(
+      'listFilesInRevisionById',
+      readText(reads.files, 'revision'),
+      RevisionParams,
+      FilesQuery,
+      FilesResponse,
+    ),
     async (request) => {
       const { spaceId, revisionId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
@@ -243,7 +312,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/revisions/:revisionId/files/:fileId',
-    contentRead('getFileInRevisionById', summaries.file, RevisionFileParams, ContentQuery, RevisionFileResponse),
+    contentRead(
+      'getFileInRevisionById',
+      readText(reads.file, 'revision'),
+      RevisionFileParams,
+      ContentQuery,
+      RevisionFileResponse,
+    ),
     async (request) => {
       const { spaceId, revisionId, fileId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
@@ -252,7 +327,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/revisions/:revisionId/page/:pageId',
-    contentRead('getPageInRevisionById', summaries.page, RevisionPageParams, PageQuery, RevisionPageResponse),
+    contentRead(
+      'getPageInRevisionById',
+      readText(reads.page, 'revision'),
+      RevisionPageParams,
+      PageQuery,
+      RevisionPageResponse,
+    ),
     async (request, reply) => {
       const { spaceId, revisionId, pageId } = request.params;
       const locator = { spaceId, revisionId, shareKey: request.query.shareKey };
@@ -263,7 +344,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/revisions/:revisionId/path/*',
     contentRead(
       'getPageInRevisionByPath',
-      summaries.pageByPath,
+      readText(reads.pageByPath, 'revision'),
       RevisionPagePathParams,
       PageQuery,
       RevisionPageResponse,

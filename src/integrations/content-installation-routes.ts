@@ -40,6 +40,9 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'listIntegrationInstallationSpaces',
         tags: ['integrations'],
         summary: 'List the spaces an installation is on',
+        description:
+          'For whoever may read the installation; `extended=true` gives each space as a Space object, to ' +
+          'admins of its organization.',
         params: InstallationParams,
         querystring: ListSpaceInstallationsQuery,
         response: { 200: ListEnvelope(SpaceInstallation), ...errorResponses },
@@ -65,6 +68,9 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'installIntegrationOnSpace',
         tags: ['integrations'],
         summary: 'Install on a space of the installation’s organization (admins of the space)',
+        description:
+          'Admins of the space, which must be in the installation’s organization (404 otherwise); an ' +
+          'integration whose `target` is not `all` or `space` is refused (400).',
         params: InstallationParams,
         querystring: ExtendedQuery,
         body: InstallOnSpaceBody,
@@ -93,6 +99,7 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'getIntegrationSpaceInstallation',
         tags: ['integrations'],
         summary: 'Get the installation on a space',
+        description: 'For whoever may read the installation.',
         params: SpaceInstallationParams,
         querystring: ExtendedQuery,
         response: { 200: SpaceInstallation, ...errorResponses },
@@ -119,6 +126,7 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'updateIntegrationSpaceInstallation',
         tags: ['integrations'],
         summary: 'Change the external ids or the configuration of the installation on a space (admins of the space)',
+        description: 'Admins of the space. `configuration` must fit the integration’s space configuration (400).',
         params: SpaceInstallationParams,
         querystring: ExtendedQuery,
         body: UpdateInstallationBody,
@@ -147,6 +155,7 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'uninstallIntegrationFromSpace',
         tags: ['integrations'],
         summary: 'Uninstall from a space (admins of the space)',
+        description: 'Admins of the space. Deleting the space uninstalls as well.',
         params: SpaceInstallationParams,
         response: { 205: Type.Null({ description: 'Uninstalled from the space' }), ...errorResponses },
       },
@@ -166,6 +175,7 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'listIntegrationInstallationSites',
         tags: ['integrations'],
         summary: 'List the sites an installation is on',
+        description: 'For whoever may read the installation.',
         params: InstallationParams,
         querystring: ListSiteInstallationsQuery,
         response: { 200: ListEnvelope(SiteInstallation), ...errorResponses },
@@ -191,6 +201,9 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'installIntegrationOnSite',
         tags: ['integrations'],
         summary: 'Install on a site of the installation’s organization (its admins)',
+        description:
+          'Admins of the installation’s organization, for one of its sites; an integration whose `target` is ' +
+          'not `all` or `site` is refused (400).',
         params: InstallationParams,
         body: InstallOnSiteBody,
         response: { 201: SiteInstallation, ...errorResponses },
@@ -217,6 +230,7 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'getIntegrationSiteInstallation',
         tags: ['integrations'],
         summary: 'Get the installation on a site',
+        description: 'For whoever may read the installation.',
         params: SiteInstallationParams,
         response: { 200: SiteInstallation, ...errorResponses },
       },
@@ -235,6 +249,9 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'updateIntegrationSiteInstallation',
         tags: ['integrations'],
         summary: 'Change the external ids or the configuration of the installation on a site (its admins)',
+        description:
+          'Admins of the installation’s organization. `configuration` must fit the integration’s site ' +
+          'configuration (400).',
         params: SiteInstallationParams,
         body: UpdateInstallationBody,
         response: { 200: SiteInstallation, ...errorResponses },
@@ -261,6 +278,7 @@ export const contentInstallationRoutes: FastifyPluginAsyncTypebox = async (app) 
         operationId: 'uninstallIntegrationFromSite',
         tags: ['integrations'],
         summary: 'Uninstall from a site (its admins)',
+        description: 'Admins of the installation’s organization. Deleting the site uninstalls as well.',
         params: SiteInstallationParams,
         response: { 205: Type.Null({ description: 'Uninstalled from the site' }), ...errorResponses },
       },

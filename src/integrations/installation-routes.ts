@@ -28,6 +28,9 @@ export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['integrations'],
         summary:
           'List the installations of an integration: all of them for its publishers’ admins, else those on the caller’s organizations',
+        description:
+          'All installations for the admins of the organization that publishes the integration, else those on ' +
+          'organizations where the caller is an admin; `externalId` filters.',
         params: IntegrationParams,
         querystring: ListInstallationsQuery,
         response: { 200: ListEnvelope(IntegrationInstallationSchema), ...errorResponses },
@@ -45,6 +48,9 @@ export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'installIntegration',
         tags: ['integrations'],
         summary: 'Install an integration on an organization (its admins)',
+        description:
+          'Admins of the organization to install on, one installation per organization (409 for a second). A ' +
+          'private integration installs only in the organization that publishes it (403).',
         params: IntegrationParams,
         body: InstallIntegrationBody,
         response: { 201: IntegrationInstallationSchema, ...errorResponses },
@@ -69,6 +75,9 @@ export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getIntegrationInstallationById',
         tags: ['integrations'],
         summary: 'Get an installation',
+        description:
+          'Admins of the organization it is installed on, and of the one that publishes the integration; ' +
+          'other members of the first get 403, anyone else 404.',
         params: InstallationParams,
         response: { 200: IntegrationInstallationSchema, ...errorResponses },
       },
@@ -87,6 +96,9 @@ export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateIntegrationInstallation',
         tags: ['integrations'],
         summary: 'Change the external ids or the configuration of an installation (admins of its organization)',
+        description:
+          'Admins of the organization it is installed on. `configuration` must fit the integration’s account ' +
+          'configuration (400); `externalIds` replaces the ones it had.',
         params: InstallationParams,
         body: UpdateInstallationBody,
         response: { 200: IntegrationInstallationSchema, ...errorResponses },
@@ -106,6 +118,9 @@ export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'uninstallIntegration',
         tags: ['integrations'],
         summary: 'Uninstall an integration from an organization, and its spaces and sites (admins of the organization)',
+        description:
+          'Admins of the organization it is installed on: the installation goes, and with it those on the ' +
+          'organization’s spaces and sites.',
         params: InstallationParams,
         response: { 205: Type.Null({ description: 'Uninstalled' }), ...errorResponses },
       },

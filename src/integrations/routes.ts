@@ -25,6 +25,10 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listIntegrations',
         tags: ['integrations'],
         summary: 'List the integrations the caller may see: public ones, and those of their organizations',
+        description:
+          'Any authenticated caller: public integrations, and the unlisted and private ones of organizations ' +
+          'they belong to. Filter by `search` (name or title), `category`, `blockDomain`, `blocks`, ' +
+          '`contentSources`, `owner`, `scope` and `target`.',
         querystring: ListIntegrationsQuery,
         response: { 200: ListEnvelope(IntegrationSchema), ...errorResponses },
       },
@@ -40,6 +44,9 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getIntegrationByName',
         tags: ['integrations'],
         summary: 'Get an integration by its name',
+        description:
+          'Public and unlisted integrations for any authenticated caller; private ones only for members of ' +
+          'the organization that publishes them (else 404). Secrets and the script are never returned.',
         params: IntegrationParams,
         response: { 200: IntegrationSchema, ...errorResponses },
       },
@@ -55,6 +62,11 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'publishIntegration',
         tags: ['integrations'],
         summary: 'Publish an integration, or a new version of it (admins of the publishing organization)',
+        description:
+          'Admins of the publishing `organization`, with the `integration:publish` scope. The first publish ' +
+          'creates it; the next ones from the same organization replace its definition, images and secrets ' +
+          'and bump `version`; a name another organization published is a 409. Images are base64 PNG, JPEG, ' +
+          'GIF or WebP, served at /integration-assets/; secrets are encrypted at rest.',
         params: IntegrationParams,
         body: PublishIntegrationBody,
         response: { 200: IntegrationSchema, ...errorResponses },
@@ -72,6 +84,9 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'unpublishIntegration',
         tags: ['integrations'],
         summary: 'Unpublish an integration, removing its installations (admins of the publishing organization)',
+        description:
+          'Admins of the publishing organization. Its images, secrets and every installation, with those on ' +
+          'spaces and sites, go with it.',
         params: IntegrationParams,
         response: { 204: Type.Null({ description: 'Unpublished' }), ...errorResponses },
       },

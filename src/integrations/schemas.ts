@@ -274,7 +274,28 @@ export const PublishIntegrationBody = Type.Object(
     ),
     contentSecurityPolicy: Type.Optional(ContentSecurityPolicy),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        title: 'Status page',
+        description: 'Shows the service status in your docs',
+        visibility: 'unlisted',
+        target: 'space',
+        scopes: ['space:content:read'],
+        categories: ['content'],
+        configurations: {
+          space: {
+            properties: { page: { type: 'string', title: 'Status page', description: 'Its address' } },
+            required: ['page'],
+          },
+        },
+        script: 'export default {};',
+        organization: 'o2Fj7RmX4kLq9ZbT6wNe',
+        secrets: { API_KEY: 'a secret value' },
+      },
+    ],
+  },
 );
 export type PublishIntegrationBody = Static<typeof PublishIntegrationBody>;
 
@@ -421,13 +442,16 @@ export const SiteInstallationParams = Type.Object({
 
 export const InstallIntegrationBody = Type.Object(
   { organization: Type.String({ minLength: 1, maxLength: 128, description: 'Id of the organization to install on' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ organization: 'o2Fj7RmX4kLq9ZbT6wNe' }] },
 );
 export type InstallIntegrationBody = Static<typeof InstallIntegrationBody>;
 
 export const UpdateInstallationBody = Type.Object(
   { externalIds: Type.Optional(ExternalIds), configuration: Type.Optional(Configuration) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ externalIds: ['acme-status'], configuration: { page: 'https://status.acme.example' } }],
+  },
 );
 export type UpdateInstallationBody = Static<typeof UpdateInstallationBody>;
 
@@ -456,9 +480,9 @@ export type ListSiteInstallationsQuery = Static<typeof ListSiteInstallationsQuer
 
 export const InstallOnSpaceBody = Type.Object(
   { space: Type.String({ minLength: 1, maxLength: 128, description: 'Id of the space' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ space: 's8Hd3KpW6qZr1XcV5nTa' }] },
 );
 export const InstallOnSiteBody = Type.Object(
   { siteId: Type.String({ minLength: 1, maxLength: 128, description: 'Id of the site' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ siteId: 'st6Mb1ZqK9wR4XnL7vTc' }] },
 );

@@ -33,6 +33,10 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'inviteUsersToOrganization',
         tags: ['invites'],
         summary: 'Add people to the organization by e-mail (admins); users are created when new',
+        description:
+          'Admins only. Each address gets `role` (default `read`; null: guest) unless its entry names its ' +
+          'own; a user is created for an address the service does not know. People already in the ' +
+          'organization keep their role and are not counted. No e-mail is sent.',
         params: OrganizationParams,
         body: InviteUsersBody,
         response: { 200: InviteUsersResponse, ...errorResponses },
@@ -49,6 +53,10 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createOrganizationInvite',
         tags: ['invites'],
         summary: 'Create an invite link to the organization (admins, while invite links are on)',
+        description:
+          'Admins only, while the organization’s `inviteLinks` is on (else 403). Whoever holds the invite’s ' +
+          'id joins with its `role`: share it like a password. Invites to one space or collection are refused ' +
+          '(400): give roles there with the permissions operations.',
         params: OrganizationParams,
         body: CreateInviteLinkBody,
         response: { 201: InviteLink, ...errorResponses },
@@ -73,6 +81,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOrganizationInviteLinks',
         tags: ['invites'],
         summary: 'List the organization’s invite links (admins)',
+        description: 'Admins only, newest first, each with the role it gives.',
         params: OrganizationParams,
         querystring: ListInvitesQuery,
         response: { 200: ListEnvelope(InviteLink), ...errorResponses },
@@ -90,6 +99,9 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOrganizationInviteLink',
         tags: ['invites'],
         summary: 'Read an invite link; its id is the secret that lets one join',
+        description:
+          'Anyone who holds the id may read it, while the organization’s invite links are on; otherwise, or ' +
+          'for an unknown id, 404. `redundant` tells whether the caller already has what it gives.',
         params: InviteParams,
         response: { 200: InviteLink, ...errorResponses },
       },
@@ -108,6 +120,8 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateOrganizationInviteById',
         tags: ['invites'],
         summary: 'Change the role an invite link gives (admins)',
+        description:
+          'Admins only; the link keeps its id, and who joins with it from now on gets the new role (null: ' + 'guest).',
         params: InviteParams,
         body: UpdateInviteLinkBody,
         response: { 200: InviteLink, ...errorResponses },
@@ -127,6 +141,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteOrganizationInviteById',
         tags: ['invites'],
         summary: 'Delete an invite link (admins); it can no longer be used',
+        description: 'Admins only. Members who joined with it stay.',
         params: InviteParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -146,6 +161,10 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'joinOrganizationWithInvite',
         tags: ['invites'],
         summary: 'Join the organization with an invite link; a member already in it keeps their role',
+        description:
+          'Any authenticated user who holds the invite’s id, while the organization’s invite links are on ' +
+          '(else 404): they become a member with the invite’s role. Someone already a member keeps their ' +
+          'role.',
         params: InviteParams,
         response: { 200: JoinResponse, ...errorResponses },
       },

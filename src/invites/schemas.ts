@@ -21,7 +21,10 @@ export const InviteUsersBody = Type.Object(
     role: Type.Optional(NullableRoleSchema),
     sso: Type.Optional(Type.Boolean({ description: 'Invite them as SSO members' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ emails: ['ada@acme.example', { email: 'grace@acme.example', role: 'admin' }], role: 'edit' }],
+  },
 );
 export type InviteUsersBody = Static<typeof InviteUsersBody>;
 
@@ -54,11 +57,14 @@ export const CreateInviteLinkBody = Type.Object(
     collection: Type.Optional(Type.String({ maxLength: 128 })),
     level: Type.Optional(NullableRoleSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ role: 'read' }] },
 );
 export type CreateInviteLinkBody = Static<typeof CreateInviteLinkBody>;
 
-export const UpdateInviteLinkBody = Type.Object({ role: NullableRoleSchema }, { additionalProperties: false });
+export const UpdateInviteLinkBody = Type.Object(
+  { role: NullableRoleSchema },
+  { additionalProperties: false, examples: [{ role: 'comment' }] },
+);
 export type UpdateInviteLinkBody = Static<typeof UpdateInviteLinkBody>;
 
 export const ListInvitesQuery = Type.Object(ListQuery);

@@ -24,6 +24,10 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listMembersInOrganizationById',
         tags: ['members'],
         summary: 'List the members of an organization',
+        description:
+          'For members with a role (guests get 403). Newest members first unless `order=asc`; filter by ' +
+          '`role` (`guest`: no role) or by `search` over display names and e-mails; `sort=lastSeenAt` orders ' +
+          'by last activity and lists only members seen at least once.',
         params: OrganizationParams,
         querystring: ListMembersQuery,
         response: { 200: ListEnvelope(Member), ...errorResponses },
@@ -41,6 +45,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getMemberInOrganizationById',
         tags: ['members'],
         summary: 'Get a member of an organization',
+        description:
+          'For members with a role (guests get 403): the member’s user, role, and when they joined and were ' +
+          'last seen.',
         params: MemberParams,
         response: { 200: Member, ...errorResponses },
       },
@@ -59,6 +66,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateMemberInOrganizationById',
         tags: ['members'],
         summary: 'Change a member’s role (admins); null makes them a guest',
+        description:
+          'Admins only. null makes the member a guest, who then sees only what is given to them or their ' +
+          'teams; the last admin cannot be demoted (409).',
         params: MemberParams,
         body: UpdateMemberBody,
         response: { 200: Member, ...errorResponses },
@@ -78,6 +88,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'removeMemberFromOrganizationById',
         tags: ['members'],
         summary: 'Remove a member (admins, or the member leaving); their team memberships go with them',
+        description:
+          'Admins remove anyone; any member may remove themselves. Their team memberships, roles given to ' +
+          'them and review requests go; their comments stay. The last admin cannot be removed (409).',
         params: MemberParams,
         response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses },
       },
@@ -97,6 +110,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateOrganizationMemberLastSeenAt',
         tags: ['members'],
         summary: 'Record that the caller is active in the organization',
+        description:
+          'Any member, guests included, for themselves: sets their last-seen time, and answers their visitor ' +
+          'claims as a JWT signed by the service, valid for an hour.',
         params: OrganizationParams,
         response: { 200: PingResponse, ...errorResponses },
       },
@@ -116,6 +132,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setUserAsSSOMemberForOrganization',
         tags: ['members'],
         summary: 'Mark a member as signing in with SSO (admins)',
+        description:
+          'Admins only: marks the member as one who signs in through the organization’s single sign-on; the ' +
+          'member is answered as it now is.',
         params: MemberParams,
         response: { 200: Member, ...errorResponses },
       },

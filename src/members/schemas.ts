@@ -25,7 +25,7 @@ export type ListMembersQuery = Static<typeof ListMembersQuery>;
 
 export const UpdateMemberBody = Type.Object(
   { role: Type.Optional(NullableRoleSchema) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ role: 'edit' }] },
 );
 export type UpdateMemberBody = Static<typeof UpdateMemberBody>;
 

@@ -28,6 +28,9 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOrganizationsForAuthenticatedUser',
         tags: ['organizations'],
         summary: 'List the organizations of the authenticated user',
+        description:
+          'Every organization the caller belongs to, as a member of any role or as a guest, newest first, ' +
+          'each with the caller’s role in it.',
         querystring: ListOrganizationsQuery,
         response: { 200: ListEnvelope(Organization), ...errorResponses },
       },
@@ -43,6 +46,9 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createOrganization',
         tags: ['organizations'],
         summary: 'Create an organization; the caller becomes its admin',
+        description:
+          'Any authenticated user may create one; they become its first admin. A `hostname` must be free ' +
+          'across the service (409 when taken), and `emailDomains` are stored in lower case.',
         body: CreateOrganizationBody,
         response: { 201: Organization, ...errorResponses },
       },
@@ -61,6 +67,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOrganizationById',
         tags: ['organizations'],
         summary: 'Get an organization by its id',
+        description: 'For its members and guests; to anyone else it answers 404, as an unknown id does.',
         params: OrganizationParams,
         response: { 200: Organization, ...errorResponses },
       },
@@ -76,6 +83,10 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateOrganizationById',
         tags: ['organizations'],
         summary: 'Update an organization (admins only)',
+        description:
+          'Admins only; fields left out stay as they are, and null clears `defaultRole`, `defaultContent` and ' +
+          '`logo`. `defaultContent` must name a site of the organization (400), a `hostname` must be free (409), ' +
+          'and `inviteLinks` turns the organization’s invite links on or off.',
         params: OrganizationParams,
         body: UpdateOrganizationBody,
         response: { 200: Organization, ...errorResponses },

@@ -39,7 +39,10 @@ export const CreateOrganizationBody = Type.Object(
     useCase: Type.Optional(StringEnum(ORGANIZATION_USE_CASES)),
     communityType: Type.Optional(StringEnum(COMMUNITY_TYPES)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'Acme', emailDomains: ['acme.example'], hostname: 'acme', type: 'business' }],
+  },
 );
 export type CreateOrganizationBody = Static<typeof CreateOrganizationBody>;
 
@@ -55,7 +58,7 @@ export const UpdateOrganizationBody = Type.Object(
     ai: Type.Optional(Type.Boolean()),
     inviteLinks: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Acme Documentation', defaultRole: 'read', inviteLinks: true }] },
 );
 export type UpdateOrganizationBody = Static<typeof UpdateOrganizationBody>;
 

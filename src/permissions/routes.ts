@@ -93,6 +93,11 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           operationId: `inviteTo${Noun}`,
           tags,
           summary: `Give a role on a ${kind} to members and teams (its admins)`,
+          description:
+            `Admins of the ${kind}. Each named member (guests included) and team of the organization gets \`role\` ` +
+            `on the ${kind}, replacing a role given before; \`role: null\` takes the given roles away. ` +
+            `At least one of \`users\` and \`teams\` (400).` +
+            (kind === 'collection' ? ' A role on a collection reaches everything inside it.' : ''),
           params,
           body: InviteBody,
           response: { ...NoContent, ...errorResponses },
@@ -112,6 +117,9 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           operationId: `listUserPermissionsIn${Noun}`,
           tags,
           summary: `The members given a role on the ${kind} one by one`,
+          description:
+            `For members with a role on the ${kind} (guests do not read it), in the order the roles were first ` +
+            'given; roles given to teams are listed apart.',
           params,
           querystring: ListGrantsQuery,
           response: { 200: ListEnvelope(UserPermissionSchema), ...errorResponses },
@@ -128,6 +136,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           operationId: `listTeamPermissionsIn${Noun}`,
           tags,
           summary: `The teams given a role on the ${kind}`,
+          description: `For members with a role on the ${kind} (guests do not read it), each team with the role given to it.`,
           params,
           querystring: ListGrantsQuery,
           response: { 200: ListEnvelope(TeamPermissionSchema), ...errorResponses },
@@ -144,6 +153,10 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           operationId: `listPermissionsAggregateIn${Noun}`,
           tags,
           summary: `Everyone who can reach the ${kind}, with their role and why`,
+          description:
+            `For members with a role on the ${kind}. Each user’s role is the strongest of their organization role, ` +
+            `the default levels on the way down and the roles given to them or their teams; \`via\` lists each ` +
+            `reason. \`role\` keeps the users with exactly that role.`,
           params,
           querystring: ListReachQuery,
           response: { 200: ListEnvelope(ReachingUserSchema), ...errorResponses },
@@ -165,6 +178,9 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             operationId: `update${Grantee}PermissionIn${Noun}`,
             tags,
             summary: `Set the role of a ${grantee} on the ${kind}; null takes it away (its admins)`,
+            description:
+              `Admins of the ${kind}. The ${grantee} must be of the organization; the role replaces the one ` +
+              `given before, and null takes it away.`,
             params: grantee === 'user' ? userParams : teamParams,
             body: UpdateGrantBody,
             response: { ...NoContent, ...errorResponses },
@@ -185,6 +201,9 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             operationId: grantee === 'user' ? `removeUserFrom${Noun}` : `removeTeamFrom${Noun}`,
             tags,
             summary: `Take the role given to a ${grantee} on the ${kind} away (its admins)`,
+            description:
+              `Admins of the ${kind}. Answers 205 when a role was taken away, 204 when there was none; ` +
+              `the ${grantee} keeps what reaches them otherwise, such as the organization role.`,
             params: grantee === 'user' ? userParams : teamParams,
             response: { ...Removed, ...errorResponses },
           },

@@ -22,6 +22,7 @@ export const InviteBody = Type.Object(
   },
   {
     additionalProperties: false,
+    examples: [{ role: 'edit', users: ['u7Kq2mXr9TzL0pBv4aHc'], teams: ['t3Wn8DfY5sQp2LmR7vXb'] }],
     description:
       'Gives `role` on the space or collection to each user and team, replacing a role given before; `role: null` takes the given roles away. At least one of `users` and `teams`.',
   },
@@ -30,7 +31,7 @@ export type InviteBody = Static<typeof InviteBody>;
 
 export const UpdateGrantBody = Type.Object(
   { role: NullableRoleSchema },
-  { additionalProperties: false, description: 'The new role; null takes it away' },
+  { additionalProperties: false, description: 'The new role; null takes it away', examples: [{ role: 'review' }] },
 );
 export type UpdateGrantBody = Static<typeof UpdateGrantBody>;
 

@@ -58,7 +58,10 @@ export const RequestReviewersBody = Type.Object(
     ),
     subject: Type.Optional(ChangeRequestSubject),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ users: ['u7Kq2mXr9TzL0pBv4aHc'], teams: ['t3Wn8DfY5sQp2LmR7vXb'], subject: 'Ready for review' }],
+  },
 );
 export type RequestReviewersInput = Static<typeof RequestReviewersBody>;
 

@@ -34,6 +34,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSiteSectionGroups',
         tags: ['sites'],
         summary: 'List the section groups of a site in structure order (members)',
+        description:
+          'Members of any role, in the order a reader meets them, a nested group right after its parent’s ' +
+          'earlier children.',
         params: SiteParams,
         querystring: ListStructureQuery,
         response: { 200: ListEnvelope(SiteSectionGroup), ...errorResponses },
@@ -57,6 +60,10 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'addSectionGroupToSite',
         tags: ['sites'],
         summary: 'Add a section group, optionally taking sections into it (admins)',
+        description:
+          'Admins of the organization. The group goes at the end of the site, or of `parent` (groups nest one ' +
+          'level deep), and takes the named `sections` into it in order, out of any other group. A site ' +
+          'without sections has no groups (400); at most 50 groups (409).',
         params: SiteParams,
         body: AddGroupBody,
         response: { 201: SiteSectionGroup, ...errorResponses },
@@ -80,6 +87,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteSectionGroupById',
         tags: ['sites'],
         summary: 'Change a section group (admins)',
+        description: 'Admins of the organization: its title and icon; null removes the icon.',
         params: GroupParams,
         body: UpdateGroupBody,
         response: { 200: SiteSectionGroup, ...errorResponses },
@@ -99,6 +107,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteSiteSectionGroupById',
         tags: ['sites'],
         summary: 'Delete a section group; its sections stay in the site where it was (admins)',
+        description: 'Admins of the organization. What the group held stays in the site, in the group’s place.',
         params: GroupParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -118,6 +127,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'addSectionToGroup',
         tags: ['sites'],
         summary: 'Put a section at the end of a group, out of any other (admins)',
+        description: 'Admins of the organization. A section is in at most one group: it leaves the one it was in.',
         params: GroupParams,
         body: AddSectionToGroupBody,
         response: { 201: SiteSectionGroup, ...errorResponses },
@@ -145,6 +155,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'removeSectionFromGroup',
         tags: ['sites'],
         summary: 'Take a section out of a group, to right after it (admins)',
+        description: 'Admins of the organization. The section stays in the site, right after the group.',
         params: GroupSectionParams,
         response: {
           204: Type.Null({ description: 'The section was not in the group' }),
@@ -176,6 +187,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['sites'],
         deprecated: true,
         summary: 'Move a section group beside a section or group (admins; use the structure sort)',
+        description:
+          'Admins of the organization. Deprecated in favour of the structure sort, which shares its order; ' +
+          'moved beside an item inside a group, the group nests in that group.',
         params: GroupParams,
         body: MoveGroupBody,
         response: { 200: SiteSectionGroup, ...errorResponses },

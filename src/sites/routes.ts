@@ -48,6 +48,9 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSites',
         tags: ['sites'],
         summary: 'List the sites of an organization (members)',
+        description:
+          'Members of any role, newest first; guests see sites only through their published side. Filter by ' +
+          '`space` (the sites publishing it), `title`, `published` or `type`.',
         params: OrganizationParams,
         querystring: ListSitesQuery,
         response: { 200: ListEnvelope(Site), ...errorResponses },
@@ -65,6 +68,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createSite',
         tags: ['sites'],
         summary: 'Create a site, publishing spaces of the organization or a new one (admins)',
+        description:
+          'Admins of the organization. `spaces` are spaces of the organization, published at the site’s root ' +
+          'in the order given; `"empty"` (or `"sample"`, which writes no sample content) makes a new private ' +
+          'space for it. The site starts unpublished.',
         params: OrganizationParams,
         body: CreateSiteBody,
         response: { 201: Site, ...errorResponses },
@@ -85,6 +92,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSiteById',
         tags: ['sites'],
         summary: 'Get a site (members)',
+        description: 'Members of any role; to guests and anyone else, 404.',
         params: SiteParams,
         response: { 200: Site, ...errorResponses },
       },
@@ -101,6 +109,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteById',
         tags: ['sites'],
         summary: 'Change a site’s settings and defaults (admins)',
+        description:
+          'Admins of the organization; fields left out stay as they are. A `basename` names one site across ' +
+          'the service (409 when taken). `defaultSiteSection` must be a section of the site, and ' +
+          '`defaultSiteSpace` a site space at its root or in its default section (400).',
         params: SiteParams,
         body: UpdateSiteBody,
         response: { 200: Site, ...errorResponses },
@@ -124,6 +136,9 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteSiteById',
         tags: ['sites'],
         summary: 'Delete a site with its structure (admins)',
+        description:
+          'Admins of the organization. The sections, groups, site spaces, share links and integration ' +
+          'installations go with it; the spaces themselves stay.',
         params: SiteParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -142,6 +157,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'publishSite',
         tags: ['sites'],
         summary: 'Publish a site to the audience its visibility sets (admins)',
+        description:
+          'Admins of the organization, with the `site:publish` scope. Once published, a public or unlisted ' +
+          'site is open to anyone, a share-link site to holders of an active link’s key, and a visitor-auth ' +
+          'site to visitors with signed tokens in the web reader.',
         params: SiteParams,
         response: { 200: Site, ...errorResponses },
       },
@@ -158,6 +177,9 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'unpublishSite',
         tags: ['sites'],
         summary: 'Take a site offline (admins)',
+        description:
+          'Admins of the organization, with the `site:publish` scope. Its members still see its published ' +
+          'side, as a preview; visitors no longer do.',
         params: SiteParams,
         response: { 200: Site, ...errorResponses },
       },
@@ -174,6 +196,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getPublishedContentSite',
         tags: ['sites'],
         summary: 'What the site’s audience is shown: the site, its published structure and customization',
+        description:
+          'Members see it whatever the site’s state, as a preview. Anyone else only once it is published: a ' +
+          'public or unlisted site to all, a share-link site with an active link’s `shareKey`; a visitor-auth ' +
+          'site opens only in the web reader. Otherwise 404. Kept by each instance for SITE_CACHE_TTL_MS.',
         params: SiteParams,
         querystring: ShareKeyOnlyQuery,
         response: { 200: PublishedContentSite, ...errorResponses },
@@ -202,6 +228,9 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSiteStructure',
         tags: ['sites'],
         summary: 'The whole structure of a site: its sections and groups, or its site spaces (members)',
+        description:
+          'Members of any role, each space with their role on it. Kept by each instance for ' +
+          'SITE_CACHE_TTL_MS, and dropped at once when this instance changes the site.',
         params: SiteParams,
         querystring: ShareKeyOnlyQuery,
         response: { 200: SiteStructureSchema, ...errorResponses },
@@ -229,6 +258,11 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'sortSiteStructure',
         tags: ['sites'],
         summary: 'Move a site space, section or section group beside another (admins)',
+        description:
+          'Admins of the organization. `after` and `before` name siblings; the item lands right after `after` ' +
+          '(with both, `after` first), and with neither goes to the end of its list. A section or group moved ' +
+          'beside an item in a group joins that group; a site space moved beside one of another section moves ' +
+          'there.',
         params: SiteParams,
         body: SortStructureBody,
         response: { 200: SiteStructureItemSchema, ...errorResponses },

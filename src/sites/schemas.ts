@@ -208,7 +208,10 @@ export const CreateSiteBody = Type.Object(
       ]),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'Docs', visibility: 'public', spaces: ['s8Hd3KpW6qZr1XcV5nTa', 's1Pw6XnR3kLq8ZtV4mBd'] }],
+  },
 );
 export type CreateSiteBody = Static<typeof CreateSiteBody>;
 
@@ -223,7 +226,7 @@ export const UpdateSiteBody = Type.Object(
     proxy: Type.Optional(Nullable(SiteProxyOrigin)),
     adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Acme Docs', basename: 'acme-docs', visibility: 'unlisted' }] },
 );
 export type UpdateSiteBody = Static<typeof UpdateSiteBody>;
 
@@ -233,7 +236,7 @@ export const AddSectionBody = Type.Object(
     title: Type.Optional(Nullable(SectionTitle)),
     icon: Type.Optional(Nullable(Icon)),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ spaceId: 's1Pw6XnR3kLq8ZtV4mBd', title: 'Version 2', icon: 'rocket' }] },
 );
 export type AddSectionBody = Static<typeof AddSectionBody>;
 
@@ -246,7 +249,10 @@ export const UpdateSectionBody = Type.Object(
     icon: Type.Optional(Nullable(Icon)),
     description: Type.Optional(Nullable(SectionDescription)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'Version 2', path: 'v2', condition: 'visitor.claims.isBeta === true', description: null }],
+  },
 );
 export type UpdateSectionBody = Static<typeof UpdateSectionBody>;
 
@@ -257,21 +263,24 @@ export const AddGroupBody = Type.Object(
     sections: Type.Optional(Type.Array(Id, { maxItems: 100, uniqueItems: true })),
     parent: Type.Optional(Id),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Guides', icon: 'book', sections: ['sc2Nv7QxL4mR9TbK1wPz'] }] },
 );
 export type AddGroupBody = Static<typeof AddGroupBody>;
 
 export const UpdateGroupBody = Type.Object(
   { title: Type.Optional(GroupTitle), icon: Type.Optional(Nullable(Icon)) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'User guides', icon: null }] },
 );
 export type UpdateGroupBody = Static<typeof UpdateGroupBody>;
 
-export const AddSectionToGroupBody = Type.Object({ sectionId: Id }, { additionalProperties: false });
+export const AddSectionToGroupBody = Type.Object(
+  { sectionId: Id },
+  { additionalProperties: false, examples: [{ sectionId: 'sc2Nv7QxL4mR9TbK1wPz' }] },
+);
 
 export const AddSiteSpaceBody = Type.Object(
   { spaceId: Id, sectionId: Type.Optional(Id) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ spaceId: 's1Pw6XnR3kLq8ZtV4mBd', sectionId: 'sc2Nv7QxL4mR9TbK1wPz' }] },
 );
 export type AddSiteSpaceBody = Static<typeof AddSiteSpaceBody>;
 
@@ -281,7 +290,7 @@ export const UpdateSiteSpaceBody = Type.Object(
     condition: Type.Optional(Nullable(Condition)),
     spaceId: Type.Optional(Id),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ path: 'api', condition: null }] },
 );
 export type UpdateSiteSpaceBody = Static<typeof UpdateSiteSpaceBody>;
 
@@ -301,7 +310,15 @@ function positionOf<T extends TSchema>(pointer: T) {
 
 export const SortStructureBody = Type.Object(
   { item: ItemPointer, position: positionOf(ItemPointer) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        item: { type: 'site-section', id: 'sc2Nv7QxL4mR9TbK1wPz' },
+        position: { after: { type: 'site-section-group', id: 'sg9Tq4LmW1xR6NbV2kZc' } },
+      },
+    ],
+  },
 );
 export type SortStructureBody = Static<typeof SortStructureBody>;
 
@@ -311,7 +328,10 @@ export const MoveSiteSpaceBody = Type.Object(
       positionOf(Type.Object({ type: Type.Literal('site-space'), siteSpace: Id }, { additionalProperties: false })),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ position: { after: { type: 'site-space', siteSpace: 'ss5Jk8RwD2nX7QvM3tLb' } } }],
+  },
 );
 export type MoveSiteSpaceBody = Static<typeof MoveSiteSpaceBody>;
 
@@ -321,7 +341,10 @@ export const MoveSectionBody = Type.Object(
       positionOf(Type.Object({ type: Type.Literal('site-section'), siteSection: Id }, { additionalProperties: false })),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ position: { before: { type: 'site-section', siteSection: 'sc2Nv7QxL4mR9TbK1wPz' } } }],
+  },
 );
 export type MoveSectionBody = Static<typeof MoveSectionBody>;
 
@@ -336,6 +359,9 @@ export const MoveGroupBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ position: { after: { type: 'site-section', id: 'sc2Nv7QxL4mR9TbK1wPz' } } }],
+  },
 );
 export type MoveGroupBody = Static<typeof MoveGroupBody>;

@@ -24,6 +24,9 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSiteSections',
         tags: ['sites'],
         summary: 'List the sections of a site in structure order (members)',
+        description:
+          'Members of any role, in the order a reader meets them: sections and groups share one order at the ' +
+          'site’s root and in each group.',
         params: SiteParams,
         querystring: ListStructureQuery,
         response: { 200: ListEnvelope(SiteSection), ...errorResponses },
@@ -47,6 +50,11 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'addSectionToSite',
         tags: ['sites'],
         summary: 'Add a section publishing a space (admins)',
+        description:
+          'Admins of the organization. The section publishes the space, titled after it unless `title` is ' +
+          'given, at the end of the site. The first section of a site whose spaces were at its root gathers ' +
+          'them first into a section of their own, the default, so nothing stops being published. At most 100 ' +
+          'sections (409).',
         params: SiteParams,
         body: AddSectionBody,
         response: { 201: SiteSection, ...errorResponses },
@@ -70,6 +78,10 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteSectionById',
         tags: ['sites'],
         summary: 'Change a section (admins)',
+        description:
+          'Admins of the organization. `path` is one address segment, unique among the site’s sections (409); ' +
+          '`condition` may name only claims of the site’s adaptive schema (400), and null removes it; ' +
+          '`defaultSiteSpace` must be one of the section’s site spaces.',
         params: SectionParams,
         body: UpdateSectionBody,
         response: { 200: SiteSection, ...errorResponses },
@@ -89,6 +101,9 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteSiteSectionById',
         tags: ['sites'],
         summary: 'Delete a section and the site spaces in it (admins)',
+        description:
+          'Admins of the organization. The spaces stay; the site’s next section becomes the default when this ' +
+          'one was, and deleting the last section deletes the site’s (empty) groups.',
         params: SectionParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -109,6 +124,9 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['sites'],
         deprecated: true,
         summary: 'Move a section beside another (admins; use the structure sort)',
+        description:
+          'Admins of the organization. Deprecated in favour of the structure sort, which shares its order: ' +
+          'the section lands right after `after`, or before `before`, and with neither at the end.',
         params: SectionParams,
         body: MoveSectionBody,
         response: { 200: SiteSection, ...errorResponses },

@@ -24,6 +24,9 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSiteSpaces',
         tags: ['sites'],
         summary: 'List the site spaces of a site in structure order (members)',
+        description:
+          'Members of any role, in structure order, section by section; a space in the trash is left out ' +
+          'until it is restored.',
         params: SiteParams,
         querystring: ListSiteSpacesQuery,
         response: { 200: ListEnvelope(SiteSpace), ...errorResponses },
@@ -47,6 +50,11 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'addSpaceToSite',
         tags: ['sites'],
         summary: 'Publish a space in a section, or in the default section or at the root (admins)',
+        description:
+          'Admins of the organization. The space must be of the organization and not in the trash (400); ' +
+          'without `sectionId` it goes to the default section, or to the root when the site has no sections. ' +
+          'Its path is made from its title, unique among its siblings. At most 100 site spaces in a list and ' +
+          '500 in a site (409).',
         params: SiteParams,
         body: AddSiteSpaceBody,
         response: { 201: SiteSpace, ...errorResponses },
@@ -70,6 +78,10 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteSpaceById',
         tags: ['sites'],
         summary: 'Change a site space’s path, condition or space (admins)',
+        description:
+          'Admins of the organization. `path` is one address segment, unique among its siblings (409); ' +
+          '`condition` may name only claims of the site’s adaptive schema (400), and null removes it; ' +
+          '`spaceId` publishes another space of the organization in its place.',
         params: SiteSpaceParams,
         body: UpdateSiteSpaceBody,
         response: { 200: SiteSpace, ...errorResponses },
@@ -89,6 +101,9 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteSiteSpaceById',
         tags: ['sites'],
         summary: 'Stop publishing a space on the site (admins)',
+        description:
+          'Admins of the organization. The space itself stays; another site space of its list becomes the ' +
+          'default when this one was.',
         params: SiteSpaceParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -109,6 +124,9 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['sites'],
         deprecated: true,
         summary: 'Move a site space beside another (admins; use the structure sort)',
+        description:
+          'Admins of the organization. Deprecated in favour of the structure sort, which shares its order; ' +
+          'moved beside a site space of another section, it moves there, and a taken path gets a `-2` suffix.',
         params: SiteSpaceParams,
         body: MoveSiteSpaceBody,
         response: { 200: SiteSpace, ...errorResponses },

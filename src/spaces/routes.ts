@@ -42,6 +42,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createSpace',
         tags: ['spaces'],
         summary: 'Create a space, at the top level or in a collection',
+        description:
+          'Needs the `create` role in the organization, or on the collection named by `parent`. The title ' +
+          'defaults to `Untitled`, the edit mode to `live` and the visibility to `private`; `in-collection` ' +
+          'visibility needs a `parent` (400). The new space starts with an empty revision.',
         params: OrganizationParams,
         body: CreateSpaceBody,
         response: { 201: Space, ...errorResponses },
@@ -61,6 +65,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSpacesInOrganizationById',
         tags: ['spaces'],
         summary: 'List the spaces of an organization that are not deleted',
+        description:
+          'For members and guests, newest first, each with the caller’s role on it; a guest sees only the ' +
+          'spaces given to them or their teams. Deleted spaces are left out.',
         params: OrganizationParams,
         querystring: Type.Object(ListQuery),
         response: { 200: ListEnvelope(Space), ...errorResponses },
@@ -78,6 +85,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSpacesInCollectionById',
         tags: ['collections'],
         summary: 'List the spaces of a collection that are not deleted',
+        description:
+          'For whoever can reach the collection, newest first: reaching a collection reaches everything in ' +
+          'it. Deleted spaces are left out.',
         params: CollectionParams,
         querystring: Type.Object(ListQuery),
         response: { 200: ListEnvelope(Space), ...errorResponses },
@@ -95,6 +105,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSpaceById',
         tags: ['spaces'],
         summary: 'Get a space by its id; deleted spaces answer to their admins until the retention ends',
+        description:
+          'Members read the spaces they reach; visitors read a public or unlisted space, or a share-link ' +
+          'space with its `shareKey`, as `read`. Anyone else gets 404, as for an unknown id.',
         params: SpaceParams,
         querystring: ShareKeyQuery,
         response: { 200: Space, ...errorResponses },
@@ -111,6 +124,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSpaceById',
         tags: ['spaces'],
         summary: 'Update a space: title and emoji (editors); edit mode, default level and visibility (admins)',
+        description:
+          'Needs `edit` for the title and emoji, and `admin` for the edit mode, default level and visibility; ' +
+          'fields left out stay as they are. A `locked` space refuses edits until its `editMode` is set back ' +
+          'to `live` (403). `in-collection` visibility needs the space to be in a collection (400).',
         params: SpaceParams,
         body: UpdateSpaceBody,
         response: { 200: Space, ...errorResponses },
@@ -187,6 +204,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteSpaceById',
         tags: ['spaces'],
         summary: 'Delete a space; it can be restored until the retention ends',
+        description:
+          'Admins of the space. It disappears from lists, searches and sites, but its admins still read it ' +
+          'and can restore it for SPACE_RETENTION_DAYS; after that the purge removes it with everything in ' +
+          'it.',
         params: SpaceParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -205,6 +226,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'restoreSpace',
         tags: ['spaces'],
         summary: 'Restore a deleted space within the retention window',
+        description:
+          'Admins of the space, while it is within the retention window; after that it is gone (404). It ' +
+          'comes back where it was, or at the top level if its collection was deleted, and reappears in its ' +
+          'sites.',
         params: SpaceParams,
         response: { 200: Space, ...errorResponses },
       },
@@ -220,6 +245,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSpacesForOrganizationMember',
         tags: ['members'],
         summary: 'List the spaces a member can reach, with their role on each',
+        description:
+          'For members with a role (guests get 403): every space the member reaches, through their ' +
+          'organization role, default levels or what is given to them or their teams, with their role on ' +
+          'each; newest first unless `order=asc`.',
         params: MemberParams,
         querystring: Type.Object({
           ...ListQuery,

@@ -11,7 +11,10 @@ export const CreateSpaceBody = Type.Object(
     editMode: Type.Optional(StringEnum(EDIT_MODES)),
     visibility: Type.Optional(StringEnum(VISIBILITIES)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ title: 'User guide', emoji: '1f4d8', parent: 'c4Lm9QzR2xTb7NvK1wYe', visibility: 'in-collection' }],
+  },
 );
 export type CreateSpaceBody = Static<typeof CreateSpaceBody>;
 
@@ -23,6 +26,6 @@ export const UpdateSpaceBody = Type.Object(
     defaultLevel: Type.Optional(DefaultLevelSchema),
     visibility: Type.Optional(StringEnum(VISIBILITIES)),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'User guide (v2)', editMode: 'live', visibility: 'public' }] },
 );
 export type UpdateSpaceBody = Static<typeof UpdateSpaceBody>;

@@ -44,6 +44,8 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOpenAPISpecs',
         tags: ['openapi'],
         summary: 'List the OpenAPI specs of an organization, newest first',
+        description:
+          'Members of any role (scope `openapi:read`), each spec with its processing state and last version.',
         params: OrganizationParams,
         querystring: ListSpecsQuery,
         response: { 200: ListEnvelope(OpenAPISpecSchema), ...errorResponses },
@@ -80,6 +82,10 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOpenAPISpecBySlug',
         tags: ['openapi'],
         summary: 'Get an OpenAPI spec by its slug',
+        description:
+          'Members of any role. `processingState` tells whether the last source is processed; after a ' +
+          'failure, `lastProcessErrorCode` and `lastProcessedErrors` say why, and the last good version ' +
+          'stays.',
         params: SpecParams,
         response: { 200: OpenAPISpecSchema, ...errorResponses },
       },
@@ -118,6 +124,10 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateOpenAPISpecBySlug',
         tags: ['openapi'],
         summary: 'Change an OpenAPI spec’s visibility or source (admins); a new source is processed',
+        description:
+          'Admins of the organization (scope `openapi:write`). A new source marks the spec `pending` and is ' +
+          'processed again; `visibility` alone processes nothing. `public` is kept and shown but opens ' +
+          'nothing yet to non-members.',
         params: SpecParams,
         body: updateSpecBodySchema(maxBytes),
         response: { 200: OpenAPISpecSchema, ...errorResponses },
@@ -137,6 +147,9 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteOpenAPISpecBySlug',
         tags: ['openapi'],
         summary: 'Delete an OpenAPI spec with its versions (admins)',
+        description:
+          'Admins of the organization (scope `openapi:write`); its versions go with it, and its slug is free ' +
+          'again.',
         params: SpecParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -156,6 +169,9 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOpenAPISpecVersions',
         tags: ['openapi-versions'],
         summary: 'List the versions of an OpenAPI spec, newest first',
+        description:
+          'Members of any role. A version is stored only when processing finds the content changed (key order ' +
+          'and formatting do not count).',
         params: SpecParams,
         querystring: ListSpecsQuery,
         response: { 200: ListEnvelope(OpenAPISpecVersionSchema), ...errorResponses },
@@ -175,6 +191,7 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getLatestOpenAPISpecVersion',
         tags: ['openapi-versions'],
         summary: 'Get the newest version of an OpenAPI spec; 404 while it has none',
+        description: 'Members of any role. The version the last successful processing stored.',
         params: SpecParams,
         response: { 200: OpenAPISpecVersionSchema, ...errorResponses },
       },
@@ -193,6 +210,9 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getLatestOpenAPISpecVersionContent',
         tags: ['openapi-versions'],
         summary: 'Get the files of the newest version of an OpenAPI spec; 404 while it has none',
+        description:
+          'Members of any role: `{filesystem: {entrypoint, files}, url}`, each file parsed, its path the URL ' +
+          'it came from (`openapi.json` or `openapi.yaml` for a text).',
         params: SpecParams,
         response: { 200: OpenAPISpecContentSchema, ...errorResponses },
       },
@@ -212,6 +232,7 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOpenAPISpecVersionById',
         tags: ['openapi-versions'],
         summary: 'Get a version of an OpenAPI spec',
+        description: 'Members of any role, with the source URL it came from, or the address of its raw text.',
         params: VersionParams,
         response: { 200: OpenAPISpecVersionSchema, ...errorResponses },
       },
@@ -230,6 +251,9 @@ export const specRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOpenAPISpecVersionContentById',
         tags: ['openapi-versions'],
         summary: 'Get the files of a version of an OpenAPI spec',
+        description:
+          'Members of any role: `{filesystem: {entrypoint, files}, url}`, each file parsed, its path the URL ' +
+          'it came from (`openapi.json` or `openapi.yaml` for a text).',
         params: VersionParams,
         response: { 200: OpenAPISpecContentSchema, ...errorResponses },
       },

@@ -46,19 +46,28 @@ export function specSourceSchema(maxBytes: number) {
 export type SpecSource = Static<ReturnType<typeof specSourceSchema>>;
 
 export function createSpecBodySchema(maxBytes: number) {
-  return Type.Object({ slug: SpecSlug, source: specSourceSchema(maxBytes) }, { additionalProperties: false });
+  return Type.Object(
+    { slug: SpecSlug, source: specSourceSchema(maxBytes) },
+    {
+      additionalProperties: false,
+      examples: [{ slug: 'petstore', source: { url: 'https://api.example.com/openapi.yaml' } }],
+    },
+  );
 }
 export type CreateSpecBody = Static<ReturnType<typeof createSpecBodySchema>>;
 
 export function putSpecBodySchema(maxBytes: number) {
-  return Type.Object({ source: specSourceSchema(maxBytes) }, { additionalProperties: false });
+  return Type.Object(
+    { source: specSourceSchema(maxBytes) },
+    { additionalProperties: false, examples: [{ source: { url: 'https://api.example.com/openapi.yaml' } }] },
+  );
 }
 export type PutSpecBody = Static<ReturnType<typeof putSpecBodySchema>>;
 
 export function updateSpecBodySchema(maxBytes: number) {
   return Type.Object(
     { source: Type.Optional(specSourceSchema(maxBytes)), visibility: Type.Optional(SpecVisibility) },
-    { additionalProperties: false, minProperties: 1 },
+    { additionalProperties: false, minProperties: 1, examples: [{ visibility: 'public' }] },
   );
 }
 export type UpdateSpecBody = Static<ReturnType<typeof updateSpecBodySchema>>;

@@ -30,6 +30,9 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSAMLProvidersInOrganizationById',
         tags: ['sso'],
         summary: 'List the SAML providers of an organization (admins)',
+        description:
+          'Admins only, newest first. A provider is `pending` until it has an entity id, an https sign-in URL ' +
+          'and a certificate, then `active`.',
         params: OrganizationParams,
         querystring: ListSamlProvidersQuery,
         response: { 200: ListEnvelope(SamlProvider), ...errorResponses },
@@ -47,6 +50,10 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createOrganizationSAMLProvider',
         tags: ['sso'],
         summary: 'Add a SAML provider (admins)',
+        description:
+          'Admins only. Only `label` is required: a provider may be filled in later, and stays `pending` ' +
+          'until complete. The certificate must parse as X.509 and not be expired (400); `defaultTeam` must ' +
+          'be a team of the organization, and `defaultRole` defaults to `read`.',
         params: OrganizationParams,
         body: CreateSamlProviderBody,
         response: { 201: SamlProvider, ...errorResponses },
@@ -71,6 +78,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOrganizationSAMLProviderById',
         tags: ['sso'],
         summary: 'Get a SAML provider (admins)',
+        description: 'Admins only, with the service’s own addresses for the identity provider (`service`).',
         params: SamlProviderParams,
         response: { 200: SamlProvider, ...errorResponses },
       },
@@ -89,6 +97,9 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateOrganizationSAMLProvider',
         tags: ['sso'],
         summary: 'Update a SAML provider (admins); null clears a field',
+        description:
+          'Admins only; fields left out stay as they are, null clears one, and a cleared field makes the ' +
+          'provider `pending` again. The same checks as on creation apply.',
         params: SamlProviderParams,
         body: UpdateSamlProviderBody,
         response: { 200: SamlProvider, ...errorResponses },
@@ -108,6 +119,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteOrganizationSAMLProvider',
         tags: ['sso'],
         summary: 'Remove a SAML provider (admins)',
+        description: 'Admins only. Members marked as SSO members stay in the organization.',
         params: SamlProviderParams,
         response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses },
       },
@@ -127,6 +139,9 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSSOProviderLoginsInOrganization',
         tags: ['sso'],
         summary: 'The sign-in start URLs of the organization’s active SSO providers',
+        description:
+          'Any member, guests included: where each active provider’s sign-in starts. The SAML sign-in flow ' +
+          'itself is not served yet.',
         params: OrganizationParams,
         response: { 200: SsoLoginsResponse, ...errorResponses },
       },

@@ -59,12 +59,22 @@ export const CreateSamlProviderBody = Type.Object(
     certificate: Type.Optional(Certificate),
     ssoURL: Type.Optional(SsoUrl),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        label: 'Okta',
+        entityID: 'http://www.okta.com/exk4acme',
+        ssoURL: 'https://acme.okta.example/app/quire/sso/saml',
+        defaultRole: 'read',
+      },
+    ],
+  },
 );
 export type CreateSamlProviderBody = Static<typeof CreateSamlProviderBody>;
 export const UpdateSamlProviderBody = Type.Object(
   { label: Type.Optional(Label), ...fields },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ label: 'Okta (staff)', defaultRole: 'edit', defaultTeam: null }] },
 );
 export type UpdateSamlProviderBody = Static<typeof UpdateSamlProviderBody>;
 

@@ -38,6 +38,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listTeamsInOrganizationById',
         tags: ['teams'],
         summary: 'List the teams of an organization',
+        description:
+          'For members with a role (guests get 403), newest first. `title` filters by part of the title; ' +
+          '`owner` lists the teams that member can manage: every team for an admin, else those they own.',
         params: OrganizationParams,
         querystring: ListTeamsQuery,
         response: { 200: ListEnvelope(Team), ...errorResponses },
@@ -55,6 +58,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createOrganizationTeam',
         tags: ['teams'],
         summary: 'Create a team, optionally with members (admins)',
+        description:
+          'Admins only. `members` are ids of the organization’s members (400 names any that are not), added ' +
+          'with the `member` role.',
         params: OrganizationParams,
         body: CreateTeamBody,
         response: { 201: Team, ...errorResponses },
@@ -78,6 +84,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getTeamInOrganizationById',
         tags: ['teams'],
         summary: 'Get a team',
+        description: 'For members with a role (guests get 403), with what the caller may do with the team.',
         params: TeamParams,
         response: { 200: Team, ...errorResponses },
       },
@@ -96,6 +103,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateTeamInOrganizationById',
         tags: ['teams'],
         summary: 'Rename a team (admins)',
+        description: 'Admins only; the team keeps its members and the roles given to it.',
         params: TeamParams,
         body: RenameTeamBody,
         response: { 200: Team, ...errorResponses },
@@ -115,6 +123,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'removeTeamFromOrganizationById',
         tags: ['teams'],
         summary: 'Delete a team (admins); its members stay in the organization',
+        description:
+          'Admins only. The roles given to the team on collections and spaces, and its review requests, go ' +
+          'with it.',
         params: TeamParams,
         response: { ...NoContent, ...errorResponses },
       },
@@ -134,6 +145,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listTeamMembersInOrganizationById',
         tags: ['teams'],
         summary: 'List the members of a team',
+        description:
+          'For members with a role (guests get 403): each member with their role in the team, `owner` or ' +
+          '`member`.',
         params: TeamParams,
         querystring: ListTeamMembersQuery,
         response: { 200: ListEnvelope(TeamMembershipSchema), ...errorResponses },
@@ -153,6 +167,10 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateMembersInOrganizationTeam',
         tags: ['teams'],
         summary: 'Add, remove and set the roles of team members at once; a user in both add and remove is removed',
+        description:
+          'Admins and the team’s owners. Users are named by id or e-mail and must be members of the ' +
+          'organization (400 names any that are not); added users get the `member` role unless `memberships` ' +
+          'sets another. All in one transaction.',
         params: TeamParams,
         body: UpdateTeamMembersBody,
         response: { ...NoContent, ...errorResponses },
@@ -173,6 +191,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'addMemberToOrganizationTeamById',
         tags: ['teams'],
         summary: 'Add a member to a team, or set their role in it',
+        description:
+          'Admins and the team’s owners. The user must be a member of the organization (404 otherwise); ' +
+          '`role` defaults to `member`, and the body may be left out.',
         params: TeamMemberParams,
         body: SetTeamMemberBody,
         response: { ...NoContent, ...errorResponses },
@@ -197,6 +218,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteMemberFromOrganizationTeamById',
         tags: ['teams'],
         summary: 'Remove a member from a team; removing someone not in it changes nothing',
+        description: 'Admins and the team’s owners. The member stays in the organization.',
         params: TeamMemberParams,
         response: { ...NoContent, ...errorResponses },
       },
@@ -216,6 +238,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listTeamsForOrganizationMember',
         tags: ['members'],
         summary: 'List the teams a member is in, with their role in each',
+        description:
+          'For members with a role (guests get 403): the teams of one member, newest first, filtered by part ' +
+          'of their `title`.',
         params: MemberParams,
         querystring: ListMemberTeamsQuery,
         response: { 200: ListEnvelope(MemberTeamSchema), ...errorResponses },

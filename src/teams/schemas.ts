@@ -49,11 +49,14 @@ export const CreateTeamBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Writers', members: ['u7Kq2mXr9TzL0pBv4aHc'] }] },
 );
 export type CreateTeamBody = Static<typeof CreateTeamBody>;
 
-export const RenameTeamBody = Type.Object({ title: TeamTitle }, { additionalProperties: false });
+export const RenameTeamBody = Type.Object(
+  { title: TeamTitle },
+  { additionalProperties: false, examples: [{ title: 'Technical writers' }] },
+);
 export type RenameTeamBody = Static<typeof RenameTeamBody>;
 
 /** Adds, removes and sets roles; a user in both `add` and `remove` ends up removed. */
@@ -69,12 +72,21 @@ export const UpdateTeamMembersBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        add: ['ada@acme.example'],
+        remove: ['u7Kq2mXr9TzL0pBv4aHc'],
+        memberships: { 'grace@acme.example': { role: 'owner' } },
+      },
+    ],
+  },
 );
 export type UpdateTeamMembersBody = Static<typeof UpdateTeamMembersBody>;
 
 export const SetTeamMemberBody = Type.Object(
   { role: Type.Optional(TeamMemberRoleSchema) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ role: 'owner' }] },
 );
 export type SetTeamMemberBody = Static<typeof SetTeamMemberBody>;

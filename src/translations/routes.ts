@@ -22,6 +22,7 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listTranslations',
         tags: ['translations'],
         summary: 'List the translation settings of an organization (members)',
+        description: 'Members of any role (guests get 403), newest first.',
         params: OrganizationParams,
         querystring: ListTranslationSettingsQuery,
         response: { 200: ListEnvelope(TranslationSettings), ...errorResponses },
@@ -39,6 +40,10 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createTranslation',
         tags: ['translations'],
         summary: 'Create translation settings (admins)',
+        description:
+          'Admins of the organization. `languages` are distinct codes of the GitBook API’s language list ' +
+          '(`en`, `fr`, `de`, `pt-br`, … 39 in all; any other is a 400); without them the settings start with ' +
+          'none.',
         params: OrganizationParams,
         body: TranslationSettingsBody,
         response: { 201: TranslationSettings, ...errorResponses },
@@ -63,6 +68,7 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getTranslation',
         tags: ['translations'],
         summary: 'Get translation settings (members)',
+        description: 'Members of any role; to guests and non-members, 404. `permissions.edit` is true for admins.',
         params: TranslationSettingsParams,
         response: { 200: TranslationSettings, ...errorResponses },
       },
@@ -81,6 +87,8 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateTranslation',
         tags: ['translations'],
         summary: 'Replace the title (and languages, when given) of translation settings (admins)',
+        description:
+          'Admins of the organization. The title is replaced, and the languages only when the body names ' + 'them.',
         params: TranslationSettingsParams,
         body: TranslationSettingsBody,
         response: { 200: TranslationSettings, ...errorResponses },
@@ -106,6 +114,7 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteTranslation',
         tags: ['translations'],
         summary: 'Delete translation settings (admins)',
+        description: 'Admins of the organization; to guests and non-members, 404.',
         params: TranslationSettingsParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },

@@ -71,7 +71,7 @@ export const TranslationSettingsParams = Type.Object({ organizationId: IdParam, 
 /** A create and a replace take the same fields: `languages` left out is none on a create, and unchanged on a replace. */
 export const TranslationSettingsBody = Type.Object(
   { title: Title, languages: Type.Optional(Languages) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ title: 'Docs in Europe', languages: ['fr', 'de'] }] },
 );
 export type TranslationSettingsBody = Static<typeof TranslationSettingsBody>;
 

@@ -27,7 +27,7 @@ export const ImportContentBody = Type.Object(
       description: 'website: the site at url, crawled; markdown: the one markdown file at url',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ url: 'https://docs.example.com/', source: 'website' }] },
 );
 export type ImportContentInput = Static<typeof ImportContentBody>;
 

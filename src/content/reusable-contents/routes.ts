@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendJsonText } from '../../core/replies.js';
 import { callerOf } from '../../model/access/auth.js';
-import { contentRead } from '../read-options.js';
+import { contentRead, readText } from '../read-options.js';
 import { readReusableContent, readReusableContentDocument } from './actions.js';
 import {
   ChangeRequestReusableContentParams,
@@ -13,9 +13,17 @@ import {
   SpaceReusableContentParams,
 } from './schemas.js';
 
-const summaries = {
-  reusableContent: 'One reusable content: its id, title and the id of its document',
-  document: 'The document of a reusable content, as a JSON document, its variables evaluated or not',
+const texts = {
+  reusableContent: {
+    summary: 'One reusable content: its id, title and the id of its document',
+    description: 'A reusable content as the `…_reusable_content` changes of a change request wrote it.',
+  },
+  document: {
+    summary: 'The document of a reusable content, as a JSON document, its variables evaluated or not',
+    description:
+      'GitBook’s JSON document; `evaluated=true` (or `deterministic-only`) replaces the space’s variables by ' +
+      'their values.',
+  },
 };
 
 /**
@@ -27,7 +35,7 @@ export const reusableContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/content/reusable-contents/:reusableContentId',
     contentRead(
       'getReusableContentById',
-      summaries.reusableContent,
+      readText(texts.reusableContent, 'space'),
       SpaceReusableContentParams,
       ReusableContentQuery,
       ReusableContentResponse,
@@ -42,7 +50,7 @@ export const reusableContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests/:changeRequestId/content/reusable-contents/:reusableContentId',
     contentRead(
       'getReusableContentInChangeRequestById',
-      summaries.reusableContent,
+      readText(texts.reusableContent, 'changeRequest'),
       ChangeRequestReusableContentParams,
       ReusableContentQuery,
       ReusableContentResponse,
@@ -57,7 +65,7 @@ export const reusableContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId',
     contentRead(
       'getReusableContentInRevisionById',
-      summaries.reusableContent,
+      readText(texts.reusableContent, 'revision'),
       RevisionReusableContentParams,
       ReusableContentQuery,
       ReusableContentResponse,
@@ -72,7 +80,7 @@ export const reusableContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document',
     contentRead(
       'getReusableContentDocumentInRevisionById',
-      summaries.document,
+      readText(texts.document, 'revision'),
       RevisionReusableContentParams,
       ReusableContentDocumentQuery,
       ReusableContentDocumentResponse,

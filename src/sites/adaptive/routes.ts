@@ -19,6 +19,10 @@ export const adaptiveSchemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSiteAdaptiveSchema',
         tags: ['sites'],
         summary: 'Get the JSON schema of the claims an adaptive-content site expects of its visitors',
+        description:
+          'Members of any role. A draft-07 JSON schema of boolean claims: signed ones, vouched for by the ' +
+          'visitor token, and `unsigned` ones the visitor sets. Conditions on sections and site spaces may ' +
+          'name only these claims.',
         params: SiteParams,
         response: { 200: SiteAdaptiveSchema, ...errorResponses },
       },
@@ -35,6 +39,10 @@ export const adaptiveSchemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteAdaptiveSchema',
         tags: ['sites'],
         summary: 'Replace the JSON schema of the visitor claims (admins)',
+        description:
+          'Admins of the organization. The schema is replaced whole; at most 100 claims, signed and unsigned ' +
+          'together (400). A claim dropped from it leaves the conditions that name it in place, and a visitor ' +
+          'then counts as not having it.',
         params: SiteParams,
         body: UpdateSiteAdaptiveSchemaBody,
         response: { 200: SiteAdaptiveSchema, ...errorResponses },
@@ -58,6 +66,9 @@ export const adaptiveSchemaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSiteAdaptiveTemplateConditions',
         tags: ['sites'],
         summary: 'List ready-made conditions for the claims of the site’s adaptive schema',
+        description:
+          'Members of any role: for each claim the schema declares, conditions ready to set on a section or ' +
+          'site space, each with a sentence saying what it does.',
         params: SiteParams,
         response: { 200: SiteAdaptiveTemplateConditions, ...errorResponses },
       },

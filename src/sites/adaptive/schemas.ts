@@ -85,7 +85,26 @@ export type SiteAdaptiveSchema = Static<typeof SiteAdaptiveSchema>;
 
 export const UpdateSiteAdaptiveSchemaBody = Type.Object(
   { jsonSchema: SiteAdaptiveJSONSchema },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        jsonSchema: {
+          type: 'object',
+          properties: {
+            isBeta: { type: 'boolean', description: 'The visitor tries features before their release' },
+            unsigned: {
+              type: 'object',
+              description: UNSIGNED_CLAIMS_DESCRIPTION,
+              properties: { optedOut: { type: 'boolean', description: 'The visitor hides beta pages' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+      },
+    ],
+  },
 );
 export type UpdateSiteAdaptiveSchemaBody = Static<typeof UpdateSiteAdaptiveSchemaBody>;
 

@@ -18,6 +18,9 @@ export const customizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSiteCustomizationById',
         tags: ['sites'],
         summary: 'Get how a site looks: its stored customization settings, or the defaults',
+        description:
+          'Members of any role. A site whose admins never changed anything reads as the defaults, with the ' +
+          'site’s own title.',
         params: SiteParams,
         querystring: GetCustomizationQuery,
         response: { 200: SettingsResponse, ...errorResponses },
@@ -37,6 +40,10 @@ export const customizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteCustomizationById',
         tags: ['sites'],
         summary: 'Replace a site’s customization settings (admins)',
+        description:
+          'Admins of the organization. The settings are replaced whole; parts left out read as their ' +
+          'defaults. Link targets must be `http(s)`, `mailto:`, `tel:` or relative, and a header link’s ' +
+          '`condition` may name only claims of the site’s adaptive schema (400).',
         params: SiteParams,
         body: Settings,
         response: { 200: SettingsResponse, ...errorResponses },

@@ -212,6 +212,53 @@ const settingsProperties = {
   insights: closed({ trackingCookie: Type.Boolean() }),
 };
 
+/** A complete set of settings: the defaults with a brand colour, a header link and an announcement. */
+function exampleSettings(): SiteCustomizationSettings {
+  const themed = (color: string) => ({ light: color, dark: color });
+  const enabled = (on: boolean) => ({ enabled: on });
+  return {
+    title: 'Acme Docs',
+    styling: {
+      theme: 'clean',
+      primaryColor: themed('#0B7A75'),
+      infoColor: themed('#787878'),
+      successColor: themed('#00C950'),
+      warningColor: themed('#FE9A00'),
+      dangerColor: themed('#FB2C36'),
+      corners: 'rounded',
+      depth: 'subtle',
+      links: 'default',
+      font: 'Inter',
+      monospaceFont: 'IBMPlexMono',
+      background: 'plain',
+      icons: 'regular',
+      sidebar: { background: 'default', list: 'default' },
+      search: 'subtle',
+    },
+    internationalization: { locale: 'en' },
+    favicon: {},
+    header: {
+      preset: 'default',
+      links: [{ title: 'Support', to: { kind: 'url', url: 'https://acme.example/support' }, links: [] }],
+    },
+    footer: { groups: [], copyright: '© Acme' },
+    announcement: { enabled: true, message: 'Version 2 is out', style: 'info' },
+    themes: { default: 'light', toggeable: true },
+    pdf: enabled(false),
+    feedback: enabled(true),
+    ai: { mode: 'search' },
+    advancedCustomization: enabled(false),
+    git: { showEditLink: false },
+    pageActions: { externalAI: true, markdown: true, mcp: true },
+    externalLinks: { target: 'blank' },
+    pagination: enabled(true),
+    trademark: enabled(true),
+    privacyPolicy: { url: 'https://acme.example/privacy' },
+    socialPreview: {},
+    insights: { trackingCookie: false },
+  };
+}
+
 /** The settings as the spec names them, registered with its `$id` for references from other routes. */
 export const SiteCustomizationSettingsSchema = Type.Object(settingsProperties, {
   $id: 'SiteCustomizationSettings',
@@ -224,7 +271,10 @@ export type SiteCustomizationSettings = Static<typeof SiteCustomizationSettingsS
  * whether or not the app registers the `$id` one, which two inline copies of
  * one `$id` would not.
  */
-export const SiteCustomizationSettingsBody = Type.Object(settingsProperties, { additionalProperties: false });
+export const SiteCustomizationSettingsBody = Type.Object(settingsProperties, {
+  additionalProperties: false,
+  examples: [exampleSettings()],
+});
 
 /**
  * The answer's schema: the body's, with the favicon as one object. What is

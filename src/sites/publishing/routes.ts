@@ -30,6 +30,9 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSiteShareLinks',
         tags: ['sites'],
         summary: 'List a site’s share links, newest first (admins: their addresses carry their keys)',
+        description:
+          'Admins of the organization only, even for reading: each link’s address carries its key. Newest ' +
+          'first unless `order=asc`.',
         params: SiteParams,
         querystring: ListShareLinksQuery,
         response: { 200: ListEnvelope(ShareLink), ...errorResponses },
@@ -49,6 +52,10 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createSiteShareLink',
         tags: ['sites'],
         summary: 'Create a share link (admins); it opens the site while its visibility is share-link',
+        description:
+          'Admins of the organization, whatever the site’s visibility; the link opens the site only while it ' +
+          'is `share-link`. Its key (24 random characters) is kept hashed and sealed, and shown in the link’s ' +
+          'address. At most 100 links per site (409).',
         params: SiteParams,
         body: CreateShareLinkBody,
         response: { 201: ShareLink, ...errorResponses },
@@ -78,6 +85,9 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteShareLinkById',
         tags: ['sites'],
         summary: 'Rename a share link or turn it on or off (admins)',
+        description:
+          'Admins of the organization. An inactive link keeps its key but opens nothing until it is turned on ' +
+          'again.',
         params: ShareLinkParams,
         body: UpdateShareLinkBody,
         response: { 200: ShareLink, ...errorResponses },
@@ -104,6 +114,7 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteSiteShareLinkById',
         tags: ['sites'],
         summary: 'Delete a share link (admins); its address no longer opens the site',
+        description: 'Admins of the organization. Visitors who came with its key no longer see the site.',
         params: ShareLinkParams,
         response: { 205: Type.Null({ description: 'Deleted' }), ...errorResponses },
       },
@@ -123,6 +134,9 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getSitePublishingAuthById',
         tags: ['sites'],
         summary: 'Get how a site’s visitors are authenticated, with the key that signs their tokens (admins)',
+        description:
+          'Admins of the organization. The answer holds `privateKey`, the HS256 key that signs the visitor ' +
+          'tokens of a visitor-auth site: keep it secret.',
         params: SiteParams,
         response: { 200: SitePublishingAuth, ...errorResponses },
       },
@@ -141,6 +155,9 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSitePublishingAuthById',
         tags: ['sites'],
         summary: 'Set a site’s visitor authentication backend and fallback address (admins)',
+        description:
+          'Admins of the organization. `fallbackURL` is where visitors who fail authentication are sent: an ' +
+          'absolute http(s) address; null removes it, and leaving it out keeps it.',
         params: SiteParams,
         body: SitePublishingAuthUpdate,
         response: { 200: SitePublishingAuth, ...errorResponses },
@@ -160,6 +177,9 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'regenerateSitePublishingAuthById',
         tags: ['sites'],
         summary: 'Replace the key that signs a site’s visitor tokens (admins); the old key stops working',
+        description:
+          'Admins of the organization. A new key is made and sealed at rest; visitor tokens signed with the ' +
+          'old one are refused from now on.',
         params: SiteParams,
         response: { 200: SitePublishingAuth, ...errorResponses },
       },

@@ -17,12 +17,15 @@ export const ShareLinkSchema = Type.Object({
 });
 export type ShareLink = Static<typeof ShareLinkSchema>;
 
-export const CreateShareLinkBody = Type.Object({ name: ShareLinkName }, { additionalProperties: false });
+export const CreateShareLinkBody = Type.Object(
+  { name: ShareLinkName },
+  { additionalProperties: false, examples: [{ name: 'Beta customers' }] },
+);
 export type CreateShareLinkBody = Static<typeof CreateShareLinkBody>;
 
 export const UpdateShareLinkBody = Type.Object(
   { active: Type.Optional(Type.Boolean()), name: Type.Optional(ShareLinkName) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ active: false }] },
 );
 export type UpdateShareLinkBody = Static<typeof UpdateShareLinkBody>;
 
@@ -59,6 +62,6 @@ export const SitePublishingAuthUpdate = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ backend: 'custom', fallbackURL: 'https://acme.example/login' }] },
 );
 export type SitePublishingAuthUpdate = Static<typeof SitePublishingAuthUpdate>;

@@ -22,6 +22,11 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'searchSiteContent',
         tags: ['sites'],
         summary: 'Pages of the site’s published spaces matching a query, grouped by space, best first',
+        description:
+          'For the site’s audience: its organization’s members, and visitors of a published site its ' +
+          'visibility opens to them (`shareKey` for a share-link site); else 404. Only published site spaces ' +
+          'are searched, in their spaces’ current content, with a space’s query language; `scope` picks the ' +
+          'site spaces, and one outside the published structure is a 400.',
         params: SiteSearchParams,
         querystring: SiteSearchQuery,
         body: SiteSearchBody,

@@ -27,18 +27,21 @@ const Scope = Type.Union([
 ]);
 
 /** The spec's body: a `scope`, or one of the deprecated forms it replaces. */
-export const SiteSearchBody = Type.Union([
-  Type.Object({ query: Query, scope: Scope }, { additionalProperties: false }),
-  Type.Object(
-    { query: Query, mode: Type.Optional(Type.Literal('specific')), siteSpaceIds: SiteSpaceIds },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    { query: Query, mode: Type.Literal('current'), siteSpaceId: SiteSpaceId },
-    { additionalProperties: false },
-  ),
-  Type.Object({ query: Query, mode: Type.Literal('all') }, { additionalProperties: false }),
-]);
+export const SiteSearchBody = Type.Union(
+  [
+    Type.Object({ query: Query, scope: Scope }, { additionalProperties: false }),
+    Type.Object(
+      { query: Query, mode: Type.Optional(Type.Literal('specific')), siteSpaceIds: SiteSpaceIds },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { query: Query, mode: Type.Literal('current'), siteSpaceId: SiteSpaceId },
+      { additionalProperties: false },
+    ),
+    Type.Object({ query: Query, mode: Type.Literal('all') }, { additionalProperties: false }),
+  ],
+  { examples: [{ query: 'api token', scope: { mode: 'default', currentSiteSpace: 'ss5Jk8RwD2nX7QvM3tLb' } }] },
+);
 export type SiteSearchBody = Static<typeof SiteSearchBody>;
 
 export const SiteSearchParams = Type.Object({ organizationId: IdParam, siteId: IdParam });
