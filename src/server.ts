@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp } from './app.js';
 import { bootstrapFirstStart } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
@@ -30,6 +31,28 @@ async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Pr
   }
 }
 
+/** What a start has brought up so far; a stop takes down what is there, in reverse. */
+interface Running {
+  lock?: DataDirLock;
+  embedded?: EmbeddedCluster;
+  app?: Awaited<ReturnType<typeof buildApp>>;
+  stopPurge?: () => void;
+  specWorker?: SpecWorker;
+  /** The search index's backfill, stopped before the database closes. */
+  backfill?: { abort: AbortController; done: Promise<unknown> };
+}
+
+async function stopRunning(running: Running): Promise<void> {
+  running.stopPurge?.();
+  // A spec job under way is put back for another instance before the database closes.
+  await running.specWorker?.stop();
+  running.backfill?.abort.abort();
+  await running.backfill?.done;
+  await running.app?.close();
+  await running.embedded?.stop();
+  await running.lock?.release();
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -42,19 +65,61 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino(loggerOptions(config.logLevel));
+  const running: Running = {};
 
-  let embedded: EmbeddedCluster | undefined;
+  // Set before anything starts: a signal during the start still stops what has started.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    try {
+      await stopRunning(running);
+      log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'error while shutting down');
+      process.exit(1);
+    }
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
+
+  try {
+    await start(config, log, running);
+  } catch (error) {
+    if (stopping) return;
+    stopping = true;
+    const message = error instanceof StartError || error instanceof DataDirInUseError ? error.message : undefined;
+    if (message) log.error(message);
+    else log.error({ err: error }, 'failed to start');
+    await stopRunning(running).catch((stopError: unknown) => log.error({ err: stopError }, 'error while stopping'));
+    process.exit(1);
+  }
+}
+
+/** A start refused for a reason the operator can act on: logged as a sentence, without a stack. */
+class StartError extends Error {}
+
+async function start(config: Config, log: Logger, running: Running): Promise<void> {
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
+    // One server per data folder: a second one would start a second PostgreSQL on the same files.
+    running.lock = await lockDataDir(config.dataDir, 'server');
     const dir = path.join(config.dataDir, 'postgres');
     log.info({ dir }, 'DATABASE_URL is not set: starting the embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({
+    running.embedded = await startEmbeddedPostgres({
       dir,
       persistent: true,
       ownSignals: true,
       onLog: (message) => log.debug({ postgres: message.trim() }),
+      onWarning: (message) => log.warn(message),
     });
-    databaseUrl = embedded.url();
+    databaseUrl = running.embedded.url();
   }
 
   await waitForDatabase(databaseUrl, log);
@@ -62,8 +127,22 @@ async function main(): Promise<void> {
   if (applied.length > 0) log.info({ migrations: applied }, 'applied database migrations');
 
   const app = await buildApp({ ...config, databaseUrl }, { logger: log });
+  running.app = app;
   await app.ready();
 
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new StartError(
+        `Port ${config.port} on ${config.host} is already in use: stop what listens there, or set PORT.`,
+      );
+    }
+    throw error;
+  }
+
+  // Only once the port is ours: a start that cannot listen must not spend the one showing of the first token.
   const first = await bootstrapFirstStart(app.db, app.clock, config.bootstrap);
   if (first) {
     log.info(
@@ -79,43 +158,27 @@ async function main(): Promise<void> {
     );
   }
 
-  // Assigned once the server listens; a signal before that finds it undefined.
-  // eslint-disable-next-line prefer-const
-  let stopPurge: (() => void) | undefined;
-  // eslint-disable-next-line prefer-const
-  let specWorker: SpecWorker | undefined;
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => {
-      log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    try {
-      stopPurge?.();
-      // A spec job under way is put back for another instance before the database closes.
-      await specWorker?.stop();
-      await app.close();
-      await embedded?.stop();
-      log.info('stopped');
-      process.exit(0);
-    } catch (error) {
-      log.error({ err: error }, 'error while shutting down');
-      process.exit(1);
-    }
+  running.stopPurge = schedulePurge(app.context, config.purge, app.log);
+  running.specWorker = startSpecWorker(app.context, { log: app.log });
+  const abort = new AbortController();
+  running.backfill = {
+    abort,
+    done: backfillSearchIndex(app.context, app.log, abort.signal).catch((error: unknown) => {
+      app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
+    }),
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ port: config.port, host: config.host });
-  stopPurge = schedulePurge(app.context, config.purge, app.log);
-  specWorker = startSpecWorker(app.context, { log: app.log });
-  backfillSearchIndex(app.context, app.log).catch((error: unknown) => {
-    app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
-  });
+  // Validators and serialisers compile on first use; the rest now, between requests.
+  const compiling = app.deferredCompilations.size;
+  const compiledFrom = performance.now();
+  app.deferredCompilations.compileAll().then(
+    () => log.debug({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
+    (error: unknown) => log.error({ err: error }, 'a route schema does not compile'),
+  );
+  const base = config.publicUrl === `http://localhost:${config.port}` ? address : config.publicUrl;
+  log.info(
+    { url: base, docs: `${base}/docs`, openapi: `${base}/openapi.json` },
+    `ready: the API reference is at ${base}/docs`,
+  );
 }
 
 main().catch((error: unknown) => {

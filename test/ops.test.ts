@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -8,6 +9,48 @@ import { TcpProxy } from './support/tcp-proxy.js';
 const t = useTestApp();
 
 describe('probes and API description', () => {
+  it('answers / with JSON for API clients and a page for browsers, both pointing at the reference', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const base = testConfig(t.database.url).publicUrl;
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: accept ? { accept } : {} });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({
+        name: 'quire',
+        version,
+        description: expect.stringContaining('GitBook'),
+        links: {
+          api: `${base}/v1`,
+          reference: `${base}/docs`,
+          openapi: `${base}/openapi.json`,
+          health: `${base}/healthz`,
+          readiness: `${base}/readyz`,
+        },
+      });
+    }
+    const browser = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(browser.statusCode).toBe(200);
+    expect(browser.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(browser.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(browser.body).toContain(`<a href="${base}/docs">API reference</a>`);
+    expect(browser.body).toContain(`<a href="${base}/openapi.json">`);
+    expect(browser.body).toContain(`version ${version}`);
+  });
+
+  it('compiles every route schema on demand, as a server does once it listens', async () => {
+    // Compiled when first used; a schema Ajv or fast-json-stringify cannot compile fails here, not at a first request.
+    expect(t.app.deferredCompilations.size).toBeGreaterThan(300);
+    await t.app.deferredCompilations.compileAll();
+    expect(t.app.deferredCompilations.size).toBe(0);
+  });
+
   it('answers /healthz and /readyz without a token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
@@ -23,6 +66,11 @@ describe('probes and API description', () => {
     );
     expect(operations.sort()).toEqual(
       [
+        'listAPITokensForAuthenticatedUser',
+        'createAPITokenForAuthenticatedUser',
+        'getAPITokenForAuthenticatedUser',
+        'revokeAPITokenForAuthenticatedUser',
+        'issueAPITokenToOrganizationMember',
         'addMemberToOrganizationTeamById',
         'inviteToSpace',
         'listUserPermissionsInSpace',

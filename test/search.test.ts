@@ -355,6 +355,15 @@ describe('the index of content written before it existed', () => {
     await t.db.updateTable('spaces').set({ search_indexed: false }).where('id', '=', space.id).execute();
     expect(await titles(admin, space.id, 'span')).toEqual([]);
 
+    // A server that is stopping fills nothing more: the space waits for the next start.
+    expect(await backfillSearchIndex(t.app.context, t.app.log, AbortSignal.abort())).toBe(0);
+    const waiting = await t.db
+      .selectFrom('spaces')
+      .select('search_indexed')
+      .where('id', '=', space.id)
+      .executeTakeFirstOrThrow();
+    expect(waiting.search_indexed).toBe(false);
+
     // A fresh app: nothing of the documents is cached.
     const filled = await backfillSearchIndex(t.app.context);
     expect(filled).toBeGreaterThanOrEqual(1);

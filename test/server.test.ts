@@ -1,13 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
-import { startServerProcess } from './support/server-process.js';
+import { runServerToExit, startServerProcess } from './support/server-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,40 +59,33 @@ describe('the server process', () => {
     }
   }, 120_000);
 
-  // Two starts of an embedded PostgreSQL, the first with its initdb: on a loaded 2-core machine, more than the default 30 s.
-  it('runs on an embedded PostgreSQL without DATABASE_URL and keeps its data across restarts', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'quire-start-'));
-    // As root, PostgreSQL runs as the postgres user, which must be able to reach the folder.
-    await chmod(dataDir, 0o755);
+  it('does not spend the first start on a port it cannot listen on', async () => {
+    const database = await createTestDatabase();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
     try {
-      const first = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir });
-      const token = String(first.logs.find((entry) => typeof entry.token === 'string')!.token);
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const created = await fetch(`${first.baseUrl}/v1/orgs`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ title: 'Kept across restarts' }),
+      const refused = await runServerToExit({ DATABASE_URL: database.url, PORT: String(port) });
+      expect(refused.code).toBe(1);
+      expect(refused.logs.at(-1)).toMatchObject({
+        level: 50,
+        msg: `Port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT.`,
       });
-      expect(created.status).toBe(201);
-      const stopped = once(first.child, 'exit');
-      first.child.kill('SIGTERM');
-      expect((await stopped)[0]).toBe(0);
+      expect(refused.output).not.toContain('first start');
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const users = await client.query('select id from users').finally(() => client.end());
+      expect(users.rows).toEqual([]);
 
-      const second = await startServer({ DATABASE_URL: '', DATA_DIR: dataDir });
-      try {
-        expect(second.logs.some((entry) => 'token' in entry)).toBe(false);
-        const response = await fetch(`${second.baseUrl}/v1/orgs`, { headers });
-        const text = await response.text();
-        expect(response.status, text).toBe(200);
-        const list = JSON.parse(text) as { items: Array<{ title: string }> };
-        expect(list.items.map((org) => org.title).sort()).toEqual(['Kept across restarts', 'My organization']);
-      } finally {
-        const stoppedAgain = once(second.child, 'exit');
-        second.child.kill('SIGTERM');
-        expect((await stoppedAgain)[0]).toBe(0);
-      }
+      // The next start, on a free port, is the first start.
+      const started = await startServer({ DATABASE_URL: database.url });
+      expect(started.logs.some((entry) => typeof entry.token === 'string')).toBe(true);
+      const stopped = once(started.child, 'exit');
+      started.child.kill('SIGTERM');
+      expect((await stopped)[0]).toBe(0);
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      blocker.close();
+      await database.drop();
     }
   }, 120_000);
 

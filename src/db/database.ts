@@ -19,7 +19,7 @@ export interface DatabaseOptions {
    * of each connection: no session state, and nothing to set on every query.
    */
   statementTimeoutMs?: number;
-  logger?: Pick<FastifyBaseLogger, 'warn'>;
+  logger?: Pick<FastifyBaseLogger, 'warn' | 'info'>;
   /**
    * Run queries as named prepared statements (the default). Turn off behind a
    * pooler without protocol-level prepared statements (PgBouncer before 1.21).
@@ -45,7 +45,12 @@ export function createDatabase(options: DatabaseOptions): Db {
   // A connection the server drops must not crash the process, whether it sits
   // idle in the pool or is checked out between two queries: the pool discards
   // a broken client when it comes back and opens a new one when needed.
-  const onLost = (err: Error) => options.logger?.warn({ err }, 'database connection lost');
+  const onLost = (err: Error & { code?: string }) => {
+    // 57P01: the server ends its sessions as it shuts down (or an operator ended this one), which a stop of the whole service does too.
+    if (err.code === '57P01') options.logger?.info({ cause: err.message }, 'database connection ended by the server');
+    // Where in the driver it was noticed says nothing to an operator: one line, no stack.
+    else options.logger?.warn({ cause: err.message }, 'database connection lost');
+  };
   pool.on('error', onLost);
   pool.on('connect', (client) => client.on('error', onLost));
   return new Kysely<Database>({

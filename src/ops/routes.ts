@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { sql } from 'kysely';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { errorResponses } from '../core/schemas.js';
+import { landingRoute } from './landing.js';
 
 const Status = Type.Object({ status: Type.Literal('ok') });
 
@@ -23,6 +24,8 @@ export const operationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     return { status: 'ok' as const };
   });
+
+  await app.register(landingRoute);
 
   app.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 };

@@ -31,10 +31,15 @@ async function storeOutlines(
  * Another instance doing the same waits for that lock and then finds the
  * space done. Returns how many spaces it filled.
  */
-export async function backfillSearchIndex(context: Context, log: FastifyBaseLogger = context.log): Promise<number> {
+export async function backfillSearchIndex(
+  context: Context,
+  log: FastifyBaseLogger = context.log,
+  /** Aborted when the server stops: the space under way is finished, the next one left to the next start. */
+  signal?: AbortSignal,
+): Promise<number> {
   let filled = 0;
   let after = '';
-  for (;;) {
+  while (!signal?.aborted) {
     const space = await context.db
       .selectFrom('spaces')
       .select(['id', 'organization_id', 'revision_id'])

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../model/context.js';
+import { isDatabaseUnavailable } from '../core/errors.js';
 import { boundErrors } from './documents.js';
 import {
   claimSpecJob,
@@ -187,7 +188,9 @@ export function startSpecWorker(context: Context, options: SpecWorkerOptions = {
       try {
         ran = await processor.runNext();
       } catch (error) {
-        log.error({ err: error }, 'looking for OpenAPI spec jobs failed; looking again shortly');
+        if (isDatabaseUnavailable(error))
+          log.warn({ cause: (error as Error).message }, 'looking for OpenAPI spec jobs failed; looking again shortly');
+        else log.error({ err: error }, 'looking for OpenAPI spec jobs failed; looking again shortly');
       }
       if (ran) continue;
       for (const resolve of idle.splice(0)) resolve();

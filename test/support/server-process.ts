@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,11 +15,16 @@ export interface RunningServer {
 
 /**
  * Starts `src/server.ts` as its own process, as `npm start` does, on a free
- * port, and waits until it listens. `env` comes over the defaults.
+ * port, and waits until it is ready. `env` comes over the defaults.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<RunningServer> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  /** In a process group of its own, as a terminal or a service manager starts it, so that a test can signal the group. */
+  options: { detached?: boolean } = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
+    detached: options.detached ?? false,
     // Test files share two cores: a lagging event loop there is the machine's, not a reason to refuse (as in testConfig).
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,11 +41,35 @@ export async function startServerProcess(env: Record<string, string>): Promise<R
       for (const line of lines) {
         const entry = JSON.parse(line) as LogEntry;
         logs.push(entry);
-        const listening = /^Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(String(entry.msg));
-        if (listening) resolve(listening[1]!);
+        // Logged after the first-start setup, once the service listens.
+        if (String(entry.msg).startsWith('ready:')) resolve(String(entry.url));
       }
     });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(
+        new Error(`server exited with ${code}: ${(buffered + stderr).slice(-2000)} ${JSON.stringify(logs.slice(-3))}`),
+      ),
+    );
   });
   return { child, logs, baseUrl };
+}
+
+/** Runs `src/server.ts` until it exits by itself (a refused start), with what it wrote. */
+export async function runServerToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; logs: LogEntry[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const logs = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogEntry);
+  return { code, output, logs };
 }
