@@ -22,7 +22,7 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
 
 describe('load shedding', () => {
   it('answers 503 with Retry-After while the event loop lags, /readyz included but not /healthz, and recovers', async () => {
-    // Samples every 100 ms; a 1 s block makes one sample's mean delay far over 50 ms whatever else it holds.
+    // Samples every 100 ms; a 300 ms block makes one sample's mean delay far over 50 ms whatever else it holds.
     const app = await buildApp(
       testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 50, sampleIntervalMs: 100 } }),
     );
@@ -33,8 +33,12 @@ describe('load shedding', () => {
       await waitFor(() => !app.isUnderPressure());
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
 
-      block(1_000);
-      await waitFor(() => app.isUnderPressure());
+      // Lag in bursts until a sample sees it: one long block is forgotten when the sampler's reset of its histogram
+      // falls between the block and the histogram's next tick (2 times in 40 in a trial), as a lasting lag never is.
+      await waitFor(() => {
+        if (!app.isUnderPressure()) block(300);
+        return app.isUnderPressure();
+      });
       // All three are sent at once, within the sample that holds the block.
       const [api, ready, health] = await Promise.all([
         app.inject({ method: 'GET', url: '/v1/user', headers: me.headers }),
