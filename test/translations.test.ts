@@ -239,10 +239,14 @@ describe('translation settings', () => {
 
   it('are listed newest first in keyset pages, or oldest first with order=asc', async () => {
     const { admin, organization } = await t.factory.team();
-    const ids: string[] = [];
+    const made: Array<{ id: string; createdAt: string }> = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await call(admin, 'POST', organization.id, '', { title: `Settings ${i}` })).json().id);
+      made.push((await call(admin, 'POST', organization.id, '', { title: `Settings ${i}` })).json());
     }
+    // Oldest first; two made in one millisecond are ordered by id, as the keyset orders them.
+    const ids = made
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.id < b.id ? -1 : 1))
+      .map((settings) => settings.id);
     const seen: string[] = [];
     let page: string | undefined;
     do {
