@@ -1,6 +1,8 @@
 import { franc } from 'franc-min';
 import GithubSlugger from 'github-slugger';
 import type { Definition, Nodes, Root } from 'mdast';
+import { tagOf } from './block-tags.js';
+import { summaryPhrasing } from './expandable.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import { plainText, visitTree } from './markdown-tree.js';
 
@@ -64,10 +66,36 @@ export function searchConfigurationOf(text: string): string {
   return CONFIGURATIONS[franc(text.slice(0, LANGUAGE_SAMPLE), { minLength: 24 })] ?? SIMPLE_CONFIGURATION;
 }
 
+/**
+ * What a block tag shows a reader: a tab's title, an expandable's summary, a
+ * file's caption, nothing for other tags; null for a block that is no tag.
+ * The tree is read with its tags isolated (`markdownTree`).
+ */
+function tagText(node: Nodes): string | null {
+  const tag = node.type === 'paragraph' || node.type === 'html' ? tagOf(node) : null;
+  switch (tag?.kind) {
+    case undefined:
+      return null;
+    case 'tab':
+      return tag.title;
+    case 'summary':
+      return plainText({ type: 'paragraph', children: summaryPhrasing(tag.markdown) });
+    case 'file':
+      return tag.caption ?? '';
+    default:
+      return '';
+  }
+}
+
 /** The text a block shows a reader, code included, one line per paragraph. */
 function blockText(node: Nodes): string {
   const parts: string[] = [];
   visitTree(node, (child) => {
+    const shown = tagText(child);
+    if (shown !== null) {
+      parts.push(' ', shown, ' ');
+      return false;
+    }
     if (child.type === 'text' || child.type === 'inlineCode' || child.type === 'code') parts.push(child.value);
     else if (child.type === 'break' || child.type === 'paragraph' || child.type === 'tableCell') parts.push(' ');
   });
@@ -83,7 +111,8 @@ function outlineOf(tree: Root): OutlineSection[] {
     if (node.type === 'heading') {
       const title = plainText(node).replace(/\s+/g, ' ').trim();
       sections.push({ anchor: slugger.slug(title), title, parts: [] });
-    } else if (node.type !== 'yaml' && node.type !== 'definition' && node.type !== 'html') {
+    } else if (node.type !== 'yaml' && node.type !== 'definition') {
+      // Of HTML, only an expandable's summary is text a reader sees.
       const text = blockText(node);
       if (text) sections.at(-1)!.parts.push(text);
     }
@@ -118,17 +147,23 @@ function linksOf(tree: Root): StoredLink[] {
   visitTree(tree, (node) => {
     let url: string | undefined;
     let relation: StoredLink['relation'] = 'reference';
-    if (node.type === 'link') url = node.url;
+    const tag = node.type === 'paragraph' ? tagOf(node) : null;
+    // A file block shows its file, as an image does; a URL it names is a link. Nothing else in a tag line links.
+    if (tag?.kind === 'file')
+      [url, relation] = [tag.src, imageRefFromUrl(tag.src).kind === 'file' ? 'dependsOn' : 'reference'];
+    else if (tag) return false;
+    else if (node.type === 'link') url = node.url;
     else if (node.type === 'image') [url, relation] = [node.url, 'dependsOn'];
     else if (node.type === 'linkReference') url = definitions.get(node.identifier)?.url;
     else if (node.type === 'imageReference') [url, relation] = [definitions.get(node.identifier)?.url, 'dependsOn'];
     const link = url === undefined ? undefined : storedLink(url, relation);
     if (link) found.set(JSON.stringify(link), link);
+    return !tag;
   });
   return [...found.values()];
 }
 
-/** The outline, links and language of a parsed page. */
+/** The outline, links and language of a page's tree as `markdownTree` gives it. */
 export function documentFacts(tree: Root): DocumentFacts {
   const outline = outlineOf(tree);
   const sample = outline

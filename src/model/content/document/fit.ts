@@ -1,22 +1,29 @@
 import { isEmptyInlineContent, leaf, marksOf, paragraph, textNode } from './build.js';
+import { urlFromRef } from './links.js';
 import type {
   DocumentBlockCode,
+  DocumentBlockExpandable,
+  DocumentBlockFile,
   DocumentBlockImages,
   DocumentBlockParagraph,
   DocumentBlockTable,
+  DocumentBlockTabs,
   DocumentEssentialBlock,
+  DocumentExpandableBodyChild,
   DocumentInlineContent,
   DocumentInlineImage,
   DocumentListItemChild,
   DocumentQuoteChild,
+  DocumentTabsItemChild,
   DocumentTopLevelBlock,
 } from './types.js';
 
 /**
  * The spec limits what each container holds: a list item takes no image
- * block, a quote only essentials and quotes, a hint only essentials. Markdown
- * nests anything anywhere, so blocks a container cannot take are turned into
- * ones it can, keeping their text.
+ * block, a quote only essentials and quotes, a hint only essentials, a tab
+ * no table, an expandable no file, and only the page itself holds tabs and
+ * expandables. Markdown nests anything anywhere, so blocks a container
+ * cannot take are turned into ones it can, keeping their text.
  */
 
 function imagesAsParagraph(images: DocumentBlockImages): DocumentBlockParagraph {
@@ -64,8 +71,41 @@ function tableAsParagraphs(table: DocumentBlockTable): DocumentBlockParagraph[] 
   );
 }
 
+/** A file as a link to it; the block has no caption to label it with, so its URL does. */
+function fileAsParagraph(file: DocumentBlockFile): DocumentBlockParagraph {
+  const url = urlFromRef({ ...file.data.ref }) ?? '';
+  return paragraph([{ object: 'inline', type: 'link', data: { ref: file.data.ref }, nodes: [textNode([leaf(url)])] }]);
+}
+
+/** Tabs as their content one after the other, each tab's under its title in bold. */
+function unfoldTabs(tabs: DocumentBlockTabs): DocumentTabsItemChild[] {
+  return tabs.nodes.flatMap((tab) => [
+    ...(tab.data.title === '' ? [] : [paragraph([textNode([leaf(tab.data.title, marksOf(['bold']))])])]),
+    ...tab.nodes,
+  ]);
+}
+
+/** An expandable as its title's paragraph, when it has text, and its body. */
+function unfoldExpandable(expandable: DocumentBlockExpandable): DocumentExpandableBodyChild[] {
+  const [title, body] = expandable.fragments;
+  return [...(isEmptyInlineContent(title.nodes[0].nodes) ? [] : title.nodes), ...body.nodes];
+}
+
 export function fitListItem(blocks: DocumentTopLevelBlock[]): DocumentListItemChild[] {
-  return blocks.map((block) => (block.type === 'images' ? imagesAsParagraph(block) : block));
+  return blocks.flatMap((block): DocumentListItemChild[] => {
+    switch (block.type) {
+      case 'images':
+        return [imagesAsParagraph(block)];
+      case 'file':
+        return [fileAsParagraph(block)];
+      case 'tabs':
+        return fitListItem(unfoldTabs(block));
+      case 'expandable':
+        return fitListItem(unfoldExpandable(block));
+      default:
+        return [block];
+    }
+  });
 }
 
 export function fitQuote(blocks: DocumentTopLevelBlock[]): DocumentQuoteChild[] {
@@ -79,6 +119,42 @@ export function fitQuote(blocks: DocumentTopLevelBlock[]): DocumentQuoteChild[] 
         return tableAsParagraphs(block);
       case 'hint':
         return block.nodes;
+      case 'file':
+        return [fileAsParagraph(block)];
+      case 'tabs':
+        return fitQuote(unfoldTabs(block));
+      case 'expandable':
+        return fitQuote(unfoldExpandable(block));
+      default:
+        return [block];
+    }
+  });
+}
+
+export function fitTab(blocks: DocumentTopLevelBlock[]): DocumentTabsItemChild[] {
+  return blocks.flatMap((block): DocumentTabsItemChild[] => {
+    switch (block.type) {
+      case 'table':
+        return tableAsParagraphs(block);
+      case 'tabs':
+        return unfoldTabs(block);
+      case 'expandable':
+        return fitTab(unfoldExpandable(block));
+      default:
+        return [block];
+    }
+  });
+}
+
+export function fitExpandableBody(blocks: DocumentTopLevelBlock[]): DocumentExpandableBodyChild[] {
+  return blocks.flatMap((block): DocumentExpandableBodyChild[] => {
+    switch (block.type) {
+      case 'file':
+        return [fileAsParagraph(block)];
+      case 'tabs':
+        return fitExpandableBody(unfoldTabs(block));
+      case 'expandable':
+        return unfoldExpandable(block);
       default:
         return [block];
     }

@@ -1,12 +1,17 @@
-import type { Heading, List, ListItem, Paragraph, Root, RootContent } from 'mdast';
+import type { Heading, List, ListItem, Paragraph, Root } from 'mdast';
 import { isEmptyInlineContent, leaf, paragraph, textNode } from './build.js';
+import { expandableBlock, summaryPhrasing } from './expandable.js';
+import { fileBlock } from './file-block.js';
 import { fitHint, fitListItem, fitQuote, orEmptyParagraph } from './fit.js';
-import { githubAlert, groupHints, isolateHintTags, type HintGroup } from './hints.js';
+import { groupBlockTags, type FlowNode, type TabsGroup, type TagGroup } from './group-tags.js';
+import { githubAlert } from './hints.js';
 import { inlineContent, type Definitions } from './inline-from-markdown.js';
+import { isolateBlockTags } from './isolate-tags.js';
 import { withKeys } from './keys.js';
 import { imageRefFromUrl } from './links.js';
 import { MAX_NESTING, parseMarkdown, visitTree } from './markdown-tree.js';
 import { tableBlock } from './table-from-markdown.js';
+import { tabsBlock } from './tabs.js';
 import type {
   DocumentBlockCode,
   DocumentBlockHeading,
@@ -26,16 +31,22 @@ import type {
  * Keys are numbered in document order, so the same markdown gives the same document.
  */
 export function markdownToDocument(markdown: string): JSONDocument {
-  return documentOfTree(parseMarkdown(markdown));
+  return documentOfTree(markdownTree(markdown));
 }
 
-/** The JSON document of a parsed page; the tree's hint tags are split apart on the way. */
+/** A page's markdown parsed, each block tag (hints, tabs, files, expandables) a block of its own. */
+export function markdownTree(markdown: string): Root {
+  const tree = parseMarkdown(markdown);
+  isolateBlockTags(tree);
+  return tree;
+}
+
+/** The JSON document of a page's tree as `markdownTree` gives it. */
 export function documentOfTree(tree: Root): JSONDocument {
-  isolateHintTags(tree);
   return withKeys({
     object: 'document',
     data: {},
-    nodes: flow(tree.children, { definitions: collectDefinitions(tree), depth: 0 }),
+    nodes: flow(tree.children, { definitions: collectDefinitions(tree), depth: 0, holdsFiles: true }),
   });
 }
 
@@ -44,10 +55,12 @@ interface Scope {
   definitions: Definitions;
   /** Containers around the block; past MAX_NESTING, containers give their content and no nesting. */
   depth: number;
+  /** Whether the container holds file blocks (the page and tabs do); elsewhere a file is a link. */
+  holdsFiles: boolean;
 }
 
-function inner(scope: Scope): Scope {
-  return { ...scope, depth: scope.depth + 1 };
+function inner(scope: Scope, holdsFiles = false): Scope {
+  return { ...scope, depth: scope.depth + 1, holdsFiles };
 }
 
 function collectDefinitions(tree: Root): Definitions {
@@ -59,11 +72,11 @@ function collectDefinitions(tree: Root): Definitions {
   return definitions;
 }
 
-function flow(children: Array<RootContent | HintGroup>, scope: Scope): DocumentTopLevelBlock[] {
-  return groupHints(children).flatMap((node) => block(node, scope));
+function flow(children: FlowNode[], scope: Scope): DocumentTopLevelBlock[] {
+  return groupBlockTags(children).flatMap((node) => block(node, scope));
 }
 
-function block(node: RootContent | HintGroup, scope: Scope): DocumentTopLevelBlock[] {
+function block(node: FlowNode, scope: Scope): DocumentTopLevelBlock[] {
   const { definitions } = scope;
   if (scope.depth >= MAX_NESTING && isContainer(node)) {
     // Far past any real page: the content is kept, the nesting that would overflow the stack is not.
@@ -90,6 +103,15 @@ function block(node: RootContent | HintGroup, scope: Scope): DocumentTopLevelBlo
     }
     case 'hint':
       return [hint(node.style, node.children, scope)];
+    case 'tabs':
+      return tabs(node, scope);
+    case 'tab':
+      // Tabs are made whole by `tabs`; a tab is never grouped outside them.
+      return flow(node.children, inner(scope, scope.holdsFiles));
+    case 'details':
+      return [expandableBlock(node, definitions, (children) => flow(children, inner(scope)))];
+    case 'file':
+      return [fileBlock(node, scope.holdsFiles)];
     case 'list':
       return [list(node, scope)];
     case 'code':
@@ -106,20 +128,31 @@ function block(node: RootContent | HintGroup, scope: Scope): DocumentTopLevelBlo
   }
 }
 
-type Container = Extract<RootContent, { type: 'blockquote' | 'list' | 'listItem' | 'footnoteDefinition' }> | HintGroup;
+type Container = Extract<FlowNode, { type: 'blockquote' | 'list' | 'listItem' | 'footnoteDefinition' }> | TagGroup;
 
-function isContainer(node: RootContent | HintGroup): node is Container {
-  return ['blockquote', 'list', 'listItem', 'footnoteDefinition', 'hint'].includes(node.type);
+const CONTAINERS = new Set(['blockquote', 'list', 'listItem', 'footnoteDefinition', 'hint', 'tabs', 'tab', 'details']);
+
+function isContainer(node: FlowNode): node is Container {
+  return CONTAINERS.has(node.type);
+}
+
+/** What a container shows before its children: a tab's title, an expandable's summary. */
+function titleOf(container: Container): FlowNode[] {
+  if (container.type === 'tab' && container.title !== '')
+    return [{ type: 'paragraph', children: [{ type: 'text', value: container.title }] }];
+  if (container.type === 'details' && container.summary !== null)
+    return [{ type: 'paragraph', children: summaryPhrasing(container.summary) }];
+  return [];
 }
 
 /** The blocks inside a container that are not containers themselves, in order; a loop, however deep they sit. */
-function flatContent(container: Container): Array<RootContent | HintGroup> {
-  const found: Array<RootContent | HintGroup> = [];
-  const pending: Array<RootContent | HintGroup> = [container];
+function flatContent(container: Container): FlowNode[] {
+  const found: FlowNode[] = [];
+  const pending: FlowNode[] = [container];
   while (pending.length > 0) {
     const node = pending.pop()!;
-    if (isContainer(node)) for (let i = node.children.length - 1; i >= 0; i -= 1) pending.push(node.children[i]!);
-    else found.push(node);
+    if (!isContainer(node)) found.push(node);
+    else for (const child of [...titleOf(node), ...node.children].reverse()) pending.push(child);
   }
   return found;
 }
@@ -173,7 +206,20 @@ function image(url: string, alt: string | null | undefined, title: string | null
   };
 }
 
-function hint(style: HintStyle, children: Array<RootContent | HintGroup>, scope: Scope): DocumentBlockHint {
+/** Tabs, or, when they hold no tab, their tags as the text they are and their content. */
+function tabs(group: TabsGroup, scope: Scope): DocumentTopLevelBlock[] {
+  const block = tabsBlock(group, (children) => flow(children, inner(scope, true)));
+  if (block) return [block];
+  const [open, close] = group.tags;
+  // One level deeper all the same, so that tabs of no tab nested past MAX_NESTING are flattened, not recursed into.
+  return [
+    ...paragraphBlocks(open as Paragraph, scope.definitions),
+    ...flow(group.children, inner(scope, scope.holdsFiles)),
+    ...paragraphBlocks(close as Paragraph, scope.definitions),
+  ];
+}
+
+function hint(style: HintStyle, children: FlowNode[], scope: Scope): DocumentBlockHint {
   return {
     object: 'block',
     type: 'hint',

@@ -1,3 +1,5 @@
+import { tagOf } from './block-tags.js';
+import { isolateBlockTags } from './isolate-tags.js';
 import { parseMarkdown, visitTree } from './markdown-tree.js';
 import type { ContentRef, ImageRef } from './types.js';
 
@@ -57,11 +59,19 @@ export interface References {
   files: string[];
 }
 
-/** Ids of the pages and files the markdown links to or shows, each once, in order of first use. */
+/** Ids of the pages and files the markdown links to or shows (file blocks included), each once, in order of first use. */
 export function collectReferences(markdown: string): References {
   const pages = new Set<string>();
   const files = new Set<string>();
-  visitTree(parseMarkdown(markdown), (node) => {
+  const tree = parseMarkdown(markdown);
+  isolateBlockTags(tree);
+  visitTree(tree, (node) => {
+    const tag = node.type === 'paragraph' ? tagOf(node) : null;
+    if (tag?.kind === 'file') {
+      const ref = imageRefFromUrl(tag.src);
+      if (ref.kind === 'file') files.add(ref.file);
+      return false;
+    }
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
     const ref = node.type === 'image' ? imageRefFromUrl(node.url) : refFromUrl(node.url);
     if (ref.kind === 'file') files.add(ref.file);

@@ -30,6 +30,17 @@ export function parseMarkdown(markdown: string): Root {
   );
 }
 
+/**
+ * Markdown found inside an HTML block (see details.ts), which is part of a
+ * page and not a page: a `---` opening it is a rule, not frontmatter.
+ */
+export function parseMarkdownFragment(markdown: string): Root {
+  return withinParserLimits(() => fromMarkdown(markdown, FRAGMENT_OPTIONS));
+}
+
+/** Made once: a page can hold thousands of fragments, and building GitHub's extensions costs more than a short parse. */
+const FRAGMENT_OPTIONS = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+
 export type UrlNode = Link | Image | Definition;
 /** Source offsets of a URL as written, `<…>` included. */
 export interface SourceRange {
@@ -69,13 +80,14 @@ export function parseMarkdownWithDestinations(markdown: string): {
 
 /**
  * Calls `visitor` on every node, parents before their children, in document
- * order. A loop, not recursion: markdown can nest thousands of quotes deep.
+ * order; a node's children are skipped when it returns false. A loop, not
+ * recursion: markdown can nest thousands of quotes deep.
  */
-export function visitTree(tree: Nodes, visitor: (node: Nodes) => void): void {
+export function visitTree(tree: Nodes, visitor: (node: Nodes) => boolean | undefined | void): void {
   const pending: Nodes[] = [tree];
   while (pending.length > 0) {
     const node = pending.pop()!;
-    visitor(node);
+    if (visitor(node) === false) continue;
     if ('children' in node) for (let i = node.children.length - 1; i >= 0; i -= 1) pending.push(node.children[i]!);
   }
 }

@@ -12,6 +12,8 @@ import type {
 } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown, type Join } from 'mdast-util-to-markdown';
+import { CLOSE_DETAILS, OPEN_DETAILS, summaryTag } from './details.js';
+import { fileTag } from './file-block.js';
 import { CLOSE_HINT_TAG, HINT_STYLES, openHintTag } from './hints.js';
 import { inlinePhrasing, inlineText, withoutTrailingBreaks } from './inline-to-markdown.js';
 import { urlFromRef } from './links.js';
@@ -27,6 +29,7 @@ import {
   type At,
   type JsonObject,
 } from './read-json.js';
+import { CLOSE_TAB_TAG, CLOSE_TABS_TAG, OPEN_TABS_TAG, openTabTag } from './tabs.js';
 import type { HintStyle, JSONDocument } from './types.js';
 
 type FlowContent = BlockContent | DefinitionContent;
@@ -34,15 +37,15 @@ type FlowContent = BlockContent | DefinitionContent;
 /**
  * Markdown for a GitBook JSON document sent by a caller, checked as it is read
  * (a malformed node is a `BadRequestError` naming it). Block types markdown has
- * no form for (tabs, embeds, expandables…) are skipped; hints are written in
- * GitBook's `{% hint style="…" %}` form; page and file references as
- * `/pages/<id>` and `/files/<id>` URLs.
+ * no form for (embeds, drawings, OpenAPI blocks…) are skipped; hints, tabs and
+ * files are written in GitBook's `{% … %}` tag form, expandables as
+ * `<details>`; page and file references as `/pages/<id>` and `/files/<id>` URLs.
  */
 export function documentToMarkdown(document: JSONDocument): string {
   const root = asObject(document, DOCUMENT_ROOT);
   if (root.object !== 'document') fail(field(DOCUMENT_ROOT, 'object'), 'must be "document"');
   const children = blocks(root, DOCUMENT_ROOT);
-  return toMarkdown({ type: 'root', children }, { extensions: [gfmToMarkdown()], join: [hintTagsHugContent] });
+  return toMarkdown({ type: 'root', children }, { extensions: [gfmToMarkdown()], join: [tagsHugContent] });
 }
 
 function blocks(parent: JsonObject, at: At): FlowContent[] {
@@ -86,33 +89,80 @@ function block(node: JsonObject, at: At): FlowContent[] {
       return images([[node, at]]);
     case 'table':
       return [table(node, at)];
+    case 'tabs':
+      return tabs(node, at);
+    case 'expandable':
+      return expandable(node, at);
+    case 'file':
+      return file(node, at);
     default:
       return [];
   }
 }
+
+const tag = (value: string): Html => ({ type: 'html', value });
 
 /** A hint's content between its tags, each tag on a line of its own. */
 function hint(node: JsonObject, at: At): FlowContent[] {
   const style = dataOf(node, at).style;
   if (!HINT_STYLES.includes(style as HintStyle))
     fail(field(field(at, 'data'), 'style'), `must be one of: ${HINT_STYLES.join(', ')}`);
-  const open: Html = { type: 'html', value: openHintTag(style as HintStyle) };
-  const close: Html = { type: 'html', value: CLOSE_HINT_TAG };
-  return [open, ...blocks(node, at), close];
+  return [tag(openHintTag(style as HintStyle)), ...blocks(node, at), tag(CLOSE_HINT_TAG)];
 }
 
-const isHintTag = (node: RootContent) =>
-  node.type === 'html' && (node.value === CLOSE_HINT_TAG || node.value.startsWith('{% hint '));
+/** Each tab between its tags, inside the tabs' own; a tab's title is optional in the spec. */
+function tabs(node: JsonObject, at: At): FlowContent[] {
+  const items = childObjects(node, at, 'nodes').filter(([item]) => item.type === 'tabs-item');
+  if (items.length === 0) return [];
+  const written = items.flatMap(([item, itemAt]): FlowContent[] => {
+    const title = optionalString(dataOf(item, itemAt).title, field(field(itemAt, 'data'), 'title')) ?? '';
+    return [tag(openTabTag(title)), ...blocks(item, itemAt), tag(CLOSE_TAB_TAG)];
+  });
+  return [tag(OPEN_TABS_TAG), ...written, tag(CLOSE_TABS_TAG)];
+}
+
+/** An expandable as `<details>`: its title's paragraphs as the summary's one line, then its body. */
+function expandable(node: JsonObject, at: At): FlowContent[] {
+  const fragments = childObjects(node, at, 'fragments');
+  const fragment = (name: string) => fragments.find(([f]) => f.fragment === name);
+  const title = fragment('expandable-title');
+  const body = fragment('expandable-body');
+  const paragraphs = title
+    ? childObjects(...title, 'nodes').map(([p, pAt]) => withoutTrailingBreaks(inlinePhrasing(p, pAt, 'html')))
+    : [];
+  const phrasing = paragraphs
+    .filter((p) => p.length > 0)
+    .flatMap((p, index): PhrasingContent[] => (index === 0 ? p : [{ type: 'text', value: ' ' }, ...p]));
+  let summary = toMarkdown({ type: 'paragraph', children: phrasing }, { extensions: [gfmToMarkdown()] });
+  while (summary.endsWith('\n')) summary = summary.slice(0, -1);
+  return [tag(OPEN_DETAILS), tag(summaryTag(summary)), ...(body ? blocks(...body) : []), tag(CLOSE_DETAILS)];
+}
+
+/** A file as `{% file src="/files/<id>" %}`; one whose reference has no URL is left out. */
+function file(node: JsonObject, at: At): FlowContent[] {
+  const dataAt = field(at, 'data');
+  const url = urlFromRef(asObject(asObject(node.data, dataAt).ref, field(dataAt, 'ref')));
+  return url === null ? [] : [tag(fileTag(url))];
+}
+
+const OPENING_TAG = /^\{% (?:hint|tabs|tab) /;
+const CLOSING_TAGS = new Set([CLOSE_HINT_TAG, CLOSE_TAB_TAG, CLOSE_TABS_TAG]);
+
+const isOpeningTag = (node: RootContent) =>
+  node.type === 'html' && (node.value === OPEN_TABS_TAG || OPENING_TAG.test(node.value));
+const isClosingTag = (node: RootContent) => node.type === 'html' && CLOSING_TAGS.has(node.value);
 
 /**
- * GitBook writes a hint's tags right against the paragraphs they enclose, with
- * no blank line. Only paragraphs: a paragraph's first line is escaped as one
- * (a `3.` or `===` in it is written `3\.`, `\===`), so the tag line stays a
- * line of text, and the parser reads it back wherever it ends up.
+ * GitBook writes the tags of hints and tabs right against the paragraphs they
+ * enclose, and against each other (`{% tabs %}` on the line before the first
+ * `{% tab %}`), with no blank line. Only paragraphs and tags: a paragraph's
+ * first line is escaped as one (a `3.` or `===` in it is written `3\.`,
+ * `\===`), so a tag line stays a line of text, and the parser reads it back
+ * wherever it ends up.
  */
-const hintTagsHugContent: Join = (left, right) => {
-  if (isHintTag(left) && (left as Html).value !== CLOSE_HINT_TAG && right.type === 'paragraph') return 0;
-  if (left.type === 'paragraph' && isHintTag(right) && (right as Html).value === CLOSE_HINT_TAG) return 0;
+const tagsHugContent: Join = (left, right) => {
+  if (isOpeningTag(left) && (right.type === 'paragraph' || isOpeningTag(right))) return 0;
+  if (isClosingTag(right) && (left.type === 'paragraph' || isClosingTag(left))) return 0;
   return undefined;
 };
 

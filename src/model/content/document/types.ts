@@ -217,6 +217,77 @@ export interface DocumentBlockTable {
   isVoid: true;
 }
 
+/** An uploaded file of the space, shown as a download; the spec's file block names nothing but a file. */
+export interface DocumentBlockFile {
+  object: 'block';
+  type: 'file';
+  key?: string;
+  data: { ref: ContentRefFile };
+  isVoid: true;
+}
+
+/** What a tab holds: the spec's `DocumentBlockTabsItem` children that markdown can express (no table). */
+export type DocumentTabsItemChild =
+  | DocumentEssentialBlock
+  | DocumentBlockCode
+  | DocumentBlockFile
+  | DocumentBlockImages
+  | DocumentBlockHint
+  | DocumentBlockQuote;
+
+export interface DocumentBlockTabsItem {
+  object: 'block';
+  type: 'tabs-item';
+  key?: string;
+  data: { title: string };
+  nodes: DocumentTabsItemChild[];
+}
+
+export interface DocumentBlockTabs {
+  object: 'block';
+  type: 'tabs';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentBlockTabsItem[];
+}
+
+/** What an expandable's body holds: the spec's `expandable-body` children that markdown can express. */
+export type DocumentExpandableBodyChild =
+  | DocumentEssentialBlock
+  | DocumentBlockImages
+  | DocumentBlockCode
+  | DocumentBlockTable
+  | DocumentBlockHint
+  | DocumentBlockQuote;
+
+export interface DocumentFragmentExpandableTitle {
+  object: 'fragment';
+  key?: string;
+  fragment: 'expandable-title';
+  type: 'expandable-title';
+  /** Exactly one. */
+  nodes: [DocumentBlockParagraph];
+}
+
+export interface DocumentFragmentExpandableBody {
+  object: 'fragment';
+  key?: string;
+  fragment: 'expandable-body';
+  type: 'expandable-body';
+  /** At least one. */
+  nodes: DocumentExpandableBodyChild[];
+}
+
+/** A block shown folded: its title, and its body once opened. */
+export interface DocumentBlockExpandable {
+  object: 'block';
+  type: 'expandable';
+  key?: string;
+  data: Record<string, never>;
+  fragments: [DocumentFragmentExpandableTitle, DocumentFragmentExpandableBody];
+  isVoid: true;
+}
+
 /** `DocumentBlocksEssentials`: what a hint holds. */
 export type DocumentEssentialBlock =
   | DocumentBlockParagraph
@@ -232,9 +303,11 @@ export type DocumentListItemChild =
   DocumentEssentialBlock | DocumentBlockCode | DocumentBlockHint | DocumentBlockQuote | DocumentBlockTable;
 
 /** `DocumentBlocksTopLevels`, for the block types markdown can express. */
-export type DocumentTopLevelBlock = DocumentListItemChild | DocumentBlockImages;
+export type DocumentTopLevelBlock =
+  DocumentListItemChild | DocumentBlockImages | DocumentBlockFile | DocumentBlockTabs | DocumentBlockExpandable;
 
-export type DocumentBlock = DocumentTopLevelBlock | DocumentBlockListItem | DocumentBlockCodeLine | DocumentBlockImage;
+export type DocumentBlock =
+  DocumentTopLevelBlock | DocumentBlockListItem | DocumentBlockCodeLine | DocumentBlockImage | DocumentBlockTabsItem;
 
 export interface JSONDocument {
   object: 'document';
