@@ -23,6 +23,8 @@ import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
 import { operationsRoutes } from './ops/routes.js';
+import { siteReaderRoutes } from './sites/reader/routes.js';
+import { appReaderRoutes } from './app-reader/routes.js';
 import { API_DESCRIPTION, API_TAGS, BEARER_SCHEME } from './ops/document.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { OrganizationSchema } from './orgs/schemas.js';
@@ -314,6 +316,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Before the routes: it wraps the handlers of those that declare themselves replayable.
   await app.register(answerStorePlugin, { db: app.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);
+  // The published reader: HTML for a site's audience, outside the API and its tokens.
+  await app.register(siteReaderRoutes);
+  // The app reader, where every urls.app leads: a member signs in with a token and reads what it may read.
+  await app.register(appReaderRoutes);
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);
   await app.register(integrationAssetRoutes);

@@ -124,7 +124,8 @@ export function extractPage(input: ExtractInput): ExtractedPage {
 
   let article: ReturnType<Readability<Element>['parse']> = null;
   try {
-    article = new Readability<Element>(document, {
+    // Readability types its input as the DOM's Document, which linkedom's is in all but name.
+    article = new Readability<Element>(document as unknown as ConstructorParameters<typeof Readability>[0], {
       keepClasses: true, // code blocks' language-* classes name their language
       maxElemsToParse: MAX_ELEMENTS,
       serializer: asElement,

@@ -112,6 +112,8 @@ declare module 'fastify' {
     authCacheSizes(): { tokens: number; maxTokens: number; failingAddresses: number; maxFailingAddresses: number };
     /** The onRequest hook that makes a route require a valid token. */
     authenticate: (request: FastifyRequest) => Promise<void>;
+    /** The caller of a token that came another way than the Authorization header (the web reader's session cookie). */
+    authenticateToken: (request: FastifyRequest, token: string | undefined) => Promise<Caller>;
   }
 }
 
@@ -128,13 +130,13 @@ export const authPlugin = fp<AuthOptions>(
       maxFailingAddresses: MAX_TRACKED_ADDRESSES,
     }));
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    /** The token's caller, or a 401 (recorded against the address): one lookup a few seconds, then the cache. */
+    const authenticateToken = async (request: FastifyRequest, token: string | undefined): Promise<Caller> => {
       const now = clock.now().getTime();
       const refuse = () => {
         failedAuth.recordFailure(request.ip, now);
         return new UnauthorizedError();
       };
-      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
       if (!token) throw refuse();
       const tokenHash = hashToken(token);
       const key = tokenHash.toString('base64');
@@ -149,12 +151,17 @@ export const authPlugin = fp<AuthOptions>(
         cache.set(key, entry, now);
       }
       if (entry.expiresAt !== null && entry.expiresAt <= now) throw refuse();
-
       request.caller = entry.caller;
+      return entry.caller;
+    };
+    app.decorate('authenticateToken', authenticateToken);
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const caller = await authenticateToken(request, BEARER.exec(request.headers.authorization ?? '')?.[1]);
       const scope = request.routeOptions.config.scope;
       // A route without a scope cannot start (requireScopeOnEveryRoute); refusing here too keeps the check closed.
       if (scope === undefined) throw new ForbiddenError('This operation declares no scope, so no token may call it');
-      if (scope !== 'none' && !scopesAllow(entry.caller.scopes, scope)) {
+      if (scope !== 'none' && !scopesAllow(caller.scopes, scope)) {
         throw new ForbiddenError(`This token lacks the "${scope}" scope this operation needs`);
       }
     });

@@ -1,6 +1,7 @@
 import { WorkPool, type WorkPoolOptions } from '../../../core/work-pool.js';
 import { checkDocumentBounds, checkMarkdownBounds } from './bounds.js';
 import type { JSONDocument } from './types.js';
+import type { RenderedDocument, RenderInput } from '../../reader/document-html.js';
 import type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
 
 export type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
@@ -50,6 +51,12 @@ export class Conversions {
   async readDocument(document: JSONDocument, field: string): Promise<ReadDocument> {
     const nodes = checkDocumentBounds(document, field);
     return this.pool.run('readDocument', document, { field, characters: documentCharacters(nodes) });
+  }
+
+  /** A page's document as the reader's HTML, with its headings for the table of contents. */
+  async toHtml(input: RenderInput, field: string): Promise<RenderedDocument> {
+    const nodes = checkDocumentBounds(input.document, field);
+    return this.pool.run('toHtml', input, { field, characters: documentCharacters(nodes) });
   }
 
   close(): Promise<void> {

@@ -6,12 +6,12 @@
 import { serveTasks, taskOutcome, type TaskOutcome } from '../../../core/work-pool.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { documentFacts, type DocumentFacts } from './facts.js';
-import { documentOfTree, markdownToDocument } from './from-markdown.js';
+import { documentOfTree, markdownToDocument, markdownTree } from './from-markdown.js';
 import { splitLeadingHeading } from './leading-heading.js';
-import { parseMarkdown } from './markdown-tree.js';
 import { urlDestinations, type UrlDestination } from './rewrite-urls.js';
 import { documentToMarkdown } from './to-markdown.js';
 import type { JSONDocument } from './types.js';
+import { renderDocument, type RenderedDocument, type RenderInput } from '../../reader/document-html.js';
 
 /** A page's markdown as written, read: what its frontmatter and leading `# Title` say, and the content left. */
 export interface ReadPage {
@@ -40,10 +40,10 @@ export interface StoredDocument {
   facts: DocumentFacts;
 }
 
-/** The stored forms of a page's markdown, from one parse: facts are read before the document is made from the tree. */
+/** The stored forms of a page's markdown, from one parse and one reading of its block tags. */
 export function toStoredDocument(markdown: string): TaskOutcome<StoredDocument> {
   return taskOutcome(() => {
-    const tree = parseMarkdown(markdown);
+    const tree = markdownTree(markdown);
     const facts = documentFacts(tree);
     return { documentJson: JSON.stringify(documentOfTree(tree)), facts };
   });
@@ -74,5 +74,10 @@ export function readDocument(document: JSONDocument): TaskOutcome<ReadDocument> 
   });
 }
 
+/** A page's document as the reader's HTML, with its headings. */
+export function toHtml(input: RenderInput): TaskOutcome<RenderedDocument> {
+  return taskOutcome(() => renderDocument(input));
+}
+
 /** The pool's entry: runs the named task. */
-export default serveTasks({ toDocumentJson, toStoredDocument, toMarkdown, readPage, readDocument });
+export default serveTasks({ toDocumentJson, toStoredDocument, toMarkdown, readPage, readDocument, toHtml });

@@ -18,10 +18,14 @@ export class FileUrlSigner {
     this.key = createHmac('sha256', serviceSecret).update('file-download-urls').digest();
   }
 
+  /** When URLs signed at `now` expire: the same for every URL signed in one window, so it can key what holds them. */
+  expiryOf(now: Date): number {
+    return (Math.floor(now.getTime() / 1000 / this.ttlSeconds) + 2) * this.ttlSeconds;
+  }
+
   /** A URL valid for between one and two TTLs from `now`. */
   sign(versionId: string, name: string, now: Date): string {
-    const windowSeconds = this.ttlSeconds;
-    const expires = (Math.floor(now.getTime() / 1000 / windowSeconds) + 2) * windowSeconds;
+    const expires = this.expiryOf(now);
     const signature = this.signature(versionId, expires);
     return `${this.urls.service('files', versionId, name)}?expires=${expires}&signature=${signature}`;
   }

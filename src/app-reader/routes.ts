@@ -1,0 +1,308 @@
+import cookie from '@fastify/cookie';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { h } from 'hastscript';
+import type { Caller } from '../model/access/auth.js';
+import type { Scope } from '../model/access/scopes.js';
+import { ApiError } from '../core/errors.js';
+import type { ThemeChoice } from '../model/reader/layout.js';
+import { READER_CSS, READER_CSS_ETAG } from '../model/reader/styles.js';
+import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
+import { appPage, notFound, type AppAnswer } from './shell.js';
+import { appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
+import { pageAddressInApp, spacePage } from './space-pages.js';
+
+const THEME_COOKIE = 'quire_theme';
+const THEMES: readonly ThemeChoice[] = ['light', 'dark', 'auto'];
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
+const MAX_TOKEN_LENGTH = 512;
+
+/**
+ * The app reader at `/app/...`, where every `urls.app` of the API leads: a
+ * person signs in by pasting an API token, then reads what the API would let
+ * that token read (spaces, a change request's content with its changes
+ * marked, organizations, collections, sites, specs, integrations). It only
+ * reads: its one form that changes anything is the session's.
+ */
+export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(cookie);
+  // The sign-in form posts as browsers do; this plugin alone reads such bodies.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  const hidden = { hide: true } as const;
+
+  app.get('/app', { schema: { ...hidden, querystring: AppQuery } }, async (request, reply) => {
+    const caller = await sessionCaller(app, request, reply, 'organization:read');
+    if (!caller) return send(reply, signInPage(app, request.query.next, undefined, themeOf(request)));
+    return send(reply, await homePage(app, caller, themeOf(request), request.url));
+  });
+
+  app.post(
+    '/app/sign-in',
+    {
+      schema: {
+        ...hidden,
+        body: Type.Object({
+          token: Type.String({ maxLength: MAX_TOKEN_LENGTH }),
+          next: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const context = app.context;
+      if (!sameOrigin(context, request)) throw new ApiError(403, 'Sign in from this service’s own page');
+      const token = request.body.token.trim();
+      try {
+        await app.authenticateToken(request, token);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode !== 401) throw error;
+        return send(
+          reply,
+          signInPage(
+            app,
+            request.body.next,
+            'That token does not work: it is unknown, revoked or expired.',
+            themeOf(request),
+          ),
+          401,
+        );
+      }
+      startSession(context, reply, token);
+      return reply.redirect(appPathOrHome(context, request.body.next), 303);
+    },
+  );
+
+  app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
+    if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');
+    endSession(app.context, reply);
+    return reply.redirect(app.context.urls.app(), 303);
+  });
+
+  app.get('/app/~/theme', { schema: { ...hidden, querystring: AppQuery } }, async (request, reply) => {
+    const chosen = request.query.set as ThemeChoice | undefined;
+    if (chosen && THEMES.includes(chosen)) {
+      void reply.setCookie(THEME_COOKIE, chosen, {
+        path: appPath(app.context),
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: app.context.config.publicUrl.startsWith('https:'),
+        maxAge: 365 * 24 * 3600,
+      });
+    }
+    const back = request.query.back ? new URL(request.query.back, app.context.config.publicUrl).pathname : undefined;
+    return reply.redirect(appPathOrHome(app.context, back), 303);
+  });
+
+  app.get('/app/~/reader.css', { schema: hidden }, async (request, reply) => {
+    void reply.header('etag', READER_CSS_ETAG).header('cache-control', 'public, max-age=31536000, immutable');
+    if (request.headers['if-none-match'] === READER_CSS_ETAG) return reply.code(304).send();
+    return reply.type('text/css; charset=utf-8').send(READER_CSS);
+  });
+
+  /** A page for a signed-in caller with `scope`; others are sent to sign in and brought back. */
+  const page = <P>(
+    url: string,
+    scope: Scope,
+    params: ReturnType<typeof Type.Object>,
+    answer: (
+      caller: Caller,
+      params: P,
+      request: FastifyRequest,
+      theme: ThemeChoice | undefined,
+    ) => Promise<AppAnswer | string>,
+  ) =>
+    app.get(url, { schema: { ...hidden, params, querystring: AppQuery } }, async (request, reply) => {
+      const caller = await sessionCaller(app, request, reply, scope);
+      if (!caller) {
+        const next = encodeURIComponent(request.url.split('?')[0]!);
+        return reply.redirect(`${app.context.urls.app()}?next=${next}`, 302);
+      }
+      const result = await answer(caller, request.params as P, request, themeOf(request));
+      if (typeof result === 'string') return reply.redirect(result, 302);
+      return send(reply, result);
+    });
+
+  const back = (request: FastifyRequest) => request.url.split('?')[0]!;
+  type OrgParams = { organizationId: string };
+  type SpaceParams = OrgParams & { spaceId: string; '*'?: string; changeRequest?: string };
+
+  page<OrgParams>(
+    '/app/o/:organizationId',
+    'organization:read',
+    Type.Object({ organizationId: Id }),
+    (caller, p, request, theme) => organizationPage(app.context, caller, p.organizationId, theme, back(request)),
+  );
+  const spaceParams = Type.Object({ organizationId: Id, spaceId: Id });
+  const readSpace = (caller: Caller, p: SpaceParams, request: FastifyRequest, theme: ThemeChoice | undefined) =>
+    spacePage(
+      app.context,
+      caller,
+      {
+        organizationId: p.organizationId,
+        spaceId: p.spaceId,
+        changeRequest: p.changeRequest,
+        pagePath: (p['*'] ?? '')
+          .split('/')
+          .filter((segment) => segment !== '')
+          .join('/'),
+      },
+      theme,
+      back(request),
+    );
+  page<SpaceParams>('/app/o/:organizationId/s/:spaceId', 'space:read', spaceParams, readSpace);
+  page<SpaceParams>(
+    '/app/o/:organizationId/s/:spaceId/*',
+    'space:read',
+    Type.Object({ organizationId: Id, spaceId: Id, '*': Type.String({ maxLength: 2048 }) }),
+    readSpace,
+  );
+  page<SpaceParams>(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest',
+    'space:read',
+    Type.Object({ organizationId: Id, spaceId: Id, changeRequest: Id }),
+    readSpace,
+  );
+  page<SpaceParams>(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/*',
+    'space:read',
+    Type.Object({ organizationId: Id, spaceId: Id, changeRequest: Id, '*': Type.String({ maxLength: 2048 }) }),
+    readSpace,
+  );
+  page<SpaceParams & { pageId: string }>(
+    '/app/o/:organizationId/s/:spaceId/~/page/:pageId',
+    'space:read',
+    Type.Object({ organizationId: Id, spaceId: Id, pageId: Id }),
+    async (caller, p, request, theme) =>
+      (await pageAddressInApp(app.context, caller, p.organizationId, p.spaceId, p.pageId)) ??
+      notFound(app.context, caller, theme, back(request)),
+  );
+  page<OrgParams & { collectionId: string }>(
+    '/app/o/:organizationId/c/:collectionId',
+    'space:read',
+    Type.Object({ organizationId: Id, collectionId: Id }),
+    (caller, p, request, theme) =>
+      collectionPage(app.context, caller, p.organizationId, p.collectionId, theme, back(request)),
+  );
+  page<OrgParams & { siteId: string }>(
+    '/app/o/:organizationId/sites/:siteId',
+    'site:read',
+    Type.Object({ organizationId: Id, siteId: Id }),
+    (caller, p, request, theme) => sitePage(app.context, caller, p.organizationId, p.siteId, theme, back(request)),
+  );
+  page<OrgParams & { slug: string }>(
+    '/app/o/:organizationId/openapi/:slug',
+    'openapi:read',
+    Type.Object({ organizationId: Id, slug: Type.String({ minLength: 1, maxLength: 100 }) }),
+    (caller, p, request, theme) => specPage(app.context, caller, p.organizationId, p.slug, theme, back(request)),
+  );
+  page<OrgParams & { name: string }>(
+    '/app/o/:organizationId/integrations/:name',
+    'integration:read',
+    Type.Object({ organizationId: Id, name: Type.String({ minLength: 1, maxLength: 100 }) }),
+    (caller, p, request, theme) => integrationPage(app.context, caller, p.name, p.organizationId, theme, back(request)),
+  );
+  page<{ name: string }>(
+    '/app/integrations/:name',
+    'integration:read',
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+    (caller, p, request, theme) => integrationPage(app.context, caller, p.name, undefined, theme, back(request)),
+  );
+};
+
+function themeOf(request: FastifyRequest): ThemeChoice | undefined {
+  const value = request.cookies[THEME_COOKIE] as ThemeChoice | undefined;
+  return value && THEMES.includes(value) ? value : undefined;
+}
+
+/** The app shows unpublished work: pages run no script, load only the service's own styles, and are never cached. */
+const APP_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function send(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyReply {
+  if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
+  return reply
+    .code(status ?? answer.status)
+    .header('content-security-policy', APP_POLICY)
+    .header('cache-control', 'private, no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(answer.html);
+}
+
+/** The sign-in page: one field for an API token, which the service keeps in an HttpOnly cookie. */
+function signInPage(
+  app: FastifyInstance,
+  next: string | undefined,
+  error: string | undefined,
+  theme: ThemeChoice | undefined,
+): AppAnswer {
+  const context = app.context;
+  return appPage(context, undefined, theme, 200, {
+    title: 'Sign in',
+    home: { href: context.urls.app(), title: 'Quire' },
+    main: [
+      h('div.sign-in', [
+        h('h1', 'Sign in'),
+        h(
+          'p',
+          'Paste an API token to read what it may read. The token stays in this browser, in a cookie scripts cannot read; sign out to remove it.',
+        ),
+        ...(error ? [h('p.error', { role: 'alert' }, error)] : []),
+        h('form', { action: context.urls.app('sign-in'), method: 'post' }, [
+          h('label', { htmlFor: 'quire-token' }, 'API token'),
+          h('input', {
+            id: 'quire-token',
+            name: 'token',
+            type: 'password',
+            autocomplete: 'off',
+            required: true,
+            maxLength: MAX_TOKEN_LENGTH,
+          }),
+          ...(next ? [h('input', { type: 'hidden', name: 'next', value: appPathOrHome(context, next) })] : []),
+          h('button', { type: 'submit' }, 'Sign in'),
+        ]),
+        h('p', ['No token yet? An admin can issue you one, or make one with the CLI (see the README).']),
+      ]),
+    ],
+    back: new URL(context.urls.app()).pathname,
+  });
+}
+
+/** The app's home: the organizations the signed-in person belongs to. */
+async function homePage(
+  app: FastifyInstance,
+  caller: Caller,
+  theme: ThemeChoice | undefined,
+  url: string,
+): Promise<AppAnswer> {
+  const context = app.context;
+  const organizations = await context.db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['o.id', 'o.title'])
+    .where('m.user_id', '=', caller.userId)
+    .where('m.disabled', '=', false)
+    .orderBy('o.title')
+    .limit(500)
+    .execute();
+  return appPage(context, caller, theme, 200, {
+    title: 'Your organizations',
+    home: { href: context.urls.app(), title: 'Quire' },
+    main: [
+      h('h1', 'Your organizations'),
+      organizations.length === 0
+        ? h('p', 'You belong to no organization yet.')
+        : h(
+            'ul.card-list',
+            organizations.map((organization) =>
+              h('li', h('a', { href: context.urls.app('o', organization.id) }, organization.title)),
+            ),
+          ),
+    ],
+    back: url.split('?')[0]!,
+  });
+}

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import type { Caller } from '../model/access/auth.js';
+import type { Context } from '../model/context.js';
+import type { RenderedHeading } from '../model/reader/document-html.js';
+import { renderReaderPage, type ThemeChoice } from '../model/reader/layout.js';
+import { READER_CSS_ETAG } from '../model/reader/styles.js';
+
+/** What an app reader page answers: the page, or where to go instead. */
+export type AppAnswer =
+  { kind: 'page'; status: 200 | 404; html: string; etag: string } | { kind: 'redirect'; location: string };
+
+export interface AppPage {
+  title: string;
+  /** What the header's title links to and says: the organization, or the app's home. */
+  home: { href: string; title: string };
+  sidebar?: ElementContent[];
+  main: ElementContent[];
+  toc?: RenderedHeading[];
+  /** This page's address, where the theme switch comes back to. */
+  back: string;
+}
+
+/**
+ * An app reader page: the reader's theme, for a signed-in member, never
+ * indexed (the app shows unpublished work), with a sign-out button.
+ */
+export function appPage(
+  context: Context,
+  caller: Caller | undefined,
+  theme: ThemeChoice | undefined,
+  status: 200 | 404,
+  page: AppPage,
+): AppAnswer {
+  const html = renderReaderPage({
+    lang: 'en',
+    theme: theme ?? 'auto',
+    themeToggle: true,
+    title: page.title,
+    siteTitle: page.home.title,
+    noIndex: true,
+    stylesheets: [`${context.urls.app('~', 'reader.css')}?v=${READER_CSS_ETAG.slice(1, 13)}`],
+    favicon: 'data:,',
+    home: page.home.href,
+    sections: [],
+    headerLinks: [],
+    account: caller ? { name: caller.displayName, signOutAction: context.urls.app('sign-out') } : undefined,
+    themeAction: context.urls.app('~', 'theme'),
+    back: page.back,
+    sidebar: page.sidebar ?? [],
+    main: page.main,
+    toc: page.toc ?? [],
+    footer: { groups: [], trademark: true },
+  });
+  const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+  return { kind: 'page', status, html, etag };
+}
+
+/** The page for anything the caller cannot see or that is not there: the same answer for both, as the API gives. */
+export function notFound(context: Context, caller: Caller | undefined, theme: ThemeChoice | undefined, back: string) {
+  return appPage(context, caller, theme, 404, {
+    title: 'Not found',
+    home: { href: context.urls.app(), title: 'Quire' },
+    main: [
+      h('div.message', [
+        h('h1', 'Not found'),
+        h('p', ['Nothing here is visible to you. ', h('a', { href: context.urls.app() }, 'Go to your organizations')]),
+      ]),
+    ],
+    back,
+  });
+}

@@ -1,0 +1,184 @@
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import { ApiError } from '../core/errors.js';
+import type { Caller } from '../model/access/auth.js';
+import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
+import type { SpaceWithAccess } from '../model/access/space-queries.js';
+import { changeRequestIn } from '../model/change-requests/access.js';
+import { pageAppUrl, type ContentPlace } from '../model/content/present.js';
+import type { ContentTree, PageState } from '../model/content/tree.js';
+import type { Context } from '../model/context.js';
+import type { ThemeChoice } from '../model/reader/layout.js';
+import { changeMark, pageTree, type PageMark } from '../model/reader/navigation.js';
+import {
+  isReadable,
+  pagesInOrder,
+  renderedPage,
+  type LinkAddresses,
+  type SpaceContent,
+} from '../model/reader/page-content.js';
+import { trustedHtml } from '../model/reader/layout.js';
+import { appPage, notFound, type AppAnswer } from './shell.js';
+
+/** Which content of a space the address names: its current revision, or a change request's. */
+export interface SpaceAddress {
+  organizationId: string;
+  spaceId: string;
+  /** The change request's id or number, as its app address carries it. */
+  changeRequest?: string | undefined;
+  /** The page path, slugs joined by `/`; empty for the first page. */
+  pagePath: string;
+}
+
+/** The content being read, with what the change request does to it when it is one's. */
+interface Reading {
+  space: SpaceWithAccess;
+  place: ContentPlace;
+  content: SpaceContent;
+  changes?: { number: number; subject: string; status: string; marks: Map<string, PageMark>; removed: PageState[] };
+}
+
+/**
+ * A space read in the app, as its API reads it: the current revision to
+ * whoever may see the space (members by role; others where the space's
+ * visibility opens it), a change request's to members only. Anything else is
+ * the same 404 as an unknown space.
+ */
+export async function spacePage(
+  context: Context,
+  caller: Caller,
+  address: SpaceAddress,
+  theme: ThemeChoice | undefined,
+  back: string,
+): Promise<AppAnswer> {
+  let reading: Reading;
+  try {
+    reading = await read(context, caller, address);
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 404) return notFound(context, caller, theme, back);
+    throw error;
+  }
+  const { space, place, content } = reading;
+  const { tree } = content;
+  if (space.organization_id !== address.organizationId) return notFound(context, caller, theme, back);
+  const page = address.pagePath === '' ? pagesInOrder(tree).find(isReadable) : tree.pageAtPath(address.pagePath);
+  const addressOf = (target: PageState) => pageAppUrl(context.urls, place, tree.pathOf(target.pageId));
+  const sidebar = pageTree(tree, page?.pageId, addressOf, (target) => reading.changes?.marks.get(target.pageId));
+  const home = { href: context.urls.app('o', space.organization_id), title: space.title };
+  const banner = reading.changes ? [changeBanner(reading.changes)] : [];
+  if (!page || !isReadable(page)) {
+    const inside = page && tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
+    if (inside) return { kind: 'redirect', location: addressOf(inside) };
+    const empty = !page && address.pagePath === '';
+    return appPage(context, caller, theme, empty ? 200 : 404, {
+      title: empty ? space.title : 'Page not found',
+      home,
+      sidebar,
+      main: [
+        ...banner,
+        h('h1', empty ? space.title : 'Page not found'),
+        h('p', empty ? 'This space has no pages yet.' : 'There is no page at this address.'),
+      ],
+      back,
+    });
+  }
+  const links: LinkAddresses = {
+    pageInSpace: addressOf,
+    pageElsewhere: (spaceId, pageId) => context.urls.app('o', space.organization_id, 's', spaceId, '~', 'page', pageId),
+  };
+  const placeKey = `app|${place.organizationId}|${place.changeRequestId ?? ''}`;
+  const rendered = await renderedPage(context, content, page, links, placeKey);
+  const mark = reading.changes?.marks.get(page.pageId);
+  return appPage(context, caller, theme, 200, {
+    title: page.title,
+    home,
+    sidebar,
+    main: [
+      ...banner,
+      h('article', [
+        h('h1', [page.title, ...(mark ? [changeMark(mark)] : [])]),
+        ...(page.description ? [h('p.page-description', page.description)] : []),
+        trustedHtml(rendered.html),
+      ]),
+    ],
+    toc: rendered.headings,
+    back,
+  });
+}
+
+async function read(context: Context, caller: Caller, address: SpaceAddress): Promise<Reading> {
+  if (address.changeRequest === undefined) {
+    const { space } = await findVisibleSpace(context, address.spaceId, caller.userId);
+    const point = await context.content.revision(space.id, space.organization_id, space.revision_id);
+    if (!point) throw new ApiError(404, 'No revision');
+    const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null };
+    return { space, place, content: { point, tree: await context.content.tree(point) } };
+  }
+  const { space } = await findSpaceAsMember(context, address.spaceId, caller.userId);
+  const changeRequest = await changeRequestIn(context, space.id, address.changeRequest);
+  const [point, base] = await Promise.all([
+    context.content.revision(space.id, space.organization_id, changeRequest.revision_id),
+    context.content.revision(space.id, space.organization_id, changeRequest.revision_initial_id),
+  ]);
+  if (!point || !base) throw new ApiError(404, 'No revision');
+  const [tree, baseTree] = await Promise.all([context.content.tree(point), context.content.tree(base)]);
+  const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id };
+  return {
+    space,
+    place,
+    content: { point, tree },
+    changes: {
+      number: changeRequest.number,
+      subject: changeRequest.subject,
+      status: changeRequest.status,
+      ...changesBetween(baseTree, tree),
+    },
+  };
+}
+
+/** What a change request does to the pages it started from: pages it adds, changes and removes. */
+function changesBetween(base: ContentTree, changed: ContentTree) {
+  const marks = new Map<string, PageMark>();
+  for (const page of changed.pages.values()) {
+    const before = base.pages.get(page.pageId);
+    if (!before) marks.set(page.pageId, 'added');
+    else if (before.versionId !== page.versionId) marks.set(page.pageId, 'changed');
+  }
+  const removed = [...base.pages.values()].filter((page) => !changed.pages.has(page.pageId));
+  return { marks, removed };
+}
+
+function changeBanner(changes: NonNullable<Reading['changes']>): ElementContent {
+  const counts = [...changes.marks.values()];
+  const added = counts.filter((mark) => mark === 'added').length;
+  const changed = counts.length - added;
+  return h('div.change-banner', { role: 'note' }, [
+    h('strong', `Change request #${changes.number}: ${changes.subject || 'Untitled'}`),
+    ` (${changes.status}). It adds ${added} page${added === 1 ? '' : 's'}, changes ${changed}`,
+    changes.removed.length > 0
+      ? ` and removes ${changes.removed.length}: ${changes.removed.map((page) => page.title).join(', ')}.`
+      : '.',
+  ]);
+}
+
+/** Where a page of a space is read in the app, for links from another space's pages. */
+export async function pageAddressInApp(
+  context: Context,
+  caller: Caller,
+  organizationId: string,
+  spaceId: string,
+  pageId: string,
+): Promise<string | undefined> {
+  try {
+    const { space } = await findVisibleSpace(context, spaceId, caller.userId);
+    if (space.organization_id !== organizationId) return undefined;
+    const point = await context.content.revision(space.id, space.organization_id, space.revision_id);
+    if (!point) return undefined;
+    const tree = await context.content.tree(point);
+    if (!tree.pages.has(pageId)) return undefined;
+    return pageAppUrl(context.urls, { organizationId, spaceId: space.id, changeRequestId: null }, tree.pathOf(pageId));
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 404) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,269 @@
+import cookie from '@fastify/cookie';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../model/context.js';
+import { admit, type SiteCookie } from './audience.js';
+import type { ThemeChoice } from '../../model/reader/layout.js';
+import { llmsFull, llmsIndex, pageAsMarkdown, robots, sitemap } from './machine.js';
+import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
+import { readerSite } from './site-cache.js';
+import { addressIn, openSite, pageAddress, readPageAt, type OpenSite, type ReaderAnswer } from './site-reader.js';
+import { spaceContent } from '../../model/reader/page-content.js';
+import { READER_CSS, READER_CSS_ETAG } from '../../model/reader/styles.js';
+import { siteCss } from './theme-css.js';
+import { allSiteSpaces } from '../structure/tree.js';
+
+const THEME_COOKIE = 'quire_theme';
+const THEMES: readonly ThemeChoice[] = ['light', 'dark', 'auto'];
+
+const SiteParams = Type.Object({ site: Type.String({ minLength: 1, maxLength: 100 }) });
+const PathParams = Type.Object({
+  site: Type.String({ minLength: 1, maxLength: 100 }),
+  '*': Type.String({ maxLength: 2048 }),
+});
+/** What the reader reads in an address: anything, as strings (share keys, tokens, claims, a query), bounded. */
+const ReaderQuery = Type.Record(Type.String(), Type.String({ maxLength: 8192 }));
+
+/**
+ * The published reader, `/s/{basename or site id}/...`: the site's pages as
+ * HTML (and markdown, llms.txt, sitemap.xml, robots.txt) for its audience,
+ * with no API token. Who may read is the site's: an unpublished site is a
+ * 404 to everyone here (members preview it through the API).
+ */
+export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(cookie);
+  const context = () => app.context;
+  const hidden = { hide: true } as const;
+
+  app.get('/s/:site', { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } }, (request, reply) =>
+    withSite(context(), request, reply, (open) => readPageAt(context(), open, [], themeOf(request)).then(send(reply))),
+  );
+
+  app.get('/s/:site/*', { schema: { ...hidden, params: PathParams, querystring: ReaderQuery } }, (request, reply) =>
+    withSite(context(), request, reply, async (open) => {
+      const segments = request.params['*'].split('/').filter((segment) => segment !== '');
+      const last = segments.at(-1);
+      if (last?.endsWith('.md')) {
+        const markdown = await pageAsMarkdown(context(), open, [...segments.slice(0, -1), last.slice(0, -3)]);
+        if (markdown === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('No page here\n');
+        return sendText(reply, open, 'text/markdown; charset=utf-8', markdown);
+      }
+      return send(reply)(await readPageAt(context(), open, segments, themeOf(request)));
+    }),
+  );
+
+  app.get(
+    '/s/:site/~/search',
+    { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } },
+    (request, reply) =>
+      withSite(context(), request, reply, async (open) => {
+        const query = (request.query.q ?? '').slice(0, MAX_QUERY_LENGTH);
+        return send(reply)(await searchPage(context(), open, query, themeOf(request)));
+      }),
+  );
+
+  app.get(
+    '/s/:site/~/go/:spaceId/:pageId',
+    {
+      schema: {
+        ...hidden,
+        params: Type.Object({
+          site: Type.String({ minLength: 1, maxLength: 100 }),
+          spaceId: Type.String({ minLength: 1, maxLength: 64 }),
+          pageId: Type.String({ minLength: 1, maxLength: 64 }),
+        }),
+        querystring: ReaderQuery,
+      },
+    },
+    (request, reply) =>
+      withSite(context(), request, reply, async (open) => {
+        const siteSpace = allSiteSpaces(open.structure).find(
+          (candidate) => candidate.space.id === request.params.spaceId,
+        );
+        const content = siteSpace && (await spaceContent(context(), siteSpace.space));
+        const page = content?.tree.pages.get(request.params.pageId);
+        if (!siteSpace || !content || !page)
+          return send(reply)(await readPageAt(context(), open, ['~', 'go'], themeOf(request)));
+        return reply.redirect(pageAddress(context(), open, siteSpace, content.tree.pathOf(page.pageId)), 302);
+      }),
+  );
+
+  app.get(
+    '/s/:site/~/theme',
+    { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } },
+    (request, reply) =>
+      withSite(context(), request, reply, (open) => {
+        const home = addressIn(context(), open);
+        const chosen = request.query.set as ThemeChoice | undefined;
+        const back = request.query.back;
+        if (chosen && THEMES.includes(chosen)) {
+          void reply.setCookie(THEME_COOKIE, chosen, cookieOptions(context(), request.params.site, 365 * 24 * 3600));
+        }
+        // Back to a page of this site only: the switch must not send visitors to another site's address.
+        const location = back && (back === home || back.startsWith(`${home}/`)) ? back : home;
+        return Promise.resolve(reply.redirect(location, 303));
+      }),
+  );
+
+  app.get('/s/:site/~/reader.css', { schema: { ...hidden, params: SiteParams } }, (request, reply) =>
+    Promise.resolve(sendAsset(request, reply, 'text/css; charset=utf-8', READER_CSS, READER_CSS_ETAG)),
+  );
+
+  app.get(
+    '/s/:site/~/site.css',
+    { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } },
+    (request, reply) =>
+      withSite(context(), request, reply, (open) => {
+        const { css, etag } = siteCss(open.settings);
+        return Promise.resolve(sendAsset(request, reply, 'text/css; charset=utf-8', css, etag));
+      }),
+  );
+
+  const machineRoute = (
+    url: string,
+    type: string,
+    make: (context: Context, open: OpenSite) => Promise<string> | string,
+  ) =>
+    app.get(url, { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } }, (request, reply) =>
+      withSite(context(), request, reply, async (open) => sendText(reply, open, type, await make(context(), open))),
+    );
+  machineRoute('/s/:site/llms.txt', 'text/plain; charset=utf-8', llmsIndex);
+  machineRoute('/s/:site/llms-full.txt', 'text/plain; charset=utf-8', llmsFull);
+  machineRoute('/s/:site/sitemap.xml', 'application/xml; charset=utf-8', sitemap);
+  machineRoute('/s/:site/robots.txt', 'text/plain; charset=utf-8', robots);
+};
+
+/**
+ * Finds the site, admits the visitor (or keeps their key or token in a cookie
+ * and sends them on without it, or to the site's sign-in), then runs `serve`.
+ */
+async function withSite(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  serve: (open: OpenSite) => Promise<unknown>,
+): Promise<unknown> {
+  // Every reader route's schema has the site's name in its params and a record of strings as its query.
+  const params = request.params as { site: string };
+  const query = request.query as Record<string, string | undefined>;
+  const read = await readerSite(context, params.site);
+  const site = read?.site;
+  if (!read || !site) return messagePage(reply, 404, 'Site not found', 'There is no published site at this address.');
+  const admission = await admit(context, site, { query, cookies: request.cookies });
+  switch (admission.kind) {
+    case 'not-found':
+      return messagePage(reply, 404, 'Site not found', 'There is no published site at this address.');
+    case 'remember': {
+      for (const kept of admission.cookies) setSiteCookie(context, reply, params.site, kept);
+      return reply.redirect(withoutCredentials(request.url), 303);
+    }
+    case 'sign-in': {
+      if (admission.fallbackUrl) {
+        const target = new URL(admission.fallbackUrl);
+        // Where to come back to with a token: this address at the service's public base, without its query.
+        // The lookbehind starts the match where a run of slashes starts (see core/urls.ts).
+        const base = context.urls.service().replace(/(?<!\/)\/+$/, '');
+        target.searchParams.set('location', `${base}${request.url.split('?')[0]}`);
+        return reply.redirect(target.toString(), 302);
+      }
+      return messagePage(
+        reply,
+        401,
+        'Sign-in needed',
+        'This site is for signed-in visitors. Open it from the link your sign-in gives you.',
+      );
+    }
+    case 'admitted': {
+      void reply.header('vary', 'cookie');
+      return serve(openSite(read, admission.visitor));
+    }
+  }
+}
+
+function themeOf(request: FastifyRequest): ThemeChoice | undefined {
+  const value = request.cookies[THEME_COOKIE] as ThemeChoice | undefined;
+  return value && THEMES.includes(value) ? value : undefined;
+}
+
+/** The address without the share key, token and claims it carried: they live in cookies from now on. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url, 'http://reader.invalid');
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (name === 'share' || name === 'jwt_token' || name.startsWith('visitor.')) parsed.searchParams.delete(name);
+  }
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+function cookieOptions(context: Context, siteName: string, maxAge: number | undefined) {
+  return {
+    path: new URL(context.urls.site(siteName)).pathname,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: context.config.publicUrl.startsWith('https:'),
+    ...(maxAge !== undefined ? { maxAge } : {}),
+  };
+}
+
+function setSiteCookie(context: Context, reply: FastifyReply, siteName: string, kept: SiteCookie): void {
+  void reply.setCookie(kept.name, kept.value, cookieOptions(context, siteName, kept.maxAge));
+}
+
+/**
+ * Pages may show images from anywhere on the web (they are the authors'), load
+ * styles and send forms only to the service itself, and run no script at all.
+ */
+function readerPolicy(context: Context): string {
+  const origin = new URL(context.config.publicUrl).origin;
+  return [
+    "default-src 'none'",
+    `style-src 'self' ${origin}`,
+    `img-src 'self' ${origin} https: data:`,
+    `form-action 'self' ${origin}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function send(reply: FastifyReply) {
+  return (answer: ReaderAnswer): FastifyReply => {
+    if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
+    const request = reply.request;
+    void reply
+      .header('content-security-policy', readerPolicy(request.server.context))
+      .header('etag', answer.etag)
+      .header('cache-control', 'private, no-cache');
+    if (answer.status === 200 && request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    return reply.code(answer.status).type('text/html; charset=utf-8').send(answer.html);
+  };
+}
+
+function sendText(reply: FastifyReply, open: OpenSite, type: string, text: string): FastifyReply {
+  void reply.header('cache-control', 'private, no-cache');
+  if (!open.indexable) void reply.header('x-robots-tag', 'noindex');
+  return reply.type(type).send(text);
+}
+
+function sendAsset(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: string,
+  body: string,
+  etag: string,
+): FastifyReply {
+  // Pages name assets with their version in the address, so a copy stays good for a year.
+  void reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable');
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.type(type).send(body);
+}
+
+function messagePage(reply: FastifyReply, status: 401 | 404, title: string, message: string): FastifyReply {
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(status)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style></head><body><main><h1>${escape(title)}</h1><p>${escape(message)}</p></main></body></html>`,
+    );
+}

@@ -1,0 +1,48 @@
+import { WeightedLru } from '../../core/weighted-lru.js';
+import type { Context } from '../../model/context.js';
+import type { SiteRow } from '../queries.js';
+import { loadStructure } from '../structure/queries.js';
+import type { StoredStructure } from '../structure/tree.js';
+import { findSiteByName } from './site-lookup.js';
+
+/** A site as the reader serves it: its row and stored structure, read together. */
+export interface ReaderSite {
+  site: SiteRow;
+  stored: StoredStructure;
+  /** The site's generation in the structure cache when it was read: what pages made from it are keyed by. */
+  generation: number;
+}
+
+interface Entry extends ReaderSite {
+  expiresAt: number;
+}
+
+const MAX_SITES = 2_000;
+const cached = new WeakMap<Context, WeightedLru<string, Entry>>();
+
+/**
+ * The site an address names, with its structure: read from the database, then
+ * kept SITE_CACHE_TTL_MS as the published structure of the API is. A change
+ * made on this instance drops it at once (the site's scope in the structure
+ * cache moves on); one made on another shows within the TTL. The content of
+ * its spaces is not kept here: their current revisions are read per request.
+ */
+export async function readerSite(context: Context, name: string): Promise<ReaderSite | undefined> {
+  const ttlMs = context.config.siteCacheTtlMs;
+  let sites = cached.get(context);
+  if (!sites) {
+    sites = new WeightedLru(MAX_SITES, () => 1);
+    cached.set(context, sites);
+  }
+  const key = name.toLowerCase();
+  const hit = sites.get(key);
+  const now = Date.now();
+  if (hit && hit.expiresAt > now && hit.generation === context.siteStructures.generationOf(hit.site.id)) return hit;
+
+  const site = await findSiteByName(context.db, name);
+  if (!site) return undefined;
+  const generation = context.siteStructures.generationOf(site.id);
+  const read = { site, stored: await loadStructure(context.db, site), generation };
+  if (ttlMs > 0) sites.set(key, { ...read, expiresAt: now + ttlMs });
+  return read;
+}

@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import { WeightedLru } from '../../core/weighted-lru.js';
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import type { Context } from '../../model/context.js';
+import type { PageState } from '../../model/content/tree.js';
+import { safeUrl } from '../../model/reader/document-html.js';
+import { siteAddress } from '../addresses.js';
+import { conditionHolds } from '../adaptive/evaluate.js';
+import { siteCustomization } from '../customization/settings.js';
+import type { SiteCustomizationSettings } from '../customization/schemas.js';
+import type { SiteRow } from '../queries.js';
+import { allSiteSpaces, siteSpacesIn, type SiteSpaceRow, type Structure } from '../structure/tree.js';
+import type { Visitor } from './audience.js';
+import type { ReaderSite } from './site-cache.js';
+import {
+  renderReaderPage,
+  trustedHtml,
+  type HeaderLink,
+  type PageParts,
+  type ThemeChoice,
+} from '../../model/reader/layout.js';
+import { pageTree, spaceSwitcher } from '../../model/reader/navigation.js';
+import {
+  isReadable,
+  pagesInOrder,
+  renderedPage,
+  spaceContent,
+  type LinkAddresses,
+  type SpaceContent,
+} from '../../model/reader/page-content.js';
+import { locate, siteSpacePaths, visibleStructure, type ReaderPlace } from './place.js';
+import { READER_CSS_ETAG } from '../../model/reader/styles.js';
+import { siteCss } from './theme-css.js';
+
+/** A site opened for one visitor: what they may see of it, and its look. */
+export interface OpenSite {
+  site: SiteRow;
+  visitor: Visitor;
+  structure: Structure;
+  settings: SiteCustomizationSettings;
+  /** Whether search engines may index it: a public site, to a visitor without claims. */
+  indexable: boolean;
+  /** The site's generation in the structure cache when it was read (see ReaderSite). */
+  generation: number;
+}
+
+export function openSite(read: ReaderSite, visitor: Visitor): OpenSite {
+  const { site, stored, generation } = read;
+  return {
+    site,
+    visitor,
+    generation,
+    structure: visibleStructure(stored, visitor.claims),
+    settings: settingsOf(site),
+    indexable: site.visibility === 'public',
+  };
+}
+
+/** Each site row's settings, worked out once: a cached site serves many visits. */
+const settingsBySite = new WeakMap<SiteRow, SiteCustomizationSettings>();
+function settingsOf(site: SiteRow): SiteCustomizationSettings {
+  let settings = settingsBySite.get(site);
+  if (!settings) {
+    settings = siteCustomization(site.customization, site);
+    settingsBySite.set(site, settings);
+  }
+  return settings;
+}
+
+/** What the reader answers: a page, or a redirect to where the address leads. */
+export type ReaderAnswer =
+  { kind: 'page'; status: 200 | 404; html: string; etag: string } | { kind: 'redirect'; location: string };
+
+/** The address of a place in the site: `/s/{name}/...` under PUBLIC_URL. */
+export function addressIn(context: Context, open: OpenSite, ...paths: string[]): string {
+  return siteAddress(context.urls, open.site, ...paths.flatMap((path) => (path === '' ? [] : path.split('/'))));
+}
+
+export function pageAddress(context: Context, open: OpenSite, siteSpace: SiteSpaceRow, path: string): string {
+  return addressIn(context, open, ...siteSpacePaths(open.structure, siteSpace), path);
+}
+
+/** The address of a page in another space of the site: the reader finds it there when it is followed. */
+function elsewhereAddress(context: Context, open: OpenSite, spaceId: string, pageId: string): string | undefined {
+  const inSite = allSiteSpaces(open.structure).some((siteSpace) => siteSpace.space.id === spaceId);
+  return inSite ? addressIn(context, open, '~', 'go', spaceId, pageId) : undefined;
+}
+
+/** The page a site space opens on: its first readable page, in reading order. */
+export function firstPage(content: SpaceContent): PageState | undefined {
+  return pagesInOrder(content.tree).find(isReadable);
+}
+
+/**
+ * The reader's answer for an address inside the site: the page it names, the
+ * first page of a space for a space's address, a redirect for a group (to its
+ * first page) or a link page, and a 404 page with the site's navigation for
+ * anything else.
+ */
+export async function readPageAt(
+  context: Context,
+  open: OpenSite,
+  segments: readonly string[],
+  theme: ThemeChoice | undefined,
+): Promise<ReaderAnswer> {
+  const place = locate(open.structure, segments);
+  if (!place) return notFoundPage(context, open, theme, undefined);
+  const content = await spaceContent(context, place.siteSpace.space);
+  // Everything a page shows follows from these: the site as read, the visitor's claims, the revision and the address.
+  const key = [
+    open.site.id,
+    open.generation,
+    open.site.updated_at.getTime(),
+    JSON.stringify(open.visitor.claims),
+    theme ?? '',
+    content.point.id,
+    context.fileUrls.expiryOf(context.clock.now()),
+    segments.join('/'),
+  ].join('|');
+  const pages = composedPages(context);
+  const hit = pages.get(key);
+  if (hit) return hit;
+  const answer = await composePage(context, open, place, content, theme);
+  pages.set(key, answer);
+  return answer;
+}
+
+/** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
+const composed = new WeakMap<Context, WeightedLru<string, ReaderAnswer>>();
+const COMPOSED_BYTES = 32 * 1024 * 1024;
+
+function composedPages(context: Context): WeightedLru<string, ReaderAnswer> {
+  let pages = composed.get(context);
+  if (!pages) {
+    pages = new WeightedLru(COMPOSED_BYTES, (answer) => (answer.kind === 'page' ? answer.html.length : 0) + 512);
+    composed.set(context, pages);
+  }
+  return pages;
+}
+
+async function composePage(
+  context: Context,
+  open: OpenSite,
+  place: ReaderPlace,
+  content: SpaceContent,
+  theme: ThemeChoice | undefined,
+): Promise<ReaderAnswer> {
+  const { tree } = content;
+  const page = place.pagePath === '' ? firstPage(content) : tree.pageAtPath(place.pagePath);
+  if (!page) return notFoundPage(context, open, theme, { place, content });
+  if (page.type === 'link') {
+    const href = safeUrl(page.href ?? undefined);
+    return href ? { kind: 'redirect', location: href } : notFoundPage(context, open, theme, { place, content });
+  }
+  if (!isReadable(page)) {
+    const inside = tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
+    if (!inside) return notFoundPage(context, open, theme, { place, content });
+    return { kind: 'redirect', location: pageAddress(context, open, place.siteSpace, tree.pathOf(inside.pageId)) };
+  }
+  const links: LinkAddresses = {
+    pageInSpace: (target) => pageAddress(context, open, place.siteSpace, tree.pathOf(target.pageId)),
+    pageElsewhere: (spaceId, pageId) => elsewhereAddress(context, open, spaceId, pageId),
+  };
+  const placeKey = `${open.site.id}|${siteSpacePaths(open.structure, place.siteSpace).join('/')}`;
+  const rendered = await renderedPage(context, content, page, links, placeKey);
+
+  const readable = pagesInOrder(content.tree).filter(isReadable);
+  const index = readable.findIndex((candidate) => candidate.pageId === page.pageId);
+  const previous = index > 0 ? readable[index - 1] : undefined;
+  const next = index >= 0 ? readable[index + 1] : undefined;
+  const address = (target: PageState) => links.pageInSpace(target);
+  const main: ElementContent[] = [
+    h('article', [
+      h('h1', page.title),
+      ...(page.description ? [h('p.page-description', page.description)] : []),
+      trustedHtml(rendered.html),
+    ]),
+    ...(open.settings.pagination.enabled && (previous || next)
+      ? [
+          h('nav.pagination', { ariaLabel: 'Previous and next pages' }, [
+            ...(previous
+              ? [h('a.previous', { href: address(previous) }, [h('span.label', 'Previous'), previous.title])]
+              : []),
+            ...(next ? [h('a.next', { href: address(next) }, [h('span.label', 'Next'), next.title])] : []),
+          ]),
+        ]
+      : []),
+  ];
+  const pageAddressNow = address(page);
+  return answerPage(context, open, theme, 200, {
+    title: page.title,
+    description: page.description ?? undefined,
+    noIndex: !open.indexable || page.noIndex || page.noRobotsIndex,
+    canonical: page === firstPage(content) ? pageAddress(context, open, place.siteSpace, '') : pageAddressNow,
+    markdownUrl: `${pageAddressNow}.md`,
+    back: pageAddressNow,
+    sidebar: sidebarFor(context, open, place, content, page.pageId),
+    main,
+    toc: rendered.headings,
+    sectionId: place.section?.id,
+  });
+}
+
+async function notFoundPage(
+  context: Context,
+  open: OpenSite,
+  theme: ThemeChoice | undefined,
+  where: { place: ReaderPlace; content: SpaceContent } | undefined,
+): Promise<ReaderAnswer> {
+  return answerPage(context, open, theme, 404, {
+    title: 'Page not found',
+    noIndex: true,
+    back: addressIn(context, open),
+    sidebar: where ? sidebarFor(context, open, where.place, where.content, undefined) : [],
+    main: [
+      h('div.message', [
+        h('h1', 'Page not found'),
+        h('p', [
+          'There is no page at this address. ',
+          h('a', { href: addressIn(context, open) }, 'Go to the home page'),
+        ]),
+      ]),
+    ],
+    toc: [],
+    sectionId: where?.place.section?.id,
+  });
+}
+
+function sidebarFor(
+  context: Context,
+  open: OpenSite,
+  place: ReaderPlace,
+  content: SpaceContent,
+  currentPageId: string | undefined,
+): ElementContent[] {
+  const siblings = siteSpacesIn(open.structure, place.section?.id ?? null);
+  return [
+    ...spaceSwitcher(
+      siblings.map((siteSpace) => ({
+        title: siteSpace.space.title,
+        href: pageAddress(context, open, siteSpace, ''),
+        current: siteSpace.id === place.siteSpace.id,
+      })),
+    ),
+    ...pageTree(content.tree, currentPageId, (page) =>
+      pageAddress(context, open, place.siteSpace, content.tree.pathOf(page.pageId)),
+    ),
+  ];
+}
+
+/** What differs from one reader page to the next; the rest comes from the site. */
+export interface PageBody {
+  title: string;
+  description?: string | undefined;
+  noIndex: boolean;
+  canonical?: string | undefined;
+  markdownUrl?: string | undefined;
+  back: string;
+  sidebar: ElementContent[];
+  main: PageParts['main'];
+  toc: PageParts['toc'];
+  sectionId: string | undefined;
+  query?: string | undefined;
+}
+
+/** A reader page with the site's header, sections, footer and look around `body`. */
+export function answerPage(
+  context: Context,
+  open: OpenSite,
+  theme: ThemeChoice | undefined,
+  status: 200 | 404,
+  body: PageBody,
+): ReaderAnswer {
+  const { settings, structure } = open;
+  const siteTitle = settings.title ?? open.site.title;
+  const ref = (to: unknown) => refAddress(context, open, to);
+  const html = renderReaderPage({
+    lang: settings.internationalization.locale,
+    theme: themeFor(settings, theme),
+    themeToggle: settings.themes.toggeable,
+    title: body.title,
+    siteTitle,
+    description: body.description,
+    noIndex: body.noIndex,
+    canonical: body.canonical,
+    markdownUrl: body.markdownUrl,
+    stylesheets: [
+      `${addressIn(context, open, '~', 'reader.css')}?v=${READER_CSS_ETAG.slice(1, 13)}`,
+      `${addressIn(context, open, '~', 'site.css')}?v=${siteCss(settings).etag.slice(1, 13)}`,
+    ],
+    favicon: faviconOf(settings),
+    home: addressIn(context, open),
+    logo: settings.header.logo,
+    sections: structure.sections.map((section) => ({
+      title: section.title,
+      href: addressIn(context, open, section.path),
+      current: section.id === body.sectionId,
+      ...(section.group_id !== null && structure.groups.has(section.group_id)
+        ? { group: structure.groups.get(section.group_id)!.title }
+        : {}),
+    })),
+    headerLinks: settings.header.links
+      .filter((link) => conditionHolds(link.condition ?? null, open.visitor.claims))
+      .flatMap((link) => withHref(link.title, ref(link.to))),
+    announcement:
+      settings.announcement?.enabled === true
+        ? { message: settings.announcement.message, href: ref(settings.announcement.link?.to) }
+        : undefined,
+    searchAction: addressIn(context, open, '~', 'search'),
+    query: body.query,
+    themeAction: addressIn(context, open, '~', 'theme'),
+    back: body.back,
+    sidebar: body.sidebar,
+    main: body.main,
+    toc: body.toc,
+    footer: {
+      groups: settings.footer.groups.map((group) => ({
+        title: group.title,
+        links: group.links.flatMap((link) => withHref(link.title, ref(link.to))),
+      })),
+      copyright: settings.footer.copyright,
+      trademark: settings.trademark.enabled,
+    },
+  });
+  const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+  return { kind: 'page', status, html, etag };
+}
+
+function withHref(title: string, href: string | undefined): HeaderLink[] {
+  return href ? [{ title, href }] : [];
+}
+
+/** The visitor's theme: their choice where the site lets them switch, else the site's. */
+export function themeFor(settings: SiteCustomizationSettings, chosen: ThemeChoice | undefined): ThemeChoice {
+  return settings.themes.toggeable && chosen ? chosen : settings.themes.default;
+}
+
+/** Where a customization's link leads: a URL as it is (safe schemes only), a page of the site through the reader. */
+function refAddress(context: Context, open: OpenSite, to: unknown): string | undefined {
+  const ref = to as { kind?: string; url?: string; page?: string; space?: string } | null | undefined;
+  if (!ref) return undefined;
+  if (ref.kind === 'url') return safeUrl(ref.url);
+  if (ref.kind === 'page' && ref.page) {
+    const spaceId = ref.space ?? structureDefaultSpace(open)?.space.id;
+    return spaceId ? elsewhereAddress(context, open, spaceId, ref.page) : undefined;
+  }
+  return undefined;
+}
+
+function structureDefaultSpace(open: OpenSite): SiteSpaceRow | undefined {
+  const section = open.structure.defaultSection;
+  return open.structure.defaultSiteSpace.get(section?.id ?? null);
+}
+
+/** The site's favicon: its icon's address, its emoji drawn as SVG, or an empty one so browsers ask for no /favicon.ico. */
+function faviconOf(settings: SiteCustomizationSettings): string {
+  const favicon = settings.favicon as { icon?: { light: string }; emoji?: string };
+  if (favicon.icon) return favicon.icon.light;
+  if (favicon.emoji) {
+    // The setting is an emoji, or its code points in hex (GitBook's form); it was checked to be one on write.
+    const text = /^[0-9a-f]{1,6}(?:-[0-9a-f]{1,6})*$/i.test(favicon.emoji)
+      ? String.fromCodePoint(...favicon.emoji.split('-').map((hex) => Math.min(Number.parseInt(hex, 16), 0x10ffff)))
+      : favicon.emoji;
+    const escaped = text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${escaped}</text></svg>`;
+    return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  }
+  return 'data:,';
+}
