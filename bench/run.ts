@@ -29,6 +29,7 @@ import { measure, type LoadSettings } from './measure.js';
 import { measureUnderAttack } from './attack.js';
 import { IMPORT_BENCH_NAME, IMPORT_RUNS, IMPORT_SITE_PAGES, importTable, measureImport } from './import.js';
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
+import { measureReaderRender, READER_RENDER_CYCLES, readerRenderTable } from './reader-render.js';
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
@@ -106,7 +107,8 @@ async function preflight(
   const text = decoded.toString('utf8');
   if (response.status !== 200)
     throw new Error(`${scenario.name}: GET ${url} answered ${response.status}: ${text.slice(0, 500)}`);
-  const problem = scenario.check?.(JSON.parse(text) as unknown, seeded);
+  const json = (response.headers['content-type'] ?? '').startsWith('application/json');
+  const problem = scenario.check?.(json ? (JSON.parse(text) as unknown) : text, seeded);
   if (problem) throw new Error(`${scenario.name}: ${problem}`);
   return {
     body: response.body,
@@ -219,6 +221,13 @@ async function main(): Promise<void> {
   ] as const) {
     log(`${label}: ${MERGE_CYCLES} one-page change requests, created, written and merged one after another`);
     merges.push(await measureMerges(app.db, base, seeded.authorization, space, label));
+  }
+
+  // What a merge costs the first reader of the page it changed.
+  if (!only || 'reader'.includes(only)) {
+    log(`reader: ${READER_RENDER_CYCLES} merges, each followed by two reads of the page it changed`);
+    const rendered = await measureReaderRender(base, seeded.authorization, small, seeded.reader);
+    process.stdout.write(`\n${readerRenderTable(rendered)}\n`);
   }
 
   // A website the bench serves itself, imported into new spaces: pages per second.

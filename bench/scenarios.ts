@@ -351,6 +351,23 @@ export const SCENARIOS: Scenario[] = [
     p99AimMs: 20,
     check: (body) => bigSiteStructure(body),
   },
+  // The published reader: a page of a public site as HTML, no token, as a visitor's browser asks for it.
+  {
+    name: 'GET /s/{site}/{page} (reader, 50-page space)',
+    path: (seed) => seed.reader.smallLeafPath,
+    headers: () => ({ accept: 'text/html' }),
+    aim: 0.3,
+    p99AimMs: 30,
+    check: readerPage,
+  },
+  {
+    name: 'GET /s/{site}/{page} (reader, 5,000-page space)',
+    path: (seed) => seed.reader.bigLeafPath,
+    headers: () => ({ accept: 'text/html' }),
+    aim: 0.3,
+    p99AimMs: 30,
+    check: readerPage,
+  },
   {
     name: 'GET /v1/orgs/{id}/sites (first page of 1,000)',
     path: (seed) => `/v1/orgs/${seed.sites.many.organizationId}/sites`,
@@ -483,4 +500,11 @@ function searchPages(body: unknown, least: number): string | undefined {
   return (page.count ?? 0) >= least && (page.items?.length ?? 0) > 0
     ? undefined
     : `expected at least ${least} results for "${SEARCH_QUERY}", got a count of ${page.count}`;
+}
+
+/** A reader page: the article is there, and the page is under the theme's 50 KB before images. */
+function readerPage(body: unknown): string | undefined {
+  if (typeof body !== 'string' || !body.includes('<article>')) return 'expected an HTML page with an article';
+  const bytes = Buffer.byteLength(body);
+  return bytes < 50 * 1024 ? undefined : `the page is ${bytes} bytes, over 50 KB`;
 }

@@ -13,6 +13,7 @@ import { DEEP_COMMENTS_OFFSET, findCommentsPage, seedComments, type SeededCommen
 import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } from './seed-content.js';
 import { seedMembers } from './seed-members.js';
 import { seedSites, type SeededSites } from './seed-sites.js';
+import { seedReaderSite, type SeededReader } from './seed-reader.js';
 import { seedSpaces, SPACES_IN_COLLECTION, type SeededSpaces } from './seed-spaces.js';
 import { seedGrants, type SeededGrants } from './seed-grants.js';
 
@@ -53,6 +54,8 @@ export interface Seeded {
   comments: SeededComments;
   /** A site of 200 site spaces in the fourth member organization; 1,000 sites in the fifth. */
   sites: SeededSites;
+  /** A public site publishing both content spaces, for the reader. */
+  reader: SeededReader;
   /** 100 spaces of 1,000 indexed pages in the sixth member organization. */
   search: SeededSearch;
   /** 1,000 public integrations published by the seventh member organization. */
@@ -171,6 +174,7 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     SMALL_SPACE,
     'Bench docs (50 pages)',
   );
+  const reader = await seedReaderSite(app, seeded.authorization, contentOrganization, big, small);
   const comments = await seedComments(app, seeded.authorization, seeded.memberOrganizationIds[2]!);
   const sites = await seedSites(
     app,
@@ -195,6 +199,7 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     content: { organizationId: contentOrganization, big, small },
     comments: { ...comments, deepPage },
     sites,
+    reader,
     search,
     integrations,
     grants,
