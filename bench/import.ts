@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { random, TOPICS } from './seed-content.js';
+import { jsonPoster } from './post-json.js';
 
 /**
  * Website import throughput: a documentation site of IMPORT_SITE_PAGES pages,
@@ -121,16 +122,7 @@ export async function measureImport(
   authorization: string,
   organizationId: string,
 ): Promise<ImportMeasurement> {
-  const post = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(base + path, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`import: POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  };
+  const post = jsonPoster(base, authorization, 'import');
   const site = await serveSite();
   try {
     const runsMs: number[] = [];

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { pageMarkdown, type SeededContentSpace } from './seed-content.js';
+import { jsonPoster } from './post-json.js';
 
 /**
  * One-page change requests, merged one after another: not a load test but
@@ -100,16 +101,7 @@ export async function measureMerges(
   label: string,
   cycles = MERGE_CYCLES,
 ): Promise<MergeMeasurement> {
-  const call = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(base + path, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${label}: POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  };
+  const call = jsonPoster(base, authorization, label);
   const changeRequests = `/v1/spaces/${space.spaceId}/change-requests`;
 
   const sizesBefore = await tableSizes(db);

@@ -1,5 +1,6 @@
 import { pageMarkdown, type SeededContentSpace } from './seed-content.js';
 import type { SeededReader } from './seed-reader.js';
+import { jsonPoster } from './post-json.js';
 
 /** Merges measured: each followed by the first read of the page it changed, then a second. */
 export const READER_RENDER_CYCLES = 20;
@@ -31,16 +32,7 @@ export async function measureReaderRender(
   reader: SeededReader,
   cycles = READER_RENDER_CYCLES,
 ): Promise<ReaderRenderMeasurement> {
-  const post = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(base + path, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`reader render: POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  };
+  const post = jsonPoster(base, authorization, 'reader render');
   const read = async (path: string) => {
     const started = performance.now();
     const response = await fetch(base + path);
