@@ -370,3 +370,41 @@ describe('computed pages', () => {
     expectSpecResponse('getPageById', 200, asDocument.json());
   });
 });
+
+describe('computed pages in the published reader', () => {
+  it('show what their spec makes: the spec’s page, a page per tag in the navigation, each also as markdown', async () => {
+    const { admin, organization, space } = await spaceWithComputedPage();
+    await storeSpecVersion(organization.id, 'petstore', PETSTORE_OUTLINE);
+    const post = async (url: string, payload?: object) => {
+      const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json() as { id: string };
+    };
+    const site = await post(`/v1/orgs/${organization.id}/sites`, { title: 'Pet docs', spaces: [space.id] });
+    await post(`/v1/orgs/${organization.id}/sites/${site.id}/publish`);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/v1/orgs/${organization.id}/sites/${site.id}/site-spaces`,
+      headers: admin.headers,
+    });
+    const base = `/s/${site.id}/${(listed.json() as { items: Array<{ path: string }> }).items[0]!.path}`;
+
+    const reference = await t.app.inject({ method: 'GET', url: `${base}/api-reference` });
+    expect(reference.statusCode, reference.body).toBe(200);
+    expect(reference.body).toContain('<h1>API reference</h1>');
+    expect(reference.body).toContain('Petstore');
+    expect(reference.body).toContain(`<a href="http://docs.test${base}/api-reference/pets">pets</a>`);
+    expect(reference.body).toContain(`<a href="http://docs.test${base}/api-reference/store">store</a>`);
+
+    const pets = await t.app.inject({ method: 'GET', url: `${base}/api-reference/pets` });
+    expect(pets.statusCode).toBe(200);
+    expect(pets.body).toContain('<h1>pets</h1>');
+    expect(pets.body).toContain('List pets');
+    expect(pets.body).toContain(`<a href="http://docs.test${base}/api-reference/pets" aria-current="page">pets</a>`);
+    const markdown = await t.app.inject({ method: 'GET', url: `${base}/api-reference/pets.md` });
+    expect(markdown.statusCode).toBe(200);
+    expect(markdown.body).toMatch(/^# pets\n\n/);
+    expect(markdown.body).toContain('List pets');
+    expect((await t.app.inject({ method: 'GET', url: `${base}/api-reference/nope` })).statusCode).toBe(404);
+  });
+});

@@ -18,6 +18,7 @@ import {
   type SpaceContent,
 } from '../model/reader/page-content.js';
 import { trustedHtml } from '../model/reader/layout.js';
+import { computedView, generatedChildren, shownPage, shownPageAt } from '../model/reader/computed-pages.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
 
 /** Which content of a space the address names: its current revision, or a change request's. */
@@ -61,12 +62,26 @@ export async function spacePage(
   const { space, place, content } = reading;
   const { tree } = content;
   if (space.organization_id !== address.organizationId) return notFound(context, caller, theme, back);
-  const page = address.pagePath === '' ? pagesInOrder(tree).find(isReadable) : tree.pageAtPath(address.pagePath);
+  const view = await computedView(context, content);
+  const first = address.pagePath === '' ? pagesInOrder(tree).find(isReadable) : undefined;
+  const shown = first ? shownPage(first, view, tree) : shownPageAt(tree, view, address.pagePath);
+  const page = shown && (shown.kind === 'page' ? shown.page : shown.origin);
   const addressOf = (target: PageState) => pageAppUrl(context.urls, place, tree.pathOf(target.pageId));
-  const sidebar = pageTree(tree, page?.pageId, addressOf, (target) => reading.changes?.marks.get(target.pageId));
+  const sidebar = pageTree(
+    tree,
+    page?.pageId,
+    addressOf,
+    (target) => reading.changes?.marks.get(target.pageId),
+    (target) =>
+      generatedChildren(view, tree, target).map(({ generated, path }) => ({
+        title: generated.title,
+        href: pageAppUrl(context.urls, place, path),
+        current: shown?.kind === 'generated' && shown.generated === generated,
+      })),
+  );
   const home = { href: context.urls.app('o', space.organization_id), title: space.title };
   const banner = reading.changes ? [changeBanner(reading.changes)] : [];
-  if (!page || !isReadable(page)) {
+  if (!shown || !page || (shown.kind === 'page' && !isReadable(page))) {
     const inside = page && tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
     if (inside) return { kind: 'redirect', location: addressOf(inside) };
     const empty = !page && address.pagePath === '';
@@ -87,17 +102,18 @@ export async function spacePage(
     pageElsewhere: (spaceId, pageId) => context.urls.app('o', space.organization_id, 's', spaceId, '~', 'page', pageId),
   };
   const placeKey = `app|${place.organizationId}|${place.changeRequestId ?? ''}`;
-  const rendered = await renderedPage(context, content, page, links, placeKey);
+  const rendered = await renderedPage(context, content, shown, links, placeKey, view);
   const mark = reading.changes?.marks.get(page.pageId);
+  const title = shown.kind === 'page' ? page.title : shown.generated.title;
   return appPage(context, caller, theme, 200, {
-    title: page.title,
+    title,
     home,
     sidebar,
     main: [
       ...banner,
       h('article', [
-        h('h1', [page.title, ...(mark ? [changeMark(mark)] : [])]),
-        ...(page.description ? [h('p.page-description', page.description)] : []),
+        h('h1', [title, ...(mark ? [changeMark(mark)] : [])]),
+        ...(page.description && shown.kind === 'page' ? [h('p.page-description', page.description)] : []),
         trustedHtml(rendered.html),
       ]),
     ],

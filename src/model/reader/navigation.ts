@@ -17,6 +17,8 @@ export function pageTree(
   addressOf: (page: PageState) => string,
   /** A change request's mark on a page it adds or changes, shown beside the page's title. */
   markOf: (page: PageState) => PageMark | undefined = () => undefined,
+  /** The pages a computed page makes below itself, listed as its children. */
+  madeBy: (page: PageState) => Array<{ title: string; href: string; current: boolean }> = () => [],
 ): ElementContent[] {
   const open = new Set<string>();
   for (let page = currentPageId ? tree.pages.get(currentPageId) : undefined; page;) {
@@ -30,7 +32,19 @@ export function pageTree(
       .filter((page) => !page.hidden)
       .map((page) => {
         const children = openAll || open.has(page.pageId) ? list(page.pageId) : undefined;
-        return h('li', [entry(page), ...(children ? [children] : [])]);
+        const made = madeBy(page);
+        const madeList =
+          made.length > 0 && (openAll || open.has(page.pageId))
+            ? [
+                h(
+                  'ul',
+                  made.map((item) =>
+                    h('li', h('a', { href: item.href, ...(item.current ? { ariaCurrent: 'page' } : {}) }, item.title)),
+                  ),
+                ),
+              ]
+            : [];
+        return h('li', [entry(page), ...(children ? [children] : []), ...madeList]);
       });
     return items.length > 0 ? h('ul', items) : undefined;
   };

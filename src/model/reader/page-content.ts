@@ -6,6 +6,8 @@ import type { RevisionPoint } from '../content/state.js';
 import type { ContentTree, PageState } from '../content/tree.js';
 import type { ReferencedFile, RenderedDocument } from './document-html.js';
 import { documentReferences } from './references.js';
+import type { ComputedView } from '../content/computed.js';
+import type { ShownPage } from './computed-pages.js';
 
 /** A space's current revision and its page tree, as the reader shows it. */
 export interface SpaceContent {
@@ -70,9 +72,10 @@ const RENDERED_CHARACTERS = 32 * 1024 * 1024;
 export async function renderedPage(
   context: Context,
   content: SpaceContent,
-  page: PageState,
+  shown: ShownPage,
   links: LinkAddresses,
   placeKey: string,
+  view?: ComputedView,
 ): Promise<RenderedDocument> {
   let cache = renderedPages.get(context);
   if (!cache) {
@@ -81,9 +84,16 @@ export async function renderedPage(
   }
   // The revision fixes the tree, so the addresses of its pages; signed file addresses change from window to window.
   const now = context.clock.now();
-  const key = `${content.point.id}|${placeKey}|${page.pageId}|${context.fileUrls.expiryOf(now)}`;
+  // A page a computed page makes changes with its spec's version too.
+  const id = shown.kind === 'page' ? shown.page.pageId : `${shown.generated.id}@${view?.key ?? ''}`;
+  const key = `${content.point.id}|${placeKey}|${id}|${context.fileUrls.expiryOf(now)}`;
   return cache.getOrLoad(key, async () => {
-    const document = await pageDocument(context, content, page);
+    const document =
+      shown.kind === 'page'
+        ? await pageDocument(context, content, shown.page)
+        : (JSON.parse(
+            await context.conversions.toDocumentJson(shown.generated.markdown, `the generated content of page ${id}`),
+          ) as JSONDocument);
     const references = documentReferences(document);
     const pages: Record<string, string> = {};
     for (const reference of references.pages) {
@@ -99,7 +109,7 @@ export async function renderedPage(
       const url = context.fileUrls.sign(file.versionId, file.name, now);
       files[fileId] = { url, name: file.name, size: file.size, contentType: file.contentType };
     }
-    return context.conversions.toHtml({ document, pages, files }, `the content of page ${page.pageId}`);
+    return context.conversions.toHtml({ document, pages, files }, `the content of page ${id}`);
   });
 }
 

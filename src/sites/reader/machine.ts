@@ -9,6 +9,7 @@ import {
   type SpaceContent,
 } from '../../model/reader/page-content.js';
 import { locate } from './place.js';
+import { computedView, shownPage, shownPageAt } from '../../model/reader/computed-pages.js';
 import { addressIn, firstPage, pageAddress, type OpenSite } from './site-reader.js';
 
 /** The most llms-full.txt holds: a site can hold far more than a model reads, and the answer is built in memory. */
@@ -46,10 +47,14 @@ export async function pageAsMarkdown(
   const place = locate(open.structure, segments);
   if (!place) return undefined;
   const content = await spaceContent(context, place.siteSpace.space);
-  const page = place.pagePath === '' ? firstPage(content) : content.tree.pageAtPath(place.pagePath);
-  if (!page || !isReadable(page)) return undefined;
-  const [markdown] = await pageMarkdown(context, content, [page]);
-  return markdownPage(page, markdown!);
+  const view = await computedView(context, content);
+  const first = place.pagePath === '' ? firstPage(content) : undefined;
+  const shown = first ? shownPage(first, view, content.tree) : shownPageAt(content.tree, view, place.pagePath);
+  if (!shown) return undefined;
+  if (shown.kind === 'generated') return `# ${shown.generated.title}\n\n${shown.generated.markdown.trimEnd()}\n`;
+  if (!isReadable(shown.page)) return undefined;
+  const [markdown] = await pageMarkdown(context, content, [shown.page]);
+  return markdownPage(shown.page, markdown!);
 }
 
 /** llms.txt: the site's title, then each space's pages as links to their markdown, as llmstxt.org describes. */

@@ -30,6 +30,14 @@ import {
   type SpaceContent,
 } from '../../model/reader/page-content.js';
 import { locate, siteSpacePaths, visibleStructure, type ReaderPlace } from './place.js';
+import type { ComputedView } from '../../model/content/computed.js';
+import {
+  computedView,
+  generatedChildren,
+  shownPage,
+  shownPageAt,
+  type ShownPage,
+} from '../../model/reader/computed-pages.js';
 import { READER_CSS_ETAG } from '../../model/reader/styles.js';
 import { siteCss } from './theme-css.js';
 
@@ -107,8 +115,10 @@ export async function readPageAt(
   const place = locate(open.structure, segments);
   if (!place) return notFoundPage(context, open, theme, undefined);
   const content = await spaceContent(context, place.siteSpace.space);
+  const view = await computedView(context, content);
   // Everything a page shows follows from these: the site as read, the visitor's claims, the revision and the address.
   const key = [
+    view?.key ?? '',
     open.site.id,
     open.generation,
     open.site.updated_at.getTime(),
@@ -121,7 +131,7 @@ export async function readPageAt(
   const pages = composedPages(context);
   const hit = pages.get(key);
   if (hit) return hit;
-  const answer = await composePage(context, open, place, content, theme);
+  const answer = await composePage(context, open, place, content, view, theme);
   pages.set(key, answer);
   return answer;
 }
@@ -144,27 +154,37 @@ async function composePage(
   open: OpenSite,
   place: ReaderPlace,
   content: SpaceContent,
+  view: ComputedView | undefined,
   theme: ThemeChoice | undefined,
 ): Promise<ReaderAnswer> {
   const { tree } = content;
-  const page = place.pagePath === '' ? firstPage(content) : tree.pageAtPath(place.pagePath);
-  if (!page) return notFoundPage(context, open, theme, { place, content });
-  if (page.type === 'link') {
-    const href = safeUrl(page.href ?? undefined);
-    return href ? { kind: 'redirect', location: href } : notFoundPage(context, open, theme, { place, content });
-  }
-  if (!isReadable(page)) {
-    const inside = tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
-    if (!inside) return notFoundPage(context, open, theme, { place, content });
-    return { kind: 'redirect', location: pageAddress(context, open, place.siteSpace, tree.pathOf(inside.pageId)) };
+  const first = place.pagePath === '' ? firstPage(content) : undefined;
+  const shown = first ? shownPage(first, view, tree) : shownPageAt(tree, view, place.pagePath);
+  if (!shown) return notFoundPage(context, open, theme, { place, content, view });
+  if (shown.kind === 'page') {
+    const { page } = shown;
+    if (page.type === 'link') {
+      const href = safeUrl(page.href ?? undefined);
+      return href ? { kind: 'redirect', location: href } : notFoundPage(context, open, theme, { place, content, view });
+    }
+    if (!isReadable(page)) {
+      const inside = tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
+      if (!inside) return notFoundPage(context, open, theme, { place, content, view });
+      return { kind: 'redirect', location: pageAddress(context, open, place.siteSpace, tree.pathOf(inside.pageId)) };
+    }
   }
   const links: LinkAddresses = {
     pageInSpace: (target) => pageAddress(context, open, place.siteSpace, tree.pathOf(target.pageId)),
     pageElsewhere: (spaceId, pageId) => elsewhereAddress(context, open, spaceId, pageId),
   };
   const placeKey = `${open.site.id}|${siteSpacePaths(open.structure, place.siteSpace).join('/')}`;
-  const rendered = await renderedPage(context, content, page, links, placeKey);
+  const rendered = await renderedPage(context, content, shown, links, placeKey, view);
 
+  // The page a reader is on in the tree: a page a computed page made counts as that page's.
+  const page = shown.kind === 'page' ? shown.page : shown.origin;
+  const title = shown.kind === 'page' ? page.title : shown.generated.title;
+  const description =
+    shown.kind === 'page' || shown.generated === view?.expansions.get(page.pageId) ? page.description : null;
   const readable = pagesInOrder(content.tree).filter(isReadable);
   const index = readable.findIndex((candidate) => candidate.pageId === page.pageId);
   const previous = index > 0 ? readable[index - 1] : undefined;
@@ -172,8 +192,8 @@ async function composePage(
   const address = (target: PageState) => links.pageInSpace(target);
   const main: ElementContent[] = [
     h('article', [
-      h('h1', page.title),
-      ...(page.description ? [h('p.page-description', page.description)] : []),
+      h('h1', title),
+      ...(description ? [h('p.page-description', description)] : []),
       trustedHtml(rendered.html),
     ]),
     ...(open.settings.pagination.enabled && (previous || next)
@@ -187,15 +207,20 @@ async function composePage(
         ]
       : []),
   ];
-  const pageAddressNow = address(page);
+  const pageAddressNow = pageAddress(
+    context,
+    open,
+    place.siteSpace,
+    shown.kind === 'page' ? tree.pathOf(page.pageId) : shown.path,
+  );
   return answerPage(context, open, theme, 200, {
-    title: page.title,
-    description: page.description ?? undefined,
+    title,
+    description: description ?? undefined,
     noIndex: !open.indexable || page.noIndex || page.noRobotsIndex,
-    canonical: page === firstPage(content) ? pageAddress(context, open, place.siteSpace, '') : pageAddressNow,
+    canonical: page === first ? pageAddress(context, open, place.siteSpace, '') : pageAddressNow,
     markdownUrl: `${pageAddressNow}.md`,
     back: pageAddressNow,
-    sidebar: sidebarFor(context, open, place, content, page.pageId),
+    sidebar: sidebarFor(context, open, place, content, view, shown),
     main,
     toc: rendered.headings,
     sectionId: place.section?.id,
@@ -206,13 +231,13 @@ async function notFoundPage(
   context: Context,
   open: OpenSite,
   theme: ThemeChoice | undefined,
-  where: { place: ReaderPlace; content: SpaceContent } | undefined,
+  where: { place: ReaderPlace; content: SpaceContent; view: ComputedView | undefined } | undefined,
 ): Promise<ReaderAnswer> {
   return answerPage(context, open, theme, 404, {
     title: 'Page not found',
     noIndex: true,
     back: addressIn(context, open),
-    sidebar: where ? sidebarFor(context, open, where.place, where.content, undefined) : [],
+    sidebar: where ? sidebarFor(context, open, where.place, where.content, where.view, undefined) : [],
     main: [
       h('div.message', [
         h('h1', 'Page not found'),
@@ -232,9 +257,13 @@ function sidebarFor(
   open: OpenSite,
   place: ReaderPlace,
   content: SpaceContent,
-  currentPageId: string | undefined,
+  view: ComputedView | undefined,
+  shown: ShownPage | undefined,
 ): ElementContent[] {
   const siblings = siteSpacesIn(open.structure, place.section?.id ?? null);
+  const { tree } = content;
+  const addressOf = (path: string) => pageAddress(context, open, place.siteSpace, path);
+  const currentPageId = shown ? (shown.kind === 'page' ? shown.page.pageId : shown.origin.pageId) : undefined;
   return [
     ...spaceSwitcher(
       siblings.map((siteSpace) => ({
@@ -243,8 +272,17 @@ function sidebarFor(
         current: siteSpace.id === place.siteSpace.id,
       })),
     ),
-    ...pageTree(content.tree, currentPageId, (page) =>
-      pageAddress(context, open, place.siteSpace, content.tree.pathOf(page.pageId)),
+    ...pageTree(
+      tree,
+      currentPageId,
+      (page) => addressOf(tree.pathOf(page.pageId)),
+      undefined,
+      (page) =>
+        generatedChildren(view, tree, page).map(({ generated, path }) => ({
+          title: generated.title,
+          href: addressOf(path),
+          current: shown?.kind === 'generated' && shown.generated === generated,
+        })),
     ),
   ];
 }
