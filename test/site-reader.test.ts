@@ -130,6 +130,17 @@ describe('the published reader', () => {
     );
   });
 
+  it('answers refused input with a page, not the API’s JSON', async () => {
+    const { site } = await publishedSite(team);
+    const refused = await read(`/s/${site.id}?q=${'a'.repeat(9000)}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(refused.body).toContain('<h1>This address cannot be read</h1>');
+    expect(refused.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    );
+  });
+
   it('is not there while the site is unpublished, nor for an unknown site', async () => {
     const created = await call(team.admin, 'POST', `/orgs/${team.organizationId}/sites`, { title: 'Draft' });
     const site = created.json() as { id: string };

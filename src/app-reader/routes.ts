@@ -5,6 +5,7 @@ import { h } from 'hastscript';
 import type { Caller } from '../model/access/auth.js';
 import type { Scope } from '../model/access/scopes.js';
 import { ApiError } from '../core/errors.js';
+import { readerErrorHandler } from '../model/reader/error-page.js';
 import type { ThemeChoice } from '../model/reader/layout.js';
 import { READER_CSS, READER_CSS_ETAG } from '../model/reader/styles.js';
 import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
@@ -27,6 +28,7 @@ const MAX_TOKEN_LENGTH = 512;
  */
 export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
+  app.setErrorHandler(readerErrorHandler);
   // The sign-in form posts as browsers do; this plugin alone reads such bodies.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -3,6 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../model/context.js';
 import { admit, type SiteCookie } from './audience.js';
+import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../model/reader/error-page.js';
 import type { ThemeChoice } from '../../model/reader/layout.js';
 import { llmsFull, llmsIndex, pageAsMarkdown, robots, sitemap } from './machine.js';
 import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
@@ -32,6 +33,7 @@ const ReaderQuery = Type.Record(Type.String(), Type.String({ maxLength: 8192 }))
  */
 export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
+  app.setErrorHandler(readerErrorHandler);
   const context = () => app.context;
   const hidden = { hide: true } as const;
 
@@ -148,11 +150,11 @@ async function withSite(
   const query = request.query as Record<string, string | undefined>;
   const read = await readerSite(context, params.site);
   const site = read?.site;
-  if (!read || !site) return messagePage(reply, 404, 'Site not found', 'There is no published site at this address.');
+  if (!read || !site) return sendMessage(reply, 404, 'Site not found', 'There is no published site at this address.');
   const admission = await admit(context, site, { query, cookies: request.cookies });
   switch (admission.kind) {
     case 'not-found':
-      return messagePage(reply, 404, 'Site not found', 'There is no published site at this address.');
+      return sendMessage(reply, 404, 'Site not found', 'There is no published site at this address.');
     case 'remember': {
       for (const kept of admission.cookies) setSiteCookie(context, reply, params.site, kept);
       return reply.redirect(withoutCredentials(request.url), 303);
@@ -166,7 +168,7 @@ async function withSite(
         target.searchParams.set('location', `${base}${request.url.split('?')[0]}`);
         return reply.redirect(target.toString(), 302);
       }
-      return messagePage(
+      return sendMessage(
         reply,
         401,
         'Sign-in needed',
@@ -256,14 +258,11 @@ function sendAsset(
   return reply.type(type).send(body);
 }
 
-function messagePage(reply: FastifyReply, status: 401 | 404, title: string, message: string): FastifyReply {
-  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function sendMessage(reply: FastifyReply, status: 401 | 404, title: string, message: string): FastifyReply {
   return reply
     .code(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .header('content-security-policy', MESSAGE_PAGE_POLICY)
     .header('x-robots-tag', 'noindex')
     .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}</style></head><body><main><h1>${escape(title)}</h1><p>${escape(message)}</p></main></body></html>`,
-    );
+    .send(messagePage(status, title, message));
 }
