@@ -6,6 +6,7 @@ import type { Context } from '../../model/context.js';
 import type { PageState } from '../../model/content/tree.js';
 import { safeUrl } from '../../model/reader/document-html.js';
 import { siteAddress } from '../addresses.js';
+import { declaredClaims } from '../adaptive/claims.js';
 import { conditionHolds } from '../adaptive/evaluate.js';
 import { siteCustomization } from '../customization/settings.js';
 import type { SiteCustomizationSettings } from '../customization/schemas.js';
@@ -55,6 +56,19 @@ export interface OpenSite {
 
 export function openSite(read: ReaderSite, visitor: Visitor): OpenSite {
   const { site, stored, generation } = read;
+  // Conditions read only the claims the schema declares: one dropped from it counts as absent, as on write.
+  const declared = declaredClaims(site.adaptive_schema);
+  const only = (names: ReadonlyMap<string, unknown> | undefined, from: Record<string, unknown>) =>
+    Object.fromEntries(
+      [...(names?.keys() ?? [])].filter((name) => Object.hasOwn(from, name)).map((name) => [name, from[name]]),
+    );
+  visitor = {
+    ...visitor,
+    claims: {
+      signed: only(declared?.signed, visitor.claims.signed),
+      unsigned: only(declared?.unsigned, visitor.claims.unsigned),
+    },
+  };
   return {
     site,
     visitor,
@@ -122,7 +136,7 @@ export async function readPageAt(
     open.site.id,
     open.generation,
     open.site.updated_at.getTime(),
-    JSON.stringify(open.visitor.claims),
+    claimsKey(open),
     theme ?? '',
     content.point.id,
     context.fileUrls.expiryOf(context.clock.now()),
@@ -134,6 +148,17 @@ export async function readPageAt(
   const answer = await composePage(context, open, place, content, view, theme);
   pages.set(key, answer);
   return answer;
+}
+
+/**
+ * The claims a page can depend on, as a key: those the site's adaptive
+ * schema declares (openSite drops the rest). A token's other claims (`exp`,
+ * `iat`, a subject) differ from visitor to visitor and would give each a page
+ * of their own.
+ */
+function claimsKey(open: OpenSite): string {
+  // openSite kept only the declared claims, in the schema's order of names.
+  return JSON.stringify(open.visitor.claims);
 }
 
 /** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
