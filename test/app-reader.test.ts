@@ -82,7 +82,7 @@ describe('signing in to the app reader', () => {
   it('sends a visitor without a session to sign in and back, and ends a session whose token was revoked', async () => {
     const away = await read(path(space.urls.app));
     expect(away.statusCode).toBe(302);
-    expect(away.headers.location).toBe(`http://docs.test/app/?next=${encodeURIComponent(path(space.urls.app))}`);
+    expect(away.headers.location).toBe(`http://docs.test/app?next=${encodeURIComponent(path(space.urls.app))}`);
 
     const reader = await t.factory.token(admin.user.id);
     expect((await read(path(space.urls.app), sessionOf(reader))).statusCode).toBe(200);

@@ -16,6 +16,7 @@ import {
   listSites,
 } from './queries.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
+import { appHome } from './session.js';
 
 /** The spaces of the list the member may read, as links to their app pages. */
 async function spaceCards(
@@ -189,7 +190,7 @@ export async function integrationPage(
   }
   return appPage(context, caller, theme, 200, {
     title: integration.title,
-    home: { href: context.urls.app(), title: 'Integrations' },
+    home: { href: appHome(context), title: 'Integrations' },
     main: [
       h('h1', integration.title),
       ...(integration.summary ? [h('p.page-description', integration.summary)] : []),

@@ -10,7 +10,7 @@ import type { ThemeChoice } from '../model/reader/layout.js';
 import { READER_CSS, READER_CSS_ETAG } from '../model/reader/styles.js';
 import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
-import { appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
+import { appHome, appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
 import { pageAddressInApp, spacePage } from './space-pages.js';
 
 const THEME_COOKIE = 'quire_theme';
@@ -81,7 +81,7 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
     if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');
     endSession(app.context, reply);
-    return reply.redirect(app.context.urls.app(), 303);
+    return reply.redirect(appHome(app.context), 303);
   });
 
   app.get('/app/~/theme', { schema: { ...hidden, querystring: AppQuery } }, async (request, reply) => {
@@ -121,7 +121,7 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = await sessionCaller(app, request, reply, scope);
       if (!caller) {
         const next = encodeURIComponent(request.url.split('?')[0]!);
-        return reply.redirect(`${app.context.urls.app()}?next=${next}`, 302);
+        return reply.redirect(`${appHome(app.context)}?next=${next}`, 302);
       }
       const result = await answer(caller, request.params as P, request, themeOf(request));
       if (typeof result === 'string') return reply.redirect(result, 302);
@@ -226,13 +226,17 @@ const APP_POLICY =
 
 function send(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyReply {
   if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
-  return reply
-    .code(status ?? answer.status)
-    .header('content-security-policy', APP_POLICY)
-    .header('cache-control', 'private, no-store')
-    .header('x-robots-tag', 'noindex')
-    .type('text/html; charset=utf-8')
-    .send(answer.html);
+  return (
+    reply
+      .code(status ?? answer.status)
+      .header('content-security-policy', APP_POLICY)
+      // Same-origin posts carry Origin (which sign-in and sign-out check); other sites get no referrer.
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'private, no-store')
+      .header('x-robots-tag', 'noindex')
+      .type('text/html; charset=utf-8')
+      .send(answer.html)
+  );
 }
 
 /** The sign-in page: one field for an API token, which the service keeps in an HttpOnly cookie. */
@@ -245,7 +249,7 @@ function signInPage(
   const context = app.context;
   return appPage(context, undefined, theme, 200, {
     title: 'Sign in',
-    home: { href: context.urls.app(), title: 'Quire' },
+    home: { href: appHome(context), title: 'Quire' },
     main: [
       h('div.sign-in', [
         h('h1', 'Sign in'),
@@ -270,7 +274,7 @@ function signInPage(
         h('p', ['No token yet? An admin can issue you one, or make one with the CLI (see the README).']),
       ]),
     ],
-    back: new URL(context.urls.app()).pathname,
+    back: appPath(context),
   });
 }
 
@@ -293,7 +297,7 @@ async function homePage(
     .execute();
   return appPage(context, caller, theme, 200, {
     title: 'Your organizations',
-    home: { href: context.urls.app(), title: 'Quire' },
+    home: { href: appHome(context), title: 'Quire' },
     main: [
       h('h1', 'Your organizations'),
       organizations.length === 0

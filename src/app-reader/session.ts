@@ -4,9 +4,14 @@ import type { Caller } from '../model/access/auth.js';
 import { scopesAllow, type Scope } from '../model/access/scopes.js';
 import type { Context } from '../model/context.js';
 
-/** The app reader's path under PUBLIC_URL, `/app` (urls.app() ends with the slash of its empty last segment). */
+/** The app reader's home, `PUBLIC_URL/app` (urls.app() ends with the slash of its empty last segment). */
+export function appHome(context: Context): string {
+  return context.urls.app().slice(0, -1);
+}
+
+/** The app reader's path under PUBLIC_URL, `/app`. */
 export function appPath(context: Context): string {
-  return new URL(context.urls.app()).pathname.slice(0, -1);
+  return new URL(appHome(context)).pathname;
 }
 
 /** The app reader's session: the API token a person pasted on the sign-in page, in an HttpOnly cookie. */

@@ -6,6 +6,7 @@ import type { Context } from '../model/context.js';
 import type { RenderedHeading } from '../model/reader/document-html.js';
 import { renderReaderPage, type ThemeChoice } from '../model/reader/layout.js';
 import { READER_CSS_ETAG } from '../model/reader/styles.js';
+import { appHome } from './session.js';
 
 /** What an app reader page answers: the page, or where to go instead. */
 export type AppAnswer =
@@ -61,11 +62,11 @@ export function appPage(
 export function notFound(context: Context, caller: Caller | undefined, theme: ThemeChoice | undefined, back: string) {
   return appPage(context, caller, theme, 404, {
     title: 'Not found',
-    home: { href: context.urls.app(), title: 'Quire' },
+    home: { href: appHome(context), title: 'Quire' },
     main: [
       h('div.message', [
         h('h1', 'Not found'),
-        h('p', ['Nothing here is visible to you. ', h('a', { href: context.urls.app() }, 'Go to your organizations')]),
+        h('p', ['Nothing here is visible to you. ', h('a', { href: appHome(context) }, 'Go to your organizations')]),
       ]),
     ],
     back,

@@ -60,7 +60,8 @@ const EMBEDDABLE_POLICY = "default-src 'none'; sandbox; frame-ancestors 'none'";
  * Security headers on every response, helmet's set cut to what this service
  * serves: JSON, the docs UI, and files other sites show. `nosniff` always;
  * a Content-Security-Policy for each kind unless the route set its own;
- * no referrer, no framing; HSTS when the public URL is https.
+ * no referrer unless the route set its own policy, no framing; HSTS when
+ * the public URL is https.
  */
 export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
   async (app: FastifyInstance, options) => {
@@ -92,7 +93,10 @@ export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
     };
 
     const apply = (reply: FastifyReply, kind: Kind) => {
+      // A route may say its own referrer policy: the app reader's forms need Origin, which no-referrer blanks.
+      const ownReferrerPolicy = reply.getHeader('referrer-policy');
       void reply.headers(kind.headers);
+      if (ownReferrerPolicy !== undefined) void reply.header('referrer-policy', ownReferrerPolicy);
       if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', kind.policy);
     };
     app.decorate('addSecurityHeaders', (reply: FastifyReply) => apply(reply, api));

@@ -13,6 +13,7 @@ export const READER_CSS = `
   --primary: #346ddb; --link: var(--primary);
   --info: #787878; --success: #00a341; --warning: #b86e00; --danger: #d1242f;
   --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-number: #0550ae; --hl-comment: #59636e; --hl-title: #8250df; --hl-attr: #953800;
+  --mark-added: #1a7f37; --mark-changed: #9a6700;
   --radius: 8px; --font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   --mono: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, monospace;
 }
@@ -21,6 +22,7 @@ export const READER_CSS = `
   --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --border: #3d444d; --surface: #151b23; --code-bg: #151b23;
   --primary: var(--primary-dark, #6d9eff); --link: var(--primary);
   --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-number: #79c0ff; --hl-comment: #9198a1; --hl-title: #d2a8ff; --hl-attr: #ffa657;
+  --mark-added: #3fb950; --mark-changed: #d29922;
 }
 @media (prefers-color-scheme: dark) {
   :root[data-theme="auto"] {
@@ -28,6 +30,7 @@ export const READER_CSS = `
     --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --border: #3d444d; --surface: #151b23; --code-bg: #151b23;
     --primary: var(--primary-dark, #6d9eff); --link: var(--primary);
     --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-number: #79c0ff; --hl-comment: #9198a1; --hl-title: #d2a8ff; --hl-attr: #ffa657;
+    --mark-added: #3fb950; --mark-changed: #d29922;
   }
 }
 * { box-sizing: border-box; }
@@ -55,7 +58,7 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .theme-form { display: flex; gap: 0.25rem; }
 .account-form { display: flex; gap: 0.5rem; align-items: center; } .account-name { color: var(--muted); font-size: 0.9rem; }
 .change-mark { display: inline-block; font-size: 0.72rem; font-weight: 650; padding: 0 0.4rem; margin-left: 0.4rem; border-radius: 999px; border: 1px solid currentColor; vertical-align: middle; }
-.change-added { color: var(--success); } .change-changed { color: var(--warning); }
+.change-added { color: var(--mark-added); } .change-changed { color: var(--mark-changed); }
 .change-banner { border: 1px solid var(--border); border-left: 4px solid var(--warning); border-radius: var(--radius); padding: 0.5rem 1rem; margin-bottom: 1.5rem; background: var(--surface); }
 .card-list { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
 .card-list a { display: block; padding: 0.8rem 1rem; border: 1px solid var(--border); border-radius: var(--radius); text-decoration: none; }
