@@ -66,6 +66,8 @@ import { ChangeRequestSchema } from './model/change-requests/schemas.js';
 import { type Context } from './model/context.js';
 import { ScopedCache } from './core/scoped-cache.js';
 import { findSpecOutlines } from './model/specs/queries.js';
+import { routedUrl, SiteHostnames } from './model/reader/hostnames.js';
+import { siteHostnames } from './sites/queries.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,6 +114,9 @@ export interface AppDependencies {
 /** Builds the complete API on its own database pool. Nothing is global, so tests can build many. */
 export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
   const deferred = new DeferredCompilations();
+  // Routing cannot wait for the database: the hostnames are read into memory once the pool exists.
+  let hostnameDb: Db | undefined;
+  const hostnames = new SiteHostnames(async () => (hostnameDb ? siteHostnames(hostnameDb) : new Map()));
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: config.bodyLimit,
@@ -121,6 +126,12 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     // A request that reaches a route while closing is served (close waits for
     // it) rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
+    // A request to a site's custom hostname reads that site.
+    rewriteUrl: (request) => {
+      const forwarded = config.trustProxy ? request.headers['x-forwarded-host'] : undefined;
+      const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded?.split(',')[0]?.trim()) ?? request.headers.host;
+      return routedUrl(request.url ?? '/', hostnames.siteAt(host));
+    },
     // The serializer tells the branches of a response union apart with its own
     // Ajv. What it serializes is ours, not input: checking formats (uri,
     // date-time on every item of a large structure) there would only cost time.
@@ -237,9 +248,20 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           siteStructures: new ScopedCache(config.siteCacheTtlMs, 64 * 1024 * 1024, () =>
             instance.clock.now().getTime(),
           ),
+          siteHostnames: hostnames,
           log: instance.log,
         });
+        hostnameDb = db;
+        instance.addHook('onReady', async () => {
+          await hostnames.start((error) =>
+            instance.log.warn(
+              { cause: (error as Error).message },
+              'reading the sites’ hostnames failed; keeping the last ones',
+            ),
+          );
+        });
         instance.addHook('onClose', async () => {
+          hostnames.stop();
           await conversions.close();
           await db.destroy();
         });

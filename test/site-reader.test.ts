@@ -353,3 +353,55 @@ describe('adaptive content in the reader', () => {
     expect((await tester(`/s/${site.id}`)).body).not.toContain('>Pro</a>');
   });
 });
+
+describe('a site at its own hostname', () => {
+  it('is read at it: its pages at the root, its links and published address there, its cookies for the whole host', async () => {
+    const { site } = await publishedSite(team, { visibility: 'share-link' });
+    const org = `/orgs/${team.organizationId}`;
+    const named = await call(team.admin, 'PATCH', `${org}/sites/${site.id}`, { hostname: 'docs.example.com' });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json()).toMatchObject({
+      hostname: 'docs.example.com',
+      urls: { published: 'http://docs.example.com' },
+    });
+
+    const other = await publishedSite(team);
+    const taken = await call(team.admin, 'PATCH', `${org}/sites/${other.site.id}`, {
+      hostname: 'DOCS.example.com'.toLowerCase(),
+    });
+    expect(taken.statusCode).toBe(409);
+    for (const hostname of ['Docs.Example.com', 'localhost', 'a..b.com', 'x'.repeat(513)]) {
+      expect(
+        (await call(team.admin, 'PATCH', `${org}/sites/${other.site.id}`, { hostname })).statusCode,
+        hostname,
+      ).toBe(400);
+    }
+
+    const host = { host: 'docs.example.com' };
+    const link = await call(team.admin, 'POST', `${org}/sites/${site.id}/share-links`, { name: 'Partners' });
+    const published = link.json().urls.published as string;
+    expect(published).toMatch(/^http:\/\/docs\.example\.com\?share=/);
+    const key = new URL(published).searchParams.get('share')!;
+    const first = await read(`/?share=${key}`, host);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe('/');
+    expect(String(first.headers['set-cookie'])).toContain('; Path=/; HttpOnly');
+    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+    const home = await read('/', { ...host, cookie });
+    expect(home.statusCode, home.body).toBe(200);
+    expect(home.body).toContain('<h1>Introduction</h1>');
+    expect(home.body).toContain('<a href="http://docs.example.com/handbook/guide">Guide</a>');
+    expect(home.body).toContain('<link rel="stylesheet" href="http://docs.example.com/~/reader.css?v=');
+    expect((await read('/handbook/guide/advanced', { ...host, cookie })).body).toContain('<h1>Advanced</h1>');
+    expect((await read('/~/reader.css', host)).statusCode).toBe(200);
+
+    // Any other host is the service as before; a hostname taken away reads nothing any more.
+    expect((await read('/', { host: 'elsewhere.example.com', accept: 'application/json' })).json()).toMatchObject({
+      name: 'quire',
+    });
+    expect(
+      (await call(team.admin, 'PATCH', `${org}/sites/${site.id}`, { hostname: null })).json().hostname,
+    ).toBeUndefined();
+    expect((await read('/', { ...host, accept: 'application/json' })).json()).toMatchObject({ name: 'quire' });
+  });
+});

@@ -471,6 +471,8 @@ export interface SitesTable {
   visibility: Generated<SiteVisibility>;
   published: Generated<boolean>;
   basename: string | null;
+  /** A custom hostname the site is read at, as well as its address under PUBLIC_URL. */
+  hostname: string | null;
   proxy: string | null;
   agents_context: Generated<'excluded' | 'included'>;
   adaptive_enabled: Generated<boolean>;

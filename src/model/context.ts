@@ -10,6 +10,7 @@ import type { Conversions } from './content/document/conversions.js';
 import type { FileUrlSigner } from './content/files/signing.js';
 import type { SpecResolver } from './content/computed.js';
 import type { ContentStore } from './content/store.js';
+import type { SiteHostnames } from './reader/hostnames.js';
 
 /**
  * What actions, and the shared model below them, may use of the running
@@ -35,5 +36,7 @@ export interface Context {
   fileUrls: FileUrlSigner;
   /** Sites' structures as JSON, kept a moment (SITE_CACHE_TTL_MS); scoped by site id. */
   siteStructures: ScopedCache;
+  /** Which site each custom hostname reads: refreshed after a site's hostname changes. */
+  siteHostnames: Pick<SiteHostnames, 'refresh'>;
   log: FastifyBaseLogger;
 }

@@ -13,6 +13,7 @@ import { findSiteAsAdmin, findSiteAsMember, lockSite, siteNotFound } from './acc
 import { presentSite } from './present.js';
 import {
   basenameTaken,
+  hostnameTaken,
   countSites,
   deleteSite as deleteSiteRow,
   findSite,
@@ -136,6 +137,12 @@ export async function editSite(
     if (body.agentsContext !== undefined) changes.agents_context = body.agentsContext;
     if (body.adaptiveContent !== undefined) changes.adaptive_enabled = body.adaptiveContent.enabled;
     if (body.proxy !== undefined) changes.proxy = body.proxy;
+    if (body.hostname !== undefined && body.hostname !== null) {
+      if (await hostnameTaken(tx, body.hostname, site.id)) {
+        throw new ConflictError(`body/hostname: another site is read at "${body.hostname}"`);
+      }
+    }
+    if (body.hostname !== undefined) changes.hostname = body.hostname;
     if (body.basename !== undefined) {
       if (await basenameTaken(tx, body.basename, site.id)) {
         throw new ConflictError(`body/basename: another site already goes by "${body.basename}"`);
@@ -149,6 +156,8 @@ export async function editSite(
     return presentSite(updated, context.urls);
   });
   context.siteStructures.invalidate(siteId);
+  // Requests to a new hostname reach the site on this instance at once, on others within a few seconds.
+  if (body.hostname !== undefined) await context.siteHostnames.refresh();
   return presented;
 }
 

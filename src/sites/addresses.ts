@@ -2,10 +2,26 @@ import type { Urls } from '../core/urls.js';
 
 /**
  * Where a site is read: `/s/{basename or site id}/{section path}/{site space
- * path}` under PUBLIC_URL. The reader that serves these comes later; the
- * addresses are fixed now so that links made today keep working.
+ * path}` under PUBLIC_URL, or `{section path}/{site space path}` at its
+ * custom hostname when it has one (with PUBLIC_URL's scheme).
  */
-export function siteAddress(urls: Urls, site: { id: string; basename: string | null }, ...paths: string[]): string {
+export function siteAddress(
+  urls: Urls,
+  site: { id: string; basename: string | null; hostname: string | null },
+  ...paths: string[]
+): string {
+  if (site.hostname === null) return serviceSiteAddress(urls, site, ...paths);
+  const scheme = new URL(urls.service()).protocol;
+  const path = paths.map(encodeURIComponent).join('/');
+  return path === '' ? `${scheme}//${site.hostname}` : `${scheme}//${site.hostname}/${path}`;
+}
+
+/** The site's address under PUBLIC_URL, whatever its hostname: what a proxy in front of the service forwards to. */
+export function serviceSiteAddress(
+  urls: Urls,
+  site: { id: string; basename: string | null },
+  ...paths: string[]
+): string {
   return urls.site(site.basename ?? site.id, ...paths);
 }
 

@@ -2,7 +2,7 @@ import type { Urls } from '../core/urls.js';
 import type { Role } from '../model/access/roles.js';
 import type { SpaceFields } from '../model/access/space-queries.js';
 import { presentSpace } from '../model/spaces/present.js';
-import { siteAddress, withShareKey } from './addresses.js';
+import { serviceSiteAddress, siteAddress, withShareKey } from './addresses.js';
 import type { SiteRow, SiteSummary } from './queries.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';
 import {
@@ -60,7 +60,8 @@ export function presentSite(site: SiteSummary, urls: Urls): Site {
   const icon = iconOf(site);
   if (icon) presented.icon = icon;
   if (site.basename !== null) presented.basename = site.basename;
-  if (site.proxy !== null) presented.proxy = { origin: site.proxy, target: siteAddress(urls, site) };
+  if (site.hostname !== null) presented.hostname = site.hostname;
+  if (site.proxy !== null) presented.proxy = { origin: site.proxy, target: serviceSiteAddress(urls, site) };
   if (site.published) presented.urls.published = siteAddress(urls, site);
   return presented;
 }

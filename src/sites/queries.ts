@@ -14,6 +14,7 @@ export const SITE_FIELDS = [
   'visibility',
   'published',
   'basename',
+  'hostname',
   'proxy',
   'agents_context',
   'adaptive_enabled',
@@ -78,6 +79,7 @@ export const SITE_SUMMARY_FIELDS = [
   'visibility',
   'published',
   'basename',
+  'hostname',
   'proxy',
   'agents_context',
   'adaptive_enabled',
@@ -207,4 +209,25 @@ export async function basenameTaken(db: Db, basename: string, siteId: string): P
     .where('id', '<>', siteId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Whether another site is already read at this hostname, in any organization. */
+export async function hostnameTaken(db: Db, hostname: string, siteId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sites')
+    .select('id')
+    .where(sql<string>`lower(hostname)`, '=', hostname.toLowerCase())
+    .where('id', '<>', siteId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Every site read at a custom hostname, by that hostname in lower case: what the reader's Host routing knows. */
+export async function siteHostnames(db: Db): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('sites')
+    .select(['id', sql<string>`lower(hostname)`.as('hostname')])
+    .where('hostname', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.hostname, row.id]));
 }

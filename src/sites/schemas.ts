@@ -13,6 +13,13 @@ export const SiteBasename = Type.String({
   maxLength: 100,
   description: 'Name of the site in its published address, /s/{basename}',
 });
+/** The seeds' pattern for a site's custom hostname: two labels at least before the last, lower case. */
+export const SiteHostname = Type.String({
+  maxLength: 512,
+  pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$',
+  description:
+    'A custom hostname the site is read at (an extension: GitBook sets it elsewhere), such as docs.example.com',
+});
 export const SiteProxyOrigin = Type.String({
   maxLength: 512,
   pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
@@ -61,6 +68,7 @@ export const SiteSchema = Type.Object(
       ]),
     ),
     basename: Type.Optional(Type.String()),
+    hostname: Type.Optional(Type.String()),
     proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
     visibility: StringEnum(SITE_VISIBILITIES),
     published: Type.Boolean(),
@@ -220,6 +228,7 @@ export const UpdateSiteBody = Type.Object(
     title: Type.Optional(SiteTitle),
     visibility: Type.Optional(StringEnum(SITE_VISIBILITIES)),
     basename: Type.Optional(SiteBasename),
+    hostname: Type.Optional(Nullable(SiteHostname)),
     agentsContext: Type.Optional(StringEnum(AGENTS_CONTEXTS)),
     defaultSiteSpace: Type.Optional(Id),
     defaultSiteSection: Type.Optional(Id),

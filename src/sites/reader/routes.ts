@@ -99,7 +99,11 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const chosen = request.query.set as ThemeChoice | undefined;
         const back = request.query.back;
         if (chosen && THEMES.includes(chosen)) {
-          void reply.setCookie(THEME_COOKIE, chosen, cookieOptions(context(), request.params.site, 365 * 24 * 3600));
+          void reply.setCookie(
+            THEME_COOKIE,
+            chosen,
+            cookieOptions(context(), request, request.params.site, 365 * 24 * 3600),
+          );
         }
         // Back to a page of this site only: the switch must not send visitors to another site's address.
         const location = back && (back === home || back.startsWith(`${home}/`)) ? back : home;
@@ -156,16 +160,18 @@ async function withSite(
     case 'not-found':
       return sendMessage(reply, 404, 'Site not found', 'There is no published site at this address.');
     case 'remember': {
-      for (const kept of admission.cookies) setSiteCookie(context, reply, params.site, kept);
-      return reply.redirect(withoutCredentials(request.url), 303);
+      for (const kept of admission.cookies) setSiteCookie(context, request, reply, params.site, kept);
+      return reply.redirect(withoutCredentials(request.originalUrl), 303);
     }
     case 'sign-in': {
       if (admission.fallbackUrl) {
         const target = new URL(admission.fallbackUrl);
-        // Where to come back to with a token: this address at the service's public base, without its query.
+        // Where to come back to with a token: this address as the visitor asked for it, without its query.
         // The lookbehind starts the match where a run of slashes starts (see core/urls.ts).
-        const base = context.urls.service().replace(/(?<!\/)\/+$/, '');
-        target.searchParams.set('location', `${base}${request.url.split('?')[0]}`);
+        const base = viaHostname(request)
+          ? `${new URL(context.config.publicUrl).protocol}//${request.hostname}`
+          : context.urls.service().replace(/(?<!\/)\/+$/, '');
+        target.searchParams.set('location', `${base}${request.originalUrl.split('?')[0]}`);
         return reply.redirect(target.toString(), 302);
       }
       return sendMessage(
@@ -196,9 +202,15 @@ function withoutCredentials(url: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
-function cookieOptions(context: Context, siteName: string, maxAge: number | undefined) {
+/** Whether the request came to the site's custom hostname: routing rewrote its address to the site's. */
+function viaHostname(request: FastifyRequest): boolean {
+  return request.originalUrl !== request.url;
+}
+
+/** A site's cookies stay with its pages: under `/s/{name}`, or the whole of its own hostname. */
+function cookieOptions(context: Context, request: FastifyRequest, siteName: string, maxAge: number | undefined) {
   return {
-    path: new URL(context.urls.site(siteName)).pathname,
+    path: viaHostname(request) ? '/' : new URL(context.urls.site(siteName)).pathname,
     httpOnly: true,
     sameSite: 'lax' as const,
     secure: context.config.publicUrl.startsWith('https:'),
@@ -206,8 +218,14 @@ function cookieOptions(context: Context, siteName: string, maxAge: number | unde
   };
 }
 
-function setSiteCookie(context: Context, reply: FastifyReply, siteName: string, kept: SiteCookie): void {
-  void reply.setCookie(kept.name, kept.value, cookieOptions(context, siteName, kept.maxAge));
+function setSiteCookie(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  siteName: string,
+  kept: SiteCookie,
+): void {
+  void reply.setCookie(kept.name, kept.value, cookieOptions(context, request, siteName, kept.maxAge));
 }
 
 /**
