@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
@@ -22,6 +23,17 @@ function asPattern(text: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+/** A free loopback port. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
 function has(command: string): boolean {
   try {
     execFileSync(command, ['--version'], { stdio: 'ignore' });
@@ -38,7 +50,8 @@ describe('the README', () => {
     async () => {
       const { script, prints } = firstFiveMinutes();
       const database = await createTestDatabase();
-      const server = await startServerProcess({ DATABASE_URL: database.url });
+      // A port of its own rather than 0: the default PUBLIC_URL, which published addresses start with, names it.
+      const server = await startServerProcess({ DATABASE_URL: database.url, PORT: String(await freePort()) });
       try {
         const token = String(server.logs.find((entry) => typeof entry.token === 'string')!.token);
         // -e and pipefail: a step that fails stops the run here, where pasted into a terminal it would go on.
