@@ -1,22 +1,9 @@
-import { createServer } from 'node:net';
 import type { BrowserContext } from 'playwright-core';
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { useTestApp } from './support/app.js';
+import { freePort, useTestApp } from './support/app.js';
 import { describeInBrowser, expectNoSeriousViolations, screenshot, useBrowser } from './support/browser.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
-
-/** A free loopback port, so that PUBLIC_URL is the address the browser opens (its forms post to it). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;

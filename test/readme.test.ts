@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
+import { freePort } from './support/app.js';
 import { startServerProcess } from './support/server-process.js';
 
 const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
@@ -21,17 +21,6 @@ function firstFiveMinutes(): { script: string; prints: string } {
 function asPattern(text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/…/g, '[^\\n]+');
   return new RegExp(`^${escaped}$`);
-}
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 function has(command: string): boolean {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppConfig } from '../../src/app.js';
@@ -85,4 +87,18 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
 /** Listens on a free loopback port and returns the base URL, for the official client and raw HTTP. */
 export async function listen(app: FastifyInstance): Promise<string> {
   return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+/**
+ * A free loopback port, for a server whose PUBLIC_URL must name the port it
+ * listens on (the addresses it prints and links are built from it).
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
 }
