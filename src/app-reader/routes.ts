@@ -8,13 +8,12 @@ import { ApiError } from '../core/errors.js';
 import { readerErrorHandler } from '../model/reader/error-page.js';
 import type { ThemeChoice } from '../model/reader/layout.js';
 import { READER_CSS, READER_CSS_ETAG } from '../model/reader/styles.js';
+import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../model/reader/http.js';
 import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
 import { appHome, appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
 import { pageAddressInApp, spacePage } from './space-pages.js';
 
-const THEME_COOKIE = 'quire_theme';
-const THEMES: readonly ThemeChoice[] = ['light', 'dark', 'auto'];
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
 const MAX_TOKEN_LENGTH = 512;
@@ -85,14 +84,14 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/app/~/theme', { schema: { ...hidden, querystring: AppQuery } }, async (request, reply) => {
-    const chosen = request.query.set as ThemeChoice | undefined;
-    if (chosen && THEMES.includes(chosen)) {
+    const chosen = themeChoice(request.query.set);
+    if (chosen) {
       void reply.setCookie(THEME_COOKIE, chosen, {
         path: appPath(app.context),
         httpOnly: true,
         sameSite: 'lax',
         secure: app.context.config.publicUrl.startsWith('https:'),
-        maxAge: 365 * 24 * 3600,
+        maxAge: THEME_SECONDS,
       });
     }
     const back = request.query.back ? new URL(request.query.back, app.context.config.publicUrl).pathname : undefined;
@@ -100,9 +99,7 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/app/~/reader.css', { schema: hidden }, async (request, reply) => {
-    void reply.header('etag', READER_CSS_ETAG).header('cache-control', 'public, max-age=31536000, immutable');
-    if (request.headers['if-none-match'] === READER_CSS_ETAG) return reply.code(304).send();
-    return reply.type('text/css; charset=utf-8').send(READER_CSS);
+    return sendStylesheet(request, reply, READER_CSS, READER_CSS_ETAG);
   });
 
   /** A page for a signed-in caller with `scope`; others are sent to sign in and brought back. */
@@ -214,11 +211,6 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (caller, p, request, theme) => integrationPage(app.context, caller, p.name, undefined, theme, back(request)),
   );
 };
-
-function themeOf(request: FastifyRequest): ThemeChoice | undefined {
-  const value = request.cookies[THEME_COOKIE] as ThemeChoice | undefined;
-  return value && THEMES.includes(value) ? value : undefined;
-}
 
 /** The app shows unpublished work: pages run no script, load only the service's own styles, and are never cached. */
 const APP_POLICY =

@@ -4,18 +4,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../model/context.js';
 import { admit, type SiteCookie } from './audience.js';
 import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../model/reader/error-page.js';
-import type { ThemeChoice } from '../../model/reader/layout.js';
 import { llmsFull, llmsIndex, pageAsMarkdown, robots, sitemap } from './machine.js';
 import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
 import { readerSite } from './site-cache.js';
 import { addressIn, openSite, pageAddress, readPageAt, type OpenSite, type ReaderAnswer } from './site-reader.js';
 import { spaceContent } from '../../model/reader/page-content.js';
 import { READER_CSS, READER_CSS_ETAG } from '../../model/reader/styles.js';
+import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../../model/reader/http.js';
 import { siteCss } from './theme-css.js';
 import { allSiteSpaces } from '../structure/tree.js';
-
-const THEME_COOKIE = 'quire_theme';
-const THEMES: readonly ThemeChoice[] = ['light', 'dark', 'auto'];
 
 const SiteParams = Type.Object({ site: Type.String({ minLength: 1, maxLength: 100 }) });
 const PathParams = Type.Object({
@@ -96,13 +93,13 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) =>
       withSite(context(), request, reply, (open) => {
         const home = addressIn(context(), open);
-        const chosen = request.query.set as ThemeChoice | undefined;
+        const chosen = themeChoice(request.query.set);
         const back = request.query.back;
-        if (chosen && THEMES.includes(chosen)) {
+        if (chosen) {
           void reply.setCookie(
             THEME_COOKIE,
             chosen,
-            cookieOptions(context(), request, request.params.site, 365 * 24 * 3600),
+            cookieOptions(context(), request, request.params.site, THEME_SECONDS),
           );
         }
         // Back to a page of this site only: the switch must not send visitors to another site's address.
@@ -112,7 +109,7 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get('/s/:site/~/reader.css', { schema: { ...hidden, params: SiteParams } }, (request, reply) =>
-    Promise.resolve(sendAsset(request, reply, 'text/css; charset=utf-8', READER_CSS, READER_CSS_ETAG)),
+    Promise.resolve(sendStylesheet(request, reply, READER_CSS, READER_CSS_ETAG)),
   );
 
   app.get(
@@ -121,7 +118,7 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) =>
       withSite(context(), request, reply, (open) => {
         const { css, etag } = siteCss(open.settings);
-        return Promise.resolve(sendAsset(request, reply, 'text/css; charset=utf-8', css, etag));
+        return Promise.resolve(sendStylesheet(request, reply, css, etag));
       }),
   );
 
@@ -186,11 +183,6 @@ async function withSite(
       return serve(openSite(read, admission.visitor));
     }
   }
-}
-
-function themeOf(request: FastifyRequest): ThemeChoice | undefined {
-  const value = request.cookies[THEME_COOKIE] as ThemeChoice | undefined;
-  return value && THEMES.includes(value) ? value : undefined;
 }
 
 /** The address without the share key, token and claims it carried: they live in cookies from now on. */
@@ -261,19 +253,6 @@ function sendText(reply: FastifyReply, open: OpenSite, type: string, text: strin
   void reply.header('cache-control', 'private, no-cache');
   if (!open.indexable) void reply.header('x-robots-tag', 'noindex');
   return reply.type(type).send(text);
-}
-
-function sendAsset(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  type: string,
-  body: string,
-  etag: string,
-): FastifyReply {
-  // Pages name assets with their version in the address, so a copy stays good for a year.
-  void reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  return reply.type(type).send(body);
 }
 
 function sendMessage(reply: FastifyReply, status: 401 | 404, title: string, message: string): FastifyReply {
