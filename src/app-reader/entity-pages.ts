@@ -179,15 +179,14 @@ export async function integrationPage(
   back: string,
 ): Promise<AppAnswer> {
   const integration = await findIntegration(context.db, name);
-  const member = integration && (await findMembership(context.db, integration.organization_id, caller.userId));
-  const visible = integration && (integration.visibility !== 'private' || member?.role);
-  if (
-    !integration ||
-    !visible ||
-    (organizationId !== undefined && !(await findMembership(context.db, organizationId, caller.userId)))
-  ) {
-    return notFound(context, caller, theme, back);
-  }
+  // A private integration is its organization's members' only; under an organization's address, that
+  // organization's members' only too.
+  const roleIn = async (owner: string) => (await findMembership(context.db, owner, caller.userId))?.role;
+  const visible =
+    integration !== undefined &&
+    (integration.visibility !== 'private' || Boolean(await roleIn(integration.organization_id))) &&
+    (organizationId === undefined || (await findMembership(context.db, organizationId, caller.userId)) !== undefined);
+  if (!integration || !visible) return notFound(context, caller, theme, back);
   return appPage(context, caller, theme, 200, {
     title: integration.title,
     home: { href: appHome(context), title: 'Integrations' },

@@ -60,3 +60,16 @@ export async function findIntegration(db: Db, name: string) {
     .where('name', '=', name)
     .executeTakeFirst();
 }
+
+/** The organizations a user is an active member of, by title: the app's home lists them. */
+export async function listMemberOrganizations(db: Db, userId: string) {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['o.id', 'o.title'])
+    .where('m.user_id', '=', userId)
+    .where('m.disabled', '=', false)
+    .orderBy('o.title')
+    .limit(500)
+    .execute();
+}

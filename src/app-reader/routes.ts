@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { h } from 'hastscript';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../model/access/auth.js';
 import type { Scope } from '../model/access/scopes.js';
 import { ApiError } from '../core/errors.js';
@@ -10,13 +9,13 @@ import type { ThemeChoice } from '../model/reader/layout.js';
 import { READER_CSS, READER_CSS_ETAG } from '../model/reader/styles.js';
 import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../model/reader/http.js';
 import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
-import { appPage, notFound, type AppAnswer } from './shell.js';
+import { notFound, type AppAnswer } from './shell.js';
 import { appHome, appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
 import { pageAddressInApp, spacePage } from './space-pages.js';
+import { homePage, MAX_TOKEN_LENGTH, signInPage } from './home-pages.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
-const MAX_TOKEN_LENGTH = 512;
 
 /**
  * The app reader at `/app/...`, where every `urls.app` of the API leads: a
@@ -38,8 +37,8 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/app', { schema: { ...hidden, querystring: AppQuery } }, async (request, reply) => {
     const caller = await sessionCaller(app, request, reply, 'organization:read');
-    if (!caller) return send(reply, signInPage(app, request.query.next, undefined, themeOf(request)));
-    return send(reply, await homePage(app, caller, themeOf(request), request.url));
+    if (!caller) return send(reply, signInPage(app.context, request.query.next, undefined, themeOf(request)));
+    return send(reply, await homePage(app.context, caller, themeOf(request), request.url));
   });
 
   app.post(
@@ -64,7 +63,7 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return send(
           reply,
           signInPage(
-            app,
+            app.context,
             request.body.next,
             'That token does not work: it is unknown, revoked or expired.',
             themeOf(request),
@@ -229,78 +228,4 @@ function send(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyR
       .type('text/html; charset=utf-8')
       .send(answer.html)
   );
-}
-
-/** The sign-in page: one field for an API token, which the service keeps in an HttpOnly cookie. */
-function signInPage(
-  app: FastifyInstance,
-  next: string | undefined,
-  error: string | undefined,
-  theme: ThemeChoice | undefined,
-): AppAnswer {
-  const context = app.context;
-  return appPage(context, undefined, theme, 200, {
-    title: 'Sign in',
-    home: { href: appHome(context), title: 'Quire' },
-    main: [
-      h('div.sign-in', [
-        h('h1', 'Sign in'),
-        h(
-          'p',
-          'Paste an API token to read what it may read. The token stays in this browser, in a cookie scripts cannot read; sign out to remove it.',
-        ),
-        ...(error ? [h('p.error', { role: 'alert' }, error)] : []),
-        h('form', { action: context.urls.app('sign-in'), method: 'post' }, [
-          h('label', { htmlFor: 'quire-token' }, 'API token'),
-          h('input', {
-            id: 'quire-token',
-            name: 'token',
-            type: 'password',
-            autocomplete: 'off',
-            required: true,
-            maxLength: MAX_TOKEN_LENGTH,
-          }),
-          ...(next ? [h('input', { type: 'hidden', name: 'next', value: appPathOrHome(context, next) })] : []),
-          h('button', { type: 'submit' }, 'Sign in'),
-        ]),
-        h('p', ['No token yet? An admin can issue you one, or make one with the CLI (see the README).']),
-      ]),
-    ],
-    back: appPath(context),
-  });
-}
-
-/** The app's home: the organizations the signed-in person belongs to. */
-async function homePage(
-  app: FastifyInstance,
-  caller: Caller,
-  theme: ThemeChoice | undefined,
-  url: string,
-): Promise<AppAnswer> {
-  const context = app.context;
-  const organizations = await context.db
-    .selectFrom('organization_members as m')
-    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-    .select(['o.id', 'o.title'])
-    .where('m.user_id', '=', caller.userId)
-    .where('m.disabled', '=', false)
-    .orderBy('o.title')
-    .limit(500)
-    .execute();
-  return appPage(context, caller, theme, 200, {
-    title: 'Your organizations',
-    home: { href: appHome(context), title: 'Quire' },
-    main: [
-      h('h1', 'Your organizations'),
-      organizations.length === 0
-        ? h('p', 'You belong to no organization yet.')
-        : h(
-            'ul.card-list',
-            organizations.map((organization) =>
-              h('li', h('a', { href: context.urls.app('o', organization.id) }, organization.title)),
-            ),
-          ),
-    ],
-    back: url.split('?')[0]!,
-  });
 }

@@ -186,13 +186,9 @@ export async function pageAddressInApp(
   pageId: string,
 ): Promise<string | undefined> {
   try {
-    const { space } = await findVisibleSpace(context, spaceId, caller.userId);
-    if (space.organization_id !== organizationId) return undefined;
-    const point = await context.content.revision(space.id, space.organization_id, space.revision_id);
-    if (!point) return undefined;
-    const tree = await context.content.tree(point);
-    if (!tree.pages.has(pageId)) return undefined;
-    return pageAppUrl(context.urls, { organizationId, spaceId: space.id, changeRequestId: null }, tree.pathOf(pageId));
+    const { space, place, content } = await read(context, caller, { organizationId, spaceId, pagePath: '' });
+    if (space.organization_id !== organizationId || !content.tree.pages.has(pageId)) return undefined;
+    return pageAppUrl(context.urls, place, content.tree.pathOf(pageId));
   } catch (error) {
     if (error instanceof ApiError && error.statusCode === 404) return undefined;
     throw error;
