@@ -14,6 +14,8 @@ import { addressIn, firstPage, pageAddress, type OpenSite } from './site-reader.
 
 /** The most llms-full.txt holds: a site can hold far more than a model reads, and the answer is built in memory. */
 const MAX_FULL_TEXT_CHARACTERS = 8 * 1024 * 1024;
+/** Pages read and evaluated together for llms-full.txt. */
+const LLMS_FULL_BATCH = 50;
 /** The sitemap protocol's limit on addresses in one file. */
 const MAX_SITEMAP_URLS = 50_000;
 
@@ -76,16 +78,20 @@ export async function llmsFull(context: Context, open: OpenSite): Promise<string
   const parts: string[] = [];
   let length = 0;
   for (const { siteSpace, content, pages } of await everyPage(context, open)) {
-    const markdown = await pageMarkdown(context, content, pages);
-    for (const [index, page] of pages.entries()) {
-      const address = pageAddress(context, open, siteSpace, content.tree.pathOf(page.pageId));
-      const part = `${markdownPage(page, markdown[index]!)}\nSource: ${address}\n\n---\n\n`;
-      if (length + part.length > MAX_FULL_TEXT_CHARACTERS) {
-        parts.push(`The rest of this site is left out here; each page's markdown is at its address with .md.\n`);
-        return parts.join('');
+    // A batch at a time, so that what is read and evaluated stops near the bound, not after every page of the site.
+    for (let start = 0; start < pages.length; start += LLMS_FULL_BATCH) {
+      const batch = pages.slice(start, start + LLMS_FULL_BATCH);
+      const markdown = await pageMarkdown(context, content, batch);
+      for (const [index, page] of batch.entries()) {
+        const address = pageAddress(context, open, siteSpace, content.tree.pathOf(page.pageId));
+        const part = `${markdownPage(page, markdown[index]!)}\nSource: ${address}\n\n---\n\n`;
+        if (length + part.length > MAX_FULL_TEXT_CHARACTERS) {
+          parts.push(`The rest of this site is left out here; each page's markdown is at its address with .md.\n`);
+          return parts.join('');
+        }
+        parts.push(part);
+        length += part.length;
       }
-      parts.push(part);
-      length += part.length;
     }
   }
   return parts.join('');
