@@ -194,6 +194,16 @@ describe('who may call the app reader', () => {
     expect(new Set(routes)).toEqual(new Set(Object.keys(APP_ROUTES)));
   });
 
+  it('refuses a session whose token lacks the scope a route needs', async () => {
+    const narrow = await t.factory.token(admin.user.id, { scopes: ['user:read'] });
+    for (const [route, { signedIn, url, method }] of Object.entries(APP_ROUTES)) {
+      if (!signedIn) continue;
+      const res = await t.app.inject({ method: method ?? 'GET', url: url(), headers: { cookie: sessionOf(narrow) } });
+      expect(res.statusCode, route).toBe(403);
+      expect(res.body, route).not.toContain('Runbook');
+    }
+  });
+
   it('sends the signed-out to sign in, and shows a non-member nothing of the organization', async () => {
     const stranger = await t.factory.account();
     for (const [route, { signedIn, url, method }] of Object.entries(APP_ROUTES)) {

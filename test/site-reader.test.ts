@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, testConfig } from './support/app.js';
 import { contentApi } from './support/content.js';
+import { expectSpecResponse } from './support/spec.js';
 import type { Account } from './support/factory.js';
 
 const t = useTestApp();
@@ -360,10 +361,30 @@ describe('a site at its own hostname', () => {
     const org = `/orgs/${team.organizationId}`;
     const named = await call(team.admin, 'PATCH', `${org}/sites/${site.id}`, { hostname: 'docs.example.com' });
     expect(named.statusCode, named.body).toBe(200);
+    expectSpecResponse('updateSiteById', 200, named.json());
     expect(named.json()).toMatchObject({
       hostname: 'docs.example.com',
       urls: { published: 'http://docs.example.com' },
     });
+
+    // No token, a stranger, an editor: refused, and the site keeps its hostname.
+    const attempt = { hostname: 'x.example.com' };
+    const anonymous = await t.app.inject({ method: 'PATCH', url: `/v1${org}/sites/${site.id}`, payload: attempt });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ error: { code: 401, message: expect.any(String) } });
+    const stranger = await t.factory.account();
+    expect((await call(stranger, 'PATCH', `${org}/sites/${site.id}`, attempt)).statusCode).toBe(404);
+    const editor = await t.factory.account();
+    await t.factory.member(team.organizationId, editor.user.id, 'edit');
+    const refused = await call(editor, 'PATCH', `${org}/sites/${site.id}`, attempt);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ error: { code: 403, message: expect.any(String) } });
+    const stored = await t.db
+      .selectFrom('sites')
+      .select('hostname')
+      .where('id', '=', site.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.hostname).toBe('docs.example.com');
 
     const other = await publishedSite(team);
     const taken = await call(team.admin, 'PATCH', `${org}/sites/${other.site.id}`, {
