@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 /** The conformance reference: the GitBook API description whose paths match the seeds. */
-const spec = require('@gitbook/api/spec/openapi.json') as OpenApi;
+const seedSpec = require('@gitbook/api/spec/openapi.json') as OpenApi;
+/** GitBook's newest API description (@gitbook/api@0.202.0): the reference for operations the seeds lack. */
+const newestSpec = require('@gitbook/api-next/spec/openapi.json') as OpenApi;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 interface OpenApi {
@@ -35,15 +37,48 @@ function nullableToJsonSchema(node: unknown): unknown {
   return { anyOf: [converted, { type: 'null' }] };
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
-// Formats the spec uses that JSON Schema does not define; the service checks these itself.
-for (const format of ['emoji', 'icon', 'markdown', 'binary']) ajv.addFormat(format, true);
-ajv.addSchema(nullableToJsonSchema(spec) as object, 'spec');
+/** A validator of one spec's responses and schemas, its compiled checks kept by operation and status. */
+function specChecker(spec: OpenApi, name: string) {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  // Formats the spec uses that JSON Schema does not define; the service checks these itself.
+  for (const format of ['emoji', 'icon', 'markdown', 'binary']) ajv.addFormat(format, true);
+  ajv.addSchema(nullableToJsonSchema(spec) as object, 'spec');
+  const compiled = new Map<string, ValidateFunction>();
 
-const compiled = new Map<string, ValidateFunction>();
+  const compile = (key: string, schema: () => unknown): ValidateFunction => {
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajv.compile(schema() as object);
+      compiled.set(key, validate);
+    }
+    return validate;
+  };
+  const check = (validate: ValidateFunction, what: string, value: unknown): void => {
+    if (!validate(value)) {
+      throw new Error(`${what} does not match ${name}:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`);
+    }
+  };
+  return {
+    response(operationId: string, status: number, body: unknown): void {
+      const key = `${operationId} ${status}`;
+      check(
+        compile(key, () => responseSchema(spec, operationId, status)),
+        `${key} response`,
+        body,
+      );
+    },
+    schema(schemaName: string, value: unknown): void {
+      check(
+        compile(`schema ${schemaName}`, () => ({ $ref: `spec#/components/schemas/${schemaName}` })),
+        schemaName,
+        value,
+      );
+    },
+  };
+}
 
-function findOperation(operationId: string): Operation {
+function findOperation(spec: OpenApi, operationId: string): Operation {
   for (const methods of Object.values(spec.paths)) {
     for (const operation of Object.values(methods)) {
       if (operation.operationId === operationId) return operation;
@@ -52,8 +87,8 @@ function findOperation(operationId: string): Operation {
   throw new Error(`No operation ${operationId} in the spec`);
 }
 
-function responseSchema(operationId: string, status: number): unknown {
-  const responses = findOperation(operationId).responses ?? {};
+function responseSchema(spec: OpenApi, operationId: string, status: number): unknown {
+  const responses = findOperation(spec, operationId).responses ?? {};
   let response = responses[String(status)] ?? responses.default;
   if (!response) throw new Error(`${operationId} has no ${status} response in the spec`);
   if (response.$ref) response = spec.components.responses[response.$ref.split('/').pop()!]!;
@@ -63,32 +98,25 @@ function responseSchema(operationId: string, status: number): unknown {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"spec#/components/'));
 }
 
+const seed = specChecker(seedSpec, 'the spec');
+const newest = specChecker(newestSpec, 'the newest spec');
+
 /** Asserts that `body` is a valid `status` response of `operationId` in @gitbook/api@0.143.2's spec. */
 export function expectSpecResponse(operationId: string, status: number, body: unknown): void {
-  const key = `${operationId} ${status}`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(responseSchema(operationId, status) as object);
-    compiled.set(key, validate);
-  }
-  if (!validate(body)) {
-    throw new Error(
-      `${key} response does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`,
-    );
-  }
+  seed.response(operationId, status, body);
 }
 
 /** Asserts that `value` is valid against `spec#/components/schemas/<schemaName>` of @gitbook/api@0.143.2's spec. */
 export function expectSpecSchema(schemaName: string, value: unknown): void {
-  const key = `schema ${schemaName}`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `spec#/components/schemas/${schemaName}` });
-    compiled.set(key, validate);
-  }
-  if (!validate(value)) {
-    throw new Error(
-      `${schemaName} does not match the spec:\n  ${ajv.errorsText(validate.errors, { separator: '\n  ' })}`,
-    );
-  }
+  seed.schema(schemaName, value);
+}
+
+/** Asserts that `body` is a valid `status` response of `operationId` in @gitbook/api@0.202.0's spec. */
+export function expectNewestSpecResponse(operationId: string, status: number, body: unknown): void {
+  newest.response(operationId, status, body);
+}
+
+/** Asserts that `value` is valid against a schema of @gitbook/api@0.202.0's spec. */
+export function expectNewestSpecSchema(schemaName: string, value: unknown): void {
+  newest.schema(schemaName, value);
 }
