@@ -7,7 +7,22 @@ const t = useTestApp();
 const api = contentApi(() => t.app);
 
 const path = (url: string) => new URL(url).pathname;
-const sessionOf = (account: Account) => `quire_session=${account.token}`;
+/** Signs in with the token as a person would, and gives the session's cookie (one sign-in per token). */
+const sessions = new Map<string, string>();
+async function sessionOf(holder: { token: string }): Promise<string> {
+  const known = sessions.get(holder.token);
+  if (known) return known;
+  const signedIn = await t.app.inject({
+    method: 'POST',
+    url: '/app/sign-in',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+    payload: new URLSearchParams({ token: holder.token }).toString(),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(303);
+  const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+  sessions.set(holder.token, cookie);
+  return cookie;
+}
 const read = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 
 let admin: Account;
@@ -58,7 +73,7 @@ describe('signing in to the app reader', () => {
     expect(signedIn.statusCode).toBe(303);
     expect(signedIn.headers.location).toBe(path(space.urls.app));
     const cookie = String(signedIn.headers['set-cookie']);
-    expect(cookie).toMatch(/^quire_session=quire_\w+; Max-Age=2592000; Path=\/app; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(/^quire_session=[\w-]{43}; Max-Age=43200; Path=\/app; HttpOnly; SameSite=Lax$/);
 
     const home = await read('/app', cookie.split(';')[0]);
     expect(home.body).toContain(`<a href="http://docs.test/app/o/${organizationId}">`);
@@ -85,17 +100,132 @@ describe('signing in to the app reader', () => {
     expect(away.headers.location).toBe(`http://docs.test/app?next=${encodeURIComponent(path(space.urls.app))}`);
 
     const reader = await t.factory.token(admin.user.id);
-    expect((await read(path(space.urls.app), sessionOf(reader))).statusCode).toBe(200);
+    expect((await read(path(space.urls.app), await sessionOf(reader))).statusCode).toBe(200);
     await t.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', reader.tokenId).execute();
-    const revoked = await read(path(space.urls.app), sessionOf(reader));
+    const revoked = await read(path(space.urls.app), await sessionOf(reader));
     expect(revoked.statusCode).toBe(302);
     expect(String(revoked.headers['set-cookie'])).toMatch(/^quire_session=; Max-Age=0;/);
   });
 });
 
+describe('the app reader’s session', () => {
+  const cookieValue = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
+
+  it('is not the token: the cookie differs from it, does not authenticate the API, and the table keeps neither', async () => {
+    const holder = await t.factory.token(admin.user.id);
+    const cookie = await sessionOf(holder);
+    const value = cookieValue(cookie);
+    expect(value).not.toBe(holder.token);
+    expect(value).not.toContain(holder.token.slice('quire_'.length));
+    // Whoever reads the cookie (a copied browser profile, a proxy's log) has no API token.
+    const asToken = await t.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { authorization: `Bearer ${value}` },
+    });
+    expect(asToken.statusCode).toBe(401);
+    expect(asToken.json()).toEqual({ error: { code: 401, message: expect.any(String) } });
+    const rows = await t.db.selectFrom('app_sessions').selectAll().where('token_id', '=', holder.tokenId).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.user_id).toBe(admin.user.id);
+    const stored = JSON.stringify(rows.map((row) => ({ ...row, id_hash: row.id_hash.toString('base64url') })));
+    expect(stored).not.toContain(value);
+    expect(stored).not.toContain(holder.token);
+  });
+
+  it('a cookie copied before signing out opens nothing after it', async () => {
+    const holder = await t.factory.token(admin.user.id);
+    const cookie = await sessionOf(holder);
+    expect((await read(path(space.urls.app), cookie)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: '/app/sign-out', headers: { cookie } });
+    expect(out.statusCode).toBe(303);
+    expect(
+      await t.db.selectFrom('app_sessions').select('token_id').where('token_id', '=', holder.tokenId).execute(),
+    ).toEqual([]);
+
+    // The thief replays the copy: the sign-in page, and no page of the organization.
+    const home = await read('/app', cookie);
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('<form action="http://docs.test/app/sign-in" method="post">');
+    expect(home.body).not.toContain(`/app/o/${organizationId}`);
+    const page = await read(path(space.urls.app), cookie);
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe(`http://docs.test/app?next=${encodeURIComponent(path(space.urls.app))}`);
+    expect(page.body).not.toContain('breathe');
+    // The token itself still works: signing out of the app ends the session, not the token.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: holder.headers })).statusCode).toBe(200);
+  });
+
+  it('ends when its token is revoked through the API, and its row goes', async () => {
+    const holder = await t.factory.token(admin.user.id);
+    const cookie = await sessionOf(holder);
+    expect((await read(path(space.urls.app), cookie)).statusCode).toBe(200);
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/user/tokens/${holder.tokenId}`,
+      headers: admin.headers,
+    });
+    expect(revoke.statusCode).toBe(204);
+    const after = await read(path(space.urls.app), cookie);
+    expect(after.statusCode).toBe(302);
+    expect(String(after.headers['set-cookie'])).toMatch(/^quire_session=; Max-Age=0;/);
+    expect(after.body).not.toContain('breathe');
+    expect(
+      await t.db.selectFrom('app_sessions').select('token_id').where('token_id', '=', holder.tokenId).execute(),
+    ).toEqual([]);
+  });
+
+  it('lasts no longer than its token, and ends when the token expires or the session’s time is up', async () => {
+    const shortLived = await t.factory.token(admin.user.id, { expiresAt: new Date(Date.now() + 3_600_000) });
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/app/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+      payload: new URLSearchParams({ token: shortLived.token }).toString(),
+    });
+    expect(signedIn.statusCode).toBe(303);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(String(signedIn.headers['set-cookie']))![1]);
+    expect(maxAge).toBeGreaterThan(3_500);
+    expect(maxAge).toBeLessThanOrEqual(3_600);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    expect((await read(path(space.urls.app), cookie)).statusCode).toBe(200);
+    await t.db
+      .updateTable('api_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', shortLived.tokenId)
+      .execute();
+    expect((await read(path(space.urls.app), cookie)).statusCode).toBe(302);
+
+    const holder = await t.factory.token(admin.user.id);
+    const lasting = await sessionOf(holder);
+    expect((await read(path(space.urls.app), lasting)).statusCode).toBe(200);
+    // Twelve hours later, as the database sees it.
+    await t.db
+      .updateTable('app_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('token_id', '=', holder.tokenId)
+      .execute();
+    expect((await read(path(space.urls.app), lasting)).statusCode).toBe(302);
+  });
+
+  it('is bound to its user: a session row moved to another user’s token opens nothing', async () => {
+    const victim = await t.factory.account();
+    const holder = await t.factory.token(admin.user.id);
+    const cookie = await sessionOf(holder);
+    // Even with write access to one column, a session cannot borrow another user's token.
+    await t.db
+      .updateTable('app_sessions')
+      .set({ token_id: victim.tokenId })
+      .where('token_id', '=', holder.tokenId)
+      .execute();
+    const home = await read('/app', cookie);
+    expect(home.body).toContain('<form action="http://docs.test/app/sign-in" method="post">');
+  });
+});
+
 describe('reading in the app', () => {
   it('follows urls.app from API answers to the space, its pages and the organization', async () => {
-    const cookie = sessionOf(admin);
+    const cookie = await sessionOf(admin);
     const home = await read(path(space.urls.app), cookie);
     expect(home.statusCode).toBe(200);
     expect(home.body).toContain('<h1>Alerts</h1>');
@@ -127,7 +257,7 @@ describe('reading in the app', () => {
     ]);
     expect(written.statusCode, written.body).toBe(200);
     const changeRequest = (await api.read(admin, `/v1/spaces/${space.id}/change-requests/${changeRequestId}`)).json();
-    const page = await read(`${path(changeRequest.urls.app as string)}/backups`, sessionOf(admin));
+    const page = await read(`${path(changeRequest.urls.app as string)}/backups`, await sessionOf(admin));
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Change request #');
     expect(page.body).toContain('It adds 1 page, changes 1 and removes 1: Alerts.');
@@ -136,21 +266,21 @@ describe('reading in the app', () => {
     expect(page.body).toContain('Restores<span class="change-mark change-added">new</span>');
     // By id as well as by number; the space itself still reads as before.
     expect(
-      (await read(`/app/o/${organizationId}/s/${space.id}/change-requests/${changeRequestId}`, sessionOf(admin)))
+      (await read(`/app/o/${organizationId}/s/${space.id}/change-requests/${changeRequestId}`, await sessionOf(admin)))
         .statusCode,
     ).toBe(200);
-    expect((await read(path(space.urls.app), sessionOf(admin))).body).toContain('<h1>Alerts</h1>');
+    expect((await read(path(space.urls.app), await sessionOf(admin))).body).toContain('<h1>Alerts</h1>');
 
     const stranger = await t.factory.account();
-    const refused = await read(path(changeRequest.urls.app as string), sessionOf(stranger));
+    const refused = await read(path(changeRequest.urls.app as string), await sessionOf(stranger));
     expect(refused.statusCode).toBe(404);
     expect(refused.body).not.toContain('Backups');
-    expect((await read(path(space.urls.app), sessionOf(stranger))).statusCode).toBe(404);
+    expect((await read(path(space.urls.app), await sessionOf(stranger))).statusCode).toBe(404);
   });
 
   it('honours the token’s scopes as the API does', async () => {
     const narrow = await t.factory.token(admin.user.id, { scopes: ['organization:read'] });
-    const refused = await read(path(space.urls.app), sessionOf(narrow));
+    const refused = await read(path(space.urls.app), await sessionOf(narrow));
     expect(refused.statusCode).toBe(403);
     expect(refused.body).not.toContain('breathe');
   });
@@ -198,7 +328,11 @@ describe('who may call the app reader', () => {
     const narrow = await t.factory.token(admin.user.id, { scopes: ['user:read'] });
     for (const [route, { signedIn, url, method }] of Object.entries(APP_ROUTES)) {
       if (!signedIn) continue;
-      const res = await t.app.inject({ method: method ?? 'GET', url: url(), headers: { cookie: sessionOf(narrow) } });
+      const res = await t.app.inject({
+        method: method ?? 'GET',
+        url: url(),
+        headers: { cookie: await sessionOf(narrow) },
+      });
       expect(res.statusCode, route).toBe(403);
       expect(res.body, route).not.toContain('Runbook');
     }
@@ -210,7 +344,7 @@ describe('who may call the app reader', () => {
       if (!signedIn) continue;
       const signedOut = await t.app.inject({ method: method ?? 'GET', url: url() });
       expect(signedOut.statusCode, route).toBe(302);
-      const outsider = await read(url(), sessionOf(stranger));
+      const outsider = await read(url(), await sessionOf(stranger));
       expect(outsider.statusCode, route).toBe(404);
       expect(outsider.body, route).not.toContain('Runbook');
     }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { SPACE_FIELDS, type SpaceFields } from '../model/access/space-queries.js';
 
@@ -72,4 +73,73 @@ export async function listMemberOrganizations(db: Db, userId: string) {
     .orderBy('o.title')
     .limit(500)
     .execute();
+}
+
+/**
+ * Starts a session of the app reader from a token of the user, ending when
+ * `until` comes or the token expires, whichever is first; drops the user's
+ * sessions that have expired. Undefined when the token is no longer there.
+ */
+export async function insertAppSession(
+  db: Db,
+  session: { idHash: Buffer; userId: string; tokenId: string; now: Date; until: Date },
+): Promise<Date | undefined> {
+  return db.transaction().execute(async (tx) => {
+    await tx
+      .deleteFrom('app_sessions')
+      .where('user_id', '=', session.userId)
+      .where('expires_at', '<=', session.now)
+      .execute();
+    const row = await tx
+      .insertInto('app_sessions')
+      .columns(['id_hash', 'user_id', 'token_id', 'created_at', 'expires_at'])
+      .expression(
+        tx
+          .selectFrom('api_tokens')
+          .select((eb) => [
+            eb.val(session.idHash).as('id_hash'),
+            'user_id',
+            'id',
+            eb.val(session.now).as('created_at'),
+            sql<Date>`least(${session.until}::timestamptz, coalesce(expires_at, ${session.until}::timestamptz))`.as(
+              'expires_at',
+            ),
+          ])
+          .where('id', '=', session.tokenId)
+          .where('user_id', '=', session.userId),
+      )
+      .returning('expires_at')
+      .executeTakeFirst();
+    return row?.expires_at;
+  });
+}
+
+/**
+ * The caller of a session that is still open: not expired, and made from a
+ * token of the same user that is neither revoked nor expired. The caller has
+ * the token's scopes.
+ */
+export async function findAppSessionCaller(db: Db, idHash: Buffer, now: Date) {
+  return db
+    .selectFrom('app_sessions as s')
+    .innerJoin('api_tokens as t', (join) => join.onRef('t.id', '=', 's.token_id').onRef('t.user_id', '=', 's.user_id'))
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      't.id as tokenId',
+      't.scopes',
+      'u.id as userId',
+      'u.email',
+      'u.display_name as displayName',
+      'u.photo_url as photoUrl',
+    ])
+    .where('s.id_hash', '=', idHash)
+    .where('s.expires_at', '>', now)
+    .where('t.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
+    .executeTakeFirst();
+}
+
+/** Ends a session: its cookie opens nothing afterwards, wherever it was copied to. */
+export async function deleteAppSession(db: Db, idHash: Buffer): Promise<void> {
+  await db.deleteFrom('app_sessions').where('id_hash', '=', idHash).execute();
 }

@@ -56,11 +56,8 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const context = app.context;
       if (!sameOrigin(context, request)) throw new ApiError(403, 'Sign in from this service’s own page');
       const token = request.body.token.trim();
-      try {
-        await app.authenticateToken(request, token);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.statusCode !== 401) throw error;
-        return send(
+      const refused = () =>
+        send(
           reply,
           signInPage(
             app.context,
@@ -70,15 +67,22 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ),
           401,
         );
+      let caller: Caller;
+      try {
+        caller = await app.authenticateToken(request, token);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode !== 401) throw error;
+        return refused();
       }
-      startSession(context, reply, token);
+      // The cookie carries a new session's id; the token itself is never sent back.
+      if (!(await startSession(context, reply, caller))) return refused();
       return reply.redirect(appPathOrHome(context, request.body.next), 303);
     },
   );
 
   app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
     if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');
-    endSession(app.context, reply);
+    await endSession(app.context, request, reply);
     return reply.redirect(appHome(app.context), 303);
   });
 

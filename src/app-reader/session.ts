@@ -1,8 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import type { Caller } from '../model/access/auth.js';
 import { scopesAllow, type Scope } from '../model/access/scopes.js';
 import type { Context } from '../model/context.js';
+import { deleteAppSession, findAppSessionCaller, insertAppSession } from './queries.js';
 
 /** The app reader's home, `PUBLIC_URL/app` (urls.app() ends with the slash of its empty last segment). */
 export function appHome(context: Context): string {
@@ -14,10 +16,14 @@ export function appPath(context: Context): string {
   return new URL(appHome(context)).pathname;
 }
 
-/** The app reader's session: the API token a person pasted on the sign-in page, in an HttpOnly cookie. */
+/**
+ * The app reader's session cookie. It carries a random session id, never
+ * the API token: the session is a row (the id's hash, the user, the token it
+ * was made from) that signing out deletes, and that ends with its token.
+ */
 export const SESSION_COOKIE = 'quire_session';
-/** How long a session lasts without the token saying less. */
-const SESSION_SECONDS = 30 * 24 * 3600;
+/** How long a session lasts from signing in, unless its token expires sooner: a working day. */
+export const SESSION_SECONDS = 12 * 3600;
 
 export function sessionCookieOptions(context: Context, maxAge?: number) {
   return {
@@ -29,19 +35,40 @@ export function sessionCookieOptions(context: Context, maxAge?: number) {
   };
 }
 
-export function startSession(context: Context, reply: FastifyReply, token: string): void {
-  void reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(context, SESSION_SECONDS));
+/** A session id as stored: its SHA-256, so that the table opens no session. */
+function sessionIdHash(sessionId: string): Buffer {
+  return createHash('sha256').update(sessionId, 'utf8').digest();
 }
 
-export function endSession(context: Context, reply: FastifyReply): void {
+/** Opens a session for the caller of a token that was just checked, and sets its cookie. */
+export async function startSession(context: Context, reply: FastifyReply, caller: Caller): Promise<boolean> {
+  const sessionId = randomBytes(32).toString('base64url');
+  const now = context.clock.now();
+  const expiresAt = await insertAppSession(context.db, {
+    idHash: sessionIdHash(sessionId),
+    userId: caller.userId,
+    tokenId: caller.tokenId,
+    now,
+    until: new Date(now.getTime() + SESSION_SECONDS * 1000),
+  });
+  const maxAge = expiresAt ? Math.floor((expiresAt.getTime() - now.getTime()) / 1000) : 0;
+  if (maxAge <= 0) return false;
+  void reply.setCookie(SESSION_COOKIE, sessionId, sessionCookieOptions(context, maxAge));
+  return true;
+}
+
+/** Ends the request's session, if it has one, and clears its cookie. */
+export async function endSession(context: Context, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const sessionId = request.cookies[SESSION_COOKIE];
+  if (sessionId) await deleteAppSession(context.db, sessionIdHash(sessionId));
   void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(context));
 }
 
 /**
  * The signed-in caller, with the scope the page needs; undefined when the
- * request has no session, or one whose token no longer works (revoked or
- * expired), which is then ended. A token without the scope is a 403, as
- * the API answers it.
+ * request has no session, or one that has ended (signed out, expired, or its
+ * token revoked or expired), whose row and cookie are then dropped. A token
+ * without the scope is a 403, as the API answers it.
  */
 export async function sessionCaller(
   app: FastifyInstance,
@@ -49,18 +76,14 @@ export async function sessionCaller(
   reply: FastifyReply,
   scope: Scope,
 ): Promise<Caller | undefined> {
-  const token = request.cookies[SESSION_COOKIE];
-  if (!token) return undefined;
-  let caller: Caller;
-  try {
-    caller = await app.authenticateToken(request, token);
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 401) {
-      endSession(app.context, reply);
-      return undefined;
-    }
-    throw error;
+  const sessionId = request.cookies[SESSION_COOKIE];
+  if (!sessionId) return undefined;
+  const caller = await findAppSessionCaller(app.db, sessionIdHash(sessionId), app.clock.now());
+  if (!caller) {
+    await endSession(app.context, request, reply);
+    return undefined;
   }
+  request.caller = caller;
   if (!scopesAllow(caller.scopes, scope))
     throw new ApiError(403, `This token lacks the "${scope}" scope this page needs`);
   return caller;

@@ -46,6 +46,15 @@ export interface ApiTokensTable {
   revoked_at: NullableTimestamp;
 }
 
+/** A session of the app reader: the cookie's id hashed, bound to a user and the token it was made from. */
+export interface AppSessionsTable {
+  id_hash: Buffer;
+  user_id: string;
+  token_id: string;
+  created_at: Timestamp;
+  expires_at: Date;
+}
+
 export interface MergeRules {
   type: 'none' | 'rules';
   rules?: unknown[];
@@ -693,6 +702,7 @@ export interface Database {
   service_settings: ServiceSettingsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  app_sessions: AppSessionsTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   collections: CollectionsTable;
