@@ -62,6 +62,7 @@ export const EnvSchema = Type.Object({
   ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/_-]{43}=?$' })),
   ENCRYPTION_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/_-]{43}=?$' })),
   INTEGRATION_MAX_IMAGE_BYTES: Type.Integer({ minimum: 1024, maximum: 10 * 1024 * 1024, default: 1024 * 1024 }),
+  VISITOR_TOKEN_MAX_AGE_SECONDS: Type.Integer({ minimum: 60, maximum: 90 * 86_400, default: 7 * 86_400 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -132,6 +133,8 @@ export interface Config {
   encryption: { key: string | undefined; previousKey: string | undefined };
   /** The largest icon or preview image an integration may publish, decoded. */
   integrations: { maxImageBytes: number };
+  /** The longest a visitor token of a site may live: one whose `exp` is further away, or missing, is refused. */
+  visitorTokenMaxAgeSeconds: number;
 }
 
 /** Time a conversion is given for each KiB of its input, beyond CONVERSION_TIMEOUT_MS: about twice what prose needs. */
@@ -225,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     encryption: { key: e.ENCRYPTION_KEY, previousKey: e.ENCRYPTION_KEY_PREVIOUS },
     integrations: { maxImageBytes: e.INTEGRATION_MAX_IMAGE_BYTES },
+    visitorTokenMaxAgeSeconds: e.VISITOR_TOKEN_MAX_AGE_SECONDS,
   };
 }
 
@@ -250,4 +254,5 @@ export type AppConfig = Pick<
   | 'specs'
   | 'encryption'
   | 'integrations'
+  | 'visitorTokenMaxAgeSeconds'
 > & { databaseUrl: string; databaseStatementTimeoutMs?: number; loadShedding?: LoadSheddingOptions };

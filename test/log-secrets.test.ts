@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { SignJWT } from 'jose';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { randomString } from '../src/core/ids.js';
-import { loggerOptions, redactUrl } from '../src/core/logging.js';
+import { loggerOptions, redactText, redactUrl } from '../src/core/logging.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { revokeApiToken } from '../src/users/tokens.js';
 import { PUBLIC_URL, testConfig } from './support/app.js';
@@ -131,6 +132,35 @@ describe('the log', () => {
 
     const auth = await call({ method: 'GET', url: `${sitePath}/publishing/auth`, headers: admin.headers }, 200);
     secret('site visitor signing key', auth.json<{ privateKey: string }>().privateKey);
+  });
+
+  it('keeps no visitor token of a site, accepted, refused or in a message of its own', async () => {
+    const site = await insertSite(app.db, organizationId, { visibility: 'visitor-auth', published: true });
+    const auth = await call(
+      { method: 'GET', url: `/v1/orgs/${organizationId}/sites/${site.id}/publishing/auth`, headers: admin.headers },
+      200,
+    );
+    const key = new TextEncoder().encode(auth.json<{ privateKey: string }>().privateKey);
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const token = secret(
+      'visitor token',
+      await new SignJWT({ plan: 'pro' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + 3_600)
+        .sign(key),
+    );
+    await call({ method: 'GET', url: `/s/${site.id}?jwt_token=${token}` }, 303);
+    const forever = secret(
+      'visitor token without expiry',
+      await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).sign(key),
+    );
+    await call({ method: 'GET', url: `/s/${site.id}?lang=en&jwt_token=${forever}` }, 401);
+    await call({ method: 'GET', url: `/s/${site.id}/nowhere?jwt_token=${forever}` }, 401);
+    // A line whose message quotes a request's address, as Fastify's own warnings do.
+    const quoted = secret('visitor token quoted in a message', randomString(60));
+    app.log.warn(`Reply was already sent in the "/s/${site.id}?jwt_token=${quoted}" (GET) route`);
+    app.log.error(new Error(`failed on /s/${site.id}?share=${quoted}x&page=2`), 'request failed');
   });
 
   it('keeps no signature of a file URL, valid or tampered with', async () => {
@@ -275,6 +305,9 @@ describe('the log', () => {
     expect(urls).toContainEqual(expect.stringMatching(/\?share%4Bey=\[redacted\]$|\?shareKey=\[redacted\]$/));
     expect(urls).toContainEqual(expect.stringMatching(/^\/files\/\w+\/logo\.png\?expires=\d+&signature=\[redacted\]$/));
     expect(urls).toContainEqual(expect.stringMatching(/\/link-invites\/\[redacted\]$/));
+    expect(urls).toContainEqual(expect.stringMatching(/^\/s\/\w+\?jwt_token=\[redacted\]$/));
+    expect(urls).toContainEqual(expect.stringMatching(/^\/s\/\w+\?lang=en&jwt_token=\[redacted\]$/));
+    expect(lines.some((line) => line.includes('jwt_token=[redacted]\\" (GET) route'))).toBe(true);
     expect(urls).toContainEqual(expect.stringMatching(/\/invites\/\[redacted\]$/));
     expect(entries.some((entry) => entry.msg === 'request refused')).toBe(true);
   });
@@ -292,6 +325,15 @@ describe('redacting a URL', () => {
     expect(redactUrl('/v1/spaces/s?%73hare%4Bey=k&bad=%E0')).toBe('/v1/spaces/s?shareKey=[redacted]&bad=%E0');
     expect(redactUrl('/v1/spaces/s?%E0=1&signature')).toBe('/v1/spaces/s?%E0=1&signature=[redacted]');
     expect(redactUrl('/v1/orgs?limit=10')).toBe('/v1/orgs?limit=10');
+    expect(redactUrl('/s/site/guide?jwt_token=eyJ.eyJ.sig&lang=en')).toBe('/s/site/guide?jwt_token=[redacted]&lang=en');
+  });
+
+  it('in free text, replaces the values of secret parameters wherever a URL is quoted', () => {
+    expect(redactText('GET "/s/a?jwt_token=eyJ.x.y" failed')).toBe('GET "/s/a?jwt_token=[redacted]" failed');
+    expect(redactText('https://h/s/a?x=1&share=k&y=2 and /f?signature=s')).toBe(
+      'https://h/s/a?x=1&share=[redacted]&y=2 and /f?signature=[redacted]',
+    );
+    expect(redactText('nothing=here, no url')).toBe('nothing=here, no url');
   });
 });
 

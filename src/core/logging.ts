@@ -1,10 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { stdSerializers, type LoggerOptions } from 'pino';
 
 const REDACTED = '[redacted]';
 
-/** Query parameters whose values open something: a signed file URL's signature, share keys of spaces and sites. */
-const SECRET_PARAMETERS = new Set(['signature', 'shareKey', 'share']);
+/**
+ * Query parameters whose values open something: a signed file URL's
+ * signature, share keys of spaces and sites, a site visitor's token.
+ */
+const SECRET_PARAMETERS = new Set(['signature', 'shareKey', 'share', 'jwt_token']);
 /** Path segments followed by a secret: an invite link's id lets whoever holds it join the organization. */
 const SECRET_AFTER_SEGMENTS = new Set(['invites', 'link-invites']);
 
@@ -43,6 +46,26 @@ export function redactUrl(url: string): string {
   return `${path}?${kept.join('&')}`;
 }
 
+/** A secret query parameter written out in free text (a message, an error), as `name=value`. */
+const SECRET_IN_TEXT = /([?&](?:signature|shareKey|share|jwt_token)=)[^&\s"'#<>]*/g;
+
+/**
+ * Free text as the log may keep it: the values of secret query parameters in
+ * any URL it quotes replaced. Fastify and libraries put URLs in messages and
+ * errors of their own ("reply already sent" names the raw URL).
+ */
+export function redactText(text: string): string {
+  return text.includes('=') ? text.replace(SECRET_IN_TEXT, `$1${REDACTED}`) : text;
+}
+
+/** An error as the log shows it: pino's fields, with its message and stack redacted as free text. */
+function serializeError(error: Error) {
+  const serialized = stdSerializers.err(error);
+  if (typeof serialized.message === 'string') serialized.message = redactText(serialized.message);
+  if (typeof serialized.stack === 'string') serialized.stack = redactText(serialized.stack);
+  return serialized;
+}
+
 /**
  * The request as each log line of it shows it: Fastify's own fields, the URL
  * redacted. Headers are not logged (tokens and cookies are in them).
@@ -69,7 +92,17 @@ export function loggerOptions(
 ): LoggerOptions {
   return {
     level,
-    serializers: { req: serializeRequest },
+    serializers: { req: serializeRequest, err: serializeError },
+    hooks: {
+      // Every string argument of a log call (the message, its format arguments) is redacted as free text.
+      logMethod(args, method) {
+        for (let i = 0; i < args.length; i++) {
+          const arg: unknown = args[i];
+          if (typeof arg === 'string') args[i] = redactText(arg);
+        }
+        method.apply(this, args);
+      },
+    },
     redact: {
       paths: [
         'req.headers.authorization',

@@ -45,6 +45,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     },
     encryption: { key: undefined, previousKey: undefined },
     integrations: { maxImageBytes: 1024 * 1024 },
+    visitorTokenMaxAgeSeconds: 7 * 86_400,
     ...overrides,
   };
 }

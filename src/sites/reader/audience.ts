@@ -36,8 +36,10 @@ export const shareCookie = (site: SiteRow) => `quire_share_${site.id}`;
 export const visitorCookie = (site: SiteRow) => `quire_visitor_${site.id}`;
 export const claimsCookie = (site: SiteRow) => `quire_claims_${site.id}`;
 
-/** Longest a visitor token or share key is kept in a cookie when the token says nothing of its expiry. */
+/** How long a share key is kept in a cookie. */
 const REMEMBERED_SECONDS = 7 * 24 * 3600;
+/** How far a signer's clock may run ahead of ours before its tokens look too long-lived. */
+const CLOCK_SKEW_SECONDS = 60;
 const MAX_TOKEN_LENGTH = 8192;
 
 /**
@@ -98,15 +100,22 @@ async function rememberFromAddress(
         ? { kind: 'sign-in', fallbackUrl: site.auth_fallback_url }
         : { kind: 'not-found' };
     }
-    const expires = typeof claims.exp === 'number' ? claims.exp - Math.floor(context.clock.now().getTime() / 1000) : 0;
-    cookies.push({ name: visitorCookie(site), value: token, maxAge: expires > 0 ? expires : REMEMBERED_SECONDS });
+    // A verified token has an expiry in the future: the cookie ends with it.
+    const expires = (claims.exp as number) - Math.floor(context.clock.now().getTime() / 1000);
+    cookies.push({ name: visitorCookie(site), value: token, maxAge: Math.max(1, expires) });
   }
   const unsigned = unsignedFromQuery(request.query);
   if (unsigned) cookies.push({ name: claimsCookie(site), value: unsigned });
   return cookies.length > 0 ? { kind: 'remember', cookies } : undefined;
 }
 
-/** The token's claims when the site's key signed it (HS256) and it has not expired; undefined otherwise. */
+/**
+ * The token's claims when the site's key signed it (HS256), it says when it
+ * expires (`exp`), has not expired, and lives no longer than
+ * VISITOR_TOKEN_MAX_AGE_SECONDS (from now, and from `iat` when it has one);
+ * undefined otherwise. A token that never expires would open the site for
+ * good to whoever copied it once from an address bar or a log.
+ */
 async function verifiedClaims(
   context: Context,
   site: SiteRow,
@@ -115,10 +124,20 @@ async function verifiedClaims(
   if (token.length > MAX_TOKEN_LENGTH) return undefined;
   try {
     const key = new TextEncoder().encode(openVisitorKey(context.serviceSecret, site.auth_private_key_encrypted));
+    const now = context.clock.now();
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
-      currentDate: context.clock.now(),
+      currentDate: now,
+      requiredClaims: ['exp'],
     });
+    const maxAge = context.config.visitorTokenMaxAgeSeconds + CLOCK_SKEW_SECONDS;
+    const exp = payload.exp!;
+    if (exp - now.getTime() / 1000 > maxAge) return undefined;
+    if (
+      payload.iat !== undefined &&
+      (exp - payload.iat > maxAge || payload.iat - now.getTime() / 1000 > CLOCK_SKEW_SECONDS)
+    )
+      return undefined;
     return payload;
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
