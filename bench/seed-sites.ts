@@ -4,6 +4,7 @@ import { systemClock } from '../src/core/clock.js';
 import { newId, randomString } from '../src/core/ids.js';
 import type { Db } from '../src/db/database.js';
 import { createSpace } from '../src/model/spaces/create.js';
+import type { Keyring } from '../src/core/keyring.js';
 import { newSealedVisitorKey } from '../src/sites/secrets.js';
 import { slugify, uniqueSlug } from '../src/core/slug.js';
 import { TOPICS } from './seed-content.js';
@@ -125,20 +126,21 @@ async function seedBigSite(app: FastifyInstance, authorization: string, organiza
  */
 async function seedManySites(
   db: Db,
-  serviceSecret: string,
+  keyring: Keyring,
   organizationId: string,
 ): Promise<{ newestFirst: string[]; siteSpaces: Map<string, number> }> {
   const start = Date.now() - 180 * 86_400_000;
   const sites = Array.from({ length: SITES_IN_ORGANIZATION }, (_, i) => {
     const createdAt = new Date(start + i * 60_000);
+    const id = newId();
     return {
-      id: newId(),
+      id,
       organization_id: organizationId,
       type: 'basic' as const,
       title: `Product ${i} docs`,
       visibility: 'public' as const,
       published: i % 2 === 0,
-      auth_private_key_encrypted: newSealedVisitorKey(serviceSecret),
+      auth_private_key_encrypted: newSealedVisitorKey(keyring, id),
       created_at: createdAt,
       updated_at: createdAt,
     };
@@ -225,7 +227,7 @@ export async function seedSites(
   manySitesOrganizationId: string,
 ): Promise<SeededSites> {
   const siteId = await seedBigSite(app, authorization, bigSiteOrganizationId);
-  const { newestFirst, siteSpaces } = await seedManySites(app.db, app.context.serviceSecret, manySitesOrganizationId);
+  const { newestFirst, siteSpaces } = await seedManySites(app.db, app.context.keyring, manySitesOrganizationId);
   return {
     big: { organizationId: bigSiteOrganizationId, siteId },
     many: {

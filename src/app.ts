@@ -19,6 +19,7 @@ import { DeferredCompilations } from './core/deferred-compilation.js';
 import { listSerializerFactory } from './core/list-serializer.js';
 import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
+import { Keyring } from './core/keyring.js';
 import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
@@ -239,6 +240,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           config,
           cursors: instance.cursors,
           serviceSecret: secret,
+          keyring: Keyring.fromConfig(config.encryption, secret),
           content: instance.content,
           conversions,
           outbound: instance.outbound,

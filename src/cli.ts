@@ -10,6 +10,7 @@ import { createUser, findUserByEmail } from './model/people/user-queries.js';
 import { Keyring } from './core/keyring.js';
 import { loadServiceSecret } from './core/secret.js';
 import { rotateIntegrationSecrets } from './integrations/secrets.js';
+import { rotateSiteSecrets } from './sites/secrets.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -23,8 +24,10 @@ Commands:
   tokens revoke (--id <tokenId> | --token <token>)
       Revokes a token.
   secrets rotate
-      Re-encrypts every integration secret under ENCRYPTION_KEY: run it after setting a new
-      ENCRYPTION_KEY with the old one as ENCRYPTION_KEY_PREVIOUS, then drop the previous key.
+      Re-encrypts every secret at rest (integration secrets, sites' visitor keys, share-link
+      keys) under ENCRYPTION_KEY: run it after setting a new ENCRYPTION_KEY with the old one as
+      ENCRYPTION_KEY_PREVIOUS (or after setting ENCRYPTION_KEY for the first time), then drop
+      the previous key.
 
 Roles: ${ROLES.join(', ')}
 Scopes: ${SCOPES.join(', ')}`;
@@ -140,12 +143,17 @@ async function run(
       return;
     }
     case 'secrets rotate': {
-      const keyring = Keyring.fromConfig(config.encryption, await loadServiceSecret(db, config.secretKey));
+      const serviceSecret = await loadServiceSecret(db, config.secretKey);
+      const keyring = Keyring.fromConfig(config.encryption, serviceSecret);
       const { rotated, failed } = await rotateIntegrationSecrets(db, keyring, { batchSize: 500 });
       out(`Re-encrypted ${rotated} integration secret(s) under key ${keyring.currentKeyId}.`);
       for (const secret of failed)
         out(`Could not open ${secret.name} of integration ${secret.integrationId}: ${secret.reason}`);
-      if (failed.length > 0) throw new Error(`${failed.length} secret(s) could not be re-encrypted`);
+      const sites = await rotateSiteSecrets(db, { keyring, serviceSecret }, { batchSize: 500 });
+      out(`Re-encrypted ${sites.rotated} site visitor and share-link key(s) under key ${keyring.currentKeyId}.`);
+      for (const secret of sites.failed) out(`Could not open ${secret.what}: ${secret.reason}`);
+      const failures = failed.length + sites.failed.length;
+      if (failures > 0) throw new Error(`${failures} secret(s) could not be re-encrypted`);
       return;
     }
     default:

@@ -232,6 +232,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** Whether the service runs in production: NODE_ENV=production, which the container image sets. */
+export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === 'production';
+}
+
+/**
+ * What is wrong with the keys of secrets at rest, for the operator: without
+ * SECRET_KEY and ENCRYPTION_KEY every key derives from a secret kept in the
+ * database, so whoever has a dump of it opens integration secrets, share and
+ * visitor keys, and forges visitor-claim tokens, cursors and download links.
+ * Undefined when both are set. Production refuses to start without them.
+ */
+export function missingKeysProblem(config: Pick<Config, 'secretKey' | 'encryption'>): string | undefined {
+  const missing = [
+    ...(config.secretKey ? [] : ['SECRET_KEY (generate one with `openssl rand -base64 48`)']),
+    ...(config.encryption.key ? [] : ['ENCRYPTION_KEY (generate one with `openssl rand -base64 32`)']),
+  ];
+  if (missing.length === 0) return undefined;
+  return (
+    `Set ${missing.join(' and ')}. Without ${missing.length > 1 ? 'them' : 'it'}, the keys that seal secrets at rest ` +
+    'and sign links derive from a secret kept in the database, so a copy of the database opens integration secrets ' +
+    'and share and visitor keys. Keep the keys apart from the database and its backups; after setting ENCRYPTION_KEY ' +
+    'on a database that already holds secrets, run `npm run cli -- secrets rotate`.'
+  );
+}
+
 /** What buildApp needs of the configuration; the rest belongs to the process that starts it. */
 export type AppConfig = Pick<
   Config,

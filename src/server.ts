@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import pg from 'pg';
 import { buildApp } from './app.js';
 import { bootstrapFirstStart } from './bootstrap.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, isProduction, loadConfig, missingKeysProblem, type Config } from './config.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -64,7 +64,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const keysProblem = missingKeysProblem(config);
+  if (keysProblem && isProduction()) {
+    process.stderr.write(`Refusing to start in production (NODE_ENV=production): ${keysProblem}\n`);
+    process.exit(1);
+  }
   const log = pino(loggerOptions(config.logLevel));
+  if (keysProblem) {
+    log.warn(
+      `NOT FOR PRODUCTION: ${keysProblem} This start goes on because NODE_ENV is not production; a production start refuses.`,
+    );
+  }
   const running: Running = {};
 
   // Set before anything starts: a signal during the start still stops what has started.

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Keyring } from '../src/core/keyring.js';
 import { secretHash } from '../src/core/sealed.js';
 import { activeShareLinkExists } from '../src/sites/publishing/share-link-queries.js';
 import { openVisitorKey } from '../src/sites/secrets.js';
@@ -9,7 +10,11 @@ import { insertSite } from './support/sites.js';
 import { expectSpecResponse } from './support/spec.js';
 
 const t = useTestApp();
-const serviceSecret = testConfig('').secretKey!;
+/** What the test app opens sealed values with: the keyring of testConfig, and its service secret. */
+const keys = {
+  keyring: Keyring.fromConfig(testConfig('').encryption, testConfig('').secretKey!),
+  serviceSecret: testConfig('').secretKey!,
+};
 
 type Team = Awaited<ReturnType<typeof t.factory.team>>;
 let team: Team;
@@ -313,7 +318,7 @@ describe('publishing auth', () => {
     expect(res.json()).toEqual({
       object: 'publishing-auth',
       backend: 'custom',
-      privateKey: openVisitorKey(serviceSecret, stored.auth_private_key_encrypted),
+      privateKey: openVisitorKey(keys, siteId, stored.auth_private_key_encrypted),
     });
     expect(res.json().privateKey).toMatch(/^[\w-]{43}$/);
     expect(stored.auth_private_key_encrypted).not.toContain(res.json().privateKey);
@@ -355,7 +360,7 @@ describe('publishing auth', () => {
     const stored = await authColumns(siteId);
     expect(stored.auth_private_key_encrypted).not.toBe(oldSealed);
     expect(stored.auth_private_key_encrypted).not.toContain(fresh);
-    expect(openVisitorKey(serviceSecret, stored.auth_private_key_encrypted)).toBe(fresh);
+    expect(openVisitorKey(keys, siteId, stored.auth_private_key_encrypted)).toBe(fresh);
     const read = await t.app.inject({ method: 'GET', url: authPath(siteId), headers: admin.headers });
     expect(read.json().privateKey).toBe(fresh);
     expect(read.body).not.toContain(old.privateKey);
@@ -420,7 +425,7 @@ describe('publishing auth', () => {
       for (const [account, status] of callers) {
         const res = await t.app.inject({ ...request, headers: account.headers });
         expect(res.statusCode, `${request.method} ${status}`).toBe(status);
-        expect(res.body).not.toContain(openVisitorKey(serviceSecret, before.auth_private_key_encrypted));
+        expect(res.body).not.toContain(openVisitorKey(keys, siteId, before.auth_private_key_encrypted));
       }
     }
     expect(await authColumns(siteId)).toEqual(before);

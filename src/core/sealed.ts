@@ -1,10 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Secrets kept at rest (a site's share-link keys, the key that signs visitor
- * tokens) are sealed with AES-256-GCM under a key derived from the service
- * secret (SECRET_KEY, or the one generated on first start). A sealed value is
- * `v1.<iv>.<tag>.<ciphertext>`, base64url; the version leaves room to rotate.
+ * The first format of a site's sealed secrets (share-link keys, the key that
+ * signs visitor tokens): AES-256-GCM under a key derived from the service
+ * secret, `v1.<iv>.<tag>.<ciphertext>`, base64url. Nothing new is sealed this
+ * way: new values go to the keyring (keyring.ts), which rotates. Values of
+ * this format still open, until `secrets rotate` moves them to the keyring.
  */
 const VERSION = 'v1';
 

@@ -1,6 +1,5 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { Keyring } from '../core/keyring.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Context } from '../model/context.js';
@@ -150,7 +149,6 @@ export async function publishIntegration(
   const organizationId = await publishingOrganization(context, callerId, body.organization);
   checkDefinition(body);
   const decoded = await decodeImages(context, images, body);
-  const keyring = Keyring.fromConfig(context.config.encryption, context.serviceSecret);
   const now = context.clock.now();
   const blocks = body.blocks ?? [];
   await context.db.transaction().execute(async (tx) => {
@@ -182,7 +180,12 @@ export async function publishIntegration(
     }
     const assets = [...(decoded.icon ? [decoded.icon] : []), ...decoded.previews].map(toAsset);
     await replaceAssets(tx, organizationId, published.id, assets);
-    await replaceSecrets(tx, organizationId, published.id, sealSecrets(keyring, published.id, body.secrets ?? {}));
+    await replaceSecrets(
+      tx,
+      organizationId,
+      published.id,
+      sealSecrets(context.keyring, published.id, body.secrets ?? {}),
+    );
   });
   return getIntegration(context, callerId, name);
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { OutboundFetcher } from '../core/outbound.js';
+import type { Keyring } from '../core/keyring.js';
 import type { Cursors } from '../core/pagination.js';
 import type { ScopedCache } from '../core/scoped-cache.js';
 import type { Urls } from '../core/urls.js';
@@ -25,6 +26,8 @@ export interface Context {
   cursors: Cursors;
   /** SECRET_KEY or the generated secret; keys for signing are derived from it. */
   serviceSecret: string;
+  /** Seals and opens secrets at rest under ENCRYPTION_KEY (and the keys it replaced while they rotate). */
+  keyring: Keyring;
   /** Revisions' content, read through caches of what never changes. */
   content: ContentStore;
   /** Parsing and conversion of user-written content, off the event loop and within a deadline. */

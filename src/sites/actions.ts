@@ -74,13 +74,14 @@ export async function createSite(
   await requireOrganizationAdmin(context.db, organizationId, userId, 'Creating a site');
   const title = body.title ?? 'Docs';
   return context.db.transaction().execute(async (tx) => {
+    const id = newId();
     const site = await insertSite(tx, {
-      id: newId(),
+      id,
       organization_id: organizationId,
       type: body.type ?? 'basic',
       title,
       visibility: body.visibility ?? 'public',
-      auth_private_key_encrypted: newSealedVisitorKey(context.serviceSecret),
+      auth_private_key_encrypted: newSealedVisitorKey(context.keyring, id),
       created_at: context.clock.now(),
       updated_at: context.clock.now(),
     });

@@ -1,6 +1,7 @@
 import type { Db } from '../../src/db/database.js';
 import { newId } from '../../src/core/ids.js';
 import type { SiteVisibility } from '../../src/db/types.js';
+import { Keyring } from '../../src/core/keyring.js';
 import { newSealedVisitorKey } from '../../src/sites/secrets.js';
 import { testConfig } from './app.js';
 
@@ -11,6 +12,7 @@ export async function insertSite(
   fields: { title?: string; visibility?: SiteVisibility; published?: boolean } = {},
 ): Promise<{ id: string }> {
   const id = newId();
+  const config = testConfig('');
   await db
     .insertInto('sites')
     .values({
@@ -19,7 +21,8 @@ export async function insertSite(
       title: fields.title ?? 'Docs',
       visibility: fields.visibility ?? 'public',
       published: fields.published ?? false,
-      auth_private_key_encrypted: newSealedVisitorKey(testConfig('').secretKey!),
+      // Sealed as the test apps seal: under the key derived from testConfig's SECRET_KEY.
+      auth_private_key_encrypted: newSealedVisitorKey(Keyring.fromConfig(config.encryption, config.secretKey!), id),
     })
     .execute();
   return { id };

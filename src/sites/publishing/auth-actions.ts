@@ -5,10 +5,10 @@ import { replaceVisitorKey, updatePublishingAuth, type PublishingAuthRow } from 
 import { presentPublishingAuth } from './present.js';
 import type { SitePublishingAuth, SitePublishingAuthUpdate } from './schemas.js';
 
-function present(context: Context, row: PublishingAuthRow | undefined): SitePublishingAuth {
+function present(context: Context, siteId: string, row: PublishingAuthRow | undefined): SitePublishingAuth {
   // The site was deleted between the access check and the write.
   if (!row) throw siteNotFound();
-  return presentPublishingAuth(row, openVisitorKey(context.serviceSecret, row.auth_private_key_encrypted));
+  return presentPublishingAuth(row, openVisitorKey(context, siteId, row.auth_private_key_encrypted));
 }
 
 /** How a site's visitors are authenticated, with the key that signs their tokens (admins). */
@@ -25,7 +25,7 @@ export async function getPublishingAuth(
     callerId,
     'Reading a site’s visitor authentication',
   );
-  return present(context, site);
+  return present(context, siteId, site);
 }
 
 /** Sets the backend and the fallback address (admins); an absent fallbackURL is left as it was, null removes it. */
@@ -44,7 +44,7 @@ export async function updateSitePublishingAuth(
     { backend: body.backend, fallbackUrl: body.fallbackURL },
     context.clock.now(),
   );
-  return present(context, row);
+  return present(context, siteId, row);
 }
 
 /** Replaces the key that signs visitor tokens (admins): tokens signed with the old one stop working. */
@@ -59,8 +59,8 @@ export async function regenerateSitePublishingAuth(
     context.db,
     organizationId,
     siteId,
-    newSealedVisitorKey(context.serviceSecret),
+    newSealedVisitorKey(context.keyring, siteId),
     context.clock.now(),
   );
-  return present(context, row);
+  return present(context, siteId, row);
 }

@@ -37,7 +37,7 @@ async function siteForShareLinks(
 }
 
 function present(context: Context, site: SiteRow, row: ShareLinkRow): ShareLink {
-  const key = openShareKey(context.serviceSecret, row.key_encrypted);
+  const key = openShareKey(context, row.id, row.key_encrypted);
   return presentShareLink(row, withShareKey(siteAddress(context.urls, site), key));
 }
 
@@ -80,15 +80,16 @@ export async function createSiteShareLink(
         `A site has at most ${MAX_SHARE_LINKS_PER_SITE} share links; delete one before creating another`,
       );
     }
+    const id = newId();
     const row = await insertShareLink(
       tx,
       organizationId,
       {
-        id: newId(),
+        id,
         siteId,
         name: body.name,
         keyHash: secretHash(key),
-        keyEncrypted: sealShareKey(context.serviceSecret, key),
+        keyEncrypted: sealShareKey(context.keyring, id, key),
       },
       context.clock.now(),
     );

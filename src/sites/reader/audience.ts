@@ -123,7 +123,7 @@ async function verifiedClaims(
 ): Promise<Record<string, unknown> | undefined> {
   if (token.length > MAX_TOKEN_LENGTH) return undefined;
   try {
-    const key = new TextEncoder().encode(openVisitorKey(context.serviceSecret, site.auth_private_key_encrypted));
+    const key = new TextEncoder().encode(openVisitorKey(context, site.id, site.auth_private_key_encrypted));
     const now = context.clock.now();
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
