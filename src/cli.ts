@@ -17,6 +17,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
 Commands:
   users create --email <email> --name <name> [--org <organizationId> --role <role>]
       Creates a user; with --org, also makes them a member of that organization.
+      The operator sets the address, so it counts as verified.
+  users verify --email <email>
+      Marks a user's e-mail address as verified (the operator vouches for it): it then opens
+      joining organizations by e-mail domain, and their listing by domain.
   tokens create --email <email> [--scopes <a,b>] [--label <label>] [--expires-in-days <n>]
       Creates an API token for a user and prints it, alone, on the last line.
   tokens list --email <email>
@@ -67,7 +71,7 @@ async function run(
         throw new UsageError(`--role must be one of: ${ROLES.join(', ')}`);
       if (role && !values.org) throw new UsageError('--role goes with --org');
       const user = await db.transaction().execute(async (tx) => {
-        const created = await createUser(tx, clock, { email, displayName: name });
+        const created = await createUser(tx, clock, { email, displayName: name, emailVerified: true });
         if (values.org) {
           const organization = await tx
             .selectFrom('organizations')
@@ -90,6 +94,17 @@ async function run(
       out(
         `Created user ${user.id} <${user.email}>${values.org ? ` in organization ${values.org} as ${role ?? 'read'}` : ''}`,
       );
+      return;
+    }
+    case 'users verify': {
+      const userId = await userIdByEmail(db, required(values, 'email'));
+      await db
+        .updateTable('users')
+        .set({ email_verified_at: clock.now() })
+        .where('id', '=', userId)
+        .where('email_verified_at', 'is', null)
+        .execute();
+      out(`Verified the e-mail address of user ${userId}`);
       return;
     }
     case 'tokens create': {

@@ -33,6 +33,8 @@ export interface UsersTable {
   photo_url: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When the owner of `email` proved it (or the operator set it); null: not proven. */
+  email_verified_at: NullableTimestamp;
 }
 
 export interface ApiTokensTable {
@@ -44,6 +46,8 @@ export interface ApiTokensTable {
   created_at: Timestamp;
   expires_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** Set on a token an admin issued to a member: it works only in this organization. */
+  organization_id: string | null;
 }
 
 /** A session of the app reader: the cookie's id hashed, bound to a user and the token it was made from. */
@@ -240,6 +244,21 @@ export interface OrganizationInvitesTable {
   role: Role | null;
   created_by: string | null;
   created_at: Timestamp;
+}
+
+/** An invitation by e-mail, pending until the address's owner accepts it with its secret. */
+export interface OrganizationEmailInvitationsTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: Role | null;
+  sso: Generated<boolean>;
+  invited_by: string | null;
+  secret_hash: Buffer;
+  /** Whether the secret went only to the address by mail, so that accepting proves the mailbox. */
+  mailed: Generated<boolean>;
+  created_at: Date;
+  expires_at: Date;
 }
 
 export type OrganizationEventType = 'member_token_issued';
@@ -719,6 +738,7 @@ export interface Database {
   content_grants: ContentGrantsTable;
   saml_providers: SamlProvidersTable;
   organization_invites: OrganizationInvitesTable;
+  organization_email_invitations: OrganizationEmailInvitationsTable;
   organization_events: OrganizationEventsTable;
   change_requests: ChangeRequestsTable;
   revisions: RevisionsTable;

@@ -18,15 +18,19 @@ export interface Account {
 export class Factory {
   constructor(private readonly db: Db) {}
 
-  async user(fields: { email?: string; name?: string } = {}): Promise<UserRow> {
+  /** `verified`: whether the address counts as proven, as the operator's or an accepted invitee's does. */
+  async user(fields: { email?: string; name?: string; verified?: boolean } = {}): Promise<UserRow> {
     const handle = randomString(8).toLowerCase();
     return createUser(this.db, systemClock, {
       email: fields.email ?? `${handle}@example.com`,
       displayName: fields.name ?? `User ${handle}`,
+      emailVerified: fields.verified ?? false,
     });
   }
 
-  async account(fields: { email?: string; name?: string; scopes?: string[]; expiresAt?: Date } = {}): Promise<Account> {
+  async account(
+    fields: { email?: string; name?: string; verified?: boolean; scopes?: string[]; expiresAt?: Date } = {},
+  ): Promise<Account> {
     const user = await this.user(fields);
     const { id, token } = await createApiToken(this.db, systemClock, {
       userId: user.id,

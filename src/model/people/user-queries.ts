@@ -4,7 +4,15 @@ import type { UserRow } from '../../db/types.js';
 import type { EmailVisibility } from './users.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
-const USER_FIELDS = ['id', 'email', 'display_name', 'photo_url', 'created_at', 'updated_at'] as const;
+const USER_FIELDS = [
+  'id',
+  'email',
+  'display_name',
+  'photo_url',
+  'created_at',
+  'updated_at',
+  'email_verified_at',
+] as const;
 import { newId } from '../../core/ids.js';
 import type { Clock } from '../../core/clock.js';
 
@@ -12,6 +20,8 @@ export interface NewUserInput {
   email: string;
   displayName: string;
   photoUrl?: string | null;
+  /** Whether the address counts as proven: the operator set it, or its owner accepted an invitation sent to it. */
+  emailVerified?: boolean;
 }
 
 export async function createUser(db: Db, clock: Clock, input: NewUserInput): Promise<UserRow> {
@@ -25,6 +35,7 @@ export async function createUser(db: Db, clock: Clock, input: NewUserInput): Pro
       photo_url: input.photoUrl ?? null,
       created_at: now,
       updated_at: now,
+      email_verified_at: input.emailVerified ? now : null,
     })
     .returning(USER_FIELDS)
     .executeTakeFirstOrThrow();
