@@ -6,8 +6,8 @@
 -- address made a user for it at once, so no row tells an address its owner
 -- proved from one an admin typed. Their memberships and tokens keep working;
 -- only what an address alone opens (joining by e-mail domain, the listing of
--- organizations by e-mail domain) waits until they accept an invitation to
--- their address or the operator runs `cli users verify --email`.
+-- organizations by e-mail domain) waits until they accept an invitation
+-- mailed to their address or the operator runs `cli users verify --email`.
 ALTER TABLE users ADD COLUMN email_verified_at timestamptz;
 
 -- A token an admin issued to a member works only in that organization, and

@@ -423,21 +423,18 @@ describe('tokens over a real server', () => {
 });
 
 describe('POST /v1/orgs/{organizationId}/members/{userId}/tokens', () => {
-  /** An organization with a member invited by e-mail, who has no token yet. */
+  /** An organization with a member the operator added (the CLI), who has no token yet. */
   async function withNewcomer(adminScopes?: string[]) {
     const team = await t.factory.team(['edit']);
     const admin = adminScopes ? await t.factory.token(team.admin.user.id, { scopes: adminScopes }) : team.admin;
     const email = `newcomer-${team.organization.id.toLowerCase()}@example.com`;
-    const invited = await call(team.admin, 'POST', `/v1/orgs/${team.organization.id}/invites`, {
-      emails: [{ email, role: 'edit' }],
-    });
-    expect(invited.statusCode, invited.body).toBe(200);
-    const newcomer = (invited.json() as { users: string[] }).users[0]!;
+    const newcomer = (await t.factory.user({ email })).id;
+    await t.factory.member(team.organization.id, newcomer, 'edit');
     const url = `/v1/orgs/${team.organization.id}/members/${newcomer}/tokens`;
     return { ...team, admin, newcomer, email, url };
   }
 
-  it('issues a member invited by e-mail a first token, shown once and recorded as an event', async () => {
+  it('issues a member a first token for a day, bound to the organization, shown once and recorded as an event', async () => {
     const { admin, organization, newcomer, email, url } = await withNewcomer();
     const res = await call(admin, 'POST', url, {});
 
@@ -451,12 +448,13 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/tokens', () => {
       state: 'active',
       current: false,
       createdAt: expect.any(String),
-      expiresAt: new Date(Date.parse(body.createdAt) + 7 * DAY_MS).toISOString(),
+      expiresAt: new Date(Date.parse(body.createdAt) + DAY_MS).toISOString(),
       revokedAt: null,
       token: expect.stringMatching(/^quire_/),
     });
     const [stored] = await t.db.selectFrom('api_tokens').selectAll().where('user_id', '=', newcomer).execute();
     expect(stored!.id).toBe(body.id);
+    expect(stored!.organization_id).toBe(organization.id);
     expect(stored!.token_hash.equals(createHash('sha256').update(body.token).digest())).toBe(true);
 
     const events = await eventsOf(organization.id);
@@ -471,14 +469,15 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/tokens', () => {
     ]);
     expect(JSON.stringify(events)).not.toContain(body.token);
 
-    // The newcomer is in: they read who they are, make their own token and drop the issued one.
+    // The newcomer is in: they read who they are and their organization, make no token, and drop the issued one.
     const issued = bearer(body.token);
     expect((await call(issued, 'GET', '/v1/user')).json()).toMatchObject({ id: newcomer, email });
+    expect((await call(issued, 'GET', `/v1/orgs/${organization.id}`)).statusCode).toBe(200);
     const own = await create(issued, { label: 'My laptop' });
-    expect(own.statusCode).toBe(201);
+    expect(own.statusCode).toBe(403);
+    expect(await tokensOf(newcomer)).toHaveLength(1);
     expect((await call(issued, 'DELETE', `/v1/user/tokens/${body.id}`)).statusCode).toBe(204);
-    const mine = bearer(own.json().token);
-    expect((await call(mine, 'GET', '/v1/user/tokens')).json().count).toBe(2);
+    expect((await call(issued, 'GET', '/v1/user')).statusCode).toBe(401);
   });
 
   it('issues within the calling token’s scopes: named ones it has, or its own by default', async () => {
@@ -498,7 +497,7 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/tokens', () => {
     expect([res.statusCode, res.json().scopes, res.json().label]).toEqual([201, ['space:read'], 'Read only']);
 
     const inherited = await withNewcomer(scopes);
-    const byDefault = await call(inherited.admin, 'POST', inherited.url, { expiresInDays: 30 });
+    const byDefault = await call(inherited.admin, 'POST', inherited.url, { expiresInHours: 12 });
     expect(byDefault.json()).toMatchObject({ scopes });
   });
 
@@ -566,11 +565,12 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/tokens', () => {
     expect(await eventsOf(organization.id)).toEqual([]);
   });
 
-  it('refuses a disabled member, and expiries beyond 30 days', async () => {
+  it('refuses a disabled member, and expiries beyond 24 hours', async () => {
     const { admin, newcomer, url, organization } = await withNewcomer();
     const cases: Array<[object, number, string]> = [
-      [{ expiresInDays: 31 }, 400, 'body/expiresInDays'],
-      [{ expiresAt: new Date(Date.now() + 31 * DAY_MS).toISOString() }, 400, 'body/expiresAt'],
+      [{ expiresInHours: 25 }, 400, 'body/expiresInHours'],
+      [{ expiresInDays: 1 }, 400, 'body/expiresInDays'],
+      [{ expiresAt: new Date(Date.now() + DAY_MS + 60_000).toISOString() }, 400, 'body/expiresAt'],
       [{ label: 'x'.repeat(51) }, 400, 'body/label'],
     ];
     for (const [payload, status, message] of cases) {

@@ -131,6 +131,8 @@ export async function findAppSessionCaller(db: Db, idHash: Buffer, now: Date) {
       'u.email',
       'u.display_name as displayName',
       'u.photo_url as photoUrl',
+      't.organization_id as organizationId',
+      sql<boolean>`u.email_verified_at is not null`.as('emailVerified'),
     ])
     .where('s.id_hash', '=', idHash)
     .where('s.expires_at', '>', now)

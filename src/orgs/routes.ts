@@ -41,7 +41,8 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/orgs',
     {
-      config: { scope: 'organization:write' },
+      // A token an admin issued works only in its organization: it makes none (403).
+      config: { scope: 'organization:write', ownTokensOnly: true },
       schema: {
         operationId: 'createOrganization',
         tags: ['organizations'],

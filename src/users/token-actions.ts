@@ -11,8 +11,7 @@ import { recordOrganizationEvent } from '../model/organizations/events.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
 import { presentApiToken, tokenState } from './token-present.js';
 import {
-  ISSUED_DEFAULT_EXPIRY_DAYS,
-  ISSUED_MAX_EXPIRY_DAYS,
+  ISSUED_MAX_EXPIRY_HOURS,
   MAX_EXPIRY_DAYS,
   MAX_LIVE_TOKENS,
   type ApiToken,
@@ -32,7 +31,8 @@ import {
   revokeApiToken,
 } from './tokens.js';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 const ISSUED_LABEL = 'Issued by an admin';
 
 const tokenNotFound = () => new NotFoundError('No token with this id is yours');
@@ -66,6 +66,7 @@ export async function createOwnToken(
   caller: Caller,
   body: CreateApiTokenBody,
 ): Promise<CreatedApiToken> {
+  refuseIssuedToken(caller);
   const now = context.clock.now();
   const expiresAt = expiryOf(body, now, MAX_EXPIRY_DAYS) ?? null;
   const scopes = requestedScopes(caller, body.scopes);
@@ -102,11 +103,12 @@ export async function revokeOwnToken(context: Context, caller: Caller, tokenId: 
 }
 
 /**
- * Issues a first token to a member of the organization who has none (admins),
- * so that someone invited by e-mail can start without the server's shell. The
- * member must belong to no other organization: their token would reach it,
- * where this admin has no say. Recorded as an organization event; `log` is
- * the request's, so the record carries its id.
+ * Issues a first token to a member of the organization who has none (admins).
+ * It is a power handed over, so it reaches no further than this admin's
+ * organization: bound to it (authentication refuses it anywhere else, and
+ * once its user joins another organization), at most a day long, and unable
+ * to make tokens. The member must belong to no other organization. Recorded
+ * as an organization event; `log` is the request's, so the record carries its id.
  */
 export async function issueMemberToken(
   context: Context,
@@ -116,11 +118,11 @@ export async function issueMemberToken(
   body: IssueMemberTokenBody,
   log: FastifyBaseLogger = context.log,
 ): Promise<CreatedApiToken> {
+  refuseIssuedToken(caller);
   await requireOrganizationAdmin(context.db, organizationId, caller.userId, 'Issuing a token to a member');
   const member = await memberOrNotFound(context.db, organizationId, userId);
   const now = context.clock.now();
-  const expiresAt =
-    expiryOf(body, now, ISSUED_MAX_EXPIRY_DAYS) ?? new Date(now.getTime() + ISSUED_DEFAULT_EXPIRY_DAYS * DAY_MS);
+  const expiresAt = issuedExpiryOf(body, now);
   const scopes = requestedScopes(caller, body.scopes);
   const label = body.label ?? ISSUED_LABEL;
   if (member.disabled) {
@@ -139,7 +141,7 @@ export async function issueMemberToken(
         'This member already has a live token: an admin may only issue a first one; they make more themselves with POST /v1/user/tokens',
       );
     }
-    const made = await createApiToken(tx, fixedAt(now), { userId, label, scopes, expiresAt });
+    const made = await createApiToken(tx, fixedAt(now), { userId, label, scopes, expiresAt, organizationId });
     await recordOrganizationEvent(tx, {
       organizationId,
       type: 'member_token_issued',
@@ -169,6 +171,31 @@ function requestedScopes(caller: Caller, asked: Scope[] | null | undefined): str
   throw new ForbiddenError(
     `This token lacks the scope(s) ${lacking.join(', ')}; a token cannot give rights it does not have`,
   );
+}
+
+/** A token an admin issued makes no tokens: that would carry the handed-over power past its bounds. */
+function refuseIssuedToken(caller: Caller): void {
+  if (caller.organizationId !== null) {
+    throw new ForbiddenError(
+      'A token an admin issued cannot make tokens; the member makes their own with a token of their own',
+    );
+  }
+}
+
+/** The expiry of a token an admin issues: as asked, within ISSUED_MAX_EXPIRY_HOURS, which is also the default. */
+function issuedExpiryOf(body: IssueMemberTokenBody, now: Date): Date {
+  if (body.expiresInHours !== undefined && body.expiresAt !== undefined) {
+    throw new BadRequestError('body/expiresAt and body/expiresInHours cannot both be given; choose one');
+  }
+  const latest = now.getTime() + ISSUED_MAX_EXPIRY_HOURS * HOUR_MS;
+  if (body.expiresInHours !== undefined) return new Date(now.getTime() + body.expiresInHours * HOUR_MS);
+  if (body.expiresAt === undefined) return new Date(latest);
+  const expiresAt = new Date(body.expiresAt);
+  if (expiresAt <= now) throw new BadRequestError('body/expiresAt must be in the future');
+  if (expiresAt.getTime() > latest) {
+    throw new BadRequestError(`body/expiresAt must be at most ${ISSUED_MAX_EXPIRY_HOURS} hours ahead`);
+  }
+  return expiresAt;
 }
 
 /** The expiry a body asks for; undefined when it names none. */

@@ -9,8 +9,7 @@ import {
   CreateApiTokenBody,
   CreatedApiTokenSchema,
   IssueMemberTokenBody,
-  ISSUED_DEFAULT_EXPIRY_DAYS,
-  ISSUED_MAX_EXPIRY_DAYS,
+  ISSUED_MAX_EXPIRY_HOURS,
   ListApiTokensQuery,
   MAX_LIVE_TOKENS,
 } from './token-schemas.js';
@@ -42,7 +41,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/tokens',
     {
-      config: { scope: 'user:write' },
+      config: { scope: 'user:write', ownTokensOnly: true },
       schema: {
         operationId: 'createAPITokenForAuthenticatedUser',
         tags: ['tokens'],
@@ -51,7 +50,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Any signed-in user, for themselves (scope `user:write`). The answer holds the secret (`token`), shown ' +
           'only this once; the service keeps only its hash. The new token’s scopes must be ones the calling token ' +
           'has: a scoped token cannot make a token with other scopes or with full rights (403). At most ' +
-          `${MAX_LIVE_TOKENS} live tokens per user (409).`,
+          `${MAX_LIVE_TOKENS} live tokens per user (409). A token an admin issued cannot make tokens (403).`,
         body: CreateApiTokenBody,
         response: { 201: CreatedApiTokenSchema, ...errorResponses },
       },
@@ -111,18 +110,19 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/orgs/:organizationId/members/:userId/tokens',
     {
-      config: { scope: 'organization:members:write' },
+      config: { scope: 'organization:members:write', ownTokensOnly: true },
       schema: {
         operationId: 'issueAPITokenToOrganizationMember',
         tags: ['tokens'],
         summary: 'Issue a first API token to a member (admins)',
         description:
           'Admins of the organization only (scope `organization:members:write`), for a member who has no live ' +
-          'token (409 otherwise) and belongs to no other organization (403), so that someone invited by e-mail ' +
-          'can start without shell access to the server. The secret is in the answer, shown only this once; the ' +
-          'issue is recorded as an organization event. Scopes: those of the calling token unless narrower ones ' +
-          `are named, never more. Expiry: ${ISSUED_DEFAULT_EXPIRY_DAYS} days unless given, at most ` +
-          `${ISSUED_MAX_EXPIRY_DAYS}; the member then makes their own tokens.`,
+          'token (409 otherwise) and belongs to no other organization (403). The secret is in the answer, shown ' +
+          'only this once; the issue is recorded as an organization event. Scopes: those of the calling token ' +
+          'unless narrower ones are named, never more. The token works only in this organization (any other ' +
+          'organization is a 404 to it, as to a stranger), cannot make tokens or organizations (403), is revoked ' +
+          'when its user joins another organization, and expires within ' +
+          `${ISSUED_MAX_EXPIRY_HOURS} hours (the default). A token an admin issued cannot issue one (403).`,
         params: MemberParams,
         body: IssueMemberTokenBody,
         response: { 201: CreatedApiTokenSchema, ...errorResponses },

@@ -6,9 +6,11 @@ import { SCOPES, type Scope } from '../model/access/scopes.js';
 export const MAX_LABEL_LENGTH = 50;
 /** The farthest expiry a user may give their own token: ten years. */
 export const MAX_EXPIRY_DAYS = 3650;
-/** A token an admin issues is a way in for a newcomer, who then makes their own: it is short-lived. */
-export const ISSUED_MAX_EXPIRY_DAYS = 30;
-export const ISSUED_DEFAULT_EXPIRY_DAYS = 7;
+/**
+ * A token an admin issues is a power handed over: it works only in that
+ * organization, cannot make tokens, and lives a day at most.
+ */
+export const ISSUED_MAX_EXPIRY_HOURS = 24;
 /** Live tokens (neither revoked nor expired) one user may hold. */
 export const MAX_LIVE_TOKENS = 100;
 
@@ -102,11 +104,23 @@ export const IssueMemberTokenBody = Type.Object(
         'Scopes of the token, each one the calling token has; null for the member’s full rights, which only a token with full rights may give. Omitted: the calling token’s scopes',
       ),
     ),
-    ...expiry(ISSUED_MAX_EXPIRY_DAYS, `Neither: ${ISSUED_DEFAULT_EXPIRY_DAYS} days.`),
+    expiresInHours: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: ISSUED_MAX_EXPIRY_HOURS,
+        description: `Hours until the token expires (at most ${ISSUED_MAX_EXPIRY_HOURS}); not with expiresAt. Neither: ${ISSUED_MAX_EXPIRY_HOURS} hours.`,
+      }),
+    ),
+    expiresAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: `When the token expires: in the future, at most ${ISSUED_MAX_EXPIRY_HOURS} hours ahead; not with expiresInHours. Neither: ${ISSUED_MAX_EXPIRY_HOURS} hours.`,
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    examples: [{ label: 'First token', expiresInDays: 7 }, {}],
+    examples: [{ label: 'First token', expiresInHours: 8 }, {}],
   },
 );
 export type IssueMemberTokenBody = Static<typeof IssueMemberTokenBody>;

@@ -13,6 +13,8 @@ export interface NewTokenInput {
   expiresAt?: Date | null;
   /** A token chosen by the operator (BOOTSTRAP_ADMIN_TOKEN); otherwise one is generated. */
   token?: string;
+  /** The organization an admin issued the token in: it works only there. */
+  organizationId?: string;
 }
 
 /** Creates a token and returns its secret, which is never stored and cannot be shown again. */
@@ -33,6 +35,7 @@ export async function createApiToken(
       scopes: input.scopes && input.scopes.length > 0 ? input.scopes : null,
       created_at: clock.now(),
       expires_at: input.expiresAt ?? null,
+      organization_id: input.organizationId ?? null,
     })
     .execute();
   return { id, token };

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
+import { sql } from 'kysely';
 import { FailedAuthLimiter, MAX_TRACKED_ADDRESSES } from './failed-auth.js';
 import { scopesAllow, type Scope } from './scopes.js';
 import { hashToken } from '../../core/tokens.js';
@@ -17,6 +18,13 @@ export interface Caller {
   tokenId: string;
   /** Null when the token carries its user's full rights. */
   scopes: string[] | null;
+  /**
+   * Set when an admin issued the token to a member: it works only in this
+   * organization (`organizationReach`), cannot make tokens or organizations.
+   */
+  organizationId: string | null;
+  /** Whether the owner of the user's e-mail address proved it (or the operator set it). */
+  emailVerified: boolean;
 }
 
 declare module 'fastify' {
@@ -31,6 +39,12 @@ declare module 'fastify' {
      * which (`requireScopeOnEveryRoute`).
      */
     scope?: Scope | 'none';
+    /**
+     * An operation a token an admin issued may not call, whatever its
+     * organization: it makes a token or an organization, which would carry
+     * the handed-over power beyond the organization that handed it.
+     */
+    ownTokensOnly?: boolean;
   }
 }
 
@@ -92,9 +106,38 @@ const callerByTokenHash = precompiled((db, tokenHash: Buffer) =>
       'u.email',
       'u.display_name as displayName',
       'u.photo_url as photoUrl',
+      't.organization_id as organizationId',
+      sql<boolean>`u.email_verified_at is not null`.as('emailVerified'),
+      // A token an admin issued holds while its user is a member of that organization and of no other.
+      sql<boolean>`t.organization_id is null or (
+        exists (select 1 from organization_members m
+          where m.user_id = t.user_id and m.organization_id = t.organization_id and not m.disabled)
+        and not exists (select 1 from organization_members m
+          where m.user_id = t.user_id and m.organization_id <> t.organization_id))`.as('reachHolds'),
     ])
     .where('t.token_hash', '=', tokenHash),
 );
+
+/**
+ * Where a token an admin issued may go: only operations on its own
+ * organization (an `organizationId` in the path must be it: any other is a
+ * 404, as an organization the caller cannot see), and never one that makes a
+ * token or an organization (403). Elsewhere (a space by its id) its user is a
+ * member of no other organization, which authentication holds, so it reads
+ * only what visibility opens to anyone.
+ */
+export function organizationReach(caller: Caller, request: FastifyRequest): void {
+  if (caller.organizationId === null) return;
+  if (request.routeOptions.config.ownTokensOnly) {
+    throw new ForbiddenError(
+      'A token an admin issued works only in its organization and cannot make tokens or organizations; make your own token to do this',
+    );
+  }
+  const named = (request.params as Record<string, unknown> | undefined)?.organizationId;
+  if (typeof named === 'string' && named !== caller.organizationId) {
+    throw new NotFoundError('No organization with this id is visible to you');
+  }
+}
 
 export interface AuthOptions {
   db: Db;
@@ -112,6 +155,12 @@ declare module 'fastify' {
     authCacheSizes(): { tokens: number; maxTokens: number; failingAddresses: number; maxFailingAddresses: number };
     /** The onRequest hook that makes a route require a valid token. */
     authenticate: (request: FastifyRequest) => Promise<void>;
+    /**
+     * The onRequest hook of a route anyone may call, which a token changes:
+     * without an Authorization header the caller is null; with one, it must
+     * be valid and hold the route's scope, as `authenticate` checks.
+     */
+    authenticateIfPresent: (request: FastifyRequest) => Promise<void>;
     /** The caller of a token that came another way than the Authorization header (the web reader's session cookie). */
     authenticateToken: (request: FastifyRequest, token: string | undefined) => Promise<Caller>;
   }
@@ -145,8 +194,8 @@ export const authPlugin = fp<AuthOptions>(
       if (!entry) {
         failedAuth.check(request.ip, now);
         const [row] = await callerByTokenHash(db, tokenHash);
-        if (!row || row.revokedAt) throw refuse();
-        const { expiresAt, revokedAt: _revoked, ...caller } = row;
+        if (!row || row.revokedAt || !row.reachHolds) throw refuse();
+        const { expiresAt, revokedAt: _revoked, reachHolds: _holds, ...caller } = row;
         entry = { caller, expiresAt: expiresAt === null ? null : new Date(expiresAt).getTime(), cachedUntil: 0 };
         cache.set(key, entry, now);
       }
@@ -156,7 +205,7 @@ export const authPlugin = fp<AuthOptions>(
     };
     app.decorate('authenticateToken', authenticateToken);
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    const authenticate = async (request: FastifyRequest) => {
       const caller = await authenticateToken(request, BEARER.exec(request.headers.authorization ?? '')?.[1]);
       const scope = request.routeOptions.config.scope;
       // A route without a scope cannot start (requireScopeOnEveryRoute); refusing here too keeps the check closed.
@@ -164,6 +213,11 @@ export const authPlugin = fp<AuthOptions>(
       if (scope !== 'none' && !scopesAllow(caller.scopes, scope)) {
         throw new ForbiddenError(`This token lacks the "${scope}" scope this operation needs`);
       }
+      organizationReach(caller, request);
+    };
+    app.decorate('authenticate', authenticate);
+    app.decorate('authenticateIfPresent', async (request: FastifyRequest) => {
+      if (request.headers.authorization !== undefined) await authenticate(request);
     });
   },
   { name: 'auth' },
