@@ -20,6 +20,7 @@ import { listSerializerFactory } from './core/list-serializer.js';
 import { sharedSchemas } from './core/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
 import { Keyring } from './core/keyring.js';
+import { createMailer } from './core/mailer.js';
 import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
@@ -37,6 +38,8 @@ import { memberRoutes } from './members/routes.js';
 import { spaceRoutes } from './spaces/routes.js';
 import { permissionRoutes } from './permissions/routes.js';
 import { inviteRoutes } from './invites/routes.js';
+import { acceptInvitationRoutes, invitationRoutes } from './invitations/routes.js';
+import { EmailInvitationSchema } from './invitations/schemas.js';
 import { InviteLinkSchema } from './invites/schemas.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SamlProviderSchema } from './sso/schemas.js';
@@ -174,6 +177,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     TeamSchema,
     SamlProviderSchema,
     InviteLinkSchema,
+    EmailInvitationSchema,
     ChangeRequestSchema,
     CommentSchema,
     CommentReplySchema,
@@ -233,6 +237,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         });
         instance.decorate('conversions', conversions);
         instance.decorate('content', new ContentStore(db, instance.urls, conversions));
+        const mailer = createMailer(config.mail, instance.log);
         instance.decorate('context', {
           db,
           clock: instance.clock,
@@ -252,6 +257,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           ),
           siteHostnames: hostnames,
           log: instance.log,
+          mailer,
         });
         hostnameDb = db;
         instance.addHook('onReady', async () => {
@@ -264,6 +270,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         });
         instance.addHook('onClose', async () => {
           hostnames.stop();
+          await mailer?.close();
           await conversions.close();
           await db.destroy();
         });
@@ -361,6 +368,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(teamRoutes);
       await v1.register(ssoRoutes);
       await v1.register(inviteRoutes);
+      await v1.register(invitationRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(reviewerRoutes);
       await v1.register(commentRoutes);
@@ -370,6 +378,15 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(translationRoutes);
       await v1.register(specRoutes);
       await v1.register(integrationRoutes);
+    },
+    { prefix: '/v1' },
+  );
+  // An invitation's accept link, which its invitee opens before they have a token.
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRoute', requireScopeOnEveryRoute);
+      v1.addHook('onRequest', v1.authenticateIfPresent);
+      await v1.register(acceptInvitationRoutes);
     },
     { prefix: '/v1' },
   );

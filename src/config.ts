@@ -63,8 +63,20 @@ export const EnvSchema = Type.Object({
   ENCRYPTION_KEY_PREVIOUS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/_-]{43}=?$' })),
   INTEGRATION_MAX_IMAGE_BYTES: Type.Integer({ minimum: 1024, maximum: 10 * 1024 * 1024, default: 1024 * 1024 }),
   VISITOR_TOKEN_MAX_AGE_SECONDS: Type.Integer({ minimum: 60, maximum: 90 * 86_400, default: 7 * 86_400 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://\\S+$' })),
+  MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
 });
 type Env = Static<typeof EnvSchema>;
+
+/**
+ * Where invitation e-mail goes out: an SMTP server (smtp:// or smtps://, with
+ * its user and password in the URL) and the sender. Without an SMTP server no
+ * mail is sent, and an inviting admin gets the accept links to hand over.
+ */
+export interface MailConfig {
+  smtpUrl: string | undefined;
+  from: string;
+}
 
 export interface Config {
   databaseUrl: string | undefined;
@@ -135,6 +147,7 @@ export interface Config {
   integrations: { maxImageBytes: number };
   /** The longest a visitor token of a site may live: one whose `exp` is further away, or missing, is refused. */
   visitorTokenMaxAgeSeconds: number;
+  mail: MailConfig;
 }
 
 /** Time a conversion is given for each KiB of its input, beyond CONVERSION_TIMEOUT_MS: about twice what prose needs. */
@@ -229,7 +242,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryption: { key: e.ENCRYPTION_KEY, previousKey: e.ENCRYPTION_KEY_PREVIOUS },
     integrations: { maxImageBytes: e.INTEGRATION_MAX_IMAGE_BYTES },
     visitorTokenMaxAgeSeconds: e.VISITOR_TOKEN_MAX_AGE_SECONDS,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? defaultSender(e.PUBLIC_URL ?? 'http://localhost') },
   };
+}
+
+/** Quire at the public host, when MAIL_FROM names no sender. */
+function defaultSender(publicUrl: string): string {
+  return `Quire <no-reply@${new URL(publicUrl).hostname}>`;
 }
 
 /** Whether the service runs in production: NODE_ENV=production, which the container image sets. */
@@ -281,4 +300,10 @@ export type AppConfig = Pick<
   | 'encryption'
   | 'integrations'
   | 'visitorTokenMaxAgeSeconds'
-> & { databaseUrl: string; databaseStatementTimeoutMs?: number; loadShedding?: LoadSheddingOptions };
+> & {
+  databaseUrl: string;
+  databaseStatementTimeoutMs?: number;
+  loadShedding?: LoadSheddingOptions;
+  /** Without it, or without its smtpUrl, no mail is sent. */
+  mail?: MailConfig;
+};

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listen, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import type { Account } from './support/factory.js';
-import { expectSpecResponse } from './support/spec.js';
+import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
 
 const t = useTestApp();
 
@@ -19,9 +19,11 @@ const memberships = async (organizationId: string) =>
   );
 
 describe('POST /v1/orgs/{organizationId}/invites', () => {
-  it('adds people by e-mail with their roles, creating the users who are new', async () => {
+  it('stores pending invitations with their roles, creating no user and no membership', async () => {
     const { admin, organization } = await t.factory.team();
     const existing = await t.factory.user({ email: 'known@invites.example' });
+    const membersBefore = await memberships(organization.id);
+    const usersBefore = await t.db.selectFrom('users').select('id').execute();
     const res = await t.app.inject({
       method: 'POST',
       url: `/v1/orgs/${organization.id}/invites`,
@@ -38,21 +40,37 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
     });
     expect(res.statusCode).toBe(200);
     expectSpecResponse('inviteUsersToOrganization', 200, res.json());
-    expect(res.json().invited).toBe(3);
-    expect(res.json().users).toContain(existing.id);
-    expect(await memberships(organization.id)).toMatchObject({
-      'new@invites.example': ['comment', true],
-      'known@invites.example': ['edit', true],
-      'guest@invites.example': [null, true],
-    });
+    expectNewestSpecResponse('inviteUsersToOrganization', 200, res.json());
+    expect(res.json()).toMatchObject({ users: [], invited: 3 });
+    // Without SMTP, the inviting admin gets the links to hand over.
+    expect(
+      res
+        .json()
+        .acceptLinks.map((link: { email: string }) => link.email)
+        .sort(),
+    ).toEqual(['guest@invites.example', 'known@invites.example', 'new@invites.example']);
+    expect(await memberships(organization.id)).toEqual(membersBefore);
+    expect(await t.db.selectFrom('users').select('id').execute()).toHaveLength(usersBefore.length);
+    const stored = await t.db
+      .selectFrom('organization_email_invitations')
+      .select(['email', 'role', 'sso', 'invited_by'])
+      .where('organization_id', '=', organization.id)
+      .orderBy('email')
+      .execute();
+    expect(stored).toEqual([
+      { email: 'guest@invites.example', role: null, sso: true, invited_by: admin.user.id },
+      { email: 'known@invites.example', role: 'edit', sso: true, invited_by: admin.user.id },
+      { email: 'new@invites.example', role: 'comment', sso: true, invited_by: admin.user.id },
+    ]);
 
+    // A member already in the organization is not invited, nor counted.
     const again = await t.app.inject({
       method: 'POST',
       url: `/v1/orgs/${organization.id}/invites`,
       headers: admin.headers,
-      payload: { emails: [existing.email] },
+      payload: { emails: [admin.user.email] },
     });
-    expect(again.json()).toEqual({ users: [], invited: 0 });
+    expect(again.json()).toEqual({ users: [], invited: 0, acceptLinks: [] });
   });
 
   it('is for admins, and refuses bad e-mails and lists, adding no one', async () => {
@@ -76,6 +94,11 @@ describe('POST /v1/orgs/{organizationId}/invites', () => {
       expect(res.statusCode, JSON.stringify(payload).slice(0, 60)).toBe(status);
     }
     expect(await memberships(organization.id)).toEqual(before);
+    const invitations = t.db
+      .selectFrom('organization_email_invitations')
+      .selectAll()
+      .where('organization_id', '=', organization.id);
+    expect(await invitations.execute()).toEqual([]);
   });
 });
 

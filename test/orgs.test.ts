@@ -543,15 +543,19 @@ describe('POST /v1/orgs', () => {
 });
 
 describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
-  it('lists the caller’s own organizations with that domain, and the joinable ones at their own email domain', async () => {
-    const insider = await t.factory.account({ email: 'insider@widgets.example' });
-    const outsider = await t.factory.account({ email: 'outsider@elsewhere.example' });
-    const colleague = await t.factory.account({ email: 'colleague@widgets.example' });
+  it('lists the organizations at the caller’s own verified domain, and nothing for another domain', async () => {
+    const insider = await t.factory.account({ email: 'insider@widgets.example', verified: true });
+    const outsider = await t.factory.account({ email: 'outsider@elsewhere.example', verified: true });
+    const colleague = await t.factory.account({ email: 'colleague@widgets.example', verified: true });
+    const unproven = await t.factory.account({ email: 'claims@widgets.example' });
     const widgets = await t.factory.organization(insider.user.id, {
       title: 'Widgets',
       emailDomains: ['widgets.example'],
     });
-    await t.factory.organization(insider.user.id, { title: 'Unrelated', emailDomains: ['other.example'] });
+    const unrelated = await t.factory.organization(insider.user.id, {
+      title: 'Unrelated',
+      emailDomains: ['other.example'],
+    });
 
     const forInsider = await t.app.inject({
       method: 'GET',
@@ -568,10 +572,20 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
     expect(forColleague.organizations.map((o: { id: string }) => o.id)).toEqual([widgets.id]);
     expect(forColleague.organizations[0].permissions).toMatchObject({ view: false, admin: false });
 
-    const forOutsider = (
-      await t.app.inject({ method: 'GET', url: '/v1/email-domains/widgets.example/orgs', headers: outsider.headers })
-    ).json();
-    expect(forOutsider).toEqual({ organizations: [] });
+    // Another domain lists nothing, even one of the caller's own organizations.
+    for (const [account, domain] of [
+      [outsider, 'widgets.example'],
+      [insider, 'other.example'],
+      [unproven, 'widgets.example'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/email-domains/${domain}/orgs`,
+        headers: account.headers,
+      });
+      expect([res.statusCode, res.json()], `${account.user.email} ${domain}`).toEqual([200, { organizations: [] }]);
+    }
+    expect(unrelated.id).toBeTruthy();
   });
 
   it('refuses something that is not a domain', async () => {

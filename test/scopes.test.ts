@@ -23,7 +23,10 @@ const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
   { path: /^\/v1\/(?:spaces|collections)\/[^/]+\/permissions(?:\/|$)/, domain: 'space:permissions' },
   { path: /^\/v1\/(?:spaces|collections)(?:\/|$)/, domain: 'space' },
   { path: /^\/v1\/orgs\/[^/]+\/(?:spaces|collections)$/, domain: 'space' },
-  { path: /^\/v1\/orgs\/[^/]+\/(?:members|teams|invites|link-invites)(?:\/|$)/, domain: 'organization:members' },
+  {
+    path: /^\/v1\/orgs\/[^/]+\/(?:members|teams|invites|link-invites|email-invites)(?:\/|$)/,
+    domain: 'organization:members',
+  },
   { path: /^\/v1\/(?:orgs|email-domains)(?:\/|$)/, domain: 'organization' },
 ];
 
@@ -36,6 +39,14 @@ const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
   'POST /v1/orgs/:organizationId/invites/:inviteId': {
     scope: 'organization:read',
     why: 'the caller joins with the invite’s secret; they manage no members',
+  },
+  'GET /v1/orgs/:organizationId/email-invites/:invitationId': {
+    scope: 'organization:read',
+    why: 'read by the holder of the accept link, to see what it offers (a token is optional): they manage no members',
+  },
+  'POST /v1/orgs/:organizationId/email-invites/:invitationId/accept': {
+    scope: 'organization:read',
+    why: 'the caller joins with the invitation’s secret (a token is optional); they manage no members',
   },
   'GET /v1/orgs/:organizationId/search': {
     scope: 'space:read',
@@ -52,6 +63,10 @@ const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
   'POST /v1/orgs/:organizationId/invites/:inviteId': {
     scope: 'organization:read',
     why: 'joining with an invite, see DOMAIN_EXCEPTIONS',
+  },
+  'POST /v1/orgs/:organizationId/email-invites/:invitationId/accept': {
+    scope: 'organization:read',
+    why: 'accepting an invitation, see DOMAIN_EXCEPTIONS',
   },
   'POST /v1/orgs/:organizationId/sites/:siteId/search': {
     scope: 'site:read',

@@ -148,7 +148,10 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   updateIntegrationSpaceInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
   installIntegrationOnSite: (target) => ({ body: { siteId: target.ids.siteId } }),
   createAPITokenForAuthenticatedUser: () => ({ body: { label: 'Intrusion' } }),
-  issueAPITokenToOrganizationMember: () => ({ body: { label: 'Intrusion', expiresInDays: 30 } }),
+  issueAPITokenToOrganizationMember: () => ({ body: { label: 'Intrusion', expiresInHours: 24 } }),
+  // The secret the caller holds: their own world's, which opens none of A's invitations.
+  getOrganizationEmailInvite: (_, caller) => ({ query: { secret: caller.extra.invitationSecret } }),
+  acceptOrganizationEmailInvite: (_, caller) => ({ body: { secret: caller.extra.invitationSecret } }),
   updateIntegrationSiteInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
 };
 
@@ -167,6 +170,8 @@ interface Exception {
   reason: string;
   /** What an outsider gets instead of 404; a request without a token still gets 401, a narrow token 403. */
   status: number | ((caller: Caller) => number);
+  /** What a request without a token gets instead of 401, on a route anyone may call. */
+  anonymous?: number;
   /** Strings of A the answer may hold: the caller sent them. */
   shows?: (a: World) => string[];
   /** Undoes what the call was entitled to do, so that the fingerprint still proves it did nothing else. */
@@ -222,6 +227,22 @@ const EXCEPTIONS: Record<string, Exception> = {
     reason: 'an invite link’s id is the secret that lets one join: whoever holds it is invited',
     status: 200,
     shows: (a) => [a.ids.inviteId],
+  },
+  getOrganizationEmailInvite: {
+    reason: 'an accept link opens without a token: its secret is the key, and the caller’s opens none of A’s',
+    status: 404,
+    anonymous: 404,
+  },
+  acceptOrganizationEmailInvite: {
+    reason:
+      'an invitation is accepted without a token by a newcomer: its secret is the key, and the caller’s opens none of A’s',
+    status: 404,
+    anonymous: 404,
+  },
+  joinOrganization: {
+    reason:
+      'joining needs a verified address, checked before the organization is looked up: no outsider here has one (400, as for an organization that exists nowhere)',
+    status: 400,
   },
   joinOrganizationWithInvite: {
     reason: 'an invite link’s id is the secret that lets one join: whoever holds it joins (undone after each call)',
@@ -413,7 +434,7 @@ function send(route: Route, target: World, caller: World, account: Account | nul
 }
 
 function expectedStatus(route: Route, caller: Caller): number {
-  if (caller.kind === 'anonymous') return 401;
+  if (caller.kind === 'anonymous') return EXCEPTIONS[route.operationId]?.anonymous ?? 401;
   if (caller.kind === 'narrow-token') return 403;
   const status = EXCEPTIONS[route.operationId]?.status ?? 404;
   return typeof status === 'number' ? status : status(caller);

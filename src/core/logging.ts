@@ -5,9 +5,10 @@ const REDACTED = '[redacted]';
 
 /**
  * Query parameters whose values open something: a signed file URL's
- * signature, share keys of spaces and sites, a site visitor's token.
+ * signature, share keys of spaces and sites, a site visitor's token, an
+ * e-mail invitation's secret.
  */
-const SECRET_PARAMETERS = new Set(['signature', 'shareKey', 'share', 'jwt_token']);
+const SECRET_PARAMETERS = new Set(['signature', 'shareKey', 'share', 'jwt_token', 'secret']);
 /** Path segments followed by a secret: an invite link's id lets whoever holds it join the organization. */
 const SECRET_AFTER_SEGMENTS = new Set(['invites', 'link-invites']);
 
@@ -47,7 +48,7 @@ export function redactUrl(url: string): string {
 }
 
 /** A secret query parameter written out in free text (a message, an error), as `name=value`. */
-const SECRET_IN_TEXT = /([?&](?:signature|shareKey|share|jwt_token)=)[^&\s"'#<>]*/g;
+const SECRET_IN_TEXT = /([?&](?:signature|shareKey|share|jwt_token|secret)=)[^&\s"'#<>]*/g;
 
 /**
  * Free text as the log may keep it: the values of secret query parameters in

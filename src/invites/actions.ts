@@ -1,17 +1,13 @@
-import type { Role } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { findMembership, requireOrganizationAdmin } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
-import { createUser } from '../model/people/user-queries.js';
 import { presentInvite, presentInviteToAdmin } from './present.js';
 import {
-  addInvitedMember,
   countInvites,
   deleteInvite,
   findInvite,
-  findUserIdByEmail,
   insertInvite,
   inviteLinksEnabled,
   joinOrganization,
@@ -19,14 +15,7 @@ import {
   updateInviteRole,
   type InviteFields,
 } from './queries.js';
-import type {
-  CreateInviteLinkBody,
-  InviteLink,
-  InviteUsersBody,
-  InviteUsersResponse,
-  ListInvitesQuery,
-  UpdateInviteLinkBody,
-} from './schemas.js';
+import type { CreateInviteLinkBody, InviteLink, ListInvitesQuery, UpdateInviteLinkBody } from './schemas.js';
 
 const inviteNotFound = () => new NotFoundError('No invite with this id is open in the organization');
 
@@ -45,35 +34,6 @@ async function openInvite(context: Context, organizationId: string, inviteId: st
   const invite = await findInvite(context.db, organizationId, inviteId);
   if (!invite || !(await inviteLinksEnabled(context.db, organizationId))) throw inviteNotFound();
   return invite;
-}
-
-/** Adds people to the organization by e-mail (admins); users are created when new. */
-export async function inviteUsers(
-  context: Context,
-  callerId: string,
-  organizationId: string,
-  body: InviteUsersBody,
-): Promise<InviteUsersResponse> {
-  await requireOrganizationAdmin(context.db, organizationId, callerId, 'Inviting people');
-  const { emails, sso = false } = body;
-  const defaultRole = body.role === undefined ? 'read' : body.role;
-  const wanted = new Map<string, Role | null>();
-  for (const entry of emails) {
-    const email = (typeof entry === 'string' ? entry : entry.email).toLowerCase();
-    wanted.set(email, typeof entry === 'string' ? defaultRole : entry.role);
-  }
-  const now = context.clock.now();
-  const added = await context.db.transaction().execute(async (tx) => {
-    const users: string[] = [];
-    for (const [email, role] of wanted) {
-      const userId =
-        (await findUserIdByEmail(tx, email)) ??
-        (await createUser(tx, context.clock, { email, displayName: email.split('@')[0]! })).id;
-      if (await addInvitedMember(tx, organizationId, userId, { role, sso }, now)) users.push(userId);
-    }
-    return users;
-  });
-  return { users: added, invited: added.length };
 }
 
 /** Creates an invite link to the organization (admins, while invite links are on). */

@@ -90,33 +90,6 @@ export async function deleteInvite(db: Db, organizationId: string, inviteId: str
   return Number(deleted.numDeletedRows) > 0;
 }
 
-export async function findUserIdByEmail(db: Db, email: string): Promise<string | undefined> {
-  return (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id;
-}
-
-/** Adds the user to the organization as an SSO member or not; false when they were in it already. */
-export async function addInvitedMember(
-  db: Db,
-  organizationId: string,
-  userId: string,
-  member: { role: Role | null; sso: boolean },
-  joinedAt: Date,
-): Promise<boolean> {
-  const inserted = await db
-    .insertInto('organization_members')
-    .values({
-      organization_id: organizationId,
-      user_id: userId,
-      role: member.role,
-      sso: member.sso,
-      joined_at: joinedAt,
-    })
-    .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
-    .returning('user_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
 /** Adds the user to the organization with the role; a member already in it keeps theirs. */
 export async function joinOrganization(
   db: Db,

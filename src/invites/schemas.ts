@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery } from '../core/schemas.js';
 import { NullableRoleSchema } from '../model/access/schemas.js';
+import { AcceptLinkSchema } from '../invitations/schemas.js';
 
 /**
  * An address with a dot inside its domain. The domain is read up to its first
@@ -29,8 +30,15 @@ export const InviteUsersBody = Type.Object(
 export type InviteUsersBody = Static<typeof InviteUsersBody>;
 
 export const InviteUsersResponse = Type.Object({
-  users: Type.Array(Type.String(), { description: 'Ids of the users added to the organization' }),
-  invited: Type.Integer({ description: 'How many were added' }),
+  users: Type.Array(Type.String(), {
+    description: 'Ids of the users added to the organization: none, since each joins when they accept',
+  }),
+  invited: Type.Integer({ description: 'How many invitations were made or renewed' }),
+  acceptLinks: Type.Optional(
+    Type.Array(AcceptLinkSchema, {
+      description: 'Without SMTP only: the accept links, shown this once to the inviting admin to hand over',
+    }),
+  ),
 });
 export type InviteUsersResponse = Static<typeof InviteUsersResponse>;
 

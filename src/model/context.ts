@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { OutboundFetcher } from '../core/outbound.js';
 import type { Keyring } from '../core/keyring.js';
+import type { Mailer } from '../core/mailer.js';
 import type { Cursors } from '../core/pagination.js';
 import type { ScopedCache } from '../core/scoped-cache.js';
 import type { Urls } from '../core/urls.js';
@@ -42,4 +43,6 @@ export interface Context {
   /** Which site each custom hostname reads: refreshed after a site's hostname changes. */
   siteHostnames: Pick<SiteHostnames, 'refresh'>;
   log: FastifyBaseLogger;
+  /** Sends mail through the operator's SMTP server; undefined when none is configured (SMTP_URL). */
+  mailer: Mailer | undefined;
 }

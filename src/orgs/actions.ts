@@ -1,6 +1,7 @@
 import type { OrganizationUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
+import type { Caller } from '../model/access/auth.js';
 import type { Context } from '../model/context.js';
 import { presentOrganization } from '../model/organizations/present.js';
 import {
@@ -82,23 +83,27 @@ export async function updateOrganizationSettings(
 }
 
 /**
- * The organizations the caller belongs to that accept this email domain and,
- * when the caller's own email address is at this domain, the ones they could join.
+ * The organizations that accept the caller's own e-mail domain, once their
+ * address is verified: an address is a claim, and until proven it shows
+ * nothing. Any other domain lists none, so that no one learns which
+ * organization a domain belongs to by asking. A token an admin issued sees
+ * only its organization.
  */
 export async function listOrganizationsForEmailDomain(
   context: Context,
-  callerId: string,
-  callerEmail: string,
+  caller: Caller,
   emailDomain: string,
 ): Promise<EmailDomainOrganizationsResponse> {
-  const rows = await listOrganizationsByEmailDomain(context.db, emailDomain.toLowerCase(), {
-    userId: callerId,
-    email: callerEmail,
-  });
+  const domain = emailDomain.toLowerCase();
+  const callerDomain = caller.email.slice(caller.email.lastIndexOf('@') + 1).toLowerCase();
+  if (!caller.emailVerified || domain !== callerDomain) return { organizations: [] };
+  const rows = await listOrganizationsByEmailDomain(context.db, domain, caller.userId);
   return {
-    organizations: rows.map((row) =>
-      presentOrganization(row, { isMember: row.member_user_id !== null, role: row.member_role }, context.urls),
-    ),
+    organizations: rows
+      .filter((row) => caller.organizationId === null || row.id === caller.organizationId)
+      .map((row) =>
+        presentOrganization(row, { isMember: row.member_user_id !== null, role: row.member_role }, context.urls),
+      ),
   };
 }
 

@@ -126,26 +126,24 @@ export async function updateOrganization(
 }
 
 /**
- * Organizations that list `domain` among their email domains and that the
- * caller may learn of: those they belong to, and, when the caller's own email
- * is at that domain, those they could join.
+ * Organizations that list `domain` among their email domains, with the
+ * caller's membership in each: for a caller whose verified address is at
+ * that domain (the action checks it).
  */
 export async function listOrganizationsByEmailDomain(
   db: Db,
   domain: string,
-  caller: { userId: string; email: string },
+  userId: string,
 ): Promise<Array<MemberOrganization & { member_user_id: string | null }>> {
-  const callerDomain = caller.email.split('@').pop()?.toLowerCase();
   return db
     .selectFrom('organizations as o')
     .leftJoin('organization_members as m', (join) =>
-      join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', caller.userId).on('m.disabled', '=', false),
+      join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId).on('m.disabled', '=', false),
     )
     .select(ORGANIZATION_COLUMNS)
     .select('m.role as member_role')
     .select('m.user_id as member_user_id')
     .where('o.email_domains', '@>', sql<string[]>`ARRAY[${domain}]::text[]`)
-    .$if(callerDomain !== domain, (query) => query.where('m.user_id', 'is not', null))
     .orderBy('o.created_at', 'desc')
     .orderBy('o.id', 'desc')
     .limit(1000)

@@ -106,15 +106,16 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['organizations'],
         summary: 'List the organizations that accept an email domain',
         description:
-          'Lists the organizations you belong to that accept this email domain and, ' +
-          'when your own email address is at this domain, the ones you could join.',
+          'Only for the domain of your own e-mail address, once it is verified (an address is a claim, proven ' +
+          'by accepting an invitation sent to it): the organizations that accept it, those you belong to and ' +
+          'those you could join (joinOrganization). Any other domain, or an address not verified, lists none. ' +
+          'A token an admin issued lists only its own organization.',
         params: EmailDomainParams,
         response: { 200: EmailDomainOrganizationsResponse, ...errorResponses },
       },
     },
     async (request) => {
-      const { userId, email } = callerOf(request);
-      return listOrganizationsForEmailDomain(app.context, userId, email, request.params.emailDomain);
+      return listOrganizationsForEmailDomain(app.context, callerOf(request), request.params.emailDomain);
     },
   );
 };

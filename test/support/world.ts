@@ -50,6 +50,8 @@ export interface WorldIds {
   commentReplyId: string;
   samlProviderId: string;
   inviteId: string;
+  /** A pending invitation by e-mail; its secret is `extra.invitationSecret`. */
+  invitationId: string;
   emailDomain: string;
   siteId: string;
   /** In the group `siteSectionGroupId`. */
@@ -89,6 +91,8 @@ export interface World {
     changeRequestCommentId: string;
     changeRequestReplyId: string;
     shareKey: string;
+    /** The secret of the accept link of `invitationId`. */
+    invitationSecret: string;
   };
   /** Every id, e-mail, key and marker string of the world: none may reach a caller outside it. */
   secrets: string[];
@@ -220,6 +224,10 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     certificate: CERTIFICATE,
   });
   const invite = await call('POST', `${org}/link-invites`, { role: 'read' });
+  const invited = await call<{ acceptLinks: Array<{ invitation: string; url: string }> }>('POST', `${org}/invites`, {
+    emails: [`invitee-${lower}@${emailDomain}`],
+  });
+  const [acceptLink] = invited.acceptLinks;
   const translation = await call('POST', `${org}/translations`, { title: `Translation ${marker}`, languages: ['fr'] });
 
   // A site shared by link only: a section in a group with two site spaces, a share link.
@@ -281,6 +289,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     commentReplyId: reply.id,
     samlProviderId: samlProvider.id,
     inviteId: invite.id,
+    invitationId: acceptLink!.invitation,
     emailDomain,
     siteId: site.id,
     siteSectionId: section.id,
@@ -302,6 +311,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     changeRequestCommentId: changeRequestComment.id,
     changeRequestReplyId: changeRequestReply.id,
     shareKey,
+    invitationSecret: new URL(acceptLink!.url).searchParams.get('secret')!,
   };
   const accounts = [admin, ...Object.values(members), guest];
   const secrets = [
