@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { organizationRateLimit } from './core/organization-rate-limit.js';
 import { rateLimitStore } from './core/rate-limit-store.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -297,12 +298,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           skipOnError: true,
         }
       : {}),
-    // Counted after authentication, per token; routes without a token count per address.
+    // Counted after authentication, per user: tokens are free to make, so all of a
+    // user's tokens share one budget. Routes without a token count per address.
     // Made-up tokens are refused before this and bounded by the auth plugin's failure limit.
     hook: 'preHandler',
     keyGenerator: (request) => {
       const caller = request.caller;
-      return caller ? `token:${caller.tokenId}` : `ip:${request.ip}`;
+      return caller ? `user:${caller.userId}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
       new ApiError(
@@ -310,6 +312,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         `Rate limit exceeded: ${context.max} requests per ${context.after}; retry after the time in Retry-After`,
       ),
   });
+  // Users are free to make too: an organization's routes also share a second,
+  // larger budget, so that many users of one organization cannot flood.
+  app.addHook('onRoute', organizationRateLimit(app, config.rateLimit));
 
   await app.register(swagger, {
     openapi: {

@@ -31,6 +31,11 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   RATE_LIMIT_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://\\S+$' })),
+  RATE_LIMIT_ORGANIZATION_MAX: Type.Integer({ minimum: 1, default: 3000 }),
+  FILE_BATCH_MAX_BYTES: Type.Integer({ minimum: 1024 * 1024, maximum: 1024 * 1024 * 1024, default: 64 * 1024 * 1024 }),
+  IMPORT_MAX_RUNNING_PER_ORGANIZATION: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  IMPORT_MAX_RUNNING: Type.Integer({ minimum: 1, maximum: 1024, default: 8 }),
+  MACHINE_OUTPUT_CACHE_BYTES: Type.Integer({ minimum: 0, maximum: 4 * 1024 * 1024 * 1024, default: 64 * 1024 * 1024 }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 5 * 1024 * 1024 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
   SITE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2_000 }),
@@ -93,7 +98,18 @@ export interface Config {
   dataDir: string;
   bootstrap: { adminToken: string | undefined; adminEmail: string; organizationTitle: string };
   /** With `redisUrl`, the counters are shared by every instance through Redis; without, each instance keeps its own. */
-  rateLimit: { max: number; windowMs: number; redisUrl?: string };
+  /**
+   * `max` requests per window for each user (all of a user's tokens share it;
+   * callers without a token count per address), and `organizationMax` for each
+   * organization on routes under `/orgs/{organizationId}`, whoever calls.
+   */
+  rateLimit: { max: number; windowMs: number; organizationMax?: number; redisUrl?: string };
+  /** The most bytes of files one content write may bring (inline and fetched together). */
+  fileBatchMaxBytes?: number;
+  /** Imports running at once, per organization and on all instances together. */
+  importSlots?: { perOrganization: number; total: number };
+  /** Bytes of built llms.txt, llms-full.txt and sitemap.xml kept per instance. */
+  machineOutputCacheBytes?: number;
   bodyLimit: number;
   authCacheTtlMs: number;
   /** How long an instance serves a site's published structure from memory; a change on another instance shows after it. */
@@ -206,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       max: e.RATE_LIMIT_MAX,
       windowMs: e.RATE_LIMIT_WINDOW_MS,
+      organizationMax: e.RATE_LIMIT_ORGANIZATION_MAX,
       ...(e.RATE_LIMIT_REDIS_URL ? { redisUrl: e.RATE_LIMIT_REDIS_URL } : {}),
     },
     bodyLimit: e.BODY_LIMIT,
@@ -242,6 +259,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryption: { key: e.ENCRYPTION_KEY, previousKey: e.ENCRYPTION_KEY_PREVIOUS },
     integrations: { maxImageBytes: e.INTEGRATION_MAX_IMAGE_BYTES },
     visitorTokenMaxAgeSeconds: e.VISITOR_TOKEN_MAX_AGE_SECONDS,
+    fileBatchMaxBytes: e.FILE_BATCH_MAX_BYTES,
+    importSlots: { perOrganization: e.IMPORT_MAX_RUNNING_PER_ORGANIZATION, total: e.IMPORT_MAX_RUNNING },
+    machineOutputCacheBytes: e.MACHINE_OUTPUT_CACHE_BYTES,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? defaultSender(e.PUBLIC_URL ?? 'http://localhost') },
   };
 }
@@ -300,6 +320,9 @@ export type AppConfig = Pick<
   | 'encryption'
   | 'integrations'
   | 'visitorTokenMaxAgeSeconds'
+  | 'fileBatchMaxBytes'
+  | 'importSlots'
+  | 'machineOutputCacheBytes'
 > & {
   databaseUrl: string;
   databaseStatementTimeoutMs?: number;

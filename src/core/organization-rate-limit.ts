@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
+import { ApiError } from './errors.js';
+
+/** An organization's budget when RATE_LIMIT_ORGANIZATION_MAX is not given: five users' worth. */
+const USERS_PER_ORGANIZATION_BUDGET = 5;
+
+interface RateLimitSettings {
+  max: number;
+  windowMs: number;
+  organizationMax?: number;
+}
+
+const organizationOf = (request: FastifyRequest) => (request.params as { organizationId?: unknown }).organizationId;
+
+/**
+ * The second budget of the routes under `/orgs/{organizationId}`: every
+ * request to one organization counts against it, whoever makes it, after the
+ * caller's own budget. Users cost nothing to make, so the per-user limit alone
+ * could be multiplied by the users of an attacker's organization.
+ *
+ * An `onRoute` hook that adds the check to such routes, as a preHandler
+ * after the per-user limit (so that the caller's own budget is spent first).
+ * It shares the rate-limit plugin's store: with RATE_LIMIT_REDIS_URL it holds
+ * across instances.
+ */
+export function organizationRateLimit(app: FastifyInstance, settings: RateLimitSettings) {
+  const max = settings.organizationMax ?? settings.max * USERS_PER_ORGANIZATION_BUDGET;
+  const count = app.createRateLimit({
+    max,
+    timeWindow: settings.windowMs,
+    keyGenerator: (request) => `org:${String(organizationOf(request))}`,
+  });
+  const check: preHandlerAsyncHookHandler = async (request, reply) => {
+    const outcome = await count(request);
+    if (outcome.isAllowed || !outcome.isExceeded) return;
+    const seconds = String(outcome.ttlInSeconds);
+    reply.header('ratelimit-limit', outcome.max);
+    reply.header('ratelimit-remaining', 0);
+    reply.header('ratelimit-reset', seconds);
+    throw new ApiError(
+      429,
+      `Rate limit of the organization exceeded: ${outcome.max} requests per ${settings.windowMs / 1000} s ` +
+        'from all its callers together; retry after the time in Retry-After',
+      { 'retry-after': seconds },
+    );
+  };
+  return (route: RouteOptions) => {
+    if (!route.url.includes(':organizationId') || route.config?.rateLimit === false) return;
+    const existing = route.preHandler;
+    route.preHandler = existing === undefined ? [check] : [...(Array.isArray(existing) ? existing : [existing]), check];
+  };
+}
