@@ -1,5 +1,34 @@
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
+import { contentApi } from './support/content.js';
+
+/** A website on 127.0.0.1 that serves `/file/N` as SIZE bytes of its own (distinct hashes), a little late, counting fetches in flight. */
+function fileServer(size: number) {
+  const state = { served: 0, inFlight: 0, mostInFlight: 0, url: '' };
+  const bytesOf = (n: number) => Buffer.alloc(size, n % 251);
+  const server: Server = createServer((request, response) => {
+    const n = Number(/^\/file\/(\d+)$/.exec(request.url ?? '')?.[1] ?? NaN);
+    if (Number.isNaN(n)) return void response.writeHead(404).end();
+    state.served++;
+    state.inFlight++;
+    state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
+    response.once('close', () => state.inFlight--);
+    // Answered on a later turn, so that fetches the service starts together overlap here.
+    setTimeout(() => response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytesOf(n)), 20);
+  });
+  return {
+    state,
+    hashOf: (n: number) => createHash('sha256').update(bytesOf(n)).digest('hex'),
+    start: async () => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe('rate limits count per user and per organization, not per token', () => {
   const USER_MAX = 4;
@@ -68,5 +97,97 @@ describe('rate limits count per user and per organization, not per token', () =>
       headers: victim.admin.headers,
     });
     expect(victimRead.statusCode).toBe(200);
+  });
+});
+
+describe('the files of one content write are bounded together (FILE_BATCH_MAX_BYTES)', () => {
+  const BATCH_MAX = 1024 * 1024;
+  const FILE_SIZE = 100 * 1024;
+  const t = useTestApp({ config: { fileBatchMaxBytes: BATCH_MAX } });
+  const api = contentApi(() => t.app);
+  const site = fileServer(FILE_SIZE);
+  beforeAll(site.start);
+  afterAll(site.stop);
+
+  const urlFiles = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ name: `f${from + i}.bin`, url: `${site.state.url}/file/${from + i}` }));
+
+  it('refuses a batch of URL files over the limit with 413, stores nothing, and stops fetching', async () => {
+    const team = await t.factory.team();
+    const space = (await api.createSpace(team.admin, team.organization.id, { title: 'Files' })) as { id: string };
+    const changeRequestId = await api.openChangeRequest(team.admin, space.id);
+    const before = await t.db
+      .selectFrom('change_requests')
+      .select('revision_id')
+      .where('id', '=', changeRequestId)
+      .executeTakeFirstOrThrow();
+    site.state.served = 0;
+    // The attack at small scale: 50 changes of 20 files each, every file under its own limit.
+    const changes = Array.from({ length: 50 }, (_, c) => ({
+      operation: 'insert_files',
+      files: urlFiles(1000 + c * 20, 20),
+    }));
+    const refused = await api.writeContent(team.admin, space.id, changeRequestId, changes);
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json()).toEqual({
+      error: {
+        code: 413,
+        message: `The files of this batch are over the ${BATCH_MAX}-byte limit of one write (FILE_BATCH_MAX_BYTES); send them in several writes`,
+      },
+    });
+    // Fetching stopped near the limit, not after a thousand files.
+    expect(site.state.served).toBeLessThan(BATCH_MAX / FILE_SIZE + 8);
+    expect(site.state.mostInFlight).toBeLessThanOrEqual(4);
+    const hashes = Array.from({ length: 1000 }, (_, i) => site.hashOf(1000 + i));
+    expect(await t.db.selectFrom('blobs').select('sha256').where('sha256', 'in', hashes).execute()).toEqual([]);
+    expect(await t.db.selectFrom('file_versions').select('id').where('space_id', '=', space.id).execute()).toEqual([]);
+    const after = await t.db
+      .selectFrom('change_requests')
+      .select('revision_id')
+      .where('id', '=', changeRequestId)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+  });
+
+  it('counts inline files against the same limit', async () => {
+    const team = await t.factory.team();
+    const space = (await api.createSpace(team.admin, team.organization.id, { title: 'Inline' })) as { id: string };
+    const changeRequestId = await api.openChangeRequest(team.admin, space.id);
+    const inline = (n: number) => ({
+      name: `i${n}.bin`,
+      contentType: 'application/octet-stream',
+      base64: Buffer.alloc(512 * 1024, n).toString('base64'),
+    });
+    const refused = await api.writeContent(team.admin, space.id, changeRequestId, [
+      { operation: 'insert_files', files: [inline(1), inline(2), inline(3)] },
+    ]);
+    expect(refused.statusCode).toBe(413);
+    expect(await t.db.selectFrom('file_versions').select('id').where('space_id', '=', space.id).execute()).toEqual([]);
+  });
+
+  it('writes a batch of many URL files within the limit, fetching a few at a time', async () => {
+    const team = await t.factory.team();
+    const space = (await api.createSpace(team.admin, team.organization.id, { title: 'Many' })) as { id: string };
+    const changeRequestId = await api.openChangeRequest(team.admin, space.id);
+    site.state.mostInFlight = 0;
+    const count = Math.floor(BATCH_MAX / FILE_SIZE) - 1;
+    const written = await api.writeContent(team.admin, space.id, changeRequestId, [
+      { operation: 'insert_files', files: urlFiles(1, 5) },
+      { operation: 'insert_files', files: urlFiles(6, count - 5) },
+    ]);
+    expect(written.statusCode, written.body).toBe(200);
+    expect(site.state.mostInFlight).toBeGreaterThan(1);
+    expect(site.state.mostInFlight).toBeLessThanOrEqual(4);
+    const versions = await t.db
+      .selectFrom('file_versions')
+      .select(['name', 'sha256', 'size'])
+      .where('space_id', '=', space.id)
+      .orderBy('name')
+      .execute();
+    expect(versions).toHaveLength(count);
+    expect(versions.every((version) => version.size === FILE_SIZE)).toBe(true);
+    expect(new Set(versions.map((version) => version.sha256))).toEqual(
+      new Set(Array.from({ length: count }, (_, i) => site.hashOf(1 + i))),
+    );
   });
 });

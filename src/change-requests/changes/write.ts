@@ -10,7 +10,7 @@ import type { Context } from '../../model/context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { setSpaceRevision } from '../queries.js';
-import { prepareFiles, type PreparedFile } from './files.js';
+import { DEFAULT_FILE_BATCH_MAX_BYTES, prepareFiles, type FileBatchLimits, type PreparedFile } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
 import type { VariableValues } from '../../db/types.js';
 import type { ReusableContentState } from '../../model/content/reusable-contents.js';
@@ -82,6 +82,14 @@ async function convertDocuments(
   return converted;
 }
 
+/** FILE_BATCH_MAX_BYTES for the whole batch; OUTBOUND_MAX_BYTES for each fetched file. */
+function fileBatchLimits(context: Context): FileBatchLimits {
+  return {
+    maxBatchBytes: context.config.fileBatchMaxBytes ?? DEFAULT_FILE_BATCH_MAX_BYTES,
+    maxFileBytes: context.config.outbound.maxBytes,
+  };
+}
+
 /** What a batch needs from outside the transaction: its files' bytes and its pages' documents, read. */
 export interface PreparedBatch {
   files: Map<number, PreparedFile[]>;
@@ -101,7 +109,7 @@ export async function prepareBatch(
   files?: Map<number, PreparedFile[]>,
 ): Promise<PreparedBatch> {
   return {
-    files: files ?? (await prepareFiles(context.outbound, changes)),
+    files: files ?? (await prepareFiles(context.outbound, changes, fileBatchLimits(context))),
     contents: await readContents(context.conversions, changes),
     reusableContents: await prepareReusableContentDocuments(context.conversions, changes),
   };
