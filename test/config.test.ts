@@ -58,6 +58,15 @@ describe('configuration', () => {
     expect(message).toMatch(/BOOTSTRAP_ADMIN_TOKEN/);
   });
 
+  it('sends no mail without SMTP_URL, and takes the SMTP server and sender when given', () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: undefined, from: 'Quire <no-reply@localhost>' });
+    expect(loadConfig({ PUBLIC_URL: 'https://docs.example.com' }).mail.from).toBe('Quire <no-reply@docs.example.com>');
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://quire:pw@smtp.example.com:465', MAIL_FROM: 'Docs <docs@example.com>' }).mail,
+    ).toEqual({ smtpUrl: 'smtps://quire:pw@smtp.example.com:465', from: 'Docs <docs@example.com>' });
+    expect(() => loadConfig({ SMTP_URL: 'http://smtp.example.com' })).toThrow(/SMTP_URL/);
+  });
+
   it('documents every variable in the README and in .env.example', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
