@@ -191,3 +191,116 @@ describe('the files of one content write are bounded together (FILE_BATCH_MAX_BY
     );
   });
 });
+
+describe('imports run a few at a time per organization, on every instance together', () => {
+  const t = useTestApp({ config: { importSlots: { perOrganization: 2, total: 3 } } });
+  const api = contentApi(() => t.app);
+  // Markdown files on 127.0.0.1: /held/* answer only when released, /quick.md at once.
+  const held: Array<() => void> = [];
+  let arrivals: Array<{ count: number; resolve: () => void }> = [];
+  let url = '';
+  const server = createServer((request, response) => {
+    const answer = () =>
+      response.writeHead(200, { 'content-type': 'text/markdown' }).end(`# ${request.url ?? ''}\n\nImported.\n`);
+    if (request.url?.startsWith('/held/')) {
+      held.push(answer);
+      arrivals = arrivals.filter((waiter) => (held.length >= waiter.count ? (waiter.resolve(), false) : true));
+    } else answer();
+  });
+  const heldArrived = (count: number) =>
+    held.length >= count ? Promise.resolve() : new Promise<void>((resolve) => arrivals.push({ count, resolve }));
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function organizationWithSpace() {
+    const team = await t.factory.team();
+    const space = (await api.createSpace(team.admin, team.organization.id, { title: 'Imports' })) as { id: string };
+    return { ...team, space };
+  }
+  const importInto = (account: { headers: { authorization: string } }, spaceId: string, path: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${spaceId}/content/import`,
+      headers: account.headers,
+      payload: { source: 'markdown', url: `${url}${path}` },
+    });
+  const revisionOf = async (spaceId: string) =>
+    (await t.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow())
+      .revision_id;
+
+  it('refuses a third import of one organization while two run, lets another organization import, and frees the slots after', async () => {
+    const attacker = await organizationWithSpace();
+    const victim = await organizationWithSpace();
+    const running = [
+      importInto(attacker.admin, attacker.space.id, '/held/1.md'),
+      importInto(attacker.admin, attacker.space.id, '/held/2.md'),
+    ];
+    await heldArrived(2);
+    expect(await t.db.selectFrom('import_leases').select('organization_id').execute()).toEqual([
+      { organization_id: attacker.organization.id },
+      { organization_id: attacker.organization.id },
+    ]);
+
+    // A second user of the same organization, with a token of their own, is refused too.
+    const colleague = await t.factory.account();
+    await t.factory.member(attacker.organization.id, colleague.user.id, 'admin');
+    const before = await revisionOf(attacker.space.id);
+    const third = await importInto(colleague, attacker.space.id, '/quick.md');
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toEqual({
+      error: {
+        code: 429,
+        message:
+          'This organization already runs 2 imports, as many as it may at once (IMPORT_MAX_RUNNING_PER_ORGANIZATION); retry after the time in Retry-After',
+      },
+    });
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await revisionOf(attacker.space.id)).toBe(before);
+    expect(await t.db.selectFrom('import_leases').select('id').execute()).toHaveLength(2);
+
+    // The victim's organization imports meanwhile, in the last slot of the instance...
+    const victimImport = await importInto(victim.admin, victim.space.id, '/quick.md');
+    expect(victimImport.statusCode, victimImport.body).toBe(201);
+    expect(await revisionOf(victim.space.id)).toBe(victimImport.json().revision);
+
+    // ...and the total holds: with two running and a third held, a fourth organization is refused.
+    const other = await organizationWithSpace();
+    const held3 = importInto(victim.admin, victim.space.id, '/held/3.md');
+    await heldArrived(3);
+    const fourth = await importInto(other.admin, other.space.id, '/quick.md');
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json().error.message).toMatch(
+      /^This service already runs 3 imports, as many as it may at once \(IMPORT_MAX_RUNNING\)/,
+    );
+
+    for (const answer of held.splice(0)) answer();
+    for (const done of await Promise.all([...running, held3])) expect(done.statusCode, done.body).toBe(201);
+    expect(await t.db.selectFrom('import_leases').select('id').execute()).toEqual([]);
+    const again = await importInto(colleague, attacker.space.id, '/quick.md');
+    expect(again.statusCode, again.body).toBe(201);
+  });
+
+  it('counts a lease whose instance never ended it only until it expires', async () => {
+    const team = await organizationWithSpace();
+    const past = new Date(Date.now() - 1000);
+    for (const id of ['lost-1', 'lost-2']) {
+      await t.db
+        .insertInto('import_leases')
+        .values({
+          id,
+          organization_id: team.organization.id,
+          space_id: team.space.id,
+          user_id: team.admin.user.id,
+          started_at: past,
+          expires_at: past,
+        })
+        .execute();
+    }
+    const imported = await importInto(team.admin, team.space.id, '/quick.md');
+    expect(imported.statusCode, imported.body).toBe(201);
+    expect(await t.db.selectFrom('import_leases').select('id').execute()).toEqual([]);
+  });
+});

@@ -48,6 +48,10 @@ const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
     scope: 'organization:read',
     why: 'the caller joins with the invitation’s secret (a token is optional); they manage no members',
   },
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge': {
+    scope: 'change-request:merge',
+    why: 'GitBook’s own scope for merging: writing a change request is not the power to merge it',
+  },
   'GET /v1/orgs/:organizationId/search': {
     scope: 'space:read',
     why: 'searches the content of the spaces the caller may read, as reading each of them would',
@@ -78,7 +82,6 @@ const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
 const UNUSED_SCOPES: Record<string, string> = {
   'organization:ask': 'no AI answers',
   'organization:search': 'organization search needs space:read, as reading the spaces would',
-  'change-request:merge': 'merging is writing the space: space:write',
   'site:permissions:read': 'no site permissions',
   'site:permissions:write': 'no site permissions',
   'site:insights:read': 'no site insights',

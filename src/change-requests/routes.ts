@@ -165,7 +165,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/spaces/:spaceId/change-requests/:changeRequestId/merge',
     {
-      config: { scope: 'space:write' },
+      // GitBook's own scope for merging: a token may write change requests without the power to merge them.
+      config: { scope: 'change-request:merge' },
       schema: {
         operationId: 'mergeChangeRequest',
         tags,

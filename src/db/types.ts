@@ -59,6 +59,16 @@ export interface AppSessionsTable {
   expires_at: Date;
 }
 
+/** An import running now (import/slots.ts); it stops counting at `expires_at` if its instance never ends it. */
+export interface ImportLeasesTable {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  user_id: string;
+  started_at: Date;
+  expires_at: Date;
+}
+
 export interface MergeRules {
   type: 'none' | 'rules';
   rules?: unknown[];
@@ -722,6 +732,7 @@ export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   app_sessions: AppSessionsTable;
+  import_leases: ImportLeasesTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   collections: CollectionsTable;

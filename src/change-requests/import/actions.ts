@@ -5,6 +5,7 @@ import { findRevision } from '../../model/content/state.js';
 import type { Context } from '../../model/context.js';
 import { requireWorkable, writeChangeRequestContent, writeSpaceContent } from '../changes/write.js';
 import { markdownBatch } from './markdown-file.js';
+import { inImportSlot } from './slots.js';
 import type { HtmlReader } from './reader.js';
 import {
   SUPPORTED_SOURCES,
@@ -66,10 +67,12 @@ export async function importIntoSpace(
   input: ImportContentInput,
 ): Promise<ImportContentResult> {
   const { space } = await findEditableSpace(context, spaceId, userId, 'Importing content');
-  const batch = await prepareImport(context, reader, input, { spaceId: space.id, revisionId: space.revision_id });
   const target = { organizationId: space.organization_id, spaceId: space.id, userId };
-  const written = await writeSpaceContent(context, target, batch.changes, batch.files);
-  return resultOf(written.revisionId, batch);
+  return inImportSlot(context, target, async () => {
+    const batch = await prepareImport(context, reader, input, { spaceId: space.id, revisionId: space.revision_id });
+    const written = await writeSpaceContent(context, target, batch.changes, batch.files);
+    return resultOf(written.revisionId, batch);
+  });
 }
 
 /** Imports a website or a markdown file into a change request, as one new revision of it. */
@@ -85,16 +88,18 @@ export async function importIntoChangeRequest(
   const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
   // Checked again under the lock; checked here too so that nothing is crawled for a closed change request.
   requireWorkable(changeRequest.status);
-  const batch = await prepareImport(context, reader, input, {
-    spaceId: space.id,
-    revisionId: changeRequest.revision_id,
-  });
   const target = {
     organizationId: space.organization_id,
     spaceId: space.id,
     changeRequestId: changeRequest.id,
     userId,
   };
-  const written = await writeChangeRequestContent(context, target, batch.changes, batch.files);
-  return resultOf(written.revisionId, batch);
+  return inImportSlot(context, target, async () => {
+    const batch = await prepareImport(context, reader, input, {
+      spaceId: space.id,
+      revisionId: changeRequest.revision_id,
+    });
+    const written = await writeChangeRequestContent(context, target, batch.changes, batch.files);
+    return resultOf(written.revisionId, batch);
+  });
 }

@@ -12,7 +12,9 @@ const description =
   'source website crawls the site of url (same origin, breadth-first, as robots.txt allows, within the ' +
   'import limits): its pages become a page tree after the existing pages, with their images as files and ' +
   'their links to each other as page links; a page that fails is counted in totalResources, not imported. ' +
-  'source markdown imports the one markdown file at url as a page.';
+  'source markdown imports the one markdown file at url as a page. An organization runs a few imports at once ' +
+  '(IMPORT_MAX_RUNNING_PER_ORGANIZATION), the service a few more (IMPORT_MAX_RUNNING), on all its instances ' +
+  'together: one more is answered 429 with Retry-After, before anything is fetched.';
 
 /** Imports of websites and markdown files into a space or a change request. */
 export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
