@@ -46,6 +46,8 @@ describe('npm run cli', () => {
       .where('email', '=', 'writer@example.com')
       .executeTakeFirstOrThrow();
     expect(user.display_name).toBe('Writer');
+    // The operator set the address: it counts as verified.
+    expect(user.email_verified_at).not.toBeNull();
     const membership = await t.db
       .selectFrom('organization_members')
       .selectAll()
@@ -77,6 +79,19 @@ describe('npm run cli', () => {
         .statusCode,
     ).toBe(401);
     expect((await cli('tokens', 'revoke', '--token', token)).code).toBe(1);
+  });
+
+  it('verifies the address of an existing user', async () => {
+    const user = await t.factory.user({ email: 'unproven@example.com' });
+    const verified = await cli('users', 'verify', '--email', 'Unproven@Example.com');
+    expect([verified.code, verified.stdout.trim()]).toEqual([0, `Verified the e-mail address of user ${user.id}`]);
+    const row = await t.db
+      .selectFrom('users')
+      .select('email_verified_at')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.email_verified_at).not.toBeNull();
+    expect((await cli('users', 'verify', '--email', 'nobody@example.com')).code).toBe(1);
   });
 
   it('makes a token limited to the scopes given', async () => {
