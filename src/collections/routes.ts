@@ -75,8 +75,8 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['collections'],
         summary: 'Transfer a collection, with everything in it, to another organization where you are an admin',
         description:
-          'The collection lands at the top level of the target organization; its sub-collections and spaces ' +
-          'come with it.',
+          'Needs the admin role in the organization the collection leaves, not only on the collection. It lands ' +
+          'at the top level of the target organization; its sub-collections and spaces come with it.',
         params: CollectionParams,
         body: TransferBody,
         response: { 200: Collection, ...errorResponses },

@@ -185,8 +185,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['spaces'],
         summary: 'Transfer a space to another organization where you are an admin',
         description:
-          'The space lands at the top level of the target organization, last among its siblings; ' +
-          'in-collection visibility becomes private.',
+          'Needs the admin role in the organization the space leaves, not only on the space. The space lands at ' +
+          'the top level of the target organization, last among its siblings; in-collection visibility becomes private.',
         params: SpaceParams,
         body: TransferBody,
         response: { 200: Space, ...errorResponses },

@@ -5,7 +5,9 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.
 
 /**
  * Checks that content of `fromOrganizationId` may go to `toOrganizationId`:
- * another organization, where the caller is an admin.
+ * the caller is an admin of the organization it leaves (a grant on one space
+ * or collection, a guest's included, gives no right to take it out of its
+ * organization), and of another organization it goes to.
  */
 export async function checkTransferTarget(
   db: Db,
@@ -13,6 +15,10 @@ export async function checkTransferTarget(
   toOrganizationId: string,
   userId: string,
 ): Promise<void> {
+  const source = await findMembership(db, fromOrganizationId, userId);
+  if (source?.role !== 'admin') {
+    throw new ForbiddenError('Transferring out of an organization needs the admin role in it');
+  }
   if (toOrganizationId === fromOrganizationId) throw new ConflictError('It is already in this organization');
   const membership = await findMembership(db, toOrganizationId, userId);
   if (!membership) throw new NotFoundError(`No organization "${toOrganizationId}" is visible to you`);
