@@ -31,6 +31,9 @@ describe('first start', () => {
         headers: { authorization: `Bearer ${first!.token}` },
       });
       expect(user.json()).toMatchObject({ email: 'admin@example.com', displayName: 'Administrator' });
+      // The operator set the address: it counts as verified.
+      const row = await app.db.selectFrom('users').select('email_verified_at').executeTakeFirstOrThrow();
+      expect(row.email_verified_at).not.toBeNull();
       const org = await app.inject({
         method: 'GET',
         url: `/v1/orgs/${first!.organizationId}`,
