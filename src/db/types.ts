@@ -528,6 +528,17 @@ export interface SitesTable {
   updated_at: Timestamp;
 }
 
+/**
+ * A basename a site gave up: it stays its organization's (lower case), and
+ * leads to `site_id`, the site that last went by it, while that exists.
+ */
+export interface RetiredSiteAddressesTable {
+  organization_id: string;
+  basename: string;
+  site_id: string | null;
+  retired_at: Timestamp;
+}
+
 export interface SiteSectionGroupsTable {
   id: string;
   organization_id: string;
@@ -765,6 +776,7 @@ export interface Database {
   comment_reactions: CommentReactionsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
   sites: SitesTable;
+  retired_site_addresses: RetiredSiteAddressesTable;
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;

@@ -10,9 +10,9 @@ import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
 import { findSiteAsAdmin, findSiteAsMember, lockSite, siteNotFound } from './access.js';
+import { claimBasename, retireBasename } from './basenames.js';
 import { presentSite } from './present.js';
 import {
-  basenameTaken,
   hostnameTaken,
   countSites,
   deleteSite as deleteSiteRow,
@@ -145,9 +145,7 @@ export async function editSite(
     }
     if (body.hostname !== undefined) changes.hostname = body.hostname;
     if (body.basename !== undefined) {
-      if (await basenameTaken(tx, body.basename, site.id)) {
-        throw new ConflictError(`body/basename: another site already goes by "${body.basename}"`);
-      }
+      await claimBasename(tx, site, body.basename, context.clock.now());
       changes.basename = body.basename;
     }
     if (body.defaultSiteSection !== undefined || body.defaultSiteSpace !== undefined) {
@@ -197,7 +195,12 @@ async function setDefaults(tx: Db, site: SiteRow, body: UpdateSiteBody, changes:
 
 export async function removeSite(context: Context, userId: string, organizationId: string, siteId: string) {
   await findSiteAsAdmin(context, organizationId, siteId, userId, 'Deleting a site');
-  if (!(await deleteSiteRow(context.db, organizationId, siteId))) throw siteNotFound();
+  await context.db.transaction().execute(async (tx) => {
+    const site = await lockSite(tx, organizationId, siteId);
+    // Its address stays the organization's: nobody else serves pages where it was read.
+    await retireBasename(tx, site, null, context.clock.now());
+    if (!(await deleteSiteRow(tx, organizationId, siteId))) throw siteNotFound();
+  });
   context.siteStructures.invalidate(siteId);
 }
 

@@ -200,17 +200,6 @@ export async function deleteSite(db: Db, organizationId: string, siteId: string)
   return result.numDeletedRows > 0n;
 }
 
-/** Whether another site already goes by this basename, in any organization: it names the site's address. */
-export async function basenameTaken(db: Db, basename: string, siteId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('sites')
-    .select('id')
-    .where(sql<string>`lower(basename)`, '=', basename.toLowerCase())
-    .where('id', '<>', siteId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Whether another site is already read at this hostname, in any organization. */
 export async function hostnameTaken(db: Db, hostname: string, siteId: string): Promise<boolean> {
   const row = await db

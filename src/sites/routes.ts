@@ -111,8 +111,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change a site’s settings and defaults (admins)',
         description:
           'Admins of the organization; fields left out stay as they are. A `basename` names one site across ' +
-          'the service (409 when taken). `defaultSiteSection` must be a section of the site, and ' +
-          '`defaultSiteSpace` a site space at its root or in its default section (400).',
+          'the service (409 when taken, or once another organization’s address) and may not look like a site ' +
+          'id (400); the name it replaces stays the organization’s and leads to the site. ' +
+          '`defaultSiteSection` must be a section of the site, and `defaultSiteSpace` a site space at its root ' +
+          'or in its default section (400).',
         params: SiteParams,
         body: UpdateSiteBody,
         response: { 200: Site, ...errorResponses },

@@ -11,7 +11,9 @@ export const SiteTitle = Type.String({ minLength: 2, maxLength: 128, description
 export const SiteBasename = Type.String({
   minLength: 1,
   maxLength: 100,
-  description: 'Name of the site in its published address, /s/{basename}',
+  description:
+    'Name of the site in its published address, /s/{basename}: not in the form of a site id (20 letters and ' +
+    'digits), and not an address another organization gave up',
 });
 /** The seeds' pattern for a site's custom hostname: two labels at least before the last, lower case. */
 export const SiteHostname = Type.String({

@@ -7,6 +7,8 @@ import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../mode
 import { llmsFull, llmsIndex, pageAsMarkdown, robots, sitemap } from './machine.js';
 import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
 import { readerSite } from './site-cache.js';
+import { findSiteRetiredAt } from './site-lookup.js';
+import { siteAddress } from '../addresses.js';
 import { addressIn, openSite, pageAddress, readPageAt, type OpenSite, type ReaderAnswer } from './site-reader.js';
 import { spaceContent } from '../../model/reader/page-content.js';
 import { READER_CSS, READER_CSS_ETAG } from '../../model/reader/styles.js';
@@ -151,7 +153,13 @@ async function withSite(
   const query = request.query as Record<string, string | undefined>;
   const read = await readerSite(context, params.site);
   const site = read?.site;
-  if (!read || !site) return sendMessage(reply, 404, 'Site not found', 'There is no published site at this address.');
+  if (!read || !site) {
+    // An address a site gave up leads on to where the site is read now; a custom hostname names its site by id.
+    const moved = viaHostname(request) ? undefined : await findSiteRetiredAt(context.db, params.site);
+    if (moved)
+      return reply.redirect(`${siteAddress(context.urls, moved)}${request.url.replace(/^\/s\/[^/?#]*/, '')}`, 302);
+    return sendMessage(reply, 404, 'Site not found', 'There is no published site at this address.');
+  }
   const admission = await admit(context, site, { query, cookies: request.cookies });
   switch (admission.kind) {
     case 'not-found':

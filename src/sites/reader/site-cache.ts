@@ -3,6 +3,7 @@ import type { Context } from '../../model/context.js';
 import type { SiteRow } from '../queries.js';
 import { loadStructure } from '../structure/queries.js';
 import type { StoredStructure } from '../structure/tree.js';
+import { looksLikeId } from '../basenames.js';
 import { findSiteByName } from './site-lookup.js';
 
 /** A site as the reader serves it: its row and stored structure, read together. */
@@ -34,7 +35,8 @@ export async function readerSite(context: Context, name: string): Promise<Reader
     sites = new WeightedLru(MAX_SITES, () => 1);
     cached.set(context, sites);
   }
-  const key = name.toLowerCase();
+  // Basenames are one name in any case; ids are not.
+  const key = looksLikeId(name) ? name : name.toLowerCase();
   const hit = sites.get(key);
   const now = Date.now();
   if (hit && hit.expiresAt > now && hit.generation === context.siteStructures.generationOf(hit.site.id)) return hit;
