@@ -72,6 +72,7 @@ import { type Context } from './model/context.js';
 import { ScopedCache } from './core/scoped-cache.js';
 import { findSpecOutlines } from './model/specs/queries.js';
 import { routedUrl, SiteHostnames } from './model/reader/hostnames.js';
+import { customHostnameRoutes } from './custom-hostnames/routes.js';
 import { siteHostnames } from './sites/queries.js';
 
 declare module 'fastify' {
@@ -373,6 +374,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(teamRoutes);
       await v1.register(ssoRoutes);
       await v1.register(inviteRoutes);
+      await v1.register(customHostnameRoutes);
       await v1.register(invitationRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(reviewerRoutes);

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { isCronPattern } from './core/cron.js';
 import type { LoadSheddingOptions } from './core/load-shedding.js';
+import { parseReservedHostnames } from './custom-hostnames/rules.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -42,6 +43,10 @@ export const EnvSchema = Type.Object({
   ANSWER_STORE_BYTES: Type.Integer({ minimum: 0, maximum: 16 * 1024 * 1024 * 1024, default: 64 * 1024 * 1024 }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  RESERVED_HOSTNAMES: Type.Optional(Type.String({ maxLength: 65_536 })),
+  DNS_SERVERS: Type.Optional(Type.String({ pattern: '^[0-9A-Fa-f.:\\[\\]]+(,\\s*[0-9A-Fa-f.:\\[\\]]+)*$' })),
+  HOSTNAME_CHECK_SCHEDULE: Type.String({ minLength: 1, maxLength: 100, default: '*/5 * * * *' }),
+  HOSTNAME_CHECK_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   SPACE_RETENTION_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
   PURGE_SCHEDULE: Type.String({ minLength: 1, maxLength: 100, default: '0 * * * *' }),
@@ -83,6 +88,16 @@ export interface MailConfig {
   from: string;
 }
 
+/**
+ * Custom hostnames: those no site may claim besides PUBLIC_URL's host
+ * (`*.example.com` for every name under it), and the DNS servers that prove
+ * claims (`ip` or `ip:port`; the system's resolvers when undefined).
+ */
+export interface HostnameConfig {
+  reserved: string[];
+  dnsServers: string[] | undefined;
+}
+
 export interface Config {
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -119,6 +134,9 @@ export interface Config {
   /** Signs page cursors; when unset, a generated secret kept in the database is used. */
   secretKey: string | undefined;
   trustProxy: boolean;
+  hostnames: HostnameConfig;
+  /** How often custom hostnames' DNS records are looked up again, and how many a run. */
+  hostnameCheck: { pattern: string; batchSize: number };
   shutdownTimeoutMs: number;
   /** How long a deleted space can be restored before it is gone for good. */
   spaceRetentionMs: number;
@@ -202,6 +220,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isCronPattern(String((converted as Env).PURGE_SCHEDULE))) {
     problems.push(`PURGE_SCHEDULE is not a cron pattern (got ${JSON.stringify(raw.PURGE_SCHEDULE)})`);
   }
+  if (!isCronPattern(String((converted as Env).HOSTNAME_CHECK_SCHEDULE))) {
+    problems.push(`HOSTNAME_CHECK_SCHEDULE is not a cron pattern (got ${JSON.stringify(raw.HOSTNAME_CHECK_SCHEDULE)})`);
+  }
+  const reserved = parseReservedHostnames((converted as Env).RESERVED_HOSTNAMES);
+  if (typeof reserved === 'string') problems.push(reserved);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const e = converted as Env;
   return {
@@ -231,6 +254,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     answerStoreBytes: e.ANSWER_STORE_BYTES,
     secretKey: e.SECRET_KEY,
     trustProxy: e.TRUST_PROXY,
+    hostnames: {
+      reserved: reserved as string[],
+      dnsServers: e.DNS_SERVERS?.split(',').map((server) => server.trim()),
+    },
+    hostnameCheck: { pattern: e.HOSTNAME_CHECK_SCHEDULE, batchSize: e.HOSTNAME_CHECK_BATCH_SIZE },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     spaceRetentionMs: Math.round(e.SPACE_RETENTION_DAYS * 86_400_000),
     purge: { pattern: e.PURGE_SCHEDULE, batchSize: e.PURGE_BATCH_SIZE },
@@ -329,4 +357,6 @@ export type AppConfig = Pick<
   loadShedding?: LoadSheddingOptions;
   /** Without it, or without its smtpUrl, no mail is sent. */
   mail?: MailConfig;
+  /** Without it, only PUBLIC_URL's host is reserved and claims are proven through the system's resolvers. */
+  hostnames?: HostnameConfig;
 };

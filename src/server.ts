@@ -9,6 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
 import { schedulePurge } from './spaces/purge-schedule.js';
+import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
 import { startSpecWorker, type SpecWorker } from './specs/worker.js';
 import { backfillSearchIndex } from './search/backfill.js';
 
@@ -37,6 +38,7 @@ interface Running {
   embedded?: EmbeddedCluster;
   app?: Awaited<ReturnType<typeof buildApp>>;
   stopPurge?: () => void;
+  stopHostnameChecks?: () => void;
   specWorker?: SpecWorker;
   /** The search index's backfill, stopped before the database closes. */
   backfill?: { abort: AbortController; done: Promise<unknown> };
@@ -44,6 +46,7 @@ interface Running {
 
 async function stopRunning(running: Running): Promise<void> {
   running.stopPurge?.();
+  running.stopHostnameChecks?.();
   // A spec job under way is put back for another instance before the database closes.
   await running.specWorker?.stop();
   running.backfill?.abort.abort();
@@ -169,6 +172,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   }
 
   running.stopPurge = schedulePurge(app.context, config.purge, app.log);
+  running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
   running.specWorker = startSpecWorker(app.context, { log: app.log });
   const abort = new AbortController();
   running.backfill = {

@@ -19,6 +19,7 @@ const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
   { path: /^\/v1\/integrations(?:\/|$)/, domain: 'integration' },
   { path: /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/publishing\/auth(?:\/|$)/, domain: 'site:auth' },
   { path: /^\/v1\/orgs\/[^/]+\/sites(?:\/|$)/, domain: 'site' },
+  { path: /^\/v1\/custom-hostnames(?:\/|$)/, domain: 'site' },
   { path: /^\/v1\/orgs\/[^/]+\/openapi(?:\/|$)/, domain: 'openapi' },
   { path: /^\/v1\/(?:spaces|collections)\/[^/]+\/permissions(?:\/|$)/, domain: 'space:permissions' },
   { path: /^\/v1\/(?:spaces|collections)(?:\/|$)/, domain: 'space' },

@@ -1,13 +1,18 @@
 import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { SignJWT } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, testConfig } from './support/app.js';
+import { TestDnsServer } from './support/dns-server.js';
 import { contentApi } from './support/content.js';
 import { expectSpecResponse } from './support/spec.js';
 import type { Account } from './support/factory.js';
 
-const t = useTestApp();
+// Custom hostnames are proven by a TXT record, looked up on this server.
+const dns = new TestDnsServer();
+beforeAll(() => dns.start());
+afterAll(() => dns.stop());
+const t = useTestApp({ config: () => ({ hostnames: { reserved: [], dnsServers: [dns.address] } }) });
 const api = contentApi(() => t.app);
 const PUBLIC_URL = testConfig('').publicUrl;
 
@@ -359,11 +364,29 @@ describe('a site at its own hostname', () => {
   it('is read at it: its pages at the root, its links and published address there, its cookies for the whole host', async () => {
     const { site } = await publishedSite(team, { visibility: 'share-link' });
     const org = `/orgs/${team.organizationId}`;
-    const named = await call(team.admin, 'PATCH', `${org}/sites/${site.id}`, { hostname: 'docs.example.com' });
+    const named = await call(team.admin, 'PATCH', `${org}/sites/${site.id}`, { hostname: 'Docs.Example.com.' });
     expect(named.statusCode, named.body).toBe(200);
     expectSpecResponse('updateSiteById', 200, named.json());
-    expect(named.json()).toMatchObject({
+    // Pending until its TXT record holds the token: not yet the site's address.
+    expect(named.json()).toMatchObject({ hostname: 'docs.example.com', hostnameStatus: 'pending' });
+    expect(named.json().urls.published).not.toContain('docs.example.com');
+    const claim = await t.app.inject({
+      method: 'GET',
+      url: '/v1/custom-hostnames/docs.example.com',
+      headers: team.admin.headers,
+    });
+    const record = claim.json().verification as { name: string; value: string };
+    expect(record.name).toBe('_quire-challenge.docs.example.com');
+    dns.setTxt(record.name, [record.value]);
+    const revalidated = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/custom-hostnames/docs.example.com',
+      headers: team.admin.headers,
+    });
+    expect(revalidated.statusCode).toBe(204);
+    expect((await call(team.admin, 'GET', `${org}/sites/${site.id}`)).json()).toMatchObject({
       hostname: 'docs.example.com',
+      hostnameStatus: 'live',
       urls: { published: 'http://docs.example.com' },
     });
 
@@ -386,12 +409,14 @@ describe('a site at its own hostname', () => {
       .executeTakeFirstOrThrow();
     expect(stored.hostname).toBe('docs.example.com');
 
+    // Another site may claim it too, but its claim stays pending while the record names this one's.
     const other = await publishedSite(team);
-    const taken = await call(team.admin, 'PATCH', `${org}/sites/${other.site.id}`, {
-      hostname: 'DOCS.example.com'.toLowerCase(),
+    const claimedToo = await call(team.admin, 'PATCH', `${org}/sites/${other.site.id}`, {
+      hostname: 'DOCS.example.com',
     });
-    expect(taken.statusCode).toBe(409);
-    for (const hostname of ['Docs.Example.com', 'localhost', 'a..b.com', 'x'.repeat(513)]) {
+    expect(claimedToo.statusCode).toBe(200);
+    expect(claimedToo.json()).toMatchObject({ hostname: 'docs.example.com', hostnameStatus: 'pending' });
+    for (const hostname of ['localhost', 'a..b.com', '10.0.0.1', 'docs.test', 'x'.repeat(513)]) {
       expect(
         (await call(team.admin, 'PATCH', `${org}/sites/${other.site.id}`, { hostname })).statusCode,
         hostname,

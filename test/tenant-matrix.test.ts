@@ -211,6 +211,11 @@ const EXCEPTIONS: Record<string, Exception> = {
     },
     shows: (a) => [a.ids.integrationName],
   },
+  removeCustomHostname: {
+    reason:
+      'removes the caller’s own claim of the hostname; a caller with none is told so (204), whoever else claims it, and A’s claim stays',
+    status: 204,
+  },
   listIntegrations: { reason: 'the integrations the caller may see; A’s is private, so not among them', status: 200 },
   listAPITokensForAuthenticatedUser: { reason: 'the caller’s own tokens, none of them A’s', status: 200 },
   createAPITokenForAuthenticatedUser: {

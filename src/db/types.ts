@@ -500,6 +500,13 @@ export interface ChangeRequestReviewersTable {
 export type SiteType = 'basic' | 'premium' | 'ultimate' | 'sponsored' | 'legacy-basic' | 'legacy-premium';
 export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
 type Json<T> = ColumnType<T | null, string | null | undefined, string | null>;
+/**
+ * Where a hostname claim stands: `pending` (not looked up yet), `live`
+ * (proven, routing), `missing` (no record holds the token), `mismatch` (a
+ * record without the token), `contested` (the token is there, but so is the
+ * token of the site that holds it live), `dns-error` (the lookup failed).
+ */
+export type HostnameStatus = 'pending' | 'live' | 'missing' | 'mismatch' | 'contested' | 'dns-error';
 
 export interface SitesTable {
   id: string;
@@ -509,8 +516,18 @@ export interface SitesTable {
   visibility: Generated<SiteVisibility>;
   published: Generated<boolean>;
   basename: string | null;
-  /** A custom hostname the site is read at, as well as its address under PUBLIC_URL. */
+  /**
+   * A custom hostname claimed for the site (lower case, no trailing dot). It
+   * routes, and is the site's published address, only once proven: then
+   * hostname_verified_at is set and hostname_status is `live`.
+   */
   hostname: string | null;
+  /** The value `_quire-challenge.<hostname>` must hold in a TXT record to prove the claim. */
+  hostname_token: string | null;
+  hostname_status: HostnameStatus | null;
+  /** When the record was last looked up, by a revalidation or the periodic check. */
+  hostname_checked_at: NullableTimestamp;
+  hostname_verified_at: NullableTimestamp;
   proxy: string | null;
   agents_context: Generated<'excluded' | 'included'>;
   adaptive_enabled: Generated<boolean>;

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, OrganizationParams } from '../core/schemas.js';
+import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
 import { acceptInvitation, joinOrganization, listInvitations, revokeInvitation, viewInvitation } from './actions.js';
 import {
@@ -30,7 +30,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'included (inviting the address again renews one). Never a secret.',
         params: OrganizationParams,
         querystring: ListEmailInvitationsQuery,
-        response: { 200: ListEnvelope(EmailInvitationSchema), ...errorResponses },
+        response: { 200: ListEnvelope(ref(EmailInvitationSchema)), ...errorResponses },
       },
     },
     async (request) =>

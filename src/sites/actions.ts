@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError } from '../core/errors.js';
+import { BadRequestError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
@@ -9,11 +9,11 @@ import { unrecorded } from '../db/read-recording.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
+import { hostnameClaimChanges } from '../custom-hostnames/actions.js';
 import { findSiteAsAdmin, findSiteAsMember, lockSite, siteNotFound } from './access.js';
 import { claimBasename, retireBasename } from './basenames.js';
 import { presentSite } from './present.js';
 import {
-  hostnameTaken,
   countSites,
   deleteSite as deleteSiteRow,
   findSite,
@@ -138,12 +138,9 @@ export async function editSite(
     if (body.agentsContext !== undefined) changes.agents_context = body.agentsContext;
     if (body.adaptiveContent !== undefined) changes.adaptive_enabled = body.adaptiveContent.enabled;
     if (body.proxy !== undefined) changes.proxy = body.proxy;
-    if (body.hostname !== undefined && body.hostname !== null) {
-      if (await hostnameTaken(tx, body.hostname, site.id)) {
-        throw new ConflictError(`body/hostname: another site is read at "${body.hostname}"`);
-      }
-    }
-    if (body.hostname !== undefined) changes.hostname = body.hostname;
+    // A hostname is a claim: it waits for its DNS record, whoever else claims it (see custom-hostnames).
+    if (body.hostname !== undefined)
+      Object.assign(changes, hostnameClaimChanges(context, site.hostname, body.hostname));
     if (body.basename !== undefined) {
       await claimBasename(tx, site, body.basename, context.clock.now());
       changes.basename = body.basename;
@@ -155,7 +152,7 @@ export async function editSite(
     return presentSite(updated, context.urls);
   });
   context.siteStructures.invalidate(siteId);
-  // Requests to a new hostname reach the site on this instance at once, on others within a few seconds.
+  // A hostname the site gave up stops routing on this instance at once, on others within a few seconds.
   if (body.hostname !== undefined) await context.siteHostnames.refresh();
   return presented;
 }

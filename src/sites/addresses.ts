@@ -3,14 +3,15 @@ import type { Urls } from '../core/urls.js';
 /**
  * Where a site is read: `/s/{basename or site id}/{section path}/{site space
  * path}` under PUBLIC_URL, or `{section path}/{site space path}` at its
- * custom hostname when it has one (with PUBLIC_URL's scheme).
+ * custom hostname once that is proven (with PUBLIC_URL's scheme): a pending
+ * claim is nobody's address yet.
  */
 export function siteAddress(
   urls: Urls,
-  site: { id: string; basename: string | null; hostname: string | null },
+  site: { id: string; basename: string | null; hostname: string | null; hostname_status: string | null },
   ...paths: string[]
 ): string {
-  if (site.hostname === null) return serviceSiteAddress(urls, site, ...paths);
+  if (site.hostname === null || site.hostname_status !== 'live') return serviceSiteAddress(urls, site, ...paths);
   const scheme = new URL(urls.service()).protocol;
   const path = paths.map(encodeURIComponent).join('/');
   return path === '' ? `${scheme}//${site.hostname}` : `${scheme}//${site.hostname}/${path}`;

@@ -60,7 +60,10 @@ export function presentSite(site: SiteSummary, urls: Urls): Site {
   const icon = iconOf(site);
   if (icon) presented.icon = icon;
   if (site.basename !== null) presented.basename = site.basename;
-  if (site.hostname !== null) presented.hostname = site.hostname;
+  if (site.hostname !== null) {
+    presented.hostname = site.hostname;
+    presented.hostnameStatus = site.hostname_status === 'live' ? 'live' : 'pending';
+  }
   if (site.proxy !== null) presented.proxy = { origin: site.proxy, target: serviceSiteAddress(urls, site) };
   if (site.published) presented.urls.published = siteAddress(urls, site);
   return presented;

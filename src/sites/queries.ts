@@ -15,6 +15,7 @@ export const SITE_FIELDS = [
   'published',
   'basename',
   'hostname',
+  'hostname_status',
   'proxy',
   'agents_context',
   'adaptive_enabled',
@@ -80,6 +81,7 @@ export const SITE_SUMMARY_FIELDS = [
   'published',
   'basename',
   'hostname',
+  'hostname_status',
   'proxy',
   'agents_context',
   'adaptive_enabled',
@@ -200,23 +202,15 @@ export async function deleteSite(db: Db, organizationId: string, siteId: string)
   return result.numDeletedRows > 0n;
 }
 
-/** Whether another site is already read at this hostname, in any organization. */
-export async function hostnameTaken(db: Db, hostname: string, siteId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('sites')
-    .select('id')
-    .where(sql<string>`lower(hostname)`, '=', hostname.toLowerCase())
-    .where('id', '<>', siteId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Every site read at a custom hostname, by that hostname in lower case: what the reader's Host routing knows. */
+/**
+ * Every site read at a proven custom hostname, by that hostname: what the
+ * reader's Host routing knows. A claim not yet proven routes nothing.
+ */
 export async function siteHostnames(db: Db): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('sites')
-    .select(['id', sql<string>`lower(hostname)`.as('hostname')])
-    .where('hostname', 'is not', null)
+    .select(['id', 'hostname'])
+    .where('hostname_verified_at', 'is not', null)
     .execute();
-  return new Map(rows.map((row) => [row.hostname, row.id]));
+  return new Map(rows.flatMap((row) => (row.hostname === null ? [] : [[row.hostname, row.id] as const])));
 }

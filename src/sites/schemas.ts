@@ -15,12 +15,19 @@ export const SiteBasename = Type.String({
     'Name of the site in its published address, /s/{basename}: not in the form of a site id (20 letters and ' +
     'digits), and not an address another organization gave up',
 });
-/** The seeds' pattern for a site's custom hostname: two labels at least before the last, lower case. */
+/**
+ * A site's custom hostname as written: any case, a trailing dot allowed. The
+ * action puts it in its one form (lower case, no trailing dot) and refuses
+ * what is not a DNS name, an IP address, and reserved hosts, naming the rule.
+ */
 export const SiteHostname = Type.String({
-  maxLength: 512,
-  pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$',
+  minLength: 1,
+  maxLength: 254,
   description:
-    'A custom hostname the site is read at (an extension: GitBook sets it elsewhere), such as docs.example.com',
+    'A custom hostname to read the site at (an extension: GitBook sets it elsewhere), such as docs.example.com. ' +
+    'It is stored in lower case without a trailing dot, and stays pending, routing nothing, until a DNS TXT ' +
+    'record at `_quire-challenge.<hostname>` holds the token GET /v1/custom-hostnames/{hostname} names. ' +
+    'The service’s own host and hosts its operator reserved are refused (400); `null` removes it.',
 });
 export const SiteProxyOrigin = Type.String({
   maxLength: 512,
@@ -70,7 +77,20 @@ export const SiteSchema = Type.Object(
       ]),
     ),
     basename: Type.Optional(Type.String()),
-    hostname: Type.Optional(Type.String()),
+    hostname: Type.Optional(
+      Type.String({
+        description:
+          'The custom hostname claimed for the site (an extension). It routes, and is the site’s published ' +
+          'address, only once proven: see `hostnameStatus` and GET /v1/custom-hostnames/{hostname}',
+      }),
+    ),
+    hostnameStatus: Type.Optional(
+      StringEnum(['pending', 'live'] as const, {
+        description:
+          'Whether `hostname` is proven and routing (`live`) or waits for its DNS TXT record (`pending`; an ' +
+          'extension). GET /v1/custom-hostnames/{hostname} names the record to create.',
+      }),
+    ),
     proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
     visibility: StringEnum(SITE_VISIBILITIES),
     published: Type.Boolean(),

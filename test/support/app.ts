@@ -58,7 +58,8 @@ export interface TestContext {
 }
 
 export interface TestAppOptions {
-  config?: Partial<AppConfig>;
+  /** Settings over testConfig; a function is read when the app is built, after the file's earlier beforeAll hooks. */
+  config?: Partial<AppConfig> | (() => Partial<AppConfig>);
   clock?: Clock;
 }
 
@@ -71,7 +72,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
   beforeAll(async () => {
     context.database = await createTestDatabase();
     context.app = await buildApp(
-      testConfig(context.database.url, options.config),
+      testConfig(context.database.url, typeof options.config === 'function' ? options.config() : options.config),
       options.clock ? { clock: options.clock } : {},
     );
     await context.app.ready();

@@ -59,6 +59,8 @@ export interface WorldIds {
   siteSectionGroupId: string;
   siteSpaceId: string;
   shareLinkId: string;
+  /** A custom hostname the site claims (pending: no DNS record proves it). */
+  hostname: string;
   translationSettingsId: string;
   specSlug: string;
   /** The spec's one processed version. */
@@ -237,6 +239,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     spaces: [],
   });
   const sites = `${org}/sites/${site.id}`;
+  const hostname = `docs-${lower}.example.com`;
+  await call('PATCH', sites, { hostname });
   const section = await call<{ id: string; siteSpaces: Array<{ id: string }> }>('POST', `${sites}/sections`, {
     spaceId: space.id,
     title: `Section ${marker}`,
@@ -296,6 +300,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     siteSectionGroupId: group.id,
     siteSpaceId: siteSpace.id,
     shareLinkId: shareLink.id,
+    hostname,
     translationSettingsId: translation.id,
     specSlug,
     versionId,
