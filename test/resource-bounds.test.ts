@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
+import { machineCacheStats } from '../src/sites/reader/machine.js';
 import { contentApi } from './support/content.js';
 
 /** A website on 127.0.0.1 that serves `/file/N` as SIZE bytes of its own (distinct hashes), a little late, counting fetches in flight. */
@@ -302,5 +303,58 @@ describe('imports run a few at a time per organization, on every instance togeth
     const imported = await importInto(team.admin, team.space.id, '/quick.md');
     expect(imported.statusCode, imported.body).toBe(201);
     expect(await t.db.selectFrom('import_leases').select('id').execute()).toEqual([]);
+  });
+});
+
+describe('llms.txt, llms-full.txt and sitemap.xml are built once per state of the site', () => {
+  const t = useTestApp();
+  const api = contentApi(() => t.app);
+
+  async function publishedSite() {
+    const team = await t.factory.team();
+    const orgs = `/v1/orgs/${team.organization.id}`;
+    const call = (method: 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: team.admin.headers, ...(payload ? { payload } : {}) });
+    const site = (await call('POST', `${orgs}/sites`, { title: 'Acme Docs' })).json() as { id: string };
+    const space = (await api.createSpace(team.admin, team.organization.id, { title: 'Handbook' })) as { id: string };
+    await api.change(team.admin, space.id, [
+      { operation: 'insert_page', title: 'Guide', document: { markdown: 'The guide.' } },
+    ]);
+    expect((await call('POST', `${orgs}/sites/${site.id}/site-spaces`, { spaceId: space.id })).statusCode).toBe(201);
+    expect((await call('POST', `${orgs}/sites/${site.id}/publish`)).statusCode).toBe(200);
+    return { team, site, space };
+  }
+  const read = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers, remoteAddress: '198.51.100.7' });
+
+  it('builds llms-full.txt once for repeated anonymous reads, answers 304 to its ETag, and shows a merge at once', async () => {
+    const { team, site, space } = await publishedSite();
+    const builds = () => machineCacheStats(t.app.context).builds;
+    const before = builds();
+    const first = await read(`/s/${site.id}/llms-full.txt`);
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('# Guide\n\nThe guide.\n');
+    expect(first.headers.etag).toMatch(/^"[\w-]{27}"$/);
+    expect(builds()).toBe(before + 1);
+    for (let i = 0; i < 20; i++) {
+      const again = await read(`/s/${site.id}/llms-full.txt`);
+      expect(again.body).toBe(first.body);
+      expect(again.headers.etag).toBe(first.headers.etag);
+    }
+    expect(builds()).toBe(before + 1);
+    const unchanged = await read(`/s/${site.id}/llms-full.txt`, { 'if-none-match': first.headers.etag as string });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+
+    await api.change(team.admin, space.id, [
+      { operation: 'insert_page', title: 'Changelog', document: { markdown: 'Merged just now.' } },
+    ]);
+    const fresh = await read(`/s/${site.id}/llms-full.txt`, { 'if-none-match': first.headers.etag as string });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.body).toContain('# Changelog\n\nMerged just now.\n');
+    expect(fresh.headers.etag).not.toBe(first.headers.etag);
+    expect(builds()).toBe(before + 2);
+    expect((await read(`/s/${site.id}/llms.txt`)).body).toContain('[Changelog]');
+    expect((await read(`/s/${site.id}/sitemap.xml`)).body).toContain('/changelog</loc>');
   });
 });

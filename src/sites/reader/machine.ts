@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { WeightedLru } from '../../core/weighted-lru.js';
 import type { Context } from '../../model/context.js';
 import type { PageState } from '../../model/content/tree.js';
 import { allSiteSpaces, type SiteSpaceRow } from '../structure/tree.js';
@@ -25,14 +27,27 @@ interface SpacePages {
   pages: PageState[];
 }
 
-/** Every site space the visitor sees, with its readable pages in reading order (hidden pages left out). */
-async function everyPage(context: Context, open: OpenSite): Promise<SpacePages[]> {
-  const result: SpacePages[] = [];
+interface SiteSpaceContent {
+  siteSpace: SiteSpaceRow;
+  content: SpaceContent;
+}
+
+/** Every site space the visitor sees, at its current revision. */
+async function everySpace(context: Context, open: OpenSite): Promise<SiteSpaceContent[]> {
+  const result: SiteSpaceContent[] = [];
   for (const siteSpace of allSiteSpaces(open.structure)) {
-    const content = await spaceContent(context, siteSpace.space);
-    result.push({ siteSpace, content, pages: pagesInOrder(content.tree).filter(isReadable) });
+    result.push({ siteSpace, content: await spaceContent(context, siteSpace.space) });
   }
   return result;
+}
+
+/** Each space's readable pages in reading order (hidden pages left out). */
+function everyPage(spaces: readonly SiteSpaceContent[]): SpacePages[] {
+  return spaces.map(({ siteSpace, content }) => ({
+    siteSpace,
+    content,
+    pages: pagesInOrder(content.tree).filter(isReadable),
+  }));
 }
 
 function markdownPage(page: PageState, markdown: string): string {
@@ -60,9 +75,9 @@ export async function pageAsMarkdown(
 }
 
 /** llms.txt: the site's title, then each space's pages as links to their markdown, as llmstxt.org describes. */
-export async function llmsIndex(context: Context, open: OpenSite): Promise<string> {
+function llmsIndex(context: Context, open: OpenSite, spaces: readonly SiteSpaceContent[]): string {
   const lines = [`# ${open.settings.title ?? open.site.title}`, ''];
-  for (const { siteSpace, content, pages } of await everyPage(context, open)) {
+  for (const { siteSpace, content, pages } of everyPage(spaces)) {
     lines.push(`## ${siteSpace.space.title}`, '');
     for (const page of pages) {
       const address = `${pageAddress(context, open, siteSpace, content.tree.pathOf(page.pageId))}.md`;
@@ -74,10 +89,10 @@ export async function llmsIndex(context: Context, open: OpenSite): Promise<strin
 }
 
 /** llms-full.txt: every page's markdown, one after the other, up to a bound that is said where it cuts. */
-export async function llmsFull(context: Context, open: OpenSite): Promise<string> {
+async function llmsFull(context: Context, open: OpenSite, spaces: readonly SiteSpaceContent[]): Promise<string> {
   const parts: string[] = [];
   let length = 0;
-  for (const { siteSpace, content, pages } of await everyPage(context, open)) {
+  for (const { siteSpace, content, pages } of everyPage(spaces)) {
     // A batch at a time, so that what is read and evaluated stops near the bound, not after every page of the site.
     for (let start = 0; start < pages.length; start += LLMS_FULL_BATCH) {
       const batch = pages.slice(start, start + LLMS_FULL_BATCH);
@@ -98,10 +113,10 @@ export async function llmsFull(context: Context, open: OpenSite): Promise<string
 }
 
 /** sitemap.xml: the pages search engines may index; none unless the site is public. */
-export async function sitemap(context: Context, open: OpenSite): Promise<string> {
+function sitemap(context: Context, open: OpenSite, spaces: readonly SiteSpaceContent[]): string {
   const urls: string[] = [];
   if (open.indexable) {
-    for (const { siteSpace, content, pages } of await everyPage(context, open)) {
+    for (const { siteSpace, content, pages } of everyPage(spaces)) {
       for (const page of pages) {
         if (page.noIndex || page.noRobotsIndex || urls.length >= MAX_SITEMAP_URLS) continue;
         const address = pageAddress(context, open, siteSpace, content.tree.pathOf(page.pageId));
@@ -110,6 +125,80 @@ export async function sitemap(context: Context, open: OpenSite): Promise<string>
     }
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}${urls.length > 0 ? '\n' : ''}</urlset>\n`;
+}
+
+/** The outputs built from every page of a site, and kept once built. */
+const BUILDERS = { 'llms.txt': llmsIndex, 'llms-full.txt': llmsFull, 'sitemap.xml': sitemap };
+export type MachineOutput = keyof typeof BUILDERS;
+
+export interface MachineText {
+  text: string;
+  /** A strong validator of the text, for If-None-Match. */
+  etag: string;
+}
+
+/** MACHINE_OUTPUT_CACHE_BYTES when the configuration names none. */
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+interface MachineCache {
+  texts: WeightedLru<string, MachineText>;
+  /** Outputs built since the app started: how a test sees that a repeated read built nothing. */
+  builds: number;
+}
+
+const caches = new WeakMap<Context, MachineCache>();
+
+function machineCache(context: Context): MachineCache {
+  let cache = caches.get(context);
+  if (!cache) {
+    const capacity = context.config.machineOutputCacheBytes ?? DEFAULT_CACHE_BYTES;
+    cache = { texts: new WeightedLru(capacity, (built) => built.text.length + 256), builds: 0 };
+    caches.set(context, cache);
+  }
+  return cache;
+}
+
+/** How many outputs were built, and what the cache holds now: for tests and monitoring. */
+export function machineCacheStats(context: Context): { builds: number; entries: number; bytes: number } {
+  const cache = machineCache(context);
+  return { builds: cache.builds, entries: cache.texts.size, bytes: cache.texts.weight };
+}
+
+/**
+ * llms.txt, llms-full.txt or sitemap.xml, built once for each state of the
+ * site it follows from, then served from memory (bounded by
+ * MACHINE_OUTPUT_CACHE_BYTES, the least recently read dropped first): the
+ * site as read (its generation moves with every change to it made on this
+ * instance, its row's updated_at with one made elsewhere) and its address,
+ * the spaces the visitor sees and their addresses, whether the site is
+ * indexable to them, the current revision of each of those spaces (a merge
+ * shows at once), and the window of
+ * the signed file addresses the markdown may hold. Concurrent misses share
+ * one build.
+ */
+export async function machineText(context: Context, open: OpenSite, output: MachineOutput): Promise<MachineText> {
+  const spaces = await everySpace(context, open);
+  // The visitor's claims shape these outputs only through the spaces they see, and where: keyed by those,
+  // visitors who send claims of their own choosing cannot make a build each.
+  const key = [
+    output,
+    open.site.id,
+    open.generation,
+    open.site.updated_at.getTime(),
+    addressIn(context, open),
+    open.indexable,
+    context.fileUrls.expiryOf(context.clock.now()),
+    ...spaces.map(
+      ({ siteSpace, content }) =>
+        `${siteSpace.space.id}@${content.point.id}@${pageAddress(context, open, siteSpace, '')}`,
+    ),
+  ].join('|');
+  const cache = machineCache(context);
+  return cache.texts.getOrLoad(key, async () => {
+    cache.builds++;
+    const text = await BUILDERS[output](context, open, spaces);
+    return { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+  });
 }
 
 /** robots.txt: a public site is open to crawlers and names its sitemap; any other asks them to stay out. */

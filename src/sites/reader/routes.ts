@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../model/context.js';
 import { admit, type SiteCookie } from './audience.js';
 import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../model/reader/error-page.js';
-import { llmsFull, llmsIndex, pageAsMarkdown, robots, sitemap } from './machine.js';
+import { machineText, pageAsMarkdown, robots, type MachineOutput } from './machine.js';
 import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
 import { readerSite } from './site-cache.js';
 import { findSiteRetiredAt } from './site-lookup.js';
@@ -124,18 +124,27 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
   );
 
-  const machineRoute = (
-    url: string,
-    type: string,
-    make: (context: Context, open: OpenSite) => Promise<string> | string,
-  ) =>
+  // Built from every page of the site, so kept once built (machine.ts), and answered 304 when unchanged.
+  const machineRoute = (url: string, type: string, output: MachineOutput) =>
     app.get(url, { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } }, (request, reply) =>
-      withSite(context(), request, reply, async (open) => sendText(reply, open, type, await make(context(), open))),
+      withSite(context(), request, reply, async (open) => {
+        const built = await machineText(context(), open, output);
+        void reply.header('etag', built.etag);
+        if (request.headers['if-none-match'] === built.etag) return textHeaders(reply, open).code(304).send();
+        return sendText(reply, open, type, built.text);
+      }),
     );
-  machineRoute('/s/:site/llms.txt', 'text/plain; charset=utf-8', llmsIndex);
-  machineRoute('/s/:site/llms-full.txt', 'text/plain; charset=utf-8', llmsFull);
-  machineRoute('/s/:site/sitemap.xml', 'application/xml; charset=utf-8', sitemap);
-  machineRoute('/s/:site/robots.txt', 'text/plain; charset=utf-8', robots);
+  machineRoute('/s/:site/llms.txt', 'text/plain; charset=utf-8', 'llms.txt');
+  machineRoute('/s/:site/llms-full.txt', 'text/plain; charset=utf-8', 'llms-full.txt');
+  machineRoute('/s/:site/sitemap.xml', 'application/xml; charset=utf-8', 'sitemap.xml');
+  app.get(
+    '/s/:site/robots.txt',
+    { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } },
+    (request, reply) =>
+      withSite(context(), request, reply, (open) =>
+        Promise.resolve(sendText(reply, open, 'text/plain; charset=utf-8', robots(context(), open))),
+      ),
+  );
 };
 
 /**
@@ -257,10 +266,14 @@ function send(reply: FastifyReply) {
   };
 }
 
-function sendText(reply: FastifyReply, open: OpenSite, type: string, text: string): FastifyReply {
+function textHeaders(reply: FastifyReply, open: OpenSite): FastifyReply {
   void reply.header('cache-control', 'private, no-cache');
   if (!open.indexable) void reply.header('x-robots-tag', 'noindex');
-  return reply.type(type).send(text);
+  return reply;
+}
+
+function sendText(reply: FastifyReply, open: OpenSite, type: string, text: string): FastifyReply {
+  return textHeaders(reply, open).type(type).send(text);
 }
 
 function sendMessage(reply: FastifyReply, status: 401 | 404, title: string, message: string): FastifyReply {
