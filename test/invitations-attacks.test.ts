@@ -254,6 +254,13 @@ describe('the attack through an invitation and an issued token', () => {
     expect(tooLong.statusCode).toBe(400);
     expect(await t.db.selectFrom('api_tokens').select('id').where('user_id', '=', newcomer2.id).execute()).toEqual([]);
 
+    // The admin removes the member: the token opens nothing, not even its own organization.
+    const third = await t.factory.user();
+    await t.factory.member(bait, third.id, 'read');
+    const thirdIssued = await call(attacker, 'POST', `/v1/orgs/${bait}/members/${third.id}/tokens`, {});
+    expect((await call(attacker, 'DELETE', `/v1/orgs/${bait}/members/${third.id}`)).statusCode).toBeLessThan(300);
+    expect((await call({ token: thirdIssued.json().token }, 'GET', '/v1/user')).statusCode).toBe(401);
+
     // Once past its expiry, it opens nothing.
     await t.db
       .updateTable('api_tokens')
