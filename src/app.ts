@@ -72,6 +72,7 @@ import { type Context } from './model/context.js';
 import { ScopedCache } from './core/scoped-cache.js';
 import { findSpecOutlines } from './model/specs/queries.js';
 import { routedUrl, SiteHostnames } from './model/reader/hostnames.js';
+import { requestHost, trustFunction } from './core/proxy.js';
 import { customHostnameRoutes } from './custom-hostnames/routes.js';
 import { siteHostnames } from './sites/queries.js';
 
@@ -123,21 +124,20 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Routing cannot wait for the database: the hostnames are read into memory once the pool exists.
   let hostnameDb: Db | undefined;
   const hostnames = new SiteHostnames(async () => (hostnameDb ? siteHostnames(hostnameDb) : new Map()));
+  const trustedProxy = trustFunction(config.trustProxy);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // One trust function for the client's address and host, here and in rewriteUrl.
+    trustProxy: config.trustProxy === false ? false : trustedProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     // A request that reaches a route while closing is served (close waits for
     // it) rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
-    // A request to a site's custom hostname reads that site.
-    rewriteUrl: (request) => {
-      const forwarded = config.trustProxy ? request.headers['x-forwarded-host'] : undefined;
-      const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded?.split(',')[0]?.trim()) ?? request.headers.host;
-      return routedUrl(request.url ?? '/', hostnames.siteAt(host));
-    },
+    // A request to a site's proven custom hostname reads that site, and only
+    // its pages; the host is read as request.host reads it.
+    rewriteUrl: (request) => routedUrl(request.url ?? '/', hostnames.siteAt(requestHost(request, trustedProxy))),
     // The serializer tells the branches of a response union apart with its own
     // Ajv. What it serializes is ours, not input: checking formats (uri,
     // date-time on every item of a large structure) there would only cost time.

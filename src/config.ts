@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { isCronPattern } from './core/cron.js';
 import type { LoadSheddingOptions } from './core/load-shedding.js';
+import { parseTrustProxy, type TrustProxy } from './core/proxy.js';
 import { parseReservedHostnames } from './custom-hostnames/rules.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -42,7 +43,7 @@ export const EnvSchema = Type.Object({
   SITE_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2_000 }),
   ANSWER_STORE_BYTES: Type.Integer({ minimum: 0, maximum: 16 * 1024 * 1024 * 1024, default: 64 * 1024 * 1024 }),
   SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: Type.String({ maxLength: 4096, default: 'false' }),
   RESERVED_HOSTNAMES: Type.Optional(Type.String({ maxLength: 65_536 })),
   DNS_SERVERS: Type.Optional(Type.String({ pattern: '^[0-9A-Fa-f.:\\[\\]]+(,\\s*[0-9A-Fa-f.:\\[\\]]+)*$' })),
   HOSTNAME_CHECK_SCHEDULE: Type.String({ minLength: 1, maxLength: 100, default: '*/5 * * * *' }),
@@ -133,7 +134,7 @@ export interface Config {
   answerStoreBytes: number;
   /** Signs page cursors; when unset, a generated secret kept in the database is used. */
   secretKey: string | undefined;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   hostnames: HostnameConfig;
   /** How often custom hostnames' DNS records are looked up again, and how many a run. */
   hostnameCheck: { pattern: string; batchSize: number };
@@ -223,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isCronPattern(String((converted as Env).HOSTNAME_CHECK_SCHEDULE))) {
     problems.push(`HOSTNAME_CHECK_SCHEDULE is not a cron pattern (got ${JSON.stringify(raw.HOSTNAME_CHECK_SCHEDULE)})`);
   }
+  const trustProxy = parseTrustProxy(String((converted as Env).TRUST_PROXY));
+  if (typeof trustProxy === 'string') problems.push(trustProxy);
   const reserved = parseReservedHostnames((converted as Env).RESERVED_HOSTNAMES);
   if (typeof reserved === 'string') problems.push(reserved);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -253,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteCacheTtlMs: e.SITE_CACHE_TTL_MS,
     answerStoreBytes: e.ANSWER_STORE_BYTES,
     secretKey: e.SECRET_KEY,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: trustProxy as TrustProxy,
     hostnames: {
       reserved: reserved as string[],
       dnsServers: e.DNS_SERVERS?.split(',').map((server) => server.trim()),

@@ -26,7 +26,9 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://docs.example.com/',
       LOG_LEVEL: 'debug',
       RATE_LIMIT_MAX: '10',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
+      RESERVED_HOSTNAMES: 'status.example.com, *.internal.example.com',
+      DNS_SERVERS: '10.0.0.53, 127.0.0.1:5353',
       BOOTSTRAP_ADMIN_EMAIL: 'Root@Example.com',
       CONVERSION_THREADS: '3',
       CONVERSION_QUEUE_WAIT_MS: '30000',
@@ -37,7 +39,11 @@ describe('configuration', () => {
       publicUrl: 'https://docs.example.com',
       logLevel: 'debug',
       rateLimit: { max: 10 },
-      trustProxy: true,
+      trustProxy: 1,
+      hostnames: {
+        reserved: ['status.example.com', '*.internal.example.com'],
+        dnsServers: ['10.0.0.53', '127.0.0.1:5353'],
+      },
       bootstrap: { adminEmail: 'root@example.com' },
       conversion: { threads: 3, queueWaitMs: 30_000 },
     });
@@ -56,6 +62,27 @@ describe('configuration', () => {
     expect(message).toMatch(/LOG_LEVEL .*"loud"/);
     expect(message).toMatch(/DATABASE_URL .*"mysql:\/\/x"/);
     expect(message).toMatch(/BOOTSTRAP_ADMIN_TOKEN/);
+  });
+
+  it('takes TRUST_PROXY as false, a hop count or proxies’ addresses, and refuses trusting every hop', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
+    for (const value of ['true', 'TRUE', '10.0.0.0/33', 'proxy.internal']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY=true .* use `false`, a number of proxy hops/,
+    );
+    expect(() => loadConfig({ RESERVED_HOSTNAMES: 'ok.example.com, bad host' })).toThrow(
+      /RESERVED_HOSTNAMES has "bad host"/,
+    );
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
   });
 
   it('sends no mail without SMTP_URL, and takes the SMTP server and sender when given', () => {
