@@ -22,6 +22,19 @@ CREATE TABLE retired_site_addresses (
 CREATE INDEX retired_site_addresses_organization_idx ON retired_site_addresses (organization_id);
 CREATE INDEX retired_site_addresses_site_idx ON retired_site_addresses (site_id) WHERE site_id IS NOT NULL;
 
+-- An integration's name is its address across the service (/v1/integrations/{name},
+-- its images' URLs, what other organizations install it by): once unpublished,
+-- it stays its organization's, as a site's basename does.
+CREATE TABLE retired_integration_names (
+  organization_id text NOT NULL,
+  name text NOT NULL,
+  retired_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
+  CONSTRAINT retired_integration_names_pkey PRIMARY KEY (name),
+  CONSTRAINT retired_integration_names_organization_fkey FOREIGN KEY (organization_id)
+    REFERENCES organizations (id) ON DELETE CASCADE
+);
+CREATE INDEX retired_integration_names_organization_idx ON retired_integration_names (organization_id);
+
 -- Names and ids are kept apart: a basename may no longer look like an id (20
 -- characters of [A-Za-z0-9]), since /s/{name} then named two sites. A site
 -- that went by such a name loses it: /s/{its id} still reads it, and the old
@@ -33,4 +46,5 @@ UPDATE sites SET basename = NULL WHERE basename ~ '^[A-Za-z0-9]{20}$';
 
 -- Down Migration
 
+DROP TABLE retired_integration_names;
 DROP TABLE retired_site_addresses;

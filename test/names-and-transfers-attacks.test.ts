@@ -214,6 +214,39 @@ describe('a site’s address', () => {
   });
 });
 
+describe('an integration’s name', () => {
+  const integration = (organization: string, title: string) => ({
+    title,
+    description: 'Syncs things',
+    script: 'export default {}',
+    organization,
+    visibility: 'public',
+  });
+  const publish = (account: Account, organization: string, title: string) =>
+    v1(account, 'POST', '/integrations/acme-sync', integration(organization, title));
+
+  it('stays its organization’s once unpublished: another organization cannot publish under it', async () => {
+    const victim = await t.factory.team();
+    expect((await publish(victim.admin, victim.organization.id, 'Acme Sync')).statusCode).toBe(200);
+    expect((await v1(victim.admin, 'DELETE', '/integrations/acme-sync')).statusCode).toBe(204);
+
+    const { attacker, organizationId } = await attackerWithOrganization();
+    const squatted = await publish(attacker, organizationId, 'Acme Sync');
+    expect(squatted.statusCode).toBe(409);
+    expect(squatted.json()).toEqual({
+      error: { code: 409, message: 'The integration name "acme-sync" was another organization’s' },
+    });
+    expect(await t.db.selectFrom('integrations').select('id').where('name', '=', 'acme-sync').execute()).toEqual([]);
+    expect((await v1(attacker, 'GET', '/integrations/acme-sync')).statusCode).toBe(404);
+
+    // The owner publishes under it again.
+    const again = await publish(victim.admin, victim.organization.id, 'Acme Sync 2');
+    expect(again.statusCode, again.body).toBe(200);
+    expectSpecResponse('publishIntegration', 200, again.json());
+    expect(await t.db.selectFrom('retired_integration_names').selectAll().execute()).toEqual([]);
+  });
+});
+
 describe('transferring content out of an organization', () => {
   /** Organization A, a space in it with a page, and a guest and an editor of A each made admin of it. */
   async function grantedSpace() {

@@ -556,6 +556,13 @@ export interface RetiredSiteAddressesTable {
   retired_at: Timestamp;
 }
 
+/** An integration name its organization unpublished: it stays theirs to publish again. */
+export interface RetiredIntegrationNamesTable {
+  organization_id: string;
+  name: string;
+  retired_at: Timestamp;
+}
+
 export interface SiteSectionGroupsTable {
   id: string;
   organization_id: string;
@@ -794,6 +801,7 @@ export interface Database {
   change_request_reviewers: ChangeRequestReviewersTable;
   sites: SitesTable;
   retired_site_addresses: RetiredSiteAddressesTable;
+  retired_integration_names: RetiredIntegrationNamesTable;
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;

@@ -26,6 +26,7 @@ import {
   type NewAsset,
 } from './queries.js';
 import type { Integration, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
+import { claimIntegrationName, retireIntegrationName } from './retired-names.js';
 import { sealSecrets } from './secrets.js';
 
 /** Presents integrations for the caller, their owners read in one query. */
@@ -137,7 +138,7 @@ const toAsset = (image: DecodedImage & { id: string }): NewAsset => ({
  * Publishes an integration under `name` for an organization where the caller
  * is an admin: the first publish creates it (version 1); the next ones by the
  * same organization replace its definition, images and secrets and bump the
- * version. A name another organization publishes under is a 409.
+ * version. A name another organization publishes under, or once did, is a 409.
  */
 export async function publishIntegration(
   context: Context,
@@ -152,6 +153,7 @@ export async function publishIntegration(
   const now = context.clock.now();
   const blocks = body.blocks ?? [];
   await context.db.transaction().execute(async (tx) => {
+    await claimIntegrationName(tx, organizationId, name);
     const published = await upsertIntegration(tx, newId(), {
       organization_id: organizationId,
       name,
@@ -190,8 +192,14 @@ export async function publishIntegration(
   return getIntegration(context, callerId, name);
 }
 
-/** Unpublishes: the integration, its images, secrets and installations (with their spaces and sites) are removed. */
+/**
+ * Unpublishes: the integration, its images, secrets and installations (with
+ * their spaces and sites) are removed; its name stays the organization's.
+ */
 export async function unpublishIntegration(context: Context, callerId: string, name: string): Promise<void> {
   const { integration } = await findIntegrationToManage(context, callerId, name, 'Unpublishing an integration');
-  await deleteIntegration(context.db, integration.organization_id, integration.id);
+  await context.db.transaction().execute(async (tx) => {
+    await retireIntegrationName(tx, integration.organization_id, integration.name, context.clock.now());
+    await deleteIntegration(tx, integration.organization_id, integration.id);
+  });
 }

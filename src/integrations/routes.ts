@@ -65,8 +65,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the publishing `organization`, with the `integration:publish` scope. The first publish ' +
           'creates it; the next ones from the same organization replace its definition, images and secrets ' +
-          'and bump `version`; a name another organization published is a 409. Images are base64 PNG, JPEG, ' +
-          'GIF or WebP, served at /integration-assets/; secrets are encrypted at rest.',
+          'and bump `version`; a name another organization published, even one it unpublished, is a 409. ' +
+          'Images are base64 PNG, JPEG, GIF or WebP, served at /integration-assets/; secrets are encrypted at rest.',
         params: IntegrationParams,
         body: PublishIntegrationBody,
         response: { 200: IntegrationSchema, ...errorResponses },
@@ -86,7 +86,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Unpublish an integration, removing its installations (admins of the publishing organization)',
         description:
           'Admins of the publishing organization. Its images, secrets and every installation, with those on ' +
-          'spaces and sites, go with it.',
+          'spaces and sites, go with it. Its name stays the organization’s: another organization may not ' +
+          'publish under it (409), the organization may again.',
         params: IntegrationParams,
         response: { 204: Type.Null({ description: 'Unpublished' }), ...errorResponses },
       },
