@@ -74,6 +74,7 @@ import { findSpecOutlines } from './model/specs/queries.js';
 import { routedUrl, SiteHostnames } from './model/reader/hostnames.js';
 import { requestHost, trustFunction } from './core/proxy.js';
 import { customHostnameRoutes } from './custom-hostnames/routes.js';
+import { ReservedHostnames } from './custom-hostnames/rules.js';
 import { siteHostnames } from './sites/queries.js';
 
 declare module 'fastify' {
@@ -123,7 +124,15 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   const deferred = new DeferredCompilations();
   // Routing cannot wait for the database: the hostnames are read into memory once the pool exists.
   let hostnameDb: Db | undefined;
-  const hostnames = new SiteHostnames(async () => (hostnameDb ? siteHostnames(hostnameDb) : new Map()));
+  // The service's own host and the reserved ones never route to a site, even
+  // if a row says so (a claim proven before PUBLIC_URL or the list changed).
+  const reserved = new ReservedHostnames(config.publicUrl, config.hostnames?.reserved ?? []);
+  const hostnames = new SiteHostnames(async () => {
+    if (!hostnameDb) return new Map<string, string>();
+    const live = await siteHostnames(hostnameDb);
+    for (const hostname of live.keys()) if (reserved.reason(hostname) !== undefined) live.delete(hostname);
+    return live;
+  });
   const trustedProxy = trustFunction(config.trustProxy);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),

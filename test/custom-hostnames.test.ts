@@ -110,7 +110,18 @@ describe('the service’s own host and reserved hosts', () => {
     expect((await setHostname(attacker, attackerSite, 'docs.test:443')).statusCode).toBe(400);
     expect(await storedSite(attackerSite)).toMatchObject({ hostname: null, hostname_token: null });
 
-    // Even written into the database past the API, the service's host is never rewritten.
+    // Even live in the database (proven before PUBLIC_URL or the list changed), a reserved host is never rewritten.
+    await t.db
+      .updateTable('sites')
+      .set({
+        hostname: 'docs.test',
+        hostname_token: 'quire-site-verification=old',
+        hostname_status: 'live',
+        hostname_verified_at: new Date(),
+      })
+      .where('id', '=', attackerSite)
+      .execute();
+    await t.app.context.siteHostnames.refresh();
     const health = await t.app.inject({ method: 'GET', url: '/healthz', headers: { host: 'DOCS.test.:80' } });
     expect(health.statusCode).toBe(200);
     const orgs = await t.app.inject({
@@ -119,6 +130,8 @@ describe('the service’s own host and reserved hosts', () => {
       headers: { ...victim.admin.headers, host: 'docs.test' },
     });
     expect(orgs.statusCode).toBe(200);
+    await setHostname(attacker, attackerSite, null);
+    await t.app.context.siteHostnames.refresh();
   });
 
   it('refuses hosts the operator reserved, names under a reserved suffix, IP addresses and what is not a DNS name', async () => {
