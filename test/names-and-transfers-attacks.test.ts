@@ -247,6 +247,27 @@ describe('an integration’s name', () => {
   });
 });
 
+describe('an organization’s hostname', () => {
+  it('may not take the form of an id, which names organizations where either is asked for', async () => {
+    // An id may happen to be in lower case and digits (one in a few tens of thousands): such a name would be one.
+    const idLike = 'acmecorp0000000000ab';
+    const { attacker, organizationId } = await attackerWithOrganization();
+
+    const created = await v1(attacker, 'POST', '/orgs', { title: 'Impostor', hostname: idLike });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().error.message).toMatch(/^body\/hostname must match pattern/);
+    const patched = await v1(attacker, 'PATCH', `/orgs/${organizationId}`, { hostname: idLike });
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().error.message).toMatch(/^body\/hostname must match pattern/);
+    const rows = await t.db.selectFrom('organizations').select('id').where('hostname', '=', idLike).execute();
+    expect(rows).toEqual([]);
+    // A hostname of other lengths is as it was.
+    expect((await v1(attacker, 'PATCH', `/orgs/${organizationId}`, { hostname: 'attacker-docs' })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
 describe('transferring content out of an organization', () => {
   /** Organization A, a space in it with a page, and a guest and an editor of A each made admin of it. */
   async function grantedSpace() {

@@ -13,12 +13,16 @@ import {
 export { OrganizationSchema, type Organization };
 
 export const OrganizationTitle = Type.String({ minLength: 2, maxLength: 255, description: 'Name of the organization' });
-/** The first label of the organization's default public address, so it must be a DNS label. */
+/**
+ * The first label of the organization's default public address, so it must
+ * be a DNS label; and not in the form of an id (20 letters and digits), since
+ * an organization is named by either where one is asked for.
+ */
 export const OrganizationHostname = Type.String({
   minLength: 3,
   maxLength: 32,
-  pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$',
-  description: 'Default hostname for the organization’s public content',
+  pattern: '^(?![a-z0-9]{20}$)[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$',
+  description: 'Default hostname for the organization’s public content; not 20 letters and digits, the form of an id',
 });
 export const EmailDomain = Type.String({
   minLength: 3,
