@@ -77,15 +77,28 @@ export async function writeVersions(
   now: Date,
 ): Promise<void> {
   const blobs = [...new Map(content.blobs.map((file) => [file.sha256, file])).values()];
-  await insertInBatches(blobs, (batch) =>
-    tx
+  const stored =
+    blobs.length === 0
+      ? new Set<string>()
+      : new Set(
+          (
+            await tx
+              .selectFrom('blobs')
+              .select('sha256')
+              .where('sha256', '=', sql<string>`any(${blobs.map((file) => file.sha256)}::text[])`)
+              .execute()
+          ).map((row) => row.sha256),
+        );
+  // One file's bytes a statement, and none already stored: the driver copies a statement's parameters
+  // into one message, so a batch's files sent together would double what the write holds.
+  for (const file of blobs) {
+    if (stored.has(file.sha256)) continue;
+    await tx
       .insertInto('blobs')
-      .values(
-        batch.map((file) => ({ sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })),
-      )
+      .values({ sha256: file.sha256, size: file.bytes.length, bytes: file.bytes, created_at: now })
       .onConflict((oc) => oc.column('sha256').doNothing())
-      .execute(),
-  );
+      .execute();
+  }
   const documents = [...content.documents].map(([id, { markdown, documentJson, facts }]) => ({
     id,
     organization_id: place.organizationId,
