@@ -194,7 +194,7 @@ describe('error responses', () => {
 });
 
 describe('rate limiting', () => {
-  it('answers 429 with Retry-After and RateLimit headers once a token used its allowance, per token', async () => {
+  it('answers 429 with Retry-After and RateLimit headers once a user used their allowance, per user', async () => {
     const app = await buildApp(testConfig(t.database.url, { rateLimit: { max: 3, windowMs: 60_000 } }));
     try {
       const first = await t.factory.account();

@@ -56,7 +56,7 @@ describe.skipIf(!available)('rate limits shared through Redis (RATE_LIMIT_REDIS_
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('count each token apart', async () => {
+  it('count each user apart', async () => {
     const other = await new Factory(apps[0]!.db).account();
     expect((await me(apps[1]!, other)).statusCode).toBe(200);
     expect((await me(apps[0]!, other)).headers['ratelimit-remaining']).toBe(String(LIMIT - 2));
