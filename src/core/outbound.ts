@@ -168,8 +168,6 @@ async function readBody(url: URL, response: IncomingMessage, limit: number): Pro
   if (decoder === null)
     throw new OutboundError(`The response from ${describe(url)} uses a content encoding this service cannot read`);
 
-  if (!decoder && Number.isFinite(declared) && declared >= 0) return readDeclaredLength(response, declared);
-
   let wireBytes = 0;
   let connectionFailed = false;
   if (decoder) {
@@ -200,21 +198,6 @@ async function readBody(url: URL, response: IncomingMessage, limit: number): Pro
     throw new OutboundError(`The response from ${describe(url)} could not be decompressed`);
   }
   return Buffer.concat(chunks, size);
-}
-
-/**
- * An uncompressed body of a known length (within the limit), read into one
- * buffer of that length as it arrives: collecting its chunks and joining them
- * at the end would hold the body twice. Node's parser reads no byte past
- * Content-Length, and fails a body that ends before it.
- */
-async function readDeclaredLength(response: IncomingMessage, length: number): Promise<Buffer> {
-  const body = Buffer.allocUnsafe(length);
-  let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    size += chunk.copy(body, size);
-  }
-  return body.subarray(0, size);
 }
 
 interface Exchange {
