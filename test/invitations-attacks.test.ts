@@ -337,6 +337,53 @@ describe('the e-mail domain listing', () => {
   });
 });
 
+describe('an e-mail domain another organization lists', () => {
+  it('lists that organization to nobody at the domain and lets nobody join by it, until an admin of it proves the domain', async () => {
+    const victim = await t.factory.account({ email: 'it@prized-corp.example', verified: true });
+    const real = await organizationOf(victim, { emailDomains: ['prized-corp.example'] });
+    const attacker = await t.factory.account({ email: 'mallory@attacker.example', verified: true });
+    // Any admin may write any domain: the list is stored as given, and proves nothing.
+    const lure = await organizationOf(attacker, {
+      title: 'Prized Corp (official)',
+      emailDomains: ['prized-corp.example'],
+    });
+    const employee = await t.factory.account({ email: 'staff@prized-corp.example', verified: true });
+
+    const listing = await call(employee, 'GET', '/v1/email-domains/prized-corp.example/orgs');
+    expect(listing.json().organizations.map((o: { id: string }) => o.id)).toEqual([real]);
+    const join = await call(employee, 'POST', `/v1/orgs/${lure}/join`);
+    expect([join.statusCode, join.json().error.message]).toEqual([
+      400,
+      'Your verified e-mail address is not at one of the organization’s proven e-mail domains, and you hold no invitation to it',
+    ]);
+    expect((await members(lure)).map((m) => m.user_id)).toEqual([attacker.user.id]);
+    expect((await call(employee, 'POST', `/v1/orgs/${real}/join`)).statusCode).toBe(204);
+
+    // A verified admin at the domain proves it; a verified member at it who is not an admin does not.
+    const insider = await t.factory.account({ email: 'insider@prized-corp.example', verified: true });
+    await t.db
+      .insertInto('organization_members')
+      .values({ organization_id: lure, user_id: insider.user.id, role: 'edit' })
+      .execute();
+    expect(
+      (await call(employee, 'GET', '/v1/email-domains/prized-corp.example/orgs')).json().organizations,
+    ).toHaveLength(1);
+    await t.db
+      .updateTable('organization_members')
+      .set({ role: 'admin' })
+      .where('organization_id', '=', lure)
+      .where('user_id', '=', insider.user.id)
+      .execute();
+    const proven = await call(employee, 'GET', '/v1/email-domains/prized-corp.example/orgs');
+    expect(
+      proven
+        .json()
+        .organizations.map((o: { id: string }) => o.id)
+        .sort(),
+    ).toEqual([real, lure].sort());
+  });
+});
+
 describe('invitations by mail', () => {
   it('mails the invitation, which a new person opens and accepts: an account, verified, with a token of its own', async () => {
     const admin = await t.factory.account({ name: 'Ada Admin' });

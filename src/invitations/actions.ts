@@ -253,17 +253,18 @@ export async function joinOrganization(context: Context, callerId: string, organ
         'Your e-mail address is not verified, so it joins nothing; accept an invitation sent to it first',
       );
     }
-    const organization = await findJoinableOrganization(tx, organizationId);
+    const domain = user.email.slice(user.email.lastIndexOf('@') + 1);
+    const organization = await findJoinableOrganization(tx, organizationId, domain);
     if (!organization) throw new NotFoundError('No organization with this id');
     const invitation = await takeInvitationForEmail(tx, organizationId, user.email, now);
     if (invitation) {
       await addMember(tx, organizationId, callerId, { role: invitation.role, sso: invitation.sso }, now);
       return;
     }
-    const domain = user.email.slice(user.email.lastIndexOf('@') + 1);
-    if (!organization.email_domains.includes(domain)) {
+    // A domain any admin may list is proven by an admin's verified address at it (domainProvenInOrganization).
+    if (!organization.email_domains.includes(domain) || !organization.domain_proven) {
       throw new BadRequestError(
-        'Your verified e-mail address is not at one of the organization’s e-mail domains, and you hold no invitation to it',
+        'Your verified e-mail address is not at one of the organization’s proven e-mail domains, and you hold no invitation to it',
       );
     }
     await addMember(tx, organizationId, callerId, { role: organization.default_role ?? 'read', sso: false }, now);

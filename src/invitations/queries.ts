@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import type { Role } from '../db/types.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+import { domainProvenInOrganization } from '../model/organizations/queries.js';
 
 /** What an invitation is, never its secret's hash. Named, never `*`. */
 const INVITATION_FIELDS = [
@@ -194,12 +195,14 @@ export async function markEmailVerified(db: Db, userId: string, now: Date): Prom
 
 /**
  * What joining the organization by its e-mail domains needs to know: whether
- * it exists, the domains, and the role a newcomer gets.
+ * it exists, the domains, whether it has proven the joiner's domain, and the
+ * role a newcomer gets.
  */
-export async function findJoinableOrganization(db: Db, organizationId: string) {
+export async function findJoinableOrganization(db: Db, organizationId: string, emailDomain: string) {
   return db
     .selectFrom('organizations')
     .select(['id', 'email_domains', 'default_role'])
+    .select((eb) => domainProvenInOrganization(eb.ref('organizations.id'), emailDomain).as('domain_proven'))
     .where('id', '=', organizationId)
     .executeTakeFirst();
 }

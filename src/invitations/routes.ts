@@ -68,7 +68,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['organizations'],
         summary: 'Join an organization by your verified e-mail address',
         description:
-          'Any user whose e-mail address is verified and at one of the organization’s `emailDomains`, or who ' +
+          'Any user whose e-mail address is verified and at one of the organization’s `emailDomains` that an ' +
+          'admin of the organization has proven with a verified address of their own, or who ' +
           'holds a pending invitation to it at that address, joins: with the invitation’s role, else the ' +
           'organization’s `defaultRole`, else `read`. A member already keeps their role. An address not ' +
           'verified, or at another domain without an invitation, is a 400; an unknown organization a 404.',

@@ -5,7 +5,12 @@ import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { precompiled } from '../db/precompiled.js';
-import { ORGANIZATION_COLUMNS, ORGANIZATION_FIELDS, type OrganizationFields } from '../model/organizations/queries.js';
+import {
+  domainProvenInOrganization,
+  ORGANIZATION_COLUMNS,
+  ORGANIZATION_FIELDS,
+  type OrganizationFields,
+} from '../model/organizations/queries.js';
 
 export type { OrganizationFields };
 
@@ -126,9 +131,9 @@ export async function updateOrganization(
 }
 
 /**
- * Organizations that list `domain` among their email domains, with the
- * caller's membership in each: for a caller whose verified address is at
- * that domain (the action checks it).
+ * Organizations that list `domain` among their email domains and have proven
+ * it, with the caller's membership in each: for a caller whose verified
+ * address is at that domain (the action checks it).
  */
 export async function listOrganizationsByEmailDomain(
   db: Db,
@@ -144,6 +149,7 @@ export async function listOrganizationsByEmailDomain(
     .select('m.role as member_role')
     .select('m.user_id as member_user_id')
     .where('o.email_domains', '@>', sql<string[]>`ARRAY[${domain}]::text[]`)
+    .where((eb) => domainProvenInOrganization(eb.ref('o.id'), domain))
     .orderBy('o.created_at', 'desc')
     .orderBy('o.id', 'desc')
     .limit(1000)

@@ -49,7 +49,9 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create an organization; the caller becomes its admin',
         description:
           'Any authenticated user may create one; they become its first admin. A `hostname` must be free ' +
-          'across the service (409 when taken), and `emailDomains` are stored in lower case.',
+          'across the service (409 when taken), and `emailDomains` are stored in lower case. A listed domain ' +
+          'is a claim: it lists the organization to that domain’s people and lets them join only once an ' +
+          'admin of the organization has a verified address at it.',
         body: CreateOrganizationBody,
         response: { 201: Organization, ...errorResponses },
       },
@@ -107,7 +109,8 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List the organizations that accept an email domain',
         description:
           'Only for the domain of your own e-mail address, once it is verified (an address is a claim, proven ' +
-          'by accepting an invitation sent to it): the organizations that accept it, those you belong to and ' +
+          'by accepting an invitation sent to it): the organizations that accept it and have proven it (one of ' +
+          'their admins has a verified address at it), those you belong to and ' +
           'those you could join (joinOrganization). Any other domain, or an address not verified, lists none. ' +
           'A token an admin issued lists only its own organization.',
         params: EmailDomainParams,

@@ -1,3 +1,4 @@
+import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OrganizationRow } from '../../db/types.js';
 import { precompiled } from '../../db/precompiled.js';
@@ -37,3 +38,17 @@ export async function findOrganizationFields(db: Db, organizationId: string): Pr
 const organizationFields = precompiled((db, organizationId: string) =>
   db.selectFrom('organizations as o').select(ORGANIZATION_COLUMNS).where('o.id', '=', organizationId),
 );
+
+/**
+ * Whether one of the organization's enabled admins has a verified address at
+ * `domain`. Any admin may list any domain in `emailDomains`, so a listed
+ * domain is only a claim: it lists the organization to that domain's people,
+ * and lets them join it, once the organization has proven it this way.
+ */
+export function domainProvenInOrganization(organizationId: Expression<string>, domain: string) {
+  return sql<boolean>`exists (
+    select 1 from organization_members pm join users pu on pu.id = pm.user_id
+    where pm.organization_id = ${organizationId} and pm.role = 'admin' and not pm.disabled
+      and pu.email_verified_at is not null and split_part(pu.email, '@', 2) = ${domain}
+  )`;
+}
