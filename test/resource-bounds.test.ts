@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
 import { machineCacheStats } from '../src/sites/reader/machine.js';
 import { contentApi } from './support/content.js';
+import type { Account } from './support/factory.js';
 
 /** A website on 127.0.0.1 that serves `/file/N` as SIZE bytes of its own (distinct hashes), a little late, counting fetches in flight. */
 function fileServer(size: number) {
@@ -356,5 +357,77 @@ describe('llms.txt, llms-full.txt and sitemap.xml are built once per state of th
     expect(builds()).toBe(before + 2);
     expect((await read(`/s/${site.id}/llms.txt`)).body).toContain('[Changelog]');
     expect((await read(`/s/${site.id}/sitemap.xml`)).body).toContain('/changelog</loc>');
+  });
+});
+
+describe('content writes with files run a few at a time per user and per organization', () => {
+  const t = useTestApp();
+  const api = contentApi(() => t.app);
+  // Files on 127.0.0.1: /held/* answer only when released, /quick/* at once.
+  const held: Array<() => void> = [];
+  let waiters: Array<{ count: number; resolve: () => void }> = [];
+  let url = '';
+  const server = createServer((request, response) => {
+    const answer = () => response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(request.url ?? ''));
+    if (!request.url?.startsWith('/held/')) return answer();
+    held.push(answer);
+    waiters = waiters.filter((waiter) => (held.length >= waiter.count ? (waiter.resolve(), false) : true));
+  });
+  const heldArrived = (count: number) =>
+    held.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const writeFile = (account: Account, spaceId: string, crId: string, path: string) =>
+    api.writeContent(account, spaceId, crId, [
+      { operation: 'insert_files', files: [{ name: 'f.png', url: `${url}${path}` }] },
+    ]);
+  const filesIn = (spaceId: string) =>
+    t.db.selectFrom('file_versions').select('name').where('space_id', '=', spaceId).execute();
+
+  it('refuses a user’s second write with files while the first fetches, then an organization’s third', async () => {
+    const attacker = await t.factory.team(['edit', 'create']);
+    const victim = await t.factory.team();
+    const space = (await api.createSpace(attacker.admin, attacker.organization.id, { title: 'A' })) as { id: string };
+    const crId = await api.openChangeRequest(attacker.admin, space.id);
+    const first = writeFile(attacker.admin, space.id, crId, '/held/1.png');
+    await heldArrived(1);
+
+    // The same user with another token: refused, nothing written.
+    const secondToken = await t.factory.token(attacker.admin.user.id);
+    const refused = await writeFile(secondToken, space.id, crId, '/quick/2.png');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      error: {
+        code: 429,
+        message:
+          'Too many content writes with files at once: you already have 1 running; retry after the time in Retry-After',
+      },
+    });
+    expect(refused.headers['retry-after']).toBe('1');
+
+    // A second user of the organization may run one; a third may not.
+    const second = writeFile(attacker.member('edit'), space.id, crId, '/held/3.png');
+    await heldArrived(2);
+    const third = await writeFile(attacker.member('create'), space.id, crId, '/quick/4.png');
+    expect(third.statusCode).toBe(429);
+    expect(third.json().error.message).toMatch(/this organization already has 2 running/);
+    expect(await filesIn(space.id)).toEqual([]);
+
+    // Another organization writes meanwhile.
+    const victimSpace = (await api.createSpace(victim.admin, victim.organization.id, { title: 'V' })) as { id: string };
+    const victimCr = await api.openChangeRequest(victim.admin, victimSpace.id);
+    const victimWrite = await writeFile(victim.admin, victimSpace.id, victimCr, '/quick/5.png');
+    expect(victimWrite.statusCode, victimWrite.body).toBe(200);
+
+    for (const answer of held.splice(0)) answer();
+    expect((await first).statusCode).toBe(200);
+    expect((await second).statusCode).toBe(200);
+    expect(await filesIn(space.id)).toHaveLength(2);
+    // The slots are free again.
+    expect((await writeFile(secondToken, space.id, crId, '/quick/6.png')).statusCode).toBe(200);
   });
 });

@@ -10,6 +10,7 @@ import type { Context } from '../../model/context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { setSpaceRevision } from '../queries.js';
+import { InFlight, type InFlightLimits } from '../../core/in-flight.js';
 import { DEFAULT_FILE_BATCH_MAX_BYTES, prepareFiles, type FileBatchLimits, type PreparedFile } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
 import type { VariableValues } from '../../db/types.js';
@@ -88,6 +89,31 @@ function fileBatchLimits(context: Context): FileBatchLimits {
     maxBatchBytes: context.config.fileBatchMaxBytes ?? DEFAULT_FILE_BATCH_MAX_BYTES,
     maxFileBytes: context.config.outbound.maxBytes,
   };
+}
+
+/**
+ * Content writes that bring files, at once in this instance: each may hold up
+ * to FILE_BATCH_MAX_BYTES until it is written, so one user may run one, an
+ * organization two, and the instance four.
+ */
+const FILE_WRITES: InFlightLimits = { perUser: 1, perOrganization: 2, total: 4 };
+const fileWrites = new WeakMap<Context, InFlight>();
+
+/** Runs a write in a file-writing slot when it fetches or decodes files itself; others run at once. */
+function inFileWriteSlot<T>(
+  context: Context,
+  target: { organizationId: string; userId: string },
+  changes: readonly ContentChange[],
+  preparedFiles: Map<number, PreparedFile[]> | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  if (preparedFiles || !changes.some((change) => change.operation === 'insert_files')) return write();
+  let slots = fileWrites.get(context);
+  if (!slots) {
+    slots = new InFlight(FILE_WRITES, 'content writes with files');
+    fileWrites.set(context, slots);
+  }
+  return slots.run(target, write);
 }
 
 /** What a batch needs from outside the transaction: its files' bytes and its pages' documents, read. */
@@ -206,6 +232,17 @@ export async function writeChangeRequestContent(
   changes: readonly ContentChange[],
   preparedFiles?: Map<number, PreparedFile[]>,
 ): Promise<WrittenBatch> {
+  return inFileWriteSlot(context, target, changes, preparedFiles, () =>
+    writeChangeRequestBatch(context, target, changes, preparedFiles),
+  );
+}
+
+async function writeChangeRequestBatch(
+  context: Context,
+  target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
+  changes: readonly ContentChange[],
+  preparedFiles: Map<number, PreparedFile[]> | undefined,
+): Promise<WrittenBatch> {
   const prepared = await prepareBatch(context, changes, preparedFiles);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
@@ -259,6 +296,17 @@ export async function writeSpaceContent(
   target: { organizationId: string; spaceId: string; userId: string },
   changes: readonly ContentChange[],
   preparedFiles?: Map<number, PreparedFile[]>,
+): Promise<WrittenBatch> {
+  return inFileWriteSlot(context, target, changes, preparedFiles, () =>
+    writeSpaceBatch(context, target, changes, preparedFiles),
+  );
+}
+
+async function writeSpaceBatch(
+  context: Context,
+  target: { organizationId: string; spaceId: string; userId: string },
+  changes: readonly ContentChange[],
+  preparedFiles: Map<number, PreparedFile[]> | undefined,
 ): Promise<WrittenBatch> {
   const prepared = await prepareBatch(context, changes, preparedFiles);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
