@@ -404,7 +404,7 @@ describe('content writes with files run a few at a time per user and per organiz
       error: {
         code: 429,
         message:
-          'Too many content writes with files at once: you already have 1 running; retry after the time in Retry-After',
+          'Too many content writes that fetch files at once: you already have 1 running; retry after the time in Retry-After',
       },
     });
     expect(refused.headers['retry-after']).toBe('1');

@@ -92,14 +92,14 @@ function fileBatchLimits(context: Context): FileBatchLimits {
 }
 
 /**
- * Content writes that bring files, at once in this instance: each may hold up
+ * Content writes that fetch files, at once in this instance: each may hold up
  * to FILE_BATCH_MAX_BYTES until it is written, so one user may run one, an
  * organization two, and the instance four.
  */
 const FILE_WRITES: InFlightLimits = { perUser: 1, perOrganization: 2, total: 4 };
 const fileWrites = new WeakMap<Context, InFlight>();
 
-/** Runs a write in a file-writing slot when it fetches or decodes files itself; others run at once. */
+/** Runs a write in a file-writing slot when it fetches files itself; others run at once. */
 function inFileWriteSlot<T>(
   context: Context,
   target: { organizationId: string; userId: string },
@@ -107,10 +107,14 @@ function inFileWriteSlot<T>(
   preparedFiles: Map<number, PreparedFile[]> | undefined,
   write: () => Promise<T>,
 ): Promise<T> {
-  if (preparedFiles || !changes.some((change) => change.operation === 'insert_files')) return write();
+  // Inline files came with the request, within BODY_LIMIT: only fetched ones can grow to the batch bound.
+  const fetches = changes.some(
+    (change) => change.operation === 'insert_files' && change.files.some((file) => 'url' in file),
+  );
+  if (preparedFiles || !fetches) return write();
   let slots = fileWrites.get(context);
   if (!slots) {
-    slots = new InFlight(FILE_WRITES, 'content writes with files');
+    slots = new InFlight(FILE_WRITES, 'content writes that fetch files');
     fileWrites.set(context, slots);
   }
   return slots.run(target, write);
