@@ -4,8 +4,8 @@ export const MAX_TRACKED_ADDRESSES = 50_000;
 
 /**
  * Counts failed authentications per client address in fixed windows. Requests
- * with made-up tokens never reach the per-token rate limit, which counts only
- * real tokens; this bounds how many token lookups one address can cause.
+ * with made-up tokens never reach the per-user rate limit, which counts only
+ * the users of real tokens; this bounds how many token lookups one address can cause.
  * Counters live in the process, like the rate limiter's.
  */
 export class FailedAuthLimiter {
