@@ -92,6 +92,18 @@ describe('rate limits count per user and per organization, not per token', () =>
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['ratelimit-limit']).toBe(String(ORGANIZATION_MAX));
+    // A stranger who calls the victim's organization is refused on their own budget, not the victim's.
+    for (let i = 0; i < USER_MAX; i++) {
+      const stranger = await t.factory.account();
+      for (let j = 0; j < USER_MAX; j++) {
+        const probe = await t.app.inject({
+          method: 'GET',
+          url: `/v1/orgs/${victim.organization.id}`,
+          headers: stranger.headers,
+        });
+        expect(probe.statusCode).toBe(404);
+      }
+    }
     // The victim's organization has its own budget.
     const victimRead = await t.app.inject({
       method: 'GET',

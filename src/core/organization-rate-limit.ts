@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
+import { findMembership } from '../model/access/membership.js';
 import { ApiError } from './errors.js';
 
 /** An organization's budget when RATE_LIMIT_ORGANIZATION_MAX is not given: five users' worth. */
@@ -14,7 +15,7 @@ const organizationOf = (request: FastifyRequest) => (request.params as { organiz
 
 /**
  * The second budget of the routes under `/orgs/{organizationId}`: every
- * request to one organization counts against it, whoever makes it, after the
+ * request of the organization's members to it counts against it, after the
  * caller's own budget. Users cost nothing to make, so the per-user limit alone
  * could be multiplied by the users of an attacker's organization.
  *
@@ -31,6 +32,11 @@ export function organizationRateLimit(app: FastifyInstance, settings: RateLimitS
     keyGenerator: (request) => `org:${String(organizationOf(request))}`,
   });
   const check: preHandlerAsyncHookHandler = async (request, reply) => {
+    // Only the organization's own members spend its budget: anyone else is refused by the route
+    // anyway, on their own budget, and must not be able to use up another organization's.
+    const organizationId = organizationOf(request);
+    if (!request.caller || typeof organizationId !== 'string') return;
+    if (!(await findMembership(request.server.db, organizationId, request.caller.userId))) return;
     const outcome = await count(request);
     if (outcome.isAllowed || !outcome.isExceeded) return;
     const seconds = String(outcome.ttlInSeconds);
