@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -106,7 +107,15 @@ describe('the server on an embedded PostgreSQL', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const env = () => ({ DATABASE_URL: '', DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+  // Keys of their own, as an operator sets them: without them every start warns (NOT FOR PRODUCTION), and
+  // the exits below are to log nothing above info.
+  const keys = { SECRET_KEY: randomBytes(48).toString('base64'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+  const env = () => ({
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    ...keys,
+  });
 
   it('refuses a command on a DATA_DIR where no server ever ran, saying where it looked, and creates nothing', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'quire-empty-'));

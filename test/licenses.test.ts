@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 /**
  * Licences a package the service ships with may have: permissive ones, which
  * ask for a notice at most. CC0-1.0 gives up every right; Python-2.0 (the PSF
- * licence of argparse, which js-yaml ports) is permissive and GPL-compatible.
+ * licence of argparse, which js-yaml ports) is permissive and GPL-compatible;
+ * MIT-0 (nodemailer's) is MIT without even the notice.
  */
 const ALLOWED = new Set([
   'MIT',
+  'MIT-0',
   'ISC',
   'BSD-2-Clause',
   'BSD-3-Clause',

@@ -77,6 +77,12 @@ export const API_TAGS = [
       'share links, visitor authentication, adaptive content, customization and search.',
   },
   {
+    name: 'custom-hostnames',
+    description:
+      'A site’s custom hostname is a claim: pending until a DNS TXT record holds the token the service ' +
+      'issued, then live. Read, revalidate and remove a claim.',
+  },
+  {
     name: 'openapi',
     description: 'OpenAPI specs an organization documents, fetched from a URL or given as text, then processed.',
   },
