@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCustomHostnames } from '../src/custom-hostnames/actions.js';
 import { TestDnsServer } from './support/dns-server.js';
-import { useTestApp } from './support/app.js';
+import { listen, useTestApp } from './support/app.js';
+import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
 import type { Account } from './support/factory.js';
@@ -269,6 +270,30 @@ describe('a hostname claim', () => {
     expect((await call(undefined, 'GET', '/custom-hostnames/docs.victim.example')).statusCode).toBe(401);
     expect(await storedSite(victimSite)).toMatchObject({ hostname: 'docs.victim.example', hostname_status: 'live' });
     expect((await read('/', 'docs.victim.example')).body).toContain('Welcome to Victim');
+  });
+});
+
+describe('through the newest official client', () => {
+  it('reads a claim with its record, revalidates it once the record holds the token, and removes it', async () => {
+    const org = await ownOrganization();
+    const siteId = await publishedSite(org, 'Client');
+    expect((await setHostname(org, siteId, 'docs.client.example')).statusCode).toBe(200);
+    const client = newestOfficialClient(await listen(t.app), org.admin.token);
+
+    const pending = await client.customHostnames.getCustomHostname('docs.client.example');
+    expectNewestSpecResponse('getCustomHostname', 200, pending.data);
+    expect(pending.data).toMatchObject({ hostname: 'docs.client.example', isActive: false, target: { site: siteId } });
+    const { name, value } = (pending.data as unknown as { verification: { name: string; value: string } }).verification;
+    dns.setTxt(name, [value]);
+    expect((await client.customHostnames.dnsRevalidateCustomHostname('docs.client.example')).status).toBe(204);
+    const live = await client.customHostnames.getCustomHostname('docs.client.example');
+    expect(live.data).toMatchObject({ isActive: true });
+    expect((await read('/', 'docs.client.example')).body).toContain('Welcome to Client');
+
+    expect((await client.customHostnames.removeCustomHostname('docs.client.example')).status).toBe(205);
+    expect(await storedSite(siteId)).toMatchObject({ hostname: null });
+    await t.app.context.siteHostnames.refresh();
+    expect((await read('/', 'docs.client.example')).body).not.toContain('Welcome to Client');
   });
 });
 
