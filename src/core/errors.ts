@@ -184,7 +184,9 @@ export const errorHandlingPlugin = fp(
         void reply.code(405).headers(error.headers).send(errorBody(error));
         return;
       }
-      void reply.code(404).send(errorBody(new NotFoundError(`No route for ${request.method} ${path}`)));
+      // Named as the caller asked for it: a path rewritten by host (hostnames.ts) is the router's business.
+      const asked = request.originalUrl.split('?')[0]!;
+      void reply.code(404).send(errorBody(new NotFoundError(`No route for ${request.method} ${asked}`)));
     });
   },
   { name: 'error-handling' },
