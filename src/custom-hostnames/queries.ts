@@ -13,18 +13,19 @@ export interface HostnameClaim {
   verified_at: Date | null;
 }
 
+/** A claim's columns as a site row holds them (its hostname columns are nullable; a claim's are set). */
+const CLAIM_COLUMNS = [
+  'organization_id',
+  'id as site_id',
+  sql<string>`hostname`.as('hostname'),
+  sql<string>`hostname_token`.as('token'),
+  sql<HostnameStatus>`hostname_status`.as('status'),
+  'hostname_checked_at as checked_at',
+  'hostname_verified_at as verified_at',
+] as const;
+
 function claims(db: Db) {
-  return db
-    .selectFrom('sites')
-    .select([
-      'organization_id',
-      'id as site_id',
-      sql<string>`hostname`.as('hostname'),
-      sql<string>`hostname_token`.as('token'),
-      sql<HostnameStatus>`hostname_status`.as('status'),
-      'hostname_checked_at as checked_at',
-      'hostname_verified_at as verified_at',
-    ]);
+  return db.selectFrom('sites').select(CLAIM_COLUMNS);
 }
 
 /**
@@ -151,15 +152,7 @@ export async function takeClaimsToCheck(db: Db, limit: number, now: Date): Promi
     .set({ hostname_checked_at: now })
     .where('id', 'in', due)
     .where('hostname', 'is not', null)
-    .returning([
-      'organization_id',
-      'id as site_id',
-      sql<string>`hostname`.as('hostname'),
-      sql<string>`hostname_token`.as('token'),
-      sql<HostnameStatus>`hostname_status`.as('status'),
-      'hostname_checked_at as checked_at',
-      'hostname_verified_at as verified_at',
-    ])
+    .returning(CLAIM_COLUMNS)
     .execute();
   return rows;
 }
