@@ -223,6 +223,35 @@ describe('the app reader’s session', () => {
   });
 });
 
+describe('a session made from a token an admin issued', () => {
+  it('reads in that organization only, and ends once the token no longer holds, even with its revocation undone', async () => {
+    const member = await t.factory.account();
+    await t.factory.member(organizationId, member.user.id, 'read');
+    await t.db.deleteFrom('api_tokens').where('user_id', '=', member.user.id).execute();
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organizationId}/members/${member.user.id}/tokens`,
+      headers: admin.headers,
+      payload: {},
+    });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const cookie = await sessionOf({ token: issued.json().token as string });
+    expect((await read(`/app/o/${organizationId}`, cookie)).statusCode).toBe(200);
+
+    const elsewhere = await t.factory.account();
+    const other = await t.factory.organization(elsewhere.user.id, { title: 'Elsewhere' });
+    const foreign = await read(`/app/o/${other.id}`, cookie);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).not.toContain('Elsewhere');
+
+    // Joining another organization revokes the token; a session must not outlive it even if the row is restored.
+    await t.factory.member(other.id, member.user.id, 'read');
+    await t.db.updateTable('api_tokens').set({ revoked_at: null }).where('id', '=', issued.json().id).execute();
+    const home = await read('/app', cookie);
+    expect(home.body).toContain('<form action="http://docs.test/app/sign-in" method="post">');
+  });
+});
+
 describe('reading in the app', () => {
   it('follows urls.app from API answers to the space, its pages and the organization', async () => {
     const cookie = await sessionOf(admin);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { CALLER_COLUMNS } from '../model/access/auth.js';
 import { SPACE_FIELDS, type SpaceFields } from '../model/access/space-queries.js';
 
 /** How many spaces an organization's or collection's page lists: the newest ones. */
@@ -124,16 +125,7 @@ export async function findAppSessionCaller(db: Db, idHash: Buffer, now: Date) {
     .selectFrom('app_sessions as s')
     .innerJoin('api_tokens as t', (join) => join.onRef('t.id', '=', 's.token_id').onRef('t.user_id', '=', 's.user_id'))
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select([
-      't.id as tokenId',
-      't.scopes',
-      'u.id as userId',
-      'u.email',
-      'u.display_name as displayName',
-      'u.photo_url as photoUrl',
-      't.organization_id as organizationId',
-      sql<boolean>`u.email_verified_at is not null`.as('emailVerified'),
-    ])
+    .select(CALLER_COLUMNS)
     .where('s.id_hash', '=', idHash)
     .where('s.expires_at', '>', now)
     .where('t.revoked_at', 'is', null)

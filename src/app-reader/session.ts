@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import type { Caller } from '../model/access/auth.js';
+import { organizationReach, type Caller } from '../model/access/auth.js';
 import { scopesAllow, type Scope } from '../model/access/scopes.js';
 import type { Context } from '../model/context.js';
 import { deleteAppSession, findAppSessionCaller, insertAppSession } from './queries.js';
@@ -78,14 +78,17 @@ export async function sessionCaller(
 ): Promise<Caller | undefined> {
   const sessionId = request.cookies[SESSION_COOKIE];
   if (!sessionId) return undefined;
-  const caller = await findAppSessionCaller(app.db, sessionIdHash(sessionId), app.clock.now());
-  if (!caller) {
+  const row = await findAppSessionCaller(app.db, sessionIdHash(sessionId), app.clock.now());
+  if (!row?.reachHolds) {
     await endSession(app.context, request, reply);
     return undefined;
   }
+  const { reachHolds: _holds, ...caller } = row;
   request.caller = caller;
   if (!scopesAllow(caller.scopes, scope))
     throw new ApiError(403, `This token lacks the "${scope}" scope this page needs`);
+  // A token an admin issued reads in its organization only, here as in the API.
+  organizationReach(caller, request);
   return caller;
 }
 

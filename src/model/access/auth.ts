@@ -93,28 +93,33 @@ class CallerCache {
   }
 }
 
+/**
+ * A `Caller` as read from a token (`t`, api_tokens) and its user (`u`), with
+ * `reachHolds`: whether the token may still be used at all. A token an admin
+ * issued holds while its user is a member of that organization and of no other.
+ * The API's tokens and the app reader's sessions are read with these alike.
+ */
+export const CALLER_COLUMNS = [
+  't.id as tokenId',
+  't.scopes',
+  'u.id as userId',
+  'u.email',
+  'u.display_name as displayName',
+  'u.photo_url as photoUrl',
+  't.organization_id as organizationId',
+  sql<boolean>`u.email_verified_at is not null`.as('emailVerified'),
+  sql<boolean>`t.organization_id is null or (
+    exists (select 1 from organization_members m
+      where m.user_id = t.user_id and m.organization_id = t.organization_id and not m.disabled)
+    and not exists (select 1 from organization_members m
+      where m.user_id = t.user_id and m.organization_id <> t.organization_id))`.as('reachHolds'),
+] as const;
+
 const callerByTokenHash = precompiled((db, tokenHash: Buffer) =>
   db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .select([
-      't.id as tokenId',
-      't.scopes',
-      't.expires_at as expiresAt',
-      't.revoked_at as revokedAt',
-      'u.id as userId',
-      'u.email',
-      'u.display_name as displayName',
-      'u.photo_url as photoUrl',
-      't.organization_id as organizationId',
-      sql<boolean>`u.email_verified_at is not null`.as('emailVerified'),
-      // A token an admin issued holds while its user is a member of that organization and of no other.
-      sql<boolean>`t.organization_id is null or (
-        exists (select 1 from organization_members m
-          where m.user_id = t.user_id and m.organization_id = t.organization_id and not m.disabled)
-        and not exists (select 1 from organization_members m
-          where m.user_id = t.user_id and m.organization_id <> t.organization_id))`.as('reachHolds'),
-    ])
+    .select([...CALLER_COLUMNS, 't.expires_at as expiresAt', 't.revoked_at as revokedAt'])
     .where('t.token_hash', '=', tokenHash),
 );
 
