@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
 import { findMembership } from '../model/access/membership.js';
 import { ApiError } from './errors.js';
+import { WeightedLru } from './weighted-lru.js';
 
 /** An organization's budget when RATE_LIMIT_ORGANIZATION_MAX is not given: five users' worth. */
 const USERS_PER_ORGANIZATION_BUDGET = 5;
@@ -10,6 +11,15 @@ interface RateLimitSettings {
   windowMs: number;
   organizationMax?: number;
 }
+
+/**
+ * How long whether a user is a member of an organization is kept for this
+ * budget, and for how many pairs: it only decides whose requests count, so a
+ * membership a few seconds stale changes nothing that matters, while a query
+ * per request cost the organization's routes a third of their throughput.
+ */
+const MEMBERSHIP_TTL_MS = 5_000;
+const MEMBERSHIPS_KEPT = 10_000;
 
 const organizationOf = (request: FastifyRequest) => (request.params as { organizationId?: unknown }).organizationId;
 
@@ -31,12 +41,22 @@ export function organizationRateLimit(app: FastifyInstance, settings: RateLimitS
     timeWindow: settings.windowMs,
     keyGenerator: (request) => `org:${String(organizationOf(request))}`,
   });
+  const memberships = new WeightedLru<string, { member: boolean; until: number }>(MEMBERSHIPS_KEPT, () => 1);
+  const isMember = async (request: FastifyRequest, organizationId: string, userId: string): Promise<boolean> => {
+    const key = `${organizationId}:${userId}`;
+    const now = Date.now();
+    const kept = memberships.get(key);
+    if (kept && kept.until > now) return kept.member;
+    const member = (await findMembership(request.server.db, organizationId, userId)) !== undefined;
+    memberships.set(key, { member, until: now + MEMBERSHIP_TTL_MS });
+    return member;
+  };
   const check: preHandlerAsyncHookHandler = async (request, reply) => {
     // Only the organization's own members spend its budget: anyone else is refused by the route
     // anyway, on their own budget, and must not be able to use up another organization's.
     const organizationId = organizationOf(request);
     if (!request.caller || typeof organizationId !== 'string') return;
-    if (!(await findMembership(request.server.db, organizationId, request.caller.userId))) return;
+    if (!(await isMember(request, organizationId, request.caller.userId))) return;
     const outcome = await count(request);
     if (outcome.isAllowed || !outcome.isExceeded) return;
     const seconds = String(outcome.ttlInSeconds);
