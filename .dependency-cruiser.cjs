@@ -1,7 +1,7 @@
 // The folder rules of src/ (README, "Architecture"): each layer imports only
 // the layers below it. `npm run boundaries` checks them in CI.
 const DOMAINS =
-  'app-reader|change-requests|collections|comments|content|integrations|invites|members|ops|orgs|permissions|reviewers|search|sites|spaces|specs|sso|teams|translations|users';
+  'app-reader|change-requests|collections|comments|content|custom-hostnames|integrations|invitations|invites|members|ops|orgs|permissions|reviewers|search|sites|spaces|specs|sso|teams|translations|users';
 const APP = '^src/(app|server|cli|bootstrap)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

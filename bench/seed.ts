@@ -8,7 +8,7 @@ import { newId } from '../src/core/ids.js';
 import type { NewOrganization, Role } from '../src/db/types.js';
 import { createOrganization } from '../src/orgs/queries.js';
 import { createUser } from '../src/model/people/user-queries.js';
-import { createApiToken } from '../src/users/tokens.js';
+import { createApiToken } from '../src/model/people/api-token-queries.js';
 import { DEEP_COMMENTS_OFFSET, findCommentsPage, seedComments, type SeededComments } from './seed-comments.js';
 import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } from './seed-content.js';
 import { seedMembers } from './seed-members.js';

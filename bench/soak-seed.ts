@@ -4,7 +4,7 @@ import { systemClock } from '../src/core/clock.js';
 import { newId } from '../src/core/ids.js';
 import { createSpace } from '../src/model/spaces/create.js';
 import { createUser } from '../src/model/people/user-queries.js';
-import { createApiToken } from '../src/users/tokens.js';
+import { createApiToken } from '../src/model/people/api-token-queries.js';
 import { random, seedContentSpace, type ContentShape } from './seed-content.js';
 
 /** One organization of the soak, as the load needs to know it. */

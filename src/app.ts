@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { organizationRateLimit } from './core/organization-rate-limit.js';
+import { organizationRateLimit } from './model/access/organization-rate-limit.js';
 import { rateLimitStore } from './core/rate-limit-store.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -74,7 +74,7 @@ import { findSpecOutlines } from './model/specs/queries.js';
 import { routedUrl, SiteHostnames } from './model/reader/hostnames.js';
 import { requestHost, trustFunction } from './core/proxy.js';
 import { customHostnameRoutes } from './custom-hostnames/routes.js';
-import { ReservedHostnames } from './custom-hostnames/rules.js';
+import { ReservedHostnames } from './core/hostname-rules.js';
 import { siteHostnames } from './sites/queries.js';
 
 declare module 'fastify' {

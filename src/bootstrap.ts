@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { Db } from './db/database.js';
 import { createOrganization } from './orgs/queries.js';
-import { createApiToken } from './users/tokens.js';
+import { createApiToken } from './model/people/api-token-queries.js';
 import { createUser } from './model/people/user-queries.js';
 
 export interface BootstrapResult {

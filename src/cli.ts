@@ -5,7 +5,7 @@ import { isScope, SCOPES } from './model/access/scopes.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { withCommandDatabase } from './db/command-database.js';
 import { createDatabase, type Db } from './db/database.js';
-import { createApiToken, listApiTokens, revokeApiToken } from './users/tokens.js';
+import { createApiToken, listApiTokens, revokeApiToken } from './model/people/api-token-queries.js';
 import { createUser, findUserByEmail } from './model/people/user-queries.js';
 import { Keyring } from './core/keyring.js';
 import { loadServiceSecret } from './core/secret.js';

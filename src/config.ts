@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { isCronPattern } from './core/cron.js';
 import type { LoadSheddingOptions } from './core/load-shedding.js';
 import { parseTrustProxy, type TrustProxy } from './core/proxy.js';
-import { parseReservedHostnames } from './custom-hostnames/rules.js';
+import { parseReservedHostnames } from './core/hostname-rules.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -11,7 +11,7 @@ import { systemClock } from '../src/core/clock.js';
 import { createSpace } from '../src/model/spaces/create.js';
 import { schedulePurge } from '../src/spaces/purge-schedule.js';
 import { startSpecWorker } from '../src/specs/worker.js';
-import { revokeApiToken } from '../src/users/tokens.js';
+import { revokeApiToken } from '../src/model/people/api-token-queries.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
 import { startServerProcess, type RunningServer } from './support/server-process.js';
 import type { Account } from './support/factory.js';

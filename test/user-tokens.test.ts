@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { SCOPES } from '../src/model/access/scopes.js';
-import { revokeApiToken } from '../src/users/tokens.js';
+import { revokeApiToken } from '../src/model/people/api-token-queries.js';
 import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 

@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import { challengeName } from './rules.js';
+import { challengeName } from '../core/hostname-rules.js';
 
 /** What the challenge name holds: its TXT strings, or that the lookup failed (which proves and disproves nothing). */
 export type ChallengeRecords = { records: string[] } | { failed: string };

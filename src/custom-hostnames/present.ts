@@ -1,7 +1,7 @@
 import type { Urls } from '../core/urls.js';
 import type { HostnameStatus } from '../db/types.js';
 import type { HostnameClaim } from './queries.js';
-import { challengeName } from './rules.js';
+import { challengeName } from '../core/hostname-rules.js';
 import type { CustomHostname } from './schemas.js';
 
 /**

@@ -8,9 +8,8 @@ import { requireOrganizationAdmin } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { createUser, findUserByEmail } from '../model/people/user-queries.js';
 import { everyEmailShown, presentUser } from '../model/people/users.js';
-import { presentApiToken } from '../users/token-present.js';
-import { createApiToken } from '../users/tokens.js';
-import type { InviteUsersBody, InviteUsersResponse } from '../invites/schemas.js';
+import { presentApiToken } from '../model/people/api-tokens.js';
+import { createApiToken } from '../model/people/api-token-queries.js';
 import { invitationMail } from './mail.js';
 import { presentInvitation, presentInvitationView } from './present.js';
 import {
@@ -35,6 +34,8 @@ import {
   type AcceptedInvitation,
   type EmailInvitation,
   type InvitationView,
+  type InviteUsersBody,
+  type InviteUsersResponse,
   type ListEmailInvitationsQuery,
 } from './schemas.js';
 

@@ -2,7 +2,14 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
-import { acceptInvitation, joinOrganization, listInvitations, revokeInvitation, viewInvitation } from './actions.js';
+import {
+  acceptInvitation,
+  inviteUsers,
+  joinOrganization,
+  listInvitations,
+  revokeInvitation,
+  viewInvitation,
+} from './actions.js';
 import {
   AcceptedInvitationSchema,
   AcceptInvitationBody,
@@ -11,11 +18,37 @@ import {
   InvitationParams,
   InvitationSecretQuery,
   InvitationViewSchema,
+  InviteUsersBody,
+  InviteUsersResponse,
   ListEmailInvitationsQuery,
 } from './schemas.js';
 
 /** Invitations by e-mail as an organization's admins manage them, and joining (tokens required). */
 export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/orgs/:organizationId/invites',
+    {
+      config: { scope: 'organization:members:write' },
+      schema: {
+        operationId: 'inviteUsersToOrganization',
+        tags: ['invites'],
+        summary: 'Invite people to the organization by e-mail (admins); they join when they accept',
+        description:
+          'Admins only. Each address gets a pending invitation with `role` (default `read`; null: guest) unless ' +
+          'its entry names its own, valid 14 days; inviting an address again renews it (a new link; the old one ' +
+          'stops working). No user and no membership is made: the address’s owner accepts with the link ' +
+          '(acceptOrganizationEmailInvite), so `users` is empty and `invited` counts the invitations. People ' +
+          'already in the organization are not counted. With SMTP configured (SMTP_URL) the links are mailed; ' +
+          'a failed send is logged, the invitation stays, and inviting again sends anew. Without it, the answer ' +
+          'carries them (`acceptLinks`, an extension), only this once, for the admin to hand over.',
+        params: OrganizationParams,
+        body: InviteUsersBody,
+        response: { 200: InviteUsersResponse, ...errorResponses },
+      },
+    },
+    async (request) => inviteUsers(app.context, callerOf(request), request.params.organizationId, request.body),
+  );
+
   app.get(
     '/orgs/:organizationId/email-invites',
     {

@@ -2,7 +2,6 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref, OrganizationParams } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
-import { inviteUsers } from '../invitations/actions.js';
 import {
   createInviteLink,
   deleteInviteLink,
@@ -15,8 +14,6 @@ import {
   CreateInviteLinkBody,
   InviteLinkSchema,
   InviteParams,
-  InviteUsersBody,
-  InviteUsersResponse,
   JoinResponse,
   ListInvitesQuery,
   UpdateInviteLinkBody,
@@ -25,30 +22,6 @@ import {
 const InviteLink = ref(InviteLinkSchema);
 
 export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/orgs/:organizationId/invites',
-    {
-      config: { scope: 'organization:members:write' },
-      schema: {
-        operationId: 'inviteUsersToOrganization',
-        tags: ['invites'],
-        summary: 'Invite people to the organization by e-mail (admins); they join when they accept',
-        description:
-          'Admins only. Each address gets a pending invitation with `role` (default `read`; null: guest) unless ' +
-          'its entry names its own, valid 14 days; inviting an address again renews it (a new link; the old one ' +
-          'stops working). No user and no membership is made: the address’s owner accepts with the link ' +
-          '(acceptOrganizationEmailInvite), so `users` is empty and `invited` counts the invitations. People ' +
-          'already in the organization are not counted. With SMTP configured (SMTP_URL) the links are mailed; ' +
-          'a failed send is logged, the invitation stays, and inviting again sends anew. Without it, the answer ' +
-          'carries them (`acceptLinks`, an extension), only this once, for the admin to hand over.',
-        params: OrganizationParams,
-        body: InviteUsersBody,
-        response: { 200: InviteUsersResponse, ...errorResponses },
-      },
-    },
-    async (request) => inviteUsers(app.context, callerOf(request), request.params.organizationId, request.body),
-  );
-
   app.post(
     '/orgs/:organizationId/link-invites',
     {

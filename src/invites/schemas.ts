@@ -1,46 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery } from '../core/schemas.js';
 import { NullableRoleSchema } from '../model/access/schemas.js';
-import { AcceptLinkSchema } from '../invitations/schemas.js';
-
-/**
- * An address with a dot inside its domain. The domain is read up to its first
- * dot after the first character, so no two quantifiers compete for the same
- * characters (`[^\s@]+\.[^\s@]+` backtracked quadratically).
- */
-const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@][^\\s@.]*\\.[^\\s@]+$' });
-
-export const InviteUsersBody = Type.Object(
-  {
-    emails: Type.Array(
-      Type.Union([Email, Type.Object({ email: Email, role: NullableRoleSchema }, { additionalProperties: false })]),
-      {
-        minItems: 1,
-        maxItems: 100,
-      },
-    ),
-    role: Type.Optional(NullableRoleSchema),
-    sso: Type.Optional(Type.Boolean({ description: 'Invite them as SSO members' })),
-  },
-  {
-    additionalProperties: false,
-    examples: [{ emails: ['ada@acme.example', { email: 'grace@acme.example', role: 'admin' }], role: 'edit' }],
-  },
-);
-export type InviteUsersBody = Static<typeof InviteUsersBody>;
-
-export const InviteUsersResponse = Type.Object({
-  users: Type.Array(Type.String(), {
-    description: 'Ids of the users added to the organization: none, since each joins when they accept',
-  }),
-  invited: Type.Integer({ description: 'How many invitations were made or renewed' }),
-  acceptLinks: Type.Optional(
-    Type.Array(AcceptLinkSchema, {
-      description: 'Without SMTP only: the accept links, shown this once to the inviting admin to hand over',
-    }),
-  ),
-});
-export type InviteUsersResponse = Static<typeof InviteUsersResponse>;
 
 export const InviteLinkSchema = Type.Object(
   {

@@ -9,7 +9,7 @@ import { unrecorded } from '../db/read-recording.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
-import { hostnameClaimChanges } from '../custom-hostnames/actions.js';
+import { hostnameClaimChanges } from '../model/reader/hostname-claims.js';
 import { findSiteAsAdmin, findSiteAsMember, lockSite, siteNotFound } from './access.js';
 import { claimBasename, retireBasename } from './basenames.js';
 import { presentSite } from './present.js';

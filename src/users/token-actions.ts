@@ -9,14 +9,12 @@ import { isScope, scopesAllow, scopesCover, type Scope } from '../model/access/s
 import type { Context } from '../model/context.js';
 import { recordOrganizationEvent } from '../model/organizations/events.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
-import { presentApiToken, tokenState } from './token-present.js';
+import { presentApiToken, tokenState } from '../model/people/api-tokens.js';
 import {
   ISSUED_MAX_EXPIRY_HOURS,
   MAX_EXPIRY_DAYS,
   MAX_LIVE_TOKENS,
-  type ApiToken,
   type CreateApiTokenBody,
-  type CreatedApiToken,
   type IssueMemberTokenBody,
   type ListApiTokensQuery,
 } from './token-schemas.js';
@@ -29,7 +27,8 @@ import {
   listApiTokenPage,
   lockUserForTokens,
   revokeApiToken,
-} from './tokens.js';
+} from '../model/people/api-token-queries.js';
+import type { ApiToken, CreatedApiToken } from '../model/people/api-token-schemas.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -5,14 +5,13 @@ import { callerOf } from '../model/access/auth.js';
 import { createOwnToken, getOwnToken, issueMemberToken, listOwnTokens, revokeOwnToken } from './token-actions.js';
 import {
   ApiTokenParams,
-  ApiTokenSchema,
   CreateApiTokenBody,
-  CreatedApiTokenSchema,
   IssueMemberTokenBody,
   ISSUED_MAX_EXPIRY_HOURS,
   ListApiTokensQuery,
   MAX_LIVE_TOKENS,
 } from './token-schemas.js';
+import { ApiTokenSchema, CreatedApiTokenSchema } from '../model/people/api-token-schemas.js';
 
 /**
  * API tokens over HTTP, an extension of the GitBook API (which has none): a

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, IdParam, ListQuery, NullableString, StringEnum } from '../core/schemas.js';
+import { IdParam, ListQuery, StringEnum } from '../core/schemas.js';
 import { SCOPES, type Scope } from '../model/access/scopes.js';
 
 /** As the CLI bounds it. */
@@ -13,38 +13,6 @@ export const MAX_EXPIRY_DAYS = 3650;
 export const ISSUED_MAX_EXPIRY_HOURS = 24;
 /** Live tokens (neither revoked nor expired) one user may hold. */
 export const MAX_LIVE_TOKENS = 100;
-
-export const TOKEN_STATES = ['active', 'expired', 'revoked'] as const;
-export type TokenState = (typeof TOKEN_STATES)[number];
-
-export const ApiTokenSchema = Type.Object(
-  {
-    object: Type.Literal('api-token'),
-    id: Type.String(),
-    label: Type.String(),
-    scopes: Type.Unsafe<string[] | null>({
-      type: ['array', 'null'],
-      items: { type: 'string' },
-      description: 'What the token may do; null: everything its user may do',
-    }),
-    state: StringEnum(TOKEN_STATES, { description: 'Whether the token still authenticates, and if not, why' }),
-    current: Type.Boolean({ description: 'Whether this is the token that made the request' }),
-    createdAt: DateTime,
-    expiresAt: NullableString({ format: 'date-time', description: 'When the token stops working; null: never' }),
-    revokedAt: NullableString({ format: 'date-time', description: 'When the token was revoked, if it was' }),
-  },
-  { title: 'ApiToken', description: 'An API token, never its secret: that is shown once, when it is made' },
-);
-export type ApiToken = Static<typeof ApiTokenSchema>;
-
-export const CreatedApiTokenSchema = Type.Object(
-  {
-    ...ApiTokenSchema.properties,
-    token: Type.String({ description: 'The secret, to send as "Authorization: Bearer <token>"; shown only this once' }),
-  },
-  { title: 'CreatedApiToken', description: 'A token just made, with its secret' },
-);
-export type CreatedApiToken = Static<typeof CreatedApiTokenSchema>;
 
 const scopeList = (description: string) =>
   Type.Unsafe<Scope[] | null>({

@@ -1,9 +1,9 @@
-import type { Db } from '../db/database.js';
-import type { ApiTokenRow } from '../db/types.js';
-import type { Clock } from '../core/clock.js';
-import { newId } from '../core/ids.js';
-import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { generateToken, hashToken } from '../core/tokens.js';
+import type { Db } from '../../db/database.js';
+import type { ApiTokenRow } from '../../db/types.js';
+import type { Clock } from '../../core/clock.js';
+import { newId } from '../../core/ids.js';
+import { pageQuery, TOTAL_COUNT } from '../../core/pagination.js';
+import { generateToken, hashToken } from '../../core/tokens.js';
 
 export interface NewTokenInput {
   userId: string;

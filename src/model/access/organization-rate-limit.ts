@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
-import { findMembership } from '../model/access/membership.js';
-import { ApiError } from './errors.js';
-import { WeightedLru } from './weighted-lru.js';
+import { findMembership } from './membership.js';
+import { ApiError } from '../../core/errors.js';
+import { WeightedLru } from '../../core/weighted-lru.js';
 
 /** An organization's budget when RATE_LIMIT_ORGANIZATION_MAX is not given: five users' worth. */
 const USERS_PER_ORGANIZATION_BUDGET = 5;

@@ -1,5 +1,5 @@
-import type { ApiTokenFields } from './tokens.js';
-import type { ApiToken, TokenState } from './token-schemas.js';
+import type { ApiTokenFields } from './api-token-queries.js';
+import type { ApiToken, TokenState } from './api-token-schemas.js';
 
 /** Revoked wins over expired: it was a decision, expiry only the time passing. */
 export function tokenState(token: Pick<ApiTokenFields, 'expires_at' | 'revoked_at'>, now: Date): TokenState {
