@@ -20,3 +20,12 @@ export function randomString(length: number): string {
 export function newId(): string {
   return randomString(20);
 }
+
+/**
+ * Whether a name has the form of an id: a name a user chooses (a site's
+ * basename, an organization's hostname) may not, or a lookup that takes an id
+ * or a name would name two things.
+ */
+export function looksLikeId(name: string): boolean {
+  return /^[A-Za-z0-9]{20}$/.test(name);
+}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { lockName } from '../db/name-locks.js';
 import type { HostnameStatus } from '../db/types.js';
 
 /** A site's claim of a hostname, with what proves it. */
@@ -87,7 +88,7 @@ export async function lockLiveHolder(tx: Db, hostname: string, siteId: string): 
  * the end of the transaction, whichever instance holds it.
  */
 export async function lockHostname(tx: Db, hostname: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`custom-hostname:${hostname}`}, 0))`.execute(tx);
+  await lockName(tx, 'custom-hostname', hostname);
 }
 
 /** Records what a look-up found: `live` sets when it was proven (unless it already was), any other status clears it. */

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { ConflictError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
+import { lockName } from '../db/name-locks.js';
 
 /**
  * An integration's name never changes owner: once its organization
@@ -11,7 +11,7 @@ import type { Db } from '../db/database.js';
  * racing an unpublish waits for it and then sees the name retired.
  */
 export async function claimIntegrationName(tx: Db, organizationId: string, name: string): Promise<void> {
-  await lockName(tx, name);
+  await lockName(tx, 'integration-name', name);
   const retired = await tx
     .selectFrom('retired_integration_names')
     .select('organization_id')
@@ -30,15 +30,10 @@ export async function claimIntegrationName(tx: Db, organizationId: string, name:
 
 /** Keeps the name of an integration being unpublished as its organization's. */
 export async function retireIntegrationName(tx: Db, organizationId: string, name: string, now: Date): Promise<void> {
-  await lockName(tx, name);
+  await lockName(tx, 'integration-name', name);
   await tx
     .insertInto('retired_integration_names')
     .values({ organization_id: organizationId, name, retired_at: now })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-}
-
-/** A transaction lock on one name (a hash of it): held until the transaction ends, safe behind PgBouncer. */
-async function lockName(tx: Db, name: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`integration-name:${name}`}, 0))`.execute(tx);
 }

@@ -1,14 +1,8 @@
 import { sql } from 'kysely';
 import { BadRequestError, ConflictError } from '../core/errors.js';
+import { looksLikeId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
-
-/** What an id looks like (src/core/ids.ts): a basename may not, or `/s/{name}` would name two sites. */
-const ID_FORMAT = /^[A-Za-z0-9]{20}$/;
-
-/** Whether a name in a reader's address is in the id format: it then names a site by its id only. */
-export function looksLikeId(name: string): boolean {
-  return ID_FORMAT.test(name);
-}
+import { lockName } from '../db/name-locks.js';
 
 /**
  * Gives `site` the basename `wanted` inside the caller's transaction, or
@@ -33,7 +27,7 @@ export async function claimBasename(
   // Claims and retirements of one name wait for each other, so that two transactions never both see it free.
   // In one order, so that two sites swapping names wait rather than deadlock.
   for (const held of [name, site.basename?.toLowerCase()].filter((one) => one !== undefined).sort()) {
-    await lockName(tx, held);
+    await lockName(tx, 'site-basename', held);
   }
   const taken = await tx
     .selectFrom('sites')
@@ -66,7 +60,7 @@ export async function retireBasename(
 ): Promise<void> {
   if (site.basename === null) return;
   const name = site.basename.toLowerCase();
-  await lockName(tx, name);
+  await lockName(tx, 'site-basename', name);
   await tx
     .insertInto('retired_site_addresses')
     .values({ organization_id: site.organization_id, basename: name, site_id: leadsTo, retired_at: now })
@@ -86,11 +80,6 @@ async function unretire(tx: Db, organizationId: string, name: string): Promise<v
     .where('organization_id', '=', organizationId)
     .where('basename', '=', name)
     .execute();
-}
-
-/** A transaction lock on one basename (a hash of it): held until the transaction ends, safe behind PgBouncer. */
-async function lockName(tx: Db, name: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`site-basename:${name}`}, 0))`.execute(tx);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Context } from '../../model/context.js';
 import type { SiteRow } from '../queries.js';
 import { loadStructure } from '../structure/queries.js';
 import type { StoredStructure } from '../structure/tree.js';
-import { looksLikeId } from '../basenames.js';
+import { looksLikeId } from '../../core/ids.js';
 import { findSiteByName } from './site-lookup.js';
 
 /** A site as the reader serves it: its row and stored structure, read together. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { findRetiredAddress, looksLikeId } from '../basenames.js';
+import { looksLikeId } from '../../core/ids.js';
+import { findRetiredAddress } from '../basenames.js';
 import { SITE_FIELDS, type SiteRow } from '../queries.js';
 
 /** The longest name a reader's address may carry: a basename (100) or a site id (20). */
