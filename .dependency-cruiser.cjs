@@ -43,6 +43,14 @@ module.exports = {
       to: { path: `^src/(${DOMAINS})/`, pathNot: '^src/$1/' },
     },
     {
+      name: 'the-cache-is-declared-at-the-edge',
+      severity: 'error',
+      comment:
+        'Caching is a route contract (config.cache, src/core/http-cache.ts): routes declare a version from src/model/cache-versions.ts; actions, queries and presenters never see the cache.',
+      from: { path: '^src/', pathNot: `^src/(${DOMAINS})/routes\\.ts$|^src/model/cache-versions\\.ts$|${APP}` },
+      to: { path: '^src/core/http-cache\\.ts$|^src/model/cache-versions\\.ts$' },
+    },
+    {
       name: 'domains-do-not-import-the-app',
       severity: 'error',
       from: { path: `^src/(${DOMAINS})/` },

@@ -149,9 +149,9 @@ function readCaches(app: FastifyInstance): CacheReading[] {
     size: sites.scopes,
     bound: null,
   });
-  const answers = app.answerStore.stats();
+  const answers = app.httpCache.stats();
   readings.push({
-    name: 'answerStore',
+    name: 'httpCache',
     unit: 'bytes',
     entries: answers.entries,
     size: answers.bytes,
@@ -223,7 +223,7 @@ export interface Footprint {
 
 /**
  * With the load paused (no request in flight), collects, reads the heap,
- * empties the content store, the site-structure cache and the answer store, collects again and
+ * empties the content store, the site-structure cache and the kept answers (http-cache), collects again and
  * reads it again. The caches then refill, from nothing, as the load goes on.
  */
 async function footprint(app: FastifyInstance, gc: () => Promise<void>): Promise<Footprint> {
@@ -231,7 +231,7 @@ async function footprint(app: FastifyInstance, gc: () => Promise<void>): Promise
   const { heapUsed, external } = process.memoryUsage();
   app.content.clear();
   app.context.siteStructures.clear();
-  app.answerStore.clear();
+  app.httpCache.clear();
   await gc();
   const after = process.memoryUsage();
   const outside = after.heapUsed + after.external;

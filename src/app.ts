@@ -8,7 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import { authPlugin, requireScopeOnEveryRoute } from './model/access/auth.js';
-import { answerStorePlugin } from './core/answer-store.js';
+import { httpCachePlugin } from './core/http-cache.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/errors.js';
 import { inputPlugin } from './core/input.js';
@@ -359,8 +359,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     cacheTtlMs: config.authCacheTtlMs,
     failures: { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs },
   });
-  // Before the routes: it wraps the handlers of those that declare themselves replayable.
-  await app.register(answerStorePlugin, { db: app.db, capacityBytes: config.answerStoreBytes });
+  // Before the routes: it wraps the handlers of those that declare a version, and of writes (If-Match).
+  await app.register(httpCachePlugin, { db: app.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);
   // The published reader: HTML for a site's audience, outside the API and its tokens.
   await app.register(siteReaderRoutes);

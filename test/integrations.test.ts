@@ -743,7 +743,7 @@ describe('reading integrations', () => {
       expect(res.statusCode, res.body).toBeLessThan(300);
     };
     expect(await owned()).toEqual([]);
-    expect(await owned()).toEqual([]); // now from the answer store
+    expect(await owned()).toEqual([]); // now a kept answer
     await setRole('read');
     expect(await owned()).toEqual([name]);
     expect(await owned()).toEqual([name]);

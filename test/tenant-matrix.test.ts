@@ -305,12 +305,12 @@ function narrowScopeFor(required: string): Scope {
  * request that changes nothing of anyone's. None of the service's do: tokens
  * keep no last-used time, failed authentications and rate limits are counted
  * in memory (or Redis), and a member's last-seen time moves only on the ping
- * of their own organization. Only the migration runner's log and the answer
- * store's clocks are left out, as no data of the service.
+ * of their own organization. Only the migration runner's log and the clocks
+ * the cached routes read are left out, as no data of the service.
  */
 const BOOKKEEPING: Record<string, string[] | 'all'> = {
   pgmigrations: 'all',
-  // Clocks the answer store reads: they tick with a change that an undo here
+  // Clocks the cached routes' versions read (src/model/cache-versions.ts): they tick with a change that an undo here
   // then reverses (a join, a new organization deleted), and hold no data.
   comment_thread_ticks: 'all',
   organization_roster_ticks: 'all',

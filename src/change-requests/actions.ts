@@ -1,13 +1,11 @@
 import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
-import { unrecorded } from '../db/read-recording.js';
-import { findEditableSpace, spaceAsMember } from '../model/access/spaces.js';
+import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
 import { changeRequestIn, changeRequestNotFound } from '../model/change-requests/access.js';
 import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
 import { presentChangeRequest } from '../model/change-requests/present.js';
 import {
-  changeRequestClocksWithAccess,
   findChangeRequest,
   moveStatusCounters,
   updateChangeRequestFields,
@@ -83,16 +81,6 @@ export async function createChangeRequest(
   return presentOne(context, space, id, userId);
 }
 
-/**
- * Reads the clocks of the space's change requests with the caller's access,
- * and checks the access as findSpaceAsMember does, before any change
- * request is read: those reads may then run unrecorded, since the clocks tick
- * whenever they could differ.
- */
-async function readChangeRequestClocks(context: Context, spaceId: string, userId: string): Promise<void> {
-  await spaceAsMember(context, await changeRequestClocksWithAccess(context.db, spaceId, userId), spaceId, userId);
-}
-
 /** A page of the space's change requests with one status (default open), and one author if asked, newest first. */
 export async function listSpaceChangeRequests(
   context: Context,
@@ -103,14 +91,12 @@ export async function listSpaceChangeRequests(
   const status = query.status ?? 'open';
   const creator = query.creator;
   const page = context.cursors.request(`change-requests:${spaceId}:${status}:${creator ?? ''}`, query);
-  await readChangeRequestClocks(context, spaceId, userId);
+  await findSpaceAsMember(context, spaceId, userId);
   const rows = await paginate(context.cursors, page, {
     rows: () =>
-      unrecorded(() =>
-        creator
-          ? listChangeRequestsByCreator(context.db, page, spaceId, status, creator)
-          : listChangeRequests(context.db, page, spaceId, status),
-      ),
+      creator
+        ? listChangeRequestsByCreator(context.db, page, spaceId, status, creator)
+        : listChangeRequests(context.db, page, spaceId, status),
     count: () => countChangeRequests(context.db, spaceId, status, creator),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => row,
@@ -129,8 +115,8 @@ export async function getChangeRequest(
   spaceId: string,
   changeRequestId: string,
 ): Promise<ChangeRequest> {
-  await readChangeRequestClocks(context, spaceId, userId);
-  const row = await unrecorded(() => findChangeRequest(context.db, spaceId, changeRequestId));
+  await findSpaceAsMember(context, spaceId, userId);
+  const row = await findChangeRequest(context.db, spaceId, changeRequestId);
   if (!row) throw changeRequestNotFound();
   return presentRow(context, row, userId);
 }

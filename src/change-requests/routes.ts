@@ -22,6 +22,7 @@ import {
   UpdateContentQuery,
   UpdateFromSpaceResult,
 } from './schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const ChangeRequest = ref(ChangeRequestSchema);
 const tags = ['change-requests'];
@@ -58,7 +59,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/change-requests',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.changeRequests },
       schema: {
         operationId: 'listChangeRequestsForSpace',
         tags,
@@ -78,7 +79,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.changeRequests },
       schema: {
         operationId: 'getChangeRequestById',
         tags,

@@ -3,8 +3,7 @@ import type { CollectionUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
 import { findVisibleCollection } from '../model/access/collections.js';
-import { findMembershipByClocks } from '../model/access/membership.js';
-import { unrecorded } from '../db/read-recording.js';
+import { findMembership } from '../model/access/membership.js';
 import { checkPlacement, roleBeneath } from '../model/access/placement.js';
 import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
 import type { Context } from '../model/context.js';
@@ -168,12 +167,11 @@ export async function listOrganizationCollections(
   organizationId: string,
   query: Parameters<Cursors['request']>[1] & { nested?: boolean },
 ): Promise<Page<Collection>> {
-  const membership = await findMembershipByClocks(context.db, organizationId, userId);
+  const membership = await findMembership(context.db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const nested = query.nested ?? true;
   const page = context.cursors.request(`collections:${organizationId}:${nested ? 'all' : 'top'}`, query);
-  // Unrecorded: the clocks just read tick whenever the page, the count or the roles could differ.
-  return unrecorded(() => collectionsPage(context, organizationId, { userId, role: membership.role }, nested, page));
+  return collectionsPage(context, organizationId, { userId, role: membership.role }, nested, page);
 }
 
 async function collectionsPage(

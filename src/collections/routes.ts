@@ -13,6 +13,7 @@ import {
   transferCollection,
 } from './actions.js';
 import { CollectionSchema, CreateCollectionBody, ListCollectionsQuery, UpdateCollectionBody } from './schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const Collection = ref(CollectionSchema);
 
@@ -110,7 +111,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/collections',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.organization },
       schema: {
         operationId: 'listCollectionsInOrganizationById',
         tags: ['collections'],
@@ -130,7 +131,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/collections/:collectionId',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.collection },
       schema: {
         operationId: 'getCollectionById',
         tags: ['collections'],

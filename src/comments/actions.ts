@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { unrecorded } from '../db/read-recording.js';
 import { findNodeByKey, nodeText } from '../model/content/document/index.js';
 import type { Context } from '../model/context.js';
 import { findMembers } from '../model/people/member-queries.js';
 import { presentMember } from '../model/people/members.js';
 import type { Member } from '../model/people/schemas.js';
 import { emailVisibilityFor } from '../model/people/user-queries.js';
-import { spaceAsMember } from '../model/access/spaces.js';
 import { countCommenters, listCommenters, type CommenterRow } from './commenter-queries.js';
 import { bodyDocuments, readBody } from './documents.js';
 import { goneVersionIds, presentComments, presentFormerMember, usersOfComments } from './present.js';
@@ -19,8 +17,6 @@ import {
   deleteCommentRow,
   insertComment,
   listComments,
-  readThreadClocks,
-  spaceThreadClocksWithAccess,
   findComment,
   lockComment,
   moveThreadCounts,
@@ -48,7 +44,6 @@ import {
   currentTree,
   mayDelete,
   openThread,
-  threadOf,
   commentNotFound,
   requireCommenter,
   type OpenThread,
@@ -105,22 +100,6 @@ function countFromCounters(thread: OpenThread, status: 'open' | 'resolved' | und
   return status === 'open' ? counts.open : status === 'resolved' ? counts.total - counts.open : counts.total;
 }
 
-/**
- * The thread, opened as openThread does, with its clocks read (readThreadClocks)
- * so that its comments may be read unrecorded after it: for a space's own
- * thread, the clocks and the caller's access in one round trip.
- */
-async function openThreadByClocks(context: Context, locator: ThreadLocator, userId: string): Promise<OpenThread> {
-  if (locator.changeRequestId !== undefined) {
-    const thread = await openThread(context, locator, userId);
-    await readThreadClocks(context.db, thread.ids);
-    return thread;
-  }
-  const access = await spaceThreadClocksWithAccess(context.db, locator.spaceId, userId);
-  const { space, role } = await spaceAsMember(context, access, locator.spaceId, userId);
-  return threadOf(space, role, null);
-}
-
 /** A short, stable name for a list's filters, so that a cursor is only accepted by the list that made it. */
 function filtersKey(filters: CommentFilters): string {
   const text = JSON.stringify([filters.status ?? '', [...(filters.authors ?? [])].sort(), filters.pageId ?? '']);
@@ -141,22 +120,17 @@ export async function listThreadComments(
   };
   const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filters)}`;
   const page = context.cursors.request(list, query);
-  // A page of none reads no rows: the thread is opened without its clocks.
-  let thread = page.limit > 0 ? undefined : await openThread(context, locator, userId);
+  const thread = await openThread(context, locator, userId);
   const rows = await paginate(context.cursors, page, {
-    rows: async () => {
-      const { ids } = (thread = await openThreadByClocks(context, locator, userId));
-      // Unrecorded: the clocks just read tick whenever these rows could differ.
-      return unrecorded(() => listComments(context.db, page, ids, filters));
-    },
+    rows: () => listComments(context.db, page, thread.ids, filters),
     count: async () =>
       countedByCounters(filters)
-        ? countFromCounters(thread!, filters.status)
-        : countComments(context.db, thread!.ids, filters),
+        ? countFromCounters(thread, filters.status)
+        : countComments(context.db, thread.ids, filters),
     keyOf: (row) => ({ createdAt: row.posted_at, id: row.id }),
     toItem: (row) => row,
   });
-  return { ...rows, items: await showComments(context, thread!, rows.items, query.format, userId) };
+  return { ...rows, items: await showComments(context, thread, rows.items, query.format, userId) };
 }
 
 export async function getComment(
@@ -165,9 +139,8 @@ export async function getComment(
   locator: CommentLocator,
   format: BodyFormat,
 ): Promise<Comment> {
-  const thread = await openThreadByClocks(context, locator, userId);
-  // Unrecorded: the clocks just read tick whenever the comment could differ.
-  const row = await unrecorded(() => findComment(context.db, thread.ids, locator.commentId));
+  const thread = await openThread(context, locator, userId);
+  const row = await findComment(context.db, thread.ids, locator.commentId);
   if (!row) throw commentNotFound(thread);
   return (await showComments(context, thread, [row], format, userId))[0]!;
 }

@@ -1,5 +1,4 @@
 import { BadRequestError } from '../core/errors.js';
-import { unrecorded } from '../db/read-recording.js';
 import type { JSONDocument } from '../model/content/document/index.js';
 import type { Context } from '../model/context.js';
 import { storeBodyDocument, storedBodyDocuments, type BodyTable, type StoredBody } from './body-queries.js';
@@ -32,13 +31,10 @@ export async function bodyDocuments(
 ): Promise<Map<string, JSONDocument>> {
   const documents = new Map<string, JSONDocument>();
   if (rows.length === 0) return documents;
-  // Unrecorded: a body's document is made from the body, which the reads of its rows cover.
-  const jsonById = await unrecorded(() =>
-    storedBodyDocuments(
-      context.db,
-      table,
-      rows.map((row) => row.id),
-    ),
+  const jsonById = await storedBodyDocuments(
+    context.db,
+    table,
+    rows.map((row) => row.id),
   );
   for (const row of rows) {
     let json = jsonById.get(row.id) ?? null;

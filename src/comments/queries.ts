@@ -3,9 +3,6 @@ import type { Db } from '../db/database.js';
 import type { CommentRow, CommentsTable, CommentStatus, Database, PageVersionRow } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import type { StoredBody } from './body-queries.js';
-import { spaceAccessColumn } from '../model/access/space-queries.js';
-import { precompiled } from '../db/precompiled.js';
-import { commentThreadClock, profileClock, rosterClockOfSpace } from '../model/clocks.js';
 
 /** Where comments live: a space's own thread (changeRequestId null) or a change request's. */
 export interface Thread {
@@ -189,35 +186,6 @@ export function listComments(db: Db, request: PageRequest, thread: Thread, filte
   const { shape, args } = filterArgs(thread, filters);
   return commentPageFor(shape)(db, request, ...args);
 }
-
-/** The clocks of a thread's lists (src/model/clocks.ts): its comments, who is a member, people's profiles. */
-const clocksOf = (spaceId: string, threadKey: string) => [
-  commentThreadClock(spaceId, threadKey).as('thread_clock'),
-  rosterClockOfSpace(spaceId).as('roster_clock'),
-  profileClock().as('profile_clock'),
-];
-
-/** Reads the clocks of a thread (see clocksOf) whose space the caller was found in already. */
-export async function readThreadClocks(db: Db, thread: Thread): Promise<void> {
-  await threadClocks(db, thread.spaceId, threadKey(thread));
-}
-
-const threadClocks = precompiled((db, spaceId: string, threadKey: string) =>
-  db.selectNoFrom(clocksOf(spaceId, threadKey)),
-);
-
-/**
- * The clocks of a space's own thread (see clocksOf) with `userId`'s access
- * to the space (spaceAccessColumn), in one round trip: check the access
- * before reading the thread.
- */
-export async function spaceThreadClocksWithAccess(db: Db, spaceId: string, userId: string) {
-  return (await spaceThreadClocks(db, spaceId, userId))[0]!.space_access;
-}
-
-const spaceThreadClocks = precompiled((db, spaceId: string, userId: string) =>
-  db.selectNoFrom([...clocksOf(spaceId, ''), spaceAccessColumn(db, spaceId, userId).as('space_access')]),
-);
 
 export async function countComments(db: Db, thread: Thread, filters: CommentFilters): Promise<number> {
   const { shape, args } = filterArgs(thread, filters);

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox, type TSchema } from '@fastify/typ
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
 import { callerOf } from '../model/access/auth.js';
+import { versionOf } from '../model/cache-versions.js';
 import { MemberSchema } from '../model/people/schemas.js';
 import {
   deleteComment,
@@ -39,8 +40,8 @@ const SPACE_TAGS = ['space-comments'];
 const CHANGE_REQUEST_TAGS = ['change-requests'];
 
 const read = { scope: 'space:read' } as const;
-/** A read whose answer is made from its rows alone (answer-store.ts). */
-const replayableRead = { ...read, replayable: true } as const;
+/** A read of a thread, kept while the thread's version holds (src/core/http-cache.ts). */
+const threadRead = { ...read, cache: versionOf.commentThread } as const;
 const write = { scope: 'space:write' } as const;
 
 /*
@@ -49,7 +50,7 @@ const write = { scope: 'space:write' } as const;
  */
 
 const listCommentsOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
-  config: replayableRead,
+  config: threadRead,
   schema: {
     operationId,
     tags,
@@ -81,7 +82,7 @@ const postCommentOptions = <P extends TSchema>(params: P, operationId: string, t
 });
 
 const getCommentOptions = <P extends TSchema>(params: P, operationId: string, tags: string[]) => ({
-  config: replayableRead,
+  config: threadRead,
   schema: {
     operationId,
     tags,

@@ -39,6 +39,12 @@ export class ConflictError extends ApiError {
     super(409, message);
   }
 }
+/** A write's If-Match names an answer that is no longer the resource's: someone changed it since. */
+export class PreconditionFailedError extends ApiError {
+  constructor(message: string) {
+    super(412, message);
+  }
+}
 export class ServiceUnavailableError extends ApiError {
   constructor(message = 'The database is unavailable; try again shortly') {
     // When "shortly" is, for clients that wait as they are told.

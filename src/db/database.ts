@@ -2,7 +2,6 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { preparingPool } from './prepared-pool.js';
-import { recordingPool } from './read-recording.js';
 import type { Database } from './types.js';
 
 /** The database, or an open transaction: a Kysely `Transaction` is a `Kysely`, so queries taking a `Db` compose inside one. */
@@ -54,9 +53,7 @@ export function createDatabase(options: DatabaseOptions): Db {
   pool.on('error', onLost);
   pool.on('connect', (client) => client.on('error', onLost));
   return new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: recordingPool(options.preparedStatements === false ? pool : preparingPool(pool)),
-    }),
+    dialect: new PostgresDialect({ pool: options.preparedStatements === false ? pool : preparingPool(pool) }),
   });
 }
 

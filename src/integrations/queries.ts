@@ -1,7 +1,6 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
-import { unrecorded } from '../db/read-recording.js';
 import type { Database, IntegrationsTable, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { ORGANIZATION_COLUMNS, type OrganizationFields } from '../model/organizations/queries.js';
@@ -161,25 +160,6 @@ const allIntegrations = pageQuery(
 );
 
 /**
- * What a page of the list is made from besides the integrations and their
- * owners: the caller's memberships and their roles (which integrations they
- * may list, what they are to each owner, whether they are an admin of any
- * organization). Read with the catalog's clock (integration_catalog_clock),
- * which ticks with every change to any integration or to an organization
- * that owns one, and recorded for the answer store in the page's place.
- */
-const listClocks = precompiled((db, userId: string) =>
-  db.selectNoFrom((eb) => [
-    sql<string>`(select version from integration_catalog_clock)`.as('catalog_clock'),
-    sql<
-      string[] | null
-    >`(select array_agg(m.organization_id || ' ' || coalesce(m.role::text, '-') order by m.organization_id)
-      from organization_members m where m.user_id = ${userId} and not m.disabled)`.as('memberships'),
-    adminOfAnyColumn(eb, userId),
-  ]),
-);
-
-/**
  * A page of the integrations the caller may list, newest first, each row with
  * the count of all matches; their owners (findOwners); and whether the caller
  * is an admin of any organization (isAdminOfAnyOrganization).
@@ -190,13 +170,12 @@ export async function listIntegrations(
   userId: string,
   filters: IntegrationFilters,
 ): Promise<{ rows: ListedIntegration[]; owners: OwnerWithCaller[]; adminsAnOrganization: boolean }> {
-  const [clocks] = await listClocks(db, userId);
-  // Unrecorded: the clock and the memberships just read differ whenever the page or its owners could.
-  return unrecorded(async () => {
-    const rows = await integrationPage(db, page, userId, filters);
-    const owners = await findOwners(db, [...new Set(rows.map((row) => row.organization_id))], userId);
-    return { rows, owners, adminsAnOrganization: clocks?.admin === true };
-  });
+  const [adminsAnOrganization, rows] = await Promise.all([
+    isAdminOfAnyOrganization(db, userId),
+    integrationPage(db, page, userId, filters),
+  ]);
+  const owners = await findOwners(db, [...new Set(rows.map((row) => row.organization_id))], userId);
+  return { rows, owners, adminsAnOrganization };
 }
 
 async function integrationPage(
@@ -251,8 +230,7 @@ export async function findOwners(
     .execute();
 }
 
-// A yes or no rather than one of the organizations: which one a plan finds
-// first would change what a kept answer's reads return (answer-store.ts).
+// A yes or no, whichever organization a plan finds first.
 function adminOfAnyColumn(eb: ExpressionBuilder<Database, never>, userId: string) {
   return eb
     .exists(

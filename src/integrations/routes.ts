@@ -7,6 +7,7 @@ import { ImageDecoder } from './image-pool.js';
 import { installationRoutes } from './installation-routes.js';
 import { contentInstallationRoutes } from './content-installation-routes.js';
 import { IntegrationParams, IntegrationSchema, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Published images are decoded on threads of their own; they start when first needed.
@@ -20,7 +21,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/integrations',
     {
-      config: { scope: 'integration:read', replayable: true },
+      config: { scope: 'integration:read', cache: versionOf.integrations },
       schema: {
         operationId: 'listIntegrations',
         tags: ['integrations'],
@@ -39,7 +40,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/integrations/:integrationName',
     {
-      config: { scope: 'integration:read', replayable: true },
+      config: { scope: 'integration:read', cache: versionOf.integrations },
       schema: {
         operationId: 'getIntegrationByName',
         tags: ['integrations'],

@@ -3,13 +3,7 @@ import { SignJWT } from 'jose';
 import type { Db } from '../db/database.js';
 import { ConflictError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import {
-  findMembershipByClocks,
-  organizationRole,
-  requireOrganizationAdmin,
-  rosterRole,
-} from '../model/access/membership.js';
-import { unrecorded } from '../db/read-recording.js';
+import { findMembership, organizationRole, requireOrganizationAdmin, rosterRole } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
 import { presentMember } from '../model/people/members.js';
@@ -39,16 +33,13 @@ export async function listOrganizationMembers(
   const { role, search, sort = 'joinedAt' } = query;
   const filters = { role, search, sort };
   const page = context.cursors.request(`members:${organizationId}:${sort}:${role ?? ''}:${search ?? ''}`, query);
-  rosterRole(await findMembershipByClocks(context.db, organizationId, callerId));
-  // Unrecorded: the clocks just read tick whenever the page or the count could differ.
-  return unrecorded(() =>
-    paginate(context.cursors, page, {
-      rows: () => listMembers(context.db, page, organizationId, filters),
-      count: () => countMembers(context.db, organizationId, filters),
-      keyOf: (row) => ({ createdAt: sort === 'lastSeenAt' ? row.last_seen_at! : row.joined_at, id: row.user_id }),
-      toItem: (row) => presentMember(row, context.urls),
-    }),
-  );
+  rosterRole(await findMembership(context.db, organizationId, callerId));
+  return paginate(context.cursors, page, {
+    rows: () => listMembers(context.db, page, organizationId, filters),
+    count: () => countMembers(context.db, organizationId, filters),
+    keyOf: (row) => ({ createdAt: sort === 'lastSeenAt' ? row.last_seen_at! : row.joined_at, id: row.user_id }),
+    toItem: (row) => presentMember(row, context.urls),
+  });
 }
 
 export async function getMember(
@@ -57,9 +48,8 @@ export async function getMember(
   organizationId: string,
   userId: string,
 ): Promise<Member> {
-  rosterRole(await findMembershipByClocks(context.db, organizationId, callerId));
-  // Unrecorded: the clocks just read tick whenever the member could differ.
-  return presentMember(await unrecorded(() => memberOrNotFound(context.db, organizationId, userId)), context.urls);
+  rosterRole(await findMembership(context.db, organizationId, callerId));
+  return presentMember(await memberOrNotFound(context.db, organizationId, userId), context.urls);
 }
 
 /** Changes a member's role (admins); null makes them a guest. */

@@ -12,6 +12,7 @@ import {
   updateMember,
 } from './actions.js';
 import { ListMembersQuery, PingResponse, UpdateMemberBody } from './schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const Member = ref(MemberSchema);
 
@@ -19,7 +20,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'listMembersInOrganizationById',
         tags: ['members'],
@@ -40,7 +41,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members/:userId',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'getMemberInOrganizationById',
         tags: ['members'],

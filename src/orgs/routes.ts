@@ -16,6 +16,7 @@ import {
   OrganizationSchema,
   UpdateOrganizationBody,
 } from './schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const Organization = ref(OrganizationSchema);
 
@@ -23,7 +24,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs',
     {
-      config: { scope: 'organization:read', replayable: true },
+      config: { scope: 'organization:read', cache: versionOf.callerOrganizations },
       schema: {
         operationId: 'listOrganizationsForAuthenticatedUser',
         tags: ['organizations'],
@@ -65,7 +66,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId',
     {
-      config: { scope: 'organization:read', replayable: true },
+      config: { scope: 'organization:read', cache: versionOf.organization },
       schema: {
         operationId: 'getOrganizationById',
         tags: ['organizations'],

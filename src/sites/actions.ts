@@ -4,8 +4,7 @@ import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
-import { findMembershipByClocks, fullRoleOf, requireOrganizationAdmin } from '../model/access/membership.js';
-import { unrecorded } from '../db/read-recording.js';
+import { findMembership, fullRoleOf, requireOrganizationAdmin } from '../model/access/membership.js';
 import type { Context } from '../model/context.js';
 import { createSpace } from '../model/spaces/create.js';
 import type { Updateable } from 'kysely';
@@ -49,19 +48,16 @@ export async function listOrganizationSites(
     `sites:${organizationId}:${query.space ?? ''}:${query.title ?? ''}:${String(query.published ?? '')}:${(query.type ?? []).join(',')}`,
     query,
   );
-  fullRoleOf(await findMembershipByClocks(context.db, organizationId, userId), SITES_REFUSED);
-  // Unrecorded: the clocks just read tick whenever the page or the count could differ.
-  return unrecorded(() =>
-    paginate(context.cursors, page, {
-      rows: () =>
-        filtersSites(filters)
-          ? listSites(context.db, page, organizationId, filters)
-          : listAllSites(context.db, page, organizationId),
-      count: () => countSites(context.db, organizationId, filters),
-      keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-      toItem: (row) => presentSite(row, context.urls),
-    }),
-  );
+  fullRoleOf(await findMembership(context.db, organizationId, userId), SITES_REFUSED);
+  return paginate(context.cursors, page, {
+    rows: () =>
+      filtersSites(filters)
+        ? listSites(context.db, page, organizationId, filters)
+        : listAllSites(context.db, page, organizationId),
+    count: () => countSites(context.db, organizationId, filters),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => presentSite(row, context.urls),
+  });
 }
 
 /** Creates a site, publishing the given spaces at its root, or a new space made for it. */

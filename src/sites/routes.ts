@@ -24,6 +24,7 @@ import {
 import { sectionRoutes } from './section-routes.js';
 import { siteSpaceRoutes } from './site-space-routes.js';
 import { sortStructure } from './sort-actions.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const Site = ref(SiteSchema);
 
@@ -43,7 +44,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites',
     {
-      config: { scope: 'site:read', replayable: true },
+      config: { scope: 'site:read', cache: versionOf.organization },
       schema: {
         operationId: 'listSites',
         tags: ['sites'],
@@ -87,7 +88,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId',
     {
-      config: { scope: 'site:read', replayable: true },
+      config: { scope: 'site:read', cache: versionOf.organization },
       schema: {
         operationId: 'getSiteById',
         tags: ['sites'],

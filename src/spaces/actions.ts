@@ -1,16 +1,14 @@
 import type { Role, SpaceUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
-import { findVisibleCollectionByClocks } from '../model/access/collections.js';
+import { findVisibleCollection } from '../model/access/collections.js';
 import { checkPlacement, roleBeneath } from '../model/access/placement.js';
 import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
-import { findMembershipByClocks, rosterRole } from '../model/access/membership.js';
+import { findMembership, rosterRole } from '../model/access/membership.js';
 import { spaceRolesFor, type Member } from '../model/access/grants.js';
 import { roleAtLeast } from '../model/access/roles.js';
 import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
-import { readSpaceOrganizationClocks } from '../model/access/space-queries.js';
 import type { Context } from '../model/context.js';
-import { keepNot, unrecorded } from '../db/read-recording.js';
 import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
 import type { MoveBody } from '../model/hierarchy/schemas.js';
 import { memberOrNotFound } from '../model/people/member-queries.js';
@@ -60,12 +58,10 @@ export async function getSpace(
   spaceId: string,
   shareKey: string | undefined,
 ): Promise<Space> {
-  await readSpaceOrganizationClocks(context.db, spaceId);
-  // Unrecorded: the clocks just read tick whenever the space or the caller's access to it could differ.
-  const { space, role } = await unrecorded(() =>
-    findVisibleSpace(context, spaceId, userId, { deleted: 'allowed', ...(shareKey !== undefined ? { shareKey } : {}) }),
-  );
-  if (space.deleted_at) keepNot('a deleted space answers until its retention ends, whatever its rows');
+  const { space, role } = await findVisibleSpace(context, spaceId, userId, {
+    deleted: 'allowed',
+    ...(shareKey !== undefined ? { shareKey } : {}),
+  });
   const hasShareKey = shareKey !== undefined && shareKey === space.share_key;
   return presentSpace(space, role, context.urls, { hasShareKey });
 }
@@ -231,15 +227,12 @@ export async function listOrganizationSpaces(
   query: PageQuery,
 ): Promise<Page<Space>> {
   const page = context.cursors.request(`spaces:${organizationId}`, query);
-  const membership = await findMembershipByClocks(context.db, organizationId, userId);
+  const membership = await findMembership(context.db, organizationId, userId);
   if (!membership) throw new NotFoundError('No organization with this id is visible to you');
   const member = { userId, role: membership.role };
-  // Unrecorded: the clocks just read tick whenever the page, the count or the roles could differ.
-  return unrecorded(async () => {
-    const result = await spacesPageFor(context, organizationId, member, page);
-    const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
-    return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
-  });
+  const result = await spacesPageFor(context, organizationId, member, page);
+  const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
+  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }
 
 /**
@@ -252,20 +245,17 @@ export async function listCollectionSpaces(
   collectionId: string,
   query: PageQuery,
 ): Promise<Page<Space>> {
-  const { collection } = await findVisibleCollectionByClocks(context.db, collectionId, userId);
+  const { collection } = await findVisibleCollection(context.db, collectionId, userId);
   const page = context.cursors.request(`collection-spaces:${collectionId}`, query);
-  // Unrecorded: the clocks just read tick whenever the page, the count or the roles could differ.
-  return unrecorded(async () => {
-    const result = await paginate(context.cursors, page, {
-      rows: () => listSpacesInCollection(context.db, page, collectionId),
-      count: () => countSpacesInCollection(context.db, collectionId),
-      keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-      toItem: (row) => row,
-    });
-    const member = { userId, role: collection.member_role };
-    const roleOf = await spaceRolesFor(context.db, collection.organization_id, member, result.items);
-    return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
+  const result = await paginate(context.cursors, page, {
+    rows: () => listSpacesInCollection(context.db, page, collectionId),
+    count: () => countSpacesInCollection(context.db, collectionId),
+    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
+    toItem: (row) => row,
   });
+  const member = { userId, role: collection.member_role };
+  const roleOf = await spaceRolesFor(context.db, collection.organization_id, member, result.items);
+  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
 }
 
 /** The spaces a member can reach, with their role on each, as a caller who may see the roster sees them. */
@@ -276,26 +266,23 @@ export async function listMemberSpaces(
   memberId: string,
   query: PageQuery,
 ): Promise<Page<{ permission: Role; space: Space }>> {
-  const callerRole = rosterRole(await findMembershipByClocks(context.db, organizationId, callerId));
+  const callerRole = rosterRole(await findMembership(context.db, organizationId, callerId));
   const page = context.cursors.request(`member-spaces:${organizationId}:${memberId}`, query);
-  // Unrecorded: the clocks just read tick whenever the member, the page or the roles could differ.
-  return unrecorded(async () => {
-    const found = await memberOrNotFound(context.db, organizationId, memberId);
-    const member = { userId: memberId, role: found.role };
-    const result = await spacesPageFor(context, organizationId, member, page);
-    const [permissionOf, callerRoleOf] = await Promise.all([
-      spaceRolesFor(context.db, organizationId, member, result.items),
-      spaceRolesFor(context.db, organizationId, { userId: callerId, role: callerRole }, result.items),
-    ]);
-    return {
-      ...result,
-      items: result.items.map((row) => ({
-        // Every space of the page is one the member reaches.
-        permission: permissionOf(row)!,
-        space: presentSpace(row, callerRoleOf(row), context.urls),
-      })),
-    };
-  });
+  const found = await memberOrNotFound(context.db, organizationId, memberId);
+  const member = { userId: memberId, role: found.role };
+  const result = await spacesPageFor(context, organizationId, member, page);
+  const [permissionOf, callerRoleOf] = await Promise.all([
+    spaceRolesFor(context.db, organizationId, member, result.items),
+    spaceRolesFor(context.db, organizationId, { userId: callerId, role: callerRole }, result.items),
+  ]);
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      // Every space of the page is one the member reaches.
+      permission: permissionOf(row)!,
+      space: presentSpace(row, callerRoleOf(row), context.urls),
+    })),
+  };
 }
 
 /** A page of the live spaces the member sees: every one for a member with a role, those they reach for a guest. */

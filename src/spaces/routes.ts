@@ -30,6 +30,7 @@ import {
 } from './actions.js';
 import { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 import { SpaceSchema } from '../model/spaces/schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const Space = ref(SpaceSchema);
 
@@ -60,7 +61,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/spaces',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.organization },
       schema: {
         operationId: 'listSpacesInOrganizationById',
         tags: ['spaces'],
@@ -80,7 +81,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/collections/:collectionId/spaces',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.collection },
       schema: {
         operationId: 'listSpacesInCollectionById',
         tags: ['collections'],
@@ -100,7 +101,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId',
     {
-      config: { scope: 'space:read', replayable: true },
+      config: { scope: 'space:read', cache: versionOf.space },
       schema: {
         operationId: 'getSpaceById',
         tags: ['spaces'],
@@ -240,7 +241,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members/:userId/spaces',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'listSpacesForOrganizationMember',
         tags: ['members'],

@@ -25,6 +25,7 @@ import {
   TeamParams,
   UpdateTeamMembersBody,
 } from './schemas.js';
+import { versionOf } from '../model/cache-versions.js';
 
 const Team = ref(TeamSchema);
 const NoContent = { 204: Type.Null({ description: 'Done' }) };
@@ -33,7 +34,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/teams',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'listTeamsInOrganizationById',
         tags: ['teams'],
@@ -79,7 +80,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/teams/:teamId',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'getTeamInOrganizationById',
         tags: ['teams'],
@@ -140,7 +141,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/teams/:teamId/members',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'listTeamMembersInOrganizationById',
         tags: ['teams'],
@@ -233,7 +234,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members/:userId/teams',
     {
-      config: { scope: 'organization:members:read', replayable: true },
+      config: { scope: 'organization:members:read', cache: versionOf.organization },
       schema: {
         operationId: 'listTeamsForOrganizationMember',
         tags: ['members'],

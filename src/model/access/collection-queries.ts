@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { CollectionRow, Database, DefaultLevel, Role } from '../../db/types.js';
-import { organizationClock, profileClock } from '../clocks.js';
 import { walkUp } from '../hierarchy/walk.js';
 import { grantRolesOnChain } from './grants.js';
 
@@ -52,22 +51,3 @@ const withAccess = (db: Kysely<Database>, collectionId: string, userId: string) 
     .select(grantRolesOnChain(userId).as('grant_roles'))
     .where('c.id', '=', collectionId);
 const collectionWithAccess = precompiled(withAccess);
-
-/**
- * findCollectionWithAccess read with its organization's clock and the
- * profile clock (see findMembershipByClocks): what is read of the
- * organization after it may run unrecorded.
- */
-export async function findCollectionWithAccessByClocks(
-  db: Db,
-  collectionId: string,
-  userId: string,
-): Promise<CollectionWithAccess | undefined> {
-  return (await collectionWithAccessAndClocks(db, collectionId, userId))[0];
-}
-const collectionWithAccessAndClocks = precompiled((db, collectionId: string, userId: string) =>
-  withAccess(db, collectionId, userId).select([
-    organizationClock(sql.ref<string>('c.organization_id')).as('organization_clock'),
-    profileClock().as('profile_clock'),
-  ]),
-);

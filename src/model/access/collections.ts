@@ -3,11 +3,7 @@ import type { Role } from '../../db/types.js';
 import { contentRole } from './grants.js';
 import { NotFoundError } from '../../core/errors.js';
 import { roleAtLeast } from './roles.js';
-import {
-  findCollectionWithAccess,
-  findCollectionWithAccessByClocks,
-  type CollectionWithAccess,
-} from './collection-queries.js';
+import { findCollectionWithAccess, type CollectionWithAccess } from './collection-queries.js';
 
 /** The caller's role on a collection found with its access: from their membership, default levels and grants up the tree. */
 export function collectionRole(collection: CollectionWithAccess): Role | null {
@@ -22,11 +18,6 @@ export function collectionRole(collection: CollectionWithAccess): Role | null {
 /** The collection and the caller's role on it, or 404 when the caller may not see it. */
 export async function findVisibleCollection(db: Db, collectionId: string, userId: string) {
   return visible(await findCollectionWithAccess(db, collectionId, userId));
-}
-
-/** findVisibleCollection read with its organization's clocks (findCollectionWithAccessByClocks). */
-export async function findVisibleCollectionByClocks(db: Db, collectionId: string, userId: string) {
-  return visible(await findCollectionWithAccessByClocks(db, collectionId, userId));
 }
 
 function visible(collection: CollectionWithAccess | undefined) {

@@ -3,7 +3,6 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { DefaultLevel, Role } from '../../db/types.js';
 import { ForbiddenError, NotFoundError } from '../../core/errors.js';
-import { organizationClock, profileClock } from '../clocks.js';
 import { strongestRole } from './roles.js';
 
 /** What a user is to an organization: undefined when not an active member, role null for a guest. */
@@ -14,29 +13,6 @@ export async function findMembership(
 ): Promise<{ role: Role | null } | undefined> {
   return (await membership(db, organizationId, userId))[0];
 }
-
-/**
- * findMembership read with the organization's clock and the profile clock,
- * in one round trip: a list of the organization's rows read after it may
- * then run its rows unrecorded (`unrecorded`), since these clocks tick
- * whenever they could differ, and its kept answer is checked by this one
- * statement.
- */
-export async function findMembershipByClocks(
-  db: Db,
-  organizationId: string,
-  userId: string,
-): Promise<{ role: Role | null } | undefined> {
-  return (await membershipWithClocks(db, organizationId, userId))[0]!.caller ?? undefined;
-}
-
-const membershipWithClocks = precompiled((db, organizationId: string, userId: string) =>
-  db.selectNoFrom([
-    organizationClock(organizationId).as('organization_clock'),
-    profileClock().as('profile_clock'),
-    membershipColumn(organizationId, userId).as('caller'),
-  ]),
-);
 
 /** The caller's role in the organization (null for a guest); 404 when they are not a member. */
 export async function organizationRole(db: Db, organizationId: string, userId: string): Promise<Role | null> {

@@ -1,10 +1,9 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, DefaultLevel, Role, SpacesTable } from '../../db/types.js';
 import { walkUp } from '../hierarchy/walk.js';
 import { grantRolesOnSpace } from './grants.js';
-import { organizationClock, profileClock } from '../clocks.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SPACE_FIELDS = [
@@ -66,61 +65,3 @@ function spaceWithAccessQuery(db: Kysely<Database>, spaceId: string | Expression
     .select(grantRolesOnSpace(userId).as('grant_roles'))
     .where('s.id', '=', spaceId);
 }
-
-/** SpaceWithAccess as JSON: its times are strings. */
-type SpaceAccessJson = Omit<SpaceWithAccess, 'created_at' | 'updated_at' | 'deleted_at'> & {
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-};
-
-/** What spaceAccessColumn carries: SpaceAccessJson as JSON text. */
-export type SpaceAccessText = string & { readonly __spaceAccess: true };
-
-/**
- * The space with the caller's access as one JSON column of another query on
- * the space (SQL), so that reading something of a space and checking the
- * caller's access to it cost one round trip. Check it with the functions of
- * access/spaces.ts before using anything of the row.
- *
- * The column is text, not jsonb: a page of rows repeats it on every row, and
- * text is neither converted by PostgreSQL nor parsed by pg row by row; only
- * the row that is checked is parsed.
- */
-export function spaceAccessColumn(
-  db: Kysely<Database>,
-  spaceId: string | Expression<string>,
-  userId: string,
-): RawBuilder<SpaceAccessText | null> {
-  return sql<SpaceAccessText | null>`(select to_jsonb(a)::text from ${spaceWithAccessQuery(db, spaceId, userId)} a)`;
-}
-
-/** The space of a spaceAccessColumn, as findSpaceWithAccess gives it. */
-export function spaceFromAccessColumn(text: SpaceAccessText): SpaceWithAccess {
-  const json = JSON.parse(text) as SpaceAccessJson;
-  return {
-    ...json,
-    created_at: new Date(json.created_at),
-    updated_at: new Date(json.updated_at),
-    deleted_at: json.deleted_at === null ? null : new Date(json.deleted_at),
-  };
-}
-
-/**
- * The clocks of the space's organization (see findMembershipByClocks), found
- * by the space: read before the space and the caller's access to it, which
- * may then run unrecorded.
- */
-export async function readSpaceOrganizationClocks(db: Db, spaceId: string): Promise<void> {
-  await spaceOrganizationClocks(db, spaceId);
-}
-const spaceOrganizationClocks = precompiled((db, spaceId: string) =>
-  db
-    .selectFrom('spaces as s')
-    .where('s.id', '=', spaceId)
-    .select([
-      's.organization_id',
-      organizationClock(sql.ref<string>('s.organization_id')).as('organization_clock'),
-      profileClock().as('profile_clock'),
-    ]),
-);

@@ -3,12 +3,7 @@ import type { Role } from '../../db/types.js';
 import { contentRole } from './grants.js';
 import { roleAtLeast } from './roles.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.js';
-import {
-  findSpaceWithAccess,
-  spaceFromAccessColumn,
-  type SpaceAccessText,
-  type SpaceWithAccess,
-} from './space-queries.js';
+import { findSpaceWithAccess, type SpaceWithAccess } from './space-queries.js';
 import { type Context } from '../context.js';
 
 function sameSecret(given: string, expected: string): boolean {
@@ -122,21 +117,6 @@ function spaceFor(
     throw new ConflictError('The space is not deleted');
   }
   return { space, role };
-}
-
-/**
- * findSpaceAsMember for a query that read the space's access along with what
- * it came for (spaceAccessColumn): no round trip when it did, one when it
- * found nothing (a missing row says nothing about the space).
- */
-export async function spaceAsMember(
-  context: Context,
-  access: SpaceAccessText | null | undefined,
-  spaceId: string,
-  userId: string,
-) {
-  if (!access) return findSpaceAsMember(context, spaceId, userId);
-  return spaceFor(context, spaceFromAccessColumn(access), memberRole, undefined);
 }
 
 /**

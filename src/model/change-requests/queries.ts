@@ -2,9 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ChangeRequestStatus, Database } from '../../db/types.js';
 import { precompiled } from '../../db/precompiled.js';
-import { spaceAccessColumn, type SpaceAccessText } from '../access/space-queries.js';
 import { isMemberOf } from '../people/user-queries.js';
-import { changeRequestClock, profileClock, rosterClockOfSpace } from '../clocks.js';
 
 /** What presenting a change request needs: its row, its author, and whether the space moved on since its base. */
 export function changeRequestsWithContext(db: Kysely<Database>) {
@@ -114,26 +112,3 @@ export async function updateChangeRequestFields(
     .where('id', '=', changeRequestId)
     .execute();
 }
-
-/**
- * The clocks of a space's change requests (src/model/clocks.ts: its change
- * requests, who is a member, people's profiles) with `userId`'s access to the
- * space, which carries its head revision, in one round trip: read before the
- * change requests, which may then be read unrecorded. Check the access first.
- */
-export async function changeRequestClocksWithAccess(
-  db: Db,
-  spaceId: string,
-  userId: string,
-): Promise<SpaceAccessText | null> {
-  return (await changeRequestClocks(db, spaceId, userId))[0]!.space_access;
-}
-
-const changeRequestClocks = precompiled((db, spaceId: string, userId: string) =>
-  db.selectNoFrom([
-    changeRequestClock(spaceId).as('change_request_clock'),
-    rosterClockOfSpace(spaceId).as('roster_clock'),
-    profileClock().as('profile_clock'),
-    spaceAccessColumn(db, spaceId, userId).as('space_access'),
-  ]),
-);

@@ -1,5 +1,4 @@
 import { ApiError } from '../../core/errors.js';
-import { unrecorded } from '../../db/read-recording.js';
 import type { Db } from '../../db/database.js';
 import type { Urls } from '../../core/urls.js';
 import { WeightedLru } from '../../core/weighted-lru.js';
@@ -94,14 +93,14 @@ export class ContentStore {
 
   /** `db` is the transaction to read in, where a write needs the tree inside one. */
   tree(point: RevisionPoint, db: Db = this.db): Promise<ContentTree> {
-    return this.trees.getOrLoad(point.id, () => unrecorded(() => loadTree(db, point)));
+    return this.trees.getOrLoad(point.id, () => loadTree(db, point));
   }
 
   /** The markdown of each given page (empty for a page without a document), by document id. */
   async markdownOf<T extends DocumentHolder>(organizationId: string, pages: Iterable<T>): Promise<(page: T) => string> {
     const { found, missing } = cachedByDocument(this.markdown, pages);
     if (missing.length > 0) {
-      for (const [id, text] of await unrecorded(() => loadMarkdown(this.db, organizationId, missing))) {
+      for (const [id, text] of await loadMarkdown(this.db, organizationId, missing)) {
         this.markdown.set(id, text);
         found.set(id, text);
       }
@@ -117,7 +116,7 @@ export class ContentStore {
   async revision(spaceId: string, organizationId: string, revisionId: string): Promise<RevisionPoint | undefined> {
     const cached = this.revisions.get(revisionId);
     if (cached) return cached.spaceId === spaceId ? { ...cached, organizationId } : undefined;
-    const point = await unrecorded(() => findRevision(this.db, spaceId, revisionId));
+    const point = await findRevision(this.db, spaceId, revisionId);
     if (point) this.revisions.set(revisionId, point);
     return point && { ...point, organizationId };
   }
@@ -192,12 +191,12 @@ export class ContentStore {
     pages: Iterable<T>,
   ): Promise<(page: T) => JSONDocument> {
     const { found, missing } = cachedByDocument(this.documents, pages);
-    for (const [id, stored] of await unrecorded(() => loadDocuments(this.db, organizationId, missing))) {
+    for (const [id, stored] of await loadDocuments(this.db, organizationId, missing)) {
       let json = stored.documentJson;
       if (json === null) {
         json = await this.conversions.toDocumentJson(stored.markdown ?? '', `the markdown of document ${id}`);
         // Filling in what the row lacked changes nothing an answer shows.
-        await unrecorded(() => storeMissingDocument(this.db, organizationId, id, json!));
+        await storeMissingDocument(this.db, organizationId, id, json);
       }
       this.documents.set(id, json);
       found.set(id, json);
@@ -239,12 +238,12 @@ export class ContentStore {
     refused?: (documentId: string, error: ApiError) => void,
   ): Promise<Map<string, DocumentFacts>> {
     const found = new Map<string, DocumentFacts>();
-    for (const [id, stored] of await unrecorded(() => loadFacts(this.db, organizationId, documentIds))) {
+    for (const [id, stored] of await loadFacts(this.db, organizationId, documentIds)) {
       let facts = stored.facts;
       if (facts === null) {
         try {
           const made = await this.conversions.toStoredDocument(stored.markdown ?? '', `the markdown of document ${id}`);
-          await unrecorded(() => storeMissingFacts(this.db, organizationId, id, made));
+          await storeMissingFacts(this.db, organizationId, id, made);
           facts = made.facts;
         } catch (error) {
           if (!refused || !(error instanceof ApiError)) throw error;
@@ -265,7 +264,7 @@ export class ContentStore {
 
   /** The reusable contents of a revision, by id; `db` as for `tree`. */
   reusableContents(point: RevisionPoint, db: Db = this.db): Promise<ReusableContents> {
-    return this.reusableContentSets.getOrLoad(point.id, () => unrecorded(() => loadReusableContents(db, point)));
+    return this.reusableContentSets.getOrLoad(point.id, () => loadReusableContents(db, point));
   }
 
   /** Keeps the reusable contents of a revision just written. */

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { customPlan } from '../src/db/prepared-pool.js';
-import { digestStatement, joinedDigests, ReadRecording, recordReads, unrecorded } from '../src/db/read-recording.js';
 import { testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 
@@ -33,121 +30,9 @@ async function write(account: Account, method: Method, url: string, payload?: ob
   return res.body ? res.json() : undefined;
 }
 
-const stats = () => t.app.answerStore.stats();
+const stats = () => t.app.httpCache.stats();
 
-describe('recorded reads', () => {
-  it('are digested by PostgreSQL, and checked again by statements that find a change in any of them', async () => {
-    const o = await t.factory.team(['read']);
-    const recording = new ReadRecording();
-    const [spaces, members] = await recordReads(recording, async () => {
-      const first = await t.db
-        .selectFrom('organizations')
-        .select(['id', 'title'])
-        .where('id', '=', o.organization.id)
-        .execute();
-      const second = await t.db
-        .selectFrom('organization_members')
-        .select(['user_id', 'role'])
-        .where('organization_id', '=', o.organization.id)
-        .orderBy('user_id')
-        .execute();
-      return [first, second];
-    });
-    recording.close();
-    // The rows are handed on as the statements return them, without the columns the recording adds.
-    expect(spaces).toEqual([{ id: o.organization.id, title: o.organization.title }]);
-    expect(members).toHaveLength(2);
-    expect(Object.keys(members[0]!).sort()).toEqual(['role', 'user_id']);
-    expect(recording.spoiled).toBeUndefined();
-    expect(recording.reads).toHaveLength(2);
-
-    const run = async () => {
-      const digests = await Promise.all(
-        recording.reads.map(async (read) => {
-          const { text, values } = digestStatement(read);
-          const { rows } = await t.db.executeQuery<{ digest: string }>(CompiledQuery.raw(text, [...values]));
-          return rows[0]!.digest;
-        }),
-      );
-      return digests.join(' ');
-    };
-    expect(await run()).toBe(joinedDigests(recording.reads));
-    // A row of the second statement changes, then changes back.
-    const setRole = (role: 'edit' | 'read') =>
-      t.db
-        .updateTable('organization_members')
-        .set({ role })
-        .where('organization_id', '=', o.organization.id)
-        .where('user_id', '=', o.member('read').user.id)
-        .execute();
-    await setRole('edit');
-    expect(await run()).not.toBe(joinedDigests(recording.reads));
-    await setRole('read');
-    expect(await run()).toBe(joinedDigests(recording.reads));
-  });
-
-  it('digest rows in their order where the statement orders them, and as a set where it does not', async () => {
-    const digestOf = async (text: string) => {
-      const statement = digestStatement({ text, values: [], digest: '' });
-      const { rows } = await t.db.executeQuery<{ digest: string }>(CompiledQuery.raw(statement.text, []));
-      return rows[0]!.digest;
-    };
-    const [forward, backward] = ['(1, 2), (3, 4)', '(3, 4), (1, 2)'].map(
-      (rows) => `select a, b from (values ${rows}) v(a, b)`,
-    );
-    // A plan may hand the rows of an unordered statement in any order.
-    expect(await digestOf(forward!)).toBe(await digestOf(backward!));
-    expect(await digestOf(`${forward} order by a`)).not.toBe(await digestOf(`${forward} order by a desc`));
-    expect(await digestOf(forward!)).not.toBe(await digestOf(`select a, b from (values (1, 2), (3, 5)) v(a, b)`));
-  });
-
-  it('are spoiled by a write, a transaction or a lock, leave out what runs unrecorded, and stop at the recording’s close', async () => {
-    const o = await t.factory.team();
-    const cases: Array<[string, () => Promise<unknown>]> = [
-      [
-        'a write',
-        () => t.db.updateTable('organizations').set({ title: 'Renamed' }).where('id', '=', o.organization.id).execute(),
-      ],
-      [
-        'a transaction',
-        () => t.db.transaction().execute((tx) => tx.selectFrom('organizations').select('id').execute()),
-      ],
-      [
-        'a read planned for its values',
-        () => t.db.selectFrom('organizations').select('id').modifyEnd(customPlan).execute(),
-      ],
-      [
-        'a lock',
-        () => t.db.selectFrom('organizations').select('id').where('id', '=', o.organization.id).forUpdate().execute(),
-      ],
-    ];
-    for (const [what, work] of cases) {
-      const recording = new ReadRecording();
-      await recordReads(recording, work);
-      expect(recording.spoiled, what).toBeDefined();
-    }
-    // Reads of what never changes are left out, and so is what they write.
-    const outside = new ReadRecording();
-    await recordReads(outside, () =>
-      unrecorded(async () => {
-        await t.db.selectFrom('organizations').select('id').execute();
-        await t.db.updateTable('organizations').set({ title: 'Again' }).where('id', '=', o.organization.id).execute();
-      }),
-    );
-    expect(outside.reads).toEqual([]);
-    expect(outside.spoiled).toBeUndefined();
-
-    const closed = new ReadRecording();
-    await recordReads(closed, async () => {
-      closed.close();
-      await t.db.selectFrom('organizations').select('id').execute();
-    });
-    expect(closed.reads).toEqual([]);
-    expect(closed.spoiled).toBeUndefined();
-  });
-});
-
-describe('the answer store', () => {
+describe('kept answers', () => {
   it('serves a list again while its rows are unchanged, and shows at once a change made elsewhere', async () => {
     const o = await t.factory.team(['read']);
     const url = `/v1/orgs/${o.organization.id}/spaces`;
@@ -233,7 +118,7 @@ describe('the answer store', () => {
     expect(changed.headers.etag).not.toBe(etag);
   });
 
-  it('keeps no refusal and no answer of another token or scope, and keeps a search its clocks check', async () => {
+  it('keeps no refusal and no answer of another token or scope, and keeps a search its version checks', async () => {
     const o = await t.factory.team();
     const outsider = await t.factory.account();
     const url = `/v1/orgs/${o.organization.id}/members`;
@@ -241,7 +126,7 @@ describe('the answer store', () => {
     expect((await send(t.app, outsider, 'GET', url)).statusCode).toBe(404);
     expect(stats().entries).toBe(before);
 
-    // Planned for its values on every call, a search of members is checked by the organization's clocks, not run again.
+    // A search of members is served again while the organization's version holds, not run again.
     const searched = stats().hits;
     for (const round of [1, 2]) {
       expect((await send(t.app, o.admin, 'GET', `${url}?search=a`)).statusCode, `round ${round}`).toBe(200);
@@ -365,9 +250,8 @@ describe('the answer store', () => {
                 expect(`${got.statusCode} ${got.body}`, `${label}, ${url}, round ${round}`).toBe(
                   `${expected.statusCode} ${expected.body}`,
                 );
-                // Nothing changed since the first: its reads return what they did (none returns
-                // rows in an order, or a row among several, that a plan may choose).
-                // A deleted space is not kept: it answers its admins until its retention ends, whatever its rows.
+                // Nothing changed since the first: the version is the same and the answer is served again.
+                // A deleted space is not kept (its version is null): it answers its admins until its retention ends.
                 const kept = !trashed.some((id) => url === `/v1/spaces/${id}`);
                 if (round === 2 && got.statusCode === 200)
                   expect(stats().hits, `${label}, ${url}: kept`).toBe(hits + (kept ? 1 : 0));
@@ -570,4 +454,118 @@ describe('the answer store', () => {
       { seed: 20261124, numRuns: 2, endOnFailure: true },
     );
   }, 240_000);
+});
+
+describe('conditional requests', () => {
+  it('gives every JSON answer to a GET a strong ETag and a 304 to a client that holds it, but keeps only answers of a route with a version', async () => {
+    const o = await t.factory.team();
+    const before = stats();
+    const first = await send(t.app, o.admin, 'GET', '/v1/user');
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const held = await t.app.inject({
+      method: 'GET',
+      url: '/v1/user',
+      headers: { ...o.admin.headers, 'if-none-match': etag },
+    });
+    expect(held.statusCode).toBe(304);
+    expect(held.body).toBe('');
+    // GET /v1/user declares no version: it ran its handler each time and nothing was kept.
+    expect(stats().entries).toBe(before.entries);
+    expect(stats().hits).toBe(before.hits);
+    // The same bytes from an instance that keeps nothing: the same tag.
+    expect((await send(plain, o.admin, 'GET', '/v1/user')).headers.etag).toBe(etag);
+  });
+
+  it('writes with If-Match only while the resource is as the caller read it, and refuses with 412 once it changed', async () => {
+    const o = await t.factory.team(['edit']);
+    const space = await write(o.admin, 'POST', `/v1/orgs/${o.organization.id}/spaces`, { title: 'Shared' });
+    const url = `/v1/spaces/${space.id}`;
+    const etagFor = async (account: Account) => (await send(t.app, account, 'GET', url)).headers.etag as string;
+    // Each caller's answer is their own (it carries their permissions): so is its tag.
+    const [adminTag, editorTag] = [await etagFor(o.admin), await etagFor(o.member('edit'))];
+    expect(adminTag).toMatch(/^"[\w-]{27}"$/);
+    expect(editorTag).not.toBe(adminTag);
+
+    const patch = (account: Account, title: string, ifMatch: string) =>
+      t.app.inject({ method: 'PATCH', url, headers: { ...account.headers, 'if-match': ifMatch }, payload: { title } });
+    const written = await patch(o.admin, 'First edit', adminTag);
+    expect(written.statusCode, written.body).toBe(200);
+    expect(written.json().title).toBe('First edit');
+
+    // The editor read the space before that edit: refused, and nothing changes.
+    const stale = await patch(o.member('edit'), 'Second edit', editorTag);
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json()).toEqual({ error: { code: 412, message: expect.stringContaining('changed since') } });
+    const stored = await t.db.selectFrom('spaces').select('title').where('id', '=', space.id).executeTakeFirstOrThrow();
+    expect(stored.title).toBe('First edit');
+    // The admin's own tag of before is stale too.
+    expect((await patch(o.admin, 'Again', adminTag)).statusCode).toBe(412);
+
+    // With the new tag (or *, the resource as it is), the write goes through; a weak tag never matches.
+    const fresh = await etagFor(o.member('edit'));
+    expect((await patch(o.member('edit'), 'Weak', `W/${fresh}`)).statusCode).toBe(412);
+    expect((await patch(o.member('edit'), 'Second edit', `"other", ${fresh}`)).statusCode).toBe(200);
+    expect((await patch(o.admin, 'Any', '*')).statusCode).toBe(200);
+    // Without If-Match, a write is not conditional.
+    expect(
+      (await t.app.inject({ method: 'PATCH', url, headers: o.admin.headers, payload: { title: 'Plain' } })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses If-Match where the caller has no current answer: a resource they cannot see, or a path with no GET', async () => {
+    const o = await t.factory.team();
+    const outsider = await t.factory.account();
+    const space = await write(o.admin, 'POST', `/v1/orgs/${o.organization.id}/spaces`, { title: 'Kept' });
+    const refused = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${space.id}`,
+      headers: { ...outsider.headers, 'if-match': '*' },
+      payload: { title: 'Taken' },
+    });
+    expect(refused.statusCode).toBe(412);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/move`,
+      headers: { ...o.admin.headers, 'if-match': '*' },
+      payload: { parent: null },
+    });
+    expect(moved.statusCode).toBe(412);
+    const stored = await t.db.selectFrom('spaces').select('title').where('id', '=', space.id).executeTakeFirstOrThrow();
+    expect(stored.title).toBe('Kept');
+  });
+
+  it('lets one of two editors who read the same answer write, and gives the other a 412, when they write at once', async () => {
+    const o = await t.factory.team(['edit']);
+    const space = await write(o.admin, 'POST', `/v1/orgs/${o.organization.id}/spaces`, { title: 'Raced' });
+    const url = `/v1/spaces/${space.id}`;
+    for (let round = 0; round < 5; round++) {
+      const etag = (await send(t.app, o.admin, 'GET', url)).headers.etag as string;
+      // Through two instances, as behind a load balancer: the lock is the database's.
+      const results = await Promise.all(
+        (
+          [
+            [t.app, o.admin],
+            [plain, o.member('edit')],
+          ] as const
+        ).map(([app, account], i) =>
+          app.inject({
+            method: 'PATCH',
+            url,
+            headers: { ...account.headers, 'if-match': etag },
+            payload: { title: `Round ${round} by ${i}` },
+          }),
+        ),
+      );
+      expect(results.map((res) => res.statusCode).sort()).toEqual([200, 412]);
+      const winner = results.find((res) => res.statusCode === 200)!.json().title;
+      const stored = await t.db
+        .selectFrom('spaces')
+        .select('title')
+        .where('id', '=', space.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.title).toBe(winner);
+    }
+  });
 });

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+
+/** The strong validator of an answer's bytes: the same bytes, the same tag, on every instance. */
+export const etagOf = (payload: string | Buffer): string =>
+  `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+
+/**
+ * Whether an If-None-Match header names `etag` (or is `*`). Weak comparison
+ * (RFC 9110, 13.1.2): a weak tag matches by its opaque part.
+ */
+export function noneMatchHolds(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
+
+/**
+ * Whether an If-Match header names `etag` (or is `*` and there is a current
+ * answer). Strong comparison (RFC 9110, 13.1.1): a weak tag never matches.
+ */
+export function matchHolds(header: string, etag: string | undefined): boolean {
+  if (etag === undefined) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag;
+  });
+}

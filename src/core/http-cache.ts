@@ -1,0 +1,252 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { PreconditionFailedError } from './errors.js';
+import { etagOf, matchHolds, noneMatchHolds } from './etags.js';
+import { WeightedLru } from './weighted-lru.js';
+
+/**
+ * What a GET route's answer depends on, read in one statement before its
+ * handler runs: a text that changes whenever the answer could (clocks the
+ * database ticks, the caller's membership), or null when the answer may not be
+ * kept at all (it depends on the time). The same version, the same answer.
+ */
+export type CacheVersion = (db: Db, request: FastifyRequest) => Promise<string | null>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The version this GET route's answer depends on (see CacheVersion): its
+     * answers are then kept and served again while the version holds. A route
+     * that declares none is never kept.
+     */
+    cache?: CacheVersion;
+  }
+  interface FastifyInstance {
+    httpCache: {
+      /** Its entries and weight now, its bound, and how many answers it served, made, and left to their handler: for monitoring. */
+      stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number; skipped: number };
+      /** Drops every kept answer (they are made again as requests come). */
+      clear(): void;
+    };
+  }
+}
+
+export interface HttpCacheOptions {
+  db: Db;
+  /** The most bytes of answers kept; 0 keeps none (ETags, 304 and 412 still work). */
+  capacityBytes: number;
+}
+
+/** An answer kept with the version it was made at. */
+interface KeptAnswer {
+  payload: Buffer;
+  /** Headers the handler set, beyond those every reply gets. */
+  headers: Record<string, string>;
+  version: string;
+  etag: string;
+  /** How many answers in a row for this key were outdated by the time they were asked for again. */
+  outdated: number;
+  /** Requests left to answer without reading the version (see `SKIPS_AFTER`). */
+  skips: number;
+}
+
+/**
+ * After its answers were outdated this many times in a row, a key's next
+ * requests go straight to the handler (2, 4 … up to 64 of them), and the one
+ * after reads the version again: a list that changes before every read does
+ * not pay for a version read and a copy of its bytes on each request.
+ */
+const SKIPS_AFTER = 2;
+const MAX_SKIPS = 64;
+const skipsFor = (outdated: number) => (outdated < SKIPS_AFTER ? 0 : Math.min(2 ** (outdated - 1), MAX_SKIPS));
+const ENTRY_WEIGHT = 512;
+const weigh = (answer: KeptAnswer) => answer.payload.length + answer.version.length + ENTRY_WEIGHT;
+
+/**
+ * Conditional writes that may hold a connection at once: each holds one for
+ * its resource's lock while it reads the current answer and writes with
+ * others, so that they can never take the whole pool.
+ */
+const CONDITIONAL_WRITE_LANES = 4;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+type Handler = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * HTTP caching at the edge, as one contract that actions never see:
+ * - every JSON answer to a GET carries a strong ETag of its bytes, and
+ *   If-None-Match naming it gets a 304;
+ * - a GET route that declares `config.cache` (its version) has its answers
+ *   kept per caller and URL, and served again, or answered 304, without its
+ *   handler while the version, read in one statement, is the one they were
+ *   made at;
+ * - a write with If-Match runs only while the resource's current answer
+ *   (a GET of the same path, as the same caller) still has that ETag, and is
+ *   refused with 412 otherwise. Conditional writes of one path wait for each
+ *   other across instances (an advisory lock), so that of two editors who
+ *   read the same answer, one writes and the other gets the 412.
+ *
+ * Kept answers are per token and URL: the caller is part of what the answer
+ * shows (their membership, their role), and the token's scopes were checked
+ * before the handler. The version is read before the handler: a change that
+ * lands between the two makes the kept answer newer than its version, never
+ * older, and the next request reads a new version.
+ */
+export const httpCachePlugin = fp<HttpCacheOptions>(
+  async (app: FastifyInstance, { db, capacityBytes }) => {
+    const store = new WeightedLru<string, KeptAnswer>(capacityBytes, weigh);
+    let hits = 0;
+    let misses = 0;
+    let skipped = 0;
+    app.decorate('httpCache', {
+      stats: () => ({ entries: store.size, bytes: store.weight, maxBytes: capacityBytes, hits, misses, skipped }),
+      clear: () => store.clear(),
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+      const etag = etagOf(payload);
+      void reply.header('etag', etag);
+      if (!noneMatchHolds(request.headers['if-none-match'], etag)) return payload;
+      void reply.code(304);
+      return '';
+    });
+
+    const readVersion = async (version: CacheVersion, request: FastifyRequest): Promise<string | null> => {
+      try {
+        return await version(db, request);
+      } catch (error) {
+        request.log.warn({ err: error }, 'The version of a kept answer could not be read; its handler answers');
+        return null;
+      }
+    };
+
+    const keeping = (route: RouteOptions, cache: CacheVersion): Handler => {
+      const handler = route.handler as Handler;
+      return async function kept(this: FastifyInstance, request, reply) {
+        const caller = request.caller;
+        if (request.method !== 'GET' || !caller || capacityBytes === 0) return handler.call(this, request, reply);
+        const key = [
+          caller.tokenId,
+          caller.userId,
+          caller.email,
+          caller.displayName,
+          caller.photoUrl,
+          caller.scopes?.join(' '),
+          request.url,
+        ].join('\n');
+
+        const entry = store.get(key);
+        if (entry && entry.skips > 0) {
+          entry.skips--;
+          skipped++;
+          return handler.call(this, request, reply);
+        }
+        const version = await readVersion(cache, request);
+        if (version === null) {
+          if (entry) store.delete(key);
+          return handler.call(this, request, reply);
+        }
+        if (entry?.version === version) {
+          hits++;
+          entry.outdated = 0;
+          return answer(request, reply, entry);
+        }
+        misses++;
+        const outdated = entry ? entry.outdated + 1 : 0;
+        const before = new Set(Object.keys(reply.getHeaders()));
+        const result = await handler.call(this, request, reply);
+        if (result === undefined || result === reply || reply.sent || reply.statusCode !== 200) {
+          if (entry) store.delete(key);
+          return result;
+        }
+        const serialized = reply.serialize(result) as string | Buffer;
+        const payload = typeof serialized === 'string' ? Buffer.from(serialized) : serialized;
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (!before.has(name) && name !== 'content-type' && typeof value === 'string') headers[name] = value;
+        }
+        const made: KeptAnswer = {
+          payload,
+          headers,
+          version,
+          etag: etagOf(payload),
+          outdated,
+          skips: skipsFor(outdated),
+        };
+        store.set(key, made);
+        return answer(request, reply, made);
+      };
+    };
+
+    let lanes = CONDITIONAL_WRITE_LANES;
+    const waiting: Array<() => void> = [];
+    const lane = async <T>(work: () => Promise<T>): Promise<T> => {
+      if (lanes === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      else lanes--;
+      try {
+        return await work();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else lanes++;
+      }
+    };
+
+    /** The ETag of the path's current answer to the caller of `request`, or undefined when it has none. */
+    const currentEtag = async (request: FastifyRequest): Promise<string | undefined> => {
+      const path = request.url.split('?', 1)[0]!;
+      const headers: Record<string, string> = {};
+      for (const name of ['authorization', 'cookie'] as const) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      const current = await app.inject({ method: 'GET', url: path, headers });
+      const etag = current.headers.etag;
+      return current.statusCode === 200 && typeof etag === 'string' ? etag : undefined;
+    };
+
+    const conditional = (route: RouteOptions): Handler => {
+      const handler = route.handler as Handler;
+      return async function conditionalWrite(this: FastifyInstance, request, reply) {
+        const condition = request.headers['if-match'];
+        if (typeof condition !== 'string' || !request.caller) return handler.call(this, request, reply);
+        const path = request.url.split('?', 1)[0]!;
+        return lane(() =>
+          db.connection().execute(async (connection) => {
+            await sql`select pg_advisory_lock(hashtextextended(${`if-match ${path}`}, 0))`.execute(connection);
+            try {
+              if (!matchHolds(condition, await currentEtag(request)))
+                throw new PreconditionFailedError(
+                  'The resource changed since the answer whose ETag is in If-Match: read it again, then write',
+                );
+              return await handler.call(this, request, reply);
+            } finally {
+              await sql`select pg_advisory_unlock(hashtextextended(${`if-match ${path}`}, 0))`.execute(connection);
+            }
+          }),
+        );
+      };
+    };
+
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (route.config?.cache && methods.includes('GET')) route.handler = keeping(route, route.config.cache);
+      else if (methods.some((method) => WRITES.has(method))) route.handler = conditional(route);
+    });
+  },
+  { name: 'http-cache' },
+);
+
+/** Sends a kept answer, or 304 to a client that holds it already (its ETag in If-None-Match). */
+function answer(request: FastifyRequest, reply: FastifyReply, kept: KeptAnswer) {
+  void reply.headers(kept.headers).header('etag', kept.etag);
+  if (noneMatchHolds(request.headers['if-none-match'], kept.etag)) return reply.code(304).send();
+  return reply.type(JSON_TYPE).send(kept.payload);
+}
