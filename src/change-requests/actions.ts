@@ -137,7 +137,11 @@ export async function updateChangeRequest(
     // key-share lock upgraded there could deadlock with another change request's update.
     const { changeRequest: locked } = await lockSpaceThenChangeRequest(tx, space.id, id, 'update');
     if (locked.status === 'merged') throw new ConflictError('The change request is merged; it can no longer change');
-    await updateChangeRequestFields(tx, id, { subject, status, updatedAt: context.clock.now() });
+    await updateChangeRequestFields(tx, { organizationId: space.organization_id, spaceId: space.id }, id, {
+      subject,
+      status,
+      updatedAt: context.clock.now(),
+    });
     if (status !== undefined) await moveStatusCounters(tx, space.id, locked.status, status);
   });
   return presentOne(context, space, id, userId);

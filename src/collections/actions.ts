@@ -61,7 +61,7 @@ export async function editCollection(
   if (body.title !== undefined) changes.title = body.title;
   if (body.description !== undefined) changes.description = body.description || null;
   if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
-  const updated = await updateCollection(context.db, collection.id, changes);
+  const updated = await updateCollection(context.db, collection.organization_id, collection.id, changes);
 
   // A new default level can change the caller's role; read it back with the chain.
   const { role: newRole } = await findVisibleCollection(context.db, updated.id, userId);
@@ -101,7 +101,11 @@ export async function moveCollection(
       destination,
       body.position,
     );
-    await updateCollection(tx, collection.id, { parent_id: destination, position, updated_at: context.clock.now() });
+    await updateCollection(tx, collection.organization_id, collection.id, {
+      parent_id: destination,
+      position,
+      updated_at: context.clock.now(),
+    });
   });
   const moved = await findVisibleCollection(context.db, collection.id, userId);
   return presentCollection(moved.collection, moved.role, context.urls);
@@ -123,7 +127,7 @@ export async function transferCollection(
   await context.db.transaction().execute(async (tx) => {
     await dropGrantsThatStay(tx, { collectionId: collection.id }, organizationId);
     // Sub-collections, spaces and grants follow through their foreign keys: ON UPDATE CASCADE.
-    await updateCollection(tx, collection.id, {
+    await updateCollection(tx, collection.organization_id, collection.id, {
       organization_id: organizationId,
       parent_id: null,
       position: nextPosition(organizationId, null),

@@ -33,14 +33,17 @@ export async function createCollection(db: Db, clock: Clock, input: NewCollectio
     .executeTakeFirstOrThrow();
 }
 
+/** `organizationId`: the organization the collection is in before the change (a transfer changes it). */
 export async function updateCollection(
   db: Db,
+  organizationId: string,
   collectionId: string,
   changes: UpdateObject<Database, 'collections'>,
 ): Promise<CollectionFields> {
   return db
     .updateTable('collections')
     .set(changes)
+    .where('organization_id', '=', organizationId)
     .where('id', '=', collectionId)
     .returning(COLLECTION_FIELDS)
     .executeTakeFirstOrThrow();

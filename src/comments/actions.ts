@@ -260,7 +260,7 @@ export async function deleteComment(context: Context, userId: string, locator: C
   }
   requireCommenter(thread, 'Deleting a comment');
   await context.db.transaction().execute(async (tx) => {
-    const deleted = await deleteCommentRow(tx, comment.id);
+    const deleted = await deleteCommentRow(tx, thread.ids, comment.id);
     if (!deleted) throw new NotFoundError('No comment with this id in the thread');
     await moveThreadCounts(tx, thread.ids, deleted.status === 'open' ? -1 : 0, -1);
   });

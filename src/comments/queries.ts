@@ -291,8 +291,18 @@ export async function reopenComment(db: Db, commentId: string): Promise<void> {
 }
 
 /** Deletes a comment (its replies and reactions go with it); the status it had, or undefined when it was gone. */
-export async function deleteCommentRow(db: Db, commentId: string): Promise<{ status: CommentStatus } | undefined> {
-  return db.deleteFrom('comments').where('id', '=', commentId).returning('status').executeTakeFirst();
+export async function deleteCommentRow(
+  db: Db,
+  thread: Thread,
+  commentId: string,
+): Promise<{ status: CommentStatus } | undefined> {
+  return db
+    .deleteFrom('comments')
+    .where('organization_id', '=', thread.organizationId)
+    .where('space_id', '=', thread.spaceId)
+    .where('id', '=', commentId)
+    .returning('status')
+    .executeTakeFirst();
 }
 
 /**

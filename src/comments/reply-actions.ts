@@ -170,7 +170,7 @@ export async function deleteReply(context: Context, userId: string, locator: Rep
   await context.db.transaction().execute(async (tx) => {
     // Comment, then reply, as every change to a reply locks them, so that none deadlock.
     await lockComment(tx, reply.comment_id);
-    const deleted = await deleteReplyRow(tx, reply.id);
+    const deleted = await deleteReplyRow(tx, thread.ids, reply.id);
     if (!deleted) throw new NotFoundError('No reply with this id to the comment');
     await moveRepliesCount(tx, reply.comment_id, -1);
   });

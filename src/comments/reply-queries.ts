@@ -64,8 +64,18 @@ export async function setReplyBody(db: Db, replyId: string, body: StoredBody, no
 }
 
 /** Deletes a reply (its reactions go with it); undefined when it was gone. */
-export async function deleteReplyRow(db: Db, replyId: string): Promise<{ comment_id: string } | undefined> {
-  return db.deleteFrom('comment_replies').where('id', '=', replyId).returning('comment_id').executeTakeFirst();
+export async function deleteReplyRow(
+  db: Db,
+  thread: { organizationId: string; spaceId: string },
+  replyId: string,
+): Promise<{ comment_id: string } | undefined> {
+  return db
+    .deleteFrom('comment_replies')
+    .where('organization_id', '=', thread.organizationId)
+    .where('space_id', '=', thread.spaceId)
+    .where('id', '=', replyId)
+    .returning('comment_id')
+    .executeTakeFirst();
 }
 
 /** Moves the count of a comment's replies, kept with every reply posted or deleted. */

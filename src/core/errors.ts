@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { NoResultError } from 'kysely';
 import { describeValidation } from './validation-messages.js';
 
 /** An error whose status and message are fit to show to the caller. */
@@ -99,6 +100,10 @@ export function toApiError(error: FastifyError | Error): ApiError {
       describeValidation(fastifyError.validationContext ?? 'request', fastifyError.validation),
     );
   }
+  // A write's statement names the tenant with the row: a row that moved to another organization, or went,
+  // between the check and the write is found by none, and the request loses the race.
+  if (error instanceof NoResultError)
+    return new ConflictError('The resource changed while this request ran (moved or deleted); read it again');
   if (isDatabaseError(error)) {
     const field = fieldFromDetail(error.detail);
     switch (error.code) {

@@ -160,7 +160,7 @@ export async function updateInstallation(
     changes.configuration = JSON.stringify(body.configuration);
   }
   if (body.externalIds !== undefined) changes.external_ids = [...new Set(body.externalIds)];
-  await updateInstallationRow(context.db, installation.id, changes);
+  await updateInstallationRow(context.db, installation, changes);
   return presentById(context, callerId, integration, installation.id);
 }
 
@@ -175,5 +175,5 @@ export async function uninstallIntegration(
     manage: true,
     action: 'Uninstalling an integration',
   });
-  if (!(await deleteInstallation(context.db, installation.id))) throw installationNotFound();
+  if (!(await deleteInstallation(context.db, installation))) throw installationNotFound();
 }

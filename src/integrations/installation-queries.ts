@@ -148,12 +148,28 @@ export interface InstallationChanges {
   updated_at: Date;
 }
 
-export async function updateInstallation(db: Db, installationId: string, changes: InstallationChanges): Promise<void> {
-  await db.updateTable('integration_installations').set(changes).where('id', '=', installationId).execute();
+/** `installation`: its id and the organization it is installed on. */
+type InstallationKey = { id: string; organization_id: string };
+
+export async function updateInstallation(
+  db: Db,
+  installation: InstallationKey,
+  changes: InstallationChanges,
+): Promise<void> {
+  await db
+    .updateTable('integration_installations')
+    .set(changes)
+    .where('organization_id', '=', installation.organization_id)
+    .where('id', '=', installation.id)
+    .execute();
 }
 
 /** Uninstalls; its spaces and sites go with it (ON DELETE CASCADE). */
-export async function deleteInstallation(db: Db, installationId: string): Promise<boolean> {
-  const result = await db.deleteFrom('integration_installations').where('id', '=', installationId).executeTakeFirst();
+export async function deleteInstallation(db: Db, installation: InstallationKey): Promise<boolean> {
+  const result = await db
+    .deleteFrom('integration_installations')
+    .where('organization_id', '=', installation.organization_id)
+    .where('id', '=', installation.id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -114,7 +114,11 @@ export async function requestReviewers(
     }
 
     const now = context.clock.now();
-    if (subject !== undefined) await updateChangeRequestFields(tx, changeRequest.id, { subject, updatedAt: now });
+    if (subject !== undefined)
+      await updateChangeRequestFields(tx, { organizationId, spaceId: space.id }, changeRequest.id, {
+        subject,
+        updatedAt: now,
+      });
     const target = { organizationId, spaceId: space.id, changeRequestId: changeRequest.id };
     const request = { ...target, revisionId: locked.revision_id, requestedBy: userId, createdAt: now };
     await addReviewers(tx, request, { users, teams });

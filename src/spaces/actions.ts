@@ -94,7 +94,7 @@ export async function editSpace(
   if (body.editMode !== undefined) changes.edit_mode = body.editMode;
   if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
   if (body.visibility !== undefined) changes.visibility = body.visibility;
-  await updateSpace(context.db, space.id, changes);
+  await updateSpace(context.db, space.organization_id, space.id, changes);
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
 
@@ -135,7 +135,7 @@ export async function duplicateSpace(context: Context, userId: string, spaceId: 
     const position = await positionAmongSiblings(tx, item, space.organization_id, space.parent_id, {
       after: { type: 'space', space: space.id },
     });
-    return updateSpace(tx, created.id, { position });
+    return updateSpace(tx, created.organization_id, created.id, { position });
   });
   return presentSpace(copy, roleBeneath(placement, copy.default_level), context.urls);
 }
@@ -155,7 +155,7 @@ export async function moveSpace(context: Context, userId: string, spaceId: strin
   await context.db.transaction().execute(async (tx) => {
     const item = { type: 'space', id: space.id } as const;
     const position = await positionAmongSiblings(tx, item, space.organization_id, destination, body.position);
-    await updateSpace(tx, space.id, {
+    await updateSpace(tx, space.organization_id, space.id, {
       parent_id: destination,
       position,
       visibility: destination === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
@@ -179,7 +179,7 @@ export async function transferSpace(
   await context.db.transaction().execute(async (tx) => {
     await dropGrantsThatStay(tx, { spaceId: space.id }, organizationId);
     // Tables that belong to a space carry its organization too; as they come, they move here with it.
-    await updateSpace(tx, space.id, {
+    await updateSpace(tx, space.organization_id, space.id, {
       organization_id: organizationId,
       parent_id: null,
       position: nextPosition(organizationId, null),
@@ -197,7 +197,7 @@ export async function transferSpace(
 export async function deleteSpace(context: Context, userId: string, spaceId: string): Promise<void> {
   const { space, role } = await findSpaceAsMember(context, spaceId, userId);
   if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
-  await updateSpace(context.db, space.id, { deleted_at: context.clock.now() });
+  await updateSpace(context.db, space.organization_id, space.id, { deleted_at: context.clock.now() });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
 }
@@ -205,7 +205,7 @@ export async function deleteSpace(context: Context, userId: string, spaceId: str
 /** Brings back a deleted space within the retention window (found for its admins only). */
 export async function restoreSpace(context: Context, userId: string, spaceId: string): Promise<Space> {
   const { space } = await findSpaceAsMember(context, spaceId, userId, { deleted: 'required' });
-  await updateSpace(context.db, space.id, { deleted_at: null, updated_at: context.clock.now() });
+  await updateSpace(context.db, space.organization_id, space.id, { deleted_at: null, updated_at: context.clock.now() });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
   const restored = await findSpaceAsMember(context, space.id, userId);

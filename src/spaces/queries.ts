@@ -5,14 +5,17 @@ import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
 import { reachableSpacesByCreation, spacesReachedByUserCount } from '../model/access/grants.js';
 
+/** `organizationId`: the organization the space is in before the change (a transfer changes it). */
 export async function updateSpace(
   db: Db,
+  organizationId: string,
   spaceId: string,
   changes: UpdateObject<Database, 'spaces'>,
 ): Promise<SpaceFields> {
   return db
     .updateTable('spaces')
     .set(changes)
+    .where('organization_id', '=', organizationId)
     .where('id', '=', spaceId)
     .returning(SPACE_FIELDS)
     .executeTakeFirstOrThrow();

@@ -154,7 +154,7 @@ export async function updateProvider(
   await requireAdmin(context, organizationId, callerId);
   if (!(await findSamlProvider(context.db, organizationId, providerId))) throw providerNotFound();
   await checkDefaultTeam(context, callerId, organizationId, body.defaultTeam);
-  await updateSamlProvider(context.db, providerId, providerChanges(body, context.clock.now()));
+  await updateSamlProvider(context.db, organizationId, providerId, providerChanges(body, context.clock.now()));
   const row = (await findSamlProvider(context.db, organizationId, providerId))!;
   return (await presentProviders(context, callerId, organizationId, [row]))[0]!;
 }

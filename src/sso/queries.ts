@@ -66,10 +66,16 @@ export async function insertSamlProvider(db: Db, values: SamlProviderFields & { 
 
 export async function updateSamlProvider(
   db: Db,
+  organizationId: string,
   id: string,
   changes: UpdateObject<Database, 'saml_providers'>,
 ): Promise<void> {
-  await db.updateTable('saml_providers').set(changes).where('id', '=', id).execute();
+  await db
+    .updateTable('saml_providers')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deletes the provider; false when the organization has no such provider. */

@@ -146,7 +146,7 @@ export async function renameTeam(
 ): Promise<Team> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Renaming a team');
   await visibleTeam(context, callerId, organizationId, teamId);
-  await renameTeamRow(context.db, teamId, body.title, context.clock.now());
+  await renameTeamRow(context.db, organizationId, teamId, body.title, context.clock.now());
   return presentTeamFor((await findTeam(context.db, organizationId, teamId, callerId))!, 'admin');
 }
 
@@ -159,7 +159,7 @@ export async function deleteTeam(
 ): Promise<void> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Deleting a team');
   await visibleTeam(context, callerId, organizationId, teamId);
-  await deleteTeamRow(context.db, teamId);
+  await deleteTeamRow(context.db, organizationId, teamId);
 }
 
 /** The teams a member is in, with their role in each. */

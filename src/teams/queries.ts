@@ -230,23 +230,45 @@ export async function insertTeam(
     .execute();
 }
 
-export async function renameTeam(db: Db, teamId: string, title: string, now: Date): Promise<void> {
-  await db.updateTable('teams').set({ title, updated_at: now }).where('id', '=', teamId).execute();
+export async function renameTeam(
+  db: Db,
+  organizationId: string,
+  teamId: string,
+  title: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('teams')
+    .set({ title, updated_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', teamId)
+    .execute();
 }
 
 /** Deletes the team; its members stay in the organization. */
-export async function deleteTeam(db: Db, teamId: string): Promise<void> {
-  await db.deleteFrom('teams').where('id', '=', teamId).execute();
+export async function deleteTeam(db: Db, organizationId: string, teamId: string): Promise<void> {
+  await db.deleteFrom('teams').where('organization_id', '=', organizationId).where('id', '=', teamId).execute();
 }
 
-export async function deleteTeamMembers(db: Db, teamId: string, userIds: readonly string[]): Promise<void> {
+export async function deleteTeamMembers(
+  db: Db,
+  organizationId: string,
+  teamId: string,
+  userIds: readonly string[],
+): Promise<void> {
   await db
     .deleteFrom('team_members')
+    .where('organization_id', '=', organizationId)
     .where('team_id', '=', teamId)
     .where('user_id', 'in', [...userIds])
     .execute();
 }
 
-export async function deleteTeamMember(db: Db, teamId: string, userId: string): Promise<void> {
-  await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+export async function deleteTeamMember(db: Db, organizationId: string, teamId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('team_members')
+    .where('organization_id', '=', organizationId)
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .execute();
 }

@@ -69,7 +69,7 @@ export async function updateTeamMembers(
     await upsertTeamMembers(tx, organizationId, teamId, roles, now);
     // Removal last, so that it wins over an add of the same user.
     const removed = remove.map((value) => resolved.get(value)!);
-    if (removed.length > 0) await deleteTeamMembers(tx, teamId, removed);
+    if (removed.length > 0) await deleteTeamMembers(tx, organizationId, teamId, removed);
   });
 }
 
@@ -103,5 +103,5 @@ export async function removeTeamMember(
   userId: string,
 ): Promise<void> {
   await managedTeam(context, callerId, organizationId, teamId);
-  await deleteTeamMember(context.db, teamId, userId);
+  await deleteTeamMember(context.db, organizationId, teamId, userId);
 }

@@ -98,6 +98,7 @@ export async function lockChangeRequest(db: Db, changeRequestId: string) {
 /** Sets the change request's subject and status, where given, and marks it updated at `updatedAt`. */
 export async function updateChangeRequestFields(
   db: Db,
+  space: { organizationId: string; spaceId: string },
   changeRequestId: string,
   fields: { subject?: string; status?: ChangeRequestStatus; updatedAt: Date },
 ): Promise<void> {
@@ -109,6 +110,8 @@ export async function updateChangeRequestFields(
       ...(status !== undefined ? { status } : {}),
       updated_at: updatedAt,
     })
+    .where('organization_id', '=', space.organizationId)
+    .where('space_id', '=', space.spaceId)
     .where('id', '=', changeRequestId)
     .execute();
 }
