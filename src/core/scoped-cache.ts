@@ -1,22 +1,22 @@
-import { WeightedLru } from './weighted-lru.js';
+import { LRUCache } from 'lru-cache';
 
 /** Scopes whose generation is remembered; past it, all are forgotten at once, with every entry. */
 const MAX_SCOPES = 100_000;
 
 interface Entry {
   value: Buffer;
-  expiresAt: number;
   generation: number;
 }
 
 /**
  * A short-lived cache of computed answers (bytes ready to send), bounded by
- * their total size. Entries live `ttlMs` at most, so a change made on another
- * instance shows within that time; a change made on this one drops every
- * entry of its scope (`invalidate`) at once. `ttlMs` 0 turns it off.
+ * their total size: an lru-cache whose entries live `ttlMs` at most, so a
+ * change made on another instance shows within that time. What lru-cache
+ * lacks is scopes: a change made on this instance drops every entry of its
+ * scope (`invalidate`) at once. `ttlMs` 0 turns it off.
  */
 export class ScopedCache {
-  private readonly entries: WeightedLru<string, Entry>;
+  private readonly entries: LRUCache<string, Entry>;
   private readonly generations = new Map<string, number>();
   /** Bumped by `clear`. A scope's generation is its own count plus this: either change moves it. */
   private epoch = 0;
@@ -24,10 +24,18 @@ export class ScopedCache {
   constructor(
     private readonly ttlMs: number,
     capacityBytes: number,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
     private readonly maxScopes = MAX_SCOPES,
   ) {
-    this.entries = new WeightedLru(capacityBytes, (entry) => entry.value.length);
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: capacityBytes,
+      // lru-cache counts a size of at least 1.
+      sizeCalculation: (entry) => Math.max(entry.value.length, 1),
+      ttl: ttlMs,
+      // Ages are read from the given clock at every look (no 1 ms memo), so that a test's clock decides them.
+      perf: { now },
+      ttlResolution: 0,
+    });
   }
 
   get(scope: string, key: string): Buffer | undefined {
@@ -35,7 +43,7 @@ export class ScopedCache {
     const id = `${scope}\u0000${key}`;
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    if (entry.expiresAt <= this.now() || entry.generation !== this.generationOf(scope)) {
+    if (entry.generation !== this.generationOf(scope)) {
       this.entries.delete(id);
       return undefined;
     }
@@ -49,15 +57,15 @@ export class ScopedCache {
    */
   set(scope: string, key: string, value: Buffer, generation: number): void {
     if (this.ttlMs === 0 || generation !== this.generationOf(scope)) return;
-    this.entries.set(`${scope}\u0000${key}`, { value, expiresAt: this.now() + this.ttlMs, generation });
+    this.entries.set(`${scope}\u0000${key}`, { value, generation });
   }
 
   /** What it holds now, for monitoring: entries and their bytes against the bound, and the scopes whose generation it tracks. */
   stats(): { entries: number; bytes: number; capacityBytes: number; scopes: number } {
     return {
       entries: this.entries.size,
-      bytes: this.entries.weight,
-      capacityBytes: this.entries.capacity,
+      bytes: this.entries.calculatedSize,
+      capacityBytes: this.entries.maxSize,
       scopes: this.generations.size,
     };
   }

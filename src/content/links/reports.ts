@@ -1,4 +1,4 @@
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { loaded, loadingCache } from '../../core/loading-cache.js';
 import type { Context } from '../../model/context.js';
 import type { RevisionPoint } from '../../model/content/state.js';
 import { analyseLinks, brokenSince, reportWeight, type LinkReport } from './analysis.js';
@@ -26,7 +26,7 @@ export function appUrlTest(appBase: string): (url: string) => boolean {
  * read costs no query.
  */
 export class LinkReports {
-  private readonly reports = new WeightedLru<string, LinkReport>(REPORT_ENTRIES, reportWeight);
+  private readonly reports = loadingCache<LinkReport>(REPORT_ENTRIES, reportWeight);
   private readonly isAppUrl: (url: string) => boolean;
 
   constructor(private readonly context: Context) {
@@ -34,7 +34,7 @@ export class LinkReports {
   }
 
   of(point: RevisionPoint): Promise<LinkReport> {
-    return this.reports.getOrLoad(point.id, async () => {
+    return loaded(this.reports, point.id, async () => {
       const report = await this.analyse(point);
       if (point.changeRequestId === null) return report;
       const base = await this.baseOf(point);

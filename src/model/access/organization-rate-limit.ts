@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
 import { findMembership } from './membership.js';
 import { ApiError } from '../../core/errors.js';
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { LRUCache } from 'lru-cache';
 
 /** An organization's budget when RATE_LIMIT_ORGANIZATION_MAX is not given: five users' worth. */
 const USERS_PER_ORGANIZATION_BUDGET = 5;
@@ -41,14 +41,13 @@ export function organizationRateLimit(app: FastifyInstance, settings: RateLimitS
     timeWindow: settings.windowMs,
     keyGenerator: (request) => `org:${String(organizationOf(request))}`,
   });
-  const memberships = new WeightedLru<string, { member: boolean; until: number }>(MEMBERSHIPS_KEPT, () => 1);
+  const memberships = new LRUCache<string, boolean>({ max: MEMBERSHIPS_KEPT, ttl: MEMBERSHIP_TTL_MS });
   const isMember = async (request: FastifyRequest, organizationId: string, userId: string): Promise<boolean> => {
     const key = `${organizationId}:${userId}`;
-    const now = Date.now();
     const kept = memberships.get(key);
-    if (kept && kept.until > now) return kept.member;
+    if (kept !== undefined) return kept;
     const member = (await findMembership(request.server.db, organizationId, userId)) !== undefined;
-    memberships.set(key, { member, until: now + MEMBERSHIP_TTL_MS });
+    memberships.set(key, member);
     return member;
   };
   const check: preHandlerAsyncHookHandler = async (request, reply) => {

@@ -1,7 +1,8 @@
 import { ApiError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { Urls } from '../../core/urls.js';
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { LRUCache } from 'lru-cache';
+import { loaded, loadingCache } from '../../core/loading-cache.js';
 import type { Conversions } from './document/conversions.js';
 import { SIMPLE_CONFIGURATION, type DocumentFacts } from './document/facts.js';
 import type { JSONDocument } from './document/index.js';
@@ -32,7 +33,7 @@ const BODY_BYTES = 48 * 1024 * 1024;
 type DocumentHolder = Pick<PageState, 'documentId'>;
 
 /** What `cache` holds of the pages' documents, by document id, and the ids it lacks. */
-function cachedByDocument<T>(cache: WeightedLru<string, T>, pages: Iterable<DocumentHolder>) {
+function cachedByDocument<T extends object | string>(cache: LRUCache<string, T>, pages: Iterable<DocumentHolder>) {
   const found = new Map<string, T>();
   const missing: string[] = [];
   for (const page of pages) {
@@ -62,28 +63,34 @@ function factsWeight(facts: DocumentFacts): number {
  * fresh on every request.
  */
 export class ContentStore {
-  private readonly trees = new WeightedLru<string, ContentTree>(
-    TREE_ITEMS,
-    (tree) => tree.pages.size + tree.files.size + 1,
-  );
-  private readonly markdown = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 64);
+  private readonly trees = loadingCache<ContentTree>(TREE_ITEMS, (tree) => tree.pages.size + tree.files.size + 1);
+  private readonly markdown = new LRUCache<string, string>({
+    maxSize: TEXT_CHARACTERS / 2,
+    sizeCalculation: (text) => text.length + 64,
+  });
   /** Each page's own JSON fields, by version and where it is shown: a new revision reuses those of the pages it did not change. */
-  private readonly pageFragments = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (text) => text.length + 160);
-  private readonly pageTreeBodies = new WeightedLru<string, PageTreeBody>(BODY_BYTES, (body) =>
+  private readonly pageFragments = new LRUCache<string, string>({
+    maxSize: TEXT_CHARACTERS / 2,
+    sizeCalculation: (text) => text.length + 160,
+  });
+  private readonly pageTreeBodies = loadingCache<PageTreeBody>(BODY_BYTES, (body) =>
     Math.ceil(body.json.length * 1.25),
   );
   /** Stored JSON documents as text, by document id (a document never changes). */
-  private readonly documents = new WeightedLru<string, string>(TEXT_CHARACTERS / 2, (json) => json.length + 64);
+  private readonly documents = new LRUCache<string, string>({
+    maxSize: TEXT_CHARACTERS / 2,
+    sizeCalculation: (json) => json.length + 64,
+  });
   /** Documents' outlines, links and languages, by document id. */
-  private readonly facts = new WeightedLru<string, DocumentFacts>(TEXT_CHARACTERS / 4, factsWeight);
-  private readonly revisions = new WeightedLru<string, RevisionPoint>(REVISIONS, () => 1);
+  private readonly facts = new LRUCache<string, DocumentFacts>({
+    maxSize: TEXT_CHARACTERS / 4,
+    sizeCalculation: factsWeight,
+  });
+  private readonly revisions = new LRUCache<string, RevisionPoint>({ max: REVISIONS });
   /** Each revision's reusable contents (without their markdown), by revision id. */
-  private readonly reusableContentSets = new WeightedLru<string, ReusableContents>(
-    TREE_ITEMS,
-    (contents) => contents.size + 1,
-  );
+  private readonly reusableContentSets = loadingCache<ReusableContents>(TREE_ITEMS, (contents) => contents.size + 1);
   /** Answers of one-page reads, by revision, place, page and format. */
-  private readonly pageAnswers = new WeightedLru<string, string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
+  private readonly pageAnswers = loadingCache<string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
 
   constructor(
     private readonly db: Db,
@@ -93,7 +100,7 @@ export class ContentStore {
 
   /** `db` is the transaction to read in, where a write needs the tree inside one. */
   tree(point: RevisionPoint, db: Db = this.db): Promise<ContentTree> {
-    return this.trees.getOrLoad(point.id, () => loadTree(db, point));
+    return loaded(this.trees, point.id, () => loadTree(db, point));
   }
 
   /** The markdown of each given page (empty for a page without a document), by document id. */
@@ -128,7 +135,7 @@ export class ContentStore {
   pageTreeBody(point: RevisionPoint, place: ContentPlace, view?: ComputedView): Promise<PageTreeBody> {
     const placeKey = `${place.organizationId}|${place.changeRequestId ?? ''}`;
     const key = `${point.id}|${placeKey}${view ? `|computed:${view.key}` : ''}`;
-    return this.pageTreeBodies.getOrLoad(key, async () => {
+    return loaded(this.pageTreeBodies, key, async () => {
       const tree = await this.tree(point);
       const fragmentKey = (page: PageState) => `${placeKey}|${page.versionId}|${tree.pathOf(page.pageId)}`;
       const fragments = new Map<string, string>();
@@ -174,7 +181,8 @@ export class ContentStore {
     format: string,
     build: () => Promise<string>,
   ): Promise<string> {
-    return this.pageAnswers.getOrLoad(
+    return loaded(
+      this.pageAnswers,
       `${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`,
       build,
     );
@@ -264,7 +272,7 @@ export class ContentStore {
 
   /** The reusable contents of a revision, by id; `db` as for `tree`. */
   reusableContents(point: RevisionPoint, db: Db = this.db): Promise<ReusableContents> {
-    return this.reusableContentSets.getOrLoad(point.id, () => loadReusableContents(db, point));
+    return loaded(this.reusableContentSets, point.id, () => loadReusableContents(db, point));
   }
 
   /** Keeps the reusable contents of a revision just written. */
@@ -277,7 +285,10 @@ export class ContentStore {
     return Object.fromEntries(
       Object.entries(this.caches()).map(([name, cache]) => [
         name,
-        { entries: cache.size, weight: cache.weight, capacity: cache.capacity },
+        // A cache bounded by entries (revisions) counts each as one.
+        cache.maxSize > 0
+          ? { entries: cache.size, weight: cache.calculatedSize, capacity: cache.maxSize }
+          : { entries: cache.size, weight: cache.size, capacity: cache.max },
       ]),
     );
   }

@@ -1,11 +1,11 @@
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { loaded, loadingCache, type LoadingCache } from '../../core/loading-cache.js';
 import { generatePages, type ComputedView, type GeneratedPage } from '../content/computed.js';
 import type { ContentTree, PageState } from '../content/tree.js';
 import type { Context } from '../context.js';
 import type { RevisionPoint } from '../content/state.js';
 
 /** Views by revision and spec versions: what a computed page shows changes only with one of them. */
-const views = new WeakMap<Context, WeightedLru<string, ComputedView>>();
+const views = new WeakMap<Context, LoadingCache<ComputedView>>();
 const MAX_VIEWS = 1_000;
 
 /**
@@ -28,10 +28,10 @@ export async function computedView(
     .join(',');
   let cache = views.get(context);
   if (!cache) {
-    cache = new WeightedLru(MAX_VIEWS, () => 1);
+    cache = loadingCache<ComputedView>(MAX_VIEWS, () => 1);
     views.set(context, cache);
   }
-  return cache.getOrLoad(`${content.point.id}|${stamps}`, () => {
+  return loaded(cache, `${content.point.id}|${stamps}`, () => {
     const expansions = new Map<string, GeneratedPage>();
     for (const page of computed) {
       const spec = specs.get(page.computed.dependencies.spec.ref.spec);

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../core/errors.js';
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { loaded, loadingCache, type LoadingCache } from '../../core/loading-cache.js';
 import type { Context } from '../context.js';
 import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '../content/document/index.js';
 import type { RevisionPoint } from '../content/state.js';
@@ -61,7 +61,7 @@ export interface LinkAddresses {
 }
 
 /** Rendered pages, by revision, page and where their links lead; a revision never changes, so neither does its HTML. */
-const renderedPages = new WeakMap<Context, WeightedLru<string, RenderedDocument>>();
+const renderedPages = new WeakMap<Context, LoadingCache<RenderedDocument>>();
 const RENDERED_CHARACTERS = 32 * 1024 * 1024;
 
 /**
@@ -79,7 +79,7 @@ export async function renderedPage(
 ): Promise<RenderedDocument> {
   let cache = renderedPages.get(context);
   if (!cache) {
-    cache = new WeightedLru(RENDERED_CHARACTERS, (rendered) => rendered.html.length + 256);
+    cache = loadingCache<RenderedDocument>(RENDERED_CHARACTERS, (rendered) => rendered.html.length + 256);
     renderedPages.set(context, cache);
   }
   // The revision fixes the tree, so the addresses of its pages; signed file addresses change from window to window.
@@ -87,7 +87,7 @@ export async function renderedPage(
   // A page a computed page makes changes with its spec's version too.
   const id = shown.kind === 'page' ? shown.page.pageId : `${shown.generated.id}@${view?.key ?? ''}`;
   const key = `${content.point.id}|${placeKey}|${id}|${context.fileUrls.expiryOf(now)}`;
-  return cache.getOrLoad(key, async () => {
+  return loaded(cache, key, async () => {
     const document =
       shown.kind === 'page'
         ? await pageDocument(context, content, shown.page)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { loaded, loadingCache, type LoadingCache } from '../../core/loading-cache.js';
 import type { Context } from '../../model/context.js';
 import type { PageState } from '../../model/content/tree.js';
 import { allSiteSpaces, type SiteSpaceRow } from '../structure/tree.js';
@@ -141,7 +141,7 @@ export interface MachineText {
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface MachineCache {
-  texts: WeightedLru<string, MachineText>;
+  texts: LoadingCache<MachineText>;
   /** Outputs built since the app started: how a test sees that a repeated read built nothing. */
   builds: number;
 }
@@ -152,7 +152,7 @@ function machineCache(context: Context): MachineCache {
   let cache = caches.get(context);
   if (!cache) {
     const capacity = context.config.machineOutputCacheBytes ?? DEFAULT_CACHE_BYTES;
-    cache = { texts: new WeightedLru(capacity, (built) => built.text.length + 256), builds: 0 };
+    cache = { texts: loadingCache<MachineText>(capacity, (built) => built.text.length + 256), builds: 0 };
     caches.set(context, cache);
   }
   return cache;
@@ -161,7 +161,7 @@ function machineCache(context: Context): MachineCache {
 /** How many outputs were built, and what the cache holds now: for tests and monitoring. */
 export function machineCacheStats(context: Context): { builds: number; entries: number; bytes: number } {
   const cache = machineCache(context);
-  return { builds: cache.builds, entries: cache.texts.size, bytes: cache.texts.weight };
+  return { builds: cache.builds, entries: cache.texts.size, bytes: cache.texts.calculatedSize };
 }
 
 /**
@@ -194,7 +194,7 @@ export async function machineText(context: Context, open: OpenSite, output: Mach
     ),
   ].join('|');
   const cache = machineCache(context);
-  return cache.texts.getOrLoad(key, async () => {
+  return loaded(cache.texts, key, async () => {
     cache.builds++;
     const text = await BUILDERS[output](context, open, spaces);
     return { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };

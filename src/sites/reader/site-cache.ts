@@ -1,4 +1,4 @@
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { LRUCache } from 'lru-cache';
 import type { Context } from '../../model/context.js';
 import type { SiteRow } from '../queries.js';
 import { loadStructure } from '../structure/queries.js';
@@ -14,12 +14,8 @@ export interface ReaderSite {
   generation: number;
 }
 
-interface Entry extends ReaderSite {
-  expiresAt: number;
-}
-
 const MAX_SITES = 2_000;
-const cached = new WeakMap<Context, WeightedLru<string, Entry>>();
+const cached = new WeakMap<Context, LRUCache<string, ReaderSite>>();
 
 /**
  * The site an address names, with its structure: read from the database, then
@@ -32,19 +28,18 @@ export async function readerSite(context: Context, name: string): Promise<Reader
   const ttlMs = context.config.siteCacheTtlMs;
   let sites = cached.get(context);
   if (!sites) {
-    sites = new WeightedLru(MAX_SITES, () => 1);
+    sites = new LRUCache<string, ReaderSite>({ max: MAX_SITES, ttl: ttlMs });
     cached.set(context, sites);
   }
   // Basenames are one name in any case; ids are not.
   const key = looksLikeId(name) ? name : name.toLowerCase();
   const hit = sites.get(key);
-  const now = Date.now();
-  if (hit && hit.expiresAt > now && hit.generation === context.siteStructures.generationOf(hit.site.id)) return hit;
+  if (hit && hit.generation === context.siteStructures.generationOf(hit.site.id)) return hit;
 
   const site = await findSiteByName(context.db, name);
   if (!site) return undefined;
   const generation = context.siteStructures.generationOf(site.id);
   const read = { site, stored: await loadStructure(context.db, site), generation };
-  if (ttlMs > 0) sites.set(key, { ...read, expiresAt: now + ttlMs });
+  if (ttlMs > 0) sites.set(key, read);
   return read;
 }

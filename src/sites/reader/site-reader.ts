@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WeightedLru } from '../../core/weighted-lru.js';
+import { LRUCache } from 'lru-cache';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Context } from '../../model/context.js';
@@ -162,13 +162,16 @@ function claimsKey(open: OpenSite): string {
 }
 
 /** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
-const composed = new WeakMap<Context, WeightedLru<string, ReaderAnswer>>();
+const composed = new WeakMap<Context, LRUCache<string, ReaderAnswer>>();
 const COMPOSED_BYTES = 32 * 1024 * 1024;
 
-function composedPages(context: Context): WeightedLru<string, ReaderAnswer> {
+function composedPages(context: Context): LRUCache<string, ReaderAnswer> {
   let pages = composed.get(context);
   if (!pages) {
-    pages = new WeightedLru(COMPOSED_BYTES, (answer) => (answer.kind === 'page' ? answer.html.length : 0) + 512);
+    pages = new LRUCache<string, ReaderAnswer>({
+      maxSize: COMPOSED_BYTES,
+      sizeCalculation: (answer) => (answer.kind === 'page' ? answer.html.length : 0) + 512,
+    });
     composed.set(context, pages);
   }
   return pages;
