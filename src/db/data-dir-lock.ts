@@ -1,7 +1,8 @@
 import { unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { check, lock } from 'proper-lockfile';
 
 /**
  * Who holds a data folder: one server, or one command running its database
@@ -19,7 +20,9 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
+/** The lock, a folder (proper-lockfile's), and the file that names its holder. */
 export const LOCK_FILE = 'quire.lock';
+const HOLDER_FILE = 'quire.lock.holder';
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -37,60 +40,88 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/** How long a lock whose holder stopped touching it is kept (proper-lockfile's `stale`; it touches it every half of that). */
+const STALE_MS = 30_000;
+
 /**
- * Takes the data folder for this process, as PostgreSQL takes its data folder
- * with postmaster.pid: a file created only if absent, naming its holder. A
- * file whose holder no longer runs on this host is stale and taken over. The
- * file goes when the lock is released, and also when the process exits
- * without releasing it.
+ * Takes the data folder for this process with proper-lockfile: the lock is a
+ * folder (created only if absent, so one process has it) that its holder
+ * touches while it runs, and a file beside it names the holder, so that a
+ * refusal can name it. A lock whose holder no longer runs on this host is
+ * taken over at once; one nobody touched for STALE_MS (its holder, on any
+ * host, gone) by proper-lockfile. The lock goes when it is released, and also
+ * when the process exits without releasing it.
  */
 export async function lockDataDir(dir: string, role: 'server' | 'command'): Promise<DataDirLock> {
   const resolved = path.resolve(dir);
   await mkdir(resolved, { recursive: true });
-  const file = path.join(resolved, LOCK_FILE);
+  const files = lockFiles(resolved);
   const holder: LockHolder = { pid: process.pid, host: hostname(), role, since: new Date().toISOString() };
-  // Two processes taking over one stale file may both unlink it; PostgreSQL
+  // Two processes taking over one dead holder's lock may both remove it; PostgreSQL
   // accepts the same race by trying again, and so do we.
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await createWithContent(file, JSON.stringify(holder))) return held(file);
-    const current = await readHolder(file);
-    if (current === 'gone') continue;
-    if (current !== 'unreadable' && isHeld(current)) throw new DataDirInUseError(resolved, current);
-    // Unreadable: written by no version of this code, since the file appears whole; no holder can be named.
-    await unlink(file).catch(() => {});
+    // Before proper-lockfile, the lock was a file naming its holder.
+    if ((await lstat(files.lock).catch(() => undefined))?.isFile()) {
+      const earlier = await readHolder(files.lock);
+      if (typeof earlier === 'object' && isHeld(earlier)) throw new DataDirInUseError(resolved, earlier);
+      await rm(files.lock, { force: true });
+    }
+    let release: () => Promise<void>;
+    try {
+      release = await lock(resolved, {
+        lockfilePath: files.lock,
+        realpath: false,
+        stale: STALE_MS,
+        onCompromised: (error) =>
+          process.emitWarning(
+            `The lock on DATA_DIR ${resolved} was lost (${error.message}): another process may use it`,
+          ),
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const current = await readHolder(files.holder);
+      if (typeof current === 'object' && isHeld(current)) throw new DataDirInUseError(resolved, current);
+      if (current === 'gone') {
+        // Taken a moment ago: its holder is writing its name.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      // Its holder is dead, or is no version of this code and cannot be named.
+      await rm(files.lock, { recursive: true, force: true });
+      continue;
+    }
+    await writeHolder(files.holder, holder);
+    return held(files, release);
   }
-  throw new Error(`Could not take the lock ${file}: it keeps changing hands`);
+  throw new Error(`Could not take the lock ${files.lock}: it keeps changing hands`);
 }
 
 /** The process that holds the data folder, or undefined when none does. */
 export async function dataDirHolder(dir: string): Promise<LockHolder | undefined> {
-  const current = await readHolder(path.join(path.resolve(dir), LOCK_FILE));
+  const resolved = path.resolve(dir);
+  const files = lockFiles(resolved);
+  if (!(await check(resolved, { lockfilePath: files.lock, realpath: false, stale: STALE_MS }))) return undefined;
+  const current = await readHolder(files.holder);
   return typeof current === 'object' && isHeld(current) ? current : undefined;
 }
 
-/**
- * Creates `file` holding `content` unless it exists. A hard link of a file
- * already written appears whole, so a reader never sees a half-written lock.
- */
-async function createWithContent(file: string, content: string): Promise<boolean> {
-  const draft = `${file}.${process.pid}.draft`;
-  await writeFile(draft, content, { mode: 0o644 });
-  try {
-    await link(draft, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    await unlink(draft).catch(() => {});
-  }
+function lockFiles(dir: string) {
+  return { lock: path.join(dir, LOCK_FILE), holder: path.join(dir, HOLDER_FILE) };
 }
 
-function held(file: string): DataDirLock {
+/** Writes the holder's name whole: a reader sees the file before or after, never half of it. */
+async function writeHolder(file: string, holder: LockHolder): Promise<void> {
+  const draft = `${file}.${process.pid}.draft`;
+  await writeFile(draft, JSON.stringify(holder), { mode: 0o644 });
+  await rename(draft, file);
+}
+
+function held(files: { lock: string; holder: string }, release: () => Promise<void>): DataDirLock {
+  // proper-lockfile removes the lock itself when the process exits; the holder's name goes too.
   // An exit handler may only do synchronous work.
   const onExit = () => {
     try {
-      unlinkSync(file);
+      unlinkSync(files.holder);
     } catch {
       // Already gone.
     }
@@ -99,7 +130,8 @@ function held(file: string): DataDirLock {
   return {
     async release() {
       process.removeListener('exit', onExit);
-      await unlink(file).catch(() => {});
+      await unlink(files.holder).catch(() => {});
+      await release();
     },
   };
 }
