@@ -11,7 +11,7 @@ const api = contentApi(() => t.app);
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
-const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_POLICY = "default-src 'none';frame-ancestors 'none'";
 
 /** Directives of a Content-Security-Policy by name, each with its sources. */
 function directives(response: LightMyRequestResponse): Map<string, string[]> {

@@ -1,5 +1,7 @@
+import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,19 +19,13 @@ export interface SecurityHeadersOptions {
   embeddablePrefixes: readonly string[];
 }
 
-type Headers = Record<string, string>;
-
-/** The headers of one kind of response, and its Content-Security-Policy unless the route set one. */
-interface Kind {
-  headers: Headers;
-  policy: string;
-}
+type Directives = Record<string, string[]>;
 
 /**
  * JSON can be opened in a browser tab: with nothing allowed, a response that
  * carries user text can run nothing, load nothing and be framed by no one.
  */
-const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_DIRECTIVES: Directives = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] };
 
 /**
  * Swagger UI loads its bundle, styles and images from its own prefix and
@@ -37,72 +33,71 @@ const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
  * `style` attributes (table alignment), which cannot run code. No inline
  * script, no eval.
  */
-function docsPolicy(publicOrigin: string): string {
-  return [
-    "default-src 'self'",
-    "base-uri 'self'",
-    `connect-src 'self' ${publicOrigin}`,
-    "font-src 'self' data:",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "img-src 'self' data:",
-    "object-src 'none'",
-    "script-src 'self'",
-    "script-src-attr 'none'",
-    "style-src 'self' 'unsafe-inline'",
-  ].join('; ');
+function docsDirectives(publicOrigin: string): Directives {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'connect-src': ["'self'", publicOrigin],
+    'font-src': ["'self'", 'data:'],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'img-src': ["'self'", 'data:'],
+    'object-src': ["'none'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+  };
 }
 
 /** What a file or image needs when it is opened on its own: nothing, in a sandbox. Its route may say otherwise. */
-const EMBEDDABLE_POLICY = "default-src 'none'; sandbox; frame-ancestors 'none'";
+const EMBEDDABLE_DIRECTIVES: Directives = { 'default-src': ["'none'"], sandbox: [], 'frame-ancestors': ["'none'"] };
+
+/** Helmet's options for one kind of response: its policy and who may load it. */
+function kind(directives: Directives, resources: 'same-origin' | 'cross-origin') {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives },
+    crossOriginResourcePolicy: { policy: resources },
+  };
+}
 
 /**
- * Security headers on every response, helmet's set cut to what this service
- * serves: JSON, the docs UI, and files other sites show. `nosniff` always;
- * a Content-Security-Policy for each kind unless the route set its own;
- * no referrer unless the route set its own policy, no framing; HSTS when
- * the public URL is https.
+ * Security headers on every response, by @fastify/helmet: helmet's set, with
+ * a Content-Security-Policy for each kind of response this service serves
+ * (JSON, the docs UI, files other sites show), no referrer, no framing, and
+ * HSTS when the public URL is https. Helmet sets them as a request comes in,
+ * so a route's own Content-Security-Policy or Referrer-Policy (the readers'
+ * pages say theirs) replaces helmet's.
  */
 export const securityHeadersPlugin = fp<SecurityHeadersOptions>(
   async (app: FastifyInstance, options) => {
     const url = new URL(options.publicUrl);
-    const common: Headers = {
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'x-frame-options': 'DENY',
-      'cross-origin-opener-policy': 'same-origin',
+    const api = {
+      ...kind(API_DIRECTIVES, 'same-origin'),
+      referrerPolicy: { policy: 'no-referrer' as const },
+      xFrameOptions: { action: 'deny' },
+      crossOriginOpenerPolicy: { policy: 'same-origin' },
       // Without includeSubDomains: the service's host may share a parent domain it does not own.
-      ...(url.protocol === 'https:' ? { 'strict-transport-security': 'max-age=31536000' } : {}),
-    };
-    const api: Kind = { headers: { ...common, 'cross-origin-resource-policy': 'same-origin' }, policy: API_POLICY };
-    const docs: Kind = {
-      headers: { ...common, 'cross-origin-resource-policy': 'same-origin' },
-      policy: docsPolicy(url.origin),
-    };
+      strictTransportSecurity: url.protocol === 'https:' ? { maxAge: 31536000, includeSubDomains: false } : false,
+    } satisfies HelmetOptions;
+    const docs = kind(docsDirectives(url.origin), 'same-origin');
     // Docs sites on other origins show these in <img> and links.
-    const embeddable: Kind = {
-      headers: { ...common, 'cross-origin-resource-policy': 'cross-origin' },
-      policy: EMBEDDABLE_POLICY,
-    };
+    const embeddable = kind(EMBEDDABLE_DIRECTIVES, 'cross-origin');
 
     const docsPrefix = options.docsPrefix.replace(/\/$/, '');
-    const kindOf = (routeUrl: string | undefined): Kind => {
-      if (routeUrl === undefined) return api;
-      if (routeUrl === docsPrefix || routeUrl.startsWith(`${docsPrefix}/`)) return docs;
-      return options.embeddablePrefixes.some((prefix) => routeUrl.startsWith(prefix)) ? embeddable : api;
-    };
-
-    const apply = (reply: FastifyReply, kind: Kind) => {
-      // A route may say its own referrer policy: the app reader's forms need Origin, which no-referrer blanks.
-      const ownReferrerPolicy = reply.getHeader('referrer-policy');
-      void reply.headers(kind.headers);
-      if (ownReferrerPolicy !== undefined) void reply.header('referrer-policy', ownReferrerPolicy);
-      if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', kind.policy);
-    };
-    app.decorate('addSecurityHeaders', (reply: FastifyReply) => apply(reply, api));
-    app.addHook('onSend', (request, reply, payload, done) => {
-      apply(reply, kindOf(request.routeOptions.url));
-      done(null, payload);
+    // Routes registered after this plugin (all of them) are told their kind; any other answer is the API's.
+    app.addHook('onRoute', (route) => {
+      const own =
+        route.url === docsPrefix || route.url.startsWith(`${docsPrefix}/`)
+          ? docs
+          : options.embeddablePrefixes.some((prefix) => route.url.startsWith(prefix))
+            ? embeddable
+            : undefined;
+      if (own) route.helmet = own;
+    });
+    await app.register(fastifyHelmet, api);
+    const apiHeaders = helmet(api);
+    app.decorate('addSecurityHeaders', (reply: FastifyReply) => {
+      apiHeaders(reply.request.raw, reply.raw, () => {});
     });
   },
   { name: 'security-headers' },
