@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, EnvSchema, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
@@ -94,8 +94,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://smtp.example.com' })).toThrow(/SMTP_URL/);
   });
 
-  it('documents every variable in the README and in .env.example', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('documents every variable in the configuration reference and in .env.example', () => {
+    const reference = new URL('../docs/configuration.md', import.meta.url);
+    const readme = readFileSync(existsSync(reference) ? reference : new URL('../README.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
     for (const name of Object.keys(EnvSchema.properties)) {
       expect(readme, name).toContain(`| \`${name}\` |`);

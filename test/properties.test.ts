@@ -44,7 +44,7 @@ const gitbookOperations = new Set(
 
 /**
  * Where the service departs from the reference spec on purpose. Translation
- * settings follow the seeds, not the spec's translation jobs (DECISIONS.md):
+ * settings follow the seeds, not the spec's translation jobs (docs/api/translations.md):
  * not checked. A SAML provider still pending has an empty `ssoURL`, which the
  * spec requires as a URI before one can exist (test/sso.test.ts): a
  * placeholder stands in for it and the rest is checked.

@@ -4,9 +4,9 @@ import fp from 'fastify-plugin';
 import { ApiError, BadRequestError } from './errors.js';
 import { JSON_MAX_DEPTH, nestsDeeperThan } from './json-depth.js';
 
-// Bodies are UTF-8 JSON, and query strings UTF-8 text (DECISIONS, resource
-// bounds). Fastify's own JSON parser ignores the charset and decodes invalid
-// bytes to U+FFFD, and its query parser keeps an undecodable `%FF` as those
+// Bodies are UTF-8 JSON, and query strings UTF-8 text (docs/api/limits.md).
+// Fastify's own JSON parser ignores the charset and decodes invalid bytes to
+// U+FFFD, and its query parser keeps an undecodable `%FF` as those
 // three characters; either way the service would store text the client never
 // sent. The path needs nothing here: the router already refuses a path that
 // does not decode (FST_ERR_BAD_URL, a 400 through `frameworkErrors`).

@@ -2,7 +2,7 @@ import type { Role } from '../../db/types.js';
 
 export type { Role };
 
-/** Weakest to strongest, as DECISIONS.md orders them. */
+/** Weakest to strongest, as docs/permissions.md orders them. */
 export const ROLES: readonly Role[] = ['read', 'comment', 'review', 'edit', 'create', 'admin'];
 
 const RANK: Record<Role, number> = { read: 1, comment: 2, review: 3, edit: 4, create: 5, admin: 6 };
