@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
 import { PreconditionFailedError } from './errors.js';
 import { etagOf, matchHolds, noneMatchHolds } from './etags.js';
-import { WeightedLru } from './weighted-lru.js';
 
 /**
  * What a GET route's answer depends on, read in one statement before its
@@ -98,17 +98,26 @@ type Handler = (this: FastifyInstance, request: FastifyRequest, reply: FastifyRe
  */
 export const httpCachePlugin = fp<HttpCacheOptions>(
   async (app: FastifyInstance, { db, capacityBytes }) => {
-    const store = new WeightedLru<string, KeptAnswer>(capacityBytes, weigh);
+    // lru-cache needs a bound: with none, nothing is kept (the handlers answer) and this one is never filled.
+    const store = new LRUCache<string, KeptAnswer>({ maxSize: Math.max(capacityBytes, 1), sizeCalculation: weigh });
     let hits = 0;
     let misses = 0;
     let skipped = 0;
     app.decorate('httpCache', {
-      stats: () => ({ entries: store.size, bytes: store.weight, maxBytes: capacityBytes, hits, misses, skipped }),
+      stats: () => ({
+        entries: store.size,
+        bytes: store.calculatedSize,
+        maxBytes: capacityBytes,
+        hits,
+        misses,
+        skipped,
+      }),
       clear: () => store.clear(),
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      if (!read || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
       if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
       const etag = etagOf(payload);
