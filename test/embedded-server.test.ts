@@ -177,7 +177,7 @@ describe('the server on an embedded PostgreSQL', () => {
     const secondAcknowledged = await secondWrites.finish();
     // Requests whose sessions the database ended fail with a 503 and pooled connections
     // are lost, each a one-line warning; no failed request was acknowledged. (A service manager told to signal the service alone, as
-    // README's unit is, lets them finish.)
+    // the unit in docs/operations.md is, lets them finish.)
     expect(secondExit).toMatchObject({ code: 0, errors: [] });
     for (const warning of secondExit.warnings) {
       expect(warning, JSON.stringify(warning)).toMatchObject({

@@ -40,7 +40,9 @@ export function signInPage(
           ...(next ? [h('input', { type: 'hidden', name: 'next', value: appPathOrHome(context, next) })] : []),
           h('button', { type: 'submit' }, 'Sign in'),
         ]),
-        h('p', ['No token yet? An admin can issue you one, or make one with the CLI (see the README).']),
+        h('p', [
+          'No token yet? An admin can issue you one, or make one with the CLI (see docs/api/tokens-and-users.md).',
+        ]),
       ]),
     ],
     back: appPath(context),
