@@ -11,6 +11,7 @@ import { Keyring } from './core/keyring.js';
 import { loadServiceSecret } from './core/secret.js';
 import { rotateIntegrationSecrets } from './integrations/secrets.js';
 import { rotateSiteSecrets } from './sites/secrets.js';
+import { writeConfigurationReference } from './ops/config-reference.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -32,6 +33,8 @@ Commands:
       keys) under ENCRYPTION_KEY: run it after setting a new ENCRYPTION_KEY with the old one as
       ENCRYPTION_KEY_PREVIOUS (or after setting ENCRYPTION_KEY for the first time), then drop
       the previous key.
+  config-reference
+      Writes the configuration reference (docs/configuration.md) from the configuration schema.
 
 Roles: ${ROLES.join(', ')}
 Scopes: ${SCOPES.join(', ')}`;
@@ -205,6 +208,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = parsed.positionals.join(' ');
   const { help: _help, ...values } = parsed.values;
+  if (command === 'config-reference') {
+    await writeConfigurationReference();
+    return 0;
+  }
   try {
     const config = loadConfig();
     await withCommandDatabase(config, async (databaseUrl) => {

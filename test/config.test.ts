@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, EnvSchema, loadConfig } from '../src/config.js';
+import { configurationReference } from '../src/ops/config-reference.js';
 
 describe('configuration', () => {
   it('has working defaults with no environment at all', () => {
@@ -102,5 +103,29 @@ describe('configuration', () => {
       expect(readme, name).toContain(`| \`${name}\` |`);
       expect(example, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
     }
+  });
+
+  it('keeps docs/configuration.md as the schema writes it (npm run docs:config)', () => {
+    const written = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+    expect(written).toBe(configurationReference());
+  });
+
+  it('keeps each setting in one place: its variable, its place in the configuration, its default', () => {
+    const config = loadConfig({});
+    expect(config.rateLimit.organizationMax).toBe(3000);
+    expect(config.specs).toEqual({
+      maxBytes: 20 * 1024 * 1024,
+      maxFiles: 50,
+      maxRefDepth: 10,
+      fetchTimeoutMs: 30_000,
+      processTimeoutMs: 60_000,
+      pollIntervalMs: 1_000,
+      maxAttempts: 5,
+    });
+    expect(config.spaceRetentionMs).toBe(7 * 86_400_000);
+    expect(loadConfig({ SPACE_RETENTION_DAYS: '0.5' }).spaceRetentionMs).toBe(43_200_000);
+    expect(config).not.toHaveProperty('spaceRetentionDays');
+    expect(() => loadConfig({ PURGE_SCHEDULE: 'hourly' })).toThrow(/PURGE_SCHEDULE is not a cron pattern/);
+    expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY .*a value of 5 characters/);
   });
 });

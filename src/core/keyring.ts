@@ -58,7 +58,7 @@ export class Keyring {
 
   /** The keyring of the configuration: ENCRYPTION_KEY (else the derived key) seals. */
   static fromConfig(
-    encryption: { key: string | undefined; previousKey: string | undefined },
+    encryption: { key?: string | undefined; previousKey?: string | undefined },
     serviceSecret: string,
   ): Keyring {
     const derived = derivedKey(serviceSecret);

@@ -5,49 +5,46 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppConfig } from '../../src/app.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Db } from '../../src/db/database.js';
+import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Factory } from './factory.js';
 
 export const PUBLIC_URL = 'http://docs.test';
 
+/**
+ * The environment tests run in, read through loadConfig as a server's is:
+ * every other setting has its default.
+ */
+const TEST_ENVIRONMENT = {
+  PUBLIC_URL,
+  LOG_LEVEL: 'silent',
+  DATABASE_POOL_SIZE: '5',
+  // Statements of a test may take what the shared machine makes them take.
+  DATABASE_STATEMENT_TIMEOUT_MS: '0',
+  RATE_LIMIT_MAX: '100000',
+  RATE_LIMIT_ORGANIZATION_MAX: '500000',
+  AUTH_CACHE_TTL_MS: '0',
+  SITE_CACHE_TTL_MS: '0',
+  ANSWER_STORE_BYTES: String(16 * 1024 * 1024),
+  SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+  // Tests serve their own websites and files on 127.0.0.1.
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  OUTBOUND_TIMEOUT_MS: '5000',
+  // Test files share two cores, and a thread started from TypeScript source
+  // compiles its modules first: a slow start there is the machine's, not a reason to refuse.
+  CONVERSION_THREADS: '2',
+  CONVERSION_QUEUE_WAIT_MS: '120000',
+  // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
+  MAX_EVENT_LOOP_DELAY_MS: '0',
+  SPEC_FETCH_TIMEOUT_MS: '5000',
+  SPEC_PROCESS_TIMEOUT_MS: '30000',
+  SPEC_POLL_INTERVAL_MS: '50',
+  SPEC_MAX_ATTEMPTS: '3',
+};
+
+/** The configuration of a test's app: TEST_ENVIRONMENT's, on `databaseUrl`, with `overrides` in place of whole settings or groups. */
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
-  return {
-    databaseUrl,
-    databasePoolSize: 5,
-    databasePreparedStatements: true,
-    publicUrl: PUBLIC_URL,
-    logLevel: 'silent',
-    rateLimit: { max: 100_000, windowMs: 60_000 },
-    bodyLimit: 5 * 1024 * 1024,
-    authCacheTtlMs: 0,
-    siteCacheTtlMs: 0,
-    answerStoreBytes: 16 * 1024 * 1024,
-    secretKey: 'test-secret-key-test-secret-key-0123456789',
-    trustProxy: false,
-    spaceRetentionMs: 7 * 86_400_000,
-    // Tests serve their own websites and files on 127.0.0.1.
-    outbound: { allowPrivate: true, timeoutMs: 5_000, maxBytes: 10 * 1024 * 1024 },
-    fileUrlTtlSeconds: 3_600,
-    importLimits: { maxPages: 200, maxBytes: 50 * 1024 * 1024, timeoutMs: 60_000 },
-    // Test files share two cores, and a thread started from TypeScript source
-    // compiles its modules first: a slow start there is the machine's, not a reason to refuse.
-    conversion: { threads: 2, timeoutMs: 2_000, queueWaitMs: 120_000 },
-    // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
-    loadShedding: { maxEventLoopDelayMs: 0 },
-    specs: {
-      maxBytes: 20 * 1024 * 1024,
-      maxFiles: 50,
-      maxRefDepth: 10,
-      fetchTimeoutMs: 5_000,
-      processTimeoutMs: 30_000,
-      pollIntervalMs: 50,
-      maxAttempts: 3,
-    },
-    encryption: { key: undefined, previousKey: undefined },
-    integrations: { maxImageBytes: 1024 * 1024 },
-    visitorTokenMaxAgeSeconds: 7 * 86_400,
-    ...overrides,
-  };
+  return { ...loadConfig(TEST_ENVIRONMENT), databaseUrl, ...overrides };
 }
 
 export interface TestContext {
@@ -76,7 +73,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       options.clock ? { clock: options.clock } : {},
     );
     await context.app.ready();
-    context.db = context.app.db;
+    context.db = context.app.context.db;
     context.factory = new Factory(context.db);
   });
   afterAll(async () => {

@@ -1,0 +1,513 @@
+import { availableParallelism } from 'node:os';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const GIB = 1024 * MIB;
+const ENCRYPTION_KEY_PATTERN = '^[A-Za-z0-9+/_-]{43}=?$';
+
+/**
+ * Every setting of the service: the environment variable it is read from
+ * (`env`), its type and bounds, its default and what it does. The
+ * configuration's type is this schema's, less the few settings that
+ * src/config.ts turns into what the service uses (PUBLIC_URL, TRUST_PROXY,
+ * RESERVED_HOSTNAMES, DNS_SERVERS, SPACE_RETENTION_DAYS, MAIL_FROM); the
+ * configuration reference (docs/configuration.md) is generated from it.
+ * `secret` settings are named in errors, never shown; `cron` ones must be
+ * cron patterns; `defaultText` says what a default computed here means.
+ */
+export const SettingsSchema = Type.Object({
+  databaseUrl: Type.Optional(
+    Type.String({
+      env: 'DATABASE_URL',
+      pattern: '^postgres(ql)?://',
+      description:
+        '`postgres://` or `postgresql://` URL of a PostgreSQL 15+ database. Unset: an embedded PostgreSQL is run in `DATA_DIR`.',
+    }),
+  ),
+  databasePoolSize: Type.Integer({
+    env: 'DATABASE_POOL_SIZE',
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    description: 'Database connections per instance.',
+  }),
+  databasePreparedStatements: Type.Boolean({
+    env: 'DATABASE_PREPARED_STATEMENTS',
+    default: true,
+    description:
+      'Run queries as named prepared statements, so PostgreSQL plans each query once per connection. Set `false` behind a pooler that cannot keep prepared statements (PgBouncer before 1.21, or with `max_prepared_statements = 0`).',
+  }),
+  databaseStatementTimeoutMs: Type.Integer({
+    env: 'DATABASE_STATEMENT_TIMEOUT_MS',
+    minimum: 0,
+    maximum: 3_600_000,
+    default: 30_000,
+    description:
+      'How long PostgreSQL lets one statement of a request or a background job run before cancelling it (`0`: no limit). A request whose statement is cancelled gets 503 and changes nothing; the connection stays in use. Migrations and the purge run without it. Sent as the `statement_timeout` startup parameter: behind PgBouncer, add `statement_timeout` to `ignore_startup_parameters` (and set the timeout on the database role instead), or set `0`.',
+  }),
+  port: Type.Integer({
+    env: 'PORT',
+    minimum: 0,
+    maximum: 65535,
+    default: 3000,
+    description: 'TCP port to listen on.',
+  }),
+  host: Type.String({
+    env: 'HOST',
+    minLength: 1,
+    default: '127.0.0.1',
+    description: 'Address to listen on. The Docker image sets `0.0.0.0`.',
+  }),
+  publicUrl: Type.Optional(
+    Type.String({
+      env: 'PUBLIC_URL',
+      pattern: '^https?://[^\\s/]+(/[^\\s]*)?$',
+      defaultText: '`http://localhost:$PORT`',
+      description:
+        'Base of the absolute URLs in responses (`urls.location`, …), without a trailing slash. Set it to the address clients use.',
+    }),
+  ),
+  logLevel: Type.Union(
+    LOG_LEVELS.map((level) => Type.Literal(level)),
+    { env: 'LOG_LEVEL', default: 'info', description: 'The least severe level of what is logged.' },
+  ),
+  dataDir: Type.String({
+    env: 'DATA_DIR',
+    minLength: 1,
+    default: './.data',
+    description: 'Where the embedded PostgreSQL keeps its data (`DATA_DIR/postgres`). Unused with `DATABASE_URL`.',
+  }),
+  bootstrap: Type.Object({
+    adminToken: Type.Optional(
+      Type.String({
+        env: 'BOOTSTRAP_ADMIN_TOKEN',
+        secret: true,
+        pattern: '^[A-Za-z0-9_.~-]{20,200}$',
+        description:
+          'Token to give the admin created on the first start (20–200 characters of `A-Za-z0-9_.~-`). Unset: one is generated and logged once. Ignored once the database has users.',
+      }),
+    ),
+    adminEmail: Type.String({
+      env: 'BOOTSTRAP_ADMIN_EMAIL',
+      minLength: 3,
+      maxLength: 254,
+      pattern: '^[^\\s@]+@[^\\s@]+$',
+      default: 'admin@example.com',
+      description: 'Email of the admin user created on the first start.',
+    }),
+    organizationTitle: Type.String({
+      env: 'BOOTSTRAP_ORG_TITLE',
+      minLength: 2,
+      maxLength: 255,
+      default: 'My organization',
+      description: 'Title of the organization created on the first start.',
+    }),
+  }),
+  rateLimit: Type.Object({
+    max: Type.Integer({
+      env: 'RATE_LIMIT_MAX',
+      minimum: 1,
+      default: 600,
+      description:
+        "Requests allowed per window, per user: all of a user's tokens share one budget (per client address for routes without a token); per instance, where the counters live in the process, or for all instances together with `RATE_LIMIT_REDIS_URL`. The same number bounds failed authentications (unknown, revoked or expired tokens) per client address and window, after which that address gets 429 until the window ends.",
+    }),
+    windowMs: Type.Integer({
+      env: 'RATE_LIMIT_WINDOW_MS',
+      minimum: 1000,
+      default: 60_000,
+      description: 'Length of the rate-limit window in ms.',
+    }),
+    redisUrl: Type.Optional(
+      Type.String({
+        env: 'RATE_LIMIT_REDIS_URL',
+        pattern: '^rediss?://\\S+$',
+        description:
+          'A Redis (`redis://…` or `rediss://…`) where every instance keeps the rate-limit counters, so that the limit holds across instances. While Redis cannot be reached, requests go on uncounted (logged) rather than fail. Failed authentications stay counted per instance.',
+      }),
+    ),
+    // Optional to buildApp, which then allows an organization five users' budgets.
+    organizationMax: Type.Optional(
+      Type.Integer({
+        env: 'RATE_LIMIT_ORGANIZATION_MAX',
+        minimum: 1,
+        default: 3000,
+        description:
+          "Requests allowed per window to the routes of one organization (`/v1/orgs/{organizationId}/…`), from all its members together, on top of each user's own budget (a caller who is not a member spends only their own): users cost nothing to make, so many users of one organization cannot flood.",
+      }),
+    ),
+  }),
+  fileBatchMaxBytes: Type.Integer({
+    env: 'FILE_BATCH_MAX_BYTES',
+    minimum: MIB,
+    maximum: GIB,
+    default: 64 * MIB,
+    description:
+      'Bytes of files one content write may bring, inline and fetched from URLs together; a write over it is answered 413 and writes nothing. Files are fetched four at a time, and an instance runs at once one write that fetches files per user, two per organization and four in all; one more is answered 429 with `Retry-After`.',
+  }),
+  importSlots: Type.Object({
+    perOrganization: Type.Integer({
+      env: 'IMPORT_MAX_RUNNING_PER_ORGANIZATION',
+      minimum: 1,
+      maximum: 64,
+      default: 2,
+      description:
+        'Imports one organization may have running at once, on all instances together; one more is answered 429 with `Retry-After` and imports nothing.',
+    }),
+    total: Type.Integer({
+      env: 'IMPORT_MAX_RUNNING',
+      minimum: 1,
+      maximum: 1024,
+      default: 8,
+      description:
+        'Imports running at once on all instances together, whatever their organization; one more is answered 429 with `Retry-After`.',
+    }),
+  }),
+  machineOutputCacheBytes: Type.Integer({
+    env: 'MACHINE_OUTPUT_CACHE_BYTES',
+    minimum: 0,
+    maximum: 4 * GIB,
+    default: 64 * MIB,
+    description:
+      "Bytes of built `llms.txt`, `llms-full.txt` and `sitemap.xml` an instance keeps, each for one published state of its site (the site, its spaces' revisions and the visitor's audience), the least recently read dropped first; `0` builds each answer anew.",
+  }),
+  bodyLimit: Type.Integer({
+    env: 'BODY_LIMIT',
+    minimum: KIB,
+    default: 5 * MIB,
+    description: 'Largest request body accepted, in bytes; larger bodies get 413.',
+  }),
+  authCacheTtlMs: Type.Integer({
+    env: 'AUTH_CACHE_TTL_MS',
+    minimum: 0,
+    maximum: 60_000,
+    default: 5_000,
+    description:
+      'How long an instance caches a token lookup, in ms. A revoked token may keep working up to this long on an instance. `0` disables the cache.',
+  }),
+  siteCacheTtlMs: Type.Integer({
+    env: 'SITE_CACHE_TTL_MS',
+    minimum: 0,
+    maximum: 60_000,
+    default: 2_000,
+    description:
+      "How long an instance serves a site's structure (`…/structure`, `…/published`) from memory, in ms. A change to the site, or to a space's title, settings, trash state or organization, made through the same instance shows at once; one made through another instance (or a space's counters) within this time. `0` disables the cache.",
+  }),
+  answerStoreBytes: Type.Integer({
+    env: 'ANSWER_STORE_BYTES',
+    minimum: 0,
+    maximum: 16 * GIB,
+    default: 64 * MIB,
+    description:
+      'How many bytes of answers an instance keeps to serve again, byte for byte, while what they were made from is unchanged. `0` keeps none.',
+  }),
+  secretKey: Type.Optional(
+    Type.String({
+      env: 'SECRET_KEY',
+      secret: true,
+      minLength: 32,
+      description:
+        'Key (`openssl rand -base64 48`) that signs pagination cursors, file download URLs and visitor claims. **Required in production** (`NODE_ENV=production`, as the Docker image sets): the service refuses to start without it. Unset elsewhere: a secret is generated on the first start and kept in the database (so a copy of the database can forge what it signs), with a warning at every start.',
+    }),
+  ),
+  trustProxy: Type.String({
+    env: 'TRUST_PROXY',
+    maxLength: 4096,
+    default: 'false',
+    description:
+      "Which proxies in front of the service are believed about the client's address, host and protocol (`X-Forwarded-For`, `-Host`, `-Proto`): `false` (none), a number of hops (`1`: the one proxy the service sits behind), or a comma-separated list of the proxies' addresses or CIDR networks (`10.0.0.0/8,127.0.0.1`). Only the entries those proxies appended count; what a client wrote before them is ignored. Behind a proxy, set it: otherwise every client shares the proxy's address, and so its rate and failed-authentication limits. `true` (every hop, so any client could name its own address and host) is refused at start.",
+  }),
+  hostnames: Type.Object({
+    reserved: Type.Optional(
+      Type.String({
+        env: 'RESERVED_HOSTNAMES',
+        maxLength: 65_536,
+        description:
+          "Hostnames no site may claim, comma-separated, besides PUBLIC_URL's own host (always reserved); `*.example.com` reserves every name under example.com.",
+      }),
+    ),
+    dnsServers: Type.Optional(
+      Type.String({
+        env: 'DNS_SERVERS',
+        pattern: '^[0-9A-Fa-f.:\\[\\]]+(,\\s*[0-9A-Fa-f.:\\[\\]]+)*$',
+        description:
+          "The DNS servers that custom hostnames' TXT records are looked up on (`ip` or `ip:port`, comma-separated); the system's resolvers when unset.",
+      }),
+    ),
+  }),
+  hostnameCheck: Type.Object({
+    pattern: Type.String({
+      env: 'HOSTNAME_CHECK_SCHEDULE',
+      cron: true,
+      minLength: 1,
+      maxLength: 100,
+      default: '*/5 * * * *',
+      description:
+        "When custom hostnames' records are looked up again (a cron pattern): pending ones go live once proven, live ones whose record is gone stop.",
+    }),
+    batchSize: Type.Integer({
+      env: 'HOSTNAME_CHECK_BATCH_SIZE',
+      minimum: 1,
+      maximum: 10_000,
+      default: 100,
+      description: 'Custom hostnames looked up per run, those checked longest ago first; instances share the work.',
+    }),
+  }),
+  shutdownTimeoutMs: Type.Integer({
+    env: 'SHUTDOWN_TIMEOUT_MS',
+    minimum: 0,
+    default: 10_000,
+    description: 'How long a shutdown waits for in-flight requests before the process exits anyway, in ms.',
+  }),
+  spaceRetentionDays: Type.Number({
+    env: 'SPACE_RETENTION_DAYS',
+    exclusiveMinimum: 0,
+    maximum: 3650,
+    default: 7,
+    description:
+      'How long a deleted space can be restored, in days. Past it the space is gone for every operation, and the purge removes it for good.',
+  }),
+  purge: Type.Object({
+    pattern: Type.String({
+      env: 'PURGE_SCHEDULE',
+      cron: true,
+      minLength: 1,
+      maxLength: 100,
+      default: '0 * * * *',
+      description:
+        'When the purge of expired deleted spaces runs (a cron pattern; seconds optional). It also runs once at start; an advisory lock makes one instance do it at a time.',
+    }),
+    batchSize: Type.Integer({
+      env: 'PURGE_BATCH_SIZE',
+      minimum: 1,
+      maximum: 10_000,
+      default: 500,
+      description: 'Spaces removed per purge transaction.',
+    }),
+  }),
+  outbound: Type.Object({
+    allowPrivate: Type.Boolean({
+      env: 'OUTBOUND_ALLOW_PRIVATE',
+      default: false,
+      description:
+        'Let the service fetch URLs that resolve to private, loopback or link-local addresses (file URLs in content changes, imports, OpenAPI spec sources and their `$ref`s). Leave `false` in production.',
+    }),
+    timeoutMs: Type.Integer({
+      env: 'OUTBOUND_TIMEOUT_MS',
+      minimum: 100,
+      maximum: 300_000,
+      default: 10_000,
+      description: 'Time limit of one outbound fetch, redirects included, in ms.',
+    }),
+    maxBytes: Type.Integer({
+      env: 'OUTBOUND_MAX_BYTES',
+      minimum: KIB,
+      maximum: GIB,
+      default: 10 * MIB,
+      description: 'Largest body an outbound fetch reads.',
+    }),
+  }),
+  fileUrlTtlSeconds: Type.Integer({
+    env: 'FILE_URL_TTL_SECONDS',
+    minimum: 10,
+    maximum: 7 * 86_400,
+    default: 3_600,
+    description: "Files' signed `downloadURL`s stay valid between one and two of these.",
+  }),
+  importLimits: Type.Object({
+    maxPages: Type.Integer({
+      env: 'IMPORT_MAX_PAGES',
+      minimum: 1,
+      maximum: 5_000,
+      default: 200,
+      description: 'Pages fetched per website import, failed ones included.',
+    }),
+    maxBytes: Type.Integer({
+      env: 'IMPORT_MAX_BYTES',
+      minimum: 64 * KIB,
+      maximum: GIB,
+      default: 50 * MIB,
+      description: 'Bytes fetched per import, pages and images together.',
+    }),
+    timeoutMs: Type.Integer({
+      env: 'IMPORT_TIMEOUT_MS',
+      minimum: 1_000,
+      maximum: 600_000,
+      default: 60_000,
+      description:
+        'Crawl time after which a website import fetches no new page or image, in ms; what was fetched is imported.',
+    }),
+  }),
+  conversion: Type.Object({
+    threads: Type.Integer({
+      env: 'CONVERSION_THREADS',
+      minimum: 1,
+      maximum: 64,
+      default: Math.max(2, availableParallelism()),
+      defaultText: 'cores, at least 2',
+      description:
+        'Worker threads of each pool that parses and converts user-written content off the event loop: markdown and JSON documents, imported pages, integration images.',
+    }),
+    timeoutMs: Type.Integer({
+      env: 'CONVERSION_TIMEOUT_MS',
+      minimum: 100,
+      maximum: 120_000,
+      default: 2_000,
+      description:
+        'How long one conversion may run, plus 8 ms for each KiB of its input; past it the conversion is stopped and the request answered 400.',
+    }),
+    queueWaitMs: Type.Integer({
+      env: 'CONVERSION_QUEUE_WAIT_MS',
+      minimum: 100,
+      maximum: 600_000,
+      default: 10_000,
+      description:
+        "How long a conversion may wait for a free thread, the thread's start included; past it the request is answered 503 with `Retry-After`.",
+    }),
+  }),
+  loadShedding: Type.Object({
+    maxEventLoopDelayMs: Type.Integer({
+      env: 'MAX_EVENT_LOOP_DELAY_MS',
+      minimum: 0,
+      maximum: 60_000,
+      default: 1_000,
+      description:
+        "When the event loop's mean delay over a one-second sample goes past this, every request but `/healthz` gets 503 with `Retry-After: 5`, and `/readyz` reports 503, until the instance catches up (`0` never refuses).",
+    }),
+  }),
+  specs: Type.Object({
+    maxBytes: Type.Integer({
+      env: 'SPEC_MAX_BYTES',
+      minimum: KIB,
+      maximum: GIB,
+      default: 20 * MIB,
+      description:
+        'Bytes one OpenAPI spec may fetch, its entry file and every file its `$ref`s reach together; also the largest spec given as text.',
+    }),
+    maxFiles: Type.Integer({
+      env: 'SPEC_MAX_FILES',
+      minimum: 1,
+      maximum: 1_000,
+      default: 50,
+      description: 'Files one spec may reach through external `$ref`s, its entry file included.',
+    }),
+    maxRefDepth: Type.Integer({
+      env: 'SPEC_MAX_REF_DEPTH',
+      minimum: 0,
+      maximum: 100,
+      default: 10,
+      description: "How many `$ref` hops from the entry file a spec's files may be.",
+    }),
+    fetchTimeoutMs: Type.Integer({
+      env: 'SPEC_FETCH_TIMEOUT_MS',
+      minimum: 100,
+      maximum: 600_000,
+      default: 30_000,
+      description:
+        'Time limit of fetching one file of a spec, at most `OUTBOUND_TIMEOUT_MS`; past it the processing fails with `FETCH_TIMEOUT` (retried).',
+    }),
+    processTimeoutMs: Type.Integer({
+      env: 'SPEC_PROCESS_TIMEOUT_MS',
+      minimum: 100,
+      maximum: 600_000,
+      default: 60_000,
+      description: "Time limit of one parse or validation of a spec on the parser's thread; past it, `PARSE_ERROR`.",
+    }),
+    pollIntervalMs: Type.Integer({
+      env: 'SPEC_POLL_INTERVAL_MS',
+      minimum: 10,
+      maximum: 600_000,
+      default: 1_000,
+      description: 'How often an idle instance looks for spec jobs, in ms.',
+    }),
+    maxAttempts: Type.Integer({
+      env: 'SPEC_MAX_ATTEMPTS',
+      minimum: 1,
+      maximum: 100,
+      default: 5,
+      description:
+        'Tries of a spec job that fails for a reason that may pass (a timeout, a 5xx, a worker that stopped) before the failure is recorded.',
+    }),
+  }),
+  encryption: Type.Object({
+    key: Type.Optional(
+      Type.String({
+        env: 'ENCRYPTION_KEY',
+        secret: true,
+        pattern: ENCRYPTION_KEY_PATTERN,
+        description:
+          "32 bytes in base64 (`openssl rand -base64 32`): the key that encrypts secrets at rest (integration secrets, sites' visitor keys and share-link keys; AES-256-GCM, each value naming its key). **Required in production**, as `SECRET_KEY` is. Unset elsewhere: a key derived from the service secret.",
+      }),
+    ),
+    previousKey: Type.Optional(
+      Type.String({
+        env: 'ENCRYPTION_KEY_PREVIOUS',
+        secret: true,
+        pattern: ENCRYPTION_KEY_PATTERN,
+        description:
+          'The key `ENCRYPTION_KEY` replaced, still accepted for reading while `npm run cli -- secrets rotate` re-encrypts.',
+      }),
+    ),
+  }),
+  integrations: Type.Object({
+    maxImageBytes: Type.Integer({
+      env: 'INTEGRATION_MAX_IMAGE_BYTES',
+      minimum: KIB,
+      maximum: 10 * MIB,
+      default: MIB,
+      description: 'Largest icon or preview image an integration may publish, decoded.',
+    }),
+  }),
+  visitorTokenMaxAgeSeconds: Type.Integer({
+    env: 'VISITOR_TOKEN_MAX_AGE_SECONDS',
+    minimum: 60,
+    maximum: 90 * 86_400,
+    default: 7 * 86_400,
+    description:
+      "Longest a site's visitor token (`?jwt_token=`) may live: a token must say when it expires (`exp`), and one whose `exp` is further from now, or from its `iat`, is refused as an invalid token is. The reader's cookie ends when the token does.",
+  }),
+  mail: Type.Object({
+    smtpUrl: Type.Optional(
+      Type.String({
+        env: 'SMTP_URL',
+        pattern: '^smtps?://\\S+$',
+        description:
+          'The SMTP server invitation e-mail goes through: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://user:password@host:465`. Unset: no mail is sent, and an admin inviting by e-mail is shown the accept links once, to hand over.',
+      }),
+    ),
+    from: Type.Optional(
+      Type.String({
+        env: 'MAIL_FROM',
+        minLength: 3,
+        maxLength: 320,
+        defaultText: '`Quire <no-reply@…>`',
+        description: 'The sender of invitation e-mail; by default `no-reply@` at the host of `PUBLIC_URL`.',
+      }),
+    ),
+  }),
+});
+
+/** One setting of SettingsSchema: where it sits in the configuration, and its schema (which names its variable). */
+export interface Setting {
+  path: string[];
+  env: string;
+  schema: TSchema;
+}
+
+function isSetting(schema: TSchema): boolean {
+  return typeof schema.env === 'string';
+}
+
+/** Every setting, in the schema's order. */
+export function settingsOf(schema: TObject = SettingsSchema, path: string[] = []): Setting[] {
+  return Object.entries(schema.properties).flatMap(([key, property]) =>
+    isSetting(property)
+      ? [{ path: [...path, key], env: property.env as string, schema: property }]
+      : settingsOf(property as TObject, [...path, key]),
+  );
+}
+
+/** The environment's view of the settings: one property per variable, each with its setting's schema. */
+export const EnvSchema = Type.Object(Object.fromEntries(settingsOf().map((setting) => [setting.env, setting.schema])));
