@@ -46,7 +46,7 @@ const app = await buildApp(
 );
 await app.ready();
 try {
-  const factory = new Factory(app.db);
+  const factory = new Factory(app.context.db);
   const admin = await factory.account();
   const organization = await factory.organization(admin.user.id);
   const call = (method: 'POST', url: string, payload: object) =>

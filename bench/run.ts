@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     [small, '50-page space'],
   ] as const) {
     log(`${label}: ${MERGE_CYCLES} one-page change requests, created, written and merged one after another`);
-    merges.push(await measureMerges(app.db, base, seeded.authorization, space, label));
+    merges.push(await measureMerges(app.context.db, base, seeded.authorization, space, label));
   }
 
   // What a merge costs the first reader of the page it changed.

@@ -47,7 +47,7 @@ const authorized = (seed: Seeded) => ({ authorization: seed.authorization });
  */
 export function registerFloorRoutes(app: FastifyInstance, floors: Floors): void {
   const organization = (id: string) =>
-    app.db.selectFrom('organizations').select(['id', 'title']).where('id', '=', id).executeTakeFirst();
+    app.context.db.selectFrom('organizations').select(['id', 'title']).where('id', '=', id).executeTakeFirst();
   app.get<{ Params: { id: string } }>('/bench/baseline/:id', async (request, reply) => {
     const row = await organization(request.params.id);
     return row ?? reply.code(404).send({ error: { code: 404, message: 'No such organization' } });

@@ -115,7 +115,7 @@ export async function seedComments(
   authorization: string,
   organizationId: string,
 ): Promise<Omit<SeededComments, 'deepPage'>> {
-  const { db } = app;
+  const { db } = app.context;
   const { spaceId } = await seedContentSpace(
     app,
     authorization,

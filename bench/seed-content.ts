@@ -257,7 +257,7 @@ export async function seedContentSpace(
   shape: ContentShape,
   title: string,
 ): Promise<SeededContentSpace> {
-  const space = await createSpace(app.db, systemClock, {
+  const space = await createSpace(app.context.db, systemClock, {
     organizationId,
     parentId: null,
     title,

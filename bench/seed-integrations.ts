@@ -57,18 +57,14 @@ export async function seedIntegrations(
   organizationId: string,
 ): Promise<SeededIntegrations> {
   // No seeded integration has images: the decoder's threads never start.
-  const images = new ImageDecoder({ threads: 1, onThreadError: (error) => app.log.error({ err: error }) });
+  const images = new ImageDecoder(app.context.workPools.images);
   let analyticsWithBlocks = 0;
-  try {
-    for (let i = 0; i < INTEGRATIONS_IN_ORGANIZATION; i++) {
-      const body = definition(i, organizationId);
-      if (body.categories?.includes('analytics') && (body.blocks?.length ?? 0) > 0) analyticsWithBlocks++;
-      await publishIntegration(app.context, images, userId, `bench-integration-${i}`, body);
-    }
-  } finally {
-    await images.close();
+  for (let i = 0; i < INTEGRATIONS_IN_ORGANIZATION; i++) {
+    const body = definition(i, organizationId);
+    if (body.categories?.includes('analytics') && (body.blocks?.length ?? 0) > 0) analyticsWithBlocks++;
+    await publishIntegration(app.context, images, userId, `bench-integration-${i}`, body);
   }
-  const newest = await app.db
+  const newest = await app.context.db
     .selectFrom('integrations')
     .select('name')
     .where('organization_id', '=', organizationId)

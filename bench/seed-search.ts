@@ -20,8 +20,8 @@ export interface SeededSearch {
 
 const indexBytes = async (app: FastifyInstance) =>
   Number(
-    (await sql<{ bytes: string }>`select pg_total_relation_size('search_sections') as bytes`.execute(app.db)).rows[0]!
-      .bytes,
+    (await sql<{ bytes: string }>`select pg_total_relation_size('search_sections') as bytes`.execute(app.context.db))
+      .rows[0]!.bytes,
   );
 
 /**
@@ -39,7 +39,7 @@ export async function seedSearch(
   const first = await seedContentSpace(app, authorization, organizationId, SEARCH_SHAPE, 'Search 0');
   const bytesPerPage = Math.round((await indexBytes(app)) - before) / first.pages;
   for (let i = 1; i < SEARCH_SPACES; i++) {
-    const space = await createSpace(app.db, systemClock, {
+    const space = await createSpace(app.context.db, systemClock, {
       organizationId,
       parentId: null,
       title: `Search ${i}`,
@@ -50,7 +50,7 @@ export async function seedSearch(
     await sql`
       insert into search_sections (organization_id, space_id, page_id, ord, anchor, title, headings, body, language)
       select organization_id, ${space.id}, page_id, ord, anchor, title, headings, body, language
-      from search_sections where space_id = ${first.spaceId}`.execute(app.db);
+      from search_sections where space_id = ${first.spaceId}`.execute(app.context.db);
   }
   return { organizationId, spaceId: first.spaceId, bytesPerPage };
 }

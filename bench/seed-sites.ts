@@ -76,7 +76,7 @@ async function seedBigSite(app: FastifyInstance, authorization: string, organiza
   for (const topic of TOPICS.slice(0, BIG_SITE_SECTIONS)) {
     const ids: string[] = [];
     for (const kind of KINDS.slice(0, SPACES_PER_SECTION)) {
-      const space = await createSpace(app.db, systemClock, {
+      const space = await createSpace(app.context.db, systemClock, {
         organizationId,
         parentId: null,
         title: `${topic}: ${kind}`,
@@ -227,7 +227,7 @@ export async function seedSites(
   manySitesOrganizationId: string,
 ): Promise<SeededSites> {
   const siteId = await seedBigSite(app, authorization, bigSiteOrganizationId);
-  const { newestFirst, siteSpaces } = await seedManySites(app.db, app.context.keyring, manySitesOrganizationId);
+  const { newestFirst, siteSpaces } = await seedManySites(app.context.db, app.context.keyring, manySitesOrganizationId);
   return {
     big: { organizationId: bigSiteOrganizationId, siteId },
     many: {

@@ -87,7 +87,7 @@ function chunks<T>(rows: T[], size: number): T[][] {
  * comments, in batches again (seed-comments.ts).
  */
 export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZES): Promise<Seeded> {
-  const { db, cursors } = app;
+  const { db, cursors } = app.context;
   const start = Date.now() - SPREAD_MS;
   const at = (i: number, n: number) => new Date(start + Math.floor((SPREAD_MS * i) / n));
 

@@ -59,8 +59,8 @@ async function seedMembers(app: FastifyInstance, organizationId: string, tenant:
     display_name: `Soak member ${tenant}.${i}`,
     photo_url: null,
   }));
-  await app.db.insertInto('users').values(users).execute();
-  await app.db
+  await app.context.db.insertInto('users').values(users).execute();
+  await app.context.db
     .insertInto('organization_members')
     .values(users.map((user) => ({ organization_id: organizationId, user_id: user.id, role: 'read' as const })))
     .execute();
@@ -78,7 +78,7 @@ async function seedTenant(app: FastifyInstance, authorization: string, tenant: n
     `Soak docs ${tenant}`,
   );
   for (let i = 0; i < SPACES_PER_TENANT; i++) {
-    await createSpace(app.db, systemClock, {
+    await createSpace(app.context.db, systemClock, {
       organizationId,
       parentId: null,
       title: `Soak space ${tenant}.${i}`,
@@ -115,12 +115,12 @@ async function seedTenant(app: FastifyInstance, authorization: string, tenant: n
  * inserts for the bulk that the API would only slow (members, empty spaces).
  */
 export async function seedSoak(app: FastifyInstance, tenants = CONTENT_SHAPES.length): Promise<SoakSeeded> {
-  const user = await createUser(app.db, systemClock, { email: 'soak@example.com', displayName: 'Soak user' });
-  const { token } = await createApiToken(app.db, systemClock, { userId: user.id, label: 'soak' });
+  const user = await createUser(app.context.db, systemClock, { email: 'soak@example.com', displayName: 'Soak user' });
+  const { token } = await createApiToken(app.context.db, systemClock, { userId: user.id, label: 'soak' });
   const authorization = `Bearer ${token}`;
   const seeded: SoakTenant[] = [];
   for (let tenant = 0; tenant < tenants; tenant++) seeded.push(await seedTenant(app, authorization, tenant));
   // Fresh tables have neither statistics nor a visibility map until autovacuum gets to them.
-  await sql`VACUUM (ANALYZE)`.execute(app.db);
+  await sql`VACUUM (ANALYZE)`.execute(app.context.db);
   return { authorization, tenants: seeded };
 }

@@ -65,6 +65,10 @@ import { FileUrlSigner } from './model/content/files/signing.js';
 import { ContentStore } from './model/content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
 import { Conversions } from './model/content/document/conversions.js';
+import { WorkPool } from './core/work-pool.js';
+import { htmlReaderPool } from './change-requests/import/reader.js';
+import { imageDecoderPool } from './integrations/image-pool.js';
+import { specParserPool } from './specs/parser.js';
 import { CONVERSION_MS_PER_KIB, type AppConfig } from './config.js';
 import { MemberSchema, TeamSchema } from './model/people/schemas.js';
 import { ChangeRequestSchema } from './model/change-requests/schemas.js';
@@ -80,7 +84,6 @@ import { siteHostnames } from './sites/queries.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
-    db: Db;
     clock: Clock;
     urls: Urls;
     cursors: Cursors;
@@ -229,7 +232,6 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           logger: instance.log,
         });
         instance.decorate('config', config);
-        instance.decorate('db', db);
         instance.decorate('clock', deps.clock ?? systemClock);
         instance.decorate('urls', createUrls(config.publicUrl));
         const secret = await loadServiceSecret(db, config.secretKey);
@@ -247,6 +249,19 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           onThreadError: (error) => instance.log.error({ err: error }, 'A conversion thread failed'),
         });
         instance.decorate('conversions', conversions);
+        const workPools = {
+          html: new WorkPool(
+            htmlReaderPool(config.conversion, (error) => instance.log.error({ err: error }, 'An import thread failed')),
+          ),
+          images: new WorkPool(
+            imageDecoderPool(config.conversion, (error) =>
+              instance.log.error({ err: error }, 'An image decoding thread failed'),
+            ),
+          ),
+          specs: new WorkPool(
+            specParserPool(config.specs, (error) => instance.log.error({ err: error }, 'A spec parser thread failed')),
+          ),
+        };
         instance.decorate('content', new ContentStore(db, instance.urls, conversions));
         const mailer = createMailer(config.mail, instance.log);
         instance.decorate('context', {
@@ -259,6 +274,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           keyring: Keyring.fromConfig(config.encryption, secret),
           content: instance.content,
           conversions,
+          workPools,
           outbound: instance.outbound,
           fileUrls: instance.fileUrls,
           specOutlines: (organizationId, slugs) => findSpecOutlines(db, organizationId, slugs),
@@ -282,7 +298,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         instance.addHook('onClose', async () => {
           hostnames.stop();
           await mailer?.close();
-          await conversions.close();
+          await Promise.all([conversions, ...Object.values(workPools)].map((pool) => pool.close()));
           await db.destroy();
         });
       },
@@ -354,13 +370,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   });
 
   await app.register(authPlugin, {
-    db: app.db,
+    db: app.context.db,
     clock: app.clock,
     cacheTtlMs: config.authCacheTtlMs,
     failures: { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs },
   });
   // Before the routes: it wraps the handlers of those that declare a version, and of writes (If-Match).
-  await app.register(httpCachePlugin, { db: app.db, capacityBytes: config.answerStoreBytes });
+  await app.register(httpCachePlugin, { db: app.context.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);
   // The published reader: HTML for a site's audience, outside the API and its tokens.
   await app.register(siteReaderRoutes);

@@ -156,7 +156,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   }
 
   // Only once the port is ours: a start that cannot listen must not spend the one showing of the first token.
-  const first = await bootstrapFirstStart(app.db, app.clock, config.bootstrap);
+  const first = await bootstrapFirstStart(app.context.db, app.clock, config.bootstrap);
   if (first) {
     log.info(
       {

@@ -21,7 +21,7 @@ async function withFreshApp(task: (app: Awaited<ReturnType<typeof buildApp>>) =>
 describe('first start', () => {
   it('creates an organization, its admin and a working token, once', async () => {
     await withFreshApp(async (app) => {
-      const first = await bootstrapFirstStart(app.db, systemClock, settings);
+      const first = await bootstrapFirstStart(app.context.db, systemClock, settings);
       expect(first).toBeDefined();
       expect(first!.token).toMatch(/^quire_[A-Za-z0-9]{40}$/);
 
@@ -32,7 +32,7 @@ describe('first start', () => {
       });
       expect(user.json()).toMatchObject({ email: 'admin@example.com', displayName: 'Administrator' });
       // The operator set the address: it counts as verified.
-      const row = await app.db.selectFrom('users').select('email_verified_at').executeTakeFirstOrThrow();
+      const row = await app.context.db.selectFrom('users').select('email_verified_at').executeTakeFirstOrThrow();
       expect(row.email_verified_at).not.toBeNull();
       const org = await app.inject({
         method: 'GET',
@@ -41,16 +41,16 @@ describe('first start', () => {
       });
       expect(org.json()).toMatchObject({ title: 'Bootstrapped', permissions: { admin: true } });
 
-      expect(await bootstrapFirstStart(app.db, systemClock, settings)).toBeUndefined();
-      expect(await app.db.selectFrom('users').select('id').execute()).toHaveLength(1);
-      expect(await app.db.selectFrom('api_tokens').select('id').execute()).toHaveLength(1);
+      expect(await bootstrapFirstStart(app.context.db, systemClock, settings)).toBeUndefined();
+      expect(await app.context.db.selectFrom('users').select('id').execute()).toHaveLength(1);
+      expect(await app.context.db.selectFrom('api_tokens').select('id').execute()).toHaveLength(1);
     });
   });
 
   it('uses BOOTSTRAP_ADMIN_TOKEN when it is set', async () => {
     await withFreshApp(async (app) => {
       const adminToken = 'operator-chosen-token-0123456789';
-      const result = await bootstrapFirstStart(app.db, systemClock, { ...settings, adminToken });
+      const result = await bootstrapFirstStart(app.context.db, systemClock, { ...settings, adminToken });
       expect(result!.token).toBe(adminToken);
       const user = await app.inject({
         method: 'GET',
@@ -64,10 +64,10 @@ describe('first start', () => {
   it('bootstraps once when several instances start together', async () => {
     await withFreshApp(async (app) => {
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => bootstrapFirstStart(app.db, systemClock, settings)),
+        Array.from({ length: 4 }, () => bootstrapFirstStart(app.context.db, systemClock, settings)),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
-      expect(await app.db.selectFrom('organizations').select('id').execute()).toHaveLength(1);
+      expect(await app.context.db.selectFrom('organizations').select('id').execute()).toHaveLength(1);
     });
   });
 });

@@ -336,7 +336,7 @@ describe('the migration', () => {
     const app = await buildApp(testConfig(database.url));
     try {
       await app.ready();
-      const factory = new Factory(app.db);
+      const factory = new Factory(app.context.db);
       const o = await factory.team(['review', 'edit']);
       const inject = (account: Account, method: Method, url: string, payload?: unknown) =>
         app.inject({ method, url, headers: account.headers, ...(payload ? { payload: payload as object } : {}) });

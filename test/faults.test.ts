@@ -323,7 +323,7 @@ describe('the statement timeout', () => {
   }
 
   it('is set on every connection of the pool', async () => {
-    const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(app.db);
+    const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(app.context.db);
     expect(rows).toEqual([{ statement_timeout: `${TIMEOUT_MS}ms` }]);
   });
 
@@ -379,7 +379,7 @@ describe('the statement timeout', () => {
     // A row of the space held for longer than the timeout: deleting the space waits for it.
     await locker.query('BEGIN');
     await locker.query('SELECT id FROM revisions WHERE space_id = $1 FOR UPDATE', [space.id]);
-    const purge = purgeDeletedSpaces(app.db, systemClock, { retentionMs: 7 * 86_400_000, batchSize: 10 }).catch(
+    const purge = purgeDeletedSpaces(app.context.db, systemClock, { retentionMs: 7 * 86_400_000, batchSize: 10 }).catch(
       (error: Error) => error.message,
     );
     await sleep(TIMEOUT_MS * 3);

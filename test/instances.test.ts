@@ -785,7 +785,7 @@ describe('what each instance keeps in memory', () => {
       // Instance 1 has the token in its cache; instance 0 has never seen it.
       ok(await send(1, caller, 'GET', `/orgs/${organization.id}`));
       // Revoked as `tokens revoke` does: there is no API route for it.
-      expect(await revokeApiToken(t.app.db, systemClock, caller.tokenId)).toBe(caller.tokenId);
+      expect(await revokeApiToken(t.app.context.db, systemClock, caller.tokenId)).toBe(caller.tokenId);
       const revokedAt = Date.now();
       ok(await send(0, caller, 'GET', `/orgs/${organization.id}`), 401);
       expect(await msUntil(1, caller, `/orgs/${organization.id}`, 401, revokedAt)).toBeLessThanOrEqual(

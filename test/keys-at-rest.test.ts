@@ -47,10 +47,16 @@ afterAll(async () => {
 
 /** Every sealed value the database holds, as a dump of it would show them. */
 async function dump(app: FastifyInstance) {
-  const sites = await app.db.selectFrom('sites').select(['id', 'auth_private_key_encrypted as sealed']).execute();
-  const links = await app.db.selectFrom('site_share_links').select(['id', 'key_encrypted as sealed']).execute();
-  const secrets = await app.db.selectFrom('integration_secrets').select(['integration_id', 'name', 'sealed']).execute();
-  const settings = await app.db.selectFrom('service_settings').selectAll().execute();
+  const sites = await app.context.db
+    .selectFrom('sites')
+    .select(['id', 'auth_private_key_encrypted as sealed'])
+    .execute();
+  const links = await app.context.db.selectFrom('site_share_links').select(['id', 'key_encrypted as sealed']).execute();
+  const secrets = await app.context.db
+    .selectFrom('integration_secrets')
+    .select(['integration_id', 'name', 'sealed'])
+    .execute();
+  const settings = await app.context.db.selectFrom('service_settings').selectAll().execute();
   return { sites, links, secrets, settings };
 }
 
@@ -58,7 +64,7 @@ describe('secrets at rest', () => {
   it('rotate end to end: sealed under key 1, key 2 added, re-sealed, key 1 removed; a dump opens nothing', async () => {
     // ---- Key 1 alone. A site admin makes a visitor-auth site, a share link and an integration secret.
     const first = await instance(KEY_1);
-    const factory = new Factory(first.db);
+    const factory = new Factory(first.context.db);
     const team = await factory.team();
     const admin: Account = team.admin;
     const org = `/v1/orgs/${team.organization.id}`;
@@ -98,7 +104,7 @@ describe('secrets at rest', () => {
     // A site from before the keyring: its key sealed in the first format, under the service secret.
     const legacySiteId = newId();
     const legacyKey = randomString(43);
-    await first.db
+    await first.context.db
       .insertInto('sites')
       .values({
         id: legacySiteId,
@@ -126,7 +132,7 @@ describe('secrets at rest', () => {
     const newer = await call(second, 'POST', `${org}/sites/${site.id}/share-links`, { name: 'Newer' });
     expect(newer.statusCode, newer.body).toBe(201);
     const newerKey = new URL(newer.json<{ urls: { published: string } }>().urls.published).searchParams.get('share')!;
-    const newerRow = await second.db
+    const newerRow = await second.context.db
       .selectFrom('site_share_links')
       .select('key_encrypted')
       .where('id', '=', newer.json<{ id: string }>().id)
@@ -188,13 +194,13 @@ describe('secrets at rest', () => {
 
   it('bind each value to its row: a sealed key copied onto another site does not open there', async () => {
     const app = await instance(KEY_2);
-    const team = await new Factory(app.db).team();
+    const team = await new Factory(app.context.db).team();
     const org = `/v1/orgs/${team.organization.id}`;
     const create = (title: string) =>
       app.inject({ method: 'POST', url: `${org}/sites`, headers: team.admin.headers, payload: { title } });
     const victim = (await create('Victim')).json<{ id: string }>();
     const other = (await create('Other')).json<{ id: string }>();
-    const sealed = await app.db
+    const sealed = await app.context.db
       .selectFrom('sites')
       .select('auth_private_key_encrypted')
       .where('id', '=', victim.id)

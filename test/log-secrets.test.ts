@@ -49,7 +49,7 @@ beforeAll(async () => {
     logger: pino(loggerOptions('trace', false), sink),
   });
   await app.ready();
-  factory = new Factory(app.db);
+  factory = new Factory(app.context.db);
   const team = await factory.team();
   admin = team.admin;
   organizationId = team.organization.id;
@@ -81,7 +81,7 @@ describe('the log', () => {
     const revoked = await factory.token(admin.user.id);
     secret('revoked token', revoked.token);
     await call({ method: 'GET', url: '/v1/user', headers: revoked.headers }, 200);
-    await revokeApiToken(app.db, systemClock, revoked.token);
+    await revokeApiToken(app.context.db, systemClock, revoked.token);
     app.forgetToken(revoked.tokenId);
     await call({ method: 'GET', url: '/v1/user', headers: revoked.headers }, 401);
 
@@ -105,7 +105,7 @@ describe('the log', () => {
       201,
     );
     const spaceId = space.json<{ id: string }>().id;
-    const row = await app.db
+    const row = await app.context.db
       .selectFrom('spaces')
       .select('share_key')
       .where('id', '=', spaceId)
@@ -117,7 +117,7 @@ describe('the log', () => {
     const wrong = secret('wrong space share key', randomString(32));
     await call({ method: 'GET', url: `/v1/spaces/${spaceId}?shareKey=${wrong}`, headers: stranger.headers }, 404);
 
-    const site = await insertSite(app.db, organizationId, { visibility: 'share-link', published: true });
+    const site = await insertSite(app.context.db, organizationId, { visibility: 'share-link', published: true });
     const sitePath = `/v1/orgs/${organizationId}/sites/${site.id}`;
     const link = await call(
       { method: 'POST', url: `${sitePath}/share-links`, headers: admin.headers, payload: { name: 'Partners' } },
@@ -135,7 +135,7 @@ describe('the log', () => {
   });
 
   it('keeps no visitor token of a site, accepted, refused or in a message of its own', async () => {
-    const site = await insertSite(app.db, organizationId, { visibility: 'visitor-auth', published: true });
+    const site = await insertSite(app.context.db, organizationId, { visibility: 'visitor-auth', published: true });
     const auth = await call(
       { method: 'GET', url: `/v1/orgs/${organizationId}/sites/${site.id}/publishing/auth`, headers: admin.headers },
       200,

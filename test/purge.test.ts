@@ -92,7 +92,7 @@ describe('purging deleted spaces', () => {
     const other = await buildApp(testConfig(t.database.url));
     try {
       const runs = await Promise.all(
-        [t.db, other.db, t.db, other.db].map(async (db) => {
+        [t.db, other.context.db, t.db, other.context.db].map(async (db) => {
           const purged: string[] = [];
           // An instance that finds the lock taken tries again on its next schedule; here, until nothing is left.
           for (let round = 0; round < 50; round++) {

@@ -36,7 +36,7 @@ describe.skipIf(!available)('rate limits shared through Redis (RATE_LIMIT_REDIS_
     const config = testConfig(database.url, { rateLimit: { max: LIMIT, windowMs: 60_000, redisUrl: REDIS_URL } });
     apps = [await buildApp(config), await buildApp(config)];
     await Promise.all(apps.map((app) => app.ready()));
-    caller = await new Factory(apps[0]!.db).account();
+    caller = await new Factory(apps[0]!.context.db).account();
   });
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.close()));
@@ -57,7 +57,7 @@ describe.skipIf(!available)('rate limits shared through Redis (RATE_LIMIT_REDIS_
   });
 
   it('count each user apart', async () => {
-    const other = await new Factory(apps[0]!.db).account();
+    const other = await new Factory(apps[0]!.context.db).account();
     expect((await me(apps[1]!, other)).statusCode).toBe(200);
     expect((await me(apps[0]!, other)).headers['ratelimit-remaining']).toBe(String(LIMIT - 2));
   });
@@ -69,7 +69,7 @@ describe.skipIf(!available)('rate limits shared through Redis (RATE_LIMIT_REDIS_
     const cut = await buildApp(config);
     try {
       await cut.ready();
-      const account = await new Factory(cut.db).account();
+      const account = await new Factory(cut.context.db).account();
       for (let i = 0; i < 3; i++) expect((await me(cut, account)).statusCode).toBe(200);
     } finally {
       await cut.close();
@@ -83,7 +83,7 @@ describe('rate limits without Redis', () => {
     const config = testConfig(database.url, { rateLimit: { max: 2, windowMs: 60_000 } });
     const apps = [await buildApp(config), await buildApp(config)];
     try {
-      const caller = await new Factory(apps[0]!.db).account();
+      const caller = await new Factory(apps[0]!.context.db).account();
       const statuses = [];
       for (let i = 0; i < 4; i++)
         statuses.push(

@@ -78,7 +78,7 @@ export async function sessionCaller(
 ): Promise<Caller | undefined> {
   const sessionId = request.cookies[SESSION_COOKIE];
   if (!sessionId) return undefined;
-  const row = await findAppSessionCaller(app.db, sessionIdHash(sessionId), app.clock.now());
+  const row = await findAppSessionCaller(app.context.db, sessionIdHash(sessionId), app.clock.now());
   if (!row?.reachHolds) {
     await endSession(app.context, request, reply);
     return undefined;

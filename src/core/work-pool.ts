@@ -103,11 +103,16 @@ export class WorkPool {
   /**
    * Runs the task module's task `task` on `data`. Its refusal becomes a 400,
    * and so does running past its deadline; waiting too long for a thread is a 503.
+   * When `signal` aborts (its caller stops), the task ends at once and fails
+   * with a plain Error: the caller's fault, not the input's.
    */
-  async run<T>(task: string, data: unknown, input: TaskInput): Promise<T> {
+  async run<T>(task: string, data: unknown, input: TaskInput, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw stopped();
     if (this.pool.queueSize >= this.options.maxQueue) throw busy();
     const deadline = this.deadlineMs(input.characters);
     const stop = new AbortController();
+    const stopWithCaller = () => stop.abort();
+    signal?.addEventListener('abort', stopWithCaller, { once: true });
     const { port1: startedPort, port2: started } = new MessageChannel();
     let running = false;
     let timer = setTimeout(() => stop.abort(), this.options.queueWaitMs ?? defaultQueueWaitMs(this.options.timeoutMs));
@@ -123,6 +128,7 @@ export class WorkPool {
         transferList: [started],
       })) as TaskOutcome<T>;
     } catch (error) {
+      if (signal?.aborted) throw stopped();
       if (stop.signal.aborted && !running) throw busy();
       if (stop.signal.aborted) {
         throw new BadRequestError(
@@ -138,6 +144,7 @@ export class WorkPool {
       throw error;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stopWithCaller);
       startedPort.close();
     }
     if (!outcome.ok) throw new BadRequestError(`${input.field}: ${outcome.refused}`);
@@ -147,6 +154,10 @@ export class WorkPool {
   async close(): Promise<void> {
     await this.pool.close({ force: true });
   }
+}
+
+function stopped(): Error {
+  return new Error('The task was stopped: its caller stopped');
 }
 
 function busy(): ApiError {

@@ -1,4 +1,4 @@
-import { WorkPool } from '../core/work-pool.js';
+import type { WorkPool, WorkPoolOptions } from '../core/work-pool.js';
 import { BadRequestError } from '../core/errors.js';
 import { base64Length, type DecodedImage } from './images.js';
 
@@ -6,24 +6,34 @@ import { base64Length, type DecodedImage } from './images.js';
 const TASKS = new URL(`./image-tasks${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /**
+ * The pool published images are decoded on, built once by the app: two
+ * threads at most (started when first needed), two seconds an image plus 1 ms
+ * a KiB, waiting for a thread as long as conversions do.
+ */
+export function imageDecoderPool(
+  conversion: { threads: number; queueWaitMs: number },
+  onThreadError: (error: unknown) => void,
+): WorkPoolOptions {
+  const threads = Math.min(2, conversion.threads);
+  return {
+    filename: TASKS,
+    threads,
+    queueWaitMs: conversion.queueWaitMs,
+    timeoutMs: 2_000,
+    msPerKib: 1,
+    maxQueue: threads * 32,
+    onThreadError,
+  };
+}
+
+/**
  * Decodes published images on worker threads, within a deadline. The length
  * of the base64 is checked first, here: a text too long for the limit is
  * refused before any thread sees it.
  */
 export class ImageDecoder {
-  private readonly pool: WorkPool;
-
-  constructor(options: { threads: number; queueWaitMs?: number; onThreadError: (error: unknown) => void }) {
-    this.pool = new WorkPool({
-      filename: TASKS,
-      threads: options.threads,
-      queueWaitMs: options.queueWaitMs,
-      timeoutMs: 2_000,
-      msPerKib: 1,
-      maxQueue: options.threads * 32,
-      onThreadError: options.onThreadError,
-    });
-  }
+  /** `pool` runs imageDecoderPool's tasks. */
+  constructor(private readonly pool: WorkPool) {}
 
   /** The image in `base64`, or a 400 naming `field` and what is wrong with it. */
   async decode(base64: string, maxBytes: number, field: string): Promise<DecodedImage> {
@@ -37,10 +47,6 @@ export class ImageDecoder {
       { field, characters: base64.length },
     );
     return { ...image, bytes: toBuffer(image.bytes), sha256: toBuffer(image.sha256) };
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }
 

@@ -10,13 +10,7 @@ import { IntegrationParams, IntegrationSchema, ListIntegrationsQuery, PublishInt
 import { versionOf } from '../model/cache-versions.js';
 
 export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Published images are decoded on threads of their own; they start when first needed.
-  const images = new ImageDecoder({
-    threads: Math.min(2, app.config.conversion.threads),
-    queueWaitMs: app.config.conversion.queueWaitMs,
-    onThreadError: (error) => app.log.error({ err: error }, 'An image decoding thread failed'),
-  });
-  app.addHook('onClose', async () => images.close());
+  const images = new ImageDecoder(app.context.workPools.images);
 
   app.get(
     '/integrations',

@@ -7,6 +7,7 @@ import type { Mailer } from '../core/mailer.js';
 import type { Cursors } from '../core/pagination.js';
 import type { ScopedCache } from '../core/scoped-cache.js';
 import type { Urls } from '../core/urls.js';
+import type { WorkPool } from '../core/work-pool.js';
 import type { Db } from '../db/database.js';
 import type { Conversions } from './content/document/conversions.js';
 import type { FileUrlSigner } from './content/files/signing.js';
@@ -33,6 +34,12 @@ export interface Context {
   content: ContentStore;
   /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
   conversions: Conversions;
+  /**
+   * The other worker pools, built once with the app and closed with it: each
+   * runs its domain's tasks (imported pages' HTML, integrations' images, specs)
+   * off the event loop within a deadline, through that domain's wrapper.
+   */
+  workPools: { html: WorkPool; images: WorkPool; specs: WorkPool };
   /** The OpenAPI specs computed pages name, with what their latest versions hold. */
   specOutlines: SpecResolver;
   /** The one way the service fetches URLs it is given. */

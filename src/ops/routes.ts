@@ -18,7 +18,7 @@ export const operationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Readiness: a 503 with Retry-After while the instance sheds load (refused before this handler), else the database's state.
   app.get('/readyz', probe, async () => {
     try {
-      await sql`select 1`.execute(app.db);
+      await sql`select 1`.execute(app.context.db);
     } catch {
       throw new ServiceUnavailableError('The database is not reachable');
     }

@@ -1,4 +1,4 @@
-import { WorkPool } from '../core/work-pool.js';
+import type { WorkPool, WorkPoolOptions } from '../core/work-pool.js';
 import type { BuildInput, BuildResult, ListRefsInput, ListRefsResult } from './parser-tasks.js';
 
 export type { BuildInput, BuildResult, ListRefsInput, ListRefsResult } from './parser-tasks.js';
@@ -6,12 +6,23 @@ export type { BuildInput, BuildResult, ListRefsInput, ListRefsResult } from './p
 /** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
 const TASK_MODULE = new URL(`./parser-tasks${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
-export interface SpecParserOptions {
-  /** How long one task may run (SPEC_PROCESS_TIMEOUT_MS); past it the task is stopped and the spec fails to parse. */
-  timeoutMs: number;
-  /** Threads; a worker processes one spec at a time, so one is enough for it. */
-  threads?: number;
-  onThreadError: (error: unknown) => void;
+/**
+ * The pool specs are parsed on, built once by the app: one thread (a worker
+ * processes one spec at a time), SPEC_PROCESS_TIMEOUT_MS a task.
+ */
+export function specParserPool(
+  specs: { processTimeoutMs: number },
+  onThreadError: (error: unknown) => void,
+): WorkPoolOptions {
+  const threads = 1;
+  return {
+    filename: TASK_MODULE,
+    threads,
+    timeoutMs: specs.processTimeoutMs,
+    msPerKib: 0,
+    maxQueue: threads * 8,
+    onThreadError,
+  };
 }
 
 /**
@@ -22,32 +33,23 @@ export interface SpecParserOptions {
  * a PARSE_ERROR.
  */
 export class SpecParser {
-  private readonly pool: WorkPool;
-
-  constructor(options: SpecParserOptions) {
-    const threads = options.threads ?? 1;
-    this.pool = new WorkPool({
-      filename: TASK_MODULE,
-      threads,
-      timeoutMs: options.timeoutMs,
-      msPerKib: 0,
-      maxQueue: threads * 8,
-      onThreadError: options.onThreadError,
-    });
-  }
+  /**
+   * `pool` runs specParserPool's tasks; when `stop` aborts, the parse under
+   * way ends at once and fails as a fault of the service's, not the spec's.
+   */
+  constructor(
+    private readonly pool: WorkPool,
+    private readonly stop?: AbortSignal,
+  ) {}
 
   /** The file's format and the other files its $refs name. */
   listRefs(input: ListRefsInput): Promise<ListRefsResult> {
-    return this.pool.run('listRefs', input, { field: input.name, characters: input.text.length });
+    return this.pool.run('listRefs', input, { field: input.name, characters: input.text.length }, this.stop);
   }
 
   /** The whole spec checked, validated and made ready to store, or what is wrong with it. */
   build(input: BuildInput): Promise<BuildResult> {
     const characters = input.files.reduce((sum, file) => sum + file.text.length, 0);
-    return this.pool.run('build', input, { field: 'The spec', characters });
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
+    return this.pool.run('build', input, { field: 'The spec', characters }, this.stop);
   }
 }

@@ -27,7 +27,7 @@ export interface SpecWorkerOptions {
 export interface SpecProcessor {
   /** Claims the next job due and runs it to its end; false when none was due. */
   runNext(): Promise<boolean>;
-  /** Stops: a job running is stopped and put back for another worker; the parser's threads end. */
+  /** Stops: a job running is stopped (its parse too) and put back for another worker. */
   close(): Promise<void>;
 }
 
@@ -43,12 +43,10 @@ export function createSpecProcessor(context: Context, options: SpecWorkerOptions
   const log = options.log ?? context.log;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
-  const { maxAttempts, processTimeoutMs } = context.config.specs;
+  const { maxAttempts } = context.config.specs;
   const { db, clock } = context;
-  const parser = new SpecParser({
-    timeoutMs: processTimeoutMs,
-    onThreadError: (error) => log.error({ err: error }, 'A spec parser thread failed'),
-  });
+  const stopParsing = new AbortController();
+  const parser = new SpecParser(context.workPools.specs, stopParsing.signal);
   const running = new Map<ClaimedJob, { stop: AbortController; done: Promise<unknown> }>();
   let closing = false;
 
@@ -148,7 +146,7 @@ export function createSpecProcessor(context: Context, options: SpecWorkerOptions
       closing = true;
       for (const { stop } of running.values()) stop.abort();
       // Ends the parse under way at once: its task fails, and the job is put back.
-      await parser.close();
+      stopParsing.abort();
       await Promise.allSettled([...running.values()].map(({ done }) => done));
     },
   };

@@ -1,4 +1,4 @@
-import { WorkPool, type WorkPoolOptions } from '../../core/work-pool.js';
+import type { WorkPool, WorkPoolOptions } from '../../core/work-pool.js';
 import type { ExtractedPage, ExtractInput, RobotsRules } from './extract.js';
 import type { MarkdownInput, PageMarkdown } from './html-to-markdown.js';
 
@@ -8,7 +8,27 @@ export type { PageMarkdown } from './html-to-markdown.js';
 /** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
 const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
-export type ReaderOptions = Omit<WorkPoolOptions, 'filename'>;
+/** Time a page's parse is given for each KiB of its HTML, beyond CONVERSION_TIMEOUT_MS: a DOM and Readability cost more than markdown. */
+const MS_PER_KIB = 10;
+
+/**
+ * The pool imported pages are read on, built once by the app: as many threads
+ * as conversions have (CONVERSION_THREADS), the same deadline and wait.
+ */
+export function htmlReaderPool(
+  conversion: { threads: number; timeoutMs: number; queueWaitMs: number },
+  onThreadError: (error: unknown) => void,
+): WorkPoolOptions {
+  return {
+    filename: WORKER_MODULE,
+    threads: conversion.threads,
+    timeoutMs: conversion.timeoutMs,
+    queueWaitMs: conversion.queueWaitMs,
+    msPerKib: MS_PER_KIB,
+    maxQueue: conversion.threads * 32,
+    onThreadError,
+  };
+}
 
 /**
  * Every parse of an imported page, on the pool's threads within a deadline.
@@ -16,11 +36,8 @@ export type ReaderOptions = Omit<WorkPoolOptions, 'filename'>;
  * names the page in refusals.
  */
 export class HtmlReader {
-  private readonly pool: WorkPool;
-
-  constructor(options: ReaderOptions) {
-    this.pool = new WorkPool({ ...options, filename: WORKER_MODULE });
-  }
+  /** `pool` runs htmlReaderPool's tasks. */
+  constructor(private readonly pool: WorkPool) {}
 
   /** The page's links to follow, title, main content and the content's links and images. */
   extract(input: ExtractInput, field: string): Promise<ExtractedPage> {
@@ -35,9 +52,5 @@ export class HtmlReader {
   /** Whether robots.txt lets the crawler have `url` (matching its rules costs up to their length times the URL's). */
   robotsAllow(robots: RobotsRules, url: string): Promise<boolean> {
     return this.pool.run('robotsAllow', { robots, url }, { field: 'robots.txt', characters: robots.text.length });
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
   }
 }

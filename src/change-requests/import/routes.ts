@@ -5,9 +5,6 @@ import { importIntoChangeRequest, importIntoSpace } from './actions.js';
 import { HtmlReader } from './reader.js';
 import { ImportContentBody, ImportContentResult } from './schemas.js';
 
-/** Time a page's parse is given for each KiB of its HTML, beyond CONVERSION_TIMEOUT_MS: a DOM and Readability cost more than markdown. */
-const MS_PER_KIB = 10;
-
 const description =
   'source website crawls the site of url (same origin, breadth-first, as robots.txt allows, within the ' +
   'import limits): its pages become a page tree after the existing pages, with their images as files and ' +
@@ -18,16 +15,7 @@ const description =
 
 /** Imports of websites and markdown files into a space or a change request. */
 export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { threads, timeoutMs, queueWaitMs } = app.config.conversion;
-  const reader = new HtmlReader({
-    threads,
-    timeoutMs,
-    queueWaitMs,
-    msPerKib: MS_PER_KIB,
-    maxQueue: threads * 32,
-    onThreadError: (error) => app.log.error({ err: error }, 'An import thread failed'),
-  });
-  app.addHook('onClose', async () => reader.close());
+  const reader = new HtmlReader(app.context.workPools.html);
 
   app.post(
     '/spaces/:spaceId/content/import',

@@ -46,7 +46,7 @@ export function organizationRateLimit(app: FastifyInstance, settings: RateLimitS
     const key = `${organizationId}:${userId}`;
     const kept = memberships.get(key);
     if (kept !== undefined) return kept;
-    const member = (await findMembership(request.server.db, organizationId, userId)) !== undefined;
+    const member = (await findMembership(request.server.context.db, organizationId, userId)) !== undefined;
     memberships.set(key, member);
     return member;
   };
