@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../src/core/clock.js';
-import { createSpace } from '../src/model/spaces/create.js';
+import { createSpace } from '../src/spaces/create.js';
 
 /** How a seeded space's pages are laid out. */
 export interface ContentShape {

@@ -1,8 +1,8 @@
 import { systemClock } from '../src/core/clock.js';
 import { newId } from '../src/core/ids.js';
 import type { Db } from '../src/db/database.js';
-import { createUser } from '../src/model/people/user-queries.js';
-import { createApiToken } from '../src/model/people/api-token-queries.js';
+import { createUser } from '../src/users/user-queries.js';
+import { createApiToken } from '../src/users/api-token-queries.js';
 import type { Scenario } from './scenarios.js';
 import type { Seeded } from './seed.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { systemClock } from '../src/core/clock.js';
-import { createSpace } from '../src/model/spaces/create.js';
+import { createSpace } from '../src/spaces/create.js';
 import { seedContentSpace, type ContentShape, pageCount } from './seed-content.js';
 
 /** 100 spaces of 1,000 pages: the 100,000 pages organization search spans. */

@@ -3,7 +3,7 @@ import { generateNKeysBetween } from 'fractional-indexing';
 import { systemClock } from '../src/core/clock.js';
 import { newId, randomString } from '../src/core/ids.js';
 import type { Db } from '../src/db/database.js';
-import { createSpace } from '../src/model/spaces/create.js';
+import { createSpace } from '../src/spaces/create.js';
 import type { Keyring } from '../src/core/keyring.js';
 import { newSealedVisitorKey } from '../src/sites/secrets.js';
 import { slugify, uniqueSlug } from '../src/core/slug.js';

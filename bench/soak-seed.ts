@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { systemClock } from '../src/core/clock.js';
 import { newId } from '../src/core/ids.js';
-import { createSpace } from '../src/model/spaces/create.js';
-import { createUser } from '../src/model/people/user-queries.js';
-import { createApiToken } from '../src/model/people/api-token-queries.js';
+import { createSpace } from '../src/spaces/create.js';
+import { createUser } from '../src/users/user-queries.js';
+import { createApiToken } from '../src/users/api-token-queries.js';
 import { random, seedContentSpace, type ContentShape } from './seed-content.js';
 
 /** One organization of the soak, as the load needs to know it. */

@@ -3,8 +3,8 @@ import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { Db } from './db/database.js';
 import { createOrganization } from './orgs/queries.js';
-import { createApiToken } from './model/people/api-token-queries.js';
-import { createUser } from './model/people/user-queries.js';
+import { createApiToken } from './users/api-token-queries.js';
+import { createUser } from './users/user-queries.js';
 
 export interface BootstrapResult {
   organizationId: string;

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from './core/clock.js';
-import { ROLES, type Role } from './model/access/roles.js';
-import { isScope, SCOPES } from './model/access/scopes.js';
+import { ROLES, type Role } from './access/roles.js';
+import { isScope, SCOPES } from './access/scopes.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { withCommandDatabase } from './db/command-database.js';
 import { createDatabase, type Db } from './db/database.js';
-import { createApiToken, listApiTokens, revokeApiToken } from './model/people/api-token-queries.js';
-import { createUser, findUserByEmail } from './model/people/user-queries.js';
+import { createApiToken, listApiTokens, revokeApiToken } from './users/api-token-queries.js';
+import { createUser, findUserByEmail } from './users/user-queries.js';
 import { Keyring } from './core/keyring.js';
 import { loadServiceSecret } from './core/secret.js';
 import { rotateIntegrationSecrets } from './integrations/secrets.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { systemClock, type Clock } from '../src/core/clock.js';
-import { revokeApiToken } from '../src/model/people/api-token-queries.js';
+import { revokeApiToken } from '../src/users/api-token-queries.js';
 import { PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { expectSpecResponse } from './support/spec.js';
 

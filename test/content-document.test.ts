@@ -8,7 +8,7 @@ import {
   splitLeadingHeading,
   splitFrontmatter,
   type JSONDocument,
-} from '../src/model/content/document/index.js';
+} from '../src/document/index.js';
 import { BadRequestError } from '../src/core/errors.js';
 import { expectSpecSchema } from './support/spec.js';
 

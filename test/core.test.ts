@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId, randomString } from '../src/core/ids.js';
-import { roleAtLeast, ROLES, strongestRole } from '../src/model/access/roles.js';
-import { scopesAllow } from '../src/model/access/scopes.js';
+import { roleAtLeast, ROLES, strongestRole } from '../src/access/roles.js';
+import { scopesAllow } from '../src/access/scopes.js';
 import { createUrls } from '../src/core/urls.js';
 
 describe('roles', () => {

@@ -7,11 +7,11 @@ import {
   documentToMarkdown,
   markdownToDocument,
   type JSONDocument,
-} from '../src/model/content/document/index.js';
-import { documentFacts } from '../src/model/content/document/facts.js';
-import { documentOfTree, markdownTree } from '../src/model/content/document/from-markdown.js';
-import { isolateBlockTags, MAX_HTML_FRAGMENTS } from '../src/model/content/document/isolate-tags.js';
-import { parseMarkdown } from '../src/model/content/document/markdown-tree.js';
+} from '../src/document/index.js';
+import { documentFacts } from '../src/document/facts.js';
+import { documentOfTree, markdownTree } from '../src/document/from-markdown.js';
+import { isolateBlockTags, MAX_HTML_FRAGMENTS } from '../src/document/isolate-tags.js';
+import { parseMarkdown } from '../src/document/markdown-tree.js';
 import { expectSpecSchema } from './support/spec.js';
 
 type Json = Record<string, unknown>;

@@ -1,9 +1,9 @@
 import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../src/model/content/document/from-markdown.js';
-import type { JSONDocument } from '../src/model/content/document/types.js';
-import { renderDocument } from '../src/model/reader/document-html.js';
+import { markdownToDocument } from '../src/document/from-markdown.js';
+import type { JSONDocument } from '../src/document/types.js';
+import { renderDocument } from '../src/html/document-html.js';
 
 const render = (
   markdown: string,

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/app.js';
 import { randomString } from '../src/core/ids.js';
-import type { Scope } from '../src/model/access/scopes.js';
+import type { Scope } from '../src/access/scopes.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { insertSite } from './support/sites.js';

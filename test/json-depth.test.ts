@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JSON_MAX_DEPTH, nestsDeeperThan } from '../src/core/json-depth.js';
-import { DOCUMENT_LIMITS } from '../src/model/content/document/index.js';
+import { DOCUMENT_LIMITS } from '../src/document/index.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 

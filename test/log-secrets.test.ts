@@ -9,7 +9,7 @@ import { systemClock } from '../src/core/clock.js';
 import { randomString } from '../src/core/ids.js';
 import { loggerOptions, redactText, redactUrl } from '../src/core/logging.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { revokeApiToken } from '../src/model/people/api-token-queries.js';
+import { revokeApiToken } from '../src/users/api-token-queries.js';
 import { PUBLIC_URL, testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkDocumentBounds, checkMarkdownBounds, MARKDOWN_LIMITS } from '../src/model/content/document/index.js';
+import { checkDocumentBounds, checkMarkdownBounds, MARKDOWN_LIMITS } from '../src/document/index.js';
 
 const passes = (markdown: string) => expect(() => checkMarkdownBounds(markdown, 'body/markdown')).not.toThrow();
 const refuses = (markdown: string, message: RegExp) =>

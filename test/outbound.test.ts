@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { imageDimensions, sniffContentType } from '../src/model/content/files/image.js';
+import { imageDimensions, sniffContentType } from '../src/content/files/image.js';
 import { BadRequestError } from '../src/core/errors.js';
 import { createOutboundFetcher, isPublicAddress, OutboundError } from '../src/core/outbound.js';
 

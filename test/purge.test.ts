@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
 import { purgeDeletedSpaces } from '../src/spaces/purge.js';
 import { schedulePurge } from '../src/spaces/purge-schedule.js';
-import { createSpace } from '../src/model/spaces/create.js';
+import { createSpace } from '../src/spaces/create.js';
 import { testConfig, useTestApp } from './support/app.js';
 
 const t = useTestApp();

@@ -4,7 +4,7 @@ import {
   applyReusableContentChanges,
   MAX_REUSABLE_CONTENTS,
 } from '../src/change-requests/changes/reusable-contents.js';
-import type { ReusableContentState } from '../src/model/content/reusable-contents.js';
+import type { ReusableContentState } from '../src/content/reusable-contents.js';
 import { listen, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import { contentApi } from './support/content.js';

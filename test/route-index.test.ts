@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireScopeOnEveryRoute } from '../src/model/access/auth.js';
+import { requireScopeOnEveryRoute } from '../src/access/auth.js';
 import { useTestApp } from './support/app.js';
 
 const t = useTestApp();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/app.js';
-import { SCOPES, type Scope } from '../src/model/access/scopes.js';
+import { SCOPES, type Scope } from '../src/access/scopes.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 

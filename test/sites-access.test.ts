@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/app.js';
 import { newId } from '../src/core/ids.js';
-import type { Scope } from '../src/model/access/scopes.js';
+import type { Scope } from '../src/access/scopes.js';
 import { listen, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import type { Account } from './support/factory.js';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/app.js';
 import { newId } from '../src/core/ids.js';
-import type { Scope } from '../src/model/access/scopes.js';
+import type { Scope } from '../src/access/scopes.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';

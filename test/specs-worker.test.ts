@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { findSpecOutline } from '../src/model/specs/queries.js';
+import { findSpecOutline } from '../src/specs/outline-queries.js';
 import { claimSpecJob } from '../src/specs/jobs.js';
 import { createSpecProcessor, startSpecWorker, type SpecProcessor } from '../src/specs/worker.js';
 import { testConfig, useTestApp } from './support/app.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId, randomString } from '../src/core/ids.js';
-import { SCOPES, scopesAllow, type Scope } from '../src/model/access/scopes.js';
+import { SCOPES, scopesAllow, type Scope } from '../src/access/scopes.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { buildWorld, MEMBER_ROLES, type MemberRole, type World } from './support/world.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../src/model/access/scopes.js';
+import type { Scope } from '../src/access/scopes.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
-import { SCOPES } from '../src/model/access/scopes.js';
-import { revokeApiToken } from '../src/model/people/api-token-queries.js';
+import { SCOPES } from '../src/access/scopes.js';
+import { revokeApiToken } from '../src/users/api-token-queries.js';
 import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Conversions } from '../src/model/content/document/conversions.js';
+import { Conversions } from '../src/conversions/pool.js';
 import { ApiError } from '../src/core/errors.js';
 
 /** Within every markdown limit, but about a second of parsing on this kind of machine. */

@@ -1,12 +1,12 @@
 import { h } from 'hastscript';
-import type { Caller } from '../model/access/auth.js';
-import { findVisibleCollection } from '../model/access/collections.js';
-import { spaceRolesFor } from '../model/access/grants.js';
-import { findMembership } from '../model/access/membership.js';
-import type { Role } from '../model/access/roles.js';
-import type { SpaceFields } from '../model/access/space-queries.js';
-import type { Context } from '../model/context.js';
-import type { ThemeChoice } from '../model/reader/layout.js';
+import type { Caller } from '../access/auth.js';
+import { findVisibleCollection } from '../access/collections.js';
+import { spaceRolesFor } from '../access/grants.js';
+import { findMembership } from '../access/membership.js';
+import type { Role } from '../access/roles.js';
+import type { SpaceFields } from '../access/space-queries.js';
+import type { Context } from '../context.js';
+import type { ThemeChoice } from '../reader/layout.js';
 import {
   findIntegration,
   findOrganizationTitle,

@@ -1,7 +1,7 @@
 import { h } from 'hastscript';
-import type { Caller } from '../model/access/auth.js';
-import type { Context } from '../model/context.js';
-import type { ThemeChoice } from '../model/reader/layout.js';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import type { ThemeChoice } from '../reader/layout.js';
 import { listMemberOrganizations } from './queries.js';
 import { appHome, appPath, appPathOrHome } from './session.js';
 import { appPage, type AppAnswer } from './shell.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { CALLER_COLUMNS } from '../model/access/auth.js';
-import { SPACE_FIELDS, type SpaceFields } from '../model/access/space-queries.js';
+import { CALLER_COLUMNS } from '../access/auth.js';
+import { SPACE_FIELDS, type SpaceFields } from '../access/space-queries.js';
 
 /** How many spaces an organization's or collection's page lists: the newest ones. */
 export const LISTED_SPACES = 200;

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import { organizationReach, type Caller } from '../model/access/auth.js';
-import { scopesAllow, type Scope } from '../model/access/scopes.js';
-import type { Context } from '../model/context.js';
+import { organizationReach, type Caller } from '../access/auth.js';
+import { scopesAllow, type Scope } from '../access/scopes.js';
+import type { Context } from '../context.js';
 import { deleteAppSession, findAppSessionCaller, insertAppSession } from './queries.js';
 
 /** The app reader's home, `PUBLIC_URL/app` (urls.app() ends with the slash of its empty last segment). */

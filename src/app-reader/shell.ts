@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
-import type { Caller } from '../model/access/auth.js';
-import type { Context } from '../model/context.js';
-import type { RenderedHeading } from '../model/reader/document-html.js';
-import { renderReaderPage, type ThemeChoice } from '../model/reader/layout.js';
-import { READER_CSS_ETAG } from '../model/reader/styles.js';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import type { RenderedHeading } from '../html/document-html.js';
+import { renderReaderPage, type ThemeChoice } from '../reader/layout.js';
+import { READER_CSS_ETAG } from '../reader/styles.js';
 import { appHome } from './session.js';
 
 /** What an app reader page answers: the page, or where to go instead. */

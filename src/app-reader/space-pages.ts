@@ -1,24 +1,24 @@
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { ApiError } from '../core/errors.js';
-import type { Caller } from '../model/access/auth.js';
-import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
-import type { SpaceWithAccess } from '../model/access/space-queries.js';
-import { changeRequestIn } from '../model/change-requests/access.js';
-import { pageAppUrl, type ContentPlace } from '../model/content/present.js';
-import type { ContentTree, PageState } from '../model/content/tree.js';
-import type { Context } from '../model/context.js';
-import type { ThemeChoice } from '../model/reader/layout.js';
-import { changeMark, pageTree, type PageMark } from '../model/reader/navigation.js';
+import type { Caller } from '../access/auth.js';
+import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
+import type { SpaceWithAccess } from '../access/space-queries.js';
+import { changeRequestIn } from '../change-requests/access.js';
+import { pageAppUrl, type ContentPlace } from '../content/page-present.js';
+import type { ContentTree, PageState } from '../content/tree.js';
+import type { Context } from '../context.js';
+import type { ThemeChoice } from '../reader/layout.js';
+import { changeMark, pageTree, type PageMark } from '../reader/navigation.js';
 import {
   isReadable,
   pagesInOrder,
   renderedPage,
   type LinkAddresses,
   type SpaceContent,
-} from '../model/reader/page-content.js';
-import { trustedHtml } from '../model/reader/layout.js';
-import { computedView, generatedChildren, shownPage, shownPageAt } from '../model/reader/computed-pages.js';
+} from '../reader/page-content.js';
+import { trustedHtml } from '../reader/layout.js';
+import { computedView, generatedChildren, shownPage, shownPageAt } from '../reader/computed-pages.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
 
 /** Which content of a space the address names: its current revision, or a change request's. */

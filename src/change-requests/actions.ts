@@ -1,19 +1,19 @@
 import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
-import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
-import { changeRequestIn, changeRequestNotFound } from '../model/change-requests/access.js';
-import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
-import { presentChangeRequest } from '../model/change-requests/present.js';
+import { findEditableSpace, findSpaceAsMember } from '../access/spaces.js';
+import { changeRequestIn, changeRequestNotFound } from './access.js';
+import { lockSpaceThenChangeRequest } from './locks.js';
+import { presentChangeRequest } from './change-request-present.js';
 import {
   findChangeRequest,
   moveStatusCounters,
   updateChangeRequestFields,
   type ChangeRequestFields,
-} from '../model/change-requests/queries.js';
-import type { ChangeRequest } from '../model/change-requests/schemas.js';
-import type { Context } from '../model/context.js';
-import { emailVisibilityFor } from '../model/people/user-queries.js';
+} from './change-request-queries.js';
+import type { ChangeRequest } from './change-request-schemas.js';
+import type { Context } from '../context.js';
+import { emailVisibilityFor } from '../users/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
 import { mergeIntoSpace, type MergeOutcome } from './merge.js';
 import { updateFromSpace, type UpdateOutcome } from './update.js';

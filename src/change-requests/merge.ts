@@ -1,11 +1,11 @@
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { ChangeRequestStatus, VariableValues } from '../db/types.js';
-import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
-import { moveStatusCounters } from '../model/change-requests/queries.js';
-import { findRevision, type RevisionPoint } from '../model/content/state.js';
-import type { ContentTree } from '../model/content/tree.js';
-import type { Context } from '../model/context.js';
+import { lockSpaceThenChangeRequest } from './locks.js';
+import { moveStatusCounters } from './change-request-queries.js';
+import { findRevision, type RevisionPoint } from '../content/state.js';
+import type { ContentTree } from '../content/tree.js';
+import type { Context } from '../context.js';
 import { advanceSpaceLine, insertRevision, type EntryChange } from './changes/persist.js';
 import { requireWorkable } from './changes/write.js';
 import {

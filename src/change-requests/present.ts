@@ -1,8 +1,8 @@
 import type { Urls } from '../core/urls.js';
-import type { ChangeRequest } from '../model/change-requests/schemas.js';
-import { presentFile } from '../model/content/present.js';
-import { presentReusableContent } from '../model/content/reusable-contents.js';
-import type { FileState } from '../model/content/tree.js';
+import type { ChangeRequest } from './change-request-schemas.js';
+import { presentFile } from '../content/page-present.js';
+import { presentReusableContent } from '../content/reusable-contents.js';
+import type { FileState } from '../content/tree.js';
 import type { WrittenBatch } from './changes/write.js';
 
 /**

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendJsonText } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref, ChangeRequestParams, SpaceParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
-import { ChangeRequestSchema } from '../model/change-requests/schemas.js';
+import { callerOf } from '../access/auth.js';
+import { ChangeRequestSchema } from './change-request-schemas.js';
 import {
   createChangeRequest,
   getChangeRequest,
@@ -22,7 +22,7 @@ import {
   UpdateContentQuery,
   UpdateFromSpaceResult,
 } from './schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 const ChangeRequest = ref(ChangeRequestSchema);
 const tags = ['change-requests'];

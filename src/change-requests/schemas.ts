@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
-import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from '../model/change-requests/schemas.js';
-import { VARIABLE_LIMITS } from '../model/content/variables.js';
+import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from './change-request-schemas.js';
+import { VARIABLE_LIMITS } from '../content/variables.js';
 
 export const CreateChangeRequestBody = Type.Object(
   { subject: Type.Optional(ChangeRequestSubject) },

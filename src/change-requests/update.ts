@@ -1,8 +1,8 @@
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { VariableValues } from '../db/types.js';
-import type { RevisionPoint } from '../model/content/state.js';
-import type { Context } from '../model/context.js';
+import type { RevisionPoint } from '../content/state.js';
+import type { Context } from '../context.js';
 import { insertRevision, nextChangeRequestSeq, setChangeRequestRevision } from './changes/persist.js';
 import { changedInSpaceSince, lockBothSides, mergedTree, ownEntries, rebasedVariables, treeIsWhole } from './merge.js';
 import { spaceRevisionVariablesAt } from './queries.js';

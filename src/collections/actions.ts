@@ -2,15 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CollectionUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
-import { findVisibleCollection } from '../model/access/collections.js';
-import { findMembership } from '../model/access/membership.js';
-import { checkPlacement, roleBeneath } from '../model/access/placement.js';
-import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
-import type { Context } from '../model/context.js';
-import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
-import type { MoveBody } from '../model/hierarchy/schemas.js';
-import { collectionAndAncestors } from '../model/hierarchy/walk.js';
-import { collectionRolesFor, type Member } from '../model/access/grants.js';
+import { findVisibleCollection } from '../access/collections.js';
+import { findMembership } from '../access/membership.js';
+import { checkPlacement, roleBeneath } from '../access/placement.js';
+import { checkTransferTarget, dropGrantsThatStay } from '../access/transfer.js';
+import type { Context } from '../context.js';
+import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
+import type { MoveBody } from '../hierarchy/schemas.js';
+import { collectionAndAncestors } from '../hierarchy/walk.js';
+import { collectionRolesFor, type Member } from '../access/grants.js';
 import { presentCollection } from './present.js';
 import {
   countCollections,

@@ -1,8 +1,8 @@
 import type { Role } from '../db/types.js';
-import { roleAtLeast } from '../model/access/roles.js';
+import { roleAtLeast } from '../access/roles.js';
 import type { Urls } from '../core/urls.js';
 import type { Collection } from './schemas.js';
-import { type CollectionFields } from '../model/access/collection-queries.js';
+import { type CollectionFields } from '../access/collection-queries.js';
 
 export function collectionPermissions(role: Role | null): Collection['permissions'] {
   return {

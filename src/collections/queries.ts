@@ -4,9 +4,9 @@ import type { Database, Visibility } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { nextPosition } from '../model/hierarchy/positions.js';
-import { reachableCollectionIds } from '../model/access/grants.js';
-import { type CollectionFields, COLLECTION_FIELDS, COLLECTION_COLUMNS } from '../model/access/collection-queries.js';
+import { nextPosition } from '../hierarchy/positions.js';
+import { reachableCollectionIds } from '../access/grants.js';
+import { type CollectionFields, COLLECTION_FIELDS, COLLECTION_COLUMNS } from '../access/collection-queries.js';
 
 export interface NewCollectionInput {
   organizationId: string;

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ListQuery, ref, CollectionParams, OrganizationParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
-import { TransferBody, MoveBody } from '../model/hierarchy/schemas.js';
+import { callerOf } from '../access/auth.js';
+import { TransferBody, MoveBody } from '../hierarchy/schemas.js';
 import {
   addCollection,
   deleteCollection,
@@ -13,7 +13,7 @@ import {
   transferCollection,
 } from './actions.js';
 import { CollectionSchema, CreateCollectionBody, ListCollectionsQuery, UpdateCollectionBody } from './schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 const Collection = ref(CollectionSchema);
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableString } from '../core/schemas.js';
-import { DefaultLevelSchema } from '../model/access/schemas.js';
+import { DefaultLevelSchema } from '../access/schemas.js';
 
 export const CollectionTitle = Type.String({ maxLength: 50, description: 'Title of the collection' });
 export const CollectionDescription = Type.String({ maxLength: 100, description: 'Description of the collection' });

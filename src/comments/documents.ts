@@ -1,6 +1,6 @@
 import { BadRequestError } from '../core/errors.js';
-import type { JSONDocument } from '../model/content/document/index.js';
-import type { Context } from '../model/context.js';
+import type { JSONDocument } from '../document/index.js';
+import type { Context } from '../context.js';
 import { storeBodyDocument, storedBodyDocuments, type BodyTable, type StoredBody } from './body-queries.js';
 import { MAX_BODY_CHARACTERS, type BodyInput } from './schemas.js';
 

@@ -1,10 +1,10 @@
 import type { User } from '../core/schemas.js';
 import type { Urls } from '../core/urls.js';
 import type { CommentReplyRow, CommentRow } from '../db/types.js';
-import type { JSONDocument } from '../model/content/document/index.js';
-import type { Member } from '../model/people/schemas.js';
-import type { ContentTree } from '../model/content/tree.js';
-import { presentUser, type EmailVisibility } from '../model/people/users.js';
+import type { JSONDocument } from '../document/index.js';
+import type { Member } from '../members/member-schemas.js';
+import type { ContentTree } from '../content/tree.js';
+import { presentUser, type EmailVisibility } from '../users/users.js';
 import type { CommenterRow } from './commenter-queries.js';
 import type { CommentRecord, StoredPageVersion, UserRecord } from './queries.js';
 import type { ReactionRecord } from './reaction-queries.js';

@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox, type TSchema } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
-import { versionOf } from '../model/cache-versions.js';
-import { MemberSchema } from '../model/people/schemas.js';
+import { callerOf } from '../access/auth.js';
+import { versionOf } from '../cache-versions.js';
+import { MemberSchema } from '../members/member-schemas.js';
 import {
   deleteComment,
   getComment,

@@ -1,25 +1,25 @@
 import { NotFoundError } from '../core/errors.js';
 import type { Page } from '../core/pagination.js';
-import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
-import type { SpaceWithAccess } from '../model/access/space-queries.js';
-import { changeRequestIn } from '../model/change-requests/access.js';
-import { presentChangeRequest } from '../model/change-requests/present.js';
-import { findChangeRequest } from '../model/change-requests/queries.js';
-import type { Context } from '../model/context.js';
-import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '../model/content/document/index.js';
-import type { PageTreeBody } from '../model/content/page-tree-body.js';
+import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
+import type { SpaceWithAccess } from '../access/space-queries.js';
+import { changeRequestIn } from '../change-requests/access.js';
+import { presentChangeRequest } from '../change-requests/change-request-present.js';
+import { findChangeRequest } from '../change-requests/change-request-queries.js';
+import type { Context } from '../context.js';
+import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '../document/index.js';
+import type { PageTreeBody } from './page-tree-body.js';
 import {
   presentFile,
   presentGeneratedPage,
   presentPage,
   type ContentPlace,
   type RevisionFile,
-} from '../model/content/present.js';
-import { listReusableContents } from '../model/content/reusable-contents.js';
-import type { RevisionPoint } from '../model/content/state.js';
-import type { ContentTree, FileState } from '../model/content/tree.js';
-import { computedViewOf, findGeneratedPage, type ComputedView } from '../model/content/computed.js';
-import { emailVisibilityFor } from '../model/people/user-queries.js';
+} from './page-present.js';
+import { listReusableContents } from './reusable-contents.js';
+import type { RevisionPoint } from './state.js';
+import type { ContentTree, FileState } from './tree.js';
+import { computedViewOf, findGeneratedPage, type ComputedView } from './computed.js';
+import { emailVisibilityFor } from '../users/user-queries.js';
 import { presentRevision, swapMarkdownForDocument } from './present.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Urls } from '../core/urls.js';
-import type { SpaceWithAccess } from '../model/access/space-queries.js';
-import type { ChangeRequest } from '../model/change-requests/schemas.js';
-import type { JSONDocument } from '../model/content/document/index.js';
-import { pagesArrayOf, type PageTreeBody } from '../model/content/page-tree-body.js';
-import type { ContentPlace, RevisionFile } from '../model/content/present.js';
-import type { RevisionReusableContent } from '../model/content/reusable-contents.js';
-import type { RevisionPoint } from '../model/content/state.js';
+import type { SpaceWithAccess } from '../access/space-queries.js';
+import type { ChangeRequest } from '../change-requests/change-request-schemas.js';
+import type { JSONDocument } from '../document/index.js';
+import { pagesArrayOf, type PageTreeBody } from './page-tree-body.js';
+import type { ContentPlace, RevisionFile } from './page-present.js';
+import type { RevisionReusableContent } from './reusable-contents.js';
+import type { RevisionPoint } from './state.js';
 
 export interface RevisionParts {
   point: RevisionPoint;

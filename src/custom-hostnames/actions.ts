@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { normalizeHostname } from '../core/hostname-rules.js';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { readChallenge } from './dns.js';
 import { presentCustomHostname } from './present.js';
 import {

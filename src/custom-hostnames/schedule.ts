@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { checkCustomHostnames } from './actions.js';
 
 /**

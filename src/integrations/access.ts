@@ -1,7 +1,7 @@
 import type { Role } from '../db/types.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
-import type { Context } from '../model/context.js';
-import type { Membership } from '../model/organizations/present.js';
+import type { Context } from '../context.js';
+import type { Membership } from '../orgs/present.js';
 import { findIntegrationByName, type IntegrationWithCaller } from './queries.js';
 import type { IntegrationVisibility } from './schemas.js';
 

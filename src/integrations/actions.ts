@@ -2,8 +2,8 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js'
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
-import type { Context } from '../model/context.js';
-import type { Membership } from '../model/organizations/present.js';
+import type { Context } from '../context.js';
+import type { Membership } from '../orgs/present.js';
 import { findIntegrationToManage, findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { blockDomains, domainMatches } from './block-domains.js';
 import { checkDefinition } from './definition.js';

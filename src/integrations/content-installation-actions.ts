@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { findSpaceAsMember, spaceNotFound } from '../model/access/spaces.js';
-import type { Context } from '../model/context.js';
+import { findSpaceAsMember, spaceNotFound } from '../access/spaces.js';
+import type { Context } from '../context.js';
 import { checkConfiguration } from './configuration.js';
 import {
   countSiteInstallations,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
-import { SPACE_COLUMNS, type SpaceFields } from '../model/access/space-queries.js';
+import { SPACE_COLUMNS, type SpaceFields } from '../access/space-queries.js';
 
 /**
  * An installation's spaces and sites. A space installation shows only while

@@ -1,9 +1,9 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { requireOrganizationAdmin } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
-import type { Membership } from '../model/organizations/present.js';
+import { requireOrganizationAdmin } from '../access/membership.js';
+import type { Context } from '../context.js';
+import type { Membership } from '../orgs/present.js';
 import { findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { checkConfiguration } from './configuration.js';
 import {

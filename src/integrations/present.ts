@@ -1,8 +1,8 @@
 import type { Role } from '../db/types.js';
 import type { Urls } from '../core/urls.js';
-import { presentOrganization, type Membership } from '../model/organizations/present.js';
-import type { OrganizationFields } from '../model/organizations/queries.js';
-import { presentSpace } from '../model/spaces/present.js';
+import { presentOrganization, type Membership } from '../orgs/present.js';
+import type { OrganizationFields } from '../orgs/organization-queries.js';
+import { presentSpace } from '../spaces/present.js';
 import type { SiteInstallationFields, SpaceInstallationFields } from './content-installation-queries.js';
 import type { InstallationFields } from './installation-queries.js';
 import type { IntegrationFields } from './queries.js';

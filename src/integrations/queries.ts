@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database, IntegrationsTable, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
-import { ORGANIZATION_COLUMNS, type OrganizationFields } from '../model/organizations/queries.js';
+import { ORGANIZATION_COLUMNS, type OrganizationFields } from '../orgs/organization-queries.js';
 
 /** The columns an Integration response is made from: all but the script, which no read returns. */
 const INTEGRATION_FIELDS = [

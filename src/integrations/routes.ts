@@ -1,13 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import { getIntegration, listIntegrations, publishIntegration, unpublishIntegration } from './actions.js';
 import { ImageDecoder } from './image-pool.js';
 import { installationRoutes } from './installation-routes.js';
 import { contentInstallationRoutes } from './content-installation-routes.js';
 import { IntegrationParams, IntegrationSchema, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const images = new ImageDecoder(app.context.workPools.images);

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, ListQuery, ref, StringEnum, Url } from '../core/schemas.js';
-import { OrganizationSchema } from '../model/organizations/schemas.js';
-import { SpaceSchema } from '../model/spaces/schemas.js';
+import { OrganizationSchema } from '../orgs/organization-schemas.js';
+import { SpaceSchema } from '../spaces/space-schemas.js';
 
 // The enums of the GitBook API description (0.143.2).
 export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as const;

@@ -3,13 +3,13 @@ import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } fro
 import { randomString } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { hashToken } from '../core/tokens.js';
-import type { Caller } from '../model/access/auth.js';
-import { requireOrganizationAdmin } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
-import { createUser, findUserByEmail } from '../model/people/user-queries.js';
-import { everyEmailShown, presentUser } from '../model/people/users.js';
-import { presentApiToken } from '../model/people/api-tokens.js';
-import { createApiToken } from '../model/people/api-token-queries.js';
+import type { Caller } from '../access/auth.js';
+import { requireOrganizationAdmin } from '../access/membership.js';
+import type { Context } from '../context.js';
+import { createUser, findUserByEmail } from '../users/user-queries.js';
+import { everyEmailShown, presentUser } from '../users/users.js';
+import { presentApiToken } from '../users/api-tokens.js';
+import { createApiToken } from '../users/api-token-queries.js';
 import { invitationMail } from './mail.js';
 import { presentInvitation, presentInvitationView } from './present.js';
 import {

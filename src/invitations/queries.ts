@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js';
 import type { Role } from '../db/types.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { domainProvenInOrganization } from '../model/organizations/queries.js';
+import { domainProvenInOrganization } from '../orgs/organization-queries.js';
 
 /** What an invitation is, never its secret's hash. Named, never `*`. */
 const INVITATION_FIELDS = [

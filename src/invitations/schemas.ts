@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, ListQuery, Nullable, ref, UserSchema } from '../core/schemas.js';
-import { NullableRoleSchema } from '../model/access/schemas.js';
-import { CreatedApiTokenSchema } from '../model/people/api-token-schemas.js';
+import { NullableRoleSchema } from '../access/schemas.js';
+import { CreatedApiTokenSchema } from '../users/api-token-schemas.js';
 
 /** How long an invitation by e-mail can be accepted; inviting the address again renews it. */
 export const INVITATION_DAYS = 14;

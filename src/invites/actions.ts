@@ -1,8 +1,8 @@
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { findMembership, requireOrganizationAdmin } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
+import { findMembership, requireOrganizationAdmin } from '../access/membership.js';
+import type { Context } from '../context.js';
 import { presentInvite, presentInviteToAdmin } from './present.js';
 import {
   countInvites,

@@ -1,5 +1,5 @@
 import type { Role } from '../db/types.js';
-import { roleAtLeast } from '../model/access/roles.js';
+import { roleAtLeast } from '../access/roles.js';
 import type { InviteFields } from './queries.js';
 import type { InviteLink } from './schemas.js';
 

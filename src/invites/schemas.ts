@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery } from '../core/schemas.js';
-import { NullableRoleSchema } from '../model/access/schemas.js';
+import { NullableRoleSchema } from '../access/schemas.js';
 
 export const InviteLinkSchema = Type.Object(
   {

@@ -3,11 +3,11 @@ import { SignJWT } from 'jose';
 import type { Db } from '../db/database.js';
 import { ConflictError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { findMembership, organizationRole, requireOrganizationAdmin, rosterRole } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
-import { memberOrNotFound } from '../model/people/member-queries.js';
-import { presentMember } from '../model/people/members.js';
-import type { Member } from '../model/people/schemas.js';
+import { findMembership, organizationRole, requireOrganizationAdmin, rosterRole } from '../access/membership.js';
+import type { Context } from '../context.js';
+import { memberOrNotFound } from './member-queries.js';
+import { presentMember } from './members.js';
+import type { Member } from './member-schemas.js';
 import { visitorClaims } from './present.js';
 import {
   countActiveAdmins,

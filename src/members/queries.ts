@@ -4,7 +4,7 @@ import { customPlan } from '../db/prepared-pool.js';
 import type { Database, Role } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
-import { membersOf, selectMember, type MemberFields } from '../model/people/member-queries.js';
+import { membersOf, selectMember, type MemberFields } from './member-queries.js';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt';
 export interface MemberFilters {

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref, OrganizationParams, MemberParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
-import { MemberSchema } from '../model/people/schemas.js';
+import { callerOf } from '../access/auth.js';
+import { MemberSchema } from './member-schemas.js';
 import {
   getMember,
   listOrganizationMembers,
@@ -12,7 +12,7 @@ import {
   updateMember,
 } from './actions.js';
 import { ListMembersQuery, PingResponse, UpdateMemberBody } from './schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 const Member = ref(MemberSchema);
 

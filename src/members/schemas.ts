@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ROLES } from '../model/access/roles.js';
+import { ROLES } from '../access/roles.js';
 import { ListQuery, StringEnum } from '../core/schemas.js';
-import { NullableRoleSchema } from '../model/access/schemas.js';
+import { NullableRoleSchema } from '../access/schemas.js';
 
 export const ListMembersQuery = Type.Object({
   ...ListQuery,

@@ -1,9 +1,9 @@
 import type { OrganizationUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import type { Caller } from '../model/access/auth.js';
-import type { Context } from '../model/context.js';
-import { presentOrganization } from '../model/organizations/present.js';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import { presentOrganization } from './present.js';
 import {
   countOrganizationsForUser,
   createOrganization,

@@ -10,7 +10,7 @@ import {
   ORGANIZATION_COLUMNS,
   ORGANIZATION_FIELDS,
   type OrganizationFields,
-} from '../model/organizations/queries.js';
+} from './organization-queries.js';
 
 export type { OrganizationFields };
 

@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ListEnvelope, ref, OrganizationParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import {
   createOrganizationForCaller,
   getOrganization,
@@ -16,7 +16,7 @@ import {
   OrganizationSchema,
   UpdateOrganizationBody,
 } from './schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 const Organization = ref(OrganizationSchema);
 

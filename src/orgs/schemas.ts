@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery, NullableString, ref, StringEnum } from '../core/schemas.js';
-import { NullableRoleSchema } from '../model/access/schemas.js';
+import { NullableRoleSchema } from '../access/schemas.js';
 import {
   COMMUNITY_TYPES,
   ORGANIZATION_TYPES,
@@ -8,7 +8,7 @@ import {
   OrganizationSchema,
   SitePointer,
   type Organization,
-} from '../model/organizations/schemas.js';
+} from './organization-schemas.js';
 
 export { OrganizationSchema, type Organization };
 

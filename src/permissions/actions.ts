@@ -2,11 +2,11 @@ import type { Db } from '../db/database.js';
 import type { Role } from '../db/types.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import type { Context } from '../model/context.js';
-import { lockMemberships } from '../model/people/member-queries.js';
-import { findTeams, lockTeams } from '../model/people/team-queries.js';
-import { presentTeamFor } from '../model/people/teams.js';
-import { everyEmailShown } from '../model/people/users.js';
+import type { Context } from '../context.js';
+import { lockMemberships } from '../members/member-queries.js';
+import { findTeams, lockTeams } from '../teams/team-queries.js';
+import { presentTeamFor } from '../teams/teams.js';
+import { everyEmailShown } from '../users/users.js';
 import {
   countGrants,
   deleteGrants,

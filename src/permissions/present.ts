@@ -1,7 +1,7 @@
 import type { Role } from '../db/types.js';
 import type { Urls } from '../core/urls.js';
-import { presentUser, type EmailVisibility } from '../model/people/users.js';
-import type { ReachingGrant } from '../model/access/grants.js';
+import { presentUser, type EmailVisibility } from '../users/users.js';
+import type { ReachingGrant } from '../access/grants.js';
 import type { ReachReason, UserPermission } from './schemas.js';
 import type { SetLevel } from './target.js';
 

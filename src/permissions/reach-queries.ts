@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { ROLES } from '../model/access/roles.js';
+import { ROLES } from '../access/roles.js';
 
 /** A role's rank in SQL, as rankOf computes it, so that the strongest of several is their max. */
 function rank(role: RawBuilder<unknown>) {

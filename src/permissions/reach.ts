@@ -1,10 +1,10 @@
 import { paginate, type Page } from '../core/pagination.js';
-import type { Context } from '../model/context.js';
-import { grantsReachingUsers, type ReachingGrant } from '../model/access/grants.js';
-import { everyEmailShown, presentUser } from '../model/people/users.js';
+import type { Context } from '../context.js';
+import { grantsReachingUsers, type ReachingGrant } from '../access/grants.js';
+import { everyEmailShown, presentUser } from '../users/users.js';
 import type { GrantTarget } from './queries.js';
 import { reachReasons } from './present.js';
-import { rankOf, roleOfRank } from '../model/access/roles.js';
+import { rankOf, roleOfRank } from '../access/roles.js';
 import { countReachingMembers, listReachingMembers } from './reach-queries.js';
 import type { ListReachQuery, ReachingUser } from './schemas.js';
 import { findTargetToRead } from './target.js';

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { TSchema } from '@sinclair/typebox';
 import { noContent } from '../core/replies.js';
 import { CollectionParams, errorResponses, ListEnvelope, SpaceParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import { invite, listTeamPermissions, listUserPermissions, removeGrant, setGrant } from './actions.js';
 import type { GrantTarget } from './queries.js';
 import { listReachingUsers } from './reach.js';

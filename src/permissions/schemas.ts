@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, ref, UserSchema } from '../core/schemas.js';
-import { NullableRoleSchema, RoleSchema } from '../model/access/schemas.js';
-import { TeamSchema } from '../model/people/schemas.js';
+import { NullableRoleSchema, RoleSchema } from '../access/schemas.js';
+import { TeamSchema } from '../members/member-schemas.js';
 
 /** How many users or teams one invitation names at most. */
 export const MAX_INVITED = 100;

@@ -1,11 +1,11 @@
 import type { DefaultLevel, Role } from '../db/types.js';
 import { ForbiddenError } from '../core/errors.js';
-import { findVisibleCollection } from '../model/access/collections.js';
-import { findSpaceAsMember } from '../model/access/spaces.js';
-import type { Context } from '../model/context.js';
-import { chainsOf } from '../model/hierarchy/walk.js';
+import { findVisibleCollection } from '../access/collections.js';
+import { findSpaceAsMember } from '../access/spaces.js';
+import type { Context } from '../context.js';
+import { chainsOf } from '../hierarchy/walk.js';
 import type { GrantTarget } from './queries.js';
-import { rankOf } from '../model/access/roles.js';
+import { rankOf } from '../access/roles.js';
 import type { ReachScope } from './reach-queries.js';
 
 /** A default level set on the content or a collection above it, where it raises members. */

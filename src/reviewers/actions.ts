@@ -1,12 +1,12 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { roleAtLeast } from '../model/access/roles.js';
-import { findEditableSpace, findSpaceAsMember } from '../model/access/spaces.js';
-import { changeRequestIn } from '../model/change-requests/access.js';
-import { lockSpaceThenChangeRequest } from '../model/change-requests/locks.js';
-import { lockChangeRequest, updateChangeRequestFields } from '../model/change-requests/queries.js';
-import type { Context } from '../model/context.js';
-import { emailVisibilityFor } from '../model/people/user-queries.js';
+import { roleAtLeast } from '../access/roles.js';
+import { findEditableSpace, findSpaceAsMember } from '../access/spaces.js';
+import { changeRequestIn } from '../change-requests/access.js';
+import { lockSpaceThenChangeRequest } from '../change-requests/locks.js';
+import { lockChangeRequest, updateChangeRequestFields } from '../change-requests/change-request-queries.js';
+import type { Context } from '../context.js';
+import { emailVisibilityFor } from '../users/user-queries.js';
 import { presentReviewer } from './present.js';
 import {
   addReviewers,
@@ -17,9 +17,9 @@ import {
   removeReviewer,
   type ReviewerFields,
 } from './queries.js';
-import { userRolesOnSpace } from '../model/access/grants.js';
-import { lockMemberships } from '../model/people/member-queries.js';
-import { lockTeams } from '../model/people/team-queries.js';
+import { userRolesOnSpace } from '../access/grants.js';
+import { lockMemberships } from '../members/member-queries.js';
+import { lockTeams } from '../teams/team-queries.js';
 import type { ListReviewersInput, RequestReviewersInput } from './schemas.js';
 
 /**

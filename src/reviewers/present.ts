@@ -1,5 +1,5 @@
 import type { Urls } from '../core/urls.js';
-import { presentUser, type EmailVisibility } from '../model/people/users.js';
+import { presentUser, type EmailVisibility } from '../users/users.js';
 import type { ReviewerFields } from './queries.js';
 import type { ChangeRequestRequestedReviewer } from './schemas.js';
 

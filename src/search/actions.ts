@@ -1,9 +1,9 @@
 import type { Page } from '../core/pagination.js';
-import { organizationRole } from '../model/access/membership.js';
-import { findVisibleSpace } from '../model/access/spaces.js';
-import type { Context } from '../model/context.js';
-import { searchPagesPage, searchSpacesPage, type SearchRequest } from '../model/search/pages.js';
-import type { SearchPageResult, SearchSpaceResult } from '../model/search/present.js';
+import { organizationRole } from '../access/membership.js';
+import { findVisibleSpace } from '../access/spaces.js';
+import type { Context } from '../context.js';
+import { searchPagesPage, searchSpacesPage, type SearchRequest } from './pages.js';
+import type { SearchPageResult, SearchSpaceResult } from './present.js';
 
 /**
  * Searches the space's current content: its published side, so anyone who

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { lockSpaceLine } from '../model/change-requests/locks.js';
-import { findRevision } from '../model/content/state.js';
-import type { PageState } from '../model/content/tree.js';
-import type { Context } from '../model/context.js';
-import { reindexPages } from '../model/search/indexing.js';
+import { lockSpaceLine } from '../change-requests/locks.js';
+import { findRevision } from '../content/state.js';
+import type { PageState } from '../content/tree.js';
+import type { Context } from '../context.js';
+import { reindexPages } from './indexing.js';
 
 /**
  * Makes and stores the facts of the pages' documents that lack them, read

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IdParam, ListEnvelope, ListQuery, ShareKeyQuery } from '../core/schemas.js';
-import { SearchPageResult, SearchSpaceResult } from '../model/search/schemas.js';
+import { SearchPageResult, SearchSpaceResult } from './result-schemas.js';
 
 /** The longest query a search takes (the seeds' limit). */
 export const MAX_QUERY = 512;

@@ -1,7 +1,7 @@
 import { NotFoundError, ForbiddenError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
-import type { Role } from '../model/access/roles.js';
-import type { Context } from '../model/context.js';
+import type { Role } from '../access/roles.js';
+import type { Context } from '../context.js';
 import { findSiteFor, lockSiteRow, type SiteRow } from './queries.js';
 
 export const siteNotFound = () => new NotFoundError('No site with this id is visible to you');

@@ -3,7 +3,7 @@ import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Page } from '../core/pagination.js';
 import type { SiteSectionGroupsTable } from '../db/types.js';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { findSiteAsMember } from './access.js';
 import { presentGroup, presentItem, type StructureView } from './present.js';
 import type { AddGroupBody, ListStructureQuery, MoveGroupBody, SiteSectionGroup, UpdateGroupBody } from './schemas.js';

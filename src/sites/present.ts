@@ -1,7 +1,7 @@
 import type { Urls } from '../core/urls.js';
-import type { Role } from '../model/access/roles.js';
-import type { SpaceFields } from '../model/access/space-queries.js';
-import { presentSpace } from '../model/spaces/present.js';
+import type { Role } from '../access/roles.js';
+import type { SpaceFields } from '../access/space-queries.js';
+import { presentSpace } from '../spaces/present.js';
 import { serviceSiteAddress, siteAddress, withShareKey } from './addresses.js';
 import type { SiteRow, SiteSummary } from './queries.js';
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';

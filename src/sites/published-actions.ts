@@ -1,7 +1,7 @@
-import { hasGrants } from '../model/access/grants.js';
-import { findMembership } from '../model/access/membership.js';
-import type { Role } from '../model/access/roles.js';
-import type { Context } from '../model/context.js';
+import { hasGrants } from '../access/grants.js';
+import { findMembership } from '../access/membership.js';
+import type { Role } from '../access/roles.js';
+import type { Context } from '../context.js';
 import { findSiteAsMember, siteNotFound } from './access.js';
 import { siteCustomization } from './customization/settings.js';
 import { presentSite, presentStructure } from './present.js';

@@ -3,7 +3,7 @@ import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js'
 import { precompiled } from '../db/precompiled.js';
 import type { Db } from '../db/database.js';
 import type { Database, SiteType, SitesTable } from '../db/types.js';
-import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
+import { membershipColumn, type CarriedMembership } from '../access/membership.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SITE_FIELDS = [

@@ -2,7 +2,7 @@ import { siteSearchRoutes } from './search/routes.js';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent, sendJsonBytes } from '../core/replies.js';
 import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import { createSite, editSite, getSite, listOrganizationSites, removeSite, setPublished } from './actions.js';
 import { adaptiveSchemaRoutes } from './adaptive/routes.js';
 import { publishedSiteJson, siteStructureJson } from './published-actions.js';
@@ -24,7 +24,7 @@ import {
 import { sectionRoutes } from './section-routes.js';
 import { siteSpaceRoutes } from './site-space-routes.js';
 import { sortStructure } from './sort-actions.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 const Site = ref(SiteSchema);
 

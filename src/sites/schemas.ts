@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTime, IdParam, ListQuery, Nullable, StringEnum } from '../core/schemas.js';
-import { SpaceSchema } from '../model/spaces/schemas.js';
+import { SpaceSchema } from '../spaces/space-schemas.js';
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;

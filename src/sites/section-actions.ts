@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js
 import { newId } from '../core/ids.js';
 import type { Page } from '../core/pagination.js';
 import type { SiteSectionsTable } from '../db/types.js';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { findSiteAsMember } from './access.js';
 import { spacesOfOrganization } from './actions.js';
 import { checkCondition } from './adaptive/conditions.js';

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import {
   AddSectionBody,
   ListStructureQuery,

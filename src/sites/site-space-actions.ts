@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
 import type { Page } from '../core/pagination.js';
 import type { SiteSpacesTable } from '../db/types.js';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { findSiteAsMember } from './access.js';
 import { spacesOfOrganization } from './actions.js';
 import { checkCondition } from './adaptive/conditions.js';

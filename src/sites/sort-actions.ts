@@ -1,4 +1,4 @@
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { presentItem } from './present.js';
 import type { SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from './schemas.js';
 import { editStructure } from './structure/edit.js';

@@ -1,18 +1,18 @@
 import type { Role, SpaceUpdate } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { paginate, type Cursors, type Page, type PageRequest } from '../core/pagination.js';
-import { findVisibleCollection } from '../model/access/collections.js';
-import { checkPlacement, roleBeneath } from '../model/access/placement.js';
-import { checkTransferTarget, dropGrantsThatStay } from '../model/access/transfer.js';
-import { findMembership, rosterRole } from '../model/access/membership.js';
-import { spaceRolesFor, type Member } from '../model/access/grants.js';
-import { roleAtLeast } from '../model/access/roles.js';
-import { findSpaceAsMember, findVisibleSpace } from '../model/access/spaces.js';
-import type { Context } from '../model/context.js';
-import { nextPosition, positionAmongSiblings } from '../model/hierarchy/positions.js';
-import type { MoveBody } from '../model/hierarchy/schemas.js';
-import { memberOrNotFound } from '../model/people/member-queries.js';
-import { presentSpace } from '../model/spaces/present.js';
+import { findVisibleCollection } from '../access/collections.js';
+import { checkPlacement, roleBeneath } from '../access/placement.js';
+import { checkTransferTarget, dropGrantsThatStay } from '../access/transfer.js';
+import { findMembership, rosterRole } from '../access/membership.js';
+import { spaceRolesFor, type Member } from '../access/grants.js';
+import { roleAtLeast } from '../access/roles.js';
+import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
+import type { Context } from '../context.js';
+import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
+import type { MoveBody } from '../hierarchy/schemas.js';
+import { memberOrNotFound } from '../members/member-queries.js';
+import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
   countReachableSpacesInOrganization,
@@ -23,9 +23,9 @@ import {
   updateSpace,
 } from './queries.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
-import type { Space } from '../model/spaces/schemas.js';
-import { createSpace } from '../model/spaces/create.js';
-import { copyCurrentContent, holdForCopy } from '../model/content/copy.js';
+import type { Space } from './space-schemas.js';
+import { createSpace } from './create.js';
+import { copyCurrentContent, holdForCopy } from '../content/copy.js';
 
 const inCollectionAtTopLevel = () =>
   new BadRequestError('body/visibility: in-collection is only for a space inside a collection');

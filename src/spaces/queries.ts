@@ -2,8 +2,8 @@ import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../model/access/space-queries.js';
-import { reachableSpacesByCreation, spacesReachedByUserCount } from '../model/access/grants.js';
+import { type SpaceFields, SPACE_FIELDS, SPACE_COLUMNS } from '../access/space-queries.js';
+import { reachableSpacesByCreation, spacesReachedByUserCount } from '../access/grants.js';
 
 /** `organizationId`: the organization the space is in before the change (a transfer changes it). */
 export async function updateSpace(

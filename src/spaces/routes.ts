@@ -12,9 +12,9 @@ import {
   MemberParams,
   StringEnum,
 } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
-import { ROLES } from '../model/access/roles.js';
-import { TransferBody, MoveBody } from '../model/hierarchy/schemas.js';
+import { callerOf } from '../access/auth.js';
+import { ROLES } from '../access/roles.js';
+import { TransferBody, MoveBody } from '../hierarchy/schemas.js';
 import {
   addSpace,
   deleteSpace,
@@ -29,8 +29,8 @@ import {
   transferSpace,
 } from './actions.js';
 import { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
-import { SpaceSchema } from '../model/spaces/schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { SpaceSchema } from './space-schemas.js';
+import { versionOf } from '../cache-versions.js';
 
 const Space = ref(SpaceSchema);
 

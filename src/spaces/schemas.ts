@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Emoji, StringEnum } from '../core/schemas.js';
-import { EDIT_MODES, SpaceTitle, VISIBILITIES } from '../model/spaces/schemas.js';
-import { DefaultLevelSchema } from '../model/access/schemas.js';
+import { EDIT_MODES, SpaceTitle, VISIBILITIES } from './space-schemas.js';
+import { DefaultLevelSchema } from '../access/schemas.js';
 
 export const CreateSpaceBody = Type.Object(
   {

@@ -4,8 +4,8 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Db } from '../db/database.js';
 import type { Database, Role } from '../db/types.js';
-import { findMembership, requireFullMembership } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
+import { findMembership, requireFullMembership } from '../access/membership.js';
+import type { Context } from '../context.js';
 import { enqueueSpecJob } from './jobs.js';
 import { presentSpec, presentVersion, versionContentJson, versionUrl } from './present.js';
 import {

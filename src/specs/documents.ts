@@ -12,7 +12,7 @@ import {
   type SpecOutline,
   type SpecOutlineOperation,
   type SpecOutlineTag,
-} from '../model/specs/outline.js';
+} from './outline.js';
 
 export type SpecFormat = 'json' | 'yaml';
 

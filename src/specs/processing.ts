@@ -1,5 +1,5 @@
 import { ApiError } from '../core/errors.js';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import type { ProcessedSpec } from './jobs.js';
 import type { SpecParser } from './parser.js';
 import { collectSpecFiles, ProcessFailure, type SpecFile } from './sources.js';

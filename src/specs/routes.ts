@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent, sendBytes, sendJsonText } from '../core/replies.js';
 import { errorResponses, ListEnvelope, OrganizationParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import {
   createSpec,
   deleteSpec,

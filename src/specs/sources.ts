@@ -1,6 +1,6 @@
 import { OutboundError } from '../core/outbound.js';
 import type { SpecProcessError } from '../db/types.js';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import type { SpecParser } from './parser.js';
 import type { ProcessErrorCode } from './schemas.js';
 

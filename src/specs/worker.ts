@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Context } from '../model/context.js';
+import type { Context } from '../context.js';
 import { isDatabaseUnavailable } from '../core/errors.js';
 import { boundErrors } from './documents.js';
 import {

@@ -3,11 +3,11 @@ import type { Database } from '../db/types.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { organizationRole, requireOrganizationAdmin } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
-import type { Team } from '../model/people/schemas.js';
-import { findTeams } from '../model/people/team-queries.js';
-import { presentTeam } from '../model/people/teams.js';
+import { organizationRole, requireOrganizationAdmin } from '../access/membership.js';
+import type { Context } from '../context.js';
+import type { Team } from '../members/member-schemas.js';
+import { findTeams } from '../teams/team-queries.js';
+import { presentTeam } from '../teams/teams.js';
 import { normalizeCertificate } from './certificate.js';
 import { isActive, presentSamlProvider, presentSsoLogin } from './present.js';
 import {

@@ -1,6 +1,6 @@
 import type { SamlProviderFields } from './queries.js';
 import type { SamlProvider, SsoLogin } from './schemas.js';
-import type { Team } from '../model/people/schemas.js';
+import type { Team } from '../members/member-schemas.js';
 
 export function isActive(row: SamlProviderFields): boolean {
   return row.entity_id !== null && row.sso_url !== null && row.certificate !== null;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, ListQuery, NullableString, ref, StringEnum } from '../core/schemas.js';
-import { NullableRoleSchema } from '../model/access/schemas.js';
-import { TeamSchema } from '../model/people/schemas.js';
+import { NullableRoleSchema } from '../access/schemas.js';
+import { TeamSchema } from '../members/member-schemas.js';
 
 const Label = Type.String({ minLength: 1, maxLength: 30 });
 const EntityId = Type.String({ maxLength: 1024 });

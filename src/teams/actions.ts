@@ -6,13 +6,13 @@ import {
   requireOrganizationAdmin,
   requireRosterAccess,
   rosterAccessOf,
-} from '../model/access/membership.js';
-import type { Role } from '../model/access/roles.js';
-import type { Context } from '../model/context.js';
-import { memberOrNotFound, resolveMembers } from '../model/people/member-queries.js';
-import type { Team } from '../model/people/schemas.js';
-import { findTeam, type TeamRow } from '../model/people/team-queries.js';
-import { managesTeam, presentTeamFor } from '../model/people/teams.js';
+} from '../access/membership.js';
+import type { Role } from '../access/roles.js';
+import type { Context } from '../context.js';
+import { memberOrNotFound, resolveMembers } from '../members/member-queries.js';
+import type { Team } from '../members/member-schemas.js';
+import { findTeam, type TeamRow } from './team-queries.js';
+import { managesTeam, presentTeamFor } from './teams.js';
 import { presentMemberTeam } from './present.js';
 import {
   countTeams,

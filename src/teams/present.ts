@@ -1,8 +1,8 @@
 import type { Role } from '../db/types.js';
 import type { Urls } from '../core/urls.js';
-import type { MemberFields } from '../model/people/member-queries.js';
-import { presentMember } from '../model/people/members.js';
-import { presentTeamFor } from '../model/people/teams.js';
+import type { MemberFields } from '../members/member-queries.js';
+import { presentMember } from '../members/members.js';
+import { presentTeamFor } from './teams.js';
 import type { MemberTeamRow } from './queries.js';
 import type { MemberTeam, TeamMembership } from './schemas.js';
 

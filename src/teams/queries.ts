@@ -3,8 +3,8 @@ import type { Db } from '../db/database.js';
 import type { Database, TeamRole } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
-import { type TeamRow, selectTeams, teamSpacesCount, teamsOf } from '../model/people/team-queries.js';
-import { membershipColumn, type CarriedMembership } from '../model/access/membership.js';
+import { type TeamRow, selectTeams, teamSpacesCount, teamsOf } from './team-queries.js';
+import { membershipColumn, type CarriedMembership } from '../access/membership.js';
 
 export interface MemberTeamRow {
   id: string;

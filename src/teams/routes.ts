@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref, MemberParams, OrganizationParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
-import { TeamSchema } from '../model/people/schemas.js';
+import { callerOf } from '../access/auth.js';
+import { TeamSchema } from '../members/member-schemas.js';
 import {
   createTeam,
   deleteTeam,
@@ -25,7 +25,7 @@ import {
   TeamParams,
   UpdateTeamMembersBody,
 } from './schemas.js';
-import { versionOf } from '../model/cache-versions.js';
+import { versionOf } from '../cache-versions.js';
 
 const Team = ref(TeamSchema);
 const NoContent = { 204: Type.Null({ description: 'Done' }) };

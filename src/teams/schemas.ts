@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, ref } from '../core/schemas.js';
-import { MemberSchema, TeamMemberRoleSchema, TeamSchema } from '../model/people/schemas.js';
+import { MemberSchema, TeamMemberRoleSchema, TeamSchema } from '../members/member-schemas.js';
 
 export const TeamTitle = Type.String({ minLength: 1, maxLength: 64, description: 'Title of the team' });
 const UserRef = Type.String({ minLength: 1, maxLength: 254, description: 'A user id or e-mail' });

@@ -1,8 +1,8 @@
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { findMembership } from '../model/access/membership.js';
-import type { Context } from '../model/context.js';
-import { findMembers, resolveMembers } from '../model/people/member-queries.js';
+import { findMembership } from '../access/membership.js';
+import type { Context } from '../context.js';
+import { findMembers, resolveMembers } from '../members/member-queries.js';
 import { managedTeam, visibleTeam } from './actions.js';
 import { presentTeamMembership } from './present.js';
 import {

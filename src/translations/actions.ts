@@ -1,9 +1,9 @@
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { organizationRole, requireFullMembership } from '../model/access/membership.js';
-import type { Role } from '../model/access/roles.js';
-import type { Context } from '../model/context.js';
+import { organizationRole, requireFullMembership } from '../access/membership.js';
+import type { Role } from '../access/roles.js';
+import type { Context } from '../context.js';
 import { presentTranslationSettings } from './present.js';
 import {
   countTranslationSettings,

@@ -1,8 +1,8 @@
 import type { User } from '../core/schemas.js';
 import { NotFoundError } from '../core/errors.js';
-import type { Caller } from '../model/access/auth.js';
-import type { Context } from '../model/context.js';
-import { findUserVisibleTo } from '../model/people/user-queries.js';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import { findUserVisibleTo } from './user-queries.js';
 import { presentCaller, presentVisibleUser } from './present.js';
 
 /** The profile of the authenticated user: what authentication already read, no query. */

@@ -1,8 +1,8 @@
 import type { User } from '../core/schemas.js';
 import type { Urls } from '../core/urls.js';
 import type { UserRow } from '../db/types.js';
-import type { Caller } from '../model/access/auth.js';
-import { everyEmailShown, presentUser } from '../model/people/users.js';
+import type { Caller } from '../access/auth.js';
+import { everyEmailShown, presentUser } from './users.js';
 
 /** The caller's own profile, e-mail included. */
 export function presentCaller(caller: Caller, urls: Urls): User {

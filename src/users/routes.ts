@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ref, UserSchema } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import { getAuthenticatedUser, getUser } from './actions.js';
 import { UserParams } from './schemas.js';
 

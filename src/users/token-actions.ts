@@ -3,13 +3,13 @@ import type { Clock } from '../core/clock.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Db } from '../db/database.js';
-import type { Caller } from '../model/access/auth.js';
-import { requireOrganizationAdmin } from '../model/access/membership.js';
-import { isScope, scopesAllow, scopesCover, type Scope } from '../model/access/scopes.js';
-import type { Context } from '../model/context.js';
-import { recordOrganizationEvent } from '../model/organizations/events.js';
-import { memberOrNotFound } from '../model/people/member-queries.js';
-import { presentApiToken, tokenState } from '../model/people/api-tokens.js';
+import type { Caller } from '../access/auth.js';
+import { requireOrganizationAdmin } from '../access/membership.js';
+import { isScope, scopesAllow, scopesCover, type Scope } from '../access/scopes.js';
+import type { Context } from '../context.js';
+import { recordOrganizationEvent } from '../orgs/events.js';
+import { memberOrNotFound } from '../members/member-queries.js';
+import { presentApiToken, tokenState } from './api-tokens.js';
 import {
   ISSUED_MAX_EXPIRY_HOURS,
   MAX_EXPIRY_DAYS,
@@ -27,8 +27,8 @@ import {
   listApiTokenPage,
   lockUserForTokens,
   revokeApiToken,
-} from '../model/people/api-token-queries.js';
-import type { ApiToken, CreatedApiToken } from '../model/people/api-token-schemas.js';
+} from './api-token-queries.js';
+import type { ApiToken, CreatedApiToken } from './api-token-schemas.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

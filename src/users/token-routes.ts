@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, MemberParams } from '../core/schemas.js';
-import { callerOf } from '../model/access/auth.js';
+import { callerOf } from '../access/auth.js';
 import { createOwnToken, getOwnToken, issueMemberToken, listOwnTokens, revokeOwnToken } from './token-actions.js';
 import {
   ApiTokenParams,
@@ -11,7 +11,7 @@ import {
   ListApiTokensQuery,
   MAX_LIVE_TOKENS,
 } from './token-schemas.js';
-import { ApiTokenSchema, CreatedApiTokenSchema } from '../model/people/api-token-schemas.js';
+import { ApiTokenSchema, CreatedApiTokenSchema } from './api-token-schemas.js';
 
 /**
  * API tokens over HTTP, an extension of the GitBook API (which has none): a

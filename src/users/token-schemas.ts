@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, StringEnum } from '../core/schemas.js';
-import { SCOPES, type Scope } from '../model/access/scopes.js';
+import { SCOPES, type Scope } from '../access/scopes.js';
 
 /** As the CLI bounds it. */
 export const MAX_LABEL_LENGTH = 50;

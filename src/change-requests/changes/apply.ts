@@ -1,7 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { BadRequestError, ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import type { ContentTree, FileState, PageState } from '../../model/content/tree.js';
+import type { ContentTree, FileState, PageState } from '../../content/tree.js';
 import type { ComputedSource } from '../../db/types.js';
 import type { ContentChange, InsertPage, UpdatePage } from '../schemas.js';
 import type { PreparedFile } from './files.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError, BadRequestError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { OutboundError, type OutboundFetcher } from '../../core/outbound.js';
-import { imageDimensions, sniffContentType } from '../../model/content/files/image.js';
+import { imageDimensions, sniffContentType } from '../../content/files/image.js';
 import { MAX_FILE_BYTES, type ContentChange, type InsertFiles } from '../schemas.js';
 
 /** A file of an `insert_files` change, with its bytes in hand and its id chosen. */

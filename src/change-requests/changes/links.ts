@@ -1,5 +1,5 @@
-import { spliceUrls } from '../../model/content/document/index.js';
-import type { ContentTree } from '../../model/content/tree.js';
+import { spliceUrls } from '../../document/index.js';
+import type { ContentTree } from '../../content/tree.js';
 import type { NewContent } from './page-input.js';
 
 /** What the batch's refs stand for: pages inserted and files uploaded in it. */

@@ -1,10 +1,10 @@
 import { BadRequestError } from '../../core/errors.js';
 import { isEmoji } from '../../core/emoji.js';
-import type { JSONDocument, UrlDestination } from '../../model/content/document/index.js';
-import type { Conversions } from '../../model/content/document/conversions.js';
+import type { JSONDocument, UrlDestination } from '../../document/index.js';
+import type { Conversions } from '../../conversions/pool.js';
 import type { VariableValues } from '../../db/types.js';
 import type { InsertPage } from '../schemas.js';
-import { readVariables } from '../../model/content/variables.js';
+import { readVariables } from '../../content/variables.js';
 
 /** What a change says about a page: each field undefined when the change leaves it alone. */
 export interface PageFields {

@@ -1,8 +1,8 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import { findRevision } from '../../model/content/state.js';
-import type { ContentTree, PageState } from '../../model/content/tree.js';
-import type { Context } from '../../model/context.js';
+import { findRevision } from '../../content/state.js';
+import type { ContentTree, PageState } from '../../content/tree.js';
+import type { Context } from '../../context.js';
 import type { ContentChange, InsertPage, LinkTarget, UpdatePage } from '../schemas.js';
 import type { BatchRefs } from './links.js';
 

@@ -1,9 +1,9 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { NewFileVersion, NewPageVersion, RevisionsTable, TreeEntryKind } from '../../db/types.js';
-import type { RevisionPoint, StoredContent } from '../../model/content/state.js';
-import type { FileState, PageState } from '../../model/content/tree.js';
-import { reindexPages } from '../../model/search/indexing.js';
+import type { RevisionPoint, StoredContent } from '../../content/state.js';
+import type { FileState, PageState } from '../../content/tree.js';
+import { reindexPages } from '../../search/indexing.js';
 import type { PreparedFile } from './files.js';
 
 const BATCH_ROWS = 500;

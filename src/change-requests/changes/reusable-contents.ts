@@ -2,11 +2,11 @@ import { forEachConcurrently } from '../../core/concurrently.js';
 import { BadRequestError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
-import type { Conversions } from '../../model/content/document/conversions.js';
-import type { JSONDocument } from '../../model/content/document/index.js';
-import type { ReusableContents, ReusableContentState } from '../../model/content/reusable-contents.js';
-import type { RevisionPoint, StoredContent } from '../../model/content/state.js';
-import type { Context } from '../../model/context.js';
+import type { Conversions } from '../../conversions/pool.js';
+import type { JSONDocument } from '../../document/index.js';
+import type { ReusableContents, ReusableContentState } from '../../content/reusable-contents.js';
+import type { RevisionPoint, StoredContent } from '../../content/state.js';
+import type { Context } from '../../context.js';
 import type { ContentChange, ReusableContentChange } from '../schemas.js';
 import { writeVersions, type EntryChange, type Place } from './persist.js';
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { BadRequestError, ConflictError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import { findRevision, type RevisionPoint } from '../../model/content/state.js';
-import type { ContentTree, PageState } from '../../model/content/tree.js';
-import type { Context } from '../../model/context.js';
+import { findRevision, type RevisionPoint } from '../../content/state.js';
+import type { ContentTree, PageState } from '../../content/tree.js';
+import type { Context } from '../../context.js';
 import type { ContentChange } from '../schemas.js';
 
 /** The trees `revert_page` changes go back to, read before the batch is applied. */

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { VariableValues } from '../../db/types.js';
-import type { ContentTree } from '../../model/content/tree.js';
-import { patchVariables } from '../../model/content/variables.js';
+import type { ContentTree } from '../../content/tree.js';
+import { patchVariables } from '../../content/variables.js';
 import type { ContentChange, UpdateVariables } from '../schemas.js';
 
 /**

@@ -1,12 +1,12 @@
 import { forEachConcurrently } from '../../core/concurrently.js';
 import { ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import type { Conversions } from '../../model/content/document/conversions.js';
+import type { Conversions } from '../../conversions/pool.js';
 import type { Db } from '../../db/database.js';
-import { findRevision, type RevisionPoint, type StoredContent } from '../../model/content/state.js';
-import type { ContentTree, FileState } from '../../model/content/tree.js';
-import { lockSpaceLine, lockSpaceThenChangeRequest } from '../../model/change-requests/locks.js';
-import type { Context } from '../../model/context.js';
+import { findRevision, type RevisionPoint, type StoredContent } from '../../content/state.js';
+import type { ContentTree, FileState } from '../../content/tree.js';
+import { lockSpaceLine, lockSpaceThenChangeRequest } from '../locks.js';
+import type { Context } from '../../context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { setSpaceRevision } from '../queries.js';
@@ -14,7 +14,7 @@ import { InFlight, type InFlightLimits } from '../../core/in-flight.js';
 import { DEFAULT_FILE_BATCH_MAX_BYTES, prepareFiles, type FileBatchLimits, type PreparedFile } from './files.js';
 import { readPageContent, type PageContent } from './page-input.js';
 import type { VariableValues } from '../../db/types.js';
-import type { ReusableContentState } from '../../model/content/reusable-contents.js';
+import type { ReusableContentState } from '../../content/reusable-contents.js';
 import {
   prepareReusableContentDocuments,
   writeReusableContents,

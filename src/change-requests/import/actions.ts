@@ -1,8 +1,8 @@
 import { BadRequestError } from '../../core/errors.js';
-import { findEditableSpace } from '../../model/access/spaces.js';
-import { changeRequestIn } from '../../model/change-requests/access.js';
-import { findRevision } from '../../model/content/state.js';
-import type { Context } from '../../model/context.js';
+import { findEditableSpace } from '../../access/spaces.js';
+import { changeRequestIn } from '../access.js';
+import { findRevision } from '../../content/state.js';
+import type { Context } from '../../context.js';
 import { requireWorkable, writeChangeRequestContent, writeSpaceContent } from '../changes/write.js';
 import { markdownBatch } from './markdown-file.js';
 import { inImportSlot } from './slots.js';

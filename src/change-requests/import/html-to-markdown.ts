@@ -10,7 +10,7 @@ import { toMarkdown } from 'mdast-util-to-markdown';
 import { toString } from 'mdast-util-to-string';
 import type { Root } from 'mdast';
 import { BadRequestError } from '../../core/errors.js';
-import { checkMarkdownBounds } from '../../model/content/document/bounds.js';
+import { checkMarkdownBounds } from '../../document/bounds.js';
 import { MAX_MARKDOWN_LENGTH } from '../schemas.js';
 import { pageKey, resolveWebUrl } from './urls.js';
 

@@ -1,5 +1,5 @@
 import { OutboundError, type OutboundFetcher } from '../../core/outbound.js';
-import { sniffContentType } from '../../model/content/files/image.js';
+import { sniffContentType } from '../../content/files/image.js';
 import { preparedFile, type PreparedFile } from '../changes/files.js';
 import type { Allowance } from './allowance.js';
 import { forEachConcurrently } from '../../core/concurrently.js';

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { OutboundFetcher } from '../../core/outbound.js';
-import { checkMarkdownBounds } from '../../model/content/document/bounds.js';
+import { checkMarkdownBounds } from '../../document/bounds.js';
 import { MAX_MARKDOWN_LENGTH } from '../schemas.js';
 import type { ImportBatch } from './website.js';
 import { keySegments, titleFromSegment } from './urls.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ChangeRequestParams, errorResponses, SpaceParams } from '../../core/schemas.js';
-import { callerOf } from '../../model/access/auth.js';
+import { callerOf } from '../../access/auth.js';
 import { importIntoChangeRequest, importIntoSpace } from './actions.js';
 import { HtmlReader } from './reader.js';
 import { ImportContentBody, ImportContentResult } from './schemas.js';

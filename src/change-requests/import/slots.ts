@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 
 /** IMPORT_MAX_RUNNING_PER_ORGANIZATION and IMPORT_MAX_RUNNING when the configuration names none. */
 const DEFAULT_SLOTS = { perOrganization: 2, total: 8 };

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { OutboundFetcher } from '../../core/outbound.js';
-import type { ContentTree } from '../../model/content/tree.js';
+import type { ContentTree } from '../../content/tree.js';
 import type { PreparedFile } from '../changes/files.js';
 import type { ContentChange } from '../schemas.js';
 import { Allowance, type ImportLimits } from './allowance.js';

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../core/errors.js';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { findFileVersionWithBytes } from './queries.js';
 
 /** Types a browser may show inline; anything else downloads, so no upload runs as a page of this origin. */

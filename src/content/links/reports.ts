@@ -1,6 +1,6 @@
 import { loaded, loadingCache } from '../../core/loading-cache.js';
-import type { Context } from '../../model/context.js';
-import type { RevisionPoint } from '../../model/content/state.js';
+import type { Context } from '../../context.js';
+import type { RevisionPoint } from '../state.js';
 import { analyseLinks, brokenSince, reportWeight, type LinkReport } from './analysis.js';
 import { findSpaceRevisionIdAt } from './queries.js';
 

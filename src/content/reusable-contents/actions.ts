@@ -1,11 +1,11 @@
 import { NotFoundError } from '../../core/errors.js';
-import type { Context } from '../../model/context.js';
-import { evaluateExpressions, MAX_EVALUATED_LENGTH } from '../../model/content/document/index.js';
+import type { Context } from '../../context.js';
+import { evaluateExpressions, MAX_EVALUATED_LENGTH } from '../../document/index.js';
 import {
   presentReusableContent,
   type ReusableContentState,
   type RevisionReusableContent,
-} from '../../model/content/reusable-contents.js';
+} from '../reusable-contents.js';
 import { targetOf, type ContentLocator, type ContentTarget } from '../actions.js';
 
 const EMPTY_DOCUMENT_JSON = JSON.stringify({ object: 'document', data: {}, nodes: [] });

@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendJsonText } from '../../core/replies.js';
-import { callerOf } from '../../model/access/auth.js';
+import { callerOf } from '../../access/auth.js';
 import { contentRead, readText } from '../read-options.js';
 import { readReusableContent, readReusableContentDocument } from './actions.js';
 import {

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../core/errors.js';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { findSiteAsAdmin, findSiteAsMember, lockSite } from '../access.js';
 import { declaredClaims } from './claims.js';
 import { presentAdaptiveSchema } from './present.js';

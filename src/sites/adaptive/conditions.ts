@@ -1,6 +1,6 @@
 import jsep from 'jsep';
 import { BadRequestError } from '../../core/errors.js';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { declaredClaims, type DeclaredClaims } from './claims.js';
 
 /** The bounds of a condition (SiteSection, SiteSpace and header link `condition`: 1 to 1024 characters). */

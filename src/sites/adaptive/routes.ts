@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../core/schemas.js';
-import { callerOf } from '../../model/access/auth.js';
+import { callerOf } from '../../access/auth.js';
 import { getAdaptiveSchema, listTemplateConditions, updateAdaptiveSchema } from './actions.js';
 import {
   SiteAdaptiveSchema,

@@ -1,4 +1,4 @@
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { findSiteAsAdmin, findSiteAsMember, lockSite } from '../access.js';
 import { checkCondition } from '../adaptive/conditions.js';
 import { storeSiteCustomization } from './queries.js';

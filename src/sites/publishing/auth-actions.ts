@@ -1,4 +1,4 @@
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { findSiteAsAdmin, siteNotFound } from '../access.js';
 import { newSealedVisitorKey, openVisitorKey } from '../secrets.js';
 import { replaceVisitorKey, updatePublishingAuth, type PublishingAuthRow } from './auth-queries.js';

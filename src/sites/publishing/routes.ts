@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../../core/replies.js';
 import { errorResponses, ListEnvelope } from '../../core/schemas.js';
-import { callerOf } from '../../model/access/auth.js';
+import { callerOf } from '../../access/auth.js';
 import { SiteParams } from '../schemas.js';
 import { getPublishingAuth, regenerateSitePublishingAuth, updateSitePublishingAuth } from './auth-actions.js';
 import {

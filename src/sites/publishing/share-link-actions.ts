@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '../../core/errors.js';
 import { newId, randomString } from '../../core/ids.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { secretHash } from '../../core/sealed.js';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { findSiteAsAdmin, lockSite } from '../access.js';
 import { siteAddress, withShareKey } from '../addresses.js';
 import type { SiteRow } from '../queries.js';

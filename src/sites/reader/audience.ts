@@ -1,5 +1,5 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { NO_CLAIMS, type VisitorClaims } from '../adaptive/evaluate.js';
 import type { SiteRow } from '../queries.js';
 import { openVisitorKey } from '../secrets.js';

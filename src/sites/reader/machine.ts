@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { loaded, loadingCache, type LoadingCache } from '../../core/loading-cache.js';
-import type { Context } from '../../model/context.js';
-import type { PageState } from '../../model/content/tree.js';
+import type { Context } from '../../context.js';
+import type { PageState } from '../../content/tree.js';
 import { allSiteSpaces, type SiteSpaceRow } from '../structure/tree.js';
 import {
   isReadable,
@@ -9,9 +9,9 @@ import {
   pagesInOrder,
   spaceContent,
   type SpaceContent,
-} from '../../model/reader/page-content.js';
+} from '../../reader/page-content.js';
 import { locate } from './place.js';
-import { computedView, shownPage, shownPageAt } from '../../model/reader/computed-pages.js';
+import { computedView, shownPage, shownPageAt } from '../../reader/computed-pages.js';
 import { addressIn, firstPage, pageAddress, type OpenSite } from './site-reader.js';
 
 /** The most llms-full.txt holds: a site can hold far more than a model reads, and the answer is built in memory. */

@@ -1,18 +1,18 @@
 import cookie from '@fastify/cookie';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { admit, type SiteCookie } from './audience.js';
-import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../model/reader/error-page.js';
+import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../reader/error-page.js';
 import { machineText, pageAsMarkdown, robots, type MachineOutput } from './machine.js';
 import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
 import { readerSite } from './site-cache.js';
 import { findSiteRetiredAt } from './site-lookup.js';
 import { siteAddress } from '../addresses.js';
 import { addressIn, openSite, pageAddress, readPageAt, type OpenSite, type ReaderAnswer } from './site-reader.js';
-import { spaceContent } from '../../model/reader/page-content.js';
-import { READER_CSS, READER_CSS_ETAG } from '../../model/reader/styles.js';
-import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../../model/reader/http.js';
+import { spaceContent } from '../../reader/page-content.js';
+import { READER_CSS, READER_CSS_ETAG } from '../../reader/styles.js';
+import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../../reader/http.js';
 import { siteCss } from './theme-css.js';
 import { allSiteSpaces } from '../structure/tree.js';
 

@@ -1,9 +1,9 @@
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
-import type { Context } from '../../model/context.js';
-import { searchSpacesPage } from '../../model/search/pages.js';
+import type { Context } from '../../context.js';
+import { searchSpacesPage } from '../../search/pages.js';
 import { allSiteSpaces } from '../structure/tree.js';
-import type { ThemeChoice } from '../../model/reader/layout.js';
+import type { ThemeChoice } from '../../reader/layout.js';
 import { addressIn, answerPage, pageAddress, type OpenSite, type ReaderAnswer } from './site-reader.js';
 
 /** Longest query the reader's search takes, as the API's search does. */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import type { SiteRow } from '../queries.js';
 import { loadStructure } from '../structure/queries.js';
 import type { StoredStructure } from '../structure/tree.js';

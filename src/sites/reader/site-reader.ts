@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
-import type { Context } from '../../model/context.js';
-import type { PageState } from '../../model/content/tree.js';
-import { safeUrl } from '../../model/reader/document-html.js';
+import type { Context } from '../../context.js';
+import type { PageState } from '../../content/tree.js';
+import { safeUrl } from '../../html/document-html.js';
 import { siteAddress } from '../addresses.js';
 import { declaredClaims } from '../adaptive/claims.js';
 import { conditionHolds } from '../adaptive/evaluate.js';
@@ -20,8 +20,8 @@ import {
   type HeaderLink,
   type PageParts,
   type ThemeChoice,
-} from '../../model/reader/layout.js';
-import { pageTree, spaceSwitcher } from '../../model/reader/navigation.js';
+} from '../../reader/layout.js';
+import { pageTree, spaceSwitcher } from '../../reader/navigation.js';
 import {
   isReadable,
   pagesInOrder,
@@ -29,17 +29,17 @@ import {
   spaceContent,
   type LinkAddresses,
   type SpaceContent,
-} from '../../model/reader/page-content.js';
+} from '../../reader/page-content.js';
 import { locate, siteSpacePaths, visibleStructure, type ReaderPlace } from './place.js';
-import type { ComputedView } from '../../model/content/computed.js';
+import type { ComputedView } from '../../content/computed.js';
 import {
   computedView,
   generatedChildren,
   shownPage,
   shownPageAt,
   type ShownPage,
-} from '../../model/reader/computed-pages.js';
-import { READER_CSS_ETAG } from '../../model/reader/styles.js';
+} from '../../reader/computed-pages.js';
+import { READER_CSS_ETAG } from '../../reader/styles.js';
 import { siteCss } from './theme-css.js';
 
 /** A site opened for one visitor: what they may see of it, and its look. */

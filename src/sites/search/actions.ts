@@ -1,8 +1,8 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { Page } from '../../core/pagination.js';
-import type { Context } from '../../model/context.js';
-import type { SearchSpaceResult } from '../../model/search/present.js';
-import { searchSpacesPage } from '../../model/search/pages.js';
+import type { Context } from '../../context.js';
+import type { SearchSpaceResult } from '../../search/present.js';
+import { searchSpacesPage } from '../../search/pages.js';
 import { findSiteForAudience } from '../published-actions.js';
 import { loadStructure } from '../structure/queries.js';
 import { allSiteSpaces, publishedStructure, type SiteSpaceRow, type Structure } from '../structure/tree.js';

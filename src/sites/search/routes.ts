@@ -1,11 +1,11 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, ListEnvelope, ListQuery } from '../../core/schemas.js';
-import { callerOf } from '../../model/access/auth.js';
+import { callerOf } from '../../access/auth.js';
 import { searchSite } from './actions.js';
 import { SiteSearchBody, SiteSearchParams } from './schemas.js';
 import { ShareKeyOnlyQuery } from '../schemas.js';
-import { SearchSpaceResult } from '../../model/search/schemas.js';
+import { SearchSpaceResult } from '../../search/result-schemas.js';
 
 const SiteSearchQuery = Type.Object(
   { ...ListQuery, shareKey: ShareKeyOnlyQuery.properties.shareKey },

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { Context } from '../../model/context.js';
+import type { Context } from '../../context.js';
 import { findSiteAsAdmin, lockSite } from '../access.js';
 import { SITE_FIELDS, type SiteRow } from '../queries.js';
 import { memberView } from './view.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { SPACE_COLUMNS } from '../../model/access/space-queries.js';
+import { SPACE_COLUMNS } from '../../access/space-queries.js';
 import type { Ordering } from './moves.js';
 import type { GroupRow, SectionRow, SiteSpaceRow, StoredStructure } from './tree.js';
 

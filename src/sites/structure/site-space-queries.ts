@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../core/ids.js';
-import { SPACE_FIELDS, type SpaceFields } from '../../model/access/space-queries.js';
+import { SPACE_FIELDS, type SpaceFields } from '../../access/space-queries.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { SpaceFields } from '../../model/access/space-queries.js';
+import type { SpaceFields } from '../../access/space-queries.js';
 
 /**
  * A site's structure as stored, read whole (it is small: see the limits in

@@ -1,6 +1,6 @@
-import { spaceRolesFor } from '../../model/access/grants.js';
-import type { Role } from '../../model/access/roles.js';
-import type { Context } from '../../model/context.js';
+import { spaceRolesFor } from '../../access/grants.js';
+import type { Role } from '../../access/roles.js';
+import type { Context } from '../../context.js';
 import type { SiteRow } from '../queries.js';
 import type { StructureView } from '../present.js';
 import { activeShareLinkExists } from '../publishing/share-link-queries.js';

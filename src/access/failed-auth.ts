@@ -1,0 +1,49 @@
+import { ApiError } from '../core/errors.js';
+
+export const MAX_TRACKED_ADDRESSES = 50_000;
+
+/**
+ * Counts failed authentications per client address in fixed windows. Requests
+ * with made-up tokens never reach the per-user rate limit, which counts only
+ * the users of real tokens; this bounds how many token lookups one address can cause.
+ * Counters live in the process, like the rate limiter's.
+ */
+export class FailedAuthLimiter {
+  private readonly windows = new Map<string, { failures: number; resetAt: number }>();
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Addresses tracked now, at most MAX_TRACKED_ADDRESSES. */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  /** Throws 429 when the address used up its failures for this window. */
+  check(address: string, now: number): void {
+    const window = this.windows.get(address);
+    if (!window || window.resetAt <= now || window.failures < this.max) return;
+    const retryAfter = Math.ceil((window.resetAt - now) / 1000);
+    throw new ApiError(429, `Too many failed authentications from this address; retry after ${retryAfter} seconds`, {
+      'retry-after': String(retryAfter),
+    });
+  }
+
+  recordFailure(address: string, now: number): void {
+    const window = this.windows.get(address);
+    if (window && window.resetAt > now) {
+      window.failures++;
+      return;
+    }
+    if (this.windows.size >= MAX_TRACKED_ADDRESSES) this.evictExpired(now);
+    this.windows.set(address, { failures: 1, resetAt: now + this.windowMs });
+  }
+
+  private evictExpired(now: number): void {
+    for (const [address, window] of this.windows) if (window.resetAt <= now) this.windows.delete(address);
+    // Still full of live windows: forget the oldest rather than grow without bound.
+    if (this.windows.size >= MAX_TRACKED_ADDRESSES) this.windows.delete(this.windows.keys().next().value!);
+  }
+}

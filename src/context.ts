@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config.js';
+import type { Clock } from './core/clock.js';
+import type { OutboundFetcher } from './core/outbound.js';
+import type { Keyring } from './core/keyring.js';
+import type { Mailer } from './core/mailer.js';
+import type { Cursors } from './core/pagination.js';
+import type { ScopedCache } from './core/scoped-cache.js';
+import type { Urls } from './core/urls.js';
+import type { WorkPool } from './core/work-pool.js';
+import type { Db } from './db/database.js';
+import type { Conversions } from './conversions/pool.js';
+import type { FileUrlSigner } from './content/files/signing.js';
+import type { SpecResolver } from './content/computed.js';
+import type { ContentStore } from './content/store.js';
+import type { SiteHostnames } from './reader/hostnames.js';
+
+/**
+ * What actions, and the shared model below them, may use of the running
+ * service. Routes pass `app.context`; nothing below the routes takes the
+ * Fastify instance, so an action can be called from a test, a script or a job.
+ */
+export interface Context {
+  db: Db;
+  clock: Clock;
+  urls: Urls;
+  config: AppConfig;
+  cursors: Cursors;
+  /** SECRET_KEY or the generated secret; keys for signing are derived from it. */
+  serviceSecret: string;
+  /** Seals and opens secrets at rest under ENCRYPTION_KEY (and the keys it replaced while they rotate). */
+  keyring: Keyring;
+  /** Revisions' content, read through caches of what never changes. */
+  content: ContentStore;
+  /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
+  conversions: Conversions;
+  /**
+   * The other worker pools, built once with the app and closed with it: each
+   * runs its domain's tasks (imported pages' HTML, integrations' images, specs)
+   * off the event loop within a deadline, through that domain's wrapper.
+   */
+  workPools: { html: WorkPool; images: WorkPool; specs: WorkPool };
+  /** The OpenAPI specs computed pages name, with what their latest versions hold. */
+  specOutlines: SpecResolver;
+  /** The one way the service fetches URLs it is given. */
+  outbound: OutboundFetcher;
+  fileUrls: FileUrlSigner;
+  /** Sites' structures as JSON, kept a moment (SITE_CACHE_TTL_MS); scoped by site id. */
+  siteStructures: ScopedCache;
+  /** Which site each custom hostname reads: refreshed after a site's hostname changes. */
+  siteHostnames: Pick<SiteHostnames, 'refresh'>;
+  log: FastifyBaseLogger;
+  /** Sends mail through the operator's SMTP server; undefined when none is configured (SMTP_URL). */
+  mailer: Mailer | undefined;
+}

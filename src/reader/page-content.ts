@@ -1,0 +1,142 @@
+import { NotFoundError } from '../core/errors.js';
+import { loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
+import type { Context } from '../context.js';
+import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '../document/index.js';
+import type { RevisionPoint } from '../content/state.js';
+import type { ContentTree, PageState } from '../content/tree.js';
+import type { ReferencedFile, RenderedDocument } from '../html/document-html.js';
+import { documentReferences } from './references.js';
+import type { ComputedView } from '../content/computed.js';
+import type { ShownPage } from './computed-pages.js';
+
+/** A space's current revision and its page tree, as the reader shows it. */
+export interface SpaceContent {
+  point: RevisionPoint;
+  tree: ContentTree;
+}
+
+/**
+ * The current content of a space: its revision id read now (a merge moves
+ * it), the revision and its tree then from the content caches.
+ */
+export async function spaceContent(
+  context: Context,
+  space: { id: string; organization_id: string },
+): Promise<SpaceContent> {
+  const current = await context.db
+    .selectFrom('spaces')
+    .select('revision_id')
+    .where('id', '=', space.id)
+    .where('organization_id', '=', space.organization_id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const point = current && (await context.content.revision(space.id, space.organization_id, current.revision_id));
+  if (!point) throw new NotFoundError('The space has no content to read');
+  return { point, tree: await context.content.tree(point) };
+}
+
+/** Pages a reader can open: documents (groups and links have no page of their own). */
+export function isReadable(page: PageState): boolean {
+  return page.type === 'document' || page.type === 'computed';
+}
+
+/** The pages in reading order: the tree walked depth first, as the navigation lists them. */
+export function pagesInOrder(tree: ContentTree, includeHidden = false): PageState[] {
+  const ordered: PageState[] = [];
+  const walk = (parentId: string | null) => {
+    for (const page of tree.childrenOf(parentId)) {
+      if (page.hidden && !includeHidden) continue;
+      ordered.push(page);
+      walk(page.pageId);
+    }
+  };
+  walk(null);
+  return ordered;
+}
+
+/** How a rendered page's links leave it: the address of a page of this space, and of one in another space. */
+export interface LinkAddresses {
+  pageInSpace(page: PageState): string;
+  pageElsewhere(spaceId: string, pageId: string): string | undefined;
+}
+
+/** Rendered pages, by revision, page and where their links lead; a revision never changes, so neither does its HTML. */
+const renderedPages = new WeakMap<Context, LoadingCache<RenderedDocument>>();
+const RENDERED_CHARACTERS = 32 * 1024 * 1024;
+
+/**
+ * The page's content as the reader's HTML, rendered once per revision (on
+ * the conversion pool, within its deadline) and then served from memory.
+ * Variables are evaluated first, as readers see their values.
+ */
+export async function renderedPage(
+  context: Context,
+  content: SpaceContent,
+  shown: ShownPage,
+  links: LinkAddresses,
+  placeKey: string,
+  view?: ComputedView,
+): Promise<RenderedDocument> {
+  let cache = renderedPages.get(context);
+  if (!cache) {
+    cache = loadingCache<RenderedDocument>(RENDERED_CHARACTERS, (rendered) => rendered.html.length + 256);
+    renderedPages.set(context, cache);
+  }
+  // The revision fixes the tree, so the addresses of its pages; signed file addresses change from window to window.
+  const now = context.clock.now();
+  // A page a computed page makes changes with its spec's version too.
+  const id = shown.kind === 'page' ? shown.page.pageId : `${shown.generated.id}@${view?.key ?? ''}`;
+  const key = `${content.point.id}|${placeKey}|${id}|${context.fileUrls.expiryOf(now)}`;
+  return loaded(cache, key, async () => {
+    const document =
+      shown.kind === 'page'
+        ? await pageDocument(context, content, shown.page)
+        : (JSON.parse(
+            await context.conversions.toDocumentJson(shown.generated.markdown, `the generated content of page ${id}`),
+          ) as JSONDocument);
+    const references = documentReferences(document);
+    const pages: Record<string, string> = {};
+    for (const reference of references.pages) {
+      const inSpace = reference.space === undefined || reference.space === content.point.spaceId;
+      const target = inSpace ? content.tree.pages.get(reference.page) : undefined;
+      const address = target ? links.pageInSpace(target) : links.pageElsewhere(reference.space ?? '', reference.page);
+      if (address) pages[`${reference.space ?? ''}/${reference.page}`] = address;
+    }
+    const files: Record<string, ReferencedFile> = {};
+    for (const fileId of references.files) {
+      const file = content.tree.files.get(fileId);
+      if (!file) continue;
+      const url = context.fileUrls.sign(file.versionId, file.name, now);
+      files[fileId] = { url, name: file.name, size: file.size, contentType: file.contentType };
+    }
+    return context.conversions.toHtml({ document, pages, files }, `the content of page ${id}`);
+  });
+}
+
+/** The page's document with its variables' values in: the stored one when no expression changes the markdown. */
+async function pageDocument(context: Context, content: SpaceContent, page: PageState): Promise<JSONDocument> {
+  const { point } = content;
+  const markdownOf = await context.content.markdownOf(point.organizationId, [page]);
+  const markdown = markdownOf(page);
+  const evaluated = evaluateExpressions(
+    markdown,
+    { space: point.variables, page: page.variables },
+    { maxLength: MAX_EVALUATED_LENGTH, field: `page ${page.pageId}` },
+  );
+  if (evaluated === markdown) return (await context.content.documentsOf(point.organizationId, [page]))(page);
+  const json = await context.conversions.toDocumentJson(evaluated, `the evaluated markdown of page ${page.pageId}`);
+  return JSON.parse(json) as JSONDocument;
+}
+
+/** The page's markdown with its variables' values in, for the `.md` address and llms-full.txt. */
+export async function pageMarkdown(context: Context, content: SpaceContent, pages: PageState[]): Promise<string[]> {
+  const { point } = content;
+  const markdownOf = await context.content.markdownOf(point.organizationId, pages);
+  return pages.map((page) =>
+    evaluateExpressions(
+      markdownOf(page),
+      { space: point.variables, page: page.variables },
+      { maxLength: MAX_EVALUATED_LENGTH, field: `page ${page.pageId}` },
+    ),
+  );
+}
