@@ -10,15 +10,16 @@ import type { Urls } from './core/urls.js';
 import type { WorkPool } from './core/work-pool.js';
 import type { Db } from './db/database.js';
 import type { Conversions } from './conversions/pool.js';
-import type { FileUrlSigner } from './content/files/signing.js';
-import type { SpecResolver } from './content/computed.js';
-import type { ContentStore } from './content/store.js';
-import type { SiteHostnames } from './reader/hostnames.js';
 
 /**
- * What actions, and the shared model below them, may use of the running
+ * What actions, and the shared layers below them, may use of the running
  * service. Routes pass `app.context`; nothing below the routes takes the
  * Fastify instance, so an action can be called from a test, a script or a job.
+ *
+ * A service that belongs to a domain is declared by that domain, which adds
+ * it to this interface (the content store in content/store.ts, signed file
+ * URLs in content/files/signing.ts, spec outlines in content/computed.ts, site
+ * hostnames in reader/hostnames.ts): this module stays below every domain.
  */
 export interface Context {
   db: Db;
@@ -30,8 +31,6 @@ export interface Context {
   serviceSecret: string;
   /** Seals and opens secrets at rest under ENCRYPTION_KEY (and the keys it replaced while they rotate). */
   keyring: Keyring;
-  /** Revisions' content, read through caches of what never changes. */
-  content: ContentStore;
   /** Parsing and conversion of user-written content, off the event loop and within a deadline. */
   conversions: Conversions;
   /**
@@ -40,15 +39,10 @@ export interface Context {
    * off the event loop within a deadline, through that domain's wrapper.
    */
   workPools: { html: WorkPool; images: WorkPool; specs: WorkPool };
-  /** The OpenAPI specs computed pages name, with what their latest versions hold. */
-  specOutlines: SpecResolver;
   /** The one way the service fetches URLs it is given. */
   outbound: OutboundFetcher;
-  fileUrls: FileUrlSigner;
   /** Sites' structures as JSON, kept a moment (SITE_CACHE_TTL_MS); scoped by site id. */
   siteStructures: ScopedCache;
-  /** Which site each custom hostname reads: refreshed after a site's hostname changes. */
-  siteHostnames: Pick<SiteHostnames, 'refresh'>;
   log: FastifyBaseLogger;
   /** Sends mail through the operator's SMTP server; undefined when none is configured (SMTP_URL). */
   mailer: Mailer | undefined;

@@ -208,3 +208,10 @@ export function findGeneratedPage(
   }
   return undefined;
 }
+
+declare module '../context.js' {
+  interface Context {
+    /** The OpenAPI specs computed pages name, with what their latest versions hold. */
+    specOutlines: SpecResolver;
+  }
+}

@@ -312,3 +312,10 @@ export class ContentStore {
     };
   }
 }
+
+declare module '../context.js' {
+  interface Context {
+    /** Revisions' content, read through caches of what never changes. */
+    content: ContentStore;
+  }
+}

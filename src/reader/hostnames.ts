@@ -60,3 +60,10 @@ export function routedUrl(url: string, siteId: string | undefined): string {
   if (url === '/' || url.startsWith('/?')) return `/s/${siteId}${url.slice(1)}`;
   return `/s/${siteId}${url}`;
 }
+
+declare module '../context.js' {
+  interface Context {
+    /** Which site each custom hostname reads: refreshed after a site's hostname changes. */
+    siteHostnames: Pick<SiteHostnames, 'refresh'>;
+  }
+}

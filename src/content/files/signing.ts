@@ -42,3 +42,9 @@ export class FileUrlSigner {
     return createHmac('sha256', this.key).update(`${versionId}\n${expires}`).digest('base64url');
   }
 }
+
+declare module '../../context.js' {
+  interface Context {
+    fileUrls: FileUrlSigner;
+  }
+}
