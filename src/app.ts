@@ -71,7 +71,7 @@ import { imageDecoderPool } from './integrations/image-pool.js';
 import { specParserPool } from './specs/parser.js';
 import { CONVERSION_MS_PER_KIB, type AppConfig } from './config.js';
 import { MemberSchema, TeamSchema } from './members/member-schemas.js';
-import { ChangeRequestSchema } from './change-requests/change-request-schemas.js';
+import { ChangeRequestSchema } from './content/change-request-schemas.js';
 import { type Context } from './context.js';
 import { ScopedCache } from './core/scoped-cache.js';
 import { findSpecOutlines } from './specs/outline-queries.js';

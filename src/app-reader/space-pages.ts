@@ -4,7 +4,7 @@ import { ApiError } from '../core/errors.js';
 import type { Caller } from '../access/auth.js';
 import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
-import { changeRequestIn } from '../change-requests/access.js';
+import { changeRequestIn } from '../content/change-request-access.js';
 import { pageAppUrl, type ContentPlace } from '../content/page-present.js';
 import type { ContentTree, PageState } from '../content/tree.js';
 import type { Context } from '../context.js';

@@ -2,16 +2,16 @@ import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate } from '../core/pagination.js';
 import { findEditableSpace, findSpaceAsMember } from '../access/spaces.js';
-import { changeRequestIn, changeRequestNotFound } from './access.js';
-import { lockSpaceThenChangeRequest } from './locks.js';
-import { presentChangeRequest } from './change-request-present.js';
+import { changeRequestIn, changeRequestNotFound } from '../content/change-request-access.js';
+import { lockSpaceThenChangeRequest } from '../content/write-locks.js';
+import { presentChangeRequest } from '../content/change-request-present.js';
 import {
   findChangeRequest,
   moveStatusCounters,
   updateChangeRequestFields,
   type ChangeRequestFields,
-} from './change-request-queries.js';
-import type { ChangeRequest } from './change-request-schemas.js';
+} from '../content/change-request-queries.js';
+import type { ChangeRequest } from '../content/change-request-schemas.js';
 import type { Context } from '../context.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';

@@ -1,8 +1,8 @@
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { ChangeRequestStatus, VariableValues } from '../db/types.js';
-import { lockSpaceThenChangeRequest } from './locks.js';
-import { moveStatusCounters } from './change-request-queries.js';
+import { lockSpaceThenChangeRequest } from '../content/write-locks.js';
+import { moveStatusCounters } from '../content/change-request-queries.js';
 import { findRevision, type RevisionPoint } from '../content/state.js';
 import type { ContentTree } from '../content/tree.js';
 import type { Context } from '../context.js';

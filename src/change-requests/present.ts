@@ -1,5 +1,5 @@
 import type { Urls } from '../core/urls.js';
-import type { ChangeRequest } from './change-request-schemas.js';
+import type { ChangeRequest } from '../content/change-request-schemas.js';
 import { presentFile } from '../content/page-present.js';
 import { presentReusableContent } from '../content/reusable-contents.js';
 import type { FileState } from '../content/tree.js';

@@ -2,7 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ChangeRequestStatus, ChangeRequestsTable, VariableValues } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { changeRequestsWithContext } from './change-request-queries.js';
+import { changeRequestsWithContext } from '../content/change-request-queries.js';
 
 /** A page of a space's change requests with one status, newest first, each row carrying the total count. */
 export const listChangeRequests = pageQuery(

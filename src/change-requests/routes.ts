@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { sendJsonText } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref, ChangeRequestParams, SpaceParams } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
-import { ChangeRequestSchema } from './change-request-schemas.js';
+import { ChangeRequestSchema } from '../content/change-request-schemas.js';
 import {
   createChangeRequest,
   getChangeRequest,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
-import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from './change-request-schemas.js';
+import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from '../content/change-request-schemas.js';
 import { VARIABLE_LIMITS } from '../content/variables.js';
 
 export const CreateChangeRequestBody = Type.Object(

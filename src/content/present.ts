@@ -1,6 +1,6 @@
 import type { Urls } from '../core/urls.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
-import type { ChangeRequest } from '../change-requests/change-request-schemas.js';
+import type { ChangeRequest } from './change-request-schemas.js';
 import type { JSONDocument } from '../document/index.js';
 import { pagesArrayOf, type PageTreeBody } from './page-tree-body.js';
 import type { ContentPlace, RevisionFile } from './page-present.js';

@@ -2,9 +2,9 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { paginate } from '../core/pagination.js';
 import { roleAtLeast } from '../access/roles.js';
 import { findEditableSpace, findSpaceAsMember } from '../access/spaces.js';
-import { changeRequestIn } from '../change-requests/access.js';
-import { lockSpaceThenChangeRequest } from '../change-requests/locks.js';
-import { lockChangeRequest, updateChangeRequestFields } from '../change-requests/change-request-queries.js';
+import { changeRequestIn } from '../content/change-request-access.js';
+import { lockSpaceThenChangeRequest } from '../content/write-locks.js';
+import { lockChangeRequest, updateChangeRequestFields } from '../content/change-request-queries.js';
 import type { Context } from '../context.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { presentReviewer } from './present.js';

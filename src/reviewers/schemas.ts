@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, ListQuery, UserSchema, ref, ChangeRequestParams } from '../core/schemas.js';
-import { ChangeRequestSubject } from '../change-requests/change-request-schemas.js';
+import { ChangeRequestSubject } from '../content/change-request-schemas.js';
 
 /** Most users one request may name: one request, one transaction, one membership query. */
 export const MAX_REQUESTED_USERS = 100;

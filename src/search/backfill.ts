@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { lockSpaceLine } from '../change-requests/locks.js';
+import { lockSpaceLine } from '../content/write-locks.js';
 import { findRevision } from '../content/state.js';
 import type { PageState } from '../content/tree.js';
 import type { Context } from '../context.js';

@@ -5,7 +5,7 @@ import type { Conversions } from '../../conversions/pool.js';
 import type { Db } from '../../db/database.js';
 import { findRevision, type RevisionPoint, type StoredContent } from '../../content/state.js';
 import type { ContentTree, FileState } from '../../content/tree.js';
-import { lockSpaceLine, lockSpaceThenChangeRequest } from '../locks.js';
+import { lockSpaceLine, lockSpaceThenChangeRequest } from '../../content/write-locks.js';
 import type { Context } from '../../context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';

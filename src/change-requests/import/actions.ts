@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../core/errors.js';
 import { findEditableSpace } from '../../access/spaces.js';
-import { changeRequestIn } from '../access.js';
+import { changeRequestIn } from '../../content/change-request-access.js';
 import { findRevision } from '../../content/state.js';
 import type { Context } from '../../context.js';
 import { requireWorkable, writeChangeRequestContent, writeSpaceContent } from '../changes/write.js';

@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '../../core/pagination.js';
 import type { Role } from '../../db/types.js';
 import type { SpaceWithAccess } from '../../access/space-queries.js';
 import { findSpaceAsMember } from '../../access/spaces.js';
-import { changeRequestIn } from '../../change-requests/access.js';
+import { changeRequestIn } from '../change-request-access.js';
 import type { ContentPlace } from '../page-present.js';
 import type { ContentTree, PageState } from '../tree.js';
 import type { Context } from '../../context.js';
