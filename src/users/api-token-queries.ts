@@ -1,3 +1,4 @@
+import { NotFoundError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
 import type { ApiTokenRow } from '../db/types.js';
 import type { Clock } from '../core/clock.js';
@@ -129,6 +130,18 @@ export async function countLiveApiTokens(db: Db, userId: string, now: Date): Pro
 export async function lockUserForTokens(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().executeTakeFirst();
   return row !== undefined;
+}
+
+/** The user's membership of the organization (whether it is disabled there), or 404 when they are not a member. */
+export async function membershipOrNotFound(db: Db, organizationId: string, userId: string): Promise<{ disabled: boolean }> {
+  const found = await db
+    .selectFrom('organization_members')
+    .select('disabled')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!found) throw new NotFoundError('No member with this id in the organization');
+  return found;
 }
 
 /** How many organizations other than `organizationId` the user belongs to, disabled memberships included. */

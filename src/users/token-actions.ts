@@ -8,7 +8,6 @@ import { requireOrganizationAdmin } from '../access/membership.js';
 import { isScope, scopesAllow, scopesCover, type Scope } from '../access/scopes.js';
 import type { Context } from '../context.js';
 import { recordOrganizationEvent } from '../orgs/events.js';
-import { memberOrNotFound } from '../members/member-queries.js';
 import { presentApiToken, tokenState } from './api-tokens.js';
 import {
   ISSUED_MAX_EXPIRY_HOURS,
@@ -26,6 +25,7 @@ import {
   findApiToken,
   listApiTokenPage,
   lockUserForTokens,
+  membershipOrNotFound,
   revokeApiToken,
 } from './api-token-queries.js';
 import type { ApiToken, CreatedApiToken } from './api-token-schemas.js';
@@ -119,7 +119,7 @@ export async function issueMemberToken(
 ): Promise<CreatedApiToken> {
   refuseIssuedToken(caller);
   await requireOrganizationAdmin(context.db, organizationId, caller.userId, 'Issuing a token to a member');
-  const member = await memberOrNotFound(context.db, organizationId, userId);
+  const member = await membershipOrNotFound(context.db, organizationId, userId);
   const now = context.clock.now();
   const expiresAt = issuedExpiryOf(body, now);
   const scopes = requestedScopes(caller, body.scopes);
