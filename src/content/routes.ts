@@ -4,7 +4,7 @@ import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
 import { contentRead, readText } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
-import { linkRoutes } from './links/routes.js';
+import { linkRoutes } from '../links/routes.js';
 import { reusableContentRoutes } from './reusable-contents/routes.js';
 import {
   ChangeRequestContentParams,

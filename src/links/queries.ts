@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../db/database.js';
 
 /** The id of the space's own revision at `seq`: the one a change request's line is based on. */
 export async function findSpaceRevisionIdAt(

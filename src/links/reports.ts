@@ -1,6 +1,6 @@
-import { loaded, loadingCache } from '../../core/loading-cache.js';
-import type { Context } from '../../context.js';
-import type { RevisionPoint } from '../state.js';
+import { loaded, loadingCache } from '../core/loading-cache.js';
+import type { Context } from '../context.js';
+import type { RevisionPoint } from '../content/state.js';
 import { analyseLinks, brokenSince, reportWeight, type LinkReport } from './analysis.js';
 import { findSpaceRevisionIdAt } from './queries.js';
 

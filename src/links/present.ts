@@ -1,8 +1,8 @@
-import type { Urls } from '../../core/urls.js';
-import { pageFields, presentFile, type ContentPlace, type RevisionFile } from '../page-present.js';
-import type { ContentTree, FileState, PageState } from '../tree.js';
-import type { Organization } from '../../orgs/organization-schemas.js';
-import type { Space } from '../../spaces/space-schemas.js';
+import type { Urls } from '../core/urls.js';
+import { pageFields, presentFile, type ContentPlace, type RevisionFile } from '../content/page-present.js';
+import type { ContentTree, FileState, PageState } from '../content/tree.js';
+import type { Organization } from '../orgs/organization-schemas.js';
+import type { Space } from '../spaces/space-schemas.js';
 import type { LinkTarget, LinkUse } from './analysis.js';
 
 /** The spec's ContentLocationPage: a page of the revision, maybe a place in it. */

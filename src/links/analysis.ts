@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DocumentFacts, StoredLink } from '../../document/facts.js';
-import type { ContentTree, PageState } from '../tree.js';
+import type { DocumentFacts, StoredLink } from '../document/facts.js';
+import type { ContentTree, PageState } from '../content/tree.js';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 export type LinkRelation = StoredLink['relation'];

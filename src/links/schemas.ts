@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ListEnvelope, ListQuery, ref, StringEnum } from '../../core/schemas.js';
-import { OrganizationSchema } from '../../orgs/organization-schemas.js';
-import { SpaceSchema } from '../../spaces/space-schemas.js';
-import { RevisionFileResponse, RevisionPageResponse } from '../schemas.js';
+import { ListEnvelope, ListQuery, ref, StringEnum } from '../core/schemas.js';
+import { OrganizationSchema } from '../orgs/organization-schemas.js';
+import { SpaceSchema } from '../spaces/space-schemas.js';
+import { RevisionFileResponse, RevisionPageResponse } from '../content/schemas.js';
 
 export const LINK_STATUSES = ['ok', 'broken', 'in-app'] as const;
 
