@@ -51,6 +51,7 @@ import { reviewerRoutes } from './reviewers/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
+import { linkRoutes } from './links/routes.js';
 import { siteRoutes } from './sites/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { specRoutes } from './specs/routes.js';
@@ -405,6 +406,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(reviewerRoutes);
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);
+      await v1.register(linkRoutes);
       await v1.register(siteRoutes);
       await v1.register(searchRoutes);
       await v1.register(translationRoutes);

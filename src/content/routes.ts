@@ -4,7 +4,6 @@ import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
 import { contentRead, readText } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
-import { linkRoutes } from '../links/routes.js';
 import { reusableContentRoutes } from './reusable-contents/routes.js';
 import {
   ChangeRequestContentParams,
@@ -74,7 +73,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * revision by id.
  */
 export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(linkRoutes);
   await app.register(reusableContentRoutes);
 
   // The space's current revision.
