@@ -46,8 +46,7 @@ const SHARED = 'document|html|conversions|hierarchy|access';
 const CACHE_VERSIONS = '^src/cache-versions\\.ts$';
 
 /** Everything in src/ but the folders (or top-level files) named. */
-const outside = (folders, files = '') =>
-  `^src/(?!(${folders})/${files ? `|(${files})\\.ts$` : ''})`;
+const outside = (folders, files = '') => `^src/(?!(${folders})/${files ? `|(${files})\\.ts$` : ''})`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

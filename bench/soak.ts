@@ -104,7 +104,7 @@ export interface CacheReading {
   bound: number | null;
 }
 
-/** What the content store's caches weigh their entries in (src/model/content/store.ts). */
+/** What the content store's caches weigh their entries in (src/content/store.ts). */
 const CONTENT_UNITS: Record<string, string> = {
   trees: 'pages+files',
   markdown: 'characters',

@@ -310,7 +310,7 @@ function narrowScopeFor(required: string): Scope {
  */
 const BOOKKEEPING: Record<string, string[] | 'all'> = {
   pgmigrations: 'all',
-  // Clocks the cached routes' versions read (src/model/cache-versions.ts): they tick with a change that an undo here
+  // Clocks the cached routes' versions read (src/cache-versions.ts): they tick with a change that an undo here
   // then reverses (a join, a new organization deleted), and hold no data.
   comment_thread_ticks: 'all',
   organization_roster_ticks: 'all',

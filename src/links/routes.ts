@@ -3,7 +3,12 @@ import { sendJsonText } from '../core/replies.js';
 import { ChangeRequestParams, SpaceParams } from '../core/schemas.js';
 import { contentRead, type OperationText } from '../content/read-options.js';
 import { callerOf } from '../access/auth.js';
-import { ChangeRequestFileParams, ChangeRequestPageParams, SpaceFileParams, SpacePageParams } from '../content/schemas.js';
+import {
+  ChangeRequestFileParams,
+  ChangeRequestPageParams,
+  SpaceFileParams,
+  SpacePageParams,
+} from '../content/schemas.js';
 import { listFileBacklinks, listLinks, listPageBacklinks, listPageLinks } from './actions.js';
 import { LinkReports } from './reports.js';
 import { BacklinksQuery, BacklinksResponse, ChangeRequestLinksQuery, LinksQuery, LinksResponse } from './schemas.js';

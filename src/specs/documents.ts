@@ -7,12 +7,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import type { SpecProcessError } from '../db/types.js';
-import {
-  OUTLINE_LIMITS,
-  type SpecOutline,
-  type SpecOutlineOperation,
-  type SpecOutlineTag,
-} from './outline.js';
+import { OUTLINE_LIMITS, type SpecOutline, type SpecOutlineOperation, type SpecOutlineTag } from './outline.js';
 
 export type SpecFormat = 'json' | 'yaml';
 

@@ -1,12 +1,7 @@
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import {
-  findMembership,
-  requireOrganizationAdmin,
-  requireRosterAccess,
-  rosterAccessOf,
-} from '../access/membership.js';
+import { findMembership, requireOrganizationAdmin, requireRosterAccess, rosterAccessOf } from '../access/membership.js';
 import type { Role } from '../access/roles.js';
 import type { Context } from '../context.js';
 import { memberOrNotFound, resolveMembers } from '../members/member-queries.js';

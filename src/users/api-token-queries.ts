@@ -133,7 +133,11 @@ export async function lockUserForTokens(db: Db, userId: string): Promise<boolean
 }
 
 /** The user's membership of the organization (whether it is disabled there), or 404 when they are not a member. */
-export async function membershipOrNotFound(db: Db, organizationId: string, userId: string): Promise<{ disabled: boolean }> {
+export async function membershipOrNotFound(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ disabled: boolean }> {
   const found = await db
     .selectFrom('organization_members')
     .select('disabled')

@@ -109,7 +109,7 @@ function fromFrontmatter(data: Record<string, unknown>, field: string): PageFiel
         break;
       case 'variables':
       case 'vars':
-        // Names, values and count as the space's variables have them (model/content/variables).
+        // Names, values and count as the space's variables have them (content/variables.ts).
         fields.variables = readVariables(value, name);
         break;
       default:

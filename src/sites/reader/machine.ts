@@ -3,13 +3,7 @@ import { loaded, loadingCache, type LoadingCache } from '../../core/loading-cach
 import type { Context } from '../../context.js';
 import type { PageState } from '../../content/tree.js';
 import { allSiteSpaces, type SiteSpaceRow } from '../structure/tree.js';
-import {
-  isReadable,
-  pageMarkdown,
-  pagesInOrder,
-  spaceContent,
-  type SpaceContent,
-} from '../../reader/page-content.js';
+import { isReadable, pageMarkdown, pagesInOrder, spaceContent, type SpaceContent } from '../../reader/page-content.js';
 import { locate } from './place.js';
 import { computedView, shownPage, shownPageAt } from '../../reader/computed-pages.js';
 import { addressIn, firstPage, pageAddress, type OpenSite } from './site-reader.js';
