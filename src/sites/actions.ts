@@ -25,7 +25,7 @@ import {
 } from './queries.js';
 import type { CreateSiteBody, ListSitesQuery, Site, UpdateSiteBody } from './schemas.js';
 import { newSealedVisitorKey } from './secrets.js';
-import { liveSpacesIn, insertSiteSpaces } from './structure/site-space-queries.js';
+import { liveSpacesIn, insertSiteSpaces } from './site-spaces/queries.js';
 import { loadStructure } from './structure/queries.js';
 import { buildStructure, hasSections, siteSpacesIn } from './structure/tree.js';
 

@@ -8,7 +8,7 @@ import { adaptiveSchemaRoutes } from './adaptive/routes.js';
 import { publishedSiteJson, siteStructureJson } from './published-actions.js';
 import { SiteCustomizationSettingsSchema } from './customization/schemas.js';
 import { customizationRoutes } from './customization/routes.js';
-import { groupRoutes } from './group-routes.js';
+import { groupRoutes } from './groups/routes.js';
 import { publishingRoutes } from './publishing/routes.js';
 import {
   CreateSiteBody,
@@ -21,9 +21,9 @@ import {
   SortStructureBody,
   UpdateSiteBody,
 } from './schemas.js';
-import { sectionRoutes } from './section-routes.js';
-import { siteSpaceRoutes } from './site-space-routes.js';
-import { sortStructure } from './sort-actions.js';
+import { sectionRoutes } from './sections/routes.js';
+import { siteSpaceRoutes } from './site-spaces/routes.js';
+import { sortStructure } from './structure/actions.js';
 import { versionOf } from '../cache-versions.js';
 
 const Site = ref(SiteSchema);

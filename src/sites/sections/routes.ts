@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
-import { callerOf } from '../access/auth.js';
+import { noContent } from '../../core/replies.js';
+import { errorResponses, ListEnvelope, ref } from '../../core/schemas.js';
+import { callerOf } from '../../access/auth.js';
 import {
   AddSectionBody,
   ListStructureQuery,
@@ -10,8 +10,8 @@ import {
   SiteParams,
   SiteSectionSchema,
   UpdateSectionBody,
-} from './schemas.js';
-import { addSection, editSection, listSections, moveSection, removeSection } from './section-actions.js';
+} from '../schemas.js';
+import { addSection, editSection, listSections, moveSection, removeSection } from './actions.js';
 
 const SiteSection = ref(SiteSectionSchema);
 

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
-import { callerOf } from '../access/auth.js';
+import { noContent } from '../../core/replies.js';
+import { errorResponses, ListEnvelope, ref } from '../../core/schemas.js';
+import { callerOf } from '../../access/auth.js';
 import {
   addGroup,
   addSectionToGroup,
@@ -10,7 +10,7 @@ import {
   moveGroup,
   removeGroup,
   removeSectionFromGroup,
-} from './group-actions.js';
+} from './actions.js';
 import {
   AddGroupBody,
   AddSectionToGroupBody,
@@ -21,7 +21,7 @@ import {
   SiteParams,
   SiteSectionGroupSchema,
   UpdateGroupBody,
-} from './schemas.js';
+} from '../schemas.js';
 
 const SiteSectionGroup = ref(SiteSectionGroupSchema);
 

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope, ref } from '../core/schemas.js';
-import { callerOf } from '../access/auth.js';
+import { noContent } from '../../core/replies.js';
+import { errorResponses, ListEnvelope, ref } from '../../core/schemas.js';
+import { callerOf } from '../../access/auth.js';
 import {
   AddSiteSpaceBody,
   ListSiteSpacesQuery,
@@ -10,8 +10,8 @@ import {
   SiteSpaceParams,
   SiteSpaceSchema,
   UpdateSiteSpaceBody,
-} from './schemas.js';
-import { addSiteSpace, editSiteSpace, listSiteSpaces, moveSiteSpace, removeSiteSpace } from './site-space-actions.js';
+} from '../schemas.js';
+import { addSiteSpace, editSiteSpace, listSiteSpaces, moveSiteSpace, removeSiteSpace } from './actions.js';
 
 const SiteSpace = ref(SiteSpaceSchema);
 

@@ -1,8 +1,8 @@
 import { ConflictError } from '../../core/errors.js';
-import type { StructureEdit } from './edit.js';
-import type { Ordering } from './moves.js';
-import { writeOrderings } from './queries.js';
-import { allSiteSpaces, storedIn, type Structure } from './tree.js';
+import type { StructureEdit } from '../structure/edit.js';
+import type { Ordering } from '../structure/moves.js';
+import { writeOrderings } from '../structure/queries.js';
+import { allSiteSpaces, storedIn, type Structure } from '../structure/tree.js';
 import { uniqueSlug } from '../../core/slug.js';
 
 /**

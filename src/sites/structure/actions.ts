@@ -1,11 +1,11 @@
-import type { Context } from '../context.js';
-import { presentItem } from './present.js';
-import type { SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from './schemas.js';
-import { editStructure } from './structure/edit.js';
-import { planMove, locate } from './structure/moves.js';
-import { writeOrderings } from './structure/queries.js';
-import { moveSiteSpaceTo } from './structure/site-space-moves.js';
-import { BadRequestError } from '../core/errors.js';
+import type { Context } from '../../context.js';
+import { presentItem } from '../present.js';
+import type { SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from '../schemas.js';
+import { editStructure } from './edit.js';
+import { planMove, locate } from './moves.js';
+import { writeOrderings } from './queries.js';
+import { moveSiteSpaceTo } from '../site-spaces/moves.js';
+import { BadRequestError } from '../../core/errors.js';
 
 /**
  * Moves a site space, section or group beside another item of its kind (the

@@ -1,24 +1,24 @@
 import type { Updateable } from 'kysely';
-import { BadRequestError, ConflictError, NotFoundError } from '../core/errors.js';
-import type { Page } from '../core/pagination.js';
-import type { SiteSpacesTable } from '../db/types.js';
-import type { Context } from '../context.js';
-import { findSiteAsMember } from './access.js';
-import { spacesOfOrganization } from './actions.js';
-import { checkCondition } from './adaptive/conditions.js';
-import { presentItem, presentSiteSpace, type StructureView } from './present.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.js';
+import type { Page } from '../../core/pagination.js';
+import type { SiteSpacesTable } from '../../db/types.js';
+import type { Context } from '../../context.js';
+import { findSiteAsMember } from '../access.js';
+import { spacesOfOrganization } from '../actions.js';
+import { checkCondition } from '../adaptive/conditions.js';
+import { presentItem, presentSiteSpace, type StructureView } from '../present.js';
 import type {
   AddSiteSpaceBody,
   ListSiteSpacesQuery,
   MoveSiteSpaceBody,
   SiteSpace,
   UpdateSiteSpaceBody,
-} from './schemas.js';
-import { editStructure } from './structure/edit.js';
-import { requireRoom, SITE_LIMITS } from './structure/limits.js';
-import { planMove } from './structure/moves.js';
-import { pageOfOrdered } from './structure/pages.js';
-import { insertSiteSpaces } from './structure/site-space-queries.js';
+} from '../schemas.js';
+import { editStructure } from '../structure/edit.js';
+import { requireRoom, SITE_LIMITS } from '../structure/limits.js';
+import { planMove } from '../structure/moves.js';
+import { pageOfOrdered } from '../structure/pages.js';
+import { insertSiteSpaces } from './queries.js';
 import {
   allSiteSpaces,
   hasSections,
@@ -26,9 +26,9 @@ import {
   siteSpacesIn,
   storedIn,
   type Structure,
-} from './structure/tree.js';
-import { memberView, validShareKey } from './structure/view.js';
-import { moveSiteSpaceTo, requireSpaceAbsent } from './structure/site-space-moves.js';
+} from '../structure/tree.js';
+import { memberView, validShareKey } from '../structure/view.js';
+import { moveSiteSpaceTo, requireSpaceAbsent } from './moves.js';
 
 const siteSpaceNotFound = () => new NotFoundError('No site space with this id in the site');
 
