@@ -27,6 +27,7 @@ import type { CreateSiteBody, ListSitesQuery, Site, UpdateSiteBody } from './sch
 import { newSealedVisitorKey } from './secrets.js';
 import { liveSpacesIn, insertSiteSpaces } from './site-spaces/queries.js';
 import { loadStructure } from './structure/queries.js';
+import { updateSection } from './sections/queries.js';
 import { buildStructure, hasSections, siteSpacesIn } from './structure/tree.js';
 
 /** Members of any role read the organization's sites; guests do not see them. */
@@ -177,12 +178,7 @@ async function setDefaults(tx: Db, site: SiteRow, body: UpdateSiteBody, changes:
   }
   if (listId === null) changes.default_site_space_id = body.defaultSiteSpace;
   else {
-    await tx
-      .updateTable('site_sections')
-      .set({ default_site_space_id: body.defaultSiteSpace })
-      .where('organization_id', '=', site.organization_id)
-      .where('id', '=', listId)
-      .execute();
+    await updateSection(tx, site.organization_id, listId, { default_site_space_id: body.defaultSiteSpace });
   }
 }
 

@@ -15,6 +15,7 @@ import { writeOrderings } from '../structure/queries.js';
 import { findGroup, hasSections, nextEntryPosition, type Entry, type Structure } from '../structure/tree.js';
 import { memberView, validShareKey } from '../structure/view.js';
 import { sectionNotFound } from '../sections/actions.js';
+import { deleteGroup, insertGroup, updateGroup } from './queries.js';
 
 type GroupEntry = Extract<Entry, { kind: 'group' }>;
 const groupNotFound = () => new NotFoundError('No section group with this id in the site');
@@ -90,18 +91,14 @@ export async function addGroup(
         }
         return sectionId;
       });
-      await tx
-        .insertInto('site_section_groups')
-        .values({
-          id,
-          organization_id: organizationId,
-          site_id: site.id,
-          parent_id: parent,
-          title: body.title,
-          icon: body.icon ?? null,
-          position: nextEntryPosition(structure, parent),
-        })
-        .execute();
+      await insertGroup(tx, organizationId, {
+        id,
+        siteId: site.id,
+        parentId: parent,
+        title: body.title,
+        icon: body.icon ?? null,
+        position: nextEntryPosition(structure, parent),
+      });
       // Sections leave the group they were in, if any: a section is in at most one group.
       const taken = new Set(sections);
       const leftGroups = new Set(
@@ -155,13 +152,7 @@ export async function editGroup(
       const changes: Updateable<SiteSectionGroupsTable> = {};
       if (body.title !== undefined) changes.title = body.title;
       if (body.icon !== undefined) changes.icon = body.icon;
-      if (Object.keys(changes).length === 0) return;
-      await tx
-        .updateTable('site_section_groups')
-        .set(changes)
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', groupId)
-        .execute();
+      await updateGroup(tx, organizationId, groupId, changes);
     },
     presentGroupNamed(groupId),
   );
@@ -184,11 +175,7 @@ export async function removeGroup(
     async ({ tx, structure }) => {
       groupOf(structure, groupId);
       await writeOrderings(tx, organizationId, planDissolve(structure, groupId));
-      await tx
-        .deleteFrom('site_section_groups')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', groupId)
-        .execute();
+      await deleteGroup(tx, organizationId, groupId);
     },
     () => undefined,
   );

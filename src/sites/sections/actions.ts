@@ -8,7 +8,13 @@ import { findSiteAsMember } from '../access.js';
 import { spacesOfOrganization } from '../actions.js';
 import { checkCondition } from '../adaptive/conditions.js';
 import { presentItem, presentSection, type StructureView } from '../present.js';
-import type { AddSectionBody, ListStructureQuery, MoveSectionBody, SiteSection, UpdateSectionBody } from '../schemas.js';
+import type {
+  AddSectionBody,
+  ListStructureQuery,
+  MoveSectionBody,
+  SiteSection,
+  UpdateSectionBody,
+} from '../schemas.js';
 import { editStructure, type StructureEdit } from '../structure/edit.js';
 import { requireRoom, SITE_LIMITS } from '../structure/limits.js';
 import { planMove } from '../structure/moves.js';
@@ -16,6 +22,8 @@ import { pageOfOrdered } from '../structure/pages.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 import { writeOrderings } from '../structure/queries.js';
 import { insertSiteSpaces } from '../site-spaces/queries.js';
+import { deleteGroupsOfSite } from '../groups/queries.js';
+import { deleteSection, gatherRootIntoSection, insertSection, updateSection } from './queries.js';
 import { hasSections, nextEntryPosition, siteSpacesIn, storedIn, type Structure } from '../structure/tree.js';
 import { memberView, validShareKey } from '../structure/view.js';
 
@@ -79,41 +87,26 @@ export async function addSection(
         const gathered = newId();
         const path = uniqueSlug(slugify(title, 'section'), paths);
         paths.add(path);
-        await tx
-          .insertInto('site_sections')
-          .values({
-            id: gathered,
-            organization_id: organizationId,
-            site_id: site.id,
-            title,
-            path,
-            position: 0,
-            default_site_space_id: first?.id ?? null,
-          })
-          .execute();
-        await tx
-          .updateTable('site_spaces')
-          .set({ section_id: gathered })
-          .where('organization_id', '=', organizationId)
-          .where('site_id', '=', site.id)
-          .where('section_id', 'is', null)
-          .execute();
-        await tx.updateTable('sites').set({ default_site_space_id: null }).where('id', '=', site.id).execute();
+        await insertSection(tx, organizationId, {
+          id: gathered,
+          siteId: site.id,
+          title,
+          path,
+          position: 0,
+          defaultSiteSpaceId: first?.id ?? null,
+        });
+        await gatherRootIntoSection(tx, organizationId, site.id, gathered);
         position = 1;
       }
       const title = body.title ?? titleFrom(space!.title, 'Section');
-      await tx
-        .insertInto('site_sections')
-        .values({
-          id,
-          organization_id: organizationId,
-          site_id: site.id,
-          title,
-          icon: body.icon ?? null,
-          path: uniqueSlug(slugify(title, 'section'), paths),
-          position,
-        })
-        .execute();
+      await insertSection(tx, organizationId, {
+        id,
+        siteId: site.id,
+        title,
+        icon: body.icon ?? null,
+        path: uniqueSlug(slugify(title, 'section'), paths),
+        position,
+      });
       await insertSiteSpaces(tx, site, id, [space!], new Set(), 0);
     },
     presentSectionNamed(id),
@@ -157,13 +150,7 @@ export async function editSection(
         }
         changes.default_site_space_id = body.defaultSiteSpace;
       }
-      if (Object.keys(changes).length === 0) return;
-      await tx
-        .updateTable('site_sections')
-        .set(changes)
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', sectionId)
-        .execute();
+      await updateSection(tx, organizationId, sectionId, changes);
     },
     presentSectionNamed(sectionId),
   );
@@ -185,18 +172,10 @@ export async function removeSection(
     'Deleting a section',
     async ({ tx, structure }: StructureEdit) => {
       sectionOf(structure, sectionId);
-      await tx
-        .deleteFrom('site_sections')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', sectionId)
-        .execute();
+      await deleteSection(tx, organizationId, sectionId);
       // Without sections, a site has no groups either: they could only be empty, and nothing would show them.
       if (structure.sections.length === 1) {
-        await tx
-          .deleteFrom('site_section_groups')
-          .where('organization_id', '=', organizationId)
-          .where('site_id', '=', siteId)
-          .execute();
+        await deleteGroupsOfSite(tx, organizationId, siteId);
       }
     },
     () => undefined,

@@ -18,7 +18,7 @@ import { editStructure } from '../structure/edit.js';
 import { requireRoom, SITE_LIMITS } from '../structure/limits.js';
 import { planMove } from '../structure/moves.js';
 import { pageOfOrdered } from '../structure/pages.js';
-import { insertSiteSpaces } from './queries.js';
+import { deleteSiteSpace, insertSiteSpaces, updateSiteSpace } from './queries.js';
 import {
   allSiteSpaces,
   hasSections,
@@ -135,13 +135,7 @@ export async function editSiteSpace(
         requireSpaceAbsent(structure, siteSpace.section_id, space!.id, listName(siteSpace.section_id));
         changes.space_id = space!.id;
       }
-      if (Object.keys(changes).length === 0) return;
-      await tx
-        .updateTable('site_spaces')
-        .set(changes)
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', siteSpaceId)
-        .execute();
+      await updateSiteSpace(tx, organizationId, siteSpaceId, changes);
     },
     presentSiteSpaceNamed(siteSpaceId),
   );
@@ -162,11 +156,7 @@ export async function removeSiteSpace(
     'Removing a space from a site',
     async ({ tx, structure }) => {
       siteSpaceOf(structure, siteSpaceId);
-      await tx
-        .deleteFrom('site_spaces')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', siteSpaceId)
-        .execute();
+      await deleteSiteSpace(tx, organizationId, siteSpaceId);
     },
     () => undefined,
   );

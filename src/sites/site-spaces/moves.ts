@@ -4,6 +4,7 @@ import type { Ordering } from '../structure/moves.js';
 import { writeOrderings } from '../structure/queries.js';
 import { allSiteSpaces, storedIn, type Structure } from '../structure/tree.js';
 import { uniqueSlug } from '../../core/slug.js';
+import { forgetSectionDefault, updateSiteSpace } from './queries.js';
 
 /**
  * Writes a site-space move. Into another section, the space must not be
@@ -19,21 +20,10 @@ export async function moveSiteSpaceTo(edit: StructureEdit, siteSpaceId: string, 
     requireSpaceAbsent(structure, into, moved.space.id, 'in that section');
     const taken = new Set(storedIn(structure, into).map((row) => row.path));
     if (taken.has(moved.path)) {
-      await tx
-        .updateTable('site_spaces')
-        .set({ path: uniqueSlug(moved.path, taken) })
-        .where('organization_id', '=', site.organization_id)
-        .where('id', '=', siteSpaceId)
-        .execute();
+      await updateSiteSpace(tx, site.organization_id, siteSpaceId, { path: uniqueSlug(moved.path, taken) });
     }
     if (moved.section_id !== null) {
-      await tx
-        .updateTable('site_sections')
-        .set({ default_site_space_id: null })
-        .where('organization_id', '=', site.organization_id)
-        .where('id', '=', moved.section_id)
-        .where('default_site_space_id', '=', siteSpaceId)
-        .execute();
+      await forgetSectionDefault(tx, site.organization_id, moved.section_id, siteSpaceId);
     }
   }
   await writeOrderings(tx, site.organization_id, orderings);

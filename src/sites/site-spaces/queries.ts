@@ -1,4 +1,6 @@
+import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { SiteSpacesTable } from '../../db/types.js';
 import { newId } from '../../core/ids.js';
 import { SPACE_FIELDS, type SpaceFields } from '../../access/space-queries.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
@@ -57,4 +59,43 @@ export async function insertSiteSpaces(
   });
   await db.insertInto('site_spaces').values(rows).execute();
   return rows.map((row) => row.id);
+}
+
+export async function updateSiteSpace(
+  db: Db,
+  organizationId: string,
+  siteSpaceId: string,
+  changes: Updateable<SiteSpacesTable>,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db
+    .updateTable('site_spaces')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', siteSpaceId)
+    .execute();
+}
+
+export async function deleteSiteSpace(db: Db, organizationId: string, siteSpaceId: string): Promise<void> {
+  await db
+    .deleteFrom('site_spaces')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', siteSpaceId)
+    .execute();
+}
+
+/** The section no longer names the site space as its default, if it did. */
+export async function forgetSectionDefault(
+  db: Db,
+  organizationId: string,
+  sectionId: string,
+  siteSpaceId: string,
+): Promise<void> {
+  await db
+    .updateTable('site_sections')
+    .set({ default_site_space_id: null })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', sectionId)
+    .where('default_site_space_id', '=', siteSpaceId)
+    .execute();
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { Context } from '../../context.js';
 import { findSiteAsAdmin, lockSite } from '../access.js';
-import { SITE_FIELDS, type SiteRow } from '../queries.js';
+import { updateSite, type SiteRow } from '../queries.js';
 import { memberView } from './view.js';
 import type { StructureView } from '../present.js';
 import { loadStructure } from './queries.js';
@@ -32,12 +32,7 @@ export async function editStructure<T>(
   const result = await context.db.transaction().execute(async (tx) => {
     const site = await lockSite(tx, organizationId, siteId);
     await change({ tx, site, structure: buildStructure(await loadStructure(tx, site)) });
-    const after = await tx
-      .updateTable('sites')
-      .set({ updated_at: context.clock.now() })
-      .where('id', '=', site.id)
-      .returning(SITE_FIELDS)
-      .executeTakeFirstOrThrow();
+    const after = await updateSite(tx, organizationId, site.id, { updated_at: context.clock.now() });
     return present(await memberView({ ...context, db: tx }, after, { userId, role }, undefined));
   });
   // After the commit: a reader that read the rows before it cannot keep what it made (see ScopedCache.set).
