@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
 import { PreconditionFailedError } from './errors.js';
-import { etagOf, matchHolds, noneMatchHolds } from './etags.js';
+import { etagOf, etagOfSent, matchHolds, noneMatchHolds } from './etags.js';
 
 /**
  * What a GET route's answer depends on, read in one statement before its
@@ -120,7 +120,7 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
       if (!read || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
       if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
-      const etag = etagOf(payload);
+      const etag = etagOfSent(payload);
       void reply.header('etag', etag);
       if (!noneMatchHolds(request.headers['if-none-match'], etag)) return payload;
       void reply.code(304);
