@@ -208,9 +208,8 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
       }
     };
 
-    /** The ETag of the path's current answer to the caller of `request`, or undefined when it has none. */
-    const currentEtag = async (request: FastifyRequest): Promise<string | undefined> => {
-      const path = request.url.split('?', 1)[0]!;
+    /** The ETag of `path`'s current answer to the caller of `request`, or undefined when it has none. */
+    const currentEtag = async (request: FastifyRequest, path: string): Promise<string | undefined> => {
       const headers: Record<string, string> = {};
       for (const name of ['authorization', 'cookie'] as const) {
         const value = request.headers[name];
@@ -227,17 +226,18 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
         const condition = request.headers['if-match'];
         if (typeof condition !== 'string' || !request.caller) return handler.call(this, request, reply);
         const path = request.url.split('?', 1)[0]!;
+        const lockKey = `if-match ${path}`;
         return lane(() =>
           db.connection().execute(async (connection) => {
-            await sql`select pg_advisory_lock(hashtextextended(${`if-match ${path}`}, 0))`.execute(connection);
+            await sql`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
             try {
-              if (!matchHolds(condition, await currentEtag(request)))
+              if (!matchHolds(condition, await currentEtag(request, path)))
                 throw new PreconditionFailedError(
                   'The resource changed since the answer whose ETag is in If-Match: read it again, then write',
                 );
               return await handler.call(this, request, reply);
             } finally {
-              await sql`select pg_advisory_unlock(hashtextextended(${`if-match ${path}`}, 0))`.execute(connection);
+              await sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.execute(connection);
             }
           }),
         );
