@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
@@ -318,12 +319,16 @@ describe('while shutting down', () => {
     const org = await t.factory.organization(me.user.id, { title: 'Before shutdown' });
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
     // Hold the organization's row so that the PATCH is still running when close() starts.
     const holder = t.db.transaction().execute(async (tx) => {
       await tx.selectFrom('organizations').select('id').where('id', '=', org.id).forUpdate().execute();
+      locked();
       await released;
     });
     try {
+      await isLocked;
       // Two pipelined requests on one keep-alive connection: the second would be read after the first is answered.
       const socket = connect(Number(base.port), base.hostname);
       let received = '';
@@ -335,9 +340,10 @@ describe('while shutting down', () => {
           `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}` +
           `GET /v1/orgs/${org.id} HTTP/1.1\r\nHost: x\r\nAuthorization: ${me.headers.authorization}\r\n\r\n`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitForRowLockWaiter();
       const closed = app.close();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The listener closes after the preClose hooks have run: from then on answers end their connection.
+      while (app.server.listening) await new Promise((resolve) => setTimeout(resolve, 10));
       release();
       await holder;
       await ended;
@@ -362,6 +368,18 @@ describe('while shutting down', () => {
     }
   });
 });
+
+/** Waits until some session is blocked on a row lock: the PATCH has reached its UPDATE. */
+async function waitForRowLockWaiter(): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const { rows } = await sql<{ waiting: number }>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
+    if (rows[0]!.waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the PATCH never waited for the row lock');
+}
 
 describe('when the database goes away', () => {
   it('answers 503 while it is gone and recovers by itself when it returns', async () => {
