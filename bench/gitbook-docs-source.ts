@@ -1,0 +1,222 @@
+import path from 'node:path';
+import type { Nodes, Root } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { frontmatter } from 'micromark-extension-frontmatter';
+import { gfm } from 'micromark-extension-gfm';
+import { parse as parseYaml } from 'yaml';
+import { htmlDocument } from './gitbook-docs-read.js';
+
+/**
+ * What a page's markdown names, read with the same mdast parser family the
+ * service uses but on its own: the images it shows, the links it makes, its
+ * HTML blocks and code blocks, and its frontmatter. The measurement compares
+ * the published page against this.
+ */
+
+export interface SourceImage {
+  /** As written. */
+  src: string;
+  /** What the published `<img>` is matched by: the file's name, or the whole URL of an external image. */
+  match: string;
+  /** The tree path of an asset (`.gitbook/assets/x.png`), when it names one. */
+  asset?: string;
+}
+
+export interface SourceLink {
+  url: string;
+  /** The git path of the page it names, or undefined when the link names no page of the tree. */
+  target: string | undefined;
+  /** The fragment, decoded, without `#`. */
+  anchor: string;
+  /** A `.md` link to a file that is not a page of the tree: broken in the source itself. */
+  brokenInSource: boolean;
+}
+
+export interface PageSource {
+  gitPath: string;
+  frontmatter: Record<string, unknown>;
+  /** The markdown without frontmatter and without its leading `# Title`: what a read-back is compared with. */
+  body: string;
+  images: SourceImage[];
+  /** Relative links to pages and `#anchor` links. */
+  links: SourceLink[];
+  /** Every `.gitbook/assets/…` path the page names (images, files, cover). */
+  assets: Set<string>;
+  /** HTML blocks (not comments, not `<details>`/`<summary>` lines). */
+  htmlBlocks: number;
+  /** The text of fenced or indented code blocks that starts with `<`, whitespace collapsed: HTML shown as code on purpose. */
+  codeStartingWithTag: string[];
+  /** Runs of prose (text outside code, HTML and `{% %}`/`{{ }}`), whitespace collapsed: each should be shown. */
+  texts: string[];
+  /** Blocks counted to choose rich pages for screenshots. */
+  richness: { figures: number; steppers: number; cards: number; tabs: number };
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function splitFrontmatter(markdown: string): { data: Record<string, unknown>; rest: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!match) return { data: {}, rest: markdown };
+  let data: unknown;
+  try {
+    data = parseYaml(match[1]!);
+  } catch {
+    data = {};
+  }
+  return {
+    data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
+    rest: markdown.slice(match[0].length),
+  };
+}
+
+/** The markdown's body as a read-back should give it: no frontmatter, no leading `# Title`, LF line endings. */
+export function comparableBody(markdown: string): string {
+  const { rest } = splitFrontmatter(markdown.replace(/\r\n?/g, '\n'));
+  return rest
+    .replace(/^\s*# [^\n]*\n+/, '')
+    .trimEnd()
+    .concat('\n');
+}
+
+/** The folder relative links of a page start from: its file's folder (a README's is the page's own folder). */
+function resolveTarget(from: string, url: string, pages: ReadonlySet<string>): string | undefined {
+  const bare = decode(url.split('#')[0]!.split('?')[0]!);
+  if (bare === '') return from;
+  const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), bare));
+  if (joined.startsWith('..')) return undefined;
+  const base = joined.replace(/\/$/, '');
+  const candidates = /\.md$/i.test(base) ? [base] : [`${base}.md`, `${base}/README.md`];
+  if (base === '.' || base === '') candidates.unshift('README.md');
+  return candidates.find((candidate) => pages.has(candidate));
+}
+
+function assetOf(from: string, url: string): string | undefined {
+  if (SCHEME.test(url) || url.startsWith('//') || url.startsWith('#')) return undefined;
+  const bare = decode(url.split('#')[0]!.split('?')[0]!);
+  const joined = path.posix.normalize(
+    bare.startsWith('/') ? bare.slice(1) : path.posix.join(path.posix.dirname(from), bare),
+  );
+  return joined.startsWith('.gitbook/assets/') ? joined : undefined;
+}
+
+function image(from: string, src: string): SourceImage {
+  const asset = assetOf(from, src);
+  const match = asset ? path.posix.basename(asset) : src;
+  return { src, match, ...(asset ? { asset } : {}) };
+}
+
+function link(from: string, url: string, pages: ReadonlySet<string>): SourceLink | undefined {
+  if (SCHEME.test(url) || url.startsWith('//') || url.startsWith('/') || assetOf(from, url)) return undefined;
+  const anchor = url.includes('#') ? decode(url.slice(url.indexOf('#') + 1)) : '';
+  const target = resolveTarget(from, url, pages);
+  const bare = url.split('#')[0]!;
+  if (!target && !/\.md$/i.test(bare)) return undefined; // not a page link: some other relative file
+  return { url, target, anchor, brokenInSource: !target };
+}
+
+const attributeValues = (html: string, tag: string, attribute: string) =>
+  [...html.matchAll(new RegExp(`<${tag}\\b[^>]*?\\s${attribute}="([^"]*)"`, 'gi'))].map((match) => match[1]!);
+
+/** Cover images of GitBook's cards tables: the cells of the `data-card-cover` column (not its dark twin). */
+function cardCovers(html: string): string[] {
+  if (!/data-view="cards"/.test(html)) return [];
+  const document = htmlDocument(`<!doctype html><html><body>${html}</body></html>`);
+  const covers: string[] = [];
+  for (const table of document.querySelectorAll('table[data-view="cards"]')) {
+    const headers = [...table.querySelectorAll('thead th')];
+    const column = headers.findIndex((th) => th.hasAttribute('data-card-cover'));
+    if (column < 0) continue;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const href = [...row.querySelectorAll('td')][column]?.querySelector('a')?.getAttribute('href');
+      if (href) covers.push(href);
+    }
+  }
+  return covers;
+}
+
+function walk(node: Nodes, visit: (node: Nodes, parent: Nodes | undefined) => void, parent?: Nodes): void {
+  visit(node, parent);
+  if ('children' in node) for (const child of node.children) walk(child, visit, node);
+}
+
+/** Prose shorter than this is not looked for: a word or two may fairly be rendered otherwise. */
+const MIN_TEXT = 12;
+
+/** Text as it is compared: whitespace collapsed, as a browser shows it. */
+export const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Parents whose HTML children are blocks; inside a paragraph, heading or cell HTML is inline. */
+const BLOCK_PARENTS = new Set(['root', 'listItem', 'blockquote', 'footnoteDefinition']);
+
+/** Reads one page's markdown; `pages` holds every page's git path, to know what a relative link names. */
+export function readPageSource(gitPath: string, markdown: string, pages: ReadonlySet<string>): PageSource {
+  const tree: Root = fromMarkdown(markdown, {
+    extensions: [gfm(), frontmatter(['yaml'])],
+    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
+  });
+  const source: PageSource = {
+    gitPath,
+    frontmatter: splitFrontmatter(markdown).data,
+    body: comparableBody(markdown),
+    images: [],
+    links: [],
+    assets: new Set(),
+    htmlBlocks: 0,
+    codeStartingWithTag: [],
+    texts: [],
+    richness: {
+      figures: (markdown.match(/<figure>/g) ?? []).length,
+      steppers: (markdown.match(/\{% stepper %\}/g) ?? []).length,
+      cards: (markdown.match(/data-view="cards"/g) ?? []).length,
+      tabs: (markdown.match(/\{% tabs %\}/g) ?? []).length,
+    },
+  };
+  const addLink = (url: string) => {
+    const found = link(gitPath, url, pages);
+    if (found) source.links.push(found);
+    const asset = assetOf(gitPath, url);
+    if (asset) source.assets.add(asset);
+  };
+  const addImage = (src: string) => {
+    const found = image(gitPath, src);
+    source.images.push(found);
+    if (found.asset) source.assets.add(found.asset);
+  };
+  walk(tree, (node, parent) => {
+    if (node.type === 'image') addImage(node.url);
+    else if (node.type === 'link' || node.type === 'definition') addLink(node.url);
+    else if (node.type === 'code') {
+      if (node.value.trimStart().startsWith('<')) source.codeStartingWithTag.push(collapsed(node.value));
+    } else if (node.type === 'html') {
+      const html = node.value;
+      if (parent && BLOCK_PARENTS.has(parent.type) && !/^<!--|^<\/?(details|summary)\b/i.test(html.trim()))
+        source.htmlBlocks++;
+      for (const src of attributeValues(html, 'img', 'src')) addImage(src);
+      for (const srcset of attributeValues(html, 'source', 'srcset')) addImage(srcset.split(/\s+/)[0]!);
+      const covers = new Set(cardCovers(html));
+      for (const cover of covers) addImage(cover);
+      for (const href of attributeValues(html, 'a', 'href')) if (!covers.has(href)) addLink(href);
+    } else if (node.type === 'text') {
+      const text = collapsed(node.value);
+      if (text.length >= MIN_TEXT && !/\{[%{]/.test(text)) source.texts.push(text);
+      // GitBook's block tags name files too: {% file src="…" %}, {% content-ref url="…" %} (whose link follows it).
+      for (const match of node.value.matchAll(/\{%\s*file\s+src="([^"]*)"/g)) addLink(match[1]!);
+    }
+  });
+  const cover = source.frontmatter.cover;
+  if (typeof cover === 'string') {
+    const asset = assetOf(gitPath, cover);
+    if (asset) source.assets.add(asset);
+  }
+  return source;
+}

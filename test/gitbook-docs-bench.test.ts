@@ -1,0 +1,288 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgePages } from '../bench/gitbook-docs-judge.js';
+import type { ReadPage } from '../bench/gitbook-docs-read.js';
+import { comparableBody, readPageSource, type PageSource } from '../bench/gitbook-docs-source.js';
+import { readDocsTree, slugOfGitPath } from '../bench/gitbook-docs-tree.js';
+
+// A tiny Git Sync tree of our own, in the forms GitBook writes.
+const FILES: Record<string, string> = {
+  'SUMMARY.md': [
+    '# Table of contents',
+    '',
+    '* [Welcome](README.md)',
+    '',
+    '## Start here <a href="#start" id="start"></a>',
+    '',
+    '* [Guide](guide/README.md)',
+    '  * [Setup](guide/setup.md "Set it up")',
+    '  * [Setup options](guide/setup.md#options)',
+    '* [Elsewhere](https://example.com/docs)',
+    '* [Gone](guide/gone.md)',
+    '',
+  ].join('\n'),
+  'README.md': '---\ndescription: The start.\nhidden: true\n---\n\n# Welcome\n\nRead the [guide](guide/).\n',
+  'guide/README.md': [
+    '# Guide',
+    '',
+    '<figure><img src="../.gitbook/assets/map (1).png" alt="Map"><figcaption><p>The map</p></figcaption></figure>',
+    '',
+    'Go to [setup](setup.md#options) or [home](../README.md), or [nowhere](missing.md), or [up](#top).',
+    '',
+    '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="image">Cover</th></tr></thead><tbody><tr><td>Setup</td><td><a href="setup.md">setup.md</a></td><td><a href="../.gitbook/assets/cover.png">cover.png</a></td></tr></tbody></table>',
+    '',
+    '* Press <picture><source srcset="../.gitbook/assets/dark.svg" media="(prefers-color-scheme: dark)"><img src="../.gitbook/assets/light.svg" alt=""></picture> to start',
+    '',
+    '```html',
+    '<p>shown as code on purpose</p>',
+    '```',
+    '',
+    '{% file src="../.gitbook/assets/notes.pdf" %}',
+    '',
+  ].join('\n'),
+  'guide/setup.md':
+    '# Setup\r\n\r\n![Screen](<../.gitbook/assets/screen shot.png>)\r\n\r\n## Options\r\n\r\nRun the installer twice.\r\n',
+  'extra.md': '# Extra\n',
+};
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'gitbook-docs-'));
+  for (const [file, text] of Object.entries(FILES)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), text);
+  }
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('the GitBook docs bench reads a Git Sync tree', () => {
+  it('in SUMMARY.md order, with groups, nesting, link entries and pages SUMMARY.md leaves out', async () => {
+    const tree = await readDocsTree(root);
+    expect(tree.entries).toEqual([
+      { kind: 'page', key: 'README.md', title: 'Welcome', slug: '', parent: undefined, gitPath: 'README.md' },
+      { kind: 'group', key: 'group:1', title: 'Start here', slug: 'start-here' },
+      {
+        kind: 'page',
+        key: 'guide/README.md',
+        title: 'Guide',
+        slug: 'guide',
+        parent: 'group:1',
+        gitPath: 'guide/README.md',
+      },
+      {
+        kind: 'page',
+        key: 'guide/setup.md',
+        title: 'Setup',
+        slug: 'setup',
+        parent: 'guide/README.md',
+        gitPath: 'guide/setup.md',
+      },
+      {
+        kind: 'link',
+        key: 'entry:4',
+        title: 'Setup options',
+        parent: 'guide/README.md',
+        target: { gitPath: 'guide/setup.md', anchor: 'options' },
+      },
+      {
+        kind: 'link',
+        key: 'entry:5',
+        title: 'Elsewhere',
+        parent: 'group:1',
+        target: { url: 'https://example.com/docs' },
+      },
+      {
+        kind: 'link',
+        key: 'entry:6',
+        title: 'Gone',
+        parent: 'group:1',
+        target: { gitPath: 'guide/gone.md', anchor: '' },
+      },
+      { kind: 'page', key: 'extra.md', title: 'extra', slug: 'extra', parent: undefined, gitPath: 'extra.md' },
+    ]);
+    expect(tree.unlisted).toEqual(['extra.md']);
+    expect(slugOfGitPath('a/b/README.md')).toBe('b');
+  });
+
+  it('finds what a page names: images of figures, pictures and card covers, page links from a README folder, anchors, assets', async () => {
+    const tree = await readDocsTree(root);
+    const pages = new Set(tree.markdown.keys());
+    const guide = readPageSource('guide/README.md', tree.markdown.get('guide/README.md')!, pages);
+    expect(guide.images).toEqual([
+      { src: '../.gitbook/assets/map (1).png', match: 'map (1).png', asset: '.gitbook/assets/map (1).png' },
+      { src: '../.gitbook/assets/cover.png', match: 'cover.png', asset: '.gitbook/assets/cover.png' },
+      { src: '../.gitbook/assets/dark.svg', match: 'dark.svg', asset: '.gitbook/assets/dark.svg' },
+      { src: '../.gitbook/assets/light.svg', match: 'light.svg', asset: '.gitbook/assets/light.svg' },
+    ]);
+    expect(guide.links).toEqual([
+      { url: 'setup.md#options', target: 'guide/setup.md', anchor: 'options', brokenInSource: false },
+      { url: '../README.md', target: 'README.md', anchor: '', brokenInSource: false },
+      { url: 'missing.md', target: undefined, anchor: '', brokenInSource: true },
+      { url: '#top', target: 'guide/README.md', anchor: 'top', brokenInSource: false },
+      { url: 'setup.md', target: 'guide/setup.md', anchor: '', brokenInSource: false },
+    ]);
+    expect([...guide.assets].sort()).toEqual([
+      '.gitbook/assets/cover.png',
+      '.gitbook/assets/dark.svg',
+      '.gitbook/assets/light.svg',
+      '.gitbook/assets/map (1).png',
+      '.gitbook/assets/notes.pdf',
+    ]);
+    // The figure and the cards table are blocks; the inline picture is not; the fenced html is code on purpose.
+    expect(guide.htmlBlocks).toBe(2);
+    expect(guide.codeStartingWithTag).toEqual(['<p>shown as code on purpose</p>']);
+    expect(guide.richness).toEqual({ figures: 1, steppers: 0, cards: 1, tabs: 0 });
+
+    const welcome = readPageSource('README.md', tree.markdown.get('README.md')!, pages);
+    expect(welcome.frontmatter).toEqual({ description: 'The start.', hidden: true });
+    expect(welcome.links).toEqual([{ url: 'guide/', target: 'guide/README.md', anchor: '', brokenInSource: false }]);
+    expect(welcome.body).toBe('Read the [guide](guide/).\n');
+  });
+
+  it('compares bodies without frontmatter, title or CRLF line endings', () => {
+    expect(comparableBody('# Setup\r\n\r\n![Screen](x.png)\r\n\r\n## Options\r\n')).toBe(
+      '![Screen](x.png)\n\n## Options\n',
+    );
+    expect(comparableBody('---\nbroken: [yaml\n---\nText\n')).toBe('Text\n');
+    expect(comparableBody('')).toBe('\n');
+  });
+});
+
+const SITE = 'http://127.0.0.1:9/s/docs';
+const html = (article: string) =>
+  `<!doctype html><html><body><nav><a href="../nav.md">nav</a></nav><main id="quire-content"><article>${article}</article></main></body></html>`;
+
+describe('the GitBook docs bench judges a published page', () => {
+  it('counts each kind of loss against the source, following links and images', async () => {
+    const tree = await readDocsTree(root);
+    const pages = new Set(tree.markdown.keys());
+    const sources = new Map<string, PageSource>();
+    for (const gitPath of ['README.md', 'guide/README.md', 'guide/setup.md', 'extra.md'])
+      sources.set(gitPath, readPageSource(gitPath, tree.markdown.get(gitPath)!, pages));
+    const page = (
+      id: string,
+      title: string,
+      path: string,
+      url: string,
+      fields: Record<string, unknown>,
+      markdown: string,
+      article: string,
+    ): ReadPage => ({
+      id,
+      type: 'document',
+      title,
+      path,
+      url,
+      fields,
+      markdown,
+      status: 200,
+      html: html(article),
+    });
+    const read = new Map<string, ReadPage>([
+      [
+        'p1',
+        page(
+          'p1',
+          'Welcome',
+          'welcome',
+          SITE,
+          { description: 'The start.', hidden: false },
+          'Read the [guide](/pages/p2).\n',
+          '<p>Read the <a href="/s/docs/start-here/guide">guide</a>.</p>',
+        ),
+      ],
+      [
+        'p2',
+        page(
+          'p2',
+          'Guide',
+          'start-here/guide',
+          `${SITE}/start-here/guide`,
+          {},
+          sources.get('guide/README.md')!.body.replace('{% file src="../.gitbook/assets/notes.pdf" %}\n', ''),
+          [
+            '<p>{% hint style="info" %}</p>',
+            '<pre><code>&lt;figure&gt;&lt;img src="x"&gt;&lt;/figure&gt;</code></pre>',
+            '<pre><code class="language-html">&lt;p&gt;shown as code on purpose&lt;/p&gt;</code></pre>',
+            '<figure><img src="/files/v1/map%20(1).png" alt="Map"></figure>',
+            '<p>Go to <a href="/s/docs/start-here/guide/setup#options">setup</a> or <a href="/s/docs/welcome">home</a>, or <a href="#top">up</a>.</p>',
+            '<p>&lt;picture&gt; text</p>',
+            '<p><a href="../setup.md">setup.md</a></p>',
+          ].join('\n'),
+        ),
+      ],
+      [
+        'p3',
+        page(
+          'p3',
+          'Setup',
+          'start-here/guide/setup',
+          `${SITE}/start-here/guide/setup`,
+          {},
+          '![Screen](/files/f2)\n\n## Options\n\nRun the installer twice.\n',
+          '<figure><img src="/files/v2/screen%20shot.png" alt="Screen"></figure><h2 id="options">Options</h2>',
+        ),
+      ],
+    ]);
+    const findings = await judgePages({
+      sources,
+      ids: new Map([
+        ['README.md', 'p1'],
+        ['guide/README.md', 'p2'],
+        ['guide/setup.md', 'p3'],
+      ]),
+      refused: new Map([['extra.md', '400: bad']]),
+      read: { pages: read, reportedBroken: new Map([['p2', 1]]), reportedBrokenTotal: 1, firstPageId: 'p1' },
+      check: async (address) => (address.includes('screen%20shot') ? 404 : 200),
+    });
+    expect(findings).toEqual([
+      {
+        gitPath: 'README.md',
+        title: 'Welcome',
+        url: SITE,
+        kinds: { page: { count: 1, examples: ['frontmatter hidden: wrote true, read false'] } },
+        brokenInSource: 0,
+        linksReport: { reported: 0, found: 0 },
+      },
+      {
+        gitPath: 'guide/README.md',
+        title: 'Guide',
+        url: `${SITE}/start-here/guide`,
+        kinds: {
+          markdown: { count: 1, examples: ['missing line: {% file src="URL" %}'] },
+          tags: { count: 1, examples: ['{% hint style="info" %}'] },
+          htmlAsCode: { count: 2, examples: ['code: <figure><img src="x"></figure>', 'text: <picture>'] },
+          images: {
+            count: 3,
+            examples: ['../.gitbook/assets/cover.png', '../.gitbook/assets/dark.svg', '../.gitbook/assets/light.svg'],
+          },
+          pageLinks: { count: 1, examples: ['setup.md'] },
+          deadHrefs: { count: 1, examples: ['/s/docs/setup.md answered 404'] },
+          anchors: { count: 1, examples: ['#top'] },
+        },
+        brokenInSource: 1,
+        linksReport: { reported: 1, found: 3 },
+      },
+      {
+        gitPath: 'guide/setup.md',
+        title: 'Setup',
+        url: `${SITE}/start-here/guide/setup`,
+        kinds: {
+          images: { count: 1, examples: ['../.gitbook/assets/screen shot.png'] },
+          text: { count: 1, examples: ['Run the installer twice.'] },
+        },
+        brokenInSource: 0,
+        linksReport: { reported: 0, found: 0 },
+      },
+      {
+        gitPath: 'extra.md',
+        title: 'extra.md',
+        kinds: { page: { count: 1, examples: ['refused: 400: bad'] } },
+        brokenInSource: 0,
+        linksReport: { reported: 0, found: 0 },
+      },
+    ]);
+  });
+});
