@@ -650,6 +650,17 @@ export interface TreeEntries {
   version_id: string | null;
 }
 
+export interface UnresolvedLinks {
+  document_id: string;
+  end_offset: number;
+  organization_id: string;
+  page_id: string;
+  space_id: string;
+  start_offset: number;
+  target_path: string;
+  url: string;
+}
+
 export interface UserProfileClock {
   only_row: Generated<boolean>;
   version: Generated<string>;
@@ -717,6 +728,7 @@ export interface DB {
   teams: Teams;
   translation_settings: TranslationSettings;
   tree_entries: TreeEntries;
+  unresolved_links: UnresolvedLinks;
   user_profile_clock: UserProfileClock;
   users: Users;
 }

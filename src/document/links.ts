@@ -23,6 +23,29 @@ export function refFromUrl(url: string): ContentRef {
   return imageRefFromUrl(url);
 }
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Whether a URL is relative to the page: no scheme, no `//host`, no `#anchor` of the page itself. */
+export function isRelativeUrl(url: string): boolean {
+  return url !== '' && !SCHEME.test(url) && !url.startsWith('#') && !url.startsWith('//');
+}
+
+/**
+ * Whether a link left as written names a page: a relative URL whose path is a
+ * `.md` file or a page path (`guides/`, `../setup`, `/pages/a/b`), not a file
+ * with another extension (`diagram.png`). Such a link was not resolved when
+ * written (`/pages/<id>` is what a resolved one reads), so its page is missing.
+ */
+export function isUnresolvedPageUrl(url: string): boolean {
+  if (!isRelativeUrl(url)) return false;
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
+  if (path === '') return false;
+  if (/\.md$/i.test(path)) return true;
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return !last.includes('.') || last === '.' || last === '..';
+}
+
 export function imageRefFromUrl(url: string): ImageRef {
   const file = url.startsWith(FILES) ? singleSegment(url.slice(FILES.length)) : null;
   return file ? { kind: 'file', file } : { kind: 'url', url };

@@ -32,17 +32,37 @@ export function urlDestinations(markdown: string): UrlDestination[] {
  * were found by `urlDestinations` on this same text.
  */
 export function spliceUrls(markdown: string, destinations: readonly UrlDestination[], rewrite: UrlRewrite): string {
-  const edits: Array<SourceRange & { text: string }> = [];
-  for (const destination of destinations) {
+  return spliceUrlsKeeping(markdown, destinations, rewrite).markdown;
+}
+
+/**
+ * `spliceUrls`, and the destinations it left as written, at their place in
+ * the new markdown: what a later splice of the stored text needs, without a parse.
+ */
+export function spliceUrlsKeeping(
+  markdown: string,
+  destinations: readonly UrlDestination[],
+  rewrite: UrlRewrite,
+): { markdown: string; kept: UrlDestination[] } {
+  const parts: string[] = [];
+  const kept: UrlDestination[] = [];
+  let copied = 0;
+  let shift = 0;
+  // In text order, each piece is copied once; destinations never overlap.
+  for (const destination of [...destinations].sort((a, b) => a.start - b.start)) {
     const replacement = rewrite(destination.url, destination.kind);
-    if (replacement !== undefined)
-      edits.push({ start: destination.start, end: destination.end, text: formatDestination(replacement) });
+    if (replacement === undefined) {
+      kept.push({ ...destination, start: destination.start + shift, end: destination.end + shift });
+      continue;
+    }
+    const text = formatDestination(replacement);
+    parts.push(markdown.slice(copied, destination.start), text);
+    copied = destination.end;
+    shift += text.length - (destination.end - destination.start);
   }
-  // Splice from the end so earlier offsets stay valid; destinations never overlap.
-  edits.sort((a, b) => b.start - a.start);
-  let out = markdown;
-  for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
+  if (parts.length === 0) return { markdown, kept };
+  parts.push(markdown.slice(copied));
+  return { markdown: parts.join(''), kept };
 }
 
 /** The markdown with its destinations replaced where `rewrite` returns a URL: `spliceUrls` over `urlDestinations`. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DocumentFacts, StoredLink } from '../document/facts.js';
+import { isUnresolvedPageUrl } from '../document/links.js';
 import type { ContentTree, PageState } from '../content/tree.js';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
@@ -166,6 +167,8 @@ export function analyseLinks(
       case 'file':
         return tree.files.has(target.file) ? 'ok' : 'broken';
       case 'url':
+        // A page path or `.md` link the write could not resolve names a page the space lacks.
+        if (isUnresolvedPageUrl(target.url)) return 'broken';
         return isAppUrl(target.url) ? 'in-app' : 'ok';
     }
   };

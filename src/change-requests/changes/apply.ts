@@ -5,7 +5,7 @@ import type { ContentTree, FileState, PageState } from '../../content/tree.js';
 import type { ComputedSource } from '../../db/types.js';
 import type { ContentChange, InsertPage, UpdatePage } from '../schemas.js';
 import type { PreparedFile } from './files.js';
-import { resolveLinks, type BatchRefs } from './links.js';
+import { LinkResolver, resolveLinks, type BatchRefs, type UnresolvedLink } from './links.js';
 import { readPageFields, type NewContent, type PageContent, type PageFields } from './page-input.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 import { setPageVariables } from './variables.js';
@@ -29,6 +29,10 @@ export interface AppliedBatch {
   outcomes: PageOutcome[];
   /** Pages a revert brought back to the change request's base: in `pages` with the base's version, which stays. */
   backToBase: Set<string>;
+  /** The links of each new document that name a page no path answers to yet, by the document's id. */
+  unresolved: Map<string, { pageId: string; links: UnresolvedLink[] }>;
+  /** How the batch reads links and paths, for the pages written before it (relink.ts). */
+  links: LinkResolver;
 }
 
 const VALID_SLUG = /^[^/\s]*$/;
@@ -140,6 +144,8 @@ export function applyChanges(
   // Links resolve against the tree as the whole batch leaves it, so a page can
   // link to one inserted after it.
   checkLinkPages(tree, touched);
+  const links = new LinkResolver(tree, refs);
+  const unresolved = new Map<string, { pageId: string; links: UnresolvedLink[] }>();
   const documents = new Map<string, string>();
   const pages = new Map<string, PageState | null>();
   const backToBase = new Set<string>();
@@ -160,13 +166,17 @@ export function applyChanges(
     let documentId = page.documentId;
     if (content !== undefined) {
       documentId = content === null ? null : newId();
-      if (content !== null && documentId) documents.set(documentId, resolveLinks(content, tree, refs, pageId));
+      if (content !== null && documentId) {
+        const resolved = resolveLinks(content, links, pageId);
+        documents.set(documentId, resolved.markdown);
+        if (resolved.unresolved.length > 0) unresolved.set(documentId, { pageId, links: resolved.unresolved });
+      }
     }
     const version: PageState = { ...page, versionId: newId(), documentId, updatedAt: now };
     tree.setPage(version);
     pages.set(pageId, version);
   }
-  return { tree, pages, documents, files, outcomes: [...outcomes.values()], backToBase };
+  return { tree, pages, documents, files, outcomes: [...outcomes.values()], backToBase, unresolved, links };
 }
 
 /** Gives every ref of the batch its id up front, so refs resolve whatever the order of the changes. */

@@ -23,6 +23,8 @@ import {
 import { spaceVariablesAfter } from './variables.js';
 import { checkOutsideTargets, normalizeLinkTargets } from './page-kinds.js';
 import { loadRevertSources } from './revert.js';
+import { relinkEarlierPages } from './relink.js';
+import { insertUnresolvedLinks } from './unresolved-links.js';
 import {
   advanceLine,
   advanceSpaceLine,
@@ -176,6 +178,7 @@ async function applyAndWriteVersions(
   await checkOutsideTargets(context, tx, place.organizationId, changes);
   const reverts = await loadRevertSources(context, tx, point, changes);
   const applied = applyChanges(await context.content.tree(point, tx), changes, { ...prepared, reverts }, now);
+  await relinkEarlierPages(context, tx, place, applied, now);
   // Pages back at their base keep the base's version: nothing new to write for them.
   const newPages = [...applied.pages]
     .filter(([pageId]) => !applied.backToBase.has(pageId))
@@ -188,6 +191,7 @@ async function applyAndWriteVersions(
   );
   const newFiles = applied.files.map((file) => applied.tree.files.get(file.fileId)!);
   await writeVersions(tx, place, { documents, pages: newPages, files: newFiles, blobs: applied.files }, now);
+  await insertUnresolvedLinks(tx, place, applied.unresolved);
   const variables = spaceVariablesAfter(point.variables, changes);
   const reusable = await writeReusableContents(context, tx, place, point, changes, prepared.reusableContents, now);
   const entries: EntryChange[] = [
