@@ -1,5 +1,5 @@
 import type { PageSource } from './gitbook-docs-source.js';
-import { collapsed, comparableBody, srcsetUrl } from './gitbook-docs-source.js';
+import { collapsed, comparableBody } from './gitbook-docs-source.js';
 import { articleOf, type HtmlElement, type ReadBack, type ReadPage } from './gitbook-docs-read.js';
 
 /**
@@ -35,8 +35,6 @@ export interface PageFindings {
   brokenInSource: number;
   /** Broken links the service's links report lists for this page, against this reading's (d)+(e). */
   linksReport: { reported: number; found: number };
-  /** What the source gives to check, for kinds counted against a total: images, page links, anchored links, prose runs. */
-  checked: Partial<Record<Kind, number>>;
 }
 
 const EXAMPLES = 5;
@@ -187,12 +185,6 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
       ...(page?.url ? { url: page.url } : {}),
       kinds: {},
       brokenInSource: source.links.filter((link) => link.brokenInSource).length,
-      checked: {
-        images: source.images.length,
-        pageLinks: source.links.filter((link) => !link.url.startsWith('#') && !link.brokenInSource).length,
-        anchors: source.links.filter((link) => link.anchor && !link.brokenInSource).length,
-        text: source.texts.length,
-      },
       linksReport: { reported: page ? (read.reportedBroken.get(page.id) ?? 0) : 0, found: 0 },
     };
     results.push(findings);
@@ -236,7 +228,7 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
     // Images: each source image against an <img> (or dark <source>) that loads, matched by file name or URL.
     const shown = new Map<string, number>();
     for (const element of article.querySelectorAll('img[src], source[srcset]')) {
-      const raw = element.getAttribute('src') ?? srcsetUrl(element.getAttribute('srcset') ?? '');
+      const raw = element.getAttribute('src') ?? (element.getAttribute('srcset') ?? '').split(/\s+/)[0]!;
       const url = parsedUrl(raw, pageUrl);
       const status = url ? await check(url.href) : 0;
       if (!url || status < 200 || status > 299) continue;

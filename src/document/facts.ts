@@ -1,8 +1,9 @@
 import { franc } from 'franc-min';
-import GithubSlugger from 'github-slugger';
 import type { Definition, Nodes, Root } from 'mdast';
+import { HeadingIds } from '../core/heading-anchors.js';
 import { tagOf } from './block-tags.js';
 import { summaryPhrasing } from './expandable.js';
+import { explicitHeadingId } from './heading-ids.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import { plainText, visitTree } from './markdown-tree.js';
 
@@ -103,14 +104,18 @@ function blockText(node: Nodes): string {
 }
 
 function outlineOf(tree: Root): OutlineSection[] {
-  const slugger = new GithubSlugger();
+  // The ids the reader gives the headings (html/document-html.ts): what links to an anchor must name.
+  const ids = new HeadingIds();
   const sections: Array<{ anchor: string | null; title: string; parts: string[] }> = [
     { anchor: null, title: '', parts: [] },
   ];
   for (const node of tree.children) {
     if (node.type === 'heading') {
-      const title = plainText(node).replace(/\s+/g, ' ').trim();
-      sections.push({ anchor: slugger.slug(title), title, parts: [] });
+      const explicit = explicitHeadingId(node.children);
+      const title = plainText(explicit ? { ...node, children: explicit.children } : node)
+        .replace(/\s+/g, ' ')
+        .trim();
+      sections.push({ anchor: ids.next(title, explicit?.id).id, title, parts: [] });
     } else if (node.type !== 'yaml' && node.type !== 'definition') {
       // Of HTML, only an expandable's summary is text a reader sees.
       const text = blockText(node);

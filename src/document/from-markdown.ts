@@ -4,6 +4,7 @@ import { expandableBlock, summaryPhrasing } from './expandable.js';
 import { fileBlock } from './file-block.js';
 import { fitHint, fitListItem, fitQuote, orEmptyParagraph } from './fit.js';
 import { groupBlockTags, type FlowNode, type TabsGroup, type TagGroup } from './group-tags.js';
+import { explicitHeadingId } from './heading-ids.js';
 import { githubAlert } from './hints.js';
 import { inlineContent, type Definitions } from './inline-from-markdown.js';
 import { isolateBlockTags } from './isolate-tags.js';
@@ -159,9 +160,12 @@ function flatContent(container: Container): FlowNode[] {
 
 const HEADING_TYPES = ['heading-1', 'heading-2', 'heading-3'] as const;
 
+/** A heading; an id its author gave it with an anchor (`<a id="x"></a>`) is its `data.id`. */
 function heading(node: Heading, definitions: Definitions): DocumentBlockHeading {
   const type = HEADING_TYPES[Math.min(node.depth, 3) - 1]!;
-  return { object: 'block', type, data: {}, nodes: inlineContent(node.children, definitions) };
+  const explicit = explicitHeadingId(node.children);
+  const nodes = inlineContent(explicit?.children ?? node.children, definitions);
+  return { object: 'block', type, data: explicit ? { id: explicit.id } : {}, nodes };
 }
 
 function paragraphBlocks(node: Paragraph, definitions: Definitions): DocumentTopLevelBlock[] {

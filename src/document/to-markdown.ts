@@ -14,6 +14,7 @@ import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown, type Join } from 'mdast-util-to-markdown';
 import { CLOSE_DETAILS, OPEN_DETAILS, summaryTag } from './details.js';
 import { fileTag } from './file-block.js';
+import { headingIdAnchor } from './heading-ids.js';
 import { CLOSE_HINT_TAG, HINT_STYLES, openHintTag } from './hints.js';
 import { inlinePhrasing, inlineText, withoutTrailingBreaks } from './inline-to-markdown.js';
 import { urlFromRef } from './links.js';
@@ -69,7 +70,11 @@ function block(node: JsonObject, at: At): FlowContent[] {
     case 'heading-2':
     case 'heading-3': {
       const depth = Number(type.slice(-1)) as 1 | 2 | 3;
-      return [{ type: 'heading', depth, children: withoutTrailingBreaks(inlinePhrasing(node, at, 'break')) }];
+      const children = withoutTrailingBreaks(inlinePhrasing(node, at, 'break'));
+      // An id GitBook's pattern refuses cannot be written safely into an attribute: it is left out.
+      const anchor = headingIdAnchor(dataOf(node, at).id);
+      const space: PhrasingContent[] = anchor.length > 0 && children.length > 0 ? [{ type: 'text', value: ' ' }] : [];
+      return [{ type: 'heading', depth, children: [...children, ...space, ...anchor] }];
     }
     case 'list-unordered':
     case 'list-ordered':

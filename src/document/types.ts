@@ -80,7 +80,8 @@ export interface DocumentBlockHeading {
   object: 'block';
   type: 'heading-1' | 'heading-2' | 'heading-3';
   key?: string;
-  data: Record<string, never>;
+  /** `id`: the anchor its author gave it. */
+  data: { id?: string };
   nodes: DocumentInlineContent[];
 }
 

@@ -1,8 +1,8 @@
-import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root } from 'hast';
 import { sanitize } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
+import { HEADING_ID, HeadingIds } from '../core/heading-anchors.js';
 import type { JSONDocument } from '../document/types.js';
 import { highlightCode } from './highlight.js';
 import { READER_SANITIZE_SCHEMA } from './sanitize-schema.js';
@@ -66,7 +66,7 @@ export function renderDocument(input: RenderInput): RenderedDocument {
 
 class Renderer {
   readonly headings: RenderedHeading[] = [];
-  private readonly slugger = new GithubSlugger();
+  private readonly headingIds = new HeadingIds();
   private tabsCount = 0;
 
   constructor(private readonly input: RenderInput) {}
@@ -120,10 +120,16 @@ class Renderer {
   private heading(node: AnyNode): Element {
     const depth = Number(node.type!.slice(-1)) as 1 | 2 | 3;
     const title = plainText(node);
-    const id = this.slugger.slug(title || 'section');
+    // The author's id, else GitBook's for the title; the id this reader gave before stays a target too.
+    const given = node.data?.id;
+    const { id, legacyId } = this.headingIds.next(
+      title,
+      typeof given === 'string' && HEADING_ID.test(given) ? given : undefined,
+    );
     this.headings.push({ id, title, depth });
     // The page's title is its h1; the document's headings sit under it.
     return h(`h${depth + 1}`, { id }, [
+      ...(legacyId === id ? [] : [h('span', { id: legacyId })]),
       ...this.inlines(node.nodes),
       h('a.anchor', { href: `#${id}`, ariaLabel: `Link to ${title || 'this section'}` }, '#'),
     ]);

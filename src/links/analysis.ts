@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { HeadingIds } from '../core/heading-anchors.js';
 import type { DocumentFacts, StoredLink } from '../document/facts.js';
 import { isUnresolvedPageUrl } from '../document/links.js';
 import type { ContentTree, PageState } from '../content/tree.js';
@@ -118,6 +119,23 @@ function anchorForms(anchor: string): string[] {
   }
 }
 
+/**
+ * The ids a link may name on a page: each heading's as stored, and, from its
+ * title, GitBook's id and the github-slugger id the reader gave before (the
+ * reader keeps that one as a target too). Facts stored before headings took
+ * GitBook's ids hold the old ones; the title gives the new.
+ */
+function headingTargets(facts: DocumentFacts): Set<string> {
+  const targets = new Set<string>();
+  const ids = new HeadingIds();
+  for (const section of facts.outline) {
+    if (section.anchor === null) continue;
+    const { id, legacyId } = ids.next(section.title);
+    targets.add(section.anchor).add(id).add(legacyId);
+  }
+  return targets;
+}
+
 /** The pages of the tree, parents before children, siblings in order. */
 function pagesInTreeOrder(tree: ContentTree): PageState[] {
   const ordered: PageState[] = [];
@@ -149,8 +167,7 @@ export function analyseLinks(
   const anchorsOf = (pageId: string) => {
     let anchors = anchorsByPage.get(pageId);
     if (!anchors) {
-      const page = tree.pages.get(pageId)!;
-      anchors = new Set(factsOf(page).outline.flatMap((section) => (section.anchor ? [section.anchor] : [])));
+      anchors = headingTargets(factsOf(tree.pages.get(pageId)!));
       anchorsByPage.set(pageId, anchors);
     }
     return anchors;
