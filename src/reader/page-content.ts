@@ -60,6 +60,16 @@ export interface LinkAddresses {
   pageElsewhere(spaceId: string, pageId: string): string | undefined;
 }
 
+/**
+ * How a published site shows adaptive content to its visitor: whether an
+ * `if` block's expression holds for them, and a key naming what it reads
+ * (their claims), part of the rendered page's cache key.
+ */
+export interface AdaptiveConditions {
+  key: string;
+  holds(expression: string): boolean;
+}
+
 /** Rendered pages, by revision, page and where their links lead; a revision never changes, so neither does its HTML. */
 const renderedPages = new WeakMap<Context, LoadingCache<RenderedDocument>>();
 const RENDERED_CHARACTERS = 32 * 1024 * 1024;
@@ -67,7 +77,9 @@ const RENDERED_CHARACTERS = 32 * 1024 * 1024;
 /**
  * The page's content as the reader's HTML, rendered once per revision (on
  * the conversion pool, within its deadline) and then served from memory.
- * Variables are evaluated first, as readers see their values.
+ * Variables are evaluated first, as readers see their values; `if` blocks
+ * are shown as `adaptive` decides, or all of them, under their condition,
+ * without it (the app reader).
  */
 export async function renderedPage(
   context: Context,
@@ -76,6 +88,7 @@ export async function renderedPage(
   links: LinkAddresses,
   placeKey: string,
   view?: ComputedView,
+  adaptive?: AdaptiveConditions,
 ): Promise<RenderedDocument> {
   let cache = renderedPages.get(context);
   if (!cache) {
@@ -86,7 +99,7 @@ export async function renderedPage(
   const now = context.clock.now();
   // A page a computed page makes changes with its spec's version too.
   const id = shown.kind === 'page' ? shown.page.pageId : `${shown.generated.id}@${view?.key ?? ''}`;
-  const key = `${content.point.id}|${placeKey}|${id}|${context.fileUrls.expiryOf(now)}`;
+  const key = `${content.point.id}|${placeKey}|${id}|${context.fileUrls.expiryOf(now)}|${adaptive?.key ?? ''}`;
   return loaded(cache, key, async () => {
     const document =
       shown.kind === 'page'
@@ -96,21 +109,44 @@ export async function renderedPage(
           ) as JSONDocument);
     const references = documentReferences(document);
     const pages: Record<string, string> = {};
+    const pageTitles: Record<string, string> = {};
     for (const reference of references.pages) {
       const inSpace = reference.space === undefined || reference.space === content.point.spaceId;
       const target = inSpace ? content.tree.pages.get(reference.page) : undefined;
       const address = target ? links.pageInSpace(target) : links.pageElsewhere(reference.space ?? '', reference.page);
-      if (address) pages[`${reference.space ?? ''}/${reference.page}`] = address;
+      const key = `${reference.space ?? ''}/${reference.page}`;
+      if (address) pages[key] = address;
+      if (address && target) pageTitles[key] = target.title;
     }
     const files: Record<string, ReferencedFile> = {};
     for (const fileId of references.files) {
       const file = content.tree.files.get(fileId);
       if (!file) continue;
       const url = context.fileUrls.sign(file.versionId, file.name, now);
-      files[fileId] = { url, name: file.name, size: file.size, contentType: file.contentType };
+      const dimensions = file.width && file.height ? { width: file.width, height: file.height } : {};
+      files[fileId] = { url, name: file.name, size: file.size, contentType: file.contentType, ...dimensions };
     }
-    return context.conversions.toHtml({ document, pages, files }, `the content of page ${id}`);
+    const openapiPages = specReferencePages(content, links, references.specs);
+    const conditions = adaptive
+      ? Object.fromEntries(references.conditions.map((expression) => [expression, adaptive.holds(expression)]))
+      : undefined;
+    return context.conversions.toHtml(
+      { document, pages, files, pageTitles, openapiPages, ...(conditions ? { conditions } : {}) },
+      `the content of page ${id}`,
+    );
   });
+}
+
+/** The reader's address of the computed page that shows each spec a document names, where the space has one. */
+function specReferencePages(content: SpaceContent, links: LinkAddresses, specs: string[]): Record<string, string> {
+  if (specs.length === 0) return {};
+  const wanted = new Set(specs);
+  const found: Record<string, string> = {};
+  for (const page of content.tree.computedPages()) {
+    const spec = page.computed.dependencies.spec.ref.spec;
+    if (wanted.has(spec) && !Object.hasOwn(found, spec)) found[spec] = links.pageInSpace(page);
+  }
+  return found;
 }
 
 /** The page's document with its variables' values in: the stored one when no expression changes the markdown. */

@@ -5,16 +5,29 @@ export interface DocumentReferences {
   /** Page ids, with the space named when the reference names one. */
   pages: Array<{ page: string; space?: string }>;
   files: string[];
+  /** The expressions of its `if` blocks, which the reader evaluates for each visitor. */
+  conditions: string[];
+  /** The slugs of the OpenAPI specs its blocks show. */
+  specs: string[];
+}
+
+interface Found {
+  pages: Map<string, { page: string; space?: string }>;
+  files: Set<string>;
+  conditions: Set<string>;
+  specs: Set<string>;
 }
 
 /**
- * The pages and files a document refers to, found in one walk of its nodes,
- * so that the caller resolves only those (a space may hold thousands of pages;
- * a document links a handful).
+ * The pages, files, conditions and specs a document refers to, found in one
+ * walk of its nodes, so that the caller resolves only those (a space may hold
+ * thousands of pages; a document links a handful). A reference is any
+ * block's or inline's `ref` or `refDark` (links, images and their dark
+ * variants, content-refs, buttons, mentions), and any value of a table's
+ * records: card targets and covers, content-ref and file columns.
  */
 export function documentReferences(document: JSONDocument): DocumentReferences {
-  const pages = new Map<string, { page: string; space?: string }>();
-  const files = new Set<string>();
+  const found: Found = { pages: new Map(), files: new Set(), conditions: new Set(), specs: new Set() };
   const pending: unknown[] = [document];
   while (pending.length > 0) {
     const node = pending.pop();
@@ -23,15 +36,56 @@ export function documentReferences(document: JSONDocument): DocumentReferences {
       continue;
     }
     if (typeof node !== 'object' || node === null) continue;
-    const { data, nodes, fragments } = node as { data?: { ref?: unknown }; nodes?: unknown; fragments?: unknown };
-    const ref = data?.ref as { kind?: string; page?: unknown; space?: unknown; file?: unknown } | undefined;
-    if (ref && (ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string') {
-      const space = typeof ref.space === 'string' ? ref.space : undefined;
-      pages.set(`${space ?? ''}/${ref.page}`, space ? { page: ref.page, space } : { page: ref.page });
+    const { type, data, nodes, fragments } = node as {
+      type?: unknown;
+      data?: Record<string, unknown>;
+      nodes?: unknown;
+      fragments?: unknown;
+    };
+    if (data) {
+      addRef(found, data.ref);
+      addRef(found, data.refDark);
+      if (type === 'if' && typeof data.expression === 'string') found.conditions.add(data.expression);
+      if (type === 'table') addTableRefs(found, data);
     }
-    if (ref && ref.kind === 'file' && typeof ref.file === 'string') files.add(ref.file);
     if (nodes !== undefined) pending.push(nodes);
     if (fragments !== undefined) pending.push(fragments);
   }
-  return { pages: [...pages.values()], files: [...files] };
+  return {
+    pages: [...found.pages.values()],
+    files: [...found.files],
+    conditions: [...found.conditions],
+    specs: [...found.specs],
+  };
+}
+
+function addRef(found: Found, value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  const ref = value as { kind?: unknown; page?: unknown; space?: unknown; file?: unknown; spec?: unknown };
+  if ((ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string') {
+    const space = typeof ref.space === 'string' ? ref.space : undefined;
+    found.pages.set(`${space ?? ''}/${ref.page}`, space ? { page: ref.page, space } : { page: ref.page });
+  }
+  if (ref.kind === 'file' && typeof ref.file === 'string') found.files.add(ref.file);
+  if (ref.kind === 'openapi' && typeof ref.spec === 'string') found.specs.add(ref.spec);
+}
+
+/** A table's record values: references (card targets, content-ref columns), images ({ ref }) and file columns' ids. */
+function addTableRefs(found: Found, data: Record<string, unknown>): void {
+  const definition = (data.definition ?? {}) as Record<string, { type?: unknown } | undefined>;
+  const records = data.records;
+  if (typeof records !== 'object' || records === null) return;
+  for (const record of Object.values(records as Record<string, { values?: unknown }>)) {
+    const values = record?.values;
+    if (typeof values !== 'object' || values === null) continue;
+    for (const [column, value] of Object.entries(values as Record<string, unknown>)) {
+      if (Array.isArray(value)) {
+        const isFiles = Object.hasOwn(definition, column) && definition[column]?.type === 'files';
+        if (isFiles) for (const id of value) if (typeof id === 'string') found.files.add(id);
+      } else if (typeof value === 'object' && value !== null) {
+        addRef(found, value);
+        addRef(found, (value as { ref?: unknown }).ref);
+      }
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BLOCK_CSS } from './block-styles.js';
 
 /**
  * The reader's default theme: readable type, a sidebar, a table of contents,
@@ -136,7 +137,7 @@ details.expandable summary { cursor: pointer; padding: 0.6rem 0; font-weight: 60
 .footer-inner h2 { font-size: 0.9rem; color: var(--fg); margin: 0 0 0.5rem; }
 .footer-inner ul { list-style: none; margin: 0; padding: 0; } .footer-inner a { color: var(--muted); }
 .message { max-width: 40rem; margin: 4rem auto; padding: 0 1.25rem; }
-
+${BLOCK_CSS}
 @media (max-width: 72rem) { .layout { grid-template-columns: 15rem minmax(0, 1fr); } .toc { display: none; } }
 @media (max-width: 48rem) {
   .layout { grid-template-columns: minmax(0, 1fr); gap: 0; }

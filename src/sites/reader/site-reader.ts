@@ -206,7 +206,12 @@ async function composePage(
     pageElsewhere: (spaceId, pageId) => elsewhereAddress(context, open, spaceId, pageId),
   };
   const placeKey = `${open.site.id}|${siteSpacePaths(open.structure, place.siteSpace).join('/')}`;
-  const rendered = await renderedPage(context, content, shown, links, placeKey, view);
+  // Adaptive blocks are shown as the visitor's claims decide (conditions read only those).
+  const adaptive = {
+    key: claimsKey(open),
+    holds: (expression: string) => conditionHolds(expression, open.visitor.claims),
+  };
+  const rendered = await renderedPage(context, content, shown, links, placeKey, view, adaptive);
 
   // The page a reader is on in the tree: a page a computed page made counts as that page's.
   const page = shown.kind === 'page' ? shown.page : shown.origin;
