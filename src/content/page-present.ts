@@ -1,5 +1,7 @@
 import type { Urls } from '../core/urls.js';
 import type { GeneratedPage } from './computed.js';
+import { gitSyncFrontmatter } from './page-frontmatter.js';
+import { DEFAULT_LAYOUT } from './page-layout.js';
 import type { ContentTree, FileState, PageState } from './tree.js';
 
 /** Where a revision's pages live in the app: the space's, or its change request's. */
@@ -8,19 +10,6 @@ export interface ContentPlace {
   spaceId: string;
   changeRequestId: string | null;
 }
-
-/** A page's layout with every option the spec requires; stored options override these. */
-const DEFAULT_LAYOUT = {
-  width: 'default',
-  cover: true,
-  coverSize: 'hero',
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: true,
-} as const;
 
 export function pageAppUrl(urls: Urls, place: ContentPlace, path: string): string {
   const base = place.changeRequestId
@@ -65,7 +54,9 @@ export function pageFields(
     hidden: page.hidden,
     noIndex: page.noIndex,
     noRobotsIndex: page.noRobotsIndex,
-    markdown,
+    // Page tags are not kept here; the newest spec requires the list.
+    tags: [],
+    markdown: gitSyncFrontmatter(tree, page) + markdown,
   };
 }
 
@@ -156,6 +147,7 @@ export function presentGeneratedPage(
     path,
     layout: { ...DEFAULT_LAYOUT, ...(own ? (origin.layout ?? {}) : {}) },
     variables: {},
+    tags: [],
     hidden: origin.hidden,
     noIndex: origin.noIndex,
     noRobotsIndex: origin.noRobotsIndex,

@@ -11,6 +11,8 @@ import { slugify, uniqueSlug } from '../../core/slug.js';
 import { setPageVariables } from './variables.js';
 import { checkLinkPages, checkParentKind, insertedKind, updatedKind } from './page-kinds.js';
 import { isBackToBase, revertPage, type RevertSources } from './revert.js';
+import { resolveCoverFile, resolveFileNames } from './file-refs.js';
+import { coverOf } from '../../content/page-layout.js';
 
 /** What the batch did to one page, for the `compat=false` answer. */
 export type PageOutcome =
@@ -167,12 +169,13 @@ export function applyChanges(
     if (content !== undefined) {
       documentId = content === null ? null : newId();
       if (content !== null && documentId) {
-        const resolved = resolveLinks(content, links, pageId);
+        const resolved = resolveLinks(resolveFileNames(content, tree), links, pageId);
         documents.set(documentId, resolved.markdown);
         if (resolved.unresolved.length > 0) unresolved.set(documentId, { pageId, links: resolved.unresolved });
       }
     }
-    const version: PageState = { ...page, versionId: newId(), documentId, updatedAt: now };
+    const cover = resolveCoverFile(page.cover, tree);
+    const version: PageState = { ...page, versionId: newId(), documentId, cover, updatedAt: now };
     tree.setPage(version);
     pages.set(pageId, version);
   }
@@ -261,6 +264,7 @@ function applyFields(page: PageState, fields: PageFields): PageState {
     ...(fields.noIndex !== undefined ? { noIndex: fields.noIndex } : {}),
     ...(fields.noRobotsIndex !== undefined ? { noRobotsIndex: fields.noRobotsIndex } : {}),
     ...(fields.layout !== undefined ? { layout: { ...(page.layout ?? {}), ...fields.layout } } : {}),
+    ...(fields.cover !== undefined ? { cover: coverOf(fields.cover, page.cover) } : {}),
     ...(fields.variables !== undefined ? { variables: fields.variables } : {}),
   };
 }

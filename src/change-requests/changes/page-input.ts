@@ -5,6 +5,7 @@ import type { Conversions } from '../../conversions/pool.js';
 import type { VariableValues } from '../../db/types.js';
 import type { InsertPage } from '../schemas.js';
 import { readVariables } from '../../content/variables.js';
+import { readCover, readLayout, type CoverInput } from '../../content/page-layout.js';
 
 /** What a change says about a page: each field undefined when the change leaves it alone. */
 export interface PageFields {
@@ -17,6 +18,8 @@ export interface PageFields {
   noIndex?: boolean;
   noRobotsIndex?: boolean;
   layout?: Record<string, unknown>;
+  /** The cover's image and place, as the frontmatter's `cover`, `coverY` and `coverHeight` say. */
+  cover?: CoverInput;
   variables?: VariableValues;
   /** The page's new content; null empties the page. */
   content?: NewContent | null;
@@ -42,8 +45,6 @@ type MetadataInput = Pick<
   'title' | 'slug' | 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'
 >;
 
-const LAYOUT_FLAGS = ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'] as const;
-
 function fail(field: string, rule: string): never {
   throw new BadRequestError(`${field} ${rule}`);
 }
@@ -56,18 +57,6 @@ function text(value: unknown, field: string, max: number): string {
 function flag(value: unknown, field: string): boolean {
   if (typeof value !== 'boolean') fail(field, 'must be true or false');
   return value;
-}
-
-function layoutOf(value: unknown, field: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be a mapping');
-  const layout: Record<string, unknown> = {};
-  for (const [key, option] of Object.entries(value)) {
-    if ((LAYOUT_FLAGS as readonly string[]).includes(key)) layout[key] = flag(option, `${field}.${key}`);
-    else if (key === 'width' && (option === 'default' || option === 'wide')) layout[key] = option;
-    else if (key === 'coverSize' && (option === 'hero' || option === 'full')) layout[key] = option;
-    else fail(`${field}.${key}`, 'is not a layout option this service knows');
-  }
-  return layout;
 }
 
 /** Page fields a markdown document's frontmatter sets (Git Sync's names). */
@@ -105,7 +94,12 @@ function fromFrontmatter(data: Record<string, unknown>, field: string): PageFiel
         fields.noRobotsIndex = flag(value, name);
         break;
       case 'layout':
-        fields.layout = layoutOf(value, name);
+        fields.layout = { ...fields.layout, ...readLayout(value, name) };
+        break;
+      case 'cover':
+      case 'coverY':
+      case 'coverHeight':
+        // Read together below: the image and where it sits are one cover.
         break;
       case 'variables':
       case 'vars':
@@ -113,9 +107,15 @@ function fromFrontmatter(data: Record<string, unknown>, field: string): PageFiel
         fields.variables = readVariables(value, name);
         break;
       default:
-        // Git Sync writes other keys (cover, coverY ...); they are not page fields here.
+        // Keys GitBook's pages do not have (a skill's `name`, `metadata` ...) say nothing of the page.
         break;
     }
+  }
+  const cover = readCover(data, (key) => `${field} frontmatter field ${key}`);
+  if (cover?.layout) fields.layout = { ...cover.layout, ...fields.layout };
+  // A cover mapping alone says how a cover shows, not which: the page's image stays.
+  if (cover && (cover.image !== undefined || cover.yPos !== undefined || cover.height !== undefined)) {
+    fields.cover = cover;
   }
   return fields;
 }
