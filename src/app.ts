@@ -62,6 +62,7 @@ import { TranslationSettingsSchema } from './translations/schemas.js';
 import { siteSchemas } from './sites/schemas.js';
 import { SiteCustomizationSettingsSchema } from './sites/customization/schemas.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
+import { storageRoutes } from './content/files/storage/routes.js';
 import { FileUrlSigner } from './content/files/signing.js';
 import { ContentStore } from './content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
@@ -406,6 +407,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(reviewerRoutes);
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);
+      await v1.register(storageRoutes);
       await v1.register(linkRoutes);
       await v1.register(siteRoutes);
       await v1.register(searchRoutes);

@@ -326,7 +326,7 @@ describe('writing content and merging', () => {
         ],
         '1 MiB',
       ],
-      [[{ operation: 'insert_files', files: [{ name: 'x.png', base64: 'AAAA' }] }], 'contentType is required'],
+      [[{ operation: 'insert_files', files: [{ name: 'x.png', base64: 'AAA' }] }], 'is not valid base64'],
       [[{ operation: 'insert_page', into: 'nope', document: {} }], 'no page nope'],
       [[{ operation: 'insert_page', document: { markdown: '---\ntitle: [unclosed\n---\nbody' } }], 'frontmatter'],
       [

@@ -168,6 +168,7 @@ describe('probes and API description', () => {
         'listPages',
         'listFiles',
         'getFileById',
+        'generateStorageUploadURL',
         'getPageById',
         'getRevisionOfChangeRequestById',
         'listPagesInChangeRequest',

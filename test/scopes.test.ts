@@ -53,6 +53,10 @@ const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
     scope: 'change-request:merge',
     why: 'GitBook’s own scope for merging: writing a change request is not the power to merge it',
   },
+  'POST /v1/orgs/:organizationId/storage/upload': {
+    scope: 'space:write',
+    why: 'the uploaded bytes become files of spaces in a later content write: uploading them is writing content',
+  },
   'GET /v1/orgs/:organizationId/search': {
     scope: 'space:read',
     why: 'searches the content of the spaces the caller may read, as reading each of them would',

@@ -57,6 +57,9 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   transferCollection: (_, caller) => ({ body: { organization: caller.ids.organizationId } }),
   updateCollectionById: () => ({ body: { title: 'Hijacked', defaultLevel: 'admin' } }),
   createSpace: () => ({ body: { title: 'Intrusion' } }),
+  generateStorageUploadURL: () => ({
+    body: { file: { name: 'intrusion.png', type: 'image/png', size: 10 }, kind: 'organization_file' },
+  }),
   updateSpaceById: () => ({ body: { title: 'Hijacked', visibility: 'public' } }),
   moveSpace: () => ({ body: { parent: null } }),
   transferSpace: (_, caller) => ({ body: { organization: caller.ids.organizationId } }),

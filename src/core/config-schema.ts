@@ -147,6 +147,14 @@ export const SettingsSchema = Type.Object({
     description:
       'Bytes of files one content write may bring, inline and fetched from URLs together; a write over it is answered 413 and writes nothing. Files are fetched four at a time, and an instance runs at once one write that fetches files per user, two per organization and four in all; one more is answered 429 with `Retry-After`.',
   }),
+  storageUploadMaxBytes: Type.Integer({
+    env: 'STORAGE_UPLOAD_MAX_BYTES',
+    minimum: MIB,
+    maximum: 512 * MIB,
+    default: 64 * MIB,
+    description:
+      "Bytes of one file uploaded to an organization's storage (the PUT to the URL that generateStorageUploadURL gives); a larger one is answered 413 and stores nothing. The bytes stream to the database a part at a time; the content write that then names the upload reads none of them back.",
+  }),
   importSlots: Type.Object({
     perOrganization: Type.Integer({
       env: 'IMPORT_MAX_RUNNING_PER_ORGANIZATION',

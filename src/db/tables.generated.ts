@@ -608,6 +608,29 @@ export interface Spaces {
   visibility: Generated<Visibility>;
 }
 
+export interface StorageUploadParts {
+  bytes: Buffer;
+  seq: number;
+  upload_id: string;
+}
+
+export interface StorageUploads {
+  content_type: string;
+  created_at: Date;
+  created_by: string;
+  declared_size: number;
+  expires_at: Date;
+  height: number | null;
+  id: string;
+  kind: string;
+  name: string;
+  organization_id: string;
+  sha256: string | null;
+  size: number | null;
+  uploaded_at: Date | null;
+  width: number | null;
+}
+
 export interface TeamMembers {
   added_at: Generated<Date>;
   organization_id: string;
@@ -723,6 +746,8 @@ export interface DB {
   site_spaces: SiteSpaces;
   sites: Sites;
   spaces: Spaces;
+  storage_upload_parts: StorageUploadParts;
+  storage_uploads: StorageUploads;
   team_members: TeamMembers;
   team_reach: TeamReach;
   teams: Teams;

@@ -62,6 +62,12 @@ export const API_TAGS = [
       'its pages, files, reusable contents, links and backlinks. Also imports and the search of a space.',
   },
   {
+    name: 'storage',
+    description:
+      'Files uploaded to an organization: a signed URL takes the bytes, too large or not public for a content ' +
+      'write to fetch, and a later write makes them a file of a space.',
+  },
+  {
     name: 'change-requests',
     description:
       'Content is written through change requests: batches of changes, reviewed, commented and merged into the space.',

@@ -217,7 +217,7 @@ function fileState(file: PreparedFile, now: Date): FileState {
     name: file.name,
     contentType: file.contentType,
     sha256: file.sha256,
-    size: file.bytes.length,
+    size: file.size,
     width: file.width,
     height: file.height,
     createdAt: now,

@@ -11,7 +11,9 @@ export interface PreparedFile {
   ref: string | undefined;
   name: string;
   contentType: string;
+  /** The bytes to store; empty for an upload's, already stored under `sha256`. */
   bytes: Buffer;
+  size: number;
   sha256: string;
   width: number | null;
   height: number | null;
@@ -31,6 +33,20 @@ function decodeBase64(text: string, field: string): Buffer {
 const mediaType = (header: string | null) => header?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 type FileInput = InsertFiles['files'][number];
+
+/**
+ * A file of a completed upload (content/files/storage), for a `url` that is
+ * one of this service's upload URLs; undefined for any other URL.
+ */
+export type UploadTaker = (url: string, field: string) => Promise<StoredUpload | undefined>;
+
+export interface StoredUpload {
+  contentType: string;
+  sha256: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
 
 /** FILE_BATCH_MAX_BYTES when the configuration names none. */
 export const DEFAULT_FILE_BATCH_MAX_BYTES = 64 * 1024 * 1024;
@@ -92,11 +108,27 @@ async function prepareOne(
   field: string,
   budget: BatchBytes,
   limits: FileBatchLimits,
+  takeUpload: UploadTaker | undefined,
 ): Promise<PreparedFile> {
   let bytes: Buffer;
   let announcedType: string | undefined;
+  const upload = 'url' in file ? await takeUpload?.(file.url, `${field}/url`) : undefined;
+  if (upload) {
+    // Its bytes are in the database already: neither read back nor counted against the batch.
+    const { contentType, sha256, size, width, height } = upload;
+    return {
+      fileId: newId(),
+      ref: file.ref,
+      name: file.name,
+      contentType: file.contentType ?? contentType,
+      bytes: Buffer.alloc(0),
+      size,
+      sha256,
+      width,
+      height,
+    };
+  }
   if ('base64' in file) {
-    if (!file.contentType) throw new BadRequestError(`${field}/contentType is required with base64`);
     bytes = decodeBase64(file.base64, `${field}/base64`);
   } else {
     const response = await fetchFile(fetcher, file.url, budget, limits);
@@ -107,6 +139,7 @@ async function prepareOne(
     announcedType = mediaType(response.contentType);
   }
   budget.add(bytes.length);
+  // Without a type given or served, the bytes say it (an image's signature) or else the name's extension.
   return preparedFile(bytes, {
     ref: file.ref,
     name: file.name,
@@ -128,6 +161,7 @@ export function preparedFile(
     fileId: newId(),
     ...fields,
     bytes,
+    size: bytes.length,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     width: dimensions?.width ?? null,
     height: dimensions?.height ?? null,
@@ -139,12 +173,14 @@ export function preparedFile(
  * that no transaction waits on the network. Keyed by the change's index.
  * Fetches run a few at a time, and the batch's files together stay within
  * `limits.maxBatchBytes`: past it the batch is refused (413) before anything
- * is written, and no further file is fetched.
+ * is written, and no further file is fetched. A URL of an upload is taken
+ * from the organization's storage, not fetched.
  */
 export async function prepareFiles(
   fetcher: OutboundFetcher,
   changes: readonly ContentChange[],
   limits: FileBatchLimits,
+  takeUpload?: UploadTaker,
 ): Promise<Map<number, PreparedFile[]>> {
   const prepared = new Map<number, PreparedFile[]>();
   const work: Array<{ file: FileInput; field: string; into: PreparedFile[]; at: number }> = [];
@@ -163,7 +199,7 @@ export async function prepareFiles(
     while (failure === undefined && next < work.length) {
       const item = work[next++]!;
       try {
-        item.into[item.at] = await prepareOne(fetcher, item.file, item.field, budget, limits);
+        item.into[item.at] = await prepareOne(fetcher, item.file, item.field, budget, limits, takeUpload);
       } catch (error) {
         failure ??= error instanceof Error ? error : new Error(String(error));
       }

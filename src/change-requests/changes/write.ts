@@ -11,7 +11,14 @@ import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { setSpaceRevision } from '../queries.js';
 import { InFlight, type InFlightLimits } from '../../core/in-flight.js';
-import { DEFAULT_FILE_BATCH_MAX_BYTES, prepareFiles, type FileBatchLimits, type PreparedFile } from './files.js';
+import {
+  DEFAULT_FILE_BATCH_MAX_BYTES,
+  prepareFiles,
+  type FileBatchLimits,
+  type PreparedFile,
+  type UploadTaker,
+} from './files.js';
+import { takeUpload, uploadIdOf } from '../../content/files/storage/actions.js';
 import { readPageContent, type PageContent } from './page-input.js';
 import type { VariableValues } from '../../db/types.js';
 import type { ReusableContentState } from '../../content/reusable-contents.js';
@@ -85,6 +92,17 @@ async function convertDocuments(
   return converted;
 }
 
+/** Files of the organization's storage that a batch names by their upload URL. */
+function uploadsOf(context: Context, organizationId: string): UploadTaker {
+  return async (url, field) => {
+    const uploadId = uploadIdOf(context, url);
+    if (uploadId === undefined) return undefined;
+    const upload = await takeUpload(context, organizationId, uploadId, field);
+    const { content_type: contentType, sha256, size, width, height } = upload;
+    return { contentType, sha256, size, width, height };
+  };
+}
+
 /** FILE_BATCH_MAX_BYTES for the whole batch; OUTBOUND_MAX_BYTES for each fetched file. */
 function fileBatchLimits(context: Context): FileBatchLimits {
   return {
@@ -137,11 +155,14 @@ export interface PreparedBatch {
  */
 export async function prepareBatch(
   context: Context,
+  organizationId: string,
   changes: readonly ContentChange[],
   files?: Map<number, PreparedFile[]>,
 ): Promise<PreparedBatch> {
   return {
-    files: files ?? (await prepareFiles(context.outbound, changes, fileBatchLimits(context))),
+    files:
+      files ??
+      (await prepareFiles(context.outbound, changes, fileBatchLimits(context), uploadsOf(context, organizationId))),
     contents: await readContents(context.conversions, changes),
     reusableContents: await prepareReusableContentDocuments(context.conversions, changes),
   };
@@ -251,7 +272,7 @@ async function writeChangeRequestBatch(
   changes: readonly ContentChange[],
   preparedFiles: Map<number, PreparedFile[]> | undefined,
 ): Promise<WrittenBatch> {
-  const prepared = await prepareBatch(context, changes, preparedFiles);
+  const prepared = await prepareBatch(context, target.organizationId, changes, preparedFiles);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await context.db.transaction().execute(async (tx) => {
@@ -316,7 +337,7 @@ async function writeSpaceBatch(
   changes: readonly ContentChange[],
   preparedFiles: Map<number, PreparedFile[]> | undefined,
 ): Promise<WrittenBatch> {
-  const prepared = await prepareBatch(context, changes, preparedFiles);
+  const prepared = await prepareBatch(context, target.organizationId, changes, preparedFiles);
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await context.db.transaction().execute(async (tx) => {

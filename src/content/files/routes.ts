@@ -2,8 +2,11 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { sendBytes } from '../../core/replies.js';
 import { errorResponses, IdParam } from '../../core/schemas.js';
 import { downloadFile } from './actions.js';
+import { storageUploadBytesRoutes } from './storage/routes.js';
 
 export const fileDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // The upload's PUT reads its body as a stream: its own plugin keeps that parser to it.
+  await app.register(storageUploadBytesRoutes);
   app.get(
     '/files/:versionId/:name',
     {
