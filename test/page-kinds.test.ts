@@ -342,7 +342,10 @@ describe('group and link pages', () => {
       },
     ]);
     expect(missing.res.statusCode).toBe(400);
-    expect(missing.res.json().error.message).toBe(`body/changes/0/target/page: no page nope in space ${other.id}`);
+    expect(missing.res.json().error.message).toBe(
+      `body/changes/0/target/page: no page nope in space ${other.id} ` +
+        '(refused: change 0 of 1, page "Gone"; nothing of the batch was written)',
+    );
   });
 });
 

@@ -32,6 +32,7 @@ import { checkOutsideTargets, normalizeLinkTargets } from './page-kinds.js';
 import { loadRevertSources } from './revert.js';
 import { relinkEarlierPages } from './relink.js';
 import { insertUnresolvedLinks } from './unresolved-links.js';
+import { namingRefusedChange } from './refusals.js';
 import {
   advanceLine,
   advanceSpaceLine,
@@ -195,10 +196,27 @@ async function applyAndWriteVersions(
   prepared: PreparedBatch,
   now: Date,
 ): Promise<Omit<BatchWrite, 'revisionId'>> {
+  const start = await context.content.tree(point, tx);
+  try {
+    return await applyAndWrite(context, tx, place, { point, start }, given, prepared, now);
+  } catch (error) {
+    throw namingRefusedChange(error, given, prepared.contents, start);
+  }
+}
+
+async function applyAndWrite(
+  context: Context,
+  tx: Db,
+  place: Place,
+  { point, start }: { point: RevisionPoint; start: ContentTree },
+  given: readonly ContentChange[],
+  prepared: PreparedBatch,
+  now: Date,
+): Promise<Omit<BatchWrite, 'revisionId'>> {
   const changes = normalizeLinkTargets(given, place.spaceId);
   await checkOutsideTargets(context, tx, place.organizationId, changes);
   const reverts = await loadRevertSources(context, tx, point, changes);
-  const applied = applyChanges(await context.content.tree(point, tx), changes, { ...prepared, reverts }, now);
+  const applied = applyChanges(start, changes, { ...prepared, reverts }, now);
   await relinkEarlierPages(context, tx, place, applied, now);
   // Pages back at their base keep the base's version: nothing new to write for them.
   const newPages = [...applied.pages]
@@ -272,7 +290,11 @@ async function writeChangeRequestBatch(
   changes: readonly ContentChange[],
   preparedFiles: Map<number, PreparedFile[]> | undefined,
 ): Promise<WrittenBatch> {
-  const prepared = await prepareBatch(context, target.organizationId, changes, preparedFiles);
+  const prepared = await prepareBatch(context, target.organizationId, changes, preparedFiles).catch(
+    (error: unknown) => {
+      throw namingRefusedChange(error, changes, undefined, undefined);
+    },
+  );
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await context.db.transaction().execute(async (tx) => {
@@ -337,7 +359,11 @@ async function writeSpaceBatch(
   changes: readonly ContentChange[],
   preparedFiles: Map<number, PreparedFile[]> | undefined,
 ): Promise<WrittenBatch> {
-  const prepared = await prepareBatch(context, target.organizationId, changes, preparedFiles);
+  const prepared = await prepareBatch(context, target.organizationId, changes, preparedFiles).catch(
+    (error: unknown) => {
+      throw namingRefusedChange(error, changes, undefined, undefined);
+    },
+  );
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
 
   const written = await context.db.transaction().execute(async (tx) => {
