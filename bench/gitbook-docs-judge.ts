@@ -1,5 +1,5 @@
 import type { PageSource } from './gitbook-docs-source.js';
-import { collapsed, comparableBody } from './gitbook-docs-source.js';
+import { collapsed, comparableBody, srcsetUrl } from './gitbook-docs-source.js';
 import { articleOf, type HtmlElement, type ReadBack, type ReadPage } from './gitbook-docs-read.js';
 
 /**
@@ -35,6 +35,8 @@ export interface PageFindings {
   brokenInSource: number;
   /** Broken links the service's links report lists for this page, against this reading's (d)+(e). */
   linksReport: { reported: number; found: number };
+  /** What the source gives to check, for kinds counted against a total: images, page links, anchored links, prose runs. */
+  checked: Partial<Record<Kind, number>>;
 }
 
 const EXAMPLES = 5;
@@ -158,12 +160,10 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
     const id = ids.get(gitPath);
     return id ? byId.get(id) : undefined;
   };
-  // The first page is at the site's root and at its own path: both lead to it.
+  // A page read at another address than its canonical one (the site's root for the first page) is the same page.
   const aliases = new Map<string, string>();
-  const first = read.firstPageId ? byId.get(read.firstPageId) : undefined;
-  if (first?.url && first.path) {
-    const root = addressKey(new URL(first.url), new Map());
-    aliases.set(`${root}/${first.path}`, root);
+  for (const [alias, canonical] of read.aliases) {
+    aliases.set(addressKey(new URL(alias), new Map()), addressKey(new URL(canonical), new Map()));
   }
   const idsOf = new Map<string, Set<string>>();
   const idsOfPage = (page: ReadPage) => {
@@ -185,6 +185,12 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
       ...(page?.url ? { url: page.url } : {}),
       kinds: {},
       brokenInSource: source.links.filter((link) => link.brokenInSource).length,
+      checked: {
+        images: source.images.length,
+        pageLinks: source.links.filter((link) => !link.url.startsWith('#') && !link.brokenInSource).length,
+        anchors: source.links.filter((link) => link.anchor && !link.brokenInSource).length,
+        text: source.texts.length,
+      },
       linksReport: { reported: page ? (read.reportedBroken.get(page.id) ?? 0) : 0, found: 0 },
     };
     results.push(findings);
@@ -228,7 +234,7 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
     // Images: each source image against an <img> (or dark <source>) that loads, matched by file name or URL.
     const shown = new Map<string, number>();
     for (const element of article.querySelectorAll('img[src], source[srcset]')) {
-      const raw = element.getAttribute('src') ?? (element.getAttribute('srcset') ?? '').split(/\s+/)[0]!;
+      const raw = element.getAttribute('src') ?? srcsetUrl(element.getAttribute('srcset') ?? '');
       const url = parsedUrl(raw, pageUrl);
       const status = url ? await check(url.href) : 0;
       if (!url || status < 200 || status > 299) continue;

@@ -27,8 +27,8 @@ export interface ReadBack {
   /** Broken link targets of the links report, per page id that uses them. */
   reportedBroken: Map<string, number>;
   reportedBrokenTotal: number;
-  /** The page the site's root shows. */
-  firstPageId: string | undefined;
+  /** Other addresses of a page (the site's root, a guessed address), each with the page's canonical one. */
+  aliases: Map<string, string>;
 }
 
 interface ApiPage {
@@ -54,6 +54,27 @@ export function publishedAddress(published: string, pagePath: string, first: boo
   return first || pagePath === '' ? base : `${base}/${pagePath.split('/').map(encodeURIComponent).join('/')}`;
 }
 
+const CANONICAL = /<link rel="canonical" href="([^"]+)"/;
+
+/**
+ * Reads a page at `address`, then at the address the reader names canonical
+ * (its links lead there, and its relative links resolve from there), which
+ * becomes the page's address; the first is kept as an alias of it.
+ */
+async function readPublished(read: ReadPage, address: string, aliases: Map<string, string>): Promise<void> {
+  let response = await fetch(address);
+  let html = await response.text();
+  const canonical = CANONICAL.exec(html)?.[1]?.replace(/&amp;/g, '&');
+  if (response.ok && canonical && canonical !== address) {
+    aliases.set(address, canonical);
+    response = await fetch(canonical);
+    html = await response.text();
+  }
+  read.url = response.ok && canonical ? canonical : address;
+  read.status = response.status;
+  read.html = html;
+}
+
 export async function readBack(
   { client }: Clients,
   spaceId: string,
@@ -64,6 +85,7 @@ export async function readBack(
   const all = flatten(tree);
   const firstDocument = all.find((page) => page.type === 'document');
   const pages = new Map<string, ReadPage>();
+  const aliases = new Map<string, string>();
   for (const page of all) {
     const { pages: _children, id, type, title, path = '', ...fields } = page;
     const read: ReadPage = { id, type, path, title, fields };
@@ -72,10 +94,7 @@ export async function readBack(
         markdown?: string;
       };
       if (typeof full.markdown === 'string') read.markdown = full.markdown;
-      read.url = publishedAddress(published, path, page === firstDocument);
-      const response = await fetch(read.url);
-      read.status = response.status;
-      read.html = await response.text();
+      await readPublished(read, publishedAddress(published, path, page === firstDocument), aliases);
     }
     pages.set(id, read);
   }
@@ -101,7 +120,7 @@ export async function readBack(
     }
     cursor = answer.next?.page;
   } while (cursor);
-  return { pages, reportedBroken, reportedBrokenTotal, firstPageId: firstDocument?.id };
+  return { pages, reportedBroken, reportedBrokenTotal, aliases };
 }
 
 /** What the measurement uses of linkedom's DOM, which is the DOM's in all but name (the project has no DOM types). */

@@ -10,7 +10,7 @@ const total = (findings: PageFindings) => Object.values(findings.kinds).reduce((
 export interface Summary {
   pages: number;
   pagesLosingSomething: number;
-  kinds: Record<Kind, { pages: number; occurrences: number }>;
+  kinds: Record<Kind, { pages: number; occurrences: number; checked?: number }>;
   linksReport: { reportedBroken: number; foundBroken: number; pagesReportMisses: number; pagesReportOnly: number };
   brokenInSource: number;
   import: {
@@ -28,10 +28,10 @@ export function summarize(findings: PageFindings[], written: Written, reportedBr
   const kinds = Object.fromEntries(
     (Object.keys(KINDS) as Kind[]).map((kind) => {
       const affected = findings.filter((page) => (page.kinds[kind]?.count ?? 0) > 0);
-      return [
-        kind,
-        { pages: affected.length, occurrences: affected.reduce((sum, page) => sum + page.kinds[kind]!.count, 0) },
-      ];
+      const occurrences = affected.reduce((sum, page) => sum + page.kinds[kind]!.count, 0);
+      const counted = findings.filter((page) => page.checked[kind] !== undefined);
+      const checked = counted.reduce((sum, page) => sum + page.checked[kind]!, 0);
+      return [kind, { pages: affected.length, occurrences, ...(counted.length > 0 ? { checked } : {}) }];
     }),
   ) as Summary['kinds'];
   return {
@@ -61,7 +61,8 @@ export function summarize(findings: PageFindings[], written: Written, reportedBr
 export function table(summary: Summary, findings: PageFindings[]): string {
   const rows = (Object.keys(KINDS) as Kind[]).map(
     (kind) =>
-      `${KINDS[kind].padEnd(48)} ${String(summary.kinds[kind].pages).padStart(6)} ${String(summary.kinds[kind].occurrences).padStart(12)}`,
+      `${KINDS[kind].padEnd(48)} ${String(summary.kinds[kind].pages).padStart(6)} ${String(summary.kinds[kind].occurrences).padStart(12)}` +
+      (summary.kinds[kind].checked !== undefined ? ` of ${summary.kinds[kind].checked}` : ''),
   );
   const worst = [...findings]
     .filter((page) => total(page) > 0)

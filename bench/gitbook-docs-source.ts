@@ -127,6 +127,16 @@ function link(from: string, url: string, pages: ReadonlySet<string>): SourceLink
 const attributeValues = (html: string, tag: string, attribute: string) =>
   [...html.matchAll(new RegExp(`<${tag}\\b[^>]*?\\s${attribute}="([^"]*)"`, 'gi'))].map((match) => match[1]!);
 
+/**
+ * The image of a one-candidate srcset. GitBook writes file names with spaces
+ * unencoded there (`x (1).svg`), so only a trailing `2x`/`100w` descriptor is cut.
+ */
+export function srcsetUrl(srcset: string): string {
+  const trimmed = srcset.trim();
+  const descriptor = /\s\d+(?:\.\d+)?[wx]$/.exec(trimmed);
+  return descriptor ? trimmed.slice(0, descriptor.index).trimEnd() : trimmed;
+}
+
 /** Cover images of GitBook's cards tables: the cells of the `data-card-cover` column (not its dark twin). */
 function cardCovers(html: string): string[] {
   if (!/data-view="cards"/.test(html)) return [];
@@ -202,7 +212,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
       if (parent && BLOCK_PARENTS.has(parent.type) && !/^<!--|^<\/?(details|summary)\b/i.test(html.trim()))
         source.htmlBlocks++;
       for (const src of attributeValues(html, 'img', 'src')) addImage(src);
-      for (const srcset of attributeValues(html, 'source', 'srcset')) addImage(srcset.split(/\s+/)[0]!);
+      for (const srcset of attributeValues(html, 'source', 'srcset')) addImage(srcsetUrl(srcset));
       const covers = new Set(cardCovers(html));
       for (const cover of covers) addImage(cover);
       for (const href of attributeValues(html, 'a', 'href')) if (!covers.has(href)) addLink(href);

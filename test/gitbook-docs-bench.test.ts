@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePages } from '../bench/gitbook-docs-judge.js';
 import type { ReadPage } from '../bench/gitbook-docs-read.js';
-import { comparableBody, readPageSource, type PageSource } from '../bench/gitbook-docs-source.js';
+import { comparableBody, readPageSource, srcsetUrl, type PageSource } from '../bench/gitbook-docs-source.js';
 import { readDocsTree, slugOfGitPath } from '../bench/gitbook-docs-tree.js';
 
 // A tiny Git Sync tree of our own, in the forms GitBook writes.
@@ -148,6 +148,12 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     expect(comparableBody('---\nbroken: [yaml\n---\nText\n')).toBe('Text\n');
     expect(comparableBody('')).toBe('\n');
   });
+
+  it('reads a srcset as GitBook writes it, spaces in the file name unencoded', () => {
+    expect(srcsetUrl('../.gitbook/assets/badge dark (1).png')).toBe('../.gitbook/assets/badge dark (1).png');
+    expect(srcsetUrl(' x.png 2x ')).toBe('x.png');
+    expect(srcsetUrl('x.png 480w')).toBe('x.png');
+  });
 });
 
 const SITE = 'http://127.0.0.1:9/s/docs';
@@ -234,7 +240,12 @@ describe('the GitBook docs bench judges a published page', () => {
         ['guide/setup.md', 'p3'],
       ]),
       refused: new Map([['extra.md', '400: bad']]),
-      read: { pages: read, reportedBroken: new Map([['p2', 1]]), reportedBrokenTotal: 1, firstPageId: 'p1' },
+      read: {
+        pages: read,
+        reportedBroken: new Map([['p2', 1]]),
+        reportedBrokenTotal: 1,
+        aliases: new Map([[`${SITE}/welcome`, SITE]]),
+      },
       check: async (address) => (address.includes('screen%20shot') ? 404 : 200),
     });
     expect(findings).toEqual([
@@ -245,6 +256,7 @@ describe('the GitBook docs bench judges a published page', () => {
         kinds: { page: { count: 1, examples: ['frontmatter hidden: wrote true, read false'] } },
         brokenInSource: 0,
         linksReport: { reported: 0, found: 0 },
+        checked: { images: 0, pageLinks: 1, anchors: 0, text: 0 },
       },
       {
         gitPath: 'guide/README.md',
@@ -264,6 +276,7 @@ describe('the GitBook docs bench judges a published page', () => {
         },
         brokenInSource: 1,
         linksReport: { reported: 1, found: 3 },
+        checked: { images: 4, pageLinks: 3, anchors: 2, text: 0 },
       },
       {
         gitPath: 'guide/setup.md',
@@ -275,6 +288,7 @@ describe('the GitBook docs bench judges a published page', () => {
         },
         brokenInSource: 0,
         linksReport: { reported: 0, found: 0 },
+        checked: { images: 1, pageLinks: 0, anchors: 0, text: 1 },
       },
       {
         gitPath: 'extra.md',
@@ -282,6 +296,7 @@ describe('the GitBook docs bench judges a published page', () => {
         kinds: { page: { count: 1, examples: ['refused: 400: bad'] } },
         brokenInSource: 0,
         linksReport: { reported: 0, found: 0 },
+        checked: { images: 0, pageLinks: 0, anchors: 0, text: 0 },
       },
     ]);
   });
