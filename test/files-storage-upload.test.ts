@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_URL, useTestApp } from './support/app.js';
+import { request } from 'node:http';
+import { listen, PUBLIC_URL, useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
@@ -196,6 +197,33 @@ describe('uploads to the organization’s storage (generateStorageUploadURL)', (
     // Then the right bytes complete it, once.
     expect((await put(announced.url, Buffer.alloc(1000, 7))).statusCode).toBe(200);
     expect((await put(announced.url, Buffer.alloc(1000, 7))).statusCode).toBe(409);
+  });
+
+  it('answers 413 on a real connection while the client is still sending, and closes it', async () => {
+    const { admin, organization } = await t.factory.team();
+    const announced = (
+      await announce(admin, organization.id, { name: 'big.bin', type: 'application/octet-stream', size: 2048 })
+    ).json();
+    const base = await listen(t.app);
+    const target = new URL(announced.url.slice(PUBLIC_URL.length), base);
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const sending = request(target, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' } });
+        sending.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+        });
+        sending.on('error', reject);
+        // Chunked, without a length: the refusal comes from counting what arrives.
+        sending.write(Buffer.alloc(4096));
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.connection).toBe('close');
+    expect(JSON.parse(answer.body).error.message).toContain('more than the 2048 bytes announced');
+    expect(await parts()).toBe(0);
   });
 
   it('refuses a URL with a wrong signature (404), and an upload of another organization in a write (400)', async () => {
