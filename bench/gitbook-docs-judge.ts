@@ -90,7 +90,15 @@ function compareMarkdown(findings: PageFindings, written: string, readBack: stri
     if (n > 0) left.set(line, n - 1);
     else lost.push(line);
   }
-  if (lost.length === 0) return add(findings, 'markdown', 'same lines, different blank lines or order');
+  if (lost.length === 0) {
+    const [wrote, got] = [expected.split('\n'), actual.split('\n')];
+    const at = wrote.findIndex((line, index) => line !== got[index]);
+    return add(
+      findings,
+      'markdown',
+      `same lines, other blank lines or order: line ${at + 1} wrote ${JSON.stringify(wrote[at] ?? '')}, read ${JSON.stringify(got[at] ?? '')}`,
+    );
+  }
   for (const line of lost) add(findings, 'markdown', `missing line: ${line}`);
 }
 

@@ -5,6 +5,7 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
+import { toString } from 'mdast-util-to-string';
 import { parse as parseYaml } from 'yaml';
 import { htmlDocument } from './gitbook-docs-read.js';
 
@@ -162,6 +163,9 @@ function walk(node: Nodes, visit: (node: Nodes, parent: Nodes | undefined) => vo
 /** Prose shorter than this is not looked for: a word or two may fairly be rendered otherwise. */
 const MIN_TEXT = 12;
 
+/** Emoji and icon shortcodes (`:arrow-down:`), which a reader may show as the emoji or icon. */
+const SHORTCODES = /^(?::[\w+-]+:\s*)+$/;
+
 /** Text as it is compared: whitespace collapsed, as a browser shows it. */
 export const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -202,7 +206,12 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
     source.images.push(found);
     if (found.asset) source.assets.add(found.asset);
   };
+  // Prose in a block that holds a tag, an expression or a formula is not looked for as written: it is shown otherwise.
+  const rendered = new Set<Nodes>();
   walk(tree, (node, parent) => {
+    if ((parent && rendered.has(parent)) || (node.type === 'paragraph' && /\{[%{]|\$\$/.test(toString(node)))) {
+      rendered.add(node);
+    }
     if (node.type === 'image') addImage(node.url);
     else if (node.type === 'link' || node.type === 'definition') addLink(node.url);
     else if (node.type === 'code') {
@@ -218,7 +227,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
       for (const href of attributeValues(html, 'a', 'href')) if (!covers.has(href)) addLink(href);
     } else if (node.type === 'text') {
       const text = collapsed(node.value);
-      if (text.length >= MIN_TEXT && !/\{[%{]/.test(text)) source.texts.push(text);
+      if (text.length >= MIN_TEXT && !rendered.has(node) && !SHORTCODES.test(text)) source.texts.push(text);
       // GitBook's block tags name files too: {% file src="…" %}, {% content-ref url="…" %} (whose link follows it).
       for (const match of node.value.matchAll(/\{%\s*file\s+src="([^"]*)"/g)) addLink(match[1]!);
     }

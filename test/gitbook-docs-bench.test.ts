@@ -149,6 +149,18 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     expect(comparableBody('')).toBe('\n');
   });
 
+  it('looks for prose as written, not for what a tag, a formula or a shortcode shows otherwise', () => {
+    const markdown = [
+      '{% embed url="https://example.com/a/long/address" %}',
+      'A formula $$x^2 + y^2$$ inline, in a sentence.',
+      ':arrow-down: :arrow-up:',
+      'Plain prose, long enough to be looked for.',
+    ].join('\n\n');
+    expect(readPageSource('x.md', markdown, new Set(['x.md'])).texts).toEqual([
+      'Plain prose, long enough to be looked for.',
+    ]);
+  });
+
   it('reads a srcset as GitBook writes it, spaces in the file name unencoded', () => {
     expect(srcsetUrl('../.gitbook/assets/badge dark (1).png')).toBe('../.gitbook/assets/badge dark (1).png');
     expect(srcsetUrl(' x.png 2x ')).toBe('x.png');
