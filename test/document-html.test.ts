@@ -162,7 +162,7 @@ describe('a document as the reader’s HTML', () => {
       if ('children' in node) for (const child of node.children) walk(child);
     };
     walk(fromHtml(html, { fragment: true }));
-    expect(elements.map((element) => element.tagName)).toEqual(['p', 'a', 'figure', 'span', 'pre', 'code']);
+    expect(elements.map((element) => element.tagName)).toEqual(['p', 'a', 'div', 'figure', 'span', 'pre', 'code']);
     const attributes = elements.flatMap((element) => Object.entries(element.properties));
     expect(attributes.filter(([name]) => /^on/i.test(name))).toEqual([]);
     expect(attributes.filter(([name]) => name === 'href' || name === 'src')).toEqual([
