@@ -128,5 +128,5 @@ export async function publishEveryBlockSite(app: FastifyInstance, admin: Account
     path: string;
   };
   await call('POST', `${org}/sites/${site.id}/publish`);
-  return { site, pageUrl: `/s/${site.id}/${siteSpace.path}/every-block` };
+  return { site, spaceId: space.id, pageUrl: `/s/${site.id}/${siteSpace.path}/every-block` };
 }
