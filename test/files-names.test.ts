@@ -86,6 +86,38 @@ describe('resolving file names in a page', () => {
     expect(spliced.endsWith('[last](moved.png)')).toBe(true);
   });
 
+  it("points GitBook's HTML at the files it names, leaving code spans and other attributes alone", () => {
+    const tree = treeOf(file('L', 'light.png'), file('D', 'Dark One.png'), file('G', 'guide.pdf'));
+    const markdown = [
+      'Click <picture><source srcset="../.gitbook/assets/Dark One.png" media="(prefers-color-scheme: dark)"><img src="../.gitbook/assets/light.png" alt=""></picture> then.',
+      '',
+      '<figure><img src=".gitbook/assets/light.png" alt="A light" data-src="light.png"><figcaption><p>Light</p></figcaption></figure>',
+      '',
+      'As code: `<img src="light.png">`, and <a href="../.gitbook/assets/guide.pdf">the guide</a> <img src="missing.png">',
+    ].join('\n');
+    expect(resolve(markdown, tree).markdown).toBe(
+      [
+        'Click <picture><source srcset="/files/D" media="(prefers-color-scheme: dark)"><img src="/files/L" alt=""></picture> then.',
+        '',
+        '<figure><img src="/files/L" alt="A light" data-src="light.png"><figcaption><p>Light</p></figcaption></figure>',
+        '',
+        'As code: `<img src="light.png">`, and <a href="/files/G">the guide</a> <img src="missing.png">',
+      ].join('\n'),
+    );
+  });
+
+  it('stays linear on a line of unclosed tags and unbalanced backticks', () => {
+    const tree = treeOf(file('F', 'a.png'));
+    const line = `${'<img src="a.png" '.repeat(20_000)}${'`'.repeat(20_001)}<img src="a.png">`;
+    const resolved = resolveFileNames({ markdown: line, destinations: [] }, tree);
+    // Only the one closed tag is a tag, and an odd run of backticks before it puts it in code.
+    expect(resolved.markdown).toBe(line);
+    const closed = `${'{% file src="a.png" '.repeat(20_000)}<img src="a.png">`;
+    expect(
+      resolveFileNames({ markdown: closed, destinations: [] }, tree).markdown.endsWith('<img src="/files/F">'),
+    ).toBe(true);
+  });
+
   it('gives a name two files share to the newest, and between files of one write to the smaller id', () => {
     const older = file('A', 'dup.png', new Date('2026-01-01T00:00:00Z'));
     const newer = file('Z', 'dup.png', new Date('2026-01-02T00:00:00Z'));

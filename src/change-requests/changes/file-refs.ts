@@ -94,17 +94,49 @@ export function resolveCoverFile(
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const FILE_TAG = /(\{%\s*file\s+src=")([^"\n]*)"[^%\n]*%\}/g;
+/** HTML that names a file: GitBook's `<img src>`, `<source srcset>` (a dark image) and `<a href>`. */
+const HTML_TAG = /<(img|source|a)\b[^<>\n]*>/gi;
+const HTML_ATTRIBUTE = /\s(src|srcset|href)="([^"\n]*)"/gi;
 
-/** Where one `{% file src="…" %}` tag outside fenced code writes its `src`. */
+/** Where a file tag's `src` or an HTML tag's file attribute is written. */
 interface TagSource {
   src: string;
   start: number;
   end: number;
 }
 
-/** The `src` of every file tag outside fenced code: one pass over the lines, linear in the markdown. */
+/** The sources one line names: file tags' `src`, and HTML images', sources' and links' attributes. */
+function sourcesOfLine(line: string, at: number, found: TagSource[]): void {
+  for (const match of line.matchAll(FILE_TAG)) {
+    const start = match.index + match[1]!.length;
+    found.push({ src: match[2]!, start: at + start, end: at + start + match[2]!.length });
+  }
+  if (!line.includes('<')) return;
+  // HTML inside a code span is an example, not a file: an odd number of backticks before a tag puts it in one.
+  let ticks = 0;
+  let tick = line.indexOf('`');
+  for (const tag of line.matchAll(HTML_TAG)) {
+    while (tick !== -1 && tick < tag.index) {
+      ticks++;
+      tick = line.indexOf('`', tick + 1);
+    }
+    if (ticks % 2 === 1) continue;
+    const name = tag[1]!.toLowerCase();
+    const wanted = name === 'a' ? 'href' : name === 'img' ? 'src' : 'srcset';
+    for (const attribute of tag[0].matchAll(HTML_ATTRIBUTE)) {
+      if (attribute[1]!.toLowerCase() !== wanted) continue;
+      const start = tag.index + attribute.index + attribute[0].length - attribute[2]!.length - 1;
+      found.push({ src: attribute[2]!, start: at + start, end: at + start + attribute[2]!.length });
+    }
+  }
+}
+
+/**
+ * What names a file outside fenced code, line by line: one pass over the
+ * lines, each read by patterns that cannot backtrack past it, so linear in the markdown.
+ */
 function fileTagSources(markdown: string): TagSource[] {
-  if (!markdown.includes('{%')) return [];
+  if (!markdown.includes('{%') && !markdown.includes('<')) return [];
   const found: TagSource[] = [];
   let fence: string | undefined;
   let offset = 0;
@@ -121,11 +153,7 @@ function fileTagSources(markdown: string): TagSource[] {
       fence = marker;
       continue;
     }
-    if (!line.includes('{%')) continue;
-    for (const match of line.matchAll(FILE_TAG)) {
-      const start = at + match.index + match[1]!.length;
-      found.push({ src: match[2]!, start, end: start + match[2]!.length });
-    }
+    if (line.includes('{%') || line.includes('<')) sourcesOfLine(line, at, found);
   }
   return found;
 }
@@ -138,7 +166,8 @@ interface Edit {
 
 /**
  * A page's new content with what names a space file by its Git Sync path or
- * its name (links, images, and `{% file src="…" %}` tags outside fenced code)
+ * its name (links, images, `{% file src="…" %}` tags, and GitBook's HTML
+ * `<img src>`, `<source srcset>` and `<a href>`, outside fenced code)
  * pointed at it, `/files/<id>`; the destinations follow the text they are in,
  * so that the batch's link resolution reads them where they now are.
  */
@@ -152,7 +181,12 @@ export function resolveFileNames(content: NewContent, tree: ContentTree): NewCon
     edits.push({ start: destination.start, end: destination.end, text: formatDestination(url) });
     resolvedAt.set(destination.start, url);
   }
-  for (const tag of fileTagSources(content.markdown)) {
+  const taken = [...content.destinations].sort((a, b) => a.start - b.start);
+  let passed = 0;
+  for (const tag of fileTagSources(content.markdown).sort((a, b) => a.start - b.start)) {
+    // HTML the parse reads as an image or a link has its destination already, resolved above.
+    while (passed < taken.length && taken[passed]!.end <= tag.start) passed++;
+    if (passed < taken.length && taken[passed]!.start < tag.end) continue;
     const url = resolveFileUrl(tag.src, tree);
     if (url !== undefined) edits.push({ start: tag.start, end: tag.end, text: url });
   }
