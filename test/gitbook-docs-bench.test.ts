@@ -161,26 +161,6 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     ]);
   });
 
-  it('counts the blocks a page uses, not those its code shows', () => {
-    const markdown = [
-      '```markdown',
-      '{% stepper %}',
-      '<figure></figure>',
-      '```',
-      '',
-      'Use `{% tabs %}`.',
-      '',
-      '{% tabs %}',
-      '',
-    ].join('\n');
-    expect(readPageSource('x.md', markdown, new Set(['x.md'])).richness).toEqual({
-      figures: 0,
-      steppers: 0,
-      cards: 0,
-      tabs: 1,
-    });
-  });
-
   it('reads a srcset as GitBook writes it, spaces in the file name unencoded', () => {
     expect(srcsetUrl('../.gitbook/assets/badge dark (1).png')).toBe('../.gitbook/assets/badge dark (1).png');
     expect(srcsetUrl(' x.png 2x ')).toBe('x.png');

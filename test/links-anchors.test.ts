@@ -10,6 +10,7 @@ import { documentFacts } from '../src/document/facts.js';
 import { markdownTree } from '../src/document/from-markdown.js';
 import { documentToMarkdown, markdownToDocument, type JSONDocument } from '../src/document/index.js';
 import { isUnresolvedPageUrl } from '../src/document/links.js';
+import { urlDestinations } from '../src/document/rewrite-urls.js';
 import { renderDocument } from '../src/html/document-html.js';
 import { useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
@@ -214,5 +215,42 @@ describe('a link left as written', () => {
         '',
       ].filter(isUnresolvedPageUrl),
     ).toEqual(['next.md', '../a/b.md#part', 'guides/', './', '../', 'setup', '/pages/a/b']);
+  });
+
+  it('is found in GitBook’s HTML attributes and content-ref tags, where the text holds it verbatim, not in code', () => {
+    const markdown = [
+      '<figure><img src="a.png" alt="A"><figcaption><p>A</p></figcaption></figure>',
+      '',
+      'Text with <a href="b.md">inline HTML</a> and [a link](c.md).',
+      '',
+      '{% content-ref url="d.md" %}',
+      '[d.md](d.md)',
+      '{% endcontent-ref %}',
+      '',
+      '    <a href="indented-code.md">',
+      '',
+      '`<a href="inline-code.md">`',
+      '',
+      '> <a href="quoted.md">in a quote</a>',
+      '',
+    ].join('\n');
+    const found = urlDestinations(markdown).map(({ url, kind, start, end }) => {
+      expect(markdown.slice(start, end), url).toBe(url);
+      return `${kind} ${url}`;
+    });
+    expect(found).toEqual([
+      'attribute a.png',
+      'attribute b.md',
+      'link c.md',
+      'attribute d.md',
+      'link d.md',
+      'attribute quoted.md',
+    ]);
+  });
+
+  it('is not read from an attribute value past any real URL’s length, however long the text', () => {
+    const unclosed = `<div>${' href="'.repeat(20_000)}${'x'.repeat(100_000)}</div>`;
+    expect(urlDestinations(`${unclosed}\n`).filter((found) => found.url.startsWith('x'))).toEqual([]);
+    expect(urlDestinations(`<a href="${'y'.repeat(3000)}">long</a>\n`)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * the link report before and after, and heading anchors.
  */
 import { describe, expect, it } from 'vitest';
+import { writeSpaceContent } from '../src/change-requests/changes/write.js';
 import { useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
@@ -179,6 +180,56 @@ describe('relative links of README pages', () => {
   });
 });
 
+describe('links GitBook writes in HTML and tags', () => {
+  it('resolve as markdown links do, now or in a later write, and code showing them is left alone', async () => {
+    const { admin, spaceId } = await team();
+    const cr = await api.openChangeRequest(admin, spaceId);
+    const cards = [
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead>',
+      '<tbody><tr><td>Basics</td><td><a href="basics.md">basics.md</a></td></tr>',
+      '<tr><td>Later</td><td><a href="later.md#top">later.md</a></td></tr></tbody></table>',
+    ].join('');
+    const markdown = [
+      cards,
+      '',
+      '{% content-ref url="later.md" %}',
+      '[later.md](later.md)',
+      '{% endcontent-ref %}',
+      '',
+      '```html',
+      '<a href="basics.md">an example</a> {% content-ref url="basics.md" %}',
+      '```',
+      '',
+    ].join('\n');
+    const first = await write(admin, spaceId, cr, [
+      { operation: 'insert_page', ref: 'home.md', title: 'Home', document: { markdown } },
+      { operation: 'insert_page', ref: 'basics.md', title: 'Basics', document: { markdown: 'B.\n' } },
+    ]);
+    const { 'home.md': home, 'basics.md': basics } = idsOf(first);
+    const resolvedNow = markdown.replace('<a href="basics.md">basics.md', `<a href="/pages/${basics}">basics.md`);
+    expect(await markdownOf(admin, spaceId, home!, cr)).toBe(resolvedNow);
+    expect((await report(admin, spaceId, { home: home!, basics: basics! }, cr)).lines).toEqual([
+      'ok basics <- home',
+      'broken later.md <- home',
+      'broken later.md#top <- home',
+    ]);
+
+    const second = await write(admin, spaceId, cr, [
+      { operation: 'insert_page', ref: 'later.md', title: 'Later', document: { markdown: '## Top\n\nT.\n' } },
+    ]);
+    const later = idsOf(second)['later.md']!;
+    expect(await markdownOf(admin, spaceId, home!, cr)).toBe(
+      resolvedNow
+        .replace('href="later.md#top"', `href="/pages/${later}#top"`)
+        .replace(
+          '{% content-ref url="later.md" %}\n[later.md](later.md)',
+          `{% content-ref url="/pages/${later}" %}\n[later.md](/pages/${later})`,
+        ),
+    );
+    expect((await report(admin, spaceId, { home: home!, basics: basics!, later }, cr)).broken).toBe(0);
+  });
+});
+
 describe('a link to a page of a later write', () => {
   it('is broken in the report until a later write of the change request adds the page, which resolves it', async () => {
     const { admin, spaceId } = await team();
@@ -275,6 +326,54 @@ describe('a link to a page of a later write', () => {
     const b = (later as Written).changes.find((change) => change.object === 'created_page')!.page as { id: string };
     expect(await markdownOf(admin, spaceId, a)).toBe(`See [b](/pages/${b.id}).\n`);
     expect((await report(admin, spaceId, { a, b: b.id })).lines).toEqual(['ok b <- a']);
+  });
+
+  it('is resolved by a write straight into the space, as an import makes one', async () => {
+    const { admin, organizationId, spaceId } = await team();
+    const { written } = await api.change(admin, spaceId, [
+      { operation: 'insert_page', ref: 'intro.md', title: 'Intro', document: { markdown: 'Then [setup](setup/).\n' } },
+    ]);
+    const intro = idsOf(written as Written)['intro.md']!;
+    const imported = await writeSpaceContent(t.app.context, { organizationId, spaceId, userId: admin.user.id }, [
+      {
+        operation: 'insert_page',
+        ref: 'setup/README.md',
+        title: 'Setup',
+        slug: 'setup',
+        document: { markdown: 'S.\n' },
+      },
+    ]);
+    const setup = imported.outcomes.find((outcome) => outcome.object === 'created_page')!.page;
+    expect(imported.outcomes).toEqual([
+      { object: 'created_page', page: setup, ref: 'setup/README.md' },
+      { object: 'updated_page', page: intro },
+    ]);
+    expect(await markdownOf(admin, spaceId, intro)).toBe(`Then [setup](/pages/${setup}).\n`);
+  });
+
+  it('are all resolved together, however many a page has, and the rest kept where the new text has them', async () => {
+    const { admin, spaceId } = await team();
+    const cr = await api.openChangeRequest(admin, spaceId);
+    // Hundreds of links to a page to come, between links to another that comes later still.
+    const line = (i: number) => `[to come ${i}](soon.md#here) and [never](never.md) ${'😀'.repeat(i % 3)}\n`;
+    const markdown = Array.from({ length: 400 }, (_, i) => line(i)).join('\n');
+    const first = await write(admin, spaceId, cr, [
+      { operation: 'insert_page', ref: 'many.md', title: 'Many', document: { markdown } },
+    ]);
+    const many = idsOf(first)['many.md']!;
+    const second = await write(admin, spaceId, cr, [
+      { operation: 'insert_page', ref: 'soon.md', title: 'Soon', document: { markdown: '## Here\n\nNow.\n' } },
+    ]);
+    const soon = idsOf(second)['soon.md']!;
+    const expected = markdown.replace(/\(soon\.md#/g, `(/pages/${soon}#`);
+    expect(await markdownOf(admin, spaceId, many, cr)).toBe(expected);
+    // The links still missing are kept at their place in the new text: a third write resolves them there.
+    const third = await write(admin, spaceId, cr, [
+      { operation: 'insert_page', ref: 'never.md', title: 'Never', document: { markdown: 'Late.\n' } },
+    ]);
+    const never = idsOf(third)['never.md']!;
+    expect(await markdownOf(admin, spaceId, many, cr)).toBe(expected.replace(/\(never\.md\)/g, `(/pages/${never})`));
+    expect((await report(admin, spaceId, { many, soon, never }, cr)).broken).toBe(0);
   });
 
   it('re-resolves only the pages that named the new page, whatever the size of the space', async () => {

@@ -1,6 +1,7 @@
 import { franc } from 'franc-min';
 import type { Definition, Nodes, Root } from 'mdast';
 import { HeadingIds } from '../core/heading-anchors.js';
+import { contentRefUrls, htmlUrls } from './attribute-urls.js';
 import { tagOf } from './block-tags.js';
 import { summaryPhrasing } from './expandable.js';
 import { explicitHeadingId } from './heading-ids.js';
@@ -149,20 +150,29 @@ function linksOf(tree: Root): StoredLink[] {
     if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
   });
   const found = new Map<string, StoredLink>();
+  const add = (url: string, relation: StoredLink['relation']) => {
+    const link = storedLink(url, relation);
+    if (link) found.set(JSON.stringify(link), link);
+  };
   visitTree(tree, (node) => {
     let url: string | undefined;
     let relation: StoredLink['relation'] = 'reference';
     const tag = node.type === 'paragraph' ? tagOf(node) : null;
-    // A file block shows its file, as an image does; a URL it names is a link. Nothing else in a tag line links.
+    // GitBook's HTML blocks (cards, figures) link by `href` and show files by `src`, as links and images do.
+    if (node.type === 'html')
+      for (const html of htmlUrls(node.value)) add(html.url, html.shows ? 'dependsOn' : 'reference');
+    // A file block shows its file, as an image does; a URL it names is a link; a content-ref links to its URL.
     if (tag?.kind === 'file')
       [url, relation] = [tag.src, imageRefFromUrl(tag.src).kind === 'file' ? 'dependsOn' : 'reference'];
-    else if (tag) return false;
-    else if (node.type === 'link') url = node.url;
+    else if (tag) {
+      for (const text of node.type === 'paragraph' ? node.children : [])
+        if (text.type === 'text') for (const ref of contentRefUrls(text.value)) add(ref.url, 'reference');
+      return false;
+    } else if (node.type === 'link') url = node.url;
     else if (node.type === 'image') [url, relation] = [node.url, 'dependsOn'];
     else if (node.type === 'linkReference') url = definitions.get(node.identifier)?.url;
     else if (node.type === 'imageReference') [url, relation] = [definitions.get(node.identifier)?.url, 'dependsOn'];
-    const link = url === undefined ? undefined : storedLink(url, relation);
-    if (link) found.set(JSON.stringify(link), link);
+    if (url !== undefined) add(url, relation);
     return !tag;
   });
   return [...found.values()];

@@ -1,6 +1,8 @@
+import { attributeUrls } from './attribute-urls.js';
 import { parseMarkdownWithDestinations, type SourceRange } from './markdown-tree.js';
 
-export type UrlKind = 'link' | 'image' | 'definition';
+/** Where a URL is written: a markdown destination, or a double-quoted attribute (attribute-urls.ts). */
+export type UrlKind = 'link' | 'image' | 'definition' | 'attribute';
 export type UrlRewrite = (url: string, kind: UrlKind) => string | undefined;
 
 /** Where one link, image or definition wrote its destination, and the URL it reads as. */
@@ -11,19 +13,23 @@ export interface UrlDestination extends SourceRange {
 
 /**
  * The destinations of the markdown's inline links, images and link
- * definitions, in document order. Autolinks (`<https://…>`, bare `www.…`)
- * have no destination to replace; reference links follow their definition.
+ * definitions, and the URLs of its HTML and content-ref attributes, in
+ * document order. Autolinks (`<https://…>`, bare `www.…`) have no
+ * destination to replace; reference links follow their definition.
  */
 export function urlDestinations(markdown: string): UrlDestination[] {
-  // A destination follows `](` (links, images) or `]:` (definitions) at once; without either there is none.
-  if (!markdown.includes('](') && !markdown.includes(']:')) return [];
-  const { destinations } = parseMarkdownWithDestinations(markdown);
-  return [...destinations].map(([node, range]) => ({
+  // A destination follows `](` (links, images) or `]:` (definitions) at once, an attribute's URL `="`.
+  if (!markdown.includes('](') && !markdown.includes(']:') && !markdown.includes('="')) return [];
+  const { tree, destinations } = parseMarkdownWithDestinations(markdown);
+  const found: UrlDestination[] = [...destinations].map(([node, range]) => ({
     url: node.url,
     kind: node.type,
     start: range.start,
     end: range.end,
   }));
+  if (markdown.includes('="'))
+    for (const attribute of attributeUrls(markdown, tree)) found.push({ ...attribute, kind: 'attribute' });
+  return found.sort((a, b) => a.start - b.start);
 }
 
 /**
@@ -51,11 +57,16 @@ export function spliceUrlsKeeping(
   // In text order, each piece is copied once; destinations never overlap.
   for (const destination of [...destinations].sort((a, b) => a.start - b.start)) {
     const replacement = rewrite(destination.url, destination.kind);
-    if (replacement === undefined) {
+    const text =
+      replacement === undefined
+        ? undefined
+        : destination.kind === 'attribute'
+          ? attributeValue(replacement)
+          : formatDestination(replacement);
+    if (text === undefined) {
       kept.push({ ...destination, start: destination.start + shift, end: destination.end + shift });
       continue;
     }
-    const text = formatDestination(replacement);
     parts.push(markdown.slice(copied, destination.start), text);
     copied = destination.end;
     shift += text.length - (destination.end - destination.start);
@@ -68,6 +79,11 @@ export function spliceUrlsKeeping(
 /** The markdown with its destinations replaced where `rewrite` returns a URL: `spliceUrls` over `urlDestinations`. */
 export function rewriteUrls(markdown: string, rewrite: UrlRewrite): string {
   return spliceUrls(markdown, urlDestinations(markdown), rewrite);
+}
+
+/** A URL as a double-quoted attribute holds it, written as is; none for one that would end or break the attribute. */
+export function attributeValue(url: string): string | undefined {
+  return /["<>\n]/.test(url) ? undefined : url;
 }
 
 const ESCAPED = new Set(['\\', '&', '<', '>', '(', ')']);

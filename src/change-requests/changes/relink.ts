@@ -65,9 +65,10 @@ export async function relinkEarlierPages(
     const own = links.filter(
       (link) => link.documentId === documentId && link.end <= markdown.length && link.start < link.end,
     );
+    // A quote before it: an attribute's URL (written as is), where a markdown destination never has one.
     const destinations = own.map((link) => ({
       url: link.url,
-      kind: 'link' as const,
+      kind: markdown[link.start - 1] === '"' ? ('attribute' as const) : ('link' as const),
       start: link.start,
       end: link.end,
     }));
