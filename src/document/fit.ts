@@ -55,11 +55,22 @@ function codeAsParagraph(code: DocumentBlockCode): DocumentBlockParagraph[] {
   return [paragraph([textNode(leaves)])];
 }
 
+/** The text of a cell's paragraph or heading; a list in a cell has no place in one line. */
+function inlinesOfBlock(block: DocumentEssentialBlock): DocumentInlineContent[] {
+  const hasText =
+    block.type === 'paragraph' ||
+    block.type === 'heading-1' ||
+    block.type === 'heading-2' ||
+    block.type === 'heading-3';
+  return hasText ? block.nodes : [];
+}
+
 /** A table as one paragraph per row, header first, cells separated by ` | `. */
 function tableAsParagraphs(table: DocumentBlockTable): DocumentBlockParagraph[] {
   const { view, definition, records } = table.data;
-  const cellContent = (fragmentName: string | undefined) =>
-    table.fragments.find((f) => f.fragment === fragmentName)?.nodes.flatMap((p) => p.nodes) ?? [];
+  // A cell names its fragment; cards' link and cover cells hold references, which have no text.
+  const cellContent = (value: unknown) =>
+    table.fragments.find((f) => f.fragment === value)?.nodes.flatMap(inlinesOfBlock) ?? [];
   const rows: DocumentInlineContent[][][] = [
     view.columns.map((column) => [textNode([leaf(definition[column]?.title ?? '')])]),
     ...Object.values(records)

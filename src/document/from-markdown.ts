@@ -6,6 +6,7 @@ import { fitHint, fitListItem, fitQuote, orEmptyParagraph } from './fit.js';
 import { groupBlockTags, type FlowNode, type TabsGroup, type TagGroup } from './group-tags.js';
 import { explicitHeadingId } from './heading-ids.js';
 import { githubAlert } from './hints.js';
+import { htmlBlocks, MAX_HTML_BLOCKS, type HtmlBlocksContext } from './html-blocks.js';
 import { inlineContent, type Definitions } from './inline-from-markdown.js';
 import { isolateBlockTags } from './isolate-tags.js';
 import { withKeys } from './keys.js';
@@ -47,7 +48,12 @@ export function documentOfTree(tree: Root): JSONDocument {
   return withKeys({
     object: 'document',
     data: {},
-    nodes: flow(tree.children, { definitions: collectDefinitions(tree), depth: 0, holdsFiles: true }),
+    nodes: flow(tree.children, {
+      definitions: collectDefinitions(tree),
+      depth: 0,
+      holdsFiles: true,
+      htmlBudget: { blocks: MAX_HTML_BLOCKS },
+    }),
   });
 }
 
@@ -58,6 +64,8 @@ interface Scope {
   depth: number;
   /** Whether the container holds file blocks (the page and tabs do); elsewhere a file is a link. */
   holdsFiles: boolean;
+  /** Shared by the whole page: how many more HTML blocks may be parsed for GitBook's blocks. */
+  htmlBudget: { blocks: number };
 }
 
 function inner(scope: Scope, holdsFiles = false): Scope {
@@ -118,8 +126,9 @@ function block(node: FlowNode, scope: Scope): DocumentTopLevelBlock[] {
     case 'code':
       return [codeBlock(node.value, node.lang)];
     case 'html':
-      // Comments are meant to be unseen; other HTML has no GitBook block, so its source is shown.
-      return node.value.trimStart().startsWith('<!--') ? [] : [codeBlock(node.value, 'html')];
+      // Comments are meant to be unseen; HTML GitBook writes is its blocks; other HTML is shown as its source.
+      if (node.value.trimStart().startsWith('<!--')) return [];
+      return htmlBlocks(node.value, htmlContext(scope)) ?? [codeBlock(node.value, 'html')];
     case 'table':
       return [tableBlock(node, definitions)];
     case 'footnoteDefinition':
@@ -127,6 +136,15 @@ function block(node: FlowNode, scope: Scope): DocumentTopLevelBlock[] {
     default:
       return [];
   }
+}
+
+/** How an HTML block's content (a table cell, a caption) is read: as the page's own markdown is, one level deeper. */
+function htmlContext(scope: Scope): HtmlBlocksContext {
+  return {
+    definitions: scope.definitions,
+    budget: scope.htmlBudget,
+    flow: (children) => flow(children, inner(scope)),
+  };
 }
 
 type Container = Extract<FlowNode, { type: 'blockquote' | 'list' | 'listItem' | 'footnoteDefinition' }> | TagGroup;

@@ -1,5 +1,6 @@
 import type { Definition, PhrasingContent } from 'mdast';
 import { append, leaf, marksOf, normalizeInlines, textNode, withoutTrailingLineBreaks } from './build.js';
+import { carried, readInlineHtml } from './inline-html.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import type {
   DocumentInlineContent,
@@ -53,8 +54,9 @@ const MARK_OF = { strong: 'bold', emphasis: 'italic', delete: 'strikethrough' } 
 /**
  * mdast phrasing as document inline content, its formatting turned into
  * marks. A loop over the formatting rather than recursion, since `*` runs can
- * nest thousands deep. HTML tags are dropped and the text between them kept,
- * except `<br>`, which is a line break.
+ * nest thousands deep. GitBook's inline HTML (images, buttons) is read as the
+ * inlines it stands for (inline-html.ts); other HTML tags are dropped and the
+ * text between them kept, except `<br>`, which is a line break.
  */
 function phrasing(
   children: PhrasingContent[],
@@ -62,13 +64,17 @@ function phrasing(
   definitions: Definitions,
 ): DocumentInlineContent[] {
   const out: DocumentInlineContent[] = [];
-  const pending = children.map((node) => ({ node, marks })).reverse();
+  const pending = readInlineHtml(children)
+    .map((node) => ({ node, marks }))
+    .reverse();
   while (pending.length > 0) {
     const { node, marks } = pending.pop()!;
-    if (node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete') {
+    if (node.type === 'inline-image' || node.type === 'button' || node.type === 'icon') out.push(node);
+    else if (node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete') {
       const mark = MARK_OF[node.type];
       const inner = marks.includes(mark) ? marks : [...marks, mark];
-      for (let i = node.children.length - 1; i >= 0; i -= 1) pending.push({ node: node.children[i]!, marks: inner });
+      const inside = readInlineHtml(node.children);
+      for (let i = inside.length - 1; i >= 0; i -= 1) pending.push({ node: inside[i]!, marks: inner });
     } else append(out, unformatted(node, marks, definitions));
   }
   return out;
@@ -86,8 +92,10 @@ function unformatted(
       return [text(softBreaksAsSpaces(node.value), [...marks, 'code'])];
     case 'break':
       return [text('\n', marks)];
-    case 'link':
-      return [link(node.url, node.children, marks, definitions)];
+    case 'link': {
+      const inline = carried(node);
+      return inline ? [inline] : [link(node.url, node.children, marks, definitions)];
+    }
     case 'linkReference': {
       const definition = definitions.get(node.identifier);
       return definition

@@ -1,5 +1,6 @@
 import type { PhrasingContent } from 'mdast';
 import { append, MARK_ORDER } from './build.js';
+import { buttonPhrasing, iconPhrasing, inlineImageHtml } from './inline-html-write.js';
 import { urlFromRef } from './links.js';
 import {
   asObject,
@@ -90,6 +91,9 @@ function imagePhrasing(node: JsonObject, at: At): PhrasingContent[] {
   if (url === null) return [];
   const alt = optionalString(data.alt, field(dataAt, 'alt')) ?? '';
   const title = optionalString(data.caption, field(dataAt, 'caption')) ?? null;
+  // A dark variant or a size has no markdown form; GitBook writes those images as HTML.
+  const html = inlineImageHtml(url, alt, data, dataAt);
+  if (html !== null) return [{ type: 'html', value: html }];
   return [{ type: 'image', url, alt, title }];
 }
 
@@ -111,6 +115,10 @@ function inlineNodePhrasing(node: JsonObject, at: At, lineBreak: LineBreak, inLi
       return imagePhrasing(node, at);
     case 'emoji':
       return emojiPhrasing(node);
+    case 'button':
+      return buttonPhrasing(node, at);
+    case 'icon':
+      return iconPhrasing(node, at);
     default:
       // Other inlines (annotations, mentions, emoji…) keep whatever text they hold.
       return Array.isArray(node.nodes) ? inlinePhrasing(node, at, lineBreak, inLink) : [];

@@ -4,7 +4,7 @@ import { inlineContent, type Definitions } from './inline-from-markdown.js';
 import { plainText } from './markdown-tree.js';
 import type {
   DocumentBlockTable,
-  DocumentFragment,
+  DocumentTableCellFragment,
   DocumentTableDefinitionText,
   DocumentTableRecord,
 } from './types.js';
@@ -48,7 +48,7 @@ export function tableBlock(table: Table, definitions: Definitions): DocumentBloc
     definition[id] = { id, title, type: 'text', textAlignment: table.align?.[index] ?? 'left' };
   });
   const records: Record<string, DocumentTableRecord> = {};
-  const fragments: DocumentFragment[] = [];
+  const fragments: DocumentTableCellFragment[] = [];
   rows.forEach((row, rowIndex) => {
     const recordId = `r${rowIndex + 1}`;
     const values: Record<string, string> = {};

@@ -1,26 +1,17 @@
-import type {
-  AlignType,
-  BlockContent,
-  DefinitionContent,
-  Html,
-  List,
-  ListItem,
-  PhrasingContent,
-  RootContent,
-  TableCell,
-  TableRow,
-} from 'mdast';
+import type { BlockContent, DefinitionContent, Html, List, ListItem, PhrasingContent, RootContent } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown, type Join } from 'mdast-util-to-markdown';
 import { CLOSE_DETAILS, OPEN_DETAILS, summaryTag } from './details.js';
 import { fileTag } from './file-block.js';
 import { headingIdAnchor } from './heading-ids.js';
 import { CLOSE_HINT_TAG, HINT_STYLES, openHintTag } from './hints.js';
+import { highlightedCodeHtml } from './html-code.js';
+import { imagesMarkdown } from './html-images-write.js';
+import { alignedHtml } from './html-write.js';
 import { inlinePhrasing, inlineText, withoutTrailingBreaks } from './inline-to-markdown.js';
 import { urlFromRef } from './links.js';
 import {
   asObject,
-  asString,
   childObjects,
   DOCUMENT_ROOT,
   fail,
@@ -30,6 +21,7 @@ import {
   type At,
   type JsonObject,
 } from './read-json.js';
+import { tableMarkdown } from './table-to-markdown.js';
 import { CLOSE_TAB_TAG, CLOSE_TABS_TAG, OPEN_TABS_TAG, openTabTag } from './tabs.js';
 import type { HintStyle, JSONDocument } from './types.js';
 
@@ -62,6 +54,8 @@ function block(node: JsonObject, at: At): FlowContent[] {
   const type = nodeType(node, at);
   switch (type) {
     case 'paragraph': {
+      const aligned = alignedHtml(node, at, 'p');
+      if (aligned) return [aligned];
       const children = withoutTrailingBreaks(inlinePhrasing(node, at, 'break'));
       // An empty paragraph has no markdown; writing nothing keeps the blank line from multiplying.
       return children.length > 0 ? [{ type: 'paragraph', children }] : [];
@@ -70,6 +64,8 @@ function block(node: JsonObject, at: At): FlowContent[] {
     case 'heading-2':
     case 'heading-3': {
       const depth = Number(type.slice(-1)) as 1 | 2 | 3;
+      const aligned = alignedHtml(node, at, `h${depth}`);
+      if (aligned) return [aligned];
       const children = withoutTrailingBreaks(inlinePhrasing(node, at, 'break'));
       // An id GitBook's pattern refuses cannot be written safely into an attribute: it is left out.
       const anchor = headingIdAnchor(dataOf(node, at).id);
@@ -87,13 +83,13 @@ function block(node: JsonObject, at: At): FlowContent[] {
     case 'hint':
       return hint(node, at);
     case 'code':
-      return [code(node, at)];
+      return [highlightedCodeHtml(node, at) ?? code(node, at)];
     case 'images':
-      return images(childObjects(node, at, 'nodes'));
+      return imagesMarkdown(node, childObjects(node, at, 'nodes'), at);
     case 'image':
-      return images([[node, at]]);
+      return imagesMarkdown({}, [[node, at]], at);
     case 'table':
-      return [table(node, at)];
+      return [tableMarkdown(node, at)];
     case 'tabs':
       return tabs(node, at);
     case 'expandable':
@@ -203,97 +199,4 @@ function code(node: JsonObject, at: At): FlowContent {
   const lines = childObjects(node, at, 'nodes').map(([line, lineAt]) => inlineText(line, lineAt));
   const syntax = optionalString(dataOf(node, at).syntax, field(field(at, 'data'), 'syntax'));
   return { type: 'code', lang: syntax || null, meta: null, value: lines.join('\n') };
-}
-
-/** Images side by side in one paragraph, which is how markdown reads back an image block. */
-function images(nodes: Array<[JsonObject, At]>): FlowContent[] {
-  const children = nodes.flatMap(([image, imageAt]): PhrasingContent[] => {
-    const data = asObject(image.data, field(imageAt, 'data'));
-    const url = urlFromRef(asObject(data.ref, field(field(imageAt, 'data'), 'ref')));
-    if (url === null) return [];
-    const alt = optionalString(data.alt, field(field(imageAt, 'data'), 'alt')) ?? '';
-    return [{ type: 'image', url, alt, title: caption(image, imageAt) }];
-  });
-  const spaced = children.flatMap((child, index): PhrasingContent[] =>
-    index === 0 ? [child] : [{ type: 'text', value: ' ' }, child],
-  );
-  return spaced.length > 0 ? [{ type: 'paragraph', children: spaced }] : [];
-}
-
-function caption(image: JsonObject, at: At): string | null {
-  const fragment = childObjects(image, at, 'fragments', false).find(([f]) => f.fragment === 'caption');
-  if (!fragment) return null;
-  const text = childObjects(...fragment, 'nodes')
-    .map(([paragraph, paragraphAt]) => inlineText(paragraph, paragraphAt))
-    .join(' ');
-  return text === '' ? null : text;
-}
-
-const ALIGNMENTS = new Set<AlignType>(['left', 'center', 'right']);
-
-/** A GitBook table as a GitHub table: the header from the column titles, rows in `orderIndex` order. */
-function table(node: JsonObject, at: At): FlowContent {
-  const dataAt = field(at, 'data');
-  const data = asObject(node.data, dataAt);
-  const viewAt = field(dataAt, 'view');
-  const columns = childStrings(asObject(data.view, viewAt).columns, field(viewAt, 'columns'));
-  const definition = asObject(data.definition, field(dataAt, 'definition'));
-  const fragments = new Map(
-    childObjects(node, at, 'fragments', false).map(([f, fAt]) => [f.fragment, [f, fAt] as const]),
-  );
-  const column = (id: string) =>
-    typeof definition[id] === 'object' && definition[id] !== null ? (definition[id] as JsonObject) : {};
-  const header: TableRow = {
-    type: 'tableRow',
-    children: columns.map((id) => ({ type: 'tableCell', children: textCell(column(id).title) })),
-  };
-  const rows = records(data, dataAt).map(([record, recordAt]): TableRow => ({
-    type: 'tableRow',
-    children: columns.map((id) => cell(asObject(record.values ?? {}, field(recordAt, 'values'))[id], fragments)),
-  }));
-  // Left is the default; writing it would add `:` to every delimiter for nothing.
-  const align = columns.map((id) => {
-    const alignment = column(id).textAlignment as AlignType;
-    return ALIGNMENTS.has(alignment) && alignment !== 'left' ? alignment : null;
-  });
-  return { type: 'table', align, children: [header, ...rows] };
-}
-
-function childStrings(value: unknown, at: At): string[] {
-  if (!Array.isArray(value)) fail(at, 'must be an array');
-  return value.map((entry, index) => asString(entry, { path: `${at.path}[${index}]`, depth: at.depth }));
-}
-
-/** The table's records, sorted the way GitBook shows them. */
-function records(data: JsonObject, dataAt: At): Array<[JsonObject, At]> {
-  const recordsAt = field(dataAt, 'records');
-  const all = Object.entries(asObject(data.records ?? {}, recordsAt)).map(([id, record]): [JsonObject, At] => [
-    asObject(record, field(recordsAt, id)),
-    field(recordsAt, id),
-  ]);
-  const order = (record: JsonObject) => (typeof record.orderIndex === 'string' ? record.orderIndex : '');
-  // Fractional-indexing keys compare as plain strings, not by locale.
-  return all.sort(([a], [b]) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-}
-
-/** A title or plain value as cell text; a cell is one line, so line breaks become spaces. */
-function textCell(value: unknown): PhrasingContent[] {
-  if (typeof value !== 'string' && typeof value !== 'number') return [];
-  return [{ type: 'text', value: String(value).replaceAll('\r\n', ' ').replaceAll('\n', ' ').replaceAll('\r', ' ') }];
-}
-
-/** A cell's value: the name of the fragment holding its text, or a plain number or string. */
-function cell(value: unknown, fragments: Map<unknown, readonly [JsonObject, At]>): TableCell {
-  const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
-  if (!fragment) return { type: 'tableCell', children: textCell(value) };
-  const paragraphs = childObjects(...fragment, 'nodes')
-    .filter(
-      ([block]) => block.type === 'paragraph' || (typeof block.type === 'string' && block.type.startsWith('heading-')),
-    )
-    .map(([block, blockAt]) => withoutTrailingBreaks(inlinePhrasing(block, blockAt, 'html')));
-  // A cell is one line: its paragraphs are joined by `<br>`; lists and other blocks a GitHub table cannot hold are left out.
-  const children = paragraphs.flatMap((p, index): PhrasingContent[] =>
-    index === 0 ? p : [{ type: 'html', value: '<br>' }, ...p],
-  );
-  return { type: 'tableCell', children };
 }

@@ -52,7 +52,8 @@ export interface DocumentInlineImage {
   object: 'inline';
   type: 'inline-image';
   key?: string;
-  data: { ref: ImageRef; alt?: string; caption?: string };
+  /** `size: 'line'` is an image as tall as the text (GitBook's `data-size="line"`). */
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; caption?: string; size?: 'original' | 'line' };
   isVoid: true;
 }
 
@@ -64,15 +65,41 @@ export interface DocumentInlineLink {
   nodes: Array<DocumentText | DocumentInlineImage>;
 }
 
-export type DocumentInline = DocumentInlineLink | DocumentInlineImage;
+export type ButtonKind = 'primary' | 'secondary';
+
+/** What a button without a target does (the spec's `DocumentAction`, 0.202.0). */
+export type DocumentAction = { action: 'search' | 'ask'; query?: string } | { action: 'select'; slug: string };
+
+/** A button standing in text (0.202.0's `DocumentInlineButton`): it points at content or runs an action. */
+export interface DocumentInlineButton {
+  object: 'inline';
+  type: 'button';
+  key?: string;
+  data: { label: string; kind: ButtonKind; icon?: string } & ({ ref: ContentRef } | { action: DocumentAction });
+  isVoid: true;
+}
+
+/** One of GitBook's icons in text (Font Awesome's names: `github`, `globe`), as `<i class="fa-github">:github:</i>`. */
+export interface DocumentInlineIcon {
+  object: 'inline';
+  type: 'icon';
+  key?: string;
+  data: { icon: string };
+  isVoid: true;
+}
+
+export type DocumentInline = DocumentInlineLink | DocumentInlineImage | DocumentInlineButton | DocumentInlineIcon;
 /** What paragraphs, headings and links hold. */
 export type DocumentInlineContent = DocumentText | DocumentInline;
+
+/** The spec's `TextAlignment` of paragraphs and headings (images have their own: left, center, right). */
+export type TextAlignment = 'start' | 'center' | 'end';
 
 export interface DocumentBlockParagraph {
   object: 'block';
   type: 'paragraph';
   key?: string;
-  data: Record<string, never>;
+  data: { align?: TextAlignment };
   nodes: DocumentInlineContent[];
 }
 
@@ -81,7 +108,7 @@ export interface DocumentBlockHeading {
   type: 'heading-1' | 'heading-2' | 'heading-3';
   key?: string;
   /** `id`: the anchor its author gave it. */
-  data: { id?: string };
+  data: { align?: TextAlignment; id?: string };
   nodes: DocumentInlineContent[];
 }
 
@@ -149,16 +176,26 @@ export interface DocumentBlockCodeLine {
   object: 'block';
   type: 'code-line';
   key?: string;
-  data: Record<string, never>;
+  /** A highlighted line is what GitBook writes as `<strong>` around a line of a `<pre>` block. */
+  data: { highlighted?: boolean };
   nodes: DocumentText[];
 }
+
+export type CodeOverflow = 'scroll' | 'wrap';
 
 export interface DocumentBlockCode {
   object: 'block';
   type: 'code';
   key?: string;
-  /** `syntax` only when the fence names a language. */
-  data: { syntax?: string };
+  /** `syntax` only when the fence names a language; the rest only when a `{% code %}` tag set them. */
+  data: {
+    syntax?: string;
+    title?: string;
+    overflow?: CodeOverflow;
+    lineNumbers?: boolean;
+    fullWidth?: boolean;
+    expandable?: boolean;
+  };
   nodes: DocumentBlockCodeLine[];
 }
 
@@ -170,11 +207,23 @@ export interface DocumentFragment {
   nodes: DocumentBlockParagraph[];
 }
 
+/** A table cell's content: text, headings and lists (GitBook's cards hold `<h4>` titles and lists). */
+export interface DocumentTableCellFragment {
+  object: 'fragment';
+  key?: string;
+  fragment: string;
+  nodes: DocumentEssentialBlock[];
+}
+
+/** The spec's `Length`: pixels, or a value in a unit (`{ unit: '%', value: 50 }`). */
+export type DocumentLength = number | { unit: string; value: number };
+
 export interface DocumentBlockImage {
   object: 'block';
   type: 'image';
   key?: string;
-  data: { ref: ImageRef; alt?: string };
+  /** `refDark` is shown in dark mode (a `<picture>` source for `prefers-color-scheme: dark`). */
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: DocumentLength; height?: DocumentLength };
   /** At most one, named `caption`. */
   fragments: DocumentFragment[];
   isVoid: true;
@@ -184,7 +233,7 @@ export interface DocumentBlockImages {
   object: 'block';
   type: 'images';
   key?: string;
-  data: Record<string, never>;
+  data: { align?: 'left' | 'center' | 'right'; fullWidth?: boolean; withFrame?: boolean };
   nodes: DocumentBlockImage[];
   isVoid: false;
 }
@@ -198,11 +247,48 @@ export interface DocumentTableDefinitionText {
   textAlignment: TableTextAlignment;
 }
 
+/** A column of links to content (a card's target), of uploaded files, or of images (a card's cover). */
+export interface DocumentTableDefinitionRef {
+  id: string;
+  title: string;
+  type: 'content-ref' | 'files' | 'image';
+}
+
+export type DocumentTableDefinition = DocumentTableDefinitionText | DocumentTableDefinitionRef;
+
+/**
+ * A cell's value: in a text column the name of the fragment that holds it;
+ * in a content-ref column the reference; in a files column the files' ids
+ * (or, for a file not uploaded, its URL as a reference); in an image column
+ * the image's reference.
+ */
+export type DocumentTableValue = string | string[] | ContentRef | { ref: ImageRef };
+
 export interface DocumentTableRecord {
   /** A fractional-indexing key: records sort by it, as plain strings. */
   orderIndex: string;
-  /** Column id → name of the fragment that holds the cell. */
-  values: Record<string, string>;
+  /** Column id → the cell's value; a cell left empty has none. */
+  values: Record<string, DocumentTableValue>;
+}
+
+export interface DocumentTableViewGrid {
+  type: 'grid';
+  columns: string[];
+  hideHeader: boolean;
+  /** Column id → width, as GitBook's `<th width>` gives it. */
+  columnWidths?: Record<string, number>;
+}
+
+export interface DocumentTableViewCards {
+  type: 'cards';
+  /** The visible columns, in order; the target and cover columns are hidden. */
+  columns: string[];
+  cardSize: 'medium' | 'large';
+  targetDefinition?: string;
+  coverDefinition?: string;
+  coverDefinitionDark?: string;
+  /** false: one row scrolled sideways (0.202.0). */
+  wrap?: boolean;
 }
 
 export interface DocumentBlockTable {
@@ -210,11 +296,14 @@ export interface DocumentBlockTable {
   type: 'table';
   key?: string;
   data: {
-    view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+    view: DocumentTableViewGrid | DocumentTableViewCards;
     records: Record<string, DocumentTableRecord>;
-    definition: Record<string, DocumentTableDefinitionText>;
+    definition: Record<string, DocumentTableDefinition>;
+    fullWidth?: boolean;
+    /** Whether readers get a search box (0.202.0). */
+    search?: boolean;
   };
-  fragments: DocumentFragment[];
+  fragments: DocumentTableCellFragment[];
   isVoid: true;
 }
 
