@@ -274,6 +274,16 @@ describe('GitBook’s blocks as the reader’s HTML', () => {
     );
   });
 
+  it('shows an included reusable content in place, once deep, and nothing for one it is not given', () => {
+    const include = (reusableContent: string) =>
+      voidBlock('reusable-content', { ref: { kind: 'reusable-content', reusableContent } });
+    const { html } = render(doc(include('rc1'), include('gone')), {
+      // An include that includes itself is not followed.
+      reusableContents: { rc1: doc(para('Shared words.'), include('rc1')) as unknown as JSONDocument },
+    });
+    expect(html).toBe('<p>Shared words.</p>');
+  });
+
   it('shows updates as a dated timeline with their tags, in the block’s date format', () => {
     const updates = (format: string) =>
       block('updates', { format }, [

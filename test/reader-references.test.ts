@@ -19,7 +19,7 @@ import {
 import { expectNewestSpecSchema } from './support/spec.js';
 
 describe('what a document refers to, for the reader to resolve', () => {
-  it('finds links, dark images, card targets and covers, file columns, content-refs, specs and conditions', () => {
+  it('finds links, dark images, card targets and covers, file columns, content-refs, specs, conditions and includes', () => {
     const document = doc(
       paragraph(link({ kind: 'anchor', anchor: 'setup', page: 'p1', space: 's2' }, 'setup')),
       images({}, image({ ref: fileRef('light'), refDark: fileRef('dark') })),
@@ -38,6 +38,9 @@ describe('what a document refers to, for the reader to resolve', () => {
       voidBlock('content-ref', { ref: pageRef('p4') }),
       voidBlock('openapi-operation', { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pet', method: 'get' }),
       block('if', { expression: 'visitor.claims.unsigned.beta' }, [para('Beta.')]),
+      // Another space's reusable content is not included.
+      voidBlock('reusable-content', { ref: { kind: 'reusable-content', reusableContent: 'rc1' } }),
+      voidBlock('reusable-content', { ref: { kind: 'reusable-content', reusableContent: 'rc2', space: 'other' } }),
     );
     expectNewestSpecSchema('JSONDocument', document);
     const found = documentReferences(document as unknown as JSONDocument);
@@ -50,6 +53,7 @@ describe('what a document refers to, for the reader to resolve', () => {
       files: ['cover', 'dark', 'doc', 'light'],
       conditions: ['visitor.claims.unsigned.beta'],
       specs: ['petstore'],
+      reusableContents: ['rc1'],
     });
   });
 });

@@ -49,6 +49,8 @@ describe('the published reader, on a page of every GitBook block', () => {
     expect(html).toContain('<p class="prompt-description">Ask the assistant</p>');
     expect(html).toContain('<div class="math-block" tabindex="0"><span class="katex"><math display="block">');
     expect(html).toContain('<p>Inline <span class="math-inline"><span class="katex"><math>');
+    // The included reusable content, its link resolved as the page's own are.
+    expect(html).toMatch(/<p>Shared: see <a href="[^"]+\/guide">the guide<\/a>.<\/p>/);
     // Adaptive content: hidden from a visitor whose claims do not open it.
     expect(html).not.toContain('Only for beta testers.');
 

@@ -45,6 +45,7 @@ class Renderer implements RenderContext {
   readonly headings: RenderedHeading[] = [];
   insideLink = false;
   insideCard = false;
+  private insideReusable = false;
   private readonly headingIds = new HeadingIds();
   private readonly math = new MathRenderer();
   private readonly ids = new Map<string, number>();
@@ -132,6 +133,8 @@ class Renderer implements RenderContext {
         return embedBlock(node);
       case 'drawing':
         return [drawingBlock(this, node)];
+      case 'reusable-content':
+        return this.reusableContent(node);
       case 'content-ref':
         return contentRefBlock(this, node);
       case 'swagger':
@@ -144,6 +147,20 @@ class Renderer implements RenderContext {
       default:
         // A block this renderer does not know yet: its content, if it has any, rather than nothing.
         return node.nodes ? this.blocks(node.nodes) : [];
+    }
+  }
+
+  /** An included reusable content: its blocks in place, once deep (an include inside one is not followed). */
+  private reusableContent(node: AnyNode): ElementContent[] {
+    const ref = node.data?.ref as { reusableContent?: unknown } | undefined;
+    const id = typeof ref?.reusableContent === 'string' ? ref.reusableContent : undefined;
+    const included = id ? ownEntry(this.input.reusableContents, id) : undefined;
+    if (!included || this.insideReusable) return [];
+    this.insideReusable = true;
+    try {
+      return this.blocks(included.nodes);
+    } finally {
+      this.insideReusable = false;
     }
   }
 

@@ -20,6 +20,8 @@ export interface RenderInput {
   files: Record<string, ReferencedFile>;
   /** The title of each page referenced that the reader knows, keyed as `pages`: a content-ref card shows it. */
   pageTitles?: Record<string, string>;
+  /** The document of each reusable content the page includes, by its id: shown in place of the include. */
+  reusableContents?: Record<string, JSONDocument>;
   /** The reader's address of each OpenAPI spec's reference (a computed page), by the spec's slug. */
   openapiPages?: Record<string, string>;
   /**

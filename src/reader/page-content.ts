@@ -5,7 +5,7 @@ import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '..
 import type { RevisionPoint } from '../content/state.js';
 import type { ContentTree, PageState } from '../content/tree.js';
 import type { ReferencedFile, RenderedDocument } from '../html/document-html.js';
-import { documentReferences } from './references.js';
+import { documentReferences, mergeReferences } from './references.js';
 import type { ComputedView } from '../content/computed.js';
 import type { ShownPage } from './computed-pages.js';
 
@@ -107,7 +107,10 @@ export async function renderedPage(
         : (JSON.parse(
             await context.conversions.toDocumentJson(shown.generated.markdown, `the generated content of page ${id}`),
           ) as JSONDocument);
-    const references = documentReferences(document);
+    const own = documentReferences(document);
+    const reusableContents = await includedDocuments(context, content, own.reusableContents);
+    // What an included content points at is resolved with the page's own references.
+    const references = mergeReferences([own, ...Object.values(reusableContents).map(documentReferences)]);
     const pages: Record<string, string> = {};
     const pageTitles: Record<string, string> = {};
     for (const reference of references.pages) {
@@ -131,10 +134,27 @@ export async function renderedPage(
       ? Object.fromEntries(references.conditions.map((expression) => [expression, adaptive.holds(expression)]))
       : undefined;
     return context.conversions.toHtml(
-      { document, pages, files, pageTitles, openapiPages, ...(conditions ? { conditions } : {}) },
+      { document, pages, files, pageTitles, openapiPages, reusableContents, ...(conditions ? { conditions } : {}) },
       `the content of page ${id}`,
     );
   });
+}
+
+/** The documents of the reusable contents a page includes that the revision has, by id. */
+async function includedDocuments(
+  context: Context,
+  content: SpaceContent,
+  ids: string[],
+): Promise<Record<string, JSONDocument>> {
+  if (ids.length === 0) return {};
+  const { point } = content;
+  const all = await context.content.reusableContents(point);
+  const states = ids.flatMap((id) => {
+    const state = all.get(id);
+    return state?.documentId ? [state] : [];
+  });
+  const documentOf = await context.content.documentsOf(point.organizationId, states);
+  return Object.fromEntries(states.map((state) => [state.reusableContentId, documentOf(state)]));
 }
 
 /** The reader's address of the computed page that shows each spec a document names, where the space has one. */

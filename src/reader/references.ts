@@ -9,6 +9,8 @@ export interface DocumentReferences {
   conditions: string[];
   /** The slugs of the OpenAPI specs its blocks show. */
   specs: string[];
+  /** The reusable contents it includes. */
+  reusableContents: string[];
 }
 
 interface Found {
@@ -16,6 +18,7 @@ interface Found {
   files: Set<string>;
   conditions: Set<string>;
   specs: Set<string>;
+  reusableContents: Set<string>;
 }
 
 /**
@@ -27,7 +30,13 @@ interface Found {
  * records: card targets and covers, content-ref and file columns.
  */
 export function documentReferences(document: JSONDocument): DocumentReferences {
-  const found: Found = { pages: new Map(), files: new Set(), conditions: new Set(), specs: new Set() };
+  const found: Found = {
+    pages: new Map(),
+    files: new Set(),
+    conditions: new Set(),
+    specs: new Set(),
+    reusableContents: new Set(),
+  };
   const pending: unknown[] = [document];
   while (pending.length > 0) {
     const node = pending.pop();
@@ -56,18 +65,29 @@ export function documentReferences(document: JSONDocument): DocumentReferences {
     files: [...found.files],
     conditions: [...found.conditions],
     specs: [...found.specs],
+    reusableContents: [...found.reusableContents],
   };
 }
 
 function addRef(found: Found, value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
-  const ref = value as { kind?: unknown; page?: unknown; space?: unknown; file?: unknown; spec?: unknown };
+  const ref = value as {
+    kind?: unknown;
+    page?: unknown;
+    space?: unknown;
+    file?: unknown;
+    spec?: unknown;
+    reusableContent?: unknown;
+  };
   if ((ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string') {
     const space = typeof ref.space === 'string' ? ref.space : undefined;
     found.pages.set(`${space ?? ''}/${ref.page}`, space ? { page: ref.page, space } : { page: ref.page });
   }
   if (ref.kind === 'file' && typeof ref.file === 'string') found.files.add(ref.file);
   if (ref.kind === 'openapi' && typeof ref.spec === 'string') found.specs.add(ref.spec);
+  // Another space's reusable content is not the reader's to show.
+  if (ref.kind === 'reusable-content' && typeof ref.reusableContent === 'string' && ref.space === undefined)
+    found.reusableContents.add(ref.reusableContent);
 }
 
 /** A table's record values: references (card targets, content-ref columns), images ({ ref }) and file columns' ids. */
@@ -88,4 +108,17 @@ function addTableRefs(found: Found, data: Record<string, unknown>): void {
       }
     }
   }
+}
+
+/** The references of several documents (a page and the contents it includes), each named once. */
+export function mergeReferences(list: DocumentReferences[]): DocumentReferences {
+  const unique = (values: string[]) => [...new Set(values)];
+  const pages = new Map(list.flatMap((found) => found.pages).map((ref) => [`${ref.space ?? ''}/${ref.page}`, ref]));
+  return {
+    pages: [...pages.values()],
+    files: unique(list.flatMap((found) => found.files)),
+    conditions: unique(list.flatMap((found) => found.conditions)),
+    specs: unique(list.flatMap((found) => found.specs)),
+    reusableContents: unique(list.flatMap((found) => found.reusableContents)),
+  };
 }

@@ -27,8 +27,8 @@ const PNG = Buffer.from(
   'base64',
 );
 
-/** A page holding one of each of GitBook's blocks the reader shows, pointing at `files` and the `guide` page. */
-export function everyBlock(files: { light: string; dark: string }, guide: string) {
+/** A page holding one of each of GitBook's blocks the reader shows, pointing at `files`, the `guide` page and a reusable content. */
+export function everyBlock(files: { light: string; dark: string }, guide: string, reusableContent: string) {
   const cardText = (id: string) => ({ id, title: '', type: 'text', textAlignment: 'left' });
   return doc(
     heading(2, 'Overview', { id: 'overview-anchor' }),
@@ -72,6 +72,7 @@ export function everyBlock(files: { light: string; dark: string }, guide: string
     voidBlock('math', { formula: 'x^2' }),
     paragraph(text('Inline '), inline('inline-math', { formula: 'y' }), text('.')),
     block('if', { expression: 'visitor.claims.unsigned.beta == true' }, [para('Only for beta testers.')]),
+    voidBlock('reusable-content', { ref: { kind: 'reusable-content', reusableContent } }),
   );
 }
 
@@ -103,7 +104,18 @@ export async function publishEveryBlockSite(app: FastifyInstance, admin: Account
   ]);
   const [light, dark] = (written as { insertedFiles: Array<{ id: string }> }).insertedFiles;
   const pages = (await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages as Array<{ id: string }>;
-  const document = everyBlock({ light: light!.id, dark: dark!.id }, pages[0]!.id);
+  const guide = pages[0]!.id;
+  // A reusable content that links to the guide: the page includes it, and its link is resolved with the page's.
+  const snippet = await api.change(admin, space.id, [
+    {
+      operation: 'insert_reusable_content',
+      title: 'Snippet',
+      document: { markdown: `Shared: see [the guide](/pages/${guide}).` },
+    },
+  ]);
+  const reusable = (snippet.written as { insertedReusableContents: Array<{ id: string }> })
+    .insertedReusableContents[0]!;
+  const document = everyBlock({ light: light!.id, dark: dark!.id }, guide, reusable.id);
   expectNewestSpecSchema('JSONDocument', document);
   await api.change(admin, space.id, [{ operation: 'insert_page', title: 'Every block', document: { document } }]);
 
