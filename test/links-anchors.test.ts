@@ -141,6 +141,15 @@ describe('the reader and the link checker', () => {
     expect(html).toContain('<h3 id="id-1.-create-an-app"><span id="1-create-an-app"></span>1. Create an app<a');
     expect(html).toContain('<h3 id="setup">Setup<a');
 
+    const expandables = documentFacts(
+      markdownTree(
+        ['## Roles', '', '<details>', '', '<summary>Admin role</summary>', '', 'All of it.', '', '</details>', ''].join(
+          '\n',
+        ),
+      ),
+    );
+    expect(expandables.outline).toMatchObject([{ anchor: 'roles', expandables: ['admin-role'] }]);
+
     const facts = documentFacts(
       markdownTree(['### Diff view <a id="diff-mode"></a>', '', '## 1. Create an app', '', 'Text.', ''].join('\n')),
     );

@@ -16,6 +16,8 @@ export interface OutlineSection {
   anchor: string | null;
   title: string;
   text: string;
+  /** The ids of the expandables in the section, which GitBook's links target as they do headings; absent when none. */
+  expandables?: string[];
 }
 
 /** Where a link or image of the page points, as stored: canonical ids for content, the URL for anything else. */
@@ -107,10 +109,19 @@ function blockText(node: Nodes): string {
 function outlineOf(tree: Root): OutlineSection[] {
   // The ids the reader gives the headings (html/document-html.ts): what links to an anchor must name.
   const ids = new HeadingIds();
-  const sections: Array<{ anchor: string | null; title: string; parts: string[] }> = [
+  // Apart from the headings' ids, so that an expandable changes no heading's.
+  const expandableIds = new HeadingIds();
+  const sections: Array<{ anchor: string | null; title: string; parts: string[]; expandables?: string[] }> = [
     { anchor: null, title: '', parts: [] },
   ];
   for (const node of tree.children) {
+    const tag = node.type === 'paragraph' || node.type === 'html' ? tagOf(node) : null;
+    if (tag?.kind === 'summary') {
+      const title = plainText({ type: 'paragraph', children: summaryPhrasing(tag.markdown) })
+        .replace(/\s+/g, ' ')
+        .trim();
+      (sections.at(-1)!.expandables ??= []).push(expandableIds.next(title).id);
+    }
     if (node.type === 'heading') {
       const explicit = explicitHeadingId(node.children);
       const title = plainText(explicit ? { ...node, children: explicit.children } : node)
@@ -125,7 +136,12 @@ function outlineOf(tree: Root): OutlineSection[] {
   }
   return sections
     .filter((section) => section.anchor !== null || section.parts.length > 0)
-    .map(({ anchor, title, parts }) => ({ anchor, title, text: parts.join('\n').slice(0, MAX_SECTION_TEXT) }));
+    .map(({ anchor, title, parts, expandables }) => ({
+      anchor,
+      title,
+      text: parts.join('\n').slice(0, MAX_SECTION_TEXT),
+      ...(expandables ? { expandables } : {}),
+    }));
 }
 
 function storedLink(url: string, relation: StoredLink['relation']): StoredLink | undefined {

@@ -120,15 +120,17 @@ function anchorForms(anchor: string): string[] {
 }
 
 /**
- * The ids a link may name on a page: each heading's as stored, and, from its
- * title, GitBook's id and the github-slugger id the reader gave before (the
- * reader keeps that one as a target too). Facts stored before headings took
- * GitBook's ids hold the old ones; the title gives the new.
+ * The ids a link may name on a page: its expandables', each heading's as
+ * stored, and, from a heading's title, GitBook's id and the github-slugger id
+ * the reader gave before (the reader keeps that one as a target too). Facts
+ * stored before headings took GitBook's ids hold the old ones; the title
+ * gives the new.
  */
 function headingTargets(facts: DocumentFacts): Set<string> {
   const targets = new Set<string>();
   const ids = new HeadingIds();
   for (const section of facts.outline) {
+    for (const expandable of section.expandables ?? []) targets.add(expandable);
     if (section.anchor === null) continue;
     const { id, legacyId } = ids.next(section.title);
     targets.add(section.anchor).add(id).add(legacyId);
