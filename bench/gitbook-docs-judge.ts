@@ -192,7 +192,9 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
       title: page?.title ?? gitPath,
       ...(page?.url ? { url: page.url } : {}),
       kinds: {},
-      brokenInSource: source.links.filter((link) => link.brokenInSource).length,
+      brokenInSource:
+        source.links.filter((link) => link.brokenInSource).length +
+        [...source.siteAbsolute].filter((url) => url.startsWith('/broken/')).length,
       checked: {
         images: source.images.length,
         pageLinks: source.links.filter((link) => !link.url.startsWith('#') && !link.brokenInSource).length,
@@ -255,9 +257,8 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
     }
 
     // Page links: each relative link of the source against an <a> in the article that leads to its target.
-    const anchors = [...article.querySelectorAll('a[href]')].flatMap(
-      (a) => parsedUrl(a.getAttribute('href') ?? '', pageUrl) ?? [],
-    );
+    const hrefs = [...article.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '');
+    const anchors = hrefs.flatMap((href) => parsedUrl(href, pageUrl) ?? []);
     const leadsTo = new Map<string, number>();
     for (const url of anchors) {
       const key = addressKey(url, aliases);
@@ -275,8 +276,10 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
       if (left > 0) leadsTo.set(key, left - 1);
       else add(findings, 'pageLinks', link.url);
     }
-    for (const url of anchors) {
-      if (url.origin !== pageUrl.origin) continue;
+    for (const href of hrefs) {
+      const url = parsedUrl(href, pageUrl);
+      // A link the source writes from the site's root is the source's own; the service keeps it as written.
+      if (!url || url.origin !== pageUrl.origin || source.siteAbsolute.has(href)) continue;
       const status = /\.md$/i.test(url.pathname) ? 404 : await check(`${url.origin}${url.pathname}${url.search}`);
       if (status < 200 || status > 299) add(findings, 'deadHrefs', `${url.pathname} answered ${status}`);
     }

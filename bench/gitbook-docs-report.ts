@@ -69,9 +69,7 @@ export function table(summary: Summary, findings: PageFindings[]): string {
     .sort((a, b) => total(b) - total(a))
     .slice(0, WORST)
     .map((page) => {
-      const kinds = (Object.keys(page.kinds) as Kind[]).map(
-        (kind) => `${KINDS[kind].slice(0, 3)}${page.kinds[kind]!.count}`,
-      );
+      const kinds = (Object.keys(page.kinds) as Kind[]).map((kind) => `${kind}:${page.kinds[kind]!.count}`);
       return `  ${String(total(page)).padStart(4)}  ${page.gitPath}  ${kinds.join(' ')}`;
     });
   const { import: run, linksReport } = summary;

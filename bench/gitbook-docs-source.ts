@@ -43,6 +43,8 @@ export interface PageSource {
   images: SourceImage[];
   /** Relative links to pages and `#anchor` links. */
   links: SourceLink[];
+  /** Links written from the site's root (`/broken/pages/…`, as GitBook writes a link it lost): kept as written, not judged. */
+  siteAbsolute: Set<string>;
   /** Every `.gitbook/assets/…` path the page names (images, files, cover). */
   assets: Set<string>;
   /** HTML blocks (not comments, not `<details>`/`<summary>` lines). */
@@ -85,6 +87,7 @@ export function comparableBody(markdown: string): string {
   const { rest } = splitFrontmatter(markdown.replace(/\r\n?/g, '\n'));
   return rest
     .replace(/^\s*# [^\n]*\n+/, '')
+    .replace(/^(?:[ \t]*\n)+/, '')
     .trimEnd()
     .concat('\n');
 }
@@ -172,6 +175,29 @@ export const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** Parents whose HTML children are blocks; inside a paragraph, heading or cell HTML is inline. */
 const BLOCK_PARENTS = new Set(['root', 'listItem', 'blockquote', 'footnoteDefinition']);
 
+/** The markdown without its code, where a tag or a figure is only shown, not used. */
+function withoutCode(markdown: string, ranges: Array<[number, number]>): string {
+  let kept = '';
+  let from = 0;
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    if (start < from) continue;
+    kept += markdown.slice(from, start);
+    from = end;
+  }
+  return kept + markdown.slice(from);
+}
+
+const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+
+function richness(prose: string): PageSource['richness'] {
+  return {
+    figures: count(prose, /<figure>/g),
+    steppers: count(prose, /\{% stepper %\}/g),
+    cards: count(prose, /data-view="cards"/g),
+    tabs: count(prose, /\{% tabs %\}/g),
+  };
+}
+
 /** Reads one page's markdown; `pages` holds every page's git path, to know what a relative link names. */
 export function readPageSource(gitPath: string, markdown: string, pages: ReadonlySet<string>): PageSource {
   const tree: Root = fromMarkdown(markdown, {
@@ -185,19 +211,16 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
     images: [],
     links: [],
     assets: new Set(),
+    siteAbsolute: new Set(),
     htmlBlocks: 0,
     codeStartingWithTag: [],
     texts: [],
-    richness: {
-      figures: (markdown.match(/<figure>/g) ?? []).length,
-      steppers: (markdown.match(/\{% stepper %\}/g) ?? []).length,
-      cards: (markdown.match(/data-view="cards"/g) ?? []).length,
-      tabs: (markdown.match(/\{% tabs %\}/g) ?? []).length,
-    },
+    richness: { figures: 0, steppers: 0, cards: 0, tabs: 0 },
   };
   const addLink = (url: string) => {
     const found = link(gitPath, url, pages);
     if (found) source.links.push(found);
+    if (url.startsWith('/') && !url.startsWith('//')) source.siteAbsolute.add(url);
     const asset = assetOf(gitPath, url);
     if (asset) source.assets.add(asset);
   };
@@ -208,7 +231,11 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
   };
   // Prose in a block that holds a tag, an expression or a formula is not looked for as written: it is shown otherwise.
   const rendered = new Set<Nodes>();
+  const codeRanges: Array<[number, number]> = [];
   walk(tree, (node, parent) => {
+    if ((node.type === 'code' || node.type === 'inlineCode') && node.position) {
+      codeRanges.push([node.position.start.offset ?? 0, node.position.end.offset ?? 0]);
+    }
     if ((parent && rendered.has(parent)) || (node.type === 'paragraph' && /\{[%{]|\$\$/.test(toString(node)))) {
       rendered.add(node);
     }
@@ -232,6 +259,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
       for (const match of node.value.matchAll(/\{%\s*file\s+src="([^"]*)"/g)) addLink(match[1]!);
     }
   });
+  source.richness = richness(withoutCode(markdown, codeRanges));
   const cover = source.frontmatter.cover;
   if (typeof cover === 'string') {
     const asset = assetOf(gitPath, cover);

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/gitbook-docs.ts <docs folder> [--out findings.json] [--screenshots <dir>]`
+ * `npx tsx bench/gitbook-docs.ts <docs folder> [--out findings.json] [--html <dir>] [--screenshots <dir>]`
  *
  * Writes a GitBook Git Sync docs tree (SUMMARY.md, its pages, the
  * `.gitbook/assets/` files they use) into a new space of a service started in
@@ -7,14 +7,14 @@
  * merges it and publishes it as a site; then reads every page back through
  * the API and the published reader and counts, per page and by kind, what it
  * loses (gitbook-docs-judge.ts). Prints a table; `--out` saves the per-page
- * findings as JSON; `--screenshots` saves full-page screenshots of the three
+ * findings as JSON; `--html` saves each published page's HTML; `--screenshots` saves full-page screenshots of the three
  * richest pages. BENCH_DATABASE_URL or TEST_DATABASE_URL names the PostgreSQL
  * server (see bench/database.ts); BENCH_KEEP_DATABASE=true keeps the database.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { addressChecker, readBack } from './gitbook-docs-read.js';
+import { addressChecker, readBack, type ReadPage } from './gitbook-docs-read.js';
 import { judgePages } from './gitbook-docs-judge.js';
 import { summarize, table } from './gitbook-docs-report.js';
 import { richestPages, screenshots } from './gitbook-docs-screenshots.js';
@@ -23,15 +23,25 @@ import { readPageSource, type PageSource } from './gitbook-docs-source.js';
 import { readDocsTree } from './gitbook-docs-tree.js';
 import { clients, writeTree } from './gitbook-docs-write.js';
 
+/** Each published page's HTML, named after its path, to look into a finding. */
+async function saveHtml(pages: Iterable<ReadPage>, folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (const page of pages) {
+    if (page.html) await writeFile(path.join(folder, `${page.path.replace(/\//g, '__') || 'index'}.html`), page.html);
+  }
+}
+
 const log = (message: string) => process.stderr.write(`[gitbook-docs] ${message}\n`);
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { out: { type: 'string' }, screenshots: { type: 'string' } },
+    options: { out: { type: 'string' }, screenshots: { type: 'string' }, html: { type: 'string' } },
   });
   if (positionals.length !== 1)
-    throw new Error('Usage: npx tsx bench/gitbook-docs.ts <docs folder> [--out file.json] [--screenshots dir]');
+    throw new Error(
+      'Usage: npx tsx bench/gitbook-docs.ts <docs folder> [--out file.json] [--html dir] [--screenshots dir]',
+    );
   const root = path.resolve(positionals[0]!);
 
   const tree = await readDocsTree(root);
@@ -53,6 +63,7 @@ async function main(): Promise<void> {
     for (const [key, why] of written.refused) log(`refused ${key}: ${why}`);
 
     const read = await readBack(api, written.spaceId, written.site.published, log);
+    if (values.html) await saveHtml(read.pages.values(), path.resolve(values.html));
     const findings = await judgePages({
       sources,
       ids: written.ids,

@@ -23,7 +23,8 @@ const FILES: Record<string, string> = {
     '* [Gone](guide/gone.md)',
     '',
   ].join('\n'),
-  'README.md': '---\ndescription: The start.\nhidden: true\n---\n\n# Welcome\n\nRead the [guide](guide/).\n',
+  'README.md':
+    '---\ndescription: The start.\nhidden: true\n---\n\n# Welcome\n\nRead the [guide](guide/). [Support](/broken/pages/abc).\n',
   'guide/README.md': [
     '# Guide',
     '',
@@ -138,7 +139,7 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     const welcome = readPageSource('README.md', tree.markdown.get('README.md')!, pages);
     expect(welcome.frontmatter).toEqual({ description: 'The start.', hidden: true });
     expect(welcome.links).toEqual([{ url: 'guide/', target: 'guide/README.md', anchor: '', brokenInSource: false }]);
-    expect(welcome.body).toBe('Read the [guide](guide/).\n');
+    expect(welcome.body).toBe('Read the [guide](guide/). [Support](/broken/pages/abc).\n');
   });
 
   it('compares bodies without frontmatter, title or CRLF line endings', () => {
@@ -159,6 +160,26 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     expect(readPageSource('x.md', markdown, new Set(['x.md'])).texts).toEqual([
       'Plain prose, long enough to be looked for.',
     ]);
+  });
+
+  it('counts the blocks a page uses, not those its code shows', () => {
+    const markdown = [
+      '```markdown',
+      '{% stepper %}',
+      '<figure></figure>',
+      '```',
+      '',
+      'Use `{% tabs %}`.',
+      '',
+      '{% tabs %}',
+      '',
+    ].join('\n');
+    expect(readPageSource('x.md', markdown, new Set(['x.md'])).richness).toEqual({
+      figures: 0,
+      steppers: 0,
+      cards: 0,
+      tabs: 1,
+    });
   });
 
   it('reads a srcset as GitBook writes it, spaces in the file name unencoded', () => {
@@ -207,8 +228,8 @@ describe('the GitBook docs bench judges a published page', () => {
           'welcome',
           SITE,
           { description: 'The start.', hidden: false },
-          'Read the [guide](/pages/p2).\n',
-          '<p>Read the <a href="/s/docs/start-here/guide">guide</a>.</p>',
+          'Read the [guide](/pages/p2). [Support](/broken/pages/abc).\n',
+          '<p>Read the <a href="/s/docs/start-here/guide">guide</a>. <a href="/broken/pages/abc">Support</a>.</p>',
         ),
       ],
       [
@@ -258,7 +279,7 @@ describe('the GitBook docs bench judges a published page', () => {
         reportedBrokenTotal: 1,
         aliases: new Map([[`${SITE}/welcome`, SITE]]),
       },
-      check: async (address) => (address.includes('screen%20shot') ? 404 : 200),
+      check: async (address) => (/screen%20shot|\/broken\//.test(address) ? 404 : 200),
     });
     expect(findings).toEqual([
       {
@@ -266,7 +287,7 @@ describe('the GitBook docs bench judges a published page', () => {
         title: 'Welcome',
         url: SITE,
         kinds: { page: { count: 1, examples: ['frontmatter hidden: wrote true, read false'] } },
-        brokenInSource: 0,
+        brokenInSource: 1,
         linksReport: { reported: 0, found: 0 },
         checked: { images: 0, pageLinks: 1, anchors: 0, text: 0 },
       },
