@@ -12,6 +12,7 @@ export const KINDS = {
   tags: '(a) literal {% %} tag text in the page',
   htmlAsCode: '(b) HTML source shown as code or text',
   images: '(c) images not shown',
+  darkImages: '(c) dark-mode variants not given',
   pageLinks: '(d) relative page links not resolved',
   deadHrefs: '(d) links in the page that 404 or end in .md',
   anchors: '(e) anchors with no such id on the target',
@@ -194,9 +195,10 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
       kinds: {},
       brokenInSource:
         source.links.filter((link) => link.brokenInSource).length +
-        [...source.siteAbsolute].filter((url) => url.startsWith('/broken/')).length,
+        [...source.keptAsWritten].filter((url) => url.startsWith('/broken/')).length,
       checked: {
-        images: source.images.length,
+        images: source.images.filter((image) => !image.dark).length,
+        darkImages: source.images.filter((image) => image.dark).length,
         pageLinks: source.links.filter((link) => !link.url.startsWith('#') && !link.brokenInSource).length,
         anchors: source.links.filter((link) => link.anchor && !link.brokenInSource).length,
         text: source.texts.length,
@@ -253,7 +255,7 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
     for (const image of source.images) {
       const left = shown.get(image.match) ?? 0;
       if (left > 0) shown.set(image.match, left - 1);
-      else add(findings, 'images', image.src);
+      else add(findings, image.dark ? 'darkImages' : 'images', image.src);
     }
 
     // Page links: each relative link of the source against an <a> in the article that leads to its target.
@@ -279,8 +281,9 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
     for (const href of hrefs) {
       const url = parsedUrl(href, pageUrl);
       // A link the source writes from the site's root is the source's own; the service keeps it as written.
-      if (!url || url.origin !== pageUrl.origin || source.siteAbsolute.has(href)) continue;
-      const status = /\.md$/i.test(url.pathname) ? 404 : await check(`${url.origin}${url.pathname}${url.search}`);
+      if (!url || url.origin !== pageUrl.origin || source.keptAsWritten.has(href)) continue;
+      const unresolvedMd = /\.md$/i.test(url.pathname) && !url.pathname.startsWith('/files/');
+      const status = unresolvedMd ? 404 : await check(`${url.origin}${url.pathname}${url.search}`);
       if (status < 200 || status > 299) add(findings, 'deadHrefs', `${url.pathname} answered ${status}`);
     }
 

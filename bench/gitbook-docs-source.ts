@@ -23,6 +23,8 @@ export interface SourceImage {
   match: string;
   /** The tree path of an asset (`.gitbook/assets/x.png`), when it names one. */
   asset?: string;
+  /** A dark-mode variant (`<picture><source media="(prefers-color-scheme: dark)">`). */
+  dark?: boolean;
 }
 
 export interface SourceLink {
@@ -43,8 +45,11 @@ export interface PageSource {
   images: SourceImage[];
   /** Relative links to pages and `#anchor` links. */
   links: SourceLink[];
-  /** Links written from the site's root (`/broken/pages/…`, as GitBook writes a link it lost): kept as written, not judged. */
-  siteAbsolute: Set<string>;
+  /**
+   * Links the service rightly keeps as written: from the site's root (GitBook's `/broken/pages/…` for a link
+   * it lost) or relative ones that name no page or file of the tree. Not judged.
+   */
+  keptAsWritten: Set<string>;
   /** Every `.gitbook/assets/…` path the page names (images, files, cover). */
   assets: Set<string>;
   /** HTML blocks (not comments, not `<details>`/`<summary>` lines). */
@@ -211,7 +216,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
     images: [],
     links: [],
     assets: new Set(),
-    siteAbsolute: new Set(),
+    keptAsWritten: new Set(),
     htmlBlocks: 0,
     codeStartingWithTag: [],
     texts: [],
@@ -219,13 +224,14 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
   };
   const addLink = (url: string) => {
     const found = link(gitPath, url, pages);
-    if (found) source.links.push(found);
-    if (url.startsWith('/') && !url.startsWith('//')) source.siteAbsolute.add(url);
     const asset = assetOf(gitPath, url);
+    if (found) source.links.push(found);
+    const relative = !SCHEME.test(url) && !url.startsWith('//') && !url.startsWith('#');
+    if (relative && !found && !asset) source.keptAsWritten.add(url);
     if (asset) source.assets.add(asset);
   };
-  const addImage = (src: string) => {
-    const found = image(gitPath, src);
+  const addImage = (src: string, dark = false) => {
+    const found = { ...image(gitPath, src), ...(dark ? { dark } : {}) };
     source.images.push(found);
     if (found.asset) source.assets.add(found.asset);
   };
@@ -248,7 +254,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
       if (parent && BLOCK_PARENTS.has(parent.type) && !/^<!--|^<\/?(details|summary)\b/i.test(html.trim()))
         source.htmlBlocks++;
       for (const src of attributeValues(html, 'img', 'src')) addImage(src);
-      for (const srcset of attributeValues(html, 'source', 'srcset')) addImage(srcsetUrl(srcset));
+      for (const srcset of attributeValues(html, 'source', 'srcset')) addImage(srcsetUrl(srcset), true);
       const covers = new Set(cardCovers(html));
       for (const cover of covers) addImage(cover);
       for (const href of attributeValues(html, 'a', 'href')) if (!covers.has(href)) addLink(href);

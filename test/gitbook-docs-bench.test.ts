@@ -114,7 +114,7 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     expect(guide.images).toEqual([
       { src: '../.gitbook/assets/map (1).png', match: 'map (1).png', asset: '.gitbook/assets/map (1).png' },
       { src: '../.gitbook/assets/cover.png', match: 'cover.png', asset: '.gitbook/assets/cover.png' },
-      { src: '../.gitbook/assets/dark.svg', match: 'dark.svg', asset: '.gitbook/assets/dark.svg' },
+      { src: '../.gitbook/assets/dark.svg', match: 'dark.svg', asset: '.gitbook/assets/dark.svg', dark: true },
       { src: '../.gitbook/assets/light.svg', match: 'light.svg', asset: '.gitbook/assets/light.svg' },
     ]);
     expect(guide.links).toEqual([
@@ -289,7 +289,7 @@ describe('the GitBook docs bench judges a published page', () => {
         kinds: { page: { count: 1, examples: ['frontmatter hidden: wrote true, read false'] } },
         brokenInSource: 1,
         linksReport: { reported: 0, found: 0 },
-        checked: { images: 0, pageLinks: 1, anchors: 0, text: 0 },
+        checked: { images: 0, darkImages: 0, pageLinks: 1, anchors: 0, text: 0 },
       },
       {
         gitPath: 'guide/README.md',
@@ -299,17 +299,15 @@ describe('the GitBook docs bench judges a published page', () => {
           markdown: { count: 1, examples: ['missing line: {% file src="URL" %}'] },
           tags: { count: 1, examples: ['{% hint style="info" %}'] },
           htmlAsCode: { count: 2, examples: ['code: <figure><img src="x"></figure>', 'text: <picture>'] },
-          images: {
-            count: 3,
-            examples: ['../.gitbook/assets/cover.png', '../.gitbook/assets/dark.svg', '../.gitbook/assets/light.svg'],
-          },
+          images: { count: 2, examples: ['../.gitbook/assets/cover.png', '../.gitbook/assets/light.svg'] },
+          darkImages: { count: 1, examples: ['../.gitbook/assets/dark.svg'] },
           pageLinks: { count: 1, examples: ['setup.md'] },
           deadHrefs: { count: 1, examples: ['/s/docs/setup.md answered 404'] },
           anchors: { count: 1, examples: ['#top'] },
         },
         brokenInSource: 1,
         linksReport: { reported: 1, found: 3 },
-        checked: { images: 4, pageLinks: 3, anchors: 2, text: 0 },
+        checked: { images: 3, darkImages: 1, pageLinks: 3, anchors: 2, text: 0 },
       },
       {
         gitPath: 'guide/setup.md',
@@ -321,7 +319,7 @@ describe('the GitBook docs bench judges a published page', () => {
         },
         brokenInSource: 0,
         linksReport: { reported: 0, found: 0 },
-        checked: { images: 1, pageLinks: 0, anchors: 0, text: 1 },
+        checked: { images: 1, darkImages: 0, pageLinks: 0, anchors: 0, text: 1 },
       },
       {
         gitPath: 'extra.md',
@@ -329,7 +327,7 @@ describe('the GitBook docs bench judges a published page', () => {
         kinds: { page: { count: 1, examples: ['refused: 400: bad'] } },
         brokenInSource: 0,
         linksReport: { reported: 0, found: 0 },
-        checked: { images: 0, pageLinks: 0, anchors: 0, text: 0 },
+        checked: { images: 0, darkImages: 0, pageLinks: 0, anchors: 0, text: 0 },
       },
     ]);
   });
