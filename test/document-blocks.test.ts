@@ -109,11 +109,9 @@ One **bold** line.
 {% endtab %}
 
 {% tab title="Second" %}
-
 \`\`\`js
 run();
 \`\`\`
-
 {% endtab %}
 {% endtabs %}
 `);
@@ -180,7 +178,8 @@ run();
     const titles = ['a *b* `c` [d](e) <f> & \\ ~g~', 'support@example.com www.example.com', 'say "hi" %} 50%', ''];
     const sent = document(tabs(...titles.map((title, index) => tab(title, para(`tab ${index}`)))));
     const markdown = documentToMarkdown(sent);
-    expect(markdown).toContain('{% tab title="a \\*b\\* \\`c\\` \\[d\\](e) \\<f> \\& \\\\ \\~g\\~" %}');
+    // Only what a paragraph would read as more than text is escaped: not `&` before a space.
+    expect(markdown).toContain('{% tab title="a \\*b\\* \\`c\\` \\[d\\](e) \\<f> & \\\\ \\~g\\~" %}');
     expect(withoutKeys(markdownToDocument(markdown))).toEqual(sent);
   });
 

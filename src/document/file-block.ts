@@ -1,6 +1,5 @@
-import { escapeTagValue } from './block-tags.js';
+import { escapeTagValue } from './tag-attributes.js';
 import { leaf, paragraph, textNode } from './build.js';
-import type { TaggedFile } from './group-tags.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import type { DocumentBlockFile, DocumentBlockParagraph } from './types.js';
 
@@ -20,7 +19,10 @@ export function fileTag(src: string): string {
  * has no caption, so a URL, or a file where no file block may go, is a link
  * to it, labelled with the caption.
  */
-export function fileBlock(file: TaggedFile, holdsFiles: boolean): DocumentBlockFile | DocumentBlockParagraph {
+export function fileBlock(
+  file: { src: string; caption: string },
+  holdsFiles: boolean,
+): DocumentBlockFile | DocumentBlockParagraph {
   const ref = imageRefFromUrl(file.src);
   if (ref.kind === 'file' && holdsFiles) return { object: 'block', type: 'file', data: { ref }, isVoid: true };
   const label = textNode([leaf(file.caption || file.src)]);

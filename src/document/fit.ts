@@ -1,6 +1,7 @@
 import { isEmptyInlineContent, leaf, marksOf, paragraph, textNode } from './build.js';
 import { urlFromRef } from './links.js';
 import type {
+  ContentRef,
   DocumentBlockCode,
   DocumentBlockExpandable,
   DocumentBlockFile,
@@ -8,6 +9,7 @@ import type {
   DocumentBlockParagraph,
   DocumentBlockTable,
   DocumentBlockTabs,
+  DocumentColumnChild,
   DocumentEssentialBlock,
   DocumentExpandableBodyChild,
   DocumentInlineContent,
@@ -16,14 +18,18 @@ import type {
   DocumentQuoteChild,
   DocumentTabsItemChild,
   DocumentTopLevelBlock,
+  DocumentUpdateChild,
 } from './types.js';
 
 /**
  * The spec limits what each container holds: a list item takes no image
  * block, a quote only essentials and quotes, a hint only essentials, a tab
- * no table, an expandable no file, and only the page itself holds tabs and
- * expandables. Markdown nests anything anywhere, so blocks a container
- * cannot take are turned into ones it can, keeping their text.
+ * or a step no table, an expandable no file, and only the page itself holds
+ * tabs, expandables, steppers and OpenAPI blocks. Markdown nests anything
+ * anywhere, so blocks a container cannot take are turned into ones it can,
+ * keeping their text. Where a block is in both specs (@gitbook/api 0.143.2
+ * and 0.202.0), its container holds what both let it hold; blocks only the
+ * newest spec has (columns, updates, conditions, prompts) follow it.
  */
 
 function imagesAsParagraph(images: DocumentBlockImages): DocumentBlockParagraph {
@@ -102,79 +108,134 @@ function unfoldExpandable(expandable: DocumentBlockExpandable): DocumentExpandab
   return [...(isEmptyInlineContent(title.nodes[0].nodes) ? [] : title.nodes), ...body.nodes];
 }
 
+const labelled = (ref: ContentRef, label: string): DocumentBlockParagraph =>
+  paragraph([{ object: 'inline', type: 'link', data: { ref }, nodes: [textNode([leaf(label)])] }]);
+const plainParagraphs = (...texts: string[]): DocumentBlockParagraph[] =>
+  texts.filter((text) => text !== '').map((text) => paragraph([textNode([leaf(text)])]));
+const operation = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+/**
+ * What a block becomes where it may not go: simpler blocks holding its text
+ * (a link for what points somewhere, the content of what holds blocks), or
+ * nothing for a block that has none. Essentials, which go everywhere, stay.
+ */
+function fallback(block: DocumentTopLevelBlock): DocumentTopLevelBlock[] {
+  switch (block.type) {
+    case 'images':
+      return [imagesAsParagraph(block)];
+    case 'code':
+      return codeAsParagraph(block);
+    case 'table':
+      return tableAsParagraphs(block);
+    case 'hint':
+    case 'blockquote':
+    case 'if':
+      return block.nodes;
+    case 'file':
+      return [fileAsParagraph(block)];
+    case 'tabs':
+      return unfoldTabs(block);
+    case 'expandable':
+      return unfoldExpandable(block);
+    case 'math':
+      return [paragraph([{ object: 'inline', type: 'inline-math', data: { ...block.data }, isVoid: true }])];
+    case 'embed':
+      return [labelled({ kind: 'url', url: block.data.url }, block.data.url)];
+    case 'content-ref':
+      return [labelled(block.data.ref, urlFromRef({ ...block.data.ref }) ?? '')];
+    case 'stepper':
+      return block.nodes.flatMap((step) => step.nodes);
+    case 'columns':
+      return block.nodes.flatMap((column) => column.nodes);
+    case 'updates':
+      // Each entry under its day in bold, as a changelog written by hand would be.
+      return block.nodes.flatMap((update) => [
+        paragraph([textNode([leaf(update.data.date.slice(0, 10), marksOf(['bold']))])]),
+        ...update.nodes,
+      ]);
+    case 'prompt':
+      return [...plainParagraphs(block.data.description), ...block.nodes];
+    case 'swagger':
+      return [labelled(block.data.ref, operation(block.data.method, block.data.path))];
+    case 'openapi-operation':
+      return plainParagraphs(operation(block.data.method, block.data.path));
+    case 'openapi-schemas':
+      return plainParagraphs(block.data.schemas.join(', '));
+    case 'reusable-content':
+      // Its content is another document's; with no place for the block there is nothing of it to keep.
+      return [];
+    default:
+      return [block];
+  }
+}
+
+const ESSENTIALS = [
+  'paragraph',
+  'heading-1',
+  'heading-2',
+  'heading-3',
+  'list-ordered',
+  'list-unordered',
+  'list-tasks',
+  'divider',
+];
+
+/** What each container holds, from the specs' `DocumentBlock*` schemas. */
+const HOLDS = {
+  listItem: new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'table', 'math']),
+  quote: new Set([...ESSENTIALS, 'blockquote']),
+  hint: new Set(ESSENTIALS),
+  /** Tabs and steps (0.143.2 has neither expandables nor prompts in them). */
+  tab: new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math']),
+  expandableBody: new Set([...ESSENTIALS, 'images', 'code', 'table', 'hint', 'blockquote', 'reusable-content']),
+  column: new Set([
+    ...ESSENTIALS,
+    ...['images', 'code', 'hint', 'prompt', 'content-ref', 'embed', 'file', 'math', 'blockquote', 'table'],
+    ...['expandable', 'stepper'],
+  ]),
+  update: new Set([
+    ...ESSENTIALS,
+    ...['content-ref', 'code', 'embed', 'file', 'images', 'hint', 'prompt', 'blockquote', 'math', 'tabs', 'expandable'],
+  ]),
+} as const;
+
+/** The empty paragraph a container holds when it has nothing: no content once the container is gone. */
+const hasContent = (block: DocumentTopLevelBlock) => block.type !== 'paragraph' || !isEmptyInlineContent(block.nodes);
+
+/** The blocks a container holds, each one it cannot hold replaced by its fallback, until all fit. */
+function fitTo<T extends DocumentTopLevelBlock>(holds: ReadonlySet<string>, blocks: DocumentTopLevelBlock[]): T[] {
+  return blocks.flatMap((block) =>
+    holds.has(block.type) ? [block as T] : fitTo<T>(holds, fallback(block).filter(hasContent)),
+  );
+}
+
 export function fitListItem(blocks: DocumentTopLevelBlock[]): DocumentListItemChild[] {
-  return blocks.flatMap((block): DocumentListItemChild[] => {
-    switch (block.type) {
-      case 'images':
-        return [imagesAsParagraph(block)];
-      case 'file':
-        return [fileAsParagraph(block)];
-      case 'tabs':
-        return fitListItem(unfoldTabs(block));
-      case 'expandable':
-        return fitListItem(unfoldExpandable(block));
-      default:
-        return [block];
-    }
-  });
+  return fitTo(HOLDS.listItem, blocks);
 }
 
 export function fitQuote(blocks: DocumentTopLevelBlock[]): DocumentQuoteChild[] {
-  return blocks.flatMap((block): DocumentQuoteChild[] => {
-    switch (block.type) {
-      case 'images':
-        return [imagesAsParagraph(block)];
-      case 'code':
-        return codeAsParagraph(block);
-      case 'table':
-        return tableAsParagraphs(block);
-      case 'hint':
-        return block.nodes;
-      case 'file':
-        return [fileAsParagraph(block)];
-      case 'tabs':
-        return fitQuote(unfoldTabs(block));
-      case 'expandable':
-        return fitQuote(unfoldExpandable(block));
-      default:
-        return [block];
-    }
-  });
+  return fitTo(HOLDS.quote, blocks);
 }
 
+/** What a tab, or a step of a stepper, holds. */
 export function fitTab(blocks: DocumentTopLevelBlock[]): DocumentTabsItemChild[] {
-  return blocks.flatMap((block): DocumentTabsItemChild[] => {
-    switch (block.type) {
-      case 'table':
-        return tableAsParagraphs(block);
-      case 'tabs':
-        return unfoldTabs(block);
-      case 'expandable':
-        return fitTab(unfoldExpandable(block));
-      default:
-        return [block];
-    }
-  });
+  return fitTo(HOLDS.tab, blocks);
 }
 
 export function fitExpandableBody(blocks: DocumentTopLevelBlock[]): DocumentExpandableBodyChild[] {
-  return blocks.flatMap((block): DocumentExpandableBodyChild[] => {
-    switch (block.type) {
-      case 'file':
-        return [fileAsParagraph(block)];
-      case 'tabs':
-        return fitExpandableBody(unfoldTabs(block));
-      case 'expandable':
-        return unfoldExpandable(block);
-      default:
-        return [block];
-    }
-  });
+  return fitTo(HOLDS.expandableBody, blocks);
 }
 
 export function fitHint(blocks: DocumentTopLevelBlock[]): DocumentEssentialBlock[] {
-  // What a quote holds, with its quotes flattened too: a hint holds no quote.
-  return fitQuote(blocks).flatMap((block) => (block.type === 'blockquote' ? fitHint(block.nodes) : [block]));
+  return fitTo(HOLDS.hint, blocks);
+}
+
+export function fitColumn(blocks: DocumentTopLevelBlock[]): DocumentColumnChild[] {
+  return fitTo(HOLDS.column, blocks);
+}
+
+export function fitUpdate(blocks: DocumentTopLevelBlock[]): DocumentUpdateChild[] {
+  return fitTo(HOLDS.update, blocks);
 }
 
 /** Slate keeps at least one block in every container; an empty one gets an empty paragraph. */

@@ -1,7 +1,6 @@
 import type { Heading, List, ListItem, Paragraph, Root } from 'mdast';
 import { isEmptyInlineContent, leaf, paragraph, textNode } from './build.js';
 import { expandableBlock, summaryPhrasing } from './expandable.js';
-import { fileBlock } from './file-block.js';
 import { fitHint, fitListItem, fitQuote, orEmptyParagraph } from './fit.js';
 import { groupBlockTags, type FlowNode, type TabsGroup, type TagGroup } from './group-tags.js';
 import { explicitHeadingId } from './heading-ids.js';
@@ -13,6 +12,7 @@ import { withKeys } from './keys.js';
 import { imageRefFromUrl } from './links.js';
 import { MAX_NESTING, parseMarkdown, visitTree } from './markdown-tree.js';
 import { tableBlock } from './table-from-markdown.js';
+import { containerBlocks, wrappedBlocks, type TagScope } from './tag-blocks.js';
 import { tabsBlock } from './tabs.js';
 import type {
   DocumentBlockCode,
@@ -111,7 +111,7 @@ function block(node: FlowNode, scope: Scope): DocumentTopLevelBlock[] {
       ];
     }
     case 'hint':
-      return [hint(node.style, node.children, scope)];
+      return [hint(node.style, node.children, scope, node.icon)];
     case 'tabs':
       return tabs(node, scope);
     case 'tab':
@@ -119,8 +119,12 @@ function block(node: FlowNode, scope: Scope): DocumentTopLevelBlock[] {
       return flow(node.children, inner(scope, scope.holdsFiles));
     case 'details':
       return [expandableBlock(node, definitions, (children) => flow(children, inner(scope)))];
-    case 'file':
-      return [fileBlock(node, scope.holdsFiles)];
+    case 'container':
+      return containerBlocks(node, tagScope(scope));
+    case 'wrapped':
+      return wrappedBlocks(node, tagScope(scope));
+    case 'math':
+      return [{ object: 'block', type: 'math', data: { formula: node.value }, isVoid: true }];
     case 'list':
       return [list(node, scope)];
     case 'code':
@@ -149,7 +153,17 @@ function htmlContext(scope: Scope): HtmlBlocksContext {
 
 type Container = Extract<FlowNode, { type: 'blockquote' | 'list' | 'listItem' | 'footnoteDefinition' }> | TagGroup;
 
-const CONTAINERS = new Set(['blockquote', 'list', 'listItem', 'footnoteDefinition', 'hint', 'tabs', 'tab', 'details']);
+const CONTAINERS = new Set([
+  'blockquote',
+  'list',
+  'listItem',
+  'footnoteDefinition',
+  'hint',
+  'tabs',
+  'tab',
+  'details',
+  'container',
+]);
 
 function isContainer(node: FlowNode): node is Container {
   return CONTAINERS.has(node.type);
@@ -241,11 +255,21 @@ function tabs(group: TabsGroup, scope: Scope): DocumentTopLevelBlock[] {
   ];
 }
 
-function hint(style: HintStyle, children: FlowNode[], scope: Scope): DocumentBlockHint {
+/** What the blocks of other tags (tag-blocks.ts) need from the conversion. */
+function tagScope(scope: Scope): TagScope {
+  return {
+    content: (children, holdsFiles) => flow(children, inner(scope, holdsFiles)),
+    asText: (children) => children.flatMap((child) => block(child, scope)),
+    code: (node) => codeBlock(node.value, node.lang),
+    holdsFiles: scope.holdsFiles,
+  };
+}
+
+function hint(style: HintStyle, children: FlowNode[], scope: Scope, icon?: string): DocumentBlockHint {
   return {
     object: 'block',
     type: 'hint',
-    data: { style },
+    data: icon === undefined ? { style } : { style, icon },
     nodes: orEmptyParagraph(fitHint(flow(children, inner(scope)))),
   };
 }

@@ -1,6 +1,14 @@
 import type { RootContent } from 'mdast';
-import { tagOf, type BlockTag, type OpenerKind } from './block-tags.js';
-import { plainText } from './markdown-tree.js';
+import {
+  isWrapper,
+  PARENT_OF,
+  tagOf,
+  WRAPPERS,
+  type BlockTag,
+  type ContainerKind,
+  type ContainerTag,
+  type WrapperTag,
+} from './block-tags.js';
 import type { HintStyle } from './types.js';
 
 /**
@@ -12,6 +20,7 @@ import type { HintStyle } from './types.js';
 export interface HintGroup {
   type: 'hint';
   style: HintStyle;
+  icon?: string;
   children: FlowNode[];
 }
 
@@ -25,6 +34,7 @@ export interface TabsGroup {
 export interface TabGroup {
   type: 'tab';
   title: string;
+  icon?: string;
   children: FlowNode[];
 }
 
@@ -35,59 +45,84 @@ export interface DetailsGroup {
   children: FlowNode[];
 }
 
-/** A `{% file %}` tag, with the caption on its line or between it and `{% endfile %}`. */
-export interface TaggedFile {
-  type: 'file';
-  src: string;
-  caption: string;
+/** Steppers, columns, changelogs and conditions, and the steps, columns and updates in them. */
+export interface ContainerGroup {
+  type: 'container';
+  tag: Exclude<ContainerTag, { kind: 'hint' | 'tabs' | 'tab' }>;
+  children: FlowNode[];
+  /** The opening and closing tag blocks, for a group that turns out to hold nothing it can show. */
+  tags: [RootContent, RootContent];
 }
 
-export type TagGroup = HintGroup | TabsGroup | TabGroup | DetailsGroup;
-export type FlowNode = RootContent | TagGroup | TaggedFile;
-
-function openerOf(tag: BlockTag | null): OpenerKind | null {
-  return tag && tag.kind !== 'close' && tag.kind !== 'summary' && tag.kind !== 'file' ? tag.kind : null;
+/** A wrapper tag (`{% code %}`, `{% content-ref %}`, `{% file %}` …) and the one block it wraps, if any. */
+export interface WrappedGroup {
+  type: 'wrapped';
+  tag: WrapperTag;
+  /** The code block or the paragraph between the tags; null when there is none. */
+  body: RootContent | null;
 }
 
-/** The index of the last block a file tag takes: `{% endfile %}` right after it, or after one caption paragraph. */
-function fileEnd(children: FlowNode[], tags: Array<BlockTag | null>, index: number): number {
-  const isEnd = (tag: BlockTag | null | undefined) => tag?.kind === 'close' && tag.of === 'file';
-  if (isEnd(tags[index + 1])) return index + 1;
-  if (children[index + 1]?.type === 'paragraph' && !tags[index + 1] && isEnd(tags[index + 2])) return index + 2;
-  return index;
+export type TagGroup = HintGroup | TabsGroup | TabGroup | DetailsGroup | ContainerGroup;
+export type FlowNode = RootContent | TagGroup | WrappedGroup;
+
+function openerOf(tag: BlockTag | null | undefined): ContainerKind | null {
+  return tag && tag.kind !== 'close' && tag.kind !== 'summary' && !isWrapper(tag) ? tag.kind : null;
+}
+
+/** The kind of tag a group was opened by. */
+function kindOf(group: TagGroup | undefined): ContainerKind | undefined {
+  return group?.type === 'container' ? group.tag.kind : group?.type;
 }
 
 /**
- * Which opening tag each closing tag closes, by index. A closing tag closes
- * the nearest open tag of its kind, and tags opened after that one and still
- * open never close; a closing tag of a kind not open is stray. A tab opens
- * only right inside tabs. Each tag is pushed and popped at most once: one pass.
+ * The index of the last block a wrapper tag takes: its own line when it is
+ * whole there, its closing tag right after it or after the one block it
+ * wraps; -1 when it takes nothing and is text.
+ */
+function wrapperEnd(children: FlowNode[], tags: Array<BlockTag | null>, index: number): number {
+  const tag = tags[index] as WrapperTag;
+  const { body, standalone } = WRAPPERS[tag.kind];
+  if (tag.caption !== null || body === 'none') return index;
+  const isEnd = (next: BlockTag | null | undefined) => next?.kind === 'close' && next.of === tag.kind;
+  if (isEnd(tags[index + 1])) return body === 'code' ? -1 : index + 1;
+  if (children[index + 1]?.type === body && !tags[index + 1] && isEnd(tags[index + 2])) return index + 2;
+  return standalone ? index : -1;
+}
+
+/**
+ * Which opening tag each closing tag closes, by index, and where each
+ * wrapper ends. A closing tag closes the nearest open tag of its kind, and
+ * tags opened after that one and still open never close; a closing tag of a
+ * kind not open is stray. A tab opens only right inside tabs (a step in a
+ * stepper, a column in columns, an update in updates). Each tag is pushed
+ * and popped at most once: one pass.
  */
 function pairTags(children: FlowNode[], tags: Array<BlockTag | null>): Map<number, number> {
   const closeOf = new Map<number, number>();
   const stack: number[] = [];
-  const open: Record<OpenerKind, number> = { hint: 0, tabs: 0, tab: 0, details: 0, file: 0 };
+  const open = new Map<string, number>();
   for (let index = 0; index < children.length; index += 1) {
     const tag = tags[index];
-    if (tag?.kind === 'file' && tag.caption === null) {
-      const end = fileEnd(children, tags, index);
-      if (end > index) closeOf.set(index, end);
-      index = end;
-    } else if (tag?.kind === 'close' && open[tag.of] > 0) {
+    if (isWrapper(tag)) {
+      const end = wrapperEnd(children, tags, index);
+      if (end !== -1) closeOf.set(index, end);
+      index = Math.max(index, end);
+    } else if (tag?.kind === 'close' && (open.get(tag.of) ?? 0) > 0) {
       for (;;) {
         const opened = stack.pop()!;
-        const kind = openerOf(tags[opened] ?? null)!;
-        open[kind] -= 1;
+        const kind = openerOf(tags[opened])!;
+        open.set(kind, open.get(kind)! - 1);
         if (kind === tag.of) {
           closeOf.set(opened, index);
           break;
         }
       }
     } else {
-      const kind = openerOf(tag ?? null);
-      if (!kind || (kind === 'tab' && openerOf(tags[stack.at(-1) ?? -1] ?? null) !== 'tabs')) continue;
+      const kind = openerOf(tag);
+      const parent = kind ? PARENT_OF[kind] : undefined;
+      if (!kind || (parent && openerOf(tags[stack.at(-1) ?? -1]) !== parent)) continue;
       stack.push(index);
-      open[kind] += 1;
+      open.set(kind, (open.get(kind) ?? 0) + 1);
     }
   }
   return closeOf;
@@ -96,13 +131,21 @@ function pairTags(children: FlowNode[], tags: Array<BlockTag | null>): Map<numbe
 function groupOf(tag: BlockTag, opening: RootContent, closing: RootContent): TagGroup | null {
   switch (tag.kind) {
     case 'hint':
-      return { type: 'hint', style: tag.style, children: [] };
+      return { type: 'hint', style: tag.style, ...(tag.icon ? { icon: tag.icon } : {}), children: [] };
     case 'tabs':
       return { type: 'tabs', children: [], tags: [opening, closing] };
     case 'tab':
-      return { type: 'tab', title: tag.title, children: [] };
+      return { type: 'tab', title: tag.title, ...(tag.icon ? { icon: tag.icon } : {}), children: [] };
     case 'details':
       return { type: 'details', summary: null, children: [] };
+    case 'stepper':
+    case 'step':
+    case 'columns':
+    case 'column':
+    case 'updates':
+    case 'update':
+    case 'if':
+      return { type: 'container', tag, children: [], tags: [opening, closing] };
     default:
       return null;
   }
@@ -119,16 +162,17 @@ export function groupBlockTags(children: FlowNode[]): FlowNode[] {
     const child = children[index]!;
     const tag = tags[index];
     const close = closeOf.get(index);
-    if (tag?.kind === 'file') {
-      const caption = tag.caption ?? (close === index + 2 ? plainText(children[index + 1] as RootContent).trim() : '');
-      current().push({ type: 'file', src: tag.src, caption });
-      index = close ?? index;
+    if (isWrapper(tag) && close !== undefined) {
+      const body = close === index + 2 ? (children[index + 1] as RootContent) : null;
+      current().push({ type: 'wrapped', tag, body });
+      index = close;
       continue;
     }
     const group =
       tag && close !== undefined ? groupOf(tag, child as RootContent, children[close] as RootContent) : null;
+    const parent = group ? PARENT_OF[kindOf(group)!] : undefined;
     // A tab whose tabs never closed is text, and so is its closing tag: it never becomes the innermost open group's end.
-    if (group && (group.type !== 'tab' || open.at(-1)?.group.type === 'tabs')) {
+    if (group && (!parent || kindOf(open.at(-1)?.group) === parent)) {
       open.push({ group, close: close! });
     } else if (open.at(-1)?.close === index) {
       const { group: closed } = open.pop()!;

@@ -1,4 +1,5 @@
 import type { Blockquote, BlockContent, DefinitionContent, Paragraph } from 'mdast';
+import { tagLine } from './tag-attributes.js';
 import type { HintStyle } from './types.js';
 
 /**
@@ -9,8 +10,12 @@ import type { HintStyle } from './types.js';
 
 export const HINT_STYLES: readonly HintStyle[] = ['info', 'warning', 'danger', 'success'];
 
-export function openHintTag(style: HintStyle): string {
-  return `{% hint style="${style}" %}`;
+/** `{% hint style="…" %}`, with `icon="…"` when the hint names one. */
+export function openHintTag(style: HintStyle, icon?: string): string {
+  return tagLine('hint', [
+    ['style', style],
+    ['icon', icon],
+  ]);
 }
 export const CLOSE_HINT_TAG = '{% endhint %}';
 

@@ -110,6 +110,8 @@ function unformatted(
     }
     case 'html':
       return LINE_BREAK_TAGS.has(node.value.trim().toLowerCase()) ? [text('\n', marks)] : [];
+    case 'inlineMath':
+      return [{ object: 'inline', type: 'inline-math', data: { formula: node.value }, isVoid: true }];
     case 'footnoteReference':
       // GitBook has no footnotes; the marker stays readable.
       return [text(`[^${node.label ?? node.identifier}]`, marks)];

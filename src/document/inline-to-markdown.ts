@@ -107,6 +107,13 @@ function emojiPhrasing(node: JsonObject): PhrasingContent[] {
   return [{ type: 'text', value: String.fromCodePoint(...points) }];
 }
 
+/** A formula as `$$…$$`; an empty one has no markdown. */
+function mathPhrasing(node: JsonObject, at: At): PhrasingContent[] {
+  const dataAt = field(at, 'data');
+  const formula = asString(asObject(node.data, dataAt).formula, field(dataAt, 'formula'));
+  return formula.trim() === '' ? [] : [{ type: 'inlineMath', value: formula }];
+}
+
 function inlineNodePhrasing(node: JsonObject, at: At, lineBreak: LineBreak, inLink: boolean): PhrasingContent[] {
   switch (nodeType(node, at)) {
     case 'link':
@@ -115,6 +122,8 @@ function inlineNodePhrasing(node: JsonObject, at: At, lineBreak: LineBreak, inLi
       return imagePhrasing(node, at);
     case 'emoji':
       return emojiPhrasing(node);
+    case 'inline-math':
+      return mathPhrasing(node, at);
     case 'button':
       return buttonPhrasing(node, at);
     case 'icon':

@@ -12,7 +12,7 @@ import type {
   Table,
   TableRow,
 } from 'mdast';
-import { tagOf, tagOfLine, type OpenerKind } from './block-tags.js';
+import { isWrapper, tagOf, tagOfLine, WRAPPERS, type OpenerKind } from './block-tags.js';
 import { readDetailsTags } from './details.js';
 import { MAX_NESTING, parseMarkdownFragment } from './markdown-tree.js';
 
@@ -78,10 +78,12 @@ function splitAtTags(paragraph: Paragraph): Paragraph[] {
   return paragraphs;
 }
 
+/** The kind of tag a block opens, that a closing tag further on may close. */
 function opener(node: RootContent): OpenerKind | null {
   const tag = tagOf(node);
   if (!tag || tag.kind === 'close' || tag.kind === 'summary') return null;
-  return tag.kind === 'file' && tag.caption !== null ? null : tag.kind;
+  if (isWrapper(tag)) return tag.caption === null && WRAPPERS[tag.kind].body !== 'none' ? tag.kind : null;
+  return tag.kind;
 }
 
 /**

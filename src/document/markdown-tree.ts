@@ -2,8 +2,10 @@ import type { Definition, Image, Link, Nodes, Root } from 'mdast';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { fromMarkdown, type CompileContext, type Token } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { mathFromMarkdown } from 'mdast-util-math';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
+import { math } from 'micromark-extension-math';
 import { BadRequestError } from '../core/errors.js';
 
 /**
@@ -20,12 +22,18 @@ export function withinParserLimits<T>(parse: () => T): T {
   }
 }
 
-/** The markdown dialect of pages: CommonMark, GitHub's extensions, and YAML frontmatter. */
+/**
+ * GitBook's formulas: `$$…$$` in a line of text, and `$$` fences on lines of
+ * their own around a block. A single `$` is text: pages write prices ($10).
+ */
+export const MATH_OPTIONS = { singleDollarTextMath: false } as const;
+
+/** The markdown dialect of pages: CommonMark, GitHub's extensions, GitBook's math, and YAML frontmatter. */
 export function parseMarkdown(markdown: string): Root {
   return withinParserLimits(() =>
     fromMarkdown(markdown, {
-      extensions: [gfm(), frontmatter()],
-      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown()],
+      extensions: [gfm(), math(MATH_OPTIONS), frontmatter()],
+      mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown(), frontmatterFromMarkdown()],
     }),
   );
 }
@@ -39,7 +47,10 @@ export function parseMarkdownFragment(markdown: string): Root {
 }
 
 /** Made once: a page can hold thousands of fragments, and building GitHub's extensions costs more than a short parse. */
-const FRAGMENT_OPTIONS = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+const FRAGMENT_OPTIONS = {
+  extensions: [gfm(), math(MATH_OPTIONS)],
+  mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown()],
+};
 
 export type UrlNode = Link | Image | Definition;
 /** Source offsets of a URL as written, `<…>` included. */
@@ -67,9 +78,10 @@ export function parseMarkdownWithDestinations(markdown: string): {
   // These wrapper tokens have no handler of their own in mdast-util-from-markdown, so hooking them changes nothing else.
   const tree = withinParserLimits(() =>
     fromMarkdown(markdown, {
-      extensions: [gfm(), frontmatter()],
+      extensions: [gfm(), math(MATH_OPTIONS), frontmatter()],
       mdastExtensions: [
         gfmFromMarkdown(),
+        mathFromMarkdown(),
         frontmatterFromMarkdown(),
         { exit: { resourceDestination: record, definitionDestination: record } },
       ],

@@ -1,6 +1,6 @@
-import { escapeTagValue } from './block-tags.js';
 import { fitTab, orEmptyParagraph } from './fit.js';
 import type { FlowNode, TabsGroup } from './group-tags.js';
+import { tagLine } from './tag-attributes.js';
 import type { DocumentBlockTabs, DocumentBlockTabsItem, DocumentTopLevelBlock } from './types.js';
 
 /**
@@ -12,8 +12,12 @@ export const OPEN_TABS_TAG = '{% tabs %}';
 export const CLOSE_TABS_TAG = '{% endtabs %}';
 export const CLOSE_TAB_TAG = '{% endtab %}';
 
-export function openTabTag(title: string): string {
-  return `{% tab title="${escapeTagValue(title)}" %}`;
+/** `{% tab title="…" %}`, with `icon="…"` when the tab names one. */
+export function openTabTag(title: string, icon?: string): string {
+  return tagLine('tab', [
+    ['title', title],
+    ['icon', icon],
+  ]);
 }
 
 /**
@@ -21,11 +25,11 @@ export function openTabTag(title: string): string {
  * rather than in one (a stray line) is kept, in the tab before it, or in the
  * first tab when it comes before any.
  */
-function tabsOf(group: TabsGroup): Array<{ title: string; children: FlowNode[] }> {
-  const tabs: Array<{ title: string; children: FlowNode[] }> = [];
+function tabsOf(group: TabsGroup): Array<{ title: string; icon?: string; children: FlowNode[] }> {
+  const tabs: Array<{ title: string; icon?: string; children: FlowNode[] }> = [];
   const leading: FlowNode[] = [];
   for (const child of group.children) {
-    if (child.type === 'tab') tabs.push({ title: child.title, children: child.children });
+    if (child.type === 'tab') tabs.push({ title: child.title, icon: child.icon, children: child.children });
     else if (tabs.length === 0) leading.push(child);
     else tabs.at(-1)!.children.push(child);
   }
@@ -43,10 +47,10 @@ export function tabsBlock(
 ): DocumentBlockTabs | null {
   const tabs = tabsOf(group);
   if (tabs.length === 0) return null;
-  const nodes = tabs.map(({ title, children }): DocumentBlockTabsItem => ({
+  const nodes = tabs.map(({ title, icon, children }): DocumentBlockTabsItem => ({
     object: 'block',
     type: 'tabs-item',
-    data: { title },
+    data: icon === undefined ? { title } : { title, icon },
     nodes: orEmptyParagraph(fitTab(content(children))),
   }));
   return { object: 'block', type: 'tabs', data: {}, nodes };

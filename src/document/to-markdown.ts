@@ -1,6 +1,7 @@
-import type { BlockContent, DefinitionContent, Html, List, ListItem, PhrasingContent, RootContent } from 'mdast';
+import type { BlockContent, DefinitionContent, Html, List, ListItem, PhrasingContent } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
-import { toMarkdown, type Join } from 'mdast-util-to-markdown';
+import { mathToMarkdown } from 'mdast-util-math';
+import { toMarkdown } from 'mdast-util-to-markdown';
 import { CLOSE_DETAILS, OPEN_DETAILS, summaryTag } from './details.js';
 import { fileTag } from './file-block.js';
 import { headingIdAnchor } from './heading-ids.js';
@@ -12,6 +13,7 @@ import { inlinePhrasing, inlineText, withoutTrailingBreaks } from './inline-to-m
 import { urlFromRef } from './links.js';
 import {
   asObject,
+  asString,
   childObjects,
   DOCUMENT_ROOT,
   fail,
@@ -22,7 +24,25 @@ import {
   type JsonObject,
 } from './read-json.js';
 import { tableMarkdown } from './table-to-markdown.js';
+import { MATH_OPTIONS } from './markdown-tree.js';
 import { CLOSE_TAB_TAG, CLOSE_TABS_TAG, OPEN_TABS_TAG, openTabTag } from './tabs.js';
+import {
+  closingTagNode,
+  codeWithTags,
+  columnsMarkdown,
+  contentRefMarkdown,
+  embedMarkdown,
+  ifMarkdown,
+  includeMarkdown,
+  openingTag,
+  operationMarkdown,
+  promptMarkdown,
+  schemasMarkdown,
+  stepperMarkdown,
+  swaggerMarkdown,
+  tagsHugContent,
+  updatesMarkdown,
+} from './to-markdown-tags.js';
 import type { HintStyle, JSONDocument } from './types.js';
 
 type FlowContent = BlockContent | DefinitionContent;
@@ -30,15 +50,20 @@ type FlowContent = BlockContent | DefinitionContent;
 /**
  * Markdown for a GitBook JSON document sent by a caller, checked as it is read
  * (a malformed node is a `BadRequestError` naming it). Block types markdown has
- * no form for (embeds, drawings, OpenAPI blocks…) are skipped; hints, tabs and
- * files are written in GitBook's `{% … %}` tag form, expandables as
- * `<details>`; page and file references as `/pages/<id>` and `/files/<id>` URLs.
+ * no form for (drawings, integrations…) are skipped; hints, tabs, files,
+ * steppers, columns, embeds and GitBook's other tagged blocks are written in
+ * its `{% … %}` tag form (to-markdown-tags.ts), expandables as `<details>`,
+ * formulas between `$$`; page and file references as `/pages/<id>` and
+ * `/files/<id>` URLs.
  */
 export function documentToMarkdown(document: JSONDocument): string {
   const root = asObject(document, DOCUMENT_ROOT);
   if (root.object !== 'document') fail(field(DOCUMENT_ROOT, 'object'), 'must be "document"');
   const children = blocks(root, DOCUMENT_ROOT);
-  return toMarkdown({ type: 'root', children }, { extensions: [gfmToMarkdown()], join: [tagsHugContent] });
+  return toMarkdown(
+    { type: 'root', children },
+    { extensions: [gfmToMarkdown(), mathToMarkdown(MATH_OPTIONS)], join: [tagsHugContent] },
+  );
 }
 
 function blocks(parent: JsonObject, at: At): FlowContent[] {
@@ -83,7 +108,7 @@ function block(node: JsonObject, at: At): FlowContent[] {
     case 'hint':
       return hint(node, at);
     case 'code':
-      return [highlightedCodeHtml(node, at) ?? code(node, at)];
+      return codeWithTags(node, at, highlightedCodeHtml(node, at) ?? code(node, at));
     case 'images':
       return imagesMarkdown(node, childObjects(node, at, 'nodes'), at);
     case 'image':
@@ -96,6 +121,30 @@ function block(node: JsonObject, at: At): FlowContent[] {
       return expandable(node, at);
     case 'file':
       return file(node, at);
+    case 'math':
+      return math(node, at);
+    case 'stepper':
+      return stepperMarkdown(node, at, blocks);
+    case 'columns':
+      return columnsMarkdown(node, at, blocks);
+    case 'updates':
+      return updatesMarkdown(node, at, blocks);
+    case 'if':
+      return ifMarkdown(node, at, blocks);
+    case 'prompt':
+      return promptMarkdown(node, at, (fence, fenceAt) => code(fence, fenceAt));
+    case 'embed':
+      return embedMarkdown(node, at);
+    case 'content-ref':
+      return contentRefMarkdown(node, at);
+    case 'reusable-content':
+      return includeMarkdown(node, at);
+    case 'swagger':
+      return swaggerMarkdown(node, at);
+    case 'openapi-operation':
+      return operationMarkdown(node, at);
+    case 'openapi-schemas':
+      return schemasMarkdown(node, at);
     default:
       return [];
   }
@@ -108,7 +157,8 @@ function hint(node: JsonObject, at: At): FlowContent[] {
   const style = dataOf(node, at).style;
   if (!HINT_STYLES.includes(style as HintStyle))
     fail(field(field(at, 'data'), 'style'), `must be one of: ${HINT_STYLES.join(', ')}`);
-  return [tag(openHintTag(style as HintStyle)), ...blocks(node, at), tag(CLOSE_HINT_TAG)];
+  const icon = optionalString(dataOf(node, at).icon, field(field(at, 'data'), 'icon'));
+  return [openingTag(openHintTag(style as HintStyle, icon)), ...blocks(node, at), closingTagNode(CLOSE_HINT_TAG)];
 }
 
 /** Each tab between its tags, inside the tabs' own; a tab's title is optional in the spec. */
@@ -117,9 +167,10 @@ function tabs(node: JsonObject, at: At): FlowContent[] {
   if (items.length === 0) return [];
   const written = items.flatMap(([item, itemAt]): FlowContent[] => {
     const title = optionalString(dataOf(item, itemAt).title, field(field(itemAt, 'data'), 'title')) ?? '';
-    return [tag(openTabTag(title)), ...blocks(item, itemAt), tag(CLOSE_TAB_TAG)];
+    const icon = optionalString(dataOf(item, itemAt).icon, field(field(itemAt, 'data'), 'icon'));
+    return [openingTag(openTabTag(title, icon)), ...blocks(item, itemAt), closingTagNode(CLOSE_TAB_TAG)];
   });
-  return [tag(OPEN_TABS_TAG), ...written, tag(CLOSE_TABS_TAG)];
+  return [openingTag(OPEN_TABS_TAG), ...written, closingTagNode(CLOSE_TABS_TAG)];
 }
 
 /** An expandable as `<details>`: its title's paragraphs as the summary's one line, then its body. */
@@ -134,7 +185,10 @@ function expandable(node: JsonObject, at: At): FlowContent[] {
   const phrasing = paragraphs
     .filter((p) => p.length > 0)
     .flatMap((p, index): PhrasingContent[] => (index === 0 ? p : [{ type: 'text', value: ' ' }, ...p]));
-  let summary = toMarkdown({ type: 'paragraph', children: phrasing }, { extensions: [gfmToMarkdown()] });
+  let summary = toMarkdown(
+    { type: 'paragraph', children: phrasing },
+    { extensions: [gfmToMarkdown(), mathToMarkdown(MATH_OPTIONS)] },
+  );
   while (summary.endsWith('\n')) summary = summary.slice(0, -1);
   return [tag(OPEN_DETAILS), tag(summaryTag(summary)), ...(body ? blocks(...body) : []), tag(CLOSE_DETAILS)];
 }
@@ -146,26 +200,12 @@ function file(node: JsonObject, at: At): FlowContent[] {
   return url === null ? [] : [tag(fileTag(url))];
 }
 
-const OPENING_TAG = /^\{% (?:hint|tabs|tab) /;
-const CLOSING_TAGS = new Set([CLOSE_HINT_TAG, CLOSE_TAB_TAG, CLOSE_TABS_TAG]);
-
-const isOpeningTag = (node: RootContent) =>
-  node.type === 'html' && (node.value === OPEN_TABS_TAG || OPENING_TAG.test(node.value));
-const isClosingTag = (node: RootContent) => node.type === 'html' && CLOSING_TAGS.has(node.value);
-
-/**
- * GitBook writes the tags of hints and tabs right against the paragraphs they
- * enclose, and against each other (`{% tabs %}` on the line before the first
- * `{% tab %}`), with no blank line. Only paragraphs and tags: a paragraph's
- * first line is escaped as one (a `3.` or `===` in it is written `3\.`,
- * `\===`), so a tag line stays a line of text, and the parser reads it back
- * wherever it ends up.
- */
-const tagsHugContent: Join = (left, right) => {
-  if (isOpeningTag(left) && (right.type === 'paragraph' || isOpeningTag(right))) return 0;
-  if (isClosingTag(right) && (left.type === 'paragraph' || isClosingTag(left))) return 0;
-  return undefined;
-};
+/** A formula on lines of its own, between `$$` fences; an empty one has no markdown. */
+function math(node: JsonObject, at: At): FlowContent[] {
+  const dataAt = field(at, 'data');
+  const formula = asString(asObject(node.data, dataAt).formula, field(dataAt, 'formula'));
+  return formula.trim() === '' ? [] : [{ type: 'math', value: formula }];
+}
 
 function list(node: JsonObject, at: At, type: 'list-unordered' | 'list-ordered' | 'list-tasks'): List {
   const start = dataOf(node, at).start;

@@ -88,7 +88,17 @@ export interface DocumentInlineIcon {
   isVoid: true;
 }
 
-export type DocumentInline = DocumentInlineLink | DocumentInlineImage | DocumentInlineButton | DocumentInlineIcon;
+/** A TeX formula within a line of text (`$$…$$` in a paragraph). */
+export interface DocumentInlineMath {
+  object: 'inline';
+  type: 'inline-math';
+  key?: string;
+  data: { formula: string };
+  isVoid: true;
+}
+
+export type DocumentInline =
+  DocumentInlineLink | DocumentInlineImage | DocumentInlineButton | DocumentInlineIcon | DocumentInlineMath;
 /** What paragraphs, headings and links hold. */
 export type DocumentInlineContent = DocumentText | DocumentInline;
 
@@ -168,7 +178,8 @@ export interface DocumentBlockHint {
   object: 'block';
   type: 'hint';
   key?: string;
-  data: { style: HintStyle };
+  /** `icon` is the newest spec's; the older one lets the data hold it all the same. */
+  data: { style: HintStyle; icon?: string };
   nodes: DocumentEssentialBlock[];
 }
 
@@ -316,20 +327,27 @@ export interface DocumentBlockFile {
   isVoid: true;
 }
 
-/** What a tab holds: the spec's `DocumentBlockTabsItem` children that markdown can express (no table). */
+/**
+ * What a tab or a step holds: the children both specs' `DocumentBlockTabsItem`
+ * and `DocumentBlockStepperStep` take that markdown can express (no table, no
+ * expandable, no prompt: the older spec has none there).
+ */
 export type DocumentTabsItemChild =
   | DocumentEssentialBlock
+  | DocumentBlockContentRef
   | DocumentBlockCode
+  | DocumentBlockEmbed
   | DocumentBlockFile
   | DocumentBlockImages
   | DocumentBlockHint
-  | DocumentBlockQuote;
+  | DocumentBlockQuote
+  | DocumentBlockMath;
 
 export interface DocumentBlockTabsItem {
   object: 'block';
   type: 'tabs-item';
   key?: string;
-  data: { title: string };
+  data: { title: string; icon?: string };
   nodes: DocumentTabsItemChild[];
 }
 
@@ -390,17 +408,220 @@ export type DocumentEssentialBlock =
 export type DocumentQuoteChild = DocumentEssentialBlock | DocumentBlockQuote;
 
 export type DocumentListItemChild =
-  DocumentEssentialBlock | DocumentBlockCode | DocumentBlockHint | DocumentBlockQuote | DocumentBlockTable;
+  | DocumentEssentialBlock
+  | DocumentBlockCode
+  | DocumentBlockHint
+  | DocumentBlockQuote
+  | DocumentBlockTable
+  | DocumentBlockMath;
 
 /** `DocumentBlocksTopLevels`, for the block types markdown can express. */
 export type DocumentTopLevelBlock =
-  DocumentListItemChild | DocumentBlockImages | DocumentBlockFile | DocumentBlockTabs | DocumentBlockExpandable;
+  | DocumentListItemChild
+  | DocumentBlockImages
+  | DocumentBlockFile
+  | DocumentBlockTabs
+  | DocumentBlockExpandable
+  | DocumentBlockEmbed
+  | DocumentBlockContentRef
+  | DocumentBlockStepper
+  | DocumentBlockColumns
+  | DocumentBlockUpdates
+  | DocumentBlockIf
+  | DocumentBlockReusableContent
+  | DocumentBlockOpenAPI
+  | DocumentBlockOpenAPIOperation
+  | DocumentBlockOpenAPISchemas
+  | DocumentBlockPrompt;
 
 export type DocumentBlock =
-  DocumentTopLevelBlock | DocumentBlockListItem | DocumentBlockCodeLine | DocumentBlockImage | DocumentBlockTabsItem;
+  | DocumentTopLevelBlock
+  | DocumentBlockListItem
+  | DocumentBlockCodeLine
+  | DocumentBlockImage
+  | DocumentBlockTabsItem
+  | DocumentBlockStepperStep
+  | DocumentBlockColumn
+  | DocumentBlockUpdate;
 
 export interface JSONDocument {
   object: 'document';
   data: { schemaVersion?: number; [name: string]: unknown };
   nodes: DocumentTopLevelBlock[];
+}
+
+/** A TeX formula shown as a block of its own (`$$` fences on lines of their own). */
+export interface DocumentBlockMath {
+  object: 'block';
+  type: 'math';
+  key?: string;
+  data: { formula: string };
+  isVoid: true;
+}
+
+/** A page of another site shown in a frame, or a rich preview of it. */
+export interface DocumentBlockEmbed {
+  object: 'block';
+  type: 'embed';
+  key?: string;
+  data: { url: string; fullWidth?: boolean };
+  isVoid: true;
+}
+
+/** A card that links to a page, an anchor, a file or a URL. */
+export interface DocumentBlockContentRef {
+  object: 'block';
+  type: 'content-ref';
+  key?: string;
+  data: { ref: ContentRef };
+  isVoid: true;
+}
+
+export interface DocumentBlockStepperStep {
+  object: 'block';
+  type: 'stepper-step';
+  key?: string;
+  data: { icon?: string };
+  nodes: DocumentTabsItemChild[];
+}
+
+/** Numbered steps shown one under the other. */
+export interface DocumentBlockStepper {
+  object: 'block';
+  type: 'stepper';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentBlockStepperStep[];
+}
+
+/** A column's width, the spec's `Length`: pixels, or a value in a unit (`{ unit: '%', value: 50 }`). */
+export type ColumnWidth = number | { unit: string; value: number };
+export type VerticalAlignment = 'top' | 'middle' | 'bottom';
+
+/** What a column holds: the newest spec's `DocumentBlockColumn` children that markdown can express. */
+export type DocumentColumnChild =
+  | DocumentEssentialBlock
+  | DocumentBlockImages
+  | DocumentBlockCode
+  | DocumentBlockHint
+  | DocumentBlockPrompt
+  | DocumentBlockContentRef
+  | DocumentBlockEmbed
+  | DocumentBlockFile
+  | DocumentBlockMath
+  | DocumentBlockQuote
+  | DocumentBlockTable
+  | DocumentBlockExpandable
+  | DocumentBlockStepper;
+
+export interface DocumentBlockColumn {
+  object: 'block';
+  type: 'column';
+  key?: string;
+  data: { width?: ColumnWidth; verticalAlignment?: VerticalAlignment };
+  nodes: DocumentColumnChild[];
+}
+
+/** Blocks side by side (only in the newest spec's top level). */
+export interface DocumentBlockColumns {
+  object: 'block';
+  type: 'columns';
+  key?: string;
+  data: { fullWidth?: boolean };
+  nodes: DocumentBlockColumn[];
+  isVoid: false;
+}
+
+export interface ContentRefTag {
+  kind: 'tag';
+  tag: string;
+}
+
+/** What an update holds: the newest spec's `DocumentBlockUpdate` children that markdown can express. */
+export type DocumentUpdateChild =
+  DocumentTabsItemChild | DocumentBlockPrompt | DocumentBlockTabs | DocumentBlockExpandable;
+
+export interface DocumentBlockUpdate {
+  object: 'block';
+  type: 'update';
+  key?: string;
+  /** `date` is an RFC 3339 date-time. */
+  data: { date: string; tags?: ContentRefTag[] };
+  nodes: DocumentUpdateChild[];
+}
+
+export type UpdatesFormat = 'numeric' | 'full' | 'short';
+
+/** A changelog: dated entries in the order written (only in the newest spec). */
+export interface DocumentBlockUpdates {
+  object: 'block';
+  type: 'updates';
+  key?: string;
+  data: { format: UpdatesFormat };
+  nodes: DocumentBlockUpdate[];
+}
+
+/** Content shown only to the visitors its adaptive-content expression holds for (only in the newest spec). */
+export interface DocumentBlockIf {
+  object: 'block';
+  type: 'if';
+  key?: string;
+  data: { expression: string };
+  nodes: DocumentTopLevelBlock[];
+}
+
+export interface ContentRefReusableContent {
+  kind: 'reusable-content';
+  reusableContent: string;
+}
+
+/** A reusable content of the space, shown where it is included. */
+export interface DocumentBlockReusableContent {
+  object: 'block';
+  type: 'reusable-content';
+  key?: string;
+  data: { ref: ContentRefReusableContent };
+  isVoid: true;
+}
+
+/** An operation of an OpenAPI document named by its URL or uploaded file (GitBook's `swagger` block). */
+export interface DocumentBlockOpenAPI {
+  object: 'block';
+  type: 'swagger';
+  key?: string;
+  data: { ref: ImageRef; path: string; method: string };
+  isVoid: true;
+}
+
+/** An OpenAPI specification of the organization, by its slug. */
+export interface ContentRefOpenAPI {
+  kind: 'openapi';
+  spec: string;
+}
+
+export interface DocumentBlockOpenAPIOperation {
+  object: 'block';
+  type: 'openapi-operation';
+  key?: string;
+  data: { ref: ContentRefOpenAPI; path: string; method: string };
+  isVoid: true;
+}
+
+export interface DocumentBlockOpenAPISchemas {
+  object: 'block';
+  type: 'openapi-schemas';
+  key?: string;
+  data: { ref: ContentRefOpenAPI; schemas: string[]; grouped?: boolean };
+  isVoid: true;
+}
+
+export type PromptExpansion = 'hidden' | 'partial' | 'full';
+
+/** A prompt for an AI assistant: a description and the prompt's text as one code block (only in the newest spec). */
+export interface DocumentBlockPrompt {
+  object: 'block';
+  type: 'prompt';
+  key?: string;
+  data: { description: string; icon?: string; openInAIProviders?: boolean; defaultExpanded?: PromptExpansion };
+  nodes: [DocumentBlockCode];
 }
