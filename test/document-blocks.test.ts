@@ -469,7 +469,7 @@ Hidden body
 `;
     expect(documentFacts(markdownTree(markdown)).outline).toEqual([
       { anchor: null, title: '', text: 'Intro\nFirst\nOne bold line.\nSecond\nrun();' },
-      { anchor: 'details', title: 'Details', text: 'Hidden title\nHidden body\nReport' },
+      { anchor: 'details', title: 'Details', text: 'Hidden title\nHidden body\nReport', expandables: ['hidden-title'] },
     ]);
   });
 });
