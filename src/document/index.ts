@@ -13,7 +13,7 @@ export {
 export { splitFrontmatter, type Frontmatter } from './frontmatter.js';
 export { markdownToDocument } from './from-markdown.js';
 export { splitLeadingHeading } from './leading-heading.js';
-export { collectReferences, type References } from './links.js';
+export { collectReferences, type References } from './collect-references.js';
 export {
   rewriteUrls,
   spliceUrls,

@@ -1,6 +1,3 @@
-import { tagOf } from './block-tags.js';
-import { isolateBlockTags } from './isolate-tags.js';
-import { parseMarkdown, visitTree } from './markdown-tree.js';
 import type { ContentRef, ImageRef } from './types.js';
 
 const PAGES = '/pages/';
@@ -75,30 +72,4 @@ export function urlFromRef(ref: Record<string, unknown>): string | null {
     default:
       return null;
   }
-}
-
-export interface References {
-  pages: string[];
-  files: string[];
-}
-
-/** Ids of the pages and files the markdown links to or shows (file blocks included), each once, in order of first use. */
-export function collectReferences(markdown: string): References {
-  const pages = new Set<string>();
-  const files = new Set<string>();
-  const tree = parseMarkdown(markdown);
-  isolateBlockTags(tree);
-  visitTree(tree, (node) => {
-    const tag = node.type === 'paragraph' ? tagOf(node) : null;
-    if (tag?.kind === 'file') {
-      const ref = imageRefFromUrl(tag.src);
-      if (ref.kind === 'file') files.add(ref.file);
-      return false;
-    }
-    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
-    const ref = node.type === 'image' ? imageRefFromUrl(node.url) : refFromUrl(node.url);
-    if (ref.kind === 'file') files.add(ref.file);
-    else if (ref.kind !== 'url' && ref.page) pages.add(ref.page);
-  });
-  return { pages: [...pages], files: [...files] };
 }
