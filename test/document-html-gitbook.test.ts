@@ -82,6 +82,24 @@ describe('GitBook’s blocks as the reader’s HTML', () => {
     );
   });
 
+  it('shows an inline image with a dark variant as two images, the dark one for the dark theme', () => {
+    const { html } = render(
+      doc(
+        paragraph(
+          text('Click '),
+          inline('inline-image', { ref: fileRef('f1'), refDark: fileRef('f2'), alt: 'Assistant', size: 'line' }),
+          text(' to ask.'),
+        ),
+      ),
+    );
+    expect(html).toBe(
+      '<p>Click ' +
+        '<img src="https://docs.test/f/light.png?s=1" alt="Assistant" width="800" height="600" loading="lazy" decoding="async" class="image-light">' +
+        '<img src="https://docs.test/f/dark.png?s=2" alt="Assistant" width="800" height="600" loading="lazy" decoding="async" class="image-dark">' +
+        ' to ask.</p>',
+    );
+  });
+
   it('shows code under its title, wrapped, numbered and folded after its collapsed lines, keeping highlighting', () => {
     const { html } = render(
       doc(

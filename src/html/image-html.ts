@@ -50,8 +50,13 @@ export function drawingBlock(context: RenderContext, node: AnyNode): Element {
 
 /** An image inside a line of text. */
 export function inlineImage(context: RenderContext, node: AnyNode): ElementContent[] {
-  const image = imageElement(context, node.data?.ref, stringField(node.data, 'alt') ?? '', node.data ?? {});
-  return image ? [image] : [];
+  const data = node.data ?? {};
+  const alt = stringField(data, 'alt') ?? '';
+  const light = imageElement(context, data.ref, alt, data);
+  if (!light) return [];
+  // As in a figure: GitBook's inline <picture> icons have a dark variant, shown in the dark theme.
+  const dark = data.refDark ? imageElement(context, data.refDark, alt, data) : undefined;
+  return dark ? [withClass(light, 'image-light'), withClass(dark, 'image-dark')] : [light];
 }
 
 /**
