@@ -305,6 +305,26 @@ Integrate your docs.
   });
 });
 
+describe('tags right after an HTML block', () => {
+  it('close what they close: the HTML block runs to a blank line, and the tag lines in it are taken out', () => {
+    const markdown =
+      '{% columns %}\n{% column %}\n<figure><img src="https://x.test/a.png" alt="Icons"><figcaption></figcaption></figure>\n' +
+      '{% endcolumn %}\n{% endcolumns %}\n\nAfter.';
+    const [columns, after] = blocksOf(markdown, 'newest') as Array<{ type: string; nodes: Json[] }>;
+    expect(columns!.type).toBe('columns');
+    expect(
+      columns!.nodes.map((column) => (column.nodes as Array<{ type: string }>).map((block) => block.type)),
+    ).toEqual([['images']]);
+    expect(after).toEqual(para('After.'));
+  });
+
+  it('stay in the HTML when the line only looks like a tag', () => {
+    expect(blocksOf('<div>\n{% not-a-tag %}\n</div>')).toEqual([
+      code(['<div>', '{% not-a-tag %}', '</div>'], { syntax: 'html' }),
+    ]);
+  });
+});
+
 describe('updates', () => {
   const markdown = `{% updates format="full" %}
 {% update date="2025-12-25" tags="beta,api" %}

@@ -154,11 +154,46 @@ function splitAtDetailsTags(html: Html, context: Context): FlowContent[] {
   });
 }
 
+/**
+ * An HTML block runs to the next blank line, so a tag written right after
+ * GitBook's HTML (`<figure>…</figure>` then `{% endcolumn %}`) is read as a
+ * line of it: each such line is taken out as the tag paragraph it is, read as
+ * a paragraph would read it, and the HTML around it stays HTML.
+ */
+function splitAtTagLines(html: Html, context: Context): FlowContent[] {
+  const lines = html.value.split(/\r\n|\r|\n/);
+  const isTagLine = (line: string) => line.trimStart().startsWith('{%') && line.trimEnd().endsWith('%}');
+  if (lines.length < 2 || !lines.some(isTagLine)) return splitAtDetailsTags(html, context);
+  const blocks: FlowContent[] = [];
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length > 0) blocks.push(...splitAtDetailsTags({ type: 'html', value: pending.join('\n') }, context));
+    pending = [];
+  };
+  for (const line of lines) {
+    const tag = isTagLine(line) && context.budget.fragments > 0 ? tagParagraph(line, context) : null;
+    if (!tag) {
+      pending.push(line);
+      continue;
+    }
+    flush();
+    blocks.push(tag);
+  }
+  flush();
+  return blocks;
+}
+
+function tagParagraph(line: string, context: Context): Paragraph | null {
+  context.budget.fragments -= 1;
+  const [paragraph, ...rest] = parseMarkdownFragment(line.trim()).children;
+  return paragraph?.type === 'paragraph' && rest.length === 0 && tagOf(paragraph) ? paragraph : null;
+}
+
 function isolateInFlow<T extends RootContent>(children: T[], context: Context): Array<T | FlowContent> {
   return children.flatMap((child): Array<T | FlowContent> => {
     if (child.type === 'paragraph') return splitAtTags(child);
     if (child.type === 'table') return [child, ...liftRowsFromClose(child)];
-    if (child.type === 'html') return splitAtDetailsTags(child, context);
+    if (child.type === 'html') return splitAtTagLines(child, context);
     // The document keeps no nesting deeper than MAX_NESTING, so tags are not looked for there either.
     if (context.depth >= MAX_NESTING) return [child];
     const inner = { ...context, depth: context.depth + 1 };
