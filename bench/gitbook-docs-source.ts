@@ -134,7 +134,10 @@ function link(from: string, url: string, pages: ReadonlySet<string>): SourceLink
 }
 
 const attributeValues = (html: string, tag: string, attribute: string) =>
-  [...html.matchAll(new RegExp(`<${tag}\\b[^>]*?\\s${attribute}="([^"]*)"`, 'gi'))].map((match) => match[1]!);
+  [...html.matchAll(new RegExp(`<${tag}\\b[^>]*?\\s${attribute}="([^"]*)"`, 'gi'))].map((match) =>
+    // GitBook writes `&` in attributes as `&#x26;`; a browser reads the address decoded.
+    match[1]!.replace(/&(?:#x26|#38|amp);/gi, '&'),
+  );
 
 /**
  * The image of a one-candidate srcset. GitBook writes file names with spaces
