@@ -100,6 +100,27 @@ describe('GitBook’s blocks as the reader’s HTML', () => {
     );
   });
 
+  it('gives each expandable GitBook’s id for its title, counted apart from the headings’, as links name it; a heading keeps its own', () => {
+    const expandable = (title: string) => ({
+      object: 'block',
+      type: 'expandable',
+      data: {},
+      isVoid: true,
+      fragments: [
+        { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [para(title)] },
+        { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: [para('Body')] },
+      ],
+    });
+    const { html } = render(
+      doc(heading(2, 'Admin'), expandable('Admin'), expandable('Admin'), expandable('1. Delete a site')),
+    );
+    expect([...html.matchAll(/<(h3|details)[^>]* id="([^"]+)"/g)].map((match) => `${match[1]}#${match[2]}`)).toEqual([
+      'h3#admin',
+      'details#admin-1',
+      'details#id-1.-delete-a-site',
+    ]);
+  });
+
   it('shows code under its title, wrapped, numbered and folded after its collapsed lines, keeping highlighting', () => {
     const { html } = render(
       doc(

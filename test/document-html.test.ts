@@ -56,7 +56,7 @@ describe('a document as the reader’s HTML', () => {
         '<input class="tab-radio" type="radio" name="tabs-1" id="tabs-1-1"><label class="tab-label" for="tabs-1-1">yarn</label><div class="tab-panel"><p>Run yarn.</p></div></div>',
     );
     expect(html).toContain(
-      '<details class="expandable"><summary>More</summary><div class="expandable-body"><p>Hidden <strong>depths</strong>.</p></div></details>',
+      '<details class="expandable" id="more"><summary>More</summary><div class="expandable-body"><p>Hidden <strong>depths</strong>.</p></div></details>',
     );
     expect(html).toContain(
       '<p class="file"><a href="https://docs.test/files/v1/report.pdf?sig=x" download="report.pdf">report.pdf</a><span class="file-size"> (2.0 KB)</span></p>',

@@ -1,6 +1,6 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
-import { fragmentOf, ownEntry, stringField, unwrapParagraph } from './html-helpers.js';
+import { fragmentOf, ownEntry, plainText, stringField, unwrapParagraph } from './html-helpers.js';
 import type { AnyNode, RenderContext } from './render-types.js';
 
 const HINT_LABELS: Record<string, string> = { info: 'Info', warning: 'Warning', danger: 'Danger', success: 'Success' };
@@ -30,7 +30,9 @@ export function tabsBlock(context: RenderContext, node: AnyNode): Element {
 export function expandableBlock(context: RenderContext, node: AnyNode): Element {
   const title = fragmentOf(node, 'expandable-title');
   const summary = title ? context.blocks(title.nodes).flatMap(unwrapParagraph) : [];
-  return h('details.expandable', { open: node.data?.defaultExpanded === true }, [
+  // GitBook's links name an expandable by its title's id, as they name a heading.
+  const id = context.expandableId((title?.nodes ?? []).map(plainText).join(' '));
+  return h('details.expandable', { ...(id ? { id } : {}), open: node.data?.defaultExpanded === true }, [
     h('summary', summary.length > 0 ? summary : ['Details']),
     h('div.expandable-body', context.blocks(fragmentOf(node, 'expandable-body')?.nodes)),
   ]);

@@ -47,6 +47,8 @@ class Renderer implements RenderContext {
   insideCard = false;
   private insideReusable = false;
   private readonly headingIds = new HeadingIds();
+  // Apart from the headings', as the link checker counts them (document/facts.ts), so that no heading's id moves.
+  private readonly expandableIds = new HeadingIds();
   private readonly math = new MathRenderer();
   private readonly ids = new Map<string, number>();
 
@@ -64,6 +66,13 @@ class Renderer implements RenderContext {
     const count = (this.ids.get(prefix) ?? 0) + 1;
     this.ids.set(prefix, count);
     return `${prefix}-${count}`;
+  }
+
+  expandableId(title: string): string | undefined {
+    if (this.insideReusable || this.insideCard) return undefined;
+    const { id } = this.expandableIds.next(title.replace(/\s+/g, ' ').trim());
+    // A heading above with the same id keeps it: a link to it lands there, and a page's ids stay unique.
+    return this.headings.some((heading) => heading.id === id) ? undefined : id;
   }
 
   withinCard<T>(linked: boolean, render: () => T): T {

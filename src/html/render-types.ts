@@ -68,6 +68,8 @@ export interface RenderContext {
   imageSource(ref: unknown): string | undefined;
   /** An id no other control of the page has (tab groups, ...). */
   uniqueId(prefix: string): string;
+  /** GitBook's id for an expandable of the page, from its title; none for one in a card or included content. */
+  expandableId(title: string): string | undefined;
   /** True while rendering inside a link (a linked card): links inside it become their text. */
   readonly insideLink: boolean;
   /** True while rendering a card: its headings are the card's titles, not sections of the page. */
