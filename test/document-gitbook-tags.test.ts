@@ -305,6 +305,19 @@ Integrate your docs.
   });
 });
 
+describe('cards in a step', () => {
+  it('become a paragraph per card, each card’s title a link to its target, as a step holds no table', () => {
+    const markdown =
+      '{% stepper %}\n{% step %}\n<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead>' +
+      '<tbody><tr><td><strong>Script tag</strong></td><td>Drop it in</td><td><a href="https://x.test/script">script.md</a></td></tr>' +
+      '<tr><td><strong>NPM</strong></td><td>Install it</td><td></td></tr></tbody></table>\n{% endstep %}\n{% endstepper %}';
+    expect(documentToMarkdown(markdownToDocument(markdown))).toBe(
+      '{% stepper %}\n{% step %}\n[Script tag](https://x.test/script) | Drop it in\n\n**NPM** | Install it\n{% endstep %}\n{% endstepper %}\n',
+    );
+    blocksOf(markdown);
+  });
+});
+
 describe('tags right after an HTML block', () => {
   it('close what they close: the HTML block runs to a blank line, and the tag lines in it are taken out', () => {
     const markdown =

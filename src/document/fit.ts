@@ -16,6 +16,7 @@ import type {
   DocumentInlineImage,
   DocumentListItemChild,
   DocumentQuoteChild,
+  DocumentTableValue,
   DocumentTabsItemChild,
   DocumentTopLevelBlock,
   DocumentUpdateChild,
@@ -71,21 +72,52 @@ function inlinesOfBlock(block: DocumentEssentialBlock): DocumentInlineContent[] 
   return hasText ? block.nodes : [];
 }
 
-/** A table as one paragraph per row, header first, cells separated by ` | `. */
+/**
+ * A table as one paragraph per row, header first, cells separated by ` | `.
+ * Cards have no header to show, and a card's target becomes a link on its
+ * first cell's text, so that a card that led somewhere still does.
+ */
 function tableAsParagraphs(table: DocumentBlockTable): DocumentBlockParagraph[] {
   const { view, definition, records } = table.data;
   // A cell names its fragment; cards' link and cover cells hold references, which have no text.
   const cellContent = (value: unknown) =>
     table.fragments.find((f) => f.fragment === value)?.nodes.flatMap(inlinesOfBlock) ?? [];
+  const header = view.columns.map((column) => [textNode([leaf(definition[column]?.title ?? '')])]);
+  const sorted = Object.values(records).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1));
   const rows: DocumentInlineContent[][][] = [
-    view.columns.map((column) => [textNode([leaf(definition[column]?.title ?? '')])]),
-    ...Object.values(records)
-      .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1))
-      .map((record) => view.columns.map((column) => cellContent(record.values[column]))),
+    ...(view.type === 'cards' ? [] : [header]),
+    ...sorted.map((record) => {
+      const cells = view.columns.map((column) => cellContent(record.values[column]));
+      const target = view.type === 'cards' && view.targetDefinition ? record.values[view.targetDefinition] : undefined;
+      return isContentRef(target) ? linkFirstCell(cells, target) : cells;
+    }),
   ];
   return rows.map((cells) =>
-    paragraph(cells.flatMap((cell, index) => (index === 0 ? cell : [textNode([leaf(' | ')]), ...cell]))),
+    paragraph(
+      cells
+        .filter((cell) => view.type !== 'cards' || !isEmptyInlineContent(cell))
+        .flatMap((cell, index) => (index === 0 ? cell : [textNode([leaf(' | ')]), ...cell])),
+    ),
   );
+}
+
+function isContentRef(value: DocumentTableValue | undefined): value is ContentRef {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'kind' in value;
+}
+
+/** The cells with the first one holding text made a link to the card's target, labelled with that text. */
+function linkFirstCell(cells: DocumentInlineContent[][], ref: ContentRef): DocumentInlineContent[][] {
+  const at = cells.findIndex((cell) => !isEmptyInlineContent(cell));
+  if (at === -1) return cells;
+  const label = captionText(cells[at]!).trim();
+  if (label === '') return cells;
+  const link: DocumentInlineContent = {
+    object: 'inline',
+    type: 'link',
+    data: { ref },
+    nodes: [textNode([leaf(label)])],
+  };
+  return cells.map((cell, index) => (index === at ? [link] : cell));
 }
 
 /** A file as a link to it; the block has no caption to label it with, so its URL does. */
