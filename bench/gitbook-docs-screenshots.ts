@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { ensureChromium } from '../test/support/chromium.js';
+import { openBrowser } from '../test/support/chromium.js';
 import type { PageSource } from './gitbook-docs-source.js';
 
 /**
@@ -17,26 +16,10 @@ export function richestPages(sources: Iterable<PageSource>): PageSource[] {
   return [...sources].sort((a, b) => score(b) - score(a) || a.gitPath.localeCompare(b.gitPath)).slice(0, PICKED);
 }
 
-/** The same flags as the browser tests: this machine's network is closed. */
-const CHROMIUM_FLAGS = [
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Saves a full-page PNG of each address into `folder`, named after its page; returns the files. */
 export async function screenshots(pages: Array<{ gitPath: string; url: string }>, folder: string): Promise<string[]> {
   await mkdir(folder, { recursive: true });
-  const asRoot = process.getuid?.() === 0;
-  const browser = await chromium.launch({
-    executablePath: await ensureChromium(),
-    headless: true,
-    chromiumSandbox: !asRoot,
-    args: asRoot ? [...CHROMIUM_FLAGS, '--no-sandbox'] : CHROMIUM_FLAGS,
-  });
+  const browser = await openBrowser();
   try {
     const saved: string[] = [];
     const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });

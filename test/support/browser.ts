@@ -1,17 +1,17 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   CHROMIUM_INSTALL_TIMEOUT_MS,
-  ensureChromium,
   findChromium,
   missingChromiumMessage,
+  openBrowser,
   whyChromiumCannotBeInstalled,
 } from './chromium.js';
 
-export { ensureChromium } from './chromium.js';
+export { ensureChromium, openBrowser } from './chromium.js';
 export { checkAccessibility, describeViolation, expectNoSeriousViolations } from './accessibility.js';
 export type { AccessibilityViolation } from './accessibility.js';
 
@@ -23,33 +23,6 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-output/screensho
  * timeout (vitest.config.ts) on a fresh CI machine; a launch alone takes well under a second.
  */
 export const BROWSER_SETUP_TIMEOUT_MS = CHROMIUM_INSTALL_TIMEOUT_MS + 2 * 60_000;
-
-/**
- * This machine's network is closed: without these Chromium keeps trying to reach
- * Google's services. Playwright adds `--headless` itself (headless: true), and
- * gives every launch a new empty profile (it refuses a --user-data-dir here).
- */
-const CHROMIUM_FLAGS = [
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Launches headless Chromium, installing it first if needed. The caller closes it. */
-export async function openBrowser(): Promise<Browser> {
-  const executablePath = await ensureChromium();
-  // Chromium's sandbox refuses to start as root; as anyone else it stays on.
-  const asRoot = process.getuid?.() === 0;
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    chromiumSandbox: !asRoot,
-    args: asRoot ? [...CHROMIUM_FLAGS, '--no-sandbox'] : CHROMIUM_FLAGS,
-  });
-}
 
 export interface TestBrowser {
   browser: Browser;

@@ -4,6 +4,7 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium, type Browser } from 'playwright-core';
 
 /** Where Debian (and older Ubuntu) put Chromium; CHROMIUM_PATH comes first. */
 const KNOWN_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -181,5 +182,32 @@ async function runApt(args: string[], deadline: number): Promise<{ code: number 
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code: code ?? `killed by ${signal}`, output }));
+  });
+}
+
+/**
+ * This machine's network is closed: without these Chromium keeps trying to reach
+ * Google's services. Playwright adds `--headless` itself (headless: true), and
+ * gives every launch a new empty profile (it refuses a --user-data-dir here).
+ */
+const CHROMIUM_FLAGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Launches headless Chromium, installing it first if needed. The caller closes it. */
+export async function openBrowser(): Promise<Browser> {
+  const executablePath = await ensureChromium();
+  // Chromium's sandbox refuses to start as root; as anyone else it stays on.
+  const asRoot = process.getuid?.() === 0;
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    chromiumSandbox: !asRoot,
+    args: asRoot ? [...CHROMIUM_FLAGS, '--no-sandbox'] : CHROMIUM_FLAGS,
   });
 }
