@@ -339,6 +339,7 @@ describe('a duplicated space', () => {
     const copy = statements.result.json();
     // As many statements as for an empty space: none per page.
     expect(statements.count).toBe(baseline.count);
+    expect(statements.count).toBeGreaterThan(0);
     expect(statements.count).toBeLessThan(30);
     const pages = (await api.read(admin, `/v1/spaces/${copy.id}/content/pages`, { format: 'markdown' })).json()
       .pages as Array<{
@@ -397,13 +398,15 @@ describe('a duplicated space', () => {
 /**
  * Runs `task` and counts the statements the app's connections send meanwhile
  * (pg clients, which the pool's connections are), to bound a request's cost.
+ * The hostname refresh, which reads the sites' hostnames every five seconds on
+ * its own timer, is not counted: it added one statement now and then.
  */
 async function countStatements<T>(task: () => Promise<T>): Promise<{ result: T; count: number }> {
   const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const query = prototype.query;
   let count = 0;
   prototype.query = function (this: unknown, ...args: unknown[]) {
-    count += 1;
+    if (!isHostnameRefresh(args[0])) count += 1;
     return query.apply(this, args);
   };
   try {
@@ -411,4 +414,9 @@ async function countStatements<T>(task: () => Promise<T>): Promise<{ result: T; 
   } finally {
     prototype.query = query;
   }
+}
+
+function isHostnameRefresh(statement: unknown): boolean {
+  const text = typeof statement === 'string' ? statement : (statement as { text?: unknown } | null)?.text;
+  return typeof text === 'string' && text.includes('"hostname_verified_at" is not null');
 }
