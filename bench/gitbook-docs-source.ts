@@ -33,7 +33,11 @@ export interface SourceLink {
   target: string | undefined;
   /** The fragment, decoded, without `#`. */
   anchor: string;
-  /** A `.md` link to a file that is not a page of the tree: broken in the source itself. */
+  /**
+   * Broken in the source itself: a `.md` link to a file that is not a page of
+   * the tree, or an anchor that names no heading, expandable or id of its
+   * target, even loosely (markAnchorsBrokenInSource).
+   */
   brokenInSource: boolean;
 }
 
@@ -58,6 +62,8 @@ export interface PageSource {
   codeStartingWithTag: string[];
   /** Runs of prose (text outside code, HTML and `{% %}`/`{{ }}`), whitespace collapsed: each should be shown. */
   texts: string[];
+  /** What an anchor may name on this page, loosely (looseAnchor): its headings' and expandables' titles and its ids. */
+  anchorTargets: Set<string>;
   /** Blocks counted to choose rich pages for screenshots. */
   richness: { figures: number; steppers: number; cards: number; tabs: number };
 }
@@ -224,6 +230,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
     codeStartingWithTag: [],
     texts: [],
     richness: { figures: 0, steppers: 0, cards: 0, tabs: 0 },
+    anchorTargets: new Set(),
   };
   const addLink = (url: string) => {
     const found = link(gitPath, url, pages);
@@ -248,6 +255,7 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
     if ((parent && rendered.has(parent)) || (node.type === 'paragraph' && /\{[%{]|\$\$/.test(toString(node)))) {
       rendered.add(node);
     }
+    if (node.type === 'heading') source.anchorTargets.add(looseAnchor(toString(node, { includeHtml: false })));
     if (node.type === 'image') addImage(node.url);
     else if (node.type === 'link' || node.type === 'definition') addLink(node.url);
     else if (node.type === 'code') {
@@ -261,6 +269,9 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
       const covers = new Set(cardCovers(html));
       for (const cover of covers) addImage(cover);
       for (const href of attributeValues(html, 'a', 'href')) if (!covers.has(href)) addLink(href);
+      for (const id of attributeValues(html, '[a-z0-9]+', 'id')) source.anchorTargets.add(looseAnchor(id));
+      for (const match of html.matchAll(/<summary>([\s\S]*?)<\/summary>/gi))
+        source.anchorTargets.add(looseAnchor(match[1]!.replace(/<[^>]*>/g, '')));
     } else if (node.type === 'text') {
       const text = collapsed(node.value);
       if (text.length >= MIN_TEXT && !rendered.has(node) && !SHORTCODES.test(text)) source.texts.push(text);
@@ -275,4 +286,31 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
     if (asset) source.assets.add(asset);
   }
   return source;
+}
+
+/**
+ * An anchor or a title reduced to its letters and digits, GitBook's `id-`
+ * prefix of a heading that starts with a digit cut: whatever rule makes ids
+ * from titles, an anchor that matches no title even so names none.
+ */
+function looseAnchor(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/^id-(?=\d)/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * Marks the anchored links whose anchor names nothing on their target page
+ * in the source (a heading renamed or removed since the link was written):
+ * they are broken on GitBook's own site too, so a reader is not judged by them.
+ */
+export function markAnchorsBrokenInSource(sources: ReadonlyMap<string, PageSource>): void {
+  for (const source of sources.values()) {
+    for (const link of source.links) {
+      if (!link.anchor || !link.target || link.brokenInSource) continue;
+      const target = sources.get(link.target);
+      if (target && !target.anchorTargets.has(looseAnchor(link.anchor))) link.brokenInSource = true;
+    }
+  }
 }

@@ -19,7 +19,7 @@ import { judgePages } from './gitbook-docs-judge.js';
 import { summarize, table } from './gitbook-docs-report.js';
 import { richestPages, screenshots } from './gitbook-docs-screenshots.js';
 import { serveFolder, startService, type RunningService } from './gitbook-docs-service.js';
-import { readPageSource, type PageSource } from './gitbook-docs-source.js';
+import { markAnchorsBrokenInSource, readPageSource, type PageSource } from './gitbook-docs-source.js';
 import { readDocsTree } from './gitbook-docs-tree.js';
 import { clients, writeTree } from './gitbook-docs-write.js';
 
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
   const pagePaths = new Set(tree.markdown.keys());
   const sources = new Map<string, PageSource>();
   for (const [gitPath, markdown] of tree.markdown) sources.set(gitPath, readPageSource(gitPath, markdown, pagePaths));
+  markAnchorsBrokenInSource(sources);
   const assets = new Set([...sources.values()].flatMap((source) => [...source.assets]));
   log(
     `${tree.markdown.size} pages (${tree.unlisted.length} not in SUMMARY.md), ${tree.entries.length} entries, ${assets.size} assets named`,

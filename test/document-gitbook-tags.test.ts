@@ -316,6 +316,15 @@ describe('cards in a step', () => {
     );
     blocksOf(markdown);
   });
+  it('link the first cell holding text, after a cell holding only an icon', () => {
+    const markdown =
+      '{% stepper %}\n{% step %}\n<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead>' +
+      '<tbody><tr><td><i class="fa-code">:code:</i></td><td><strong>Script tag</strong></td><td><a href="https://x.test/script">script.md</a></td></tr></tbody></table>\n{% endstep %}\n{% endstepper %}';
+    expect(documentToMarkdown(markdownToDocument(markdown))).toBe(
+      '{% stepper %}\n{% step %}\n<i class="fa-code">:code:</i> | [Script tag](https://x.test/script)\n{% endstep %}\n{% endstepper %}\n',
+    );
+    blocksOf(markdown);
+  });
 });
 
 describe('tags right after an HTML block', () => {

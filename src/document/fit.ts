@@ -105,12 +105,15 @@ function isContentRef(value: DocumentTableValue | undefined): value is ContentRe
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'kind' in value;
 }
 
-/** The cells with the first one holding text made a link to the card's target, labelled with that text. */
+/**
+ * The cells with the first one holding text made a link to the card's target,
+ * labelled with that text; a cell before it holding only an icon stays.
+ */
 function linkFirstCell(cells: DocumentInlineContent[][], ref: ContentRef): DocumentInlineContent[][] {
-  const at = cells.findIndex((cell) => !isEmptyInlineContent(cell));
+  const labels = cells.map((cell) => captionText(cell).trim());
+  const at = labels.findIndex((label) => label !== '');
   if (at === -1) return cells;
-  const label = captionText(cells[at]!).trim();
-  if (label === '') return cells;
+  const label = labels[at]!;
   const link: DocumentInlineContent = {
     object: 'inline',
     type: 'link',
