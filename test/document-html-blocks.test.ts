@@ -270,6 +270,37 @@ describe('aligned text', () => {
   });
 });
 
+describe('a hint as GitBook writes it in a list item', () => {
+  it('is a hint block of the custom block’s style, written back as the tag', () => {
+    const markdown =
+      '* Hand off\n\n  <div data-gb-custom-block data-tag="hint" data-style="success" class="hint hint-success"><p><strong>Support</strong> first.</p></div>\n* Next\n';
+    expect(blocksOf(markdown)).toEqual([
+      {
+        object: 'block',
+        type: 'list-unordered',
+        data: {},
+        nodes: [
+          item(para('Hand off'), {
+            object: 'block',
+            type: 'hint',
+            data: { style: 'success' },
+            nodes: [paragraph(text(leaf('Support', 'bold'), leaf(' first.')))],
+          }),
+          item(para('Next')),
+        ],
+      },
+    ]);
+    expect(expectRoundTrip(markdown)).toBe(
+      '* Hand off\n\n  {% hint style="success" %}\n  **Support** first.\n  {% endhint %}\n* Next\n',
+    );
+  });
+
+  it('of a style GitBook has not is shown as its source', () => {
+    const markdown = '<div data-gb-custom-block data-tag="hint" data-style="loud"><p>Hey</p></div>\n';
+    expect(blocksOf(markdown)).toMatchObject([{ type: 'code', data: { syntax: 'html' } }]);
+  });
+});
+
 describe('code with highlighted lines', () => {
   const PRE =
     '<pre class="language-yaml" data-title="openapi.yaml" data-overflow="wrap" data-line-numbers><code class="lang-yaml">paths:\n<strong>  /pets:\n</strong>    get: {}\n</code></pre>\n';

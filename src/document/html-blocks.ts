@@ -1,17 +1,20 @@
 import type { Element, RootContent as HastContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { isEmptyInlineContent, paragraph } from './build.js';
+import { fitHint, orEmptyParagraph } from './fit.js';
+import { hintStyleOf } from './hints.js';
 import { codeFromPre } from './html-code.js';
 import { attribute, inlinesOf, isBlankText, isElement, type HtmlContext } from './html-content.js';
 import { imagesBlock, imagesInContainer, isImageElement } from './html-images.js';
 import { tableFromHtml } from './html-table.js';
-import type { DocumentBlockHeading, DocumentTopLevelBlock, TextAlignment } from './types.js';
+import type { DocumentBlockHeading, DocumentBlockHint, DocumentTopLevelBlock, TextAlignment } from './types.js';
 
 /**
  * GitBook writes several of its blocks as HTML in a page's markdown: images
  * (html-images.ts), cards and tables markdown cannot say (html-table.ts),
  * code with highlighted lines (html-code.ts), aligned paragraphs and
- * headings. An HTML block made only of those is read into them; any other
+ * headings, and a hint where markdown cannot hold its tag (in a list item:
+ * `<div data-gb-custom-block data-tag="hint" data-style="…">`). An HTML block made only of those is read into them; any other
  * (or one only partly understood) is left for the caller to show as source,
  * so no text is lost.
  */
@@ -48,10 +51,20 @@ function heading(element: Element, context: HtmlContext): DocumentBlockHeading |
   return nodes && { object: 'block', type, data: alignOf(element), nodes };
 }
 
+/** GitBook's custom block of a hint, its content read as the blocks of an HTML block are; null for any other. */
+function customHint(element: Element, context: HtmlContext): DocumentBlockHint | null {
+  if (attribute(element, 'dataGbCustomBlock') === undefined || attribute(element, 'dataTag') !== 'hint') return null;
+  const style = hintStyleOf(attribute(element, 'dataStyle') ?? 'info');
+  const nodes = style && blocksOf(element.children, context);
+  return nodes && { object: 'block', type: 'hint', data: { style }, nodes: orEmptyParagraph(fitHint(nodes)) };
+}
+
 /** The blocks of one top-level element, or null when it is none GitBook writes. */
 function elementBlocks(element: Element, context: HtmlContext): DocumentTopLevelBlock[] | null {
   switch (element.tagName) {
     case 'div': {
+      const hint = customHint(element, context);
+      if (hint) return [hint];
       const images = imagesInContainer(element, context);
       return images ? [images] : null;
     }
