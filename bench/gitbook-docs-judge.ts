@@ -134,10 +134,14 @@ function checkFrontmatter(
   }
 }
 
-/** The text of the article outside code: where a tag or HTML source shown as text would be. */
+/**
+ * The text of the article outside code, where a tag or HTML source shown as
+ * text would be; and outside the description, the frontmatter's plain text,
+ * which GitBook shows as written too.
+ */
 function proseText(article: HtmlElement): string {
   const copy = article.cloneNode(true);
-  for (const code of [...copy.querySelectorAll('pre, code')]) code.remove();
+  for (const code of [...copy.querySelectorAll('pre, code, .page-description')]) code.remove();
   return copy.textContent ?? '';
 }
 
@@ -287,14 +291,18 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
       if (status < 200 || status > 299) add(findings, 'deadHrefs', `${url.pathname} answered ${status}`);
     }
 
-    // Anchors: each #fragment against the ids of its target page.
+    // Anchors: each #fragment against the ids of its target page. A link broken in the source is broken here
+    // too (not a loss, so not a finding), and the links report should say so.
+    let brokenAsInSource = 0;
     for (const link of source.links) {
-      if (!link.anchor || link.brokenInSource) continue;
-      const target = pageOf(link.target!);
-      if (!target?.html) continue;
-      if (!idsOfPage(target).has(link.anchor)) add(findings, 'anchors', link.url);
+      const target = link.target === undefined ? undefined : pageOf(link.target);
+      const missing = link.anchor !== '' && target?.html !== undefined && !idsOfPage(target).has(link.anchor);
+      if (link.brokenInSource) {
+        if (!target || missing) brokenAsInSource++;
+      } else if (missing) add(findings, 'anchors', link.url);
     }
     findings.linksReport.found =
+      brokenAsInSource +
       (findings.kinds.pageLinks?.count ?? 0) +
       (findings.kinds.anchors?.count ?? 0) +
       (findings.kinds.deadHrefs?.count ?? 0);

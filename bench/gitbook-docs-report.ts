@@ -84,7 +84,7 @@ export function table(summary: Summary, findings: PageFindings[]): string {
     '',
     `Links report (?status=broken): ${linksReport.reportedBroken} broken targets; this reading finds ${linksReport.foundBroken} ` +
       `broken links; ${linksReport.pagesReportMisses} pages with broken links the report does not flag, ` +
-      `${linksReport.pagesReportOnly} pages it flags that read fine. ${summary.brokenInSource} links are broken in the source itself (not counted).`,
+      `${linksReport.pagesReportOnly} pages it flags that read fine. ${summary.brokenInSource} links are broken in the source itself (counted as found broken, not as losses).`,
     '',
     'Worst pages (occurrences, path, per kind):',
     ...worst,

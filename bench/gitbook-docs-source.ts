@@ -172,6 +172,24 @@ function cardCovers(html: string): string[] {
   return covers;
 }
 
+const within = (ranges: ReadonlyArray<readonly [number, number]>, offset: number) =>
+  ranges.some(([start, end]) => offset >= start && offset < end);
+
+/** Where `{% if %}` … `{% endif %}` blocks are in the markdown (outside code), outermost ones. */
+function conditionalRanges(markdown: string, code: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  const open: number[] = [];
+  for (const match of markdown.matchAll(/\{%\s*(if|endif)\b[^%]*%\}/g)) {
+    if (within(code, match.index)) continue;
+    if (match[1] === 'if') open.push(match.index);
+    else {
+      const start = open.pop();
+      if (start !== undefined && open.length === 0) ranges.push([start, match.index + match[0].length]);
+    }
+  }
+  return ranges;
+}
+
 function walk(node: Nodes, visit: (node: Nodes, parent: Nodes | undefined) => void, parent?: Nodes): void {
   visit(node, parent);
   if ('children' in node) for (const child of node.children) walk(child, visit, node);
@@ -248,14 +266,20 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
   // Prose in a block that holds a tag, an expression or a formula is not looked for as written: it is shown otherwise.
   const rendered = new Set<Nodes>();
   const codeRanges: Array<[number, number]> = [];
-  walk(tree, (node, parent) => {
+  walk(tree, (node) => {
     if ((node.type === 'code' || node.type === 'inlineCode') && node.position) {
       codeRanges.push([node.position.start.offset ?? 0, node.position.end.offset ?? 0]);
     }
+  });
+  const conditional = conditionalRanges(markdown, codeRanges);
+  walk(tree, (node, parent) => {
+    if (node.type === 'heading') source.anchorTargets.add(looseAnchor(toString(node, { includeHtml: false })));
+    const start = node.position?.start.offset;
+    // Content shown only to visitors whose claims meet a condition is not shown to the measurement's anonymous reader.
+    if (start !== undefined && within(conditional, start)) return;
     if ((parent && rendered.has(parent)) || (node.type === 'paragraph' && /\{[%{]|\$\$/.test(toString(node)))) {
       rendered.add(node);
     }
-    if (node.type === 'heading') source.anchorTargets.add(looseAnchor(toString(node, { includeHtml: false })));
     if (node.type === 'image') addImage(node.url);
     else if (node.type === 'link' || node.type === 'definition') addLink(node.url);
     else if (node.type === 'code') {

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePages } from '../bench/gitbook-docs-judge.js';
 import type { ReadPage } from '../bench/gitbook-docs-read.js';
-import { comparableBody, readPageSource, srcsetUrl, type PageSource } from '../bench/gitbook-docs-source.js';
+import {
+  comparableBody,
+  markAnchorsBrokenInSource,
+  readPageSource,
+  srcsetUrl,
+  type PageSource,
+} from '../bench/gitbook-docs-source.js';
 import { readDocsTree, slugOfGitPath } from '../bench/gitbook-docs-tree.js';
 
 // A tiny Git Sync tree of our own, in the forms GitBook writes.
@@ -182,6 +188,49 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
     });
   });
 
+  it('does not look for what only visitors meeting a condition are shown', () => {
+    const markdown = [
+      '{% if visitor.claims.unsigned.beta === true %}',
+      'Shown to beta visitors only, so not looked for. ![Beta](beta.png)',
+      '{% endif %}',
+      '',
+      'Shown to every visitor, so looked for.',
+    ].join('\n');
+    const source = readPageSource('x.md', markdown, new Set(['x.md']));
+    expect(source.texts).toEqual(['Shown to every visitor, so looked for.']);
+    expect(source.images).toEqual([]);
+  });
+
+  it('takes an anchor that names no heading, expandable or id of its target, even loosely, as broken in the source', () => {
+    const pages = new Set(['a.md', 'b.md']);
+    const sources = new Map([
+      [
+        'a.md',
+        readPageSource(
+          'a.md',
+          '[1](b.md#id-1.-install-it) [2](b.md#set-up) [3](b.md#faq-entry) [4](b.md#moved-away) [5](b.md#old-name)',
+          pages,
+        ),
+      ],
+      [
+        'b.md',
+        readPageSource(
+          'b.md',
+          '## 1. Install it\n\n## Set up <a href="#set-up" id="set-up"></a>\n\n<details><summary>FAQ entry</summary>\n\nYes.\n\n</details>\n\n```\n## Old name\n```\n',
+          pages,
+        ),
+      ],
+    ]);
+    markAnchorsBrokenInSource(sources);
+    expect(sources.get('a.md')!.links.map((link) => [link.anchor, link.brokenInSource])).toEqual([
+      ['id-1.-install-it', false],
+      ['set-up', false],
+      ['faq-entry', false],
+      ['moved-away', true],
+      ['old-name', true],
+    ]);
+  });
+
   it('reads a srcset as GitBook writes it, spaces in the file name unencoded', () => {
     expect(srcsetUrl('../.gitbook/assets/badge dark (1).png')).toBe('../.gitbook/assets/badge dark (1).png');
     expect(srcsetUrl(' x.png 2x ')).toBe('x.png');
@@ -306,7 +355,7 @@ describe('the GitBook docs bench judges a published page', () => {
           anchors: { count: 1, examples: ['#top'] },
         },
         brokenInSource: 1,
-        linksReport: { reported: 1, found: 3 },
+        linksReport: { reported: 1, found: 4 },
         checked: { images: 3, darkImages: 1, pageLinks: 3, anchors: 2, text: 0 },
       },
       {
