@@ -294,8 +294,10 @@ export function readPageSource(gitPath: string, markdown: string, pages: Readonl
       for (const cover of covers) addImage(cover);
       for (const href of attributeValues(html, 'a', 'href')) if (!covers.has(href)) addLink(href);
       for (const id of attributeValues(html, '[a-z0-9]+', 'id')) source.anchorTargets.add(looseAnchor(id));
-      for (const match of html.matchAll(/<summary>([\s\S]*?)<\/summary>/gi))
-        source.anchorTargets.add(looseAnchor(match[1]!.replace(/<[^>]*>/g, '')));
+      if (/<summary\b/i.test(html)) {
+        const summaries = htmlDocument(`<!doctype html><html><body>${html}</body></html>`).querySelectorAll('summary');
+        for (const summary of summaries) source.anchorTargets.add(looseAnchor(summary.textContent ?? ''));
+      }
     } else if (node.type === 'text') {
       const text = collapsed(node.value);
       if (text.length >= MIN_TEXT && !rendered.has(node) && !SHORTCODES.test(text)) source.texts.push(text);
