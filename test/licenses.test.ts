@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
  * Licences a package the service ships with may have: permissive ones, which
  * ask for a notice at most. CC0-1.0 gives up every right; Python-2.0 (the PSF
  * licence of argparse, which js-yaml ports) is permissive and GPL-compatible;
- * MIT-0 (nodemailer's) is MIT without even the notice.
+ * MIT-0 (nodemailer's) is MIT without even the notice; Zlib (pako's, with
+ * MIT: its port of zlib) asks only that the notice stay and changes be marked.
  */
 const ALLOWED = new Set([
   'MIT',
@@ -18,6 +19,7 @@ const ALLOWED = new Set([
   'BlueOak-1.0.0',
   'CC0-1.0',
   'Python-2.0',
+  'Zlib',
 ]);
 
 /**
