@@ -152,6 +152,16 @@ describe('the outbound fetcher', () => {
       case '/missing':
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing');
         return;
+      case '/echo': {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () =>
+          res
+            .writeHead(200, { 'content-type': 'text/plain', 'x-seen': String(req.headers['x-token']) })
+            .end(`${req.method} ${req.headers['content-type']} ${Buffer.concat(chunks).toString()}`),
+        );
+        return;
+      }
       default:
         res.writeHead(500).end();
     }
@@ -202,6 +212,7 @@ describe('the outbound fetcher', () => {
       url: `${base}/hello`,
       status: 200,
       contentType: 'text/plain; charset=utf-8',
+      headers: expect.objectContaining({ 'content-type': 'text/plain; charset=utf-8' }),
       body: Buffer.from('hello quire-test text/plain'),
     });
   });
@@ -355,8 +366,41 @@ describe('the outbound fetcher', () => {
       url: `${base}/missing`,
       status: 404,
       contentType: 'text/plain',
+      headers: expect.objectContaining({ 'content-type': 'text/plain' }),
       body: Buffer.from('no such thing'),
     });
+  });
+
+  it('sends a POST with its headers and body, and gives every header of the answer', async () => {
+    const response = await open.request(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-git-upload-pack-request', 'x-token': 'abc' },
+      body: Buffer.from('want 0000'),
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.toString()).toBe('POST application/x-git-upload-pack-request want 0000');
+    expect(response.headers['x-seen']).toBe('abc');
+  });
+
+  it('does not follow a redirect of a POST, whose body would not be sent again: the redirect is the answer', async () => {
+    const response = await open.request(`${base}/relative`, { method: 'POST', body: Buffer.from('x') });
+    expect(response).toMatchObject({
+      status: 302,
+      headers: expect.objectContaining({ location: 'hello?from=relative' }),
+    });
+    expect(requests).toEqual(['/relative']);
+    const followed = await open.request(`${base}/relative`, { method: 'GET' });
+    expect(followed).toMatchObject({ status: 200, url: `${base}/hello?from=relative` });
+  });
+
+  it('guards a request as it guards a fetch: no private address, no credentials in the URL, the byte limit', async () => {
+    const privateError = await refusal(guarded.request(`${base}/echo`, { method: 'POST', body: Buffer.from('x') }));
+    expect(privateError.failure).toBe('refused');
+    const credentials = await refusal(open.request(`http://a:b@127.0.0.1:${port}/echo`, { method: 'POST' }));
+    expect(credentials.failure).toBe('refused');
+    const large = await refusal(open.request(`${base}/announced-large`, { method: 'GET', maxBytes: 100 }));
+    expect(large.failure).toBe('too-large');
+    expect(requests).toEqual(['/announced-large']);
   });
 
   it('reports a refused connection without internal detail', async () => {

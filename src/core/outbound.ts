@@ -42,7 +42,19 @@ export interface OutboundResponse {
   url: string;
   status: number;
   contentType: string | null;
+  /** Every header of the final answer, by lower-case name; a repeated one joined with `, `. */
+  headers: Record<string, string>;
   body: Buffer;
+}
+
+/** A request other than a plain GET: a protocol's (Git's smart HTTP) with its method, headers and body. */
+export interface OutboundRequestInit {
+  method: 'GET' | 'POST';
+  /** Sent as given, after the fetcher's own; credentials go here (`authorization`), never in the URL. */
+  headers?: Readonly<Record<string, string>>;
+  body?: Uint8Array;
+  maxBytes?: number;
+  timeoutMs?: number;
 }
 
 export interface OutboundFetcher {
@@ -52,6 +64,18 @@ export interface OutboundFetcher {
    * lengthen it.
    */
   fetch(url: string, init?: { maxBytes?: number; accept?: string; timeoutMs?: number }): Promise<OutboundResponse>;
+  /**
+   * A request under the same guard and limits. A GET follows redirects; a
+   * POST does not (its body is not sent again): the redirect is its answer.
+   */
+  request(url: string, init: OutboundRequestInit): Promise<OutboundResponse>;
+}
+
+/** What one exchange sends. */
+interface Outgoing {
+  method: 'GET' | 'POST';
+  headers: Readonly<Record<string, string>>;
+  body?: Uint8Array;
 }
 
 const MAX_REDIRECTS = 5;
@@ -200,22 +224,30 @@ async function readBody(url: URL, response: IncomingMessage, limit: number): Pro
   return Buffer.concat(chunks, size);
 }
 
+function headersOf(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
 interface Exchange {
   request: ClientRequest;
   response: Promise<IncomingMessage>;
 }
 
-function send(url: URL, options: OutboundFetcherOptions, accept: string): Exchange {
+function send(url: URL, options: OutboundFetcherOptions, outgoing: Outgoing): Exchange {
   const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)({
     protocol: url.protocol,
     hostname: socketHost(url),
     port: url.port === '' ? undefined : Number(url.port),
     path: `${url.pathname}${url.search}`,
-    method: 'GET',
+    method: outgoing.method,
     headers: {
-      accept,
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
+      ...outgoing.headers,
     },
     // No pooled sockets: a kept-alive connection would skip the address check of the next fetch.
     agent: false,
@@ -225,7 +257,7 @@ function send(url: URL, options: OutboundFetcherOptions, accept: string): Exchan
     request.once('response', resolve);
     request.once('error', reject);
   });
-  request.end();
+  request.end(outgoing.body);
   return { request, response };
 }
 
@@ -233,7 +265,7 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
   async function follow(
     start: URL,
     limit: number,
-    accept: string,
+    outgoing: Outgoing,
     track: (url: URL, request: ClientRequest) => void,
   ): Promise<OutboundResponse> {
     let url = start;
@@ -242,7 +274,7 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
       const host = socketHost(url);
       if (isIP(host) !== 0 && !options.allowPrivate && !isPublicAddress(host)) throw privateAddressError(url);
 
-      const exchange = send(url, options, accept);
+      const exchange = send(url, options, outgoing);
       track(url, exchange.request);
       let response: IncomingMessage;
       try {
@@ -252,7 +284,7 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
       }
 
       const location = response.headers.location;
-      if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
+      if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location && outgoing.method === 'GET') {
         exchange.request.destroy();
         if (redirects === MAX_REDIRECTS)
           throw new OutboundError(`The URL ${describe(start)} redirected more than ${MAX_REDIRECTS} times`);
@@ -278,6 +310,7 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
           url: url.href,
           status: response.statusCode ?? 0,
           contentType: response.headers['content-type'] ?? null,
+          headers: headersOf(response),
           body,
         };
       } catch (error) {
@@ -288,33 +321,40 @@ export function createOutboundFetcher(options: OutboundFetcherOptions): Outbound
     }
   }
 
-  return {
-    async fetch(raw, init = {}) {
-      const start = parseTarget(raw);
-      const limit = init.maxBytes ?? options.maxBytes;
-      const timeoutMs = Math.min(init.timeoutMs ?? options.timeoutMs, options.timeoutMs);
-      let current = start;
-      let inFlight: ClientRequest | undefined;
-      const track = (url: URL, request: ClientRequest) => {
-        current = url;
-        inFlight = request;
-      };
+  async function exchange(
+    raw: string,
+    outgoing: Outgoing,
+    init: { maxBytes?: number; timeoutMs?: number },
+  ): Promise<OutboundResponse> {
+    const start = parseTarget(raw);
+    const limit = init.maxBytes ?? options.maxBytes;
+    const timeoutMs = Math.min(init.timeoutMs ?? options.timeoutMs, options.timeoutMs);
+    let current = start;
+    let inFlight: ClientRequest | undefined;
+    const track = (url: URL, request: ClientRequest) => {
+      current = url;
+      inFlight = request;
+    };
 
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          inFlight?.destroy();
-          reject(new OutboundError(`The URL ${describe(current)} did not answer within ${timeoutMs} ms`, 'timeout'));
-        }, timeoutMs);
-      });
-      const work = follow(start, limit, init.accept ?? '*/*', track);
-      // Once the deadline has won, the abandoned fetch may still reject; that is expected, not unhandled.
-      work.catch(() => undefined);
-      try {
-        return await Promise.race([work, deadline]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        inFlight?.destroy();
+        reject(new OutboundError(`The URL ${describe(current)} did not answer within ${timeoutMs} ms`, 'timeout'));
+      }, timeoutMs);
+    });
+    const work = follow(start, limit, outgoing, track);
+    // Once the deadline has won, the abandoned fetch may still reject; that is expected, not unhandled.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    fetch: (raw, init = {}) => exchange(raw, { method: 'GET', headers: { accept: init.accept ?? '*/*' } }, init),
+    request: (raw, init) => exchange(raw, { method: init.method, headers: init.headers ?? {}, body: init.body }, init),
   };
 }
