@@ -38,6 +38,7 @@ const DOMAIN_ORDER = [
   'integrations',
   'translations',
   'custom-hostnames',
+  'git-sync',
   'ops',
 ];
 const DOMAINS = DOMAIN_ORDER.join('|');

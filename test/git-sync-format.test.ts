@@ -1,0 +1,490 @@
+import { describe, expect, it } from 'vitest';
+import {
+  readRepository,
+  REPOSITORY_LIMITS,
+  writeRepository,
+  type NestedEntry,
+  type RepositoryContent,
+  type RepositoryPage,
+} from '../src/git-sync/format/index.js';
+
+// A Git Sync repository of our own in GitBook's canonical form: a project
+// folder with its .gitbook.yaml (root and redirects), a summary with groups,
+// three levels of pages, README pages, link entries, frontmatter with a
+// layout and a cover, and assets with spaces in their names.
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n% release notes\n');
+
+const SUMMARY = `# Table of contents
+
+* [Welcome](README.md)
+* [Changelog](changelog.md)
+* [Status](https://status.example.com)
+
+## Getting started
+
+* [Quickstart](getting-started/quickstart.md)
+* [Installation](getting-started/installation/README.md)
+  * [On Linux](getting-started/installation/on-linux.md)
+  * [On macOS](getting-started/installation/on-macos/README.md)
+    * [With Homebrew](getting-started/installation/on-macos/with-homebrew.md)
+  * [Linux packages](getting-started/installation/on-linux.md#packages)
+
+## Reference
+
+* [API](reference/api.md)
+* [Support](mailto:support@example.com)
+`;
+
+const PAGES = {
+  'README.md': `---
+description: Everything about the service.
+layout:
+  width: wide
+  title:
+    visible: true
+  outline:
+    visible: false
+---
+
+# Welcome
+
+Start with the [quickstart](getting-started/quickstart.md), then the [API](reference/api.md#authentication).
+`,
+  'changelog.md': '---\ndescription: What changed.\n---\n\n# Changelog\n\n## 1.0\n\nThe first release.\n',
+  'getting-started/quickstart.md': `# Quickstart
+
+![Architecture](<../.gitbook/assets/architecture diagram.png>)
+
+Then [install it](installation/README.md) or go back [home](../README.md).
+`,
+  'getting-started/installation/README.md': `---
+icon: download
+cover: ../../.gitbook/assets/cover.png
+coverY: 0
+layout:
+  cover:
+    visible: true
+    size: hero
+---
+
+# Installation
+
+{% file src="../../.gitbook/assets/release notes (1).pdf" %}
+`,
+  'getting-started/installation/on-linux.md': '# On Linux\n\n## Packages\n\nInstall the package.\n',
+  'getting-started/installation/on-macos/README.md': '# On macOS\n\nUse [Homebrew](with-homebrew.md).\n',
+  'getting-started/installation/on-macos/with-homebrew.md': '# With Homebrew\n\nRun `brew install quire`.\n',
+  'reference/api.md': '# API\n\n## Authentication\n\nSend a token.\n',
+};
+
+const CONFIG = `root: ./docs/
+
+redirects:
+  start: getting-started/quickstart.md
+  guides/old-install: getting-started/installation/README.md
+`;
+
+const ASSETS = {
+  'architecture diagram.png': PNG,
+  'cover.png': PNG,
+  'release notes (1).pdf': PDF,
+};
+
+/** The fixture's files by repository path, under the project folder `site`. */
+function fixture(): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>([
+    ['site/.gitbook.yaml', Buffer.from(CONFIG)],
+    ['site/docs/SUMMARY.md', Buffer.from(SUMMARY)],
+  ]);
+  for (const [path, text] of Object.entries(PAGES)) files.set(`site/docs/${path}`, Buffer.from(text));
+  for (const [name, bytes] of Object.entries(ASSETS)) files.set(`site/docs/.gitbook/assets/${name}`, bytes);
+  return files;
+}
+
+const page = (title: string, path: keyof typeof PAGES, children: NestedEntry[] = []): RepositoryPage => ({
+  kind: 'page',
+  title,
+  path,
+  markdown: PAGES[path],
+  children,
+});
+
+/** What the fixture holds, whole. */
+const FIXTURE_CONTENT: RepositoryContent = {
+  config: { root: 'docs', readme: 'README.md', summary: 'SUMMARY.md' },
+  entries: [
+    page('Welcome', 'README.md'),
+    page('Changelog', 'changelog.md'),
+    { kind: 'link', title: 'Status', target: { url: 'https://status.example.com' } },
+    {
+      kind: 'group',
+      title: 'Getting started',
+      children: [
+        page('Quickstart', 'getting-started/quickstart.md'),
+        page('Installation', 'getting-started/installation/README.md', [
+          page('On Linux', 'getting-started/installation/on-linux.md'),
+          page('On macOS', 'getting-started/installation/on-macos/README.md', [
+            page('With Homebrew', 'getting-started/installation/on-macos/with-homebrew.md'),
+          ]),
+          {
+            kind: 'link',
+            title: 'Linux packages',
+            target: { path: 'getting-started/installation/on-linux.md', anchor: 'packages' },
+          },
+        ]),
+      ],
+    },
+    {
+      kind: 'group',
+      title: 'Reference',
+      children: [
+        page('API', 'reference/api.md'),
+        { kind: 'link', title: 'Support', target: { url: 'mailto:support@example.com' } },
+      ],
+    },
+  ],
+  files: [
+    { name: 'architecture diagram.png', contentType: 'image/png', bytes: PNG },
+    { name: 'cover.png', contentType: 'image/png', bytes: PNG },
+    { name: 'release notes (1).pdf', contentType: 'application/pdf', bytes: PDF },
+  ],
+  redirects: [
+    { from: 'start', to: 'getting-started/quickstart.md' },
+    { from: 'guides/old-install', to: 'getting-started/installation/README.md' },
+  ],
+};
+
+/** Files as comparable values: text for markdown and YAML, hex for the rest. */
+function comparable(files: ReadonlyMap<string, Uint8Array>): Record<string, string> {
+  return Object.fromEntries(
+    [...files]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([path, bytes]) => [
+        path,
+        /\.(md|yaml)$/.test(path) ? Buffer.from(bytes).toString('utf8') : Buffer.from(bytes).toString('hex'),
+      ]),
+  );
+}
+
+const encode = (files: Record<string, string>) =>
+  new Map(Object.entries(files).map(([path, text]) => [path, Buffer.from(text) as Uint8Array]));
+
+describe('reading a Git Sync repository', () => {
+  it('reads the config, summary, pages, link entries, groups, assets and redirects, with no problem', () => {
+    expect(readRepository(fixture(), { projectDirectory: 'site' })).toEqual({
+      content: FIXTURE_CONTENT,
+      problems: [],
+    });
+  });
+
+  it('writes a repository in canonical form back byte for byte, and reads what it writes', () => {
+    const files = fixture();
+    const { content } = readRepository(files, { projectDirectory: 'site' });
+    const written = writeRepository(content, { projectDirectory: 'site' });
+    expect(comparable(written)).toEqual(comparable(files));
+    expect(readRepository(written, { projectDirectory: 'site' })).toEqual({ content, problems: [] });
+  });
+
+  it('reads back content whose titles, paths and links need escaping, and a link to a page listed before it', () => {
+    const content: RepositoryContent = {
+      config: { root: '', readme: 'README.md', summary: 'SUMMARY.md' },
+      entries: [
+        { kind: 'page', title: 'Home [draft] \\ notes', path: 'README.md', markdown: '# Home\n', children: [] },
+        {
+          kind: 'page',
+          title: 'Spaces & (parentheses)',
+          path: 'a folder/my page (2).md',
+          markdown: '# Spaces\r\n\r\nCRLF kept.\r\n',
+          children: [{ kind: 'page', title: '100% sure', path: 'a folder/100% #1.md', markdown: '', children: [] }],
+        },
+        { kind: 'link', title: 'Home again', target: { path: 'README.md', anchor: '' } },
+      ],
+      files: [{ name: 'résumé.pdf', contentType: 'application/pdf', bytes: PDF }],
+      redirects: [{ from: '404', to: 'README.md' }],
+    };
+    const written = writeRepository(content);
+    expect(comparable(written)['SUMMARY.md']).toBe(
+      [
+        '# Table of contents',
+        '',
+        '* [Home \\[draft\\] \\\\ notes](README.md)',
+        '* [Spaces & (parentheses)](<a folder/my page (2).md>)',
+        '  * [100% sure](<a folder/100%25 %231.md>)',
+        '* [Home again](README.md)',
+        '',
+      ].join('\n'),
+    );
+    expect(comparable(written)['.gitbook.yaml']).toBe('redirects:\n  "404": README.md\n');
+    expect(readRepository(written)).toEqual({
+      content,
+      problems: [
+        {
+          kind: 'listed-twice',
+          path: 'SUMMARY.md',
+          line: 6,
+          message: 'SUMMARY.md:6: README.md is listed again; read as a link to the page',
+        },
+      ],
+    });
+  });
+
+  it('takes the summary as GitBook writes it by hand too: other markers, wider indentation, titles and anchors', () => {
+    const files = encode({
+      'SUMMARY.md': [
+        '# Contents',
+        '',
+        '- [Intro](<README.md> "The start")',
+        '    + [Setup](setup%20guide.md)',
+        '        * [Deep](./deep.md)',
+        '',
+        '## Guides <a href="#guides" id="guides"></a>',
+        '',
+        '* [Setup again](setup%20guide.md#install)',
+      ].join('\n'),
+      'README.md': '# Intro\n',
+      'setup guide.md': '# Setup\n',
+      'deep.md': '# Deep\n',
+    });
+    expect(readRepository(files).content.entries).toEqual([
+      {
+        kind: 'page',
+        title: 'Intro',
+        path: 'README.md',
+        markdown: '# Intro\n',
+        children: [
+          {
+            kind: 'page',
+            title: 'Setup',
+            path: 'setup guide.md',
+            markdown: '# Setup\n',
+            children: [{ kind: 'page', title: 'Deep', path: 'deep.md', markdown: '# Deep\n', children: [] }],
+          },
+        ],
+      },
+      {
+        kind: 'group',
+        title: 'Guides',
+        children: [{ kind: 'link', title: 'Setup again', target: { path: 'setup guide.md', anchor: 'install' } }],
+      },
+    ]);
+  });
+
+  it('without SUMMARY.md, takes the page files in path order, the README first and each folder README over its folder', () => {
+    const files = encode({
+      'zebra.md': '---\ndescription: Last.\n---\n\n# Zebra\n',
+      'README.md': '# Home\n',
+      'guide/README.md': '# Guide\n',
+      'guide/b.md': 'No title line.\n',
+      'guide/a.md': '# A ##\n',
+      'loose/c.md': '# C\n',
+      '.gitbook/includes/snippet.md': '# Not a page\n',
+    });
+    const { content, problems } = readRepository(files);
+    const entry = (title: string, path: string, children: unknown[] = []) => ({
+      kind: 'page',
+      title,
+      path,
+      markdown: Buffer.from(files.get(path)!).toString('utf8'),
+      children,
+    });
+    expect(problems).toEqual([]);
+    expect(content.entries).toEqual([
+      entry('Home', 'README.md'),
+      entry('Guide', 'guide/README.md', [entry('A', 'guide/a.md'), entry('b', 'guide/b.md')]),
+      entry('C', 'loose/c.md'),
+      entry('Zebra', 'zebra.md'),
+    ]);
+  });
+});
+
+describe('what a repository holds that the format cannot take', () => {
+  it('is named, one problem each, and the rest is read', () => {
+    const files = new Map<string, Uint8Array>([
+      ...encode({
+        '.gitbook.yaml':
+          'root: ./\nstructure: [not, a, mapping]\nredirects:\n  away: ../outside.md\n  gone: nowhere.md\n',
+        'SUMMARY.md': [
+          '# Table of contents',
+          '',
+          '* [Home](README.md)',
+          '* [Missing](missing.md)',
+          '  * [Kept under home](kept.md)',
+          '* [Escape](../../etc/passwd.md)',
+          '* [FTP](ftp://example.com/file)',
+          '* Just text',
+          '### A third-level heading',
+          '* [Home twice](README.md)',
+        ].join('\n'),
+        'README.md': '# Home\n',
+        'kept.md': '# Kept\n',
+        'unlisted.md': '# Unlisted\n',
+        '.gitbook/assets/nested/x.png': 'x',
+      }),
+      ['latin1.md', Buffer.from([0x23, 0x20, 0xe9, 0x0a])],
+    ]);
+    const { content, problems } = readRepository(files);
+    expect(content.entries.map((entry) => [entry.kind, entry.title])).toEqual([
+      ['page', 'Home'],
+      ['page', 'Kept under home'],
+      ['link', 'Home twice'],
+      ['page', '\ufffd'],
+      ['page', 'Unlisted'],
+    ]);
+    expect(content.config).toEqual({ root: '', readme: 'README.md', summary: 'SUMMARY.md' });
+    expect(content.redirects).toEqual([]);
+    expect(content.files).toEqual([]);
+    expect(problems).toEqual([
+      { kind: 'bad-config', path: '.gitbook.yaml', message: '.gitbook.yaml: structure must be a mapping' },
+      {
+        kind: 'outside-root',
+        path: '.gitbook.yaml',
+        message: '.gitbook.yaml: redirects: away leads out of the root (../outside.md)',
+      },
+      {
+        kind: 'asset-in-folder',
+        path: '.gitbook/assets/nested/x.png',
+        message:
+          '.gitbook/assets/nested/x.png is in a folder of .gitbook/assets/, where files are found by name alone; left out',
+      },
+      { kind: 'not-utf8', path: 'latin1.md', message: 'latin1.md is not UTF-8 text; read with replacement characters' },
+      {
+        kind: 'bad-entry',
+        path: 'SUMMARY.md',
+        line: 8,
+        message: 'SUMMARY.md:8: "* Just text" is no [Title](link) item; left out',
+      },
+      {
+        kind: 'bad-entry',
+        path: 'SUMMARY.md',
+        line: 9,
+        message: 'SUMMARY.md:9: only one # title and ## groups are read; "### A third-level heading" is left out',
+      },
+      {
+        kind: 'missing-page',
+        path: 'SUMMARY.md',
+        line: 4,
+        message: 'SUMMARY.md:4: "missing.md" names no page file (missing.md); left out',
+      },
+      {
+        kind: 'outside-root',
+        path: 'SUMMARY.md',
+        line: 6,
+        message: 'SUMMARY.md:6: "../../etc/passwd.md" leads out of the root; left out',
+      },
+      {
+        kind: 'bad-entry',
+        path: 'SUMMARY.md',
+        line: 7,
+        message: 'SUMMARY.md:7: "ftp://example.com/file" is no http, https or mailto address; left out',
+      },
+      {
+        kind: 'listed-twice',
+        path: 'SUMMARY.md',
+        line: 10,
+        message: 'SUMMARY.md:10: README.md is listed again; read as a link to the page',
+      },
+      { kind: 'unlisted-page', path: 'latin1.md', message: 'latin1.md is not in SUMMARY.md; added at the top level' },
+      {
+        kind: 'unlisted-page',
+        path: 'unlisted.md',
+        message: 'unlisted.md is not in SUMMARY.md; added at the top level',
+      },
+      {
+        kind: 'missing-page',
+        path: '.gitbook.yaml',
+        message: '.gitbook.yaml: the redirect of gone names no page file (nowhere.md); left out',
+      },
+    ]);
+  });
+
+  it('keeps the defaults of a config that is not YAML, or whose root leads out of the project', () => {
+    const notYaml = readRepository(encode({ '.gitbook.yaml': 'root: [unclosed\n', 'README.md': '# Home\n' }));
+    expect(notYaml.problems).toEqual([
+      {
+        kind: 'bad-config',
+        path: '.gitbook.yaml',
+        message: '.gitbook.yaml: is not a YAML mapping; its defaults are used',
+      },
+    ]);
+    expect(notYaml.content.entries).toHaveLength(1);
+    const escaping = readRepository(encode({ 'docs/.gitbook.yaml': 'root: ../../\n', 'docs/README.md': '# Home\n' }), {
+      projectDirectory: 'docs',
+    });
+    expect(escaping.problems).toEqual([
+      {
+        kind: 'outside-root',
+        path: 'docs/.gitbook.yaml',
+        message: 'docs/.gitbook.yaml: root must be a folder inside the project',
+      },
+    ]);
+    expect(escaping.content.entries.map((entry) => entry.title)).toEqual(['Home']);
+  });
+
+  it('refuses a repository over a limit whole, with one problem naming the limit', () => {
+    const many = new Map<string, Uint8Array>();
+    for (let i = 0; i <= REPOSITORY_LIMITS.files; i++) many.set(`docs/p${i}.md`, new Uint8Array(1));
+    expect(readRepository(many)).toEqual({
+      content: {
+        config: { root: '', readme: 'README.md', summary: 'SUMMARY.md' },
+        entries: [],
+        files: [],
+        redirects: [],
+      },
+      problems: [
+        {
+          kind: 'over-limit',
+          path: '',
+          message: `The repository has over ${REPOSITORY_LIMITS.files} files (REPOSITORY_LIMITS.files); nothing is read`,
+        },
+      ],
+    });
+
+    // One buffer under many names: the bytes are counted, not held.
+    const mebibyte = new Uint8Array(1024 * 1024);
+    const heavy = new Map<string, Uint8Array>();
+    for (let i = 0; i <= REPOSITORY_LIMITS.bytes / mebibyte.length; i++)
+      heavy.set(`.gitbook/assets/f${i}.bin`, mebibyte);
+    expect(readRepository(heavy).problems).toEqual([
+      {
+        kind: 'over-limit',
+        path: '',
+        message: `The repository holds over ${REPOSITORY_LIMITS.bytes} bytes (REPOSITORY_LIMITS.bytes); nothing is read`,
+      },
+    ]);
+
+    const deep = ['# Table of contents', ''];
+    for (let level = 0; level <= REPOSITORY_LIMITS.summaryDepth; level++)
+      deep.push(`${'  '.repeat(level)}* [P${level}](p${level}.md)`);
+    expect(readRepository(encode({ 'SUMMARY.md': deep.join('\n') })).problems).toEqual([
+      {
+        kind: 'over-limit',
+        path: 'SUMMARY.md',
+        message: `SUMMARY.md nests entries over ${REPOSITORY_LIMITS.summaryDepth} levels deep (REPOSITORY_LIMITS.summaryDepth); nothing is read`,
+      },
+    ]);
+
+    const long = ['# Table of contents', ''];
+    for (let i = 0; i <= REPOSITORY_LIMITS.summaryEntries; i++) long.push(`* [P${i}](https://example.com/${i})`);
+    expect(readRepository(encode({ 'SUMMARY.md': long.join('\n') })).problems).toEqual([
+      {
+        kind: 'over-limit',
+        path: 'SUMMARY.md',
+        message: `SUMMARY.md has over ${REPOSITORY_LIMITS.summaryEntries} entries (REPOSITORY_LIMITS.summaryEntries); nothing is read`,
+      },
+    ]);
+  });
+
+  it('reads a summary line of brackets and parentheses in one pass', () => {
+    const line = `* [${'['.repeat(50_000)}](${'('.repeat(50_000)}`;
+    const started = performance.now();
+    const { problems } = readRepository(encode({ 'SUMMARY.md': `# Table of contents\n\n${line}\n` }));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(problems.map((problem) => problem.kind)).toEqual(['bad-entry']);
+  });
+});
