@@ -1,6 +1,14 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { UpdateContentBody } from '../src/change-requests/schemas.js';
+import { isEmoji } from '../src/core/emoji.js';
 import {
+  bindWrite,
+  changesOfRepository,
+  filesToUpload,
   readRepository,
+  recordCreatedPages,
   REPOSITORY_LIMITS,
   writeRepository,
   type NestedEntry,
@@ -486,5 +494,203 @@ describe('what a repository holds that the format cannot take', () => {
     const { problems } = readRepository(encode({ 'SUMMARY.md': `# Table of contents\n\n${line}\n` }));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(problems.map((problem) => problem.kind)).toEqual(['bad-entry']);
+  });
+});
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = new Ajv({ strict: false });
+addFormats(ajv);
+ajv.addFormat('emoji', { type: 'string', validate: isEmoji });
+const validateBody = ajv.compile(UpdateContentBody);
+
+/** Each write as the content route's body schema takes it. */
+function expectValidWrites(writes: unknown[][]): void {
+  for (const changes of writes) {
+    const valid = validateBody({ changes });
+    expect(valid, ajv.errorsText(validateBody.errors)).toBe(true);
+  }
+}
+
+describe('the content writes of a repository', () => {
+  it('insert the assets, then the groups and pages in order into their parents, then the links in their places', () => {
+    const writes = changesOfRepository(FIXTURE_CONTENT);
+    expectValidWrites(writes);
+    const base64 = (bytes: Buffer) => bytes.toString('base64');
+    const into = (ref: string) => ({ into: ref });
+    const doc = (path: keyof typeof PAGES) => ({ document: { markdown: PAGES[path] } });
+    expect(writes).toEqual([
+      [
+        {
+          operation: 'insert_files',
+          files: [
+            { name: 'architecture diagram.png', contentType: 'image/png', base64: base64(PNG) },
+            { name: 'cover.png', contentType: 'image/png', base64: base64(PNG) },
+            { name: 'release notes (1).pdf', contentType: 'application/pdf', base64: base64(PDF) },
+          ],
+        },
+      ],
+      [
+        { operation: 'insert_page', ref: 'README.md', title: 'Welcome', ...doc('README.md') },
+        {
+          operation: 'insert_page',
+          ref: 'changelog.md',
+          title: 'Changelog',
+          slug: 'changelog',
+          ...doc('changelog.md'),
+        },
+        { operation: 'insert_page', ref: 'group:0', type: 'group', title: 'Getting started', slug: 'getting-started' },
+        {
+          operation: 'insert_page',
+          ref: 'getting-started/quickstart.md',
+          title: 'Quickstart',
+          slug: 'quickstart',
+          ...into('group:0'),
+          ...doc('getting-started/quickstart.md'),
+        },
+        {
+          operation: 'insert_page',
+          ref: 'getting-started/installation/README.md',
+          title: 'Installation',
+          slug: 'installation',
+          ...into('group:0'),
+          ...doc('getting-started/installation/README.md'),
+        },
+        {
+          operation: 'insert_page',
+          ref: 'getting-started/installation/on-linux.md',
+          title: 'On Linux',
+          slug: 'on-linux',
+          ...into('getting-started/installation/README.md'),
+          ...doc('getting-started/installation/on-linux.md'),
+        },
+        {
+          operation: 'insert_page',
+          ref: 'getting-started/installation/on-macos/README.md',
+          title: 'On macOS',
+          slug: 'on-macos',
+          ...into('getting-started/installation/README.md'),
+          ...doc('getting-started/installation/on-macos/README.md'),
+        },
+        {
+          operation: 'insert_page',
+          ref: 'getting-started/installation/on-macos/with-homebrew.md',
+          title: 'With Homebrew',
+          slug: 'with-homebrew',
+          ...into('getting-started/installation/on-macos/README.md'),
+          ...doc('getting-started/installation/on-macos/with-homebrew.md'),
+        },
+        { operation: 'insert_page', ref: 'group:1', type: 'group', title: 'Reference', slug: 'reference' },
+        {
+          operation: 'insert_page',
+          ref: 'reference/api.md',
+          title: 'API',
+          slug: 'api',
+          ...into('group:1'),
+          ...doc('reference/api.md'),
+        },
+        {
+          operation: 'insert_page',
+          type: 'link',
+          title: 'Status',
+          at: 2,
+          target: { kind: 'url', url: 'https://status.example.com' },
+        },
+        {
+          operation: 'insert_page',
+          type: 'link',
+          title: 'Linux packages',
+          ...into('getting-started/installation/README.md'),
+          at: 2,
+          target: { kind: 'anchor', anchor: 'packages', page: 'getting-started/installation/on-linux.md' },
+        },
+        {
+          operation: 'insert_page',
+          type: 'link',
+          title: 'Support',
+          ...into('group:1'),
+          at: 1,
+          target: { kind: 'url', url: 'mailto:support@example.com' },
+        },
+      ],
+    ]);
+  });
+
+  it('split into writes the route takes, which name the pages of earlier writes by the ids they were given', () => {
+    const children = Array.from({ length: 120 }, (_, i) => ({
+      kind: 'page' as const,
+      title: `Page ${i}`,
+      path: `guide/page-${i}.md`,
+      markdown: `# Page ${i}\n\n${'Text. '.repeat(200)}\n`,
+      children: [],
+    }));
+    const content: RepositoryContent = {
+      config: { root: '', readme: 'README.md', summary: 'SUMMARY.md' },
+      entries: [
+        { kind: 'page', title: 'Guide', path: 'guide/README.md', markdown: '# Guide\n', children },
+        { kind: 'link', title: 'First page', target: { path: 'guide/page-0.md', anchor: '' } },
+      ],
+      files: Array.from({ length: 45 }, (_, i) => ({
+        name: `image-${i}.png`,
+        contentType: 'image/png',
+        bytes: new Uint8Array(200 * 1024),
+      })),
+      redirects: [],
+    };
+    const writes = changesOfRepository(content, { bytesPerWrite: 64 * 1024 });
+    expectValidWrites(writes);
+    for (const write of writes) {
+      const bytes = Buffer.byteLength(JSON.stringify(write));
+      // A write over the budget holds one change alone: here, files of 200 KiB each.
+      if (bytes > 64 * 1024)
+        expect(write.reduce((count, change) => count + ('files' in change ? change.files.length : 1), 0)).toBe(1);
+    }
+    const fileChanges = writes.flat().filter((change) => change.operation === 'insert_files');
+    expect(fileChanges.flatMap((change) => change.files.map((file) => file.name))).toEqual(
+      content.files.map((file) => file.name),
+    );
+    const pageWrites = writes.filter((write) => write[0]!.operation === 'insert_page');
+    expect(pageWrites.length).toBeGreaterThanOrEqual(3);
+    expect(pageWrites.flat()).toHaveLength(122);
+
+    // The writes as a client sends them: each bound to the ids the earlier ones answered with.
+    const written = new Map<string, string>();
+    const sent = pageWrites.map((write, index) => {
+      const bound = bindWrite(write, written);
+      recordCreatedPages(
+        {
+          changes: bound.flatMap((change) =>
+            change.operation === 'insert_page' && change.ref
+              ? [{ object: 'created_page', ref: change.ref, page: { id: `id-${change.ref}` } }]
+              : [],
+          ),
+        },
+        written,
+      );
+      return { index, bound };
+    });
+    const later = sent.find(({ index }) => index > 0)!.bound[0]!;
+    expect(later).toMatchObject({ operation: 'insert_page', into: 'id-guide/README.md' });
+    expect(sent.at(-1)!.bound.at(-1)).toEqual({
+      operation: 'insert_page',
+      type: 'link',
+      title: 'First page',
+      at: 1,
+      target: { kind: 'page', page: 'id-guide/page-0.md' },
+    });
+  });
+
+  it('take a file over the inline limit by the URL it was uploaded to, and refuse to send it inline', () => {
+    const big = { name: 'recording.mp4', contentType: 'video/mp4', bytes: new Uint8Array(1024 * 1024 + 1) };
+    const content: RepositoryContent = { ...FIXTURE_CONTENT, files: [big] };
+    expect(filesToUpload(content)).toEqual([big]);
+    expect(() => changesOfRepository(content)).toThrow(
+      'recording.mp4 is over the 1048576 bytes a file may have inline: upload it and name its URL',
+    );
+    const url = 'http://docs.test/storage/uploads/abc?signature=x';
+    const writes = changesOfRepository(content, { urls: new Map([['recording.mp4', url]]) });
+    expectValidWrites(writes);
+    expect(writes[0]).toEqual([
+      { operation: 'insert_files', files: [{ name: 'recording.mp4', contentType: 'video/mp4', url }] },
+    ]);
   });
 });

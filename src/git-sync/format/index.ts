@@ -1,9 +1,13 @@
 /**
  * GitBook's Git Sync repository format, both ways, with no Git and no
- * network: a repository's files read into content and written from it.
+ * network: a repository's files read into content and written from it, and
+ * the two adapters to the service (the change-request writes that make the
+ * content in a space, and a space's content at a revision).
  */
 export { readRepository, type ReadOptions, type ReadRepository } from './read.js';
 export { writeRepository, type WriteOptions } from './write.js';
+export { bindWrite, changesOfRepository, filesToUpload, recordCreatedPages, type ChangeOptions } from './changes.js';
+export { repositoryOfSpace, type SpaceReaders } from './space-repository.js';
 export { REPOSITORY_LIMITS } from './limits.js';
 export type { FormatProblem, FormatProblemKind } from './problems.js';
 export type * from './model.js';

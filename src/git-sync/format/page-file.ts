@@ -1,0 +1,81 @@
+import { ApiError } from '../../core/errors.js';
+import type { Conversions } from '../../conversions/pool.js';
+import type { UrlDestination, UrlKind } from '../../document/index.js';
+import { rewriteFileTagSources } from './file-tag-sources.js';
+import { ASSETS_FOLDER } from './model.js';
+import { folderOf, relativePath } from './paths.js';
+import { formatLinkDestination } from './link-syntax.js';
+
+/**
+ * A page's file as Git Sync writes it, from what the service stores: the
+ * frontmatter, `# Title`, then the content with its links to pages and
+ * files (stored as `/pages/<id>` and `/files/<id>`) written as paths from
+ * the page's folder, `setup.md#options` or `../.gitbook/assets/map.png`, as
+ * GitBook writes and reads them.
+ */
+
+/** The Git Sync paths of a revision's pages (from the root) and its files' names, by id. */
+export interface GitTargets {
+  pages: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, string>;
+}
+
+const CANONICAL = /^\/(pages|files)\/([^/?#]+)(#.*)?$/;
+
+/** A canonical link as a path from `folder`, or undefined for any other URL (left as written). */
+export function gitUrlOf(url: string, folder: string, targets: GitTargets): string | undefined {
+  const match = CANONICAL.exec(url);
+  if (!match) return undefined;
+  const [, kind, id, hash = ''] = match;
+  const path =
+    kind === 'pages'
+      ? targets.pages.get(id!)
+      : targets.files.has(id!)
+        ? `${ASSETS_FOLDER}${targets.files.get(id!)}`
+        : undefined;
+  return path === undefined ? undefined : relativePath(folder, path) + hash;
+}
+
+/** The markdown with the given destinations replaced where `rewrite` answers, each in the form its place takes. */
+function splice(
+  markdown: string,
+  destinations: readonly UrlDestination[],
+  rewrite: (url: string, kind: UrlKind) => string | undefined,
+): string {
+  let out = '';
+  let copied = 0;
+  for (const destination of [...destinations].sort((a, b) => a.start - b.start)) {
+    const url = rewrite(destination.url, destination.kind);
+    // An attribute holds its value between double quotes, on one line.
+    if (url === undefined || (destination.kind === 'attribute' && /["\n]/.test(url))) continue;
+    out +=
+      markdown.slice(copied, destination.start) + (destination.kind === 'attribute' ? url : formatLinkDestination(url));
+    copied = destination.end;
+  }
+  return out + markdown.slice(copied);
+}
+
+/**
+ * The page's file. Its content is read as the service reads a written page
+ * (on the conversion pool), which finds where its links are; a page that
+ * names no page or file by id needs no read.
+ */
+export async function gitSyncPageFile(
+  conversions: Conversions,
+  page: { path: string; frontmatter: string; title: string; markdown: string },
+  targets: GitTargets,
+): Promise<string> {
+  const head = `${page.frontmatter}# ${page.title}\n`;
+  const file = (content: string) => (content === '' ? head : `${head}\n${content}`);
+  if (!page.markdown.includes('/pages/') && !page.markdown.includes('/files/')) return file(page.markdown);
+  let read;
+  try {
+    read = await conversions.readPage(file(page.markdown), `pages/${page.path}`);
+  } catch (error) {
+    // A page at the markdown limits, which the title line takes over them: its links stay as stored.
+    if (error instanceof ApiError) return file(page.markdown);
+    throw error;
+  }
+  const rewrite = (url: string) => gitUrlOf(url, folderOf(page.path), targets);
+  return file(rewriteFileTagSources(splice(read.markdown, read.destinations, rewrite), rewrite));
+}

@@ -1,0 +1,195 @@
+import { sql } from 'kysely';
+import { forEachConcurrently } from '../../core/concurrently.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { Conversions } from '../../conversions/pool.js';
+import type { Db } from '../../db/database.js';
+import { gitSyncFrontmatter } from '../../content/page-frontmatter.js';
+import { findRevision, loadMarkdown, loadTree } from '../../content/state.js';
+import type { ContentTree, FileState, PageState } from '../../content/tree.js';
+import {
+  DEFAULT_CONFIG,
+  type NestedEntry,
+  type RepositoryContent,
+  type RepositoryFile,
+  type TopLevelEntry,
+} from './model.js';
+import { gitSyncPageFile, type GitTargets } from './page-file.js';
+import { byPath } from './paths.js';
+
+/**
+ * A space's content at a revision as a Git Sync repository holds it: each
+ * page's markdown as the API's markdown read gives it (its frontmatter where
+ * the page has a layout or a cover), under its `# Title`, with its links as
+ * paths; groups; link entries to URLs and pages; the files with their bytes.
+ * Read in a fixed number of statements, whatever the space's size.
+ *
+ * What a repository cannot hold is left out: computed pages (their source
+ * is no markdown), link entries to a file, another space or a collection,
+ * the space's variables and reusable contents; two files of one name are one
+ * asset, the newer. `.gitbook.yaml`'s root and redirects are no part of a
+ * space: the content has the defaults.
+ */
+
+/** Pages read on the conversion pool at once: enough to keep its threads busy, few enough to wait in no queue. */
+const READ_LANES = 4;
+
+export interface SpaceReaders {
+  db: Db;
+  conversions: Conversions;
+}
+
+/**
+ * Each document page's file: `README.md` for the first page, `a/b/README.md`
+ * for a page with subpages, `a/b.md` for any other, from its path of slugs
+ * (its group's slug first), as Git Sync lays a space out.
+ */
+function gitPaths(tree: ContentTree): Map<string, string> {
+  const paths = new Map<string, string>();
+  let first = true;
+  const visit = (parentId: string | null) => {
+    for (const page of tree.childrenOf(parentId)) {
+      if (page.type === 'document') {
+        const path = tree.pathOf(page.pageId);
+        paths.set(
+          page.pageId,
+          first ? 'README.md' : tree.childrenOf(page.pageId).length > 0 ? `${path}/README.md` : `${path}.md`,
+        );
+        first = false;
+      }
+      if (page.type === 'document' || page.type === 'group') visit(page.pageId);
+    }
+  };
+  visit(null);
+  return paths;
+}
+
+/** The newer of two files of one name, as links naming it find it. */
+const newer = (a: FileState, b: FileState) =>
+  a.createdAt.getTime() !== b.createdAt.getTime() ? (a.createdAt > b.createdAt ? a : b) : a.fileId < b.fileId ? a : b;
+
+function filesByName(tree: ContentTree): FileState[] {
+  const byName = new Map<string, FileState>();
+  for (const file of tree.files.values()) {
+    const other = byName.get(file.name);
+    byName.set(file.name, other ? newer(file, other) : file);
+  }
+  return [...byName.values()].sort((a, b) => byPath(a.name, b.name));
+}
+
+/** The bytes of file versions, by version id, in one statement; the organization's own files only. */
+async function loadFileBytes(db: Db, organizationId: string, versionIds: string[]): Promise<Map<string, Uint8Array>> {
+  if (versionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('file_versions as f')
+    .innerJoin('blobs as b', 'b.sha256', 'f.sha256')
+    .select(['f.id', 'b.bytes'])
+    .where('f.organization_id', '=', organizationId)
+    .where('f.id', '=', sql<string>`any(${versionIds}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.bytes]));
+}
+
+/** A link page's target in the repository, or undefined where it leads where no repository path does. */
+function linkTarget(page: PageState, paths: ReadonlyMap<string, string>) {
+  const target = page.target as { kind?: string; url?: string; page?: string; anchor?: string; space?: string } | null;
+  if (target?.kind === 'url' && typeof target.url === 'string') return { url: target.url };
+  if ((target?.kind !== 'page' && target?.kind !== 'anchor') || target.space !== undefined) return undefined;
+  const path = target.page === undefined ? undefined : paths.get(target.page);
+  return path === undefined ? undefined : { path, anchor: target.kind === 'anchor' ? (target.anchor ?? '') : '' };
+}
+
+/** The pages and files of the space's revision (its current one by default): three statements. */
+async function revisionTree(db: Db, organizationId: string, spaceId: string, revisionId: string | undefined) {
+  const space = await db
+    .selectFrom('spaces')
+    .select('revision_id')
+    .where('id', '=', spaceId)
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!space) throw new NotFoundError('No space with this id in the organization');
+  const found = await findRevision(db, spaceId, revisionId ?? space.revision_id);
+  if (!found) throw new NotFoundError('No revision with this id in the space');
+  // A transferred space's revisions name the organization they were made in; its content is read as the space's now.
+  return loadTree(db, { ...found, organizationId });
+}
+
+/** Each document page's file, by page id. */
+async function pageFilesOf(
+  conversions: Conversions,
+  tree: ContentTree,
+  paths: ReadonlyMap<string, string>,
+  markdown: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const targets: GitTargets = {
+    pages: paths,
+    files: new Map([...tree.files.values()].map((file) => [file.fileId, file.name])),
+  };
+  const files = new Map<string, string>();
+  const pages = [...tree.pages.values()].filter((page) => paths.has(page.pageId));
+  await forEachConcurrently(pages, READ_LANES, async (page) => {
+    const file = await gitSyncPageFile(
+      conversions,
+      {
+        path: paths.get(page.pageId)!,
+        frontmatter: gitSyncFrontmatter(tree, page),
+        title: page.title,
+        markdown: page.documentId ? (markdown.get(page.documentId) ?? '') : '',
+      },
+      targets,
+    );
+    files.set(page.pageId, file);
+  });
+  return files;
+}
+
+/** The table of contents under a page (the top level for null), in the tree's order. */
+function entriesUnder(
+  tree: ContentTree,
+  parentId: string | null,
+  paths: ReadonlyMap<string, string>,
+  pageFiles: ReadonlyMap<string, string>,
+): TopLevelEntry[] {
+  const nested = (pageId: string) => entriesUnder(tree, pageId, paths, pageFiles) as NestedEntry[];
+  return tree.childrenOf(parentId).flatMap((page): TopLevelEntry[] => {
+    if (page.type === 'group') return [{ kind: 'group', title: page.title, children: nested(page.pageId) }];
+    if (page.type === 'link') {
+      const target = linkTarget(page, paths);
+      return target ? [{ kind: 'link', title: page.title, target }] : [];
+    }
+    const path = paths.get(page.pageId);
+    if (path === undefined) return [];
+    return [
+      { kind: 'page', title: page.title, path, markdown: pageFiles.get(page.pageId)!, children: nested(page.pageId) },
+    ];
+  });
+}
+
+export async function repositoryOfSpace(
+  { db, conversions }: SpaceReaders,
+  organizationId: string,
+  spaceId: string,
+  revisionId?: string,
+): Promise<RepositoryContent> {
+  const tree = await revisionTree(db, organizationId, spaceId, revisionId);
+  const paths = gitPaths(tree);
+  const files = filesByName(tree);
+  const documentIds = [...tree.pages.values()].flatMap((page) =>
+    page.type === 'document' && page.documentId ? [page.documentId] : [],
+  );
+  const versionIds = files.map((file) => file.versionId);
+  const [markdown, bytes] = await Promise.all([
+    loadMarkdown(db, organizationId, documentIds),
+    loadFileBytes(db, organizationId, versionIds),
+  ]);
+  const pageFiles = await pageFilesOf(conversions, tree, paths, markdown);
+  return {
+    config: { ...DEFAULT_CONFIG },
+    entries: entriesUnder(tree, null, paths, pageFiles),
+    files: files.flatMap((file): RepositoryFile[] => {
+      const fileBytes = bytes.get(file.versionId);
+      return fileBytes ? [{ name: file.name, contentType: file.contentType, bytes: fileBytes }] : [];
+    }),
+    redirects: [],
+  };
+}
