@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GitBookAPI, GitBookAPIError, SiteVisibility } from '@gitbook/api';
 import { GitBookAPI as NewestGitBookAPI } from '@gitbook/api-next';
+import { contentTypeOf } from '../src/git-sync/format/content-types.js';
 import type { DocsTree, TreeEntry } from './gitbook-docs-tree.js';
 
 /**
@@ -19,20 +20,6 @@ const FILES_PER_CHANGE = 20;
 /** Inline bytes of one write, base64 included, well under BODY_LIMIT's 5 MiB default. */
 const INLINE_BYTES_PER_WRITE = 3.5 * 1024 * 1024;
 const MAX_INLINE_FILE = 1024 * 1024;
-
-const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  mp4: 'video/mp4',
-  md: 'text/markdown',
-  yaml: 'application/yaml',
-  json: 'application/json',
-};
 
 export interface Written {
   spaceId: string;
@@ -103,7 +90,7 @@ async function fileChange(root: string, asset: string, served: string): Promise<
   const found = await stat(file).catch(() => undefined);
   if (!found?.isFile()) return undefined;
   const name = path.posix.basename(asset);
-  const contentType = CONTENT_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
+  const contentType = contentTypeOf(name);
   if (found.size > MAX_INLINE_FILE)
     return { name, contentType, url: served + encodeURIComponent(asset.slice('.gitbook/assets/'.length)) };
   return { name, contentType, base64: (await readFile(file)).toString('base64') };

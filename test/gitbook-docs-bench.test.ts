@@ -65,17 +65,19 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the GitBook docs bench reads a Git Sync tree', () => {
-  it('in SUMMARY.md order, with groups, nesting, link entries and pages SUMMARY.md leaves out', async () => {
+  it('in SUMMARY.md order, with groups, nesting, link entries, pages SUMMARY.md leaves out and entries naming no file', async () => {
     const tree = await readDocsTree(root);
     expect(tree.entries).toEqual([
       { kind: 'page', key: 'README.md', title: 'Welcome', slug: '', parent: undefined, gitPath: 'README.md' },
-      { kind: 'group', key: 'group:1', title: 'Start here', slug: 'start-here' },
+      // Not listed: at the top level, before the groups (which would take it in), titled by its # heading.
+      { kind: 'page', key: 'extra.md', title: 'Extra', slug: 'extra', parent: undefined, gitPath: 'extra.md' },
+      { kind: 'group', key: 'group:2', title: 'Start here', slug: 'start-here' },
       {
         kind: 'page',
         key: 'guide/README.md',
         title: 'Guide',
         slug: 'guide',
-        parent: 'group:1',
+        parent: 'group:2',
         gitPath: 'guide/README.md',
       },
       {
@@ -88,28 +90,24 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
       },
       {
         kind: 'link',
-        key: 'entry:4',
+        key: 'entry:5',
         title: 'Setup options',
         parent: 'guide/README.md',
         target: { gitPath: 'guide/setup.md', anchor: 'options' },
       },
       {
         kind: 'link',
-        key: 'entry:5',
+        key: 'entry:6',
         title: 'Elsewhere',
-        parent: 'group:1',
+        parent: 'group:2',
         target: { url: 'https://example.com/docs' },
       },
-      {
-        kind: 'link',
-        key: 'entry:6',
-        title: 'Gone',
-        parent: 'group:1',
-        target: { gitPath: 'guide/gone.md', anchor: '' },
-      },
-      { kind: 'page', key: 'extra.md', title: 'extra', slug: 'extra', parent: undefined, gitPath: 'extra.md' },
     ]);
     expect(tree.unlisted).toEqual(['extra.md']);
+    expect(tree.problems).toEqual([
+      'SUMMARY.md:11: "guide/gone.md" names no page file (guide/gone.md); left out',
+      'extra.md is not in SUMMARY.md; added at the top level',
+    ]);
     expect(slugOfGitPath('a/b/README.md')).toBe('b');
   });
 
