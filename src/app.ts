@@ -71,6 +71,7 @@ import { WorkPool } from './core/work-pool.js';
 import { htmlReaderPool } from './change-requests/import/reader.js';
 import { imageDecoderPool } from './integrations/image-pool.js';
 import { specParserPool } from './specs/parser.js';
+import { GitThreads } from './git-sync/git/threads.js';
 import { CONVERSION_MS_PER_KIB, type AppConfig } from './config.js';
 import { MemberSchema, TeamSchema } from './members/member-schemas.js';
 import { ChangeRequestSchema } from './content/change-request-schemas.js';
@@ -264,6 +265,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
             specParserPool(config.specs, (error) => instance.log.error({ err: error }, 'A spec parser thread failed')),
           ),
         };
+        const git = new GitThreads({
+          ...config.gitSync,
+          outbound: config.outbound,
+          onThreadError: (error) => instance.log.error({ err: error }, 'A Git thread failed'),
+        });
         instance.decorate('content', new ContentStore(db, instance.urls, conversions));
         const mailer = createMailer(config.mail, instance.log);
         instance.decorate('context', {
@@ -285,6 +291,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
             instance.clock.now().getTime(),
           ),
           siteHostnames: hostnames,
+          git,
           log: instance.log,
           mailer,
         });
@@ -300,7 +307,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         instance.addHook('onClose', async () => {
           hostnames.stop();
           await mailer?.close();
-          await Promise.all([conversions, ...Object.values(workPools)].map((pool) => pool.close()));
+          await Promise.all([conversions, git, ...Object.values(workPools)].map((pool) => pool.close()));
           await db.destroy();
         });
       },

@@ -3,6 +3,7 @@ import { createOutboundFetcher } from '../src/core/outbound.js';
 import { GitRemoteError } from '../src/git-sync/git/errors.js';
 import { gitRemote } from '../src/git-sync/git/remote.js';
 import { commitFiles, readBranch, type GitContext } from '../src/git-sync/git/repository.js';
+import { GitThreads } from '../src/git-sync/git/threads.js';
 import { startGitServer, type GitServer, type GitServerOptions } from './support/git-server.js';
 
 const LIMITS = { maxBytes: 8 << 20, maxFiles: 100, timeoutMs: 10_000 };
@@ -244,5 +245,68 @@ describe('committing files to a branch', () => {
       ).rejects.toThrow();
     }
     expect(await git.git('docs', ['for-each-ref'])).toBe('');
+  });
+});
+
+describe('the Git threads', () => {
+  const threads = (operationTimeoutMs = 30_000) =>
+    new GitThreads({
+      threads: 1,
+      operationTimeoutMs,
+      outbound: { allowPrivate: true, timeoutMs: 10_000, maxBytes: 8 << 20 },
+      maxBytes: 8 << 20,
+      maxFiles: 100,
+      exchangeTimeoutMs: 10_000,
+      onThreadError: (error) => {
+        throw error;
+      },
+    });
+
+  it('read and commit a branch off the event loop, with the same outcomes', async () => {
+    const git = await server();
+    await git.create('docs');
+    const tip = await git.commit('docs', 'main', { 'README.md': 'one\n' });
+    const pool = threads();
+    try {
+      const remote = gitRemote(git.url('docs'), 'refs/heads/main');
+      const read = await pool.readBranch(remote);
+      expect(read.commit).toBe(tip);
+      expect(decoded(read.files)).toEqual({ 'README.md': 'one\n' });
+      const pushed = await pool.commitFiles(remote, {
+        expected: tip,
+        files: new Map([['README.md', text('two\n')]]),
+        message: 'Edit',
+        author,
+      });
+      expect(pushed.result).toBe('pushed');
+      expect(await pool.commitFiles(remote, { expected: tip, files: new Map(), message: 'Edit', author })).toEqual({
+        result: 'behind',
+        tip: (pushed as { commit: string }).commit,
+      });
+      const failure = await pool.readBranch(gitRemote(git.url('missing'), 'refs/heads/main')).catch((e) => e);
+      expect(failure).toBeInstanceOf(GitRemoteError);
+      expect(failure).toMatchObject({ failure: 'not-found' });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stop an operation past its deadline, and say so', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const git = await server({ beforeRequest: () => held });
+    await git.create('docs');
+    const pool = threads(300);
+    try {
+      const failure = await pool.readBranch(gitRemote(git.url('docs'), 'refs/heads/main')).catch((e) => e);
+      expect(failure).toBeInstanceOf(GitRemoteError);
+      expect(failure).toMatchObject({
+        failure: 'timeout',
+        message: 'The Git operation took longer than 300 ms and was stopped',
+      });
+    } finally {
+      release();
+      await pool.close();
+    }
   });
 });

@@ -439,6 +439,47 @@ export const SettingsSchema = Type.Object({
         'Tries of a spec job that fails for a reason that may pass (a timeout, a 5xx, a worker that stopped) before the failure is recorded.',
     }),
   }),
+  gitSync: Type.Object({
+    maxBytes: Type.Integer({
+      env: 'GIT_SYNC_MAX_BYTES',
+      minimum: MIB,
+      maximum: 4 * GIB,
+      default: 512 * MIB,
+      description:
+        "Bytes one exchange with a Git remote may bring (the pack of a branch's tip), and the most a branch's files may hold together.",
+    }),
+    maxFiles: Type.Integer({
+      env: 'GIT_SYNC_MAX_FILES',
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 50_000,
+      description: "Files a branch's tree may hold to be read.",
+    }),
+    exchangeTimeoutMs: Type.Integer({
+      env: 'GIT_SYNC_EXCHANGE_TIMEOUT_MS',
+      minimum: 100,
+      maximum: 3_600_000,
+      default: 120_000,
+      description:
+        'Time limit of one exchange with a Git remote (listing its refs, fetching a pack, pushing one), in ms; `OUTBOUND_TIMEOUT_MS` does not apply to them.',
+    }),
+    operationTimeoutMs: Type.Integer({
+      env: 'GIT_SYNC_OPERATION_TIMEOUT_MS',
+      minimum: 1_000,
+      maximum: 3_600_000,
+      default: 600_000,
+      description:
+        'Time limit of one read or commit of a branch on the Git thread, its exchanges included; past it the operation is stopped and fails with `timeout`.',
+    }),
+    threads: Type.Integer({
+      env: 'GIT_SYNC_THREADS',
+      minimum: 1,
+      maximum: 64,
+      default: 1,
+      description:
+        'Threads reading and committing Git branches (isomorphic-git inflates and hashes in JavaScript, off the event loop); operations beyond them wait.',
+    }),
+  }),
   encryption: Type.Object({
     key: Type.Optional(
       Type.String({

@@ -7,7 +7,7 @@ import { OutboundError } from '../../core/outbound.js';
  * repository, could not be reached, or sent more than the service takes.
  * Never the remote's own error text, which may echo the URL with its token.
  */
-export type GitFailure = 'auth' | 'not-found' | 'unreachable' | 'too-large' | 'refused' | 'malformed';
+export type GitFailure = 'auth' | 'not-found' | 'unreachable' | 'too-large' | 'refused' | 'malformed' | 'timeout';
 
 export class GitRemoteError extends Error {
   constructor(

@@ -1,0 +1,120 @@
+import { Piscina } from 'piscina';
+import type { OutboundFetcherOptions } from '../../core/outbound.js';
+import { GitRemoteError, type GitFailure } from './errors.js';
+import type { GitRemote } from './remote.js';
+import type { BranchFiles, GitAuthor, GitLimits, PushOutcome } from './repository.js';
+
+/** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
+export type GitTask = { outbound: OutboundFetcherOptions; limits: GitLimits; remote: GitRemote } & (
+  | { kind: 'read' }
+  | {
+      kind: 'commit';
+      change: { expected: string | null; files: ReadonlyMap<string, Uint8Array>; message: string; author: GitAuthor };
+    }
+);
+
+export type GitTaskOutcome =
+  { ok: true; value: BranchFiles | PushOutcome } | { ok: false; message: string; failure: GitFailure };
+
+export interface GitThreadsOptions {
+  threads: number;
+  /** For a whole read or commit; past it the thread is stopped and replaced. */
+  operationTimeoutMs: number;
+  /** The fetcher's guard (allowPrivate, userAgent); its time and byte limits are the Git ones below. */
+  outbound: OutboundFetcherOptions;
+  maxBytes: number;
+  maxFiles: number;
+  exchangeTimeoutMs: number;
+  onThreadError: (error: unknown) => void;
+}
+
+/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
+const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/** Memory a Git thread may use: a branch's pack and files are held whole, within GIT_SYNC_MAX_BYTES. */
+const THREAD_HEAP_MB = 2048;
+
+/**
+ * Reads and commits of Git branches on their own threads, built once by the
+ * app: one operation per thread at a time, each with a deadline.
+ */
+export class GitThreads {
+  private readonly pool: Piscina;
+
+  constructor(private readonly options: GitThreadsOptions) {
+    const fromSource = WORKER_MODULE.pathname.endsWith('.ts');
+    this.pool = new Piscina({
+      filename: fromSource ? new URL('../../core/typescript-tasks.mjs', import.meta.url).href : WORKER_MODULE.href,
+      workerData: { tasks: WORKER_MODULE.href },
+      minThreads: 0,
+      maxThreads: options.threads,
+      concurrentTasksPerWorker: 1,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
+    this.pool.on('error', options.onThreadError);
+  }
+
+  /** The files of the branch's tip; a remote's failure is thrown as a GitRemoteError. */
+  async readBranch(remote: GitRemote, signal?: AbortSignal): Promise<BranchFiles> {
+    return (await this.run({ kind: 'read', remote, ...this.shared() }, signal)) as BranchFiles;
+  }
+
+  /** Commits the files on top of `expected` and pushes them, fast-forward only. */
+  async commitFiles(
+    remote: GitRemote,
+    change: Extract<GitTask, { kind: 'commit' }>['change'],
+    signal?: AbortSignal,
+  ): Promise<PushOutcome> {
+    return (await this.run({ kind: 'commit', remote, change, ...this.shared() }, signal)) as PushOutcome;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close({ force: true });
+  }
+
+  private shared() {
+    const { outbound, maxBytes, maxFiles, exchangeTimeoutMs } = this.options;
+    return {
+      outbound: { ...outbound, timeoutMs: exchangeTimeoutMs, maxBytes },
+      limits: { maxBytes, maxFiles, timeoutMs: exchangeTimeoutMs },
+    };
+  }
+
+  private async run(task: GitTask, signal?: AbortSignal): Promise<BranchFiles | PushOutcome> {
+    const stop = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop.abort();
+    }, this.options.operationTimeoutMs);
+    const stopWithCaller = () => stop.abort();
+    signal?.addEventListener('abort', stopWithCaller, { once: true });
+    try {
+      const outcome = (await this.pool.run(task, { signal: stop.signal })) as GitTaskOutcome;
+      if (!outcome.ok) throw new GitRemoteError(outcome.message, outcome.failure);
+      return outcome.value;
+    } catch (error) {
+      if (timedOut) {
+        throw new GitRemoteError(
+          `The Git operation took longer than ${this.options.operationTimeoutMs} ms and was stopped`,
+          'timeout',
+        );
+      }
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new GitRemoteError('The branch needs more memory than a Git thread may use', 'too-large');
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stopWithCaller);
+    }
+  }
+}
+
+declare module '../../context.js' {
+  interface Context {
+    /** Git Sync's reads and commits of branches, on threads of their own through the same guard as `outbound`. */
+    git: GitThreads;
+  }
+}
