@@ -504,14 +504,18 @@ describe('documentToMarkdown', () => {
                     { object: 'mark', type: 'italic' },
                   ],
                 },
-                { object: 'leaf', text: ' red', marks: [{ object: 'mark', type: 'color', data: { text: 'red' } }] },
+                {
+                  object: 'leaf',
+                  text: ' red',
+                  marks: [{ object: 'mark', type: 'color', data: { text: 'red', background: 'default' } }],
+                },
               ],
             },
           ],
         },
       ],
     } as unknown as JSONDocument;
-    expect(documentToMarkdown(document)).toBe('**bold _both_** red\n');
+    expect(documentToMarkdown(document)).toBe('**bold _both_**<mark style="color:red;"> red</mark>\n');
   });
 
   it.each([

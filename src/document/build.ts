@@ -1,9 +1,11 @@
+import { sameColors } from './color-marks.js';
 import type {
   DocumentBlockParagraph,
+  DocumentFormatMarkType,
   DocumentInlineContent,
   DocumentLeaf,
   DocumentMark,
-  DocumentMarkType,
+  DocumentMarkColor,
   DocumentText,
 } from './types.js';
 
@@ -12,12 +14,20 @@ export function append<T>(target: T[], items: Iterable<T>): void {
   for (const item of items) target.push(item);
 }
 
-/** Marks in one fixed order, so the same formatting always gives the same leaf. */
-export const MARK_ORDER: readonly DocumentMarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
+/** Marks in one fixed order, the colour last, so the same formatting always gives the same leaf. */
+export const MARK_ORDER: readonly DocumentFormatMarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
 
-export function marksOf(types: Iterable<DocumentMarkType>): DocumentMark[] {
+export function marksOf(
+  types: Iterable<DocumentFormatMarkType>,
+  color: DocumentMarkColor | null = null,
+): DocumentMark[] {
   const present = new Set(types);
-  return MARK_ORDER.filter((type) => present.has(type)).map((type) => ({ object: 'mark', type }));
+  const marks: DocumentMark[] = MARK_ORDER.filter((type) => present.has(type)).map((type) => ({
+    object: 'mark',
+    type,
+  }));
+  if (color) marks.push(color);
+  return marks;
 }
 
 export function leaf(text: string, marks: DocumentMark[] = []): DocumentLeaf {
@@ -32,8 +42,13 @@ export function paragraph(nodes: DocumentInlineContent[]): DocumentBlockParagrap
   return { object: 'block', type: 'paragraph', data: {}, nodes: normalizeInlines(nodes) };
 }
 
+function sameMark(a: DocumentMark, b: DocumentMark): boolean {
+  return a.type === 'color' ? b.type === 'color' && sameColors(a.data, b.data) : a.type === b.type;
+}
+
+/** Leaves of one formatting, colours compared by value: two colours side by side stay two leaves. */
 function sameMarks(a: DocumentLeaf, b: DocumentLeaf): boolean {
-  return a.marks.length === b.marks.length && a.marks.every((mark, index) => mark.type === b.marks[index]!.type);
+  return a.marks.length === b.marks.length && a.marks.every((mark, index) => sameMark(mark, b.marks[index]!));
 }
 
 /** Leaves with empty ones dropped and neighbours of the same marks joined. */

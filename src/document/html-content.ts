@@ -4,9 +4,10 @@ import { defaultHandlers, toMdast, type Handle } from 'hast-util-to-mdast';
 import type { PhrasingContent, RootContent } from 'mdast';
 import { paragraph } from './build.js';
 import { fitHint } from './fit.js';
+import { CLOSE_MARK_TAG } from './color-marks.js';
 import { readHtmlTag, type HtmlTag } from './html-tag.js';
 import { inlineContent, type Definitions } from './inline-from-markdown.js';
-import { buttonData, carrying, darkSource, iconName, inlineImageOfTag } from './inline-html.js';
+import { buttonData, carrying, carryingTag, darkSource, iconName, inlineImageOfTag } from './inline-html.js';
 import { plainText } from './markdown-tree.js';
 import type {
   DocumentBlockParagraph,
@@ -49,11 +50,16 @@ export function elementsOnly(children: ElementContent[]): Element[] | null {
   return elements;
 }
 
-/** An element's opening tag as inline-html.ts reads tags, so both read GitBook's attributes one way. */
-function tagOf(element: Element): HtmlTag | null {
+/** An element's opening tag as HTML. */
+function openingTag(element: Element): string {
   const html = toHtml({ ...element, children: [] });
   const end = html.lastIndexOf('</');
-  return readHtmlTag(end === -1 ? html : html.slice(0, end));
+  return end === -1 ? html : html.slice(0, end);
+}
+
+/** An element's opening tag as inline-html.ts reads tags, so both read GitBook's attributes one way. */
+function tagOf(element: Element): HtmlTag | null {
+  return readHtmlTag(openingTag(element));
 }
 
 const textOf = (nodes: RootContent[]) => plainText({ type: 'root', children: nodes }).trim();
@@ -87,7 +93,17 @@ const img: Handle = (state, element) => {
   return image ? carrying(image) : defaultHandlers.img(state, element);
 };
 
-const HANDLERS = { a: asInline, button: asInline, i: asInline, picture, img };
+/**
+ * Coloured text as its tags around its content, as a paragraph's markdown
+ * hands them over, so that one reader (color-marks.ts) takes its colour.
+ */
+const mark: Handle = (state, element) => [
+  carryingTag(openingTag(element)),
+  ...state.all(element),
+  carryingTag(CLOSE_MARK_TAG),
+];
+
+const HANDLERS = { a: asInline, button: asInline, i: asInline, picture, img, mark };
 
 const FLOW_TYPES = new Set(['paragraph', 'heading', 'list', 'blockquote', 'code', 'table', 'thematicBreak']);
 

@@ -1,12 +1,13 @@
 import type { Definition, PhrasingContent } from 'mdast';
 import { append, leaf, marksOf, normalizeInlines, textNode, withoutTrailingLineBreaks } from './build.js';
-import { carried, readInlineHtml } from './inline-html.js';
+import { OpenColorMarks } from './color-marks.js';
+import { carried, carriedTag, readInlineHtml } from './inline-html.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import type {
+  DocumentFormatMarkType,
   DocumentInlineContent,
   DocumentInlineImage,
   DocumentInlineLink,
-  DocumentMarkType,
   DocumentText,
 } from './types.js';
 
@@ -20,8 +21,14 @@ function softBreaksAsSpaces(text: string): string {
   return text.replaceAll('\r\n', ' ').replaceAll('\n', ' ').replaceAll('\r', ' ');
 }
 
-function text(value: string, marks: DocumentMarkType[]): DocumentText {
-  return textNode([leaf(value, marksOf(marks))]);
+/** What formats the text at a point: the marks of the markdown around it, and the `<mark>` tags open there. */
+interface Marks {
+  format: DocumentFormatMarkType[];
+  colors: OpenColorMarks;
+}
+
+function text(value: string, marks: Marks): DocumentText {
+  return textNode([leaf(value, marksOf(marks.format, marks.colors.current))]);
 }
 
 export function inlineImage(
@@ -37,12 +44,7 @@ export function inlineImage(
   };
 }
 
-function link(
-  url: string,
-  children: PhrasingContent[],
-  marks: DocumentMarkType[],
-  definitions: Definitions,
-): DocumentInlineLink {
+function link(url: string, children: PhrasingContent[], marks: Marks, definitions: Definitions): DocumentInlineLink {
   const nodes = phrasing(children, marks, definitions).filter(
     (node): node is DocumentText | DocumentInlineImage => node.object === 'text' || node.type === 'inline-image',
   );
@@ -55,14 +57,11 @@ const MARK_OF = { strong: 'bold', emphasis: 'italic', delete: 'strikethrough' } 
  * mdast phrasing as document inline content, its formatting turned into
  * marks. A loop over the formatting rather than recursion, since `*` runs can
  * nest thousands deep. GitBook's inline HTML (images, buttons) is read as the
- * inlines it stands for (inline-html.ts); other HTML tags are dropped and the
- * text between them kept, except `<br>`, which is a line break.
+ * inlines it stands for (inline-html.ts), its `<mark>` tags as colour marks
+ * (color-marks.ts); other HTML tags are dropped and the text between them
+ * kept, except `<br>`, which is a line break.
  */
-function phrasing(
-  children: PhrasingContent[],
-  marks: DocumentMarkType[],
-  definitions: Definitions,
-): DocumentInlineContent[] {
+function phrasing(children: PhrasingContent[], marks: Marks, definitions: Definitions): DocumentInlineContent[] {
   const out: DocumentInlineContent[] = [];
   const pending = readInlineHtml(children)
     .map((node) => ({ node, marks }))
@@ -72,7 +71,7 @@ function phrasing(
     if (node.type === 'inline-image' || node.type === 'button' || node.type === 'icon') out.push(node);
     else if (node.type === 'strong' || node.type === 'emphasis' || node.type === 'delete') {
       const mark = MARK_OF[node.type];
-      const inner = marks.includes(mark) ? marks : [...marks, mark];
+      const inner = marks.format.includes(mark) ? marks : { ...marks, format: [...marks.format, mark] };
       const inside = readInlineHtml(node.children);
       for (let i = inside.length - 1; i >= 0; i -= 1) pending.push({ node: inside[i]!, marks: inner });
     } else append(out, unformatted(node, marks, definitions));
@@ -80,19 +79,17 @@ function phrasing(
   return out;
 }
 
-function unformatted(
-  node: PhrasingContent,
-  marks: DocumentMarkType[],
-  definitions: Definitions,
-): DocumentInlineContent[] {
+function unformatted(node: PhrasingContent, marks: Marks, definitions: Definitions): DocumentInlineContent[] {
   switch (node.type) {
     case 'text':
       return [text(softBreaksAsSpaces(node.value), marks)];
     case 'inlineCode':
-      return [text(softBreaksAsSpaces(node.value), [...marks, 'code'])];
+      return [text(softBreaksAsSpaces(node.value), { ...marks, format: [...marks.format, 'code'] })];
     case 'break':
       return [text('\n', marks)];
     case 'link': {
+      const tag = carriedTag(node);
+      if (tag) return unformatted(tag, marks, definitions);
       const inline = carried(node);
       return inline ? [inline] : [link(node.url, node.children, marks, definitions)];
     }
@@ -109,6 +106,7 @@ function unformatted(
       return definition ? [inlineImage(definition.url, node.alt, definition.title)] : [];
     }
     case 'html':
+      if (marks.colors.read(node.value)) return [];
       return LINE_BREAK_TAGS.has(node.value.trim().toLowerCase()) ? [text('\n', marks)] : [];
     case 'inlineMath':
       return [{ object: 'inline', type: 'inline-math', data: { formula: node.value }, isVoid: true }];
@@ -122,5 +120,6 @@ function unformatted(
 
 /** A paragraph's, heading's or table cell's content as document inline content. */
 export function inlineContent(children: PhrasingContent[], definitions: Definitions): DocumentInlineContent[] {
-  return withoutTrailingLineBreaks(normalizeInlines(phrasing(children, [], definitions)));
+  const marks: Marks = { format: [], colors: new OpenColorMarks() };
+  return withoutTrailingLineBreaks(normalizeInlines(phrasing(children, marks, definitions)));
 }

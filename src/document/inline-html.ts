@@ -1,4 +1,4 @@
-import type { Link, PhrasingContent } from 'mdast';
+import type { Html, Link, PhrasingContent } from 'mdast';
 import { hasClass, readHtmlTag, type HtmlTag } from './html-tag.js';
 import { imageRefFromUrl, refFromUrl } from './links.js';
 import { plainText } from './markdown-tree.js';
@@ -18,6 +18,8 @@ declare module 'mdast' {
   interface LinkData {
     /** An inline read from HTML, which the link only carries (see `carrying`). */
     htmlInline?: HtmlInline;
+    /** An inline HTML tag, which the link only carries (see `carryingTag`). */
+    htmlTag?: string;
   }
 }
 
@@ -101,6 +103,21 @@ export function carrying(inline: HtmlInline): Link {
 /** The inline a link made by `carrying` holds. */
 export function carried(node: Link): HtmlInline | undefined {
   return node.data?.htmlInline;
+}
+
+/**
+ * An inline HTML tag outside a paragraph's markdown (a table cell's
+ * `<mark>`), carried through mdast as an empty link for the same reason:
+ * the conversion takes an HTML node for a block.
+ */
+export function carryingTag(html: string): Link {
+  return { type: 'link', url: '', title: null, children: [], data: { htmlTag: html } };
+}
+
+/** The tag a link made by `carryingTag` holds, as the inline HTML node a paragraph's markdown would have. */
+export function carriedTag(node: Link): Html | undefined {
+  const tag = node.data?.htmlTag;
+  return tag === undefined ? undefined : { type: 'html', value: tag };
 }
 
 function tagOf(node: PhrasingContent): HtmlTag | null {

@@ -1,5 +1,14 @@
 import type { PhrasingContent } from 'mdast';
 import { append, MARK_ORDER } from './build.js';
+import {
+  CLOSE_MARK_TAG,
+  isCloseMarkTag,
+  isOpenMarkTag,
+  openMarkTag,
+  readColorMark,
+  sameColors,
+  type ColorParts,
+} from './color-marks.js';
 import { buttonPhrasing, iconPhrasing, inlineImageHtml } from './inline-html-write.js';
 import { urlFromRef } from './links.js';
 import {
@@ -13,11 +22,12 @@ import {
   type At,
   type JsonObject,
 } from './read-json.js';
-import type { DocumentMarkType } from './types.js';
+import type { DocumentFormatMarkType } from './types.js';
 
 interface Leaf {
   text: string;
-  marks: Set<DocumentMarkType>;
+  marks: Set<DocumentFormatMarkType>;
+  color: ColorParts | null;
 }
 
 /** How a line break inside text is written: `\` + newline, or `<br>` where a newline would end the construct (table cells). */
@@ -27,13 +37,15 @@ const KNOWN_MARKS = new Set<string>(MARK_ORDER);
 
 function readLeaves(text: JsonObject, at: At): Leaf[] {
   return childObjects(text, at, 'leaves').map(([leaf, leafAt]) => {
-    const marks = new Set<DocumentMarkType>();
+    const marks = new Set<DocumentFormatMarkType>();
+    let color: ColorParts | null = null;
     for (const [mark, markAt] of childObjects(leaf, leafAt, 'marks', false)) {
       const type = asString(mark.type, field(markAt, 'type'));
-      // Colours, keyboard keys, super- and subscript have no markdown form; their text stays.
-      if (KNOWN_MARKS.has(type)) marks.add(type as DocumentMarkType);
+      if (type === 'color') color = readColorMark(mark, markAt);
+      // Keyboard keys, super- and subscript have no markdown form; their text stays.
+      else if (KNOWN_MARKS.has(type)) marks.add(type as DocumentFormatMarkType);
     }
-    return { text: asString(leaf.text, field(leafAt, 'text')), marks };
+    return { text: asString(leaf.text, field(leafAt, 'text')), marks, color };
   });
 }
 
@@ -51,12 +63,29 @@ const WRAPPERS = [
   ['italic', 'emphasis'],
   ['strikethrough', 'delete'],
 ] as const;
+const WRAPPED_MARKS: readonly DocumentFormatMarkType[] = WRAPPERS.map(([mark]) => mark);
+
+/** Whether the colour changes inside a run of one of `marks`: colouring first would split that run in two. */
+function colorsCutRuns(leaves: Leaf[], marks: readonly DocumentFormatMarkType[]): boolean {
+  for (let index = 1; index < leaves.length; index += 1) {
+    const [before, after] = [leaves[index - 1]!, leaves[index]!];
+    if (sameColors(before.color, after.color)) continue;
+    if (marks.some((mark) => before.marks.has(mark) && after.marks.has(mark))) return true;
+  }
+  return false;
+}
 
 /**
  * Leaves as nested mdast: neighbours sharing a mark share one wrapper
  * (`**a _b_**`, not `**a**` `***b***`), bold outermost and code innermost.
+ * A colour wraps its run, as GitBook writes it, at the outermost level where
+ * it splits no run of formatting: `<mark style="color:red;">**a** b</mark>`,
+ * but `**a <mark style="color:red;">b</mark>**`.
  */
-function leavesPhrasing(leaves: Leaf[], lineBreak: LineBreak, level = 0): PhrasingContent[] {
+function formattedPhrasing(leaves: Leaf[], lineBreak: LineBreak, level = 0, colored = false): PhrasingContent[] {
+  if (!colored && !colorsCutRuns(leaves, WRAPPED_MARKS.slice(level))) {
+    return coloredPhrasing(leaves, lineBreak, level);
+  }
   const wrapper = WRAPPERS[level];
   if (!wrapper) return leaves.flatMap((leaf) => leafPhrasing(leaf, lineBreak));
   const [mark, type] = wrapper;
@@ -66,9 +95,29 @@ function leavesPhrasing(leaves: Leaf[], lineBreak: LineBreak, level = 0): Phrasi
     const marked = leaves[index]!.marks.has(mark);
     let end = index;
     while (end < leaves.length && leaves[end]!.marks.has(mark) === marked) end += 1;
-    const inner = leavesPhrasing(leaves.slice(index, end), lineBreak, level + 1);
+    const inner = formattedPhrasing(leaves.slice(index, end), lineBreak, level + 1, colored);
     if (marked) out.push({ type, children: inner });
     else append(out, inner);
+    index = end;
+  }
+  return out;
+}
+
+/** Leaves in runs of one colour, each coloured run between `<mark>` tags (inline HTML), their formatting inside. */
+function coloredPhrasing(leaves: Leaf[], lineBreak: LineBreak, level: number): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  let index = 0;
+  while (index < leaves.length) {
+    const color = leaves[index]!.color;
+    let end = index;
+    while (end < leaves.length && sameColors(leaves[end]!.color, color)) end += 1;
+    const inner = formattedPhrasing(leaves.slice(index, end), lineBreak, level, true);
+    // A run that shows nothing (empty leaves) needs no tags.
+    if (color && inner.length > 0) {
+      out.push({ type: 'html', value: openMarkTag(color) });
+      append(out, inner);
+      out.push({ type: 'html', value: CLOSE_MARK_TAG });
+    } else append(out, inner);
     index = end;
   }
   return out;
@@ -142,7 +191,7 @@ export function inlinePhrasing(parent: JsonObject, at: At, lineBreak: LineBreak,
   const out: PhrasingContent[] = [];
   let run: Leaf[] = [];
   const flush = () => {
-    append(out, leavesPhrasing(run, lineBreak));
+    append(out, formattedPhrasing(run, lineBreak));
     run = [];
   };
   for (const [node, nodeAt] of childObjects(parent, at, 'nodes')) {
@@ -171,14 +220,21 @@ export function inlineText(parent: JsonObject, at: At): string {
 
 /**
  * A paragraph cannot end in a line break (markdown would read a stray `\`),
- * so trailing ones are dropped, also from inside a closing `**…**`.
+ * so trailing ones are dropped, also from inside a closing `**…**` or
+ * coloured run (whose tags go too when nothing is left between them).
  */
 export function withoutTrailingBreaks(phrasing: PhrasingContent[]): PhrasingContent[] {
   const out = [...phrasing];
+  // The closing `</mark>` tags met at the end, put back after what their runs keep.
+  const closes: PhrasingContent[] = [];
   while (out.length > 0) {
     const last = out.at(-1)!;
     if (last.type === 'break') out.pop();
-    else if (last.type === 'strong' || last.type === 'emphasis' || last.type === 'delete') {
+    else if (last.type === 'html' && isCloseMarkTag(last.value)) closes.push(out.pop()!);
+    else if (last.type === 'html' && isOpenMarkTag(last.value) && closes.length > 0) {
+      out.pop();
+      closes.pop();
+    } else if (last.type === 'strong' || last.type === 'emphasis' || last.type === 'delete') {
       const children = withoutTrailingBreaks(last.children);
       if (children.length > 0) {
         out[out.length - 1] = { ...last, children };
@@ -187,5 +243,5 @@ export function withoutTrailingBreaks(phrasing: PhrasingContent[]): PhrasingCont
       out.pop();
     } else break;
   }
-  return out;
+  return [...out, ...closes.reverse()];
 }

@@ -5,12 +5,42 @@
  * `key` is optional in the spec; documents built here always carry one.
  */
 
-export type DocumentMarkType = 'bold' | 'italic' | 'strikethrough' | 'code';
+/** The marks that only say how text is set; they carry no data. */
+export type DocumentFormatMarkType = 'bold' | 'italic' | 'strikethrough' | 'code';
 
-export interface DocumentMark {
+export interface DocumentFormatMark {
   object: 'mark';
-  type: DocumentMarkType;
+  type: DocumentFormatMarkType;
 }
+
+/**
+ * The colours both specs' `DocumentMarkColor` takes for text and background:
+ * GitBook's palette and, with `$`, the site's own colours. The newest spec
+ * also has pink, violet, cyan and `$tint`, which the conformance one refuses.
+ */
+export type DocumentColor =
+  | 'default'
+  | 'green'
+  | 'blue'
+  | 'red'
+  | 'orange'
+  | 'yellow'
+  | 'purple'
+  | '$primary'
+  | '$info'
+  | '$success'
+  | '$warning'
+  | '$danger';
+
+/** Coloured text, a coloured background or both (GitBook's `<mark style="color:…;background-color:…;">`). */
+export interface DocumentMarkColor {
+  object: 'mark';
+  type: 'color';
+  data: { text: DocumentColor; background: DocumentColor };
+}
+
+export type DocumentMark = DocumentFormatMark | DocumentMarkColor;
+export type DocumentMarkType = DocumentMark['type'];
 
 export interface DocumentLeaf {
   object: 'leaf';
