@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../src/core/errors.js';
 import { documentToMarkdown, markdownToDocument, type JSONDocument } from '../src/document/index.js';
 import { renderDocument } from '../src/html/document-html.js';
+import { READER_CSS } from '../src/reader/styles.js';
 import { useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import { rowsInSpace } from './support/rows.js';
@@ -356,6 +357,58 @@ describe('coloured text, generated', () => {
         expect(documentToMarkdown(markdownToDocument(markdown))).toBe(markdown);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('coloured text in the reader', () => {
+  const render = (markdown: string) =>
+    renderDocument({ document: markdownToDocument(markdown), pages: {}, files: {} }).html;
+
+  it('is an element with a class for each colour, outside bold and code, and no inline style', () => {
+    expect(
+      render(
+        'A <mark style="color:orange;background-color:purple;">**bold** `code`</mark> and <mark style="color:$primary;">primary</mark> and <mark style="background-color:$success;">done</mark>.\n',
+      ),
+    ).toBe(
+      '<p>A <span class="text-orange bg-purple"><strong>bold</strong></span><span class="text-orange bg-purple"> </span>' +
+        '<span class="text-orange bg-purple"><code>code</code></span> and <span class="text-primary">primary</span>' +
+        ' and <span class="bg-success">done</span>.</p>',
+    );
+    expect(render('## <mark style="color:red;">Usage</mark>\n')).toBe(
+      '<h3 id="usage"><span class="text-red">Usage</span><a class="anchor" href="#usage" aria-label="Link to Usage">#</a></h3>',
+    );
+  });
+
+  it('takes nothing but GitBook’s colours from a document: other data gives no class and no style', () => {
+    const hostile = document(
+      paragraph(
+        text(
+          leaf('a', colour('red;background:url(x)', '" onmouseover="x')),
+          leaf('b', { object: 'mark', type: 'color', data: { text: 'constructor', background: '__proto__' } }),
+          leaf('c', { object: 'mark', type: 'color' }),
+          leaf('d', colour('pink', 'green')),
+        ),
+      ),
+    );
+    expect(renderDocument({ document: hostile, pages: {}, files: {} }).html).toBe(
+      '<p>abc<span class="bg-green">d</span></p>',
+    );
+  });
+
+  it('has a colour for every class in the stylesheet, in the light and the dark theme', () => {
+    for (const name of ['green', 'blue', 'red', 'orange', 'yellow', 'purple', 'primary', 'info', 'success']) {
+      expect(READER_CSS).toContain(`.text-${name} { color: var(--text-${name}); }`);
+      expect(READER_CSS).toContain(
+        `.bg-${name} { background-color: color-mix(in srgb, var(--text-${name}) var(--color-tint), transparent);`,
+      );
+    }
+    expect(READER_CSS).toContain(':root { --text-green: #1a7f37;');
+    expect(READER_CSS).toContain(':root[data-theme="dark"] { --text-green: #3fb950;');
+    expect(READER_CSS).toContain('--color-tint: 12%; }');
+    expect(READER_CSS).toContain('--color-tint: 18%; }');
+    expect(READER_CSS).toContain(
+      '@media (prefers-color-scheme: dark) { :root[data-theme="auto"] { --text-green: #3fb950;',
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
+import type { DocumentColor } from '../document/types.js';
 import { ownEntry, plainText, stringField } from './html-helpers.js';
 import { inlineImage } from './image-html.js';
 import type { MathRenderer } from './math-html.js';
@@ -13,6 +14,26 @@ const MARK_TAGS: Record<string, string> = {
   keyboard: 'kbd',
   superscript: 'sup',
   subscript: 'sub',
+};
+
+/**
+ * The class name of each of GitBook's colours (the site's own without their
+ * `$`), which the stylesheet gives a colour for light and dark themes; a
+ * colour mark becomes classes, never an inline style from the document.
+ */
+const COLOR_NAMES: Record<DocumentColor, string | undefined> = {
+  default: undefined,
+  green: 'green',
+  blue: 'blue',
+  red: 'red',
+  orange: 'orange',
+  yellow: 'yellow',
+  purple: 'purple',
+  $primary: 'primary',
+  $info: 'info',
+  $success: 'success',
+  $warning: 'warning',
+  $danger: 'danger',
 };
 
 /** An annotation's note is shown as its text on hover, up to this many characters. */
@@ -55,13 +76,33 @@ export function inlineNode(context: RenderContext, math: MathRenderer, node: Any
   }
 }
 
-/** A leaf's text inside its marks, code innermost. */
-function leafContent(leaf: { text: string; marks?: Array<{ type: string }> }): ElementContent {
+/** The classes of a colour mark's text and background colours: `text-red`, `bg-primary`; none for `default`. */
+function colorClasses(data: Record<string, unknown> | undefined): string[] {
+  const name = (value: unknown) => (typeof value === 'string' ? ownEntry(COLOR_NAMES, value) : undefined);
+  const text = name(data?.text);
+  const background = name(data?.background);
+  return [...(text ? [`text-${text}`] : []), ...(background ? [`bg-${background}`] : [])];
+}
+
+interface LeafMark {
+  type: string;
+  data?: Record<string, unknown>;
+}
+
+/** Code innermost, the colour outermost, as GitBook's markdown writes it. */
+const markDepth = (mark: LeafMark) => (mark.type === 'code' ? 0 : mark.type === 'color' ? 2 : 1);
+
+/** A leaf's text inside its marks, code innermost and colour outermost. */
+function leafContent(leaf: { text: string; marks?: LeafMark[] }): ElementContent {
   let content: ElementContent = { type: 'text', value: leaf.text };
-  const marks = [...(leaf.marks ?? [])].sort((a, b) => (a.type === 'code' ? -1 : b.type === 'code' ? 1 : 0));
+  const marks = [...(leaf.marks ?? [])].sort((a, b) => markDepth(a) - markDepth(b));
   for (const mark of marks) {
     const tag = ownEntry(MARK_TAGS, mark.type);
     if (tag) content = h(tag, [content]);
+    else if (mark.type === 'color') {
+      const className = colorClasses(mark.data);
+      if (className.length > 0) content = h('span', { className }, [content]);
+    }
   }
   return content;
 }

@@ -3,12 +3,53 @@ const COLUMN_SHARES = Array.from({ length: 20 }, (_, index) => (index + 1) * 5)
   .map((share) => `.share-${share} { flex-grow: ${share}; }`)
   .join(' ');
 
+/** GitBook's palette of text colours as [light, dark]: each reads at 4.5:1 or more on the theme's page and surfaces. */
+const PALETTE: Readonly<Record<string, readonly [string, string]>> = {
+  green: ['#1a7f37', '#3fb950'],
+  blue: ['#0969da', '#4493f8'],
+  red: ['#cf222e', '#f85149'],
+  orange: ['#bc4c00', '#db6d28'],
+  yellow: ['#9a6700', '#d29922'],
+  purple: ['#8250df', '#ab7df8'],
+};
+/**
+ * The site's own colours a text may take (`$info` …): darker in the light
+ * theme and lighter in the dark one than the hint borders they also colour,
+ * so that even the defaults read as text. `$primary` is already the links'.
+ */
+const SITE_COLORS = ['info', 'success', 'warning', 'danger'];
+
+const textColors = (theme: 0 | 1) =>
+  [
+    ...Object.entries(PALETTE).map(([name, colors]) => `--text-${name}: ${colors[theme]};`),
+    ...SITE_COLORS.map(
+      (name) => `--text-${name}: color-mix(in srgb, var(--${name}) ${theme === 0 ? '75%, black' : '70%, white'});`,
+    ),
+  ].join(' ');
+
+/**
+ * Coloured text and backgrounds (GitBook's colour mark, as `text-red`,
+ * `bg-primary` classes): a background is a tint of its colour over whatever
+ * the text sits on, a little stronger on dark pages, and the text keeps the
+ * theme's colour on it.
+ */
+const COLOR_MARKS = [
+  `:root { ${textColors(0)} --text-primary: var(--primary); --color-tint: 12%; }`,
+  `:root[data-theme="dark"] { ${textColors(1)} --color-tint: 18%; }`,
+  `@media (prefers-color-scheme: dark) { :root[data-theme="auto"] { ${textColors(1)} --color-tint: 18%; } }`,
+  ...[...Object.keys(PALETTE), 'primary', ...SITE_COLORS].map(
+    (name) =>
+      `.text-${name} { color: var(--text-${name}); } ` +
+      `.bg-${name} { background-color: color-mix(in srgb, var(--text-${name}) var(--color-tint), transparent); border-radius: 3px; }`,
+  ),
+].join('\n');
+
 /**
  * How the reader shows GitBook's blocks beyond text: figures and their dark
- * variants, code blocks' title bars, numbers and folds, cards, columns,
- * steppers, updates, link cards, prompts, buttons and formulas. Layouts that
- * sit side by side follow the width of the content column (a container
- * query), so they stack in a narrow column on any screen.
+ * variants, coloured text, code blocks' title bars, numbers and folds, cards,
+ * columns, steppers, updates, link cards, prompts, buttons and formulas.
+ * Layouts that sit side by side follow the width of the content column (a
+ * container query), so they stack in a narrow column on any screen.
  */
 export const BLOCK_CSS = `
 .content { container-type: inline-size; }
@@ -26,6 +67,7 @@ export const BLOCK_CSS = `
 .content p.align-right, .content h2.align-right, .content h3.align-right, .content h4.align-right { text-align: right; }
 .content kbd { font-family: var(--mono); font-size: 0.85em; padding: 0.05em 0.4em; border: 1px solid var(--border); border-bottom-width: 2px; border-radius: 4px; }
 .annotation { text-decoration: underline dotted; cursor: help; }
+${COLOR_MARKS}
 .content a.button { display: inline-block; text-decoration: none; margin: 0.25rem 0.25rem 0.25rem 0; }
 .button-primary { background: var(--primary); border-color: var(--primary); color: var(--bg); }
 .button-small { font-size: 0.8rem; padding: 0.15rem 0.5rem; } .button-large { font-size: 1rem; padding: 0.5rem 1rem; }
