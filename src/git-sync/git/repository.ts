@@ -94,61 +94,96 @@ async function fetchTip(dir: string, http: HttpClient, remote: GitRemote): Promi
   return tip;
 }
 
+/** Every file of the commit's tree by path, within the limits. */
+async function treeFiles(dir: string, commit: string, limits: GitLimits): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  let bytes = 0;
+  await git.walk({
+    fs,
+    gitdir: dir,
+    trees: [git.TREE({ ref: commit })],
+    map: async (filepath: string, [entry]: Array<WalkerEntry | null>) => {
+      if (!entry || filepath === '.') return true;
+      const type = await entry.type();
+      // null: nothing to keep, and no folder below to walk.
+      if (type !== 'blob') return type === 'tree' ? true : null;
+      const mode = await entry.mode();
+      // A symbolic link (120000) names a path, and a submodule another repository: neither is a file of the docs.
+      if (mode !== 0o100644 && mode !== 0o100755) return null;
+      const content = await entry.content();
+      if (!content) return null;
+      bytes += content.byteLength;
+      if (files.size >= limits.maxFiles)
+        throw new GitRemoteError(`The branch holds more than ${limits.maxFiles} files`, 'too-large');
+      if (bytes > limits.maxBytes)
+        throw new GitRemoteError(`The branch's files are over ${limits.maxBytes} bytes`, 'too-large');
+      files.set(filepath, content);
+      return null;
+    },
+  });
+  return files;
+}
+
 /** The files of the branch's tip, within the limits. */
 export async function readBranch(remote: GitRemote, context: GitContext): Promise<BranchFiles> {
   const http = guardedGitHttp(context.fetcher, context.limits);
   try {
     return await withWorkdir(async (dir) => {
       const commit = await fetchTip(dir, http, remote);
-      const files = new Map<string, Uint8Array>();
-      if (commit === null) return { commit, files };
-      let bytes = 0;
-      await git.walk({
-        fs,
-        gitdir: dir,
-        trees: [git.TREE({ ref: commit })],
-        map: async (filepath: string, [entry]: Array<WalkerEntry | null>) => {
-          if (!entry || filepath === '.') return true;
-          const type = await entry.type();
-          // null: nothing to keep, and no folder below to walk.
-          if (type !== 'blob') return type === 'tree' ? true : null;
-          const mode = await entry.mode();
-          // A symbolic link (120000) names a path, and a submodule another repository: neither is a file of the docs.
-          if (mode !== 0o100644 && mode !== 0o100755) return null;
-          const content = await entry.content();
-          if (!content) return null;
-          bytes += content.byteLength;
-          if (files.size >= context.limits.maxFiles)
-            throw new GitRemoteError(`The branch holds more than ${context.limits.maxFiles} files`, 'too-large');
-          if (bytes > context.limits.maxBytes)
-            throw new GitRemoteError(`The branch's files are over ${context.limits.maxBytes} bytes`, 'too-large');
-          files.set(filepath, content);
-          return null;
-        },
-      });
-      return { commit, files };
+      return { commit, files: commit === null ? new Map() : await treeFiles(dir, commit, context.limits) };
     });
   } catch (error) {
     throw describeGitFailure(remote.url, error);
   }
 }
 
+export interface FilesChange {
+  /** The tip the files go on top of; null: the branch must not exist yet. */
+  expected: string | null;
+  files: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Which of the tip's files stay beside `files` (those `files` does not
+   * name); by default none: `files` is the whole tree.
+   */
+  keep?: KeptFiles;
+  message: string;
+  author: GitAuthor;
+}
+
 /**
- * Commits `files` as the branch's whole tree on top of `expected` (null: the
- * branch must not exist yet) and pushes it, fast-forward only.
+ * The tip's files a commit keeps: all those outside `folder`, and inside it
+ * those that are neither markdown nor in `.gitbook/assets/` (what Git Sync
+ * writes there is the space's; anything else is the repository's own).
  */
-export async function commitFiles(
-  remote: GitRemote,
-  change: { expected: string | null; files: ReadonlyMap<string, Uint8Array>; message: string; author: GitAuthor },
-  context: GitContext,
-): Promise<PushOutcome> {
-  const folders = foldersOf(change.files);
+export interface KeptFiles {
+  folder: string;
+}
+
+function kept(path: string, keep: KeptFiles): boolean {
+  const inside =
+    keep.folder === '' ? path : path.startsWith(`${keep.folder}/`) ? path.slice(keep.folder.length + 1) : null;
+  if (inside === null) return true;
+  return !/\.md$/i.test(inside) && !inside.startsWith('.gitbook/');
+}
+
+/**
+ * Commits `files` (with the tip's files `keep` names) as the branch's tree on
+ * top of `expected` and pushes it, fast-forward only.
+ */
+export async function commitFiles(remote: GitRemote, change: FilesChange, context: GitContext): Promise<PushOutcome> {
+  foldersOf(change.files);
   const http = guardedGitHttp(context.fetcher, context.limits);
   try {
     return await withWorkdir(async (dir) => {
       const tip = await fetchTip(dir, http, remote);
       if (tip !== change.expected) return { result: 'behind', tip };
-      const tree = await writeFolder(dir, folders);
+      const whole = new Map<string, Uint8Array>();
+      if (tip !== null && change.keep) {
+        for (const [path, content] of await treeFiles(dir, tip, context.limits))
+          if (kept(path, change.keep)) whole.set(path, content);
+      }
+      for (const [path, content] of change.files) whole.set(path, content);
+      const tree = await writeFolder(dir, foldersOf(whole));
       if (tip !== null && (await git.readCommit({ fs, gitdir: dir, oid: tip })).commit.tree === tree) {
         return { result: 'unchanged', commit: tip };
       }

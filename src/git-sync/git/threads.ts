@@ -2,19 +2,23 @@ import { Piscina } from 'piscina';
 import type { OutboundFetcherOptions } from '../../core/outbound.js';
 import { GitRemoteError, type GitFailure } from './errors.js';
 import type { GitRemote } from './remote.js';
-import type { BranchFiles, GitAuthor, GitLimits, PushOutcome } from './repository.js';
+import type { ReadRepository } from '../format/index.js';
+import type { BranchFiles, FilesChange, GitLimits, PushOutcome } from './repository.js';
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
 export type GitTask = { outbound: OutboundFetcherOptions; limits: GitLimits; remote: GitRemote } & (
-  | { kind: 'read' }
-  | {
-      kind: 'commit';
-      change: { expected: string | null; files: ReadonlyMap<string, Uint8Array>; message: string; author: GitAuthor };
-    }
+  { kind: 'read' } | { kind: 'read-repository'; projectDirectory: string } | { kind: 'commit'; change: FilesChange }
 );
 
+/** A branch's tip read as a Git Sync repository: its content and problems, or null when the branch does not exist. */
+export interface RepositoryAtTip {
+  commit: string | null;
+  read: ReadRepository | null;
+}
+
 export type GitTaskOutcome =
-  { ok: true; value: BranchFiles | PushOutcome } | { ok: false; message: string; failure: GitFailure };
+  | { ok: true; value: BranchFiles | RepositoryAtTip | PushOutcome }
+  | { ok: false; message: string; failure: GitFailure };
 
 export interface GitThreadsOptions {
   threads: number;
@@ -60,12 +64,16 @@ export class GitThreads {
     return (await this.run({ kind: 'read', remote, ...this.shared() }, signal)) as BranchFiles;
   }
 
+  /** The branch's tip read as a Git Sync repository, its reading on the thread too. */
+  async readRepository(remote: GitRemote, projectDirectory: string, signal?: AbortSignal): Promise<RepositoryAtTip> {
+    return (await this.run(
+      { kind: 'read-repository', remote, projectDirectory, ...this.shared() },
+      signal,
+    )) as RepositoryAtTip;
+  }
+
   /** Commits the files on top of `expected` and pushes them, fast-forward only. */
-  async commitFiles(
-    remote: GitRemote,
-    change: Extract<GitTask, { kind: 'commit' }>['change'],
-    signal?: AbortSignal,
-  ): Promise<PushOutcome> {
+  async commitFiles(remote: GitRemote, change: FilesChange, signal?: AbortSignal): Promise<PushOutcome> {
     return (await this.run({ kind: 'commit', remote, change, ...this.shared() }, signal)) as PushOutcome;
   }
 
@@ -81,7 +89,7 @@ export class GitThreads {
     };
   }
 
-  private async run(task: GitTask, signal?: AbortSignal): Promise<BranchFiles | PushOutcome> {
+  private async run(task: GitTask, signal?: AbortSignal): Promise<BranchFiles | RepositoryAtTip | PushOutcome> {
     const stop = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
