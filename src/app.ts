@@ -55,6 +55,7 @@ import { linkRoutes } from './links/routes.js';
 import { siteRoutes } from './sites/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { specRoutes } from './specs/routes.js';
+import { gitSyncRoutes } from './git-sync/routes.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { integrationAssetRoutes } from './integrations/asset-routes.js';
 import { translationRoutes } from './translations/routes.js';
@@ -420,6 +421,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(searchRoutes);
       await v1.register(translationRoutes);
       await v1.register(specRoutes);
+      await v1.register(gitSyncRoutes);
       await v1.register(integrationRoutes);
     },
     { prefix: '/v1' },

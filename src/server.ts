@@ -11,6 +11,7 @@ import { loggerOptions } from './core/logging.js';
 import { schedulePurge } from './spaces/purge-schedule.js';
 import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
 import { startSpecWorker, type SpecWorker } from './specs/worker.js';
+import { startGitSyncWorker, type GitSyncWorker } from './git-sync/processor.js';
 import { backfillSearchIndex } from './search/backfill.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
@@ -40,6 +41,7 @@ interface Running {
   stopPurge?: () => void;
   stopHostnameChecks?: () => void;
   specWorker?: SpecWorker;
+  gitSyncWorker?: GitSyncWorker;
   /** The search index's backfill, stopped before the database closes. */
   backfill?: { abort: AbortController; done: Promise<unknown> };
 }
@@ -49,6 +51,8 @@ async function stopRunning(running: Running): Promise<void> {
   running.stopHostnameChecks?.();
   // A spec job under way is put back for another instance before the database closes.
   await running.specWorker?.stop();
+  // A Git Sync operation under way ends first: its claim would otherwise wait out its lease.
+  await running.gitSyncWorker?.stop();
   running.backfill?.abort.abort();
   await running.backfill?.done;
   await running.app?.close();
@@ -174,6 +178,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   running.stopPurge = schedulePurge(app.context, config.purge, app.log);
   running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
   running.specWorker = startSpecWorker(app.context, { log: app.log });
+  running.gitSyncWorker = startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);
   const abort = new AbortController();
   running.backfill = {
     abort,

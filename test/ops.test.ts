@@ -139,6 +139,8 @@ describe('probes and API description', () => {
         'updateChangeRequest',
         'importContent',
         'importContentInChangeRequest',
+        'importGitRepository',
+        'exportToGitRepository',
         'listCommentsInSpace',
         'postCommentInSpace',
         'getCommentInSpace',

@@ -86,6 +86,10 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   }),
   importContent: () => ({ body: IMPORT }),
   importContentInChangeRequest: () => ({ body: IMPORT }),
+  importGitRepository: () => ({ body: { url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main' } }),
+  exportToGitRepository: () => ({
+    body: { url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main', commitMessage: 'Exfiltrate' },
+  }),
   requestReviewersForChangeRequest: (target) => ({ body: { users: [target.ids.userId] } }),
   postCommentInSpace: () => ({ body: markdown }),
   updateCommentInSpace: () => ({ body: { resolved: true, addedReactions: ['🙈'] } }),

@@ -128,6 +128,12 @@ const EXPECTED: Record<string, Expectation> = {
   // Refused before anything is fetched: the address would not answer anyway.
   importContent: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
   importContentInChangeRequest: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
+  importGitRepository: write(() => ({ url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main' })),
+  exportToGitRepository: write(() => ({
+    url: 'http://127.0.0.1:9/docs.git',
+    ref: 'refs/heads/main',
+    commitMessage: 'x',
+  })),
   requestReviewersForChangeRequest: write((fixture) => ({ users: [fixture.reviewer] })),
   removeRequestedReviewerFromChangeRequest: write(),
   postCommentInSpace: write(() => markdown('Intrusion')),

@@ -471,6 +471,13 @@ export const SettingsSchema = Type.Object({
       description:
         'Time limit of one read or commit of a branch on the Git thread, its exchanges included; past it the operation is stopped and fails with `timeout`.',
     }),
+    pollIntervalMs: Type.Integer({
+      env: 'GIT_SYNC_POLL_INTERVAL_MS',
+      minimum: 10,
+      maximum: 600_000,
+      default: 2_000,
+      description: 'How often an idle instance looks for queued Git Sync imports and exports, in ms.',
+    }),
     threads: Type.Integer({
       env: 'GIT_SYNC_THREADS',
       minimum: 1,

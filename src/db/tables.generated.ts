@@ -197,6 +197,38 @@ export interface FileVersions {
   width: number | null;
 }
 
+export interface GitSyncLinks {
+  commit_sha: string;
+  organization_id: string;
+  ref: string;
+  space_id: string;
+  updated_at: Date;
+  url: string;
+}
+
+export interface GitSyncOperations {
+  attempts: Generated<number>;
+  authorization_sealed: string | null;
+  change_request_id: string | null;
+  commit_message: string | null;
+  commit_sha: string | null;
+  created_at: Date;
+  direction: string;
+  ended_at: Date | null;
+  error: string | null;
+  force: Generated<boolean>;
+  id: string;
+  lease_expires_at: Date | null;
+  organization_id: string;
+  project_directory: Generated<string>;
+  ref: string;
+  requested_by: string;
+  space_id: string;
+  started_at: Date | null;
+  state: Generated<string>;
+  url: string;
+}
+
 export interface ImportLeases {
   expires_at: Date;
   id: string;
@@ -714,6 +746,8 @@ export interface DB {
   content_grants: ContentGrants;
   documents: Documents;
   file_versions: FileVersions;
+  git_sync_links: GitSyncLinks;
+  git_sync_operations: GitSyncOperations;
   import_leases: ImportLeases;
   integration_assets: IntegrationAssets;
   integration_catalog_clock: IntegrationCatalogClock;

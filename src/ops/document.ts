@@ -62,6 +62,12 @@ export const API_TAGS = [
       'its pages, files, reusable contents, links and backlinks. Also imports and the search of a space.',
   },
   {
+    name: 'space-git',
+    description:
+      'Git Sync: a space imported from and exported to a Git repository in GitBook’s format, over HTTPS with any ' +
+      'Git host, in the background, one operation of a space at a time; an export never writes over a branch that moved.',
+  },
+  {
     name: 'storage',
     description:
       'Files uploaded to an organization: a signed URL takes the bytes, too large or not public for a content ' +

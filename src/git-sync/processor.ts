@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Context } from '../context.js';
+import { ApiError, isDatabaseUnavailable } from '../core/errors.js';
+import { credentialsContext } from './actions.js';
+import { runExport } from './export-run.js';
+import { GitRemoteError } from './git/errors.js';
+import type { GitRemote } from './git/remote.js';
+import { runImport } from './import-run.js';
+import { claimOperation, endOperation, type GitSyncOperation } from './queries.js';
+
+/** Claims after which an operation whose workers kept stopping (killed, out of memory) is given up. */
+const MAX_ATTEMPTS = 3;
+
+/** Runs Git Sync operations one at a time. */
+export interface GitSyncProcessor {
+  /** Claims the next operation due and runs it to its end; false when none was due. */
+  runNext(): Promise<boolean>;
+}
+
+/** How long a claim holds an operation: its Git work's time limit twice over, for the writes into the space after it. */
+const leaseMsOf = (context: Context) => 2 * context.config.gitSync.operationTimeoutMs + 60_000;
+
+function remoteOf(context: Context, operation: GitSyncOperation): GitRemote {
+  return {
+    url: operation.url,
+    ref: operation.ref,
+    ...(operation.authorization_sealed
+      ? { authorization: context.keyring.open(operation.authorization_sealed, credentialsContext(operation.id)) }
+      : {}),
+  };
+}
+
+/**
+ * `signal` stops the processor: an operation under way is left claimed, not
+ * ended, and is taken again once its lease expires (by any instance).
+ */
+export function createGitSyncProcessor(
+  context: Context,
+  log: FastifyBaseLogger = context.log,
+  signal?: AbortSignal,
+): GitSyncProcessor {
+  async function run(operation: GitSyncOperation): Promise<void> {
+    const facts = { operation: operation.id, space: operation.space_id, direction: operation.direction };
+    const end = (
+      state: 'success' | 'failure' | 'timeout',
+      error: string | null,
+      outcome = { commitSha: null as string | null, changeRequestId: null as string | null },
+    ) => endOperation(context.db, operation, { state, error, ...outcome }, context.clock.now());
+    if (operation.attempts > MAX_ATTEMPTS) {
+      await end('failure', `The operation stopped ${operation.attempts - 1} times before it could finish`);
+      log.warn(facts, 'gave up on a Git Sync operation whose workers kept stopping');
+      return;
+    }
+    try {
+      const remote = remoteOf(context, operation);
+      const outcome =
+        operation.direction === 'import'
+          ? await runImport(context, operation, remote)
+          : await runExport(context, operation, remote);
+      await end('success', null, outcome);
+      log.info({ ...facts, commit: outcome.commitSha }, 'a Git Sync operation succeeded');
+    } catch (error) {
+      if (signal?.aborted) {
+        log.info(facts, 'a Git Sync operation was stopped with its instance; it runs again after its lease');
+        return;
+      }
+      if (error instanceof GitRemoteError) {
+        await end(error.failure === 'timeout' ? 'timeout' : 'failure', error.message);
+      } else if (error instanceof ApiError && error.statusCode < 500) {
+        // Refused as a request would be (the user lost the edit role, the space is locked, a conflict): the reason is the user's.
+        await end('failure', error.message);
+      } else {
+        await end('failure', 'The operation failed on the service; it was logged');
+        log.error({ ...facts, err: error }, 'a Git Sync operation failed');
+      }
+    }
+  }
+
+  return {
+    async runNext() {
+      const operation = await claimOperation(context.db, context.clock.now(), leaseMsOf(context));
+      if (!operation) return false;
+      await run(operation);
+      return true;
+    },
+  };
+}
+
+/** Looks for operations every `pollIntervalMs` and runs them; `stop` waits for the one running. */
+export interface GitSyncWorker {
+  stop(): Promise<void>;
+}
+
+export function startGitSyncWorker(context: Context, log: FastifyBaseLogger, pollIntervalMs: number): GitSyncWorker {
+  const stopping = new AbortController();
+  const processor = createGitSyncProcessor(context, log, stopping.signal);
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      let ran = false;
+      try {
+        ran = await processor.runNext();
+      } catch (error) {
+        if (isDatabaseUnavailable(error))
+          log.warn(
+            { cause: (error as Error).message },
+            'looking for Git Sync operations failed; looking again shortly',
+          );
+        else log.error({ err: error }, 'looking for Git Sync operations failed; looking again shortly');
+      }
+      if (ran || stopped) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      wake?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { GitSyncOperations } from '../db/tables.generated.js';
+
+export type GitSyncOperation = Selectable<GitSyncOperations>;
+export type GitSyncDirection = 'import' | 'export';
+
+export interface NewOperation {
+  id: string;
+  organizationId: string;
+  spaceId: string;
+  direction: GitSyncDirection;
+  url: string;
+  ref: string;
+  authorizationSealed: string | null;
+  projectDirectory: string;
+  commitMessage: string | null;
+  force: boolean;
+  requestedBy: string;
+  createdAt: Date;
+}
+
+export async function insertOperation(db: Db, operation: NewOperation): Promise<void> {
+  await db
+    .insertInto('git_sync_operations')
+    .values({
+      id: operation.id,
+      organization_id: operation.organizationId,
+      space_id: operation.spaceId,
+      direction: operation.direction,
+      url: operation.url,
+      ref: operation.ref,
+      authorization_sealed: operation.authorizationSealed,
+      project_directory: operation.projectDirectory,
+      commit_message: operation.commitMessage,
+      force: operation.force,
+      requested_by: operation.requestedBy,
+      created_at: operation.createdAt,
+    })
+    .execute();
+}
+
+/**
+ * Takes the oldest operation due: queued, or running under a lease that has
+ * expired (its instance stopped). An operation waits while an earlier one of
+ * its space runs or is due, so that a space's syncs run one at a time in the
+ * order they were asked.
+ */
+export async function claimOperation(db: Db, now: Date, leaseMs: number): Promise<GitSyncOperation | undefined> {
+  const leaseEnd = new Date(now.getTime() + leaseMs);
+  return db
+    .updateTable('git_sync_operations')
+    .set({
+      state: 'running',
+      attempts: sql`attempts + 1`,
+      lease_expires_at: leaseEnd,
+      started_at: sql`coalesce(started_at, ${now})`,
+    })
+    .where(
+      'id',
+      '=',
+      db
+        .selectFrom('git_sync_operations as due')
+        .select('due.id')
+        .where((eb) =>
+          eb.or([
+            eb('due.state', '=', 'queued'),
+            eb.and([eb('due.state', '=', 'running'), eb('due.lease_expires_at', '<', now)]),
+          ]),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('git_sync_operations as earlier')
+                .select('earlier.id')
+                .whereRef('earlier.space_id', '=', 'due.space_id')
+                .whereRef('earlier.organization_id', '=', 'due.organization_id')
+                .where('earlier.state', 'in', ['queued', 'running'])
+                .where((eb) =>
+                  eb.or([
+                    eb('earlier.created_at', '<', eb.ref('due.created_at')),
+                    eb.and([
+                      eb('earlier.created_at', '=', eb.ref('due.created_at')),
+                      eb('earlier.id', '<', eb.ref('due.id')),
+                    ]),
+                  ]),
+                ),
+            ),
+          ),
+        )
+        .orderBy('due.created_at')
+        .orderBy('due.id')
+        .limit(1)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface OperationEnd {
+  state: 'success' | 'failure' | 'timeout';
+  error: string | null;
+  commitSha: string | null;
+  changeRequestId: string | null;
+}
+
+/** Ends an operation this worker holds; its credentials are forgotten. */
+export async function endOperation(db: Db, operation: GitSyncOperation, end: OperationEnd, now: Date): Promise<void> {
+  await db
+    .updateTable('git_sync_operations')
+    .set({
+      state: end.state,
+      error: end.error,
+      commit_sha: end.commitSha,
+      change_request_id: end.changeRequestId,
+      ended_at: now,
+      lease_expires_at: null,
+      authorization_sealed: null,
+    })
+    .where('organization_id', '=', operation.organization_id)
+    .where('id', '=', operation.id)
+    .where('attempts', '=', operation.attempts)
+    .execute();
+}
+
+/** The commit the space matched on the branch at its last sync with it. */
+export async function findLinkCommit(
+  db: Db,
+  organizationId: string,
+  spaceId: string,
+  url: string,
+  ref: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('git_sync_links')
+    .select('commit_sha')
+    .where('organization_id', '=', organizationId)
+    .where('space_id', '=', spaceId)
+    .where('url', '=', url)
+    .where('ref', '=', ref)
+    .executeTakeFirst();
+  return row?.commit_sha;
+}
+
+export async function saveLinkCommit(
+  db: Db,
+  link: { organizationId: string; spaceId: string; url: string; ref: string; commitSha: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('git_sync_links')
+    .values({
+      organization_id: link.organizationId,
+      space_id: link.spaceId,
+      url: link.url,
+      ref: link.ref,
+      commit_sha: link.commitSha,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['space_id', 'url', 'ref']).doUpdateSet({ commit_sha: link.commitSha, updated_at: now }),
+    )
+    .execute();
+}
