@@ -3,7 +3,6 @@ import { forEachConcurrently } from '../../core/concurrently.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { Conversions } from '../../conversions/pool.js';
 import type { Db } from '../../db/database.js';
-import { gitSyncFrontmatter } from '../../content/page-frontmatter.js';
 import { findRevision, loadMarkdown, loadTree } from '../../content/state.js';
 import type { ContentTree, FileState, PageState } from '../../content/tree.js';
 import {
@@ -14,13 +13,15 @@ import {
   type TopLevelEntry,
 } from './model.js';
 import { gitSyncPageFile, type GitTargets } from './page-file.js';
+import { gitSyncPageFrontmatter } from './page-frontmatter.js';
 import { byPath } from './paths.js';
 
 /**
  * A space's content at a revision as a Git Sync repository holds it: each
- * page's markdown as the API's markdown read gives it (its frontmatter where
- * the page has a layout or a cover), under its `# Title`, with its links as
- * paths; groups; link entries to URLs and pages; the files with their bytes.
+ * page's markdown as the API's markdown read gives it, under its frontmatter
+ * as GitBook writes it (page-frontmatter.ts) and its `# Title`, with its
+ * links as paths; groups; link entries to URLs and pages; the files with
+ * their bytes.
  * Read in a fixed number of statements, whatever the space's size.
  *
  * What a repository cannot hold is left out: computed pages (their source
@@ -128,11 +129,12 @@ async function pageFilesOf(
   const files = new Map<string, string>();
   const pages = [...tree.pages.values()].filter((page) => paths.has(page.pageId));
   await forEachConcurrently(pages, READ_LANES, async (page) => {
+    const path = paths.get(page.pageId)!;
     const file = await gitSyncPageFile(
       conversions,
       {
-        path: paths.get(page.pageId)!,
-        frontmatter: gitSyncFrontmatter(tree, page),
+        path,
+        frontmatter: gitSyncPageFrontmatter(tree, page, path),
         title: page.title,
         markdown: page.documentId ? (markdown.get(page.documentId) ?? '') : '',
       },
