@@ -301,6 +301,8 @@ export async function judgePages(input: JudgeInput): Promise<PageFindings[]> {
         if (!target || missing) brokenAsInSource++;
       } else if (missing) add(findings, 'anchors', link.url);
     }
+    // GitBook's own `/broken/pages/…` and `/broken/files/…` links are kept as written: broken here too.
+    brokenAsInSource += [...source.keptAsWritten].filter((url) => url.startsWith('/broken/')).length;
     findings.linksReport.found =
       brokenAsInSource +
       (findings.kinds.pageLinks?.count ?? 0) +
