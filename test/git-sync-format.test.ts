@@ -283,6 +283,71 @@ describe('reading a Git Sync repository', () => {
     ]);
   });
 
+  it('takes the top-level entries after a *** line out of the group above, and writes them back after one', () => {
+    const summary = [
+      '# Table of contents',
+      '',
+      '* [Home](README.md)',
+      '',
+      '## Guides',
+      '',
+      '* [Setup](guides/setup.md)',
+      '',
+      '***',
+      '',
+      '* [About](about/README.md)',
+      '  * [Team](about/team.md)',
+      '* [Help](https://help.example.com)',
+      '',
+      '## Reference',
+      '',
+      '* [API](reference/api.md)',
+      '',
+    ].join('\n');
+    const files = encode({
+      'SUMMARY.md': summary,
+      'README.md': '# Home\n',
+      'guides/setup.md': '# Setup\n',
+      'about/README.md': '# About\n',
+      'about/team.md': '# Team\n',
+      'reference/api.md': '# API\n',
+    });
+    const { content, problems } = readRepository(files);
+    expect(problems).toEqual([]);
+    const leaf = (title: string, path: string, children: NestedEntry[] = []): RepositoryPage => ({
+      kind: 'page',
+      title,
+      path,
+      markdown: `# ${title}\n`,
+      children,
+    });
+    expect(content.entries).toEqual([
+      leaf('Home', 'README.md'),
+      { kind: 'group', title: 'Guides', children: [leaf('Setup', 'guides/setup.md')] },
+      leaf('About', 'about/README.md', [leaf('Team', 'about/team.md')]),
+      { kind: 'link', title: 'Help', target: { url: 'https://help.example.com' } },
+      { kind: 'group', title: 'Reference', children: [leaf('API', 'reference/api.md')] },
+    ]);
+    expect(comparable(writeRepository(content))).toEqual(comparable(files));
+
+    // Other thematic breaks end a group too; one outside a group changes nothing.
+    const other = readRepository(
+      encode({
+        'SUMMARY.md':
+          '* [Home](README.md)\n\n- - -\n\n## Guides\n\n* [Setup](guides/setup.md)\n\n___\n\n* [About](about/README.md)\n',
+        'README.md': '# Home\n',
+        'guides/setup.md': '# Setup\n',
+        'about/README.md': '# About\n',
+      }),
+    );
+    expect(other.problems).toEqual([]);
+    expect(other.content.entries.map((entry) => [entry.kind, entry.title])).toEqual([
+      ['page', 'Home'],
+      ['group', 'Guides'],
+      ['page', 'About'],
+    ]);
+  });
+
   it('without SUMMARY.md, takes the page files in path order, the README first and each folder README over its folder', () => {
     const files = encode({
       'zebra.md': '---\ndescription: Last.\n---\n\n# Zebra\n',

@@ -5,10 +5,10 @@
  * and what `.gitbook.yaml` says. Paths are relative to the content root and
  * use `/`.
  *
- * SUMMARY.md has no place for a top-level page after a group: what follows a
- * `## Group` heading belongs to it. So ungrouped top-level entries come
- * before the groups here, and a link entry to a page without an anchor comes
- * after the page (the first listing of a file is the page, the next ones links).
+ * What follows a `## Group` heading in SUMMARY.md belongs to it, up to the
+ * next heading or a `***` line: top-level entries after a group come after
+ * one. A link entry to a page without an anchor comes after the page (the
+ * first listing of a file is the page, the next ones links).
  */
 
 /** `.gitbook.yaml`: where the content lives, and the names of its two special files. */

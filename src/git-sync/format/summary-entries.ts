@@ -94,10 +94,10 @@ export function summaryEntries(
   problems: FormatProblem[],
 ): { entries: TopLevelEntry[]; listed: Set<string> } {
   const lookup: Lookup = { pages, folder: folderOf(summary.path), file: summary.file, listed: new Set(), problems };
-  const entries: TopLevelEntry[] = readItems(lookup, outline.items);
-  for (const group of outline.groups) {
-    const entry: RepositoryGroup = { kind: 'group', title: group.title, children: readItems(lookup, group.items) };
-    entries.push(entry);
-  }
+  const entries = outline.sections.flatMap((section): TopLevelEntry[] => {
+    if (!('title' in section)) return readItems(lookup, section.items);
+    const group: RepositoryGroup = { kind: 'group', title: section.title, children: readItems(lookup, section.items) };
+    return [group];
+  });
   return { entries, listed: lookup.listed };
 }

@@ -5,7 +5,10 @@ import { readItemLink } from './link-syntax.js';
 /**
  * SUMMARY.md as written, before its destinations are looked up: a `#`
  * heading first (the table's own title), `## Group` headings, and list items
- * `* [Title](destination)` nested by indentation, with `*`, `-` or `+`.
+ * `* [Title](destination)` nested by indentation, with `*`, `-` or `+`. A
+ * group holds the items under its heading up to the next heading or a
+ * thematic break (`***`), which GitBook writes before top-level pages that
+ * come after a group.
  */
 
 export interface SummaryItem {
@@ -22,10 +25,14 @@ export interface SummaryGroup {
   items: SummaryItem[];
 }
 
-export interface SummaryOutline {
-  /** The items before the first group. */
+/** Top-level items outside any group: before the first group, or after a `***`. */
+export interface SummaryItems {
   items: SummaryItem[];
-  groups: SummaryGroup[];
+}
+
+export interface SummaryOutline {
+  /** In the summary's order. */
+  sections: Array<SummaryGroup | SummaryItems>;
 }
 
 export type ReadSummary = { outline: SummaryOutline; problems: FormatProblem[] } | { overLimit: FormatProblem };
@@ -58,6 +65,9 @@ function headingOf(line: string): { level: number; title: string } | undefined {
 
 const MARKERS = new Set(['*', '-', '+']);
 
+/** A thematic break: three or more of one of `*`, `-`, `_`, spaces between them allowed. */
+const THEMATIC_BREAK = /^ {0,3}([*_-])(?:[ \t]*\1){2,}[ \t]*$/;
+
 /** A line as a problem quotes it: trimmed, and cut short past a sentence's length. */
 function excerpt(line: string): string {
   const text = line.trim();
@@ -71,8 +81,9 @@ export function readSummary(text: string, file: string): ReadSummary {
   const overLimit = (message: string): ReadSummary => ({
     overLimit: { kind: 'over-limit', path: file, message: `${file} ${message}; nothing is read` },
   });
-  const outline: SummaryOutline = { items: [], groups: [] };
-  let current = outline.items;
+  const ungrouped = (): SummaryItems => ({ items: [] });
+  const outline: SummaryOutline = { sections: [ungrouped()] };
+  let current = outline.sections[0]!.items;
   // The open items, outermost first, with the column each one's marker is at.
   const open: Array<{ column: number; item: SummaryItem }> = [];
   let count = 0;
@@ -85,12 +96,21 @@ export function readSummary(text: string, file: string): ReadSummary {
       open.length = 0;
       if (heading.level === 2) {
         const group: SummaryGroup = { line: number, title: heading.title, items: [] };
-        outline.groups.push(group);
+        outline.sections.push(group);
         current = group.items;
       } else if (heading.level !== 1 || titleSeen) {
         leftOut(number, `only one # title and ## groups are read; "${excerpt(line)}" is left out`);
       }
       titleSeen = true;
+      continue;
+    }
+    if (THEMATIC_BREAK.test(line)) {
+      open.length = 0;
+      if ('title' in outline.sections.at(-1)!) {
+        const after = ungrouped();
+        outline.sections.push(after);
+        current = after.items;
+      }
       continue;
     }
     const { columns, length } = indentationOf(line);

@@ -5,7 +5,8 @@ import { escapeLinkText, formatLinkDestination } from './link-syntax.js';
 /**
  * SUMMARY.md as GitBook writes it: `# Table of contents`, the ungrouped
  * entries, then each group under its `## Title`, a blank line around each
- * heading, subpages indented two spaces a level.
+ * heading, subpages indented two spaces a level; top-level entries after a
+ * group come after a `***` line, which ends the group.
  */
 
 /** A path as a SUMMARY.md destination holds it: `%` and `#` encoded, so that reading decodes it back whole. */
@@ -30,14 +31,21 @@ function writeItems(entries: readonly NestedEntry[], depth: number, folder: stri
 /** The summary's text; `folder` is the summary's own folder from the root, which its destinations start from. */
 export function writeSummary(entries: readonly TopLevelEntry[], folder: string): string {
   const lines = ['# Table of contents', ''];
+  let inGroup = false;
   for (const entry of entries) {
     if (entry.kind !== 'group') {
+      if (inGroup) {
+        if (lines.at(-1) !== '') lines.push('');
+        lines.push('***', '');
+      }
+      inGroup = false;
       writeItems([entry], 0, folder, lines);
       continue;
     }
     if (lines.at(-1) !== '') lines.push('');
     lines.push(`## ${entry.title}`, '');
     writeItems(entry.children, 0, folder, lines);
+    inGroup = true;
   }
   while (lines.at(-1) === '') lines.pop();
   return `${lines.join('\n')}\n`;
