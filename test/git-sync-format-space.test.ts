@@ -21,11 +21,12 @@ const api = contentApi(() => t.app);
 // A Git Sync repository of our own, in GitBook's canonical form and with what
 // a space holds. A space cannot hold:
 // - `.gitbook.yaml` (its root and redirects are no part of a space);
-// - frontmatter on a page without a layout or a cover: the API's markdown
-//   read (page-frontmatter.ts) writes none for it, so a page's description,
-//   icon or `hidden` alone come back without it;
+// - frontmatter keys a page has no field for (`tags`, a skill's `name`), nor
+//   a frontmatter in another YAML style than GitBook's (it holds the values);
 // - a `# Title` line that differs from the summary's title (the page has one
 //   title), and pages SUMMARY.md does not list (they come back listed);
+// - a link to a page with subpages written as its README.md (it comes back as
+//   GitBook writes it, its folder: `install/`);
 // - a link entry to a page without an anchor before that page is listed.
 // Everything else below comes back byte for byte.
 
@@ -64,6 +65,11 @@ const FILES: Record<string, string | Buffer> = {
 ## Reference
 
 * [API](reference/api.md)
+* [Glossary](reference/glossary.md)
+
+***
+
+* [Contact](contact.md)
 `,
   'README.md': `---
 description: Everything about the service.
@@ -74,14 +80,25 @@ ${LAYOUT('default', false)}
 
 Start with the [quickstart](getting-started/quickstart.md), then read the [API](reference/api.md#authentication).
 `,
-  'changelog.md': '# Changelog\n\n## 1.0\n\nThe first release.\n',
+  'changelog.md': `---
+description: >-
+  Every release of the service, newest first, with what changed in it and what
+  to do about it when you upgrade.
+---
+
+# Changelog
+
+## 1.0
+
+The first release.
+`,
   'getting-started/quickstart.md': `# Quickstart
 
 ![Architecture](<../.gitbook/assets/architecture diagram.png>)
 
 <figure><img src="../.gitbook/assets/cover.png" alt="The cover"><figcaption><p>The cover</p></figcaption></figure>
 
-Install it as [Installation](installation/README.md) says, or go back [home](../README.md).
+Install it as [Installation](installation/) says, or go back [home](../).
 
 {% file src="../.gitbook/assets/release notes (1).pdf" %}
 Release notes
@@ -97,14 +114,14 @@ ${LAYOUT('wide', true, false)}
 
 # Installation
 
-Pick your system: [Linux](on-linux.md) or [macOS](on-macos/README.md).
+Pick your system: [Linux](on-linux.md) or [macOS](on-macos/), as [this page](./#pick-your-system) says.
 
 {% content-ref url="on-linux.md" %}
 [on-linux.md](on-linux.md)
 {% endcontent-ref %}
 `,
   'getting-started/installation/on-linux.md':
-    '# On Linux\n\n## Packages\n\nInstall the package of your distribution.\n',
+    '---\ndescription: "Packages\\_for the distributions we build"\nhidden: true\nnoIndex: true\n---\n\n# On Linux\n\n## Packages\n\nInstall the package of your [distribution](./).\n',
   'getting-started/installation/on-macos/README.md': '# On macOS\n\nUse [Homebrew](with-homebrew.md).\n',
   'getting-started/installation/on-macos/with-homebrew.md': `# With Homebrew
 
@@ -112,6 +129,8 @@ Pick your system: [Linux](on-linux.md) or [macOS](on-macos/README.md).
 
 Run \`brew install quire\`, as in [the changelog](../../../changelog.md#id-1.0).
 `,
+  'reference/glossary.md': '---\nicon: book\n---\n\n# Glossary\n\n',
+  'contact.md': "---\ndescription: 'Note: we answer within a day.'\n---\n\n# Contact\n\nWrite to us.\n",
   'reference/api.md': `# API
 
 ## Authentication
@@ -239,6 +258,26 @@ describe('a Git Sync repository written into a space and read back', () => {
     const back = await repositoryOfSpace(t.app.context, organization.id, imported.spaceId);
     expect(comparable(writeRepository(back))).toEqual(comparable(fixture()));
     expect(back).toEqual(content);
+  });
+
+  it("gives back the first page's cover from the root README.md when the page has subpages in its slug's folder", async () => {
+    const { admin, organization } = await t.factory.team();
+    const files = new Map<string, Uint8Array>([
+      ['SUMMARY.md', Buffer.from('# Table of contents\n\n* [Welcome](README.md)\n  * [Tour](welcome/tour.md)\n')],
+      [
+        'README.md',
+        Buffer.from(
+          `---\ndescription: Where to start.\ncover: .gitbook/assets/cover.png\ncoverY: 40\n${LAYOUT('wide', true)}\n---\n\n# Welcome\n\nTake the [tour](welcome/tour.md).\n`,
+        ),
+      ],
+      ['welcome/tour.md', Buffer.from('# Tour\n\n![The cover](../.gitbook/assets/cover.png)\n')],
+      ['.gitbook/assets/cover.png', PNG],
+    ]);
+    const { content, problems } = readRepository(files);
+    expect(problems).toEqual([]);
+    const { spaceId } = await importIntoNewSpace(admin, organization.id, content);
+    const back = await repositoryOfSpace(t.app.context, organization.id, spaceId);
+    expect(comparable(writeRepository(back))).toEqual(comparable(files));
   });
 
   it('reads any revision of the space, and a space of the organization only', async () => {

@@ -15,6 +15,7 @@ import {
   type RepositoryContent,
   type RepositoryPage,
 } from '../src/git-sync/format/index.js';
+import { gitUrlOf, type GitTargets } from '../src/git-sync/format/page-file.js';
 
 // A Git Sync repository of our own in GitBook's canonical form: a project
 // folder with its .gitbook.yaml (root and redirects), a summary with groups,
@@ -373,6 +374,40 @@ describe('reading a Git Sync repository', () => {
       entry('C', 'loose/c.md'),
       entry('Zebra', 'zebra.md'),
     ]);
+  });
+});
+
+describe("a page file's links to pages and files of the space", () => {
+  const targets: GitTargets = {
+    pages: new Map([
+      ['home', 'README.md'],
+      ['guide', 'guide/README.md'],
+      ['setup', 'guide/setup.md'],
+      ['deep', 'guide/deep/README.md'],
+      ['other', 'other.md'],
+    ]),
+    files: new Map([['logo', 'logo (1).png']]),
+  };
+
+  it('name a page with subpages by its folder, as GitBook writes them, and any other page by its file', () => {
+    expect(gitUrlOf('/pages/setup', 'guide', targets)).toBe('setup.md');
+    expect(gitUrlOf('/pages/deep#install', 'guide', targets)).toBe('deep/#install');
+    expect(gitUrlOf('/pages/guide', 'guide', targets)).toBe('./');
+    expect(gitUrlOf('/pages/guide#options', 'guide', targets)).toBe('./#options');
+    expect(gitUrlOf('/pages/guide', 'guide/deep', targets)).toBe('../');
+    expect(gitUrlOf('/pages/guide', '', targets)).toBe('guide/');
+    expect(gitUrlOf('/pages/deep', '', targets)).toBe('guide/deep/');
+    expect(gitUrlOf('/pages/home', 'guide/deep', targets)).toBe('../../');
+    expect(gitUrlOf('/pages/home', '', targets)).toBe('./');
+    expect(gitUrlOf('/pages/other', 'guide', targets)).toBe('../other.md');
+  });
+
+  it('name files by their path to the assets folder, and leave any other address alone', () => {
+    expect(gitUrlOf('/files/logo', 'guide/deep', targets)).toBe('../../.gitbook/assets/logo (1).png');
+    expect(gitUrlOf('/files/logo', '', targets)).toBe('.gitbook/assets/logo (1).png');
+    expect(gitUrlOf('/pages/unknown', '', targets)).toBeUndefined();
+    expect(gitUrlOf('/files/unknown', '', targets)).toBeUndefined();
+    expect(gitUrlOf('https://example.com/pages/setup', '', targets)).toBeUndefined();
   });
 });
 

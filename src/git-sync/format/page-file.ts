@@ -3,15 +3,15 @@ import type { Conversions } from '../../conversions/pool.js';
 import type { UrlDestination, UrlKind } from '../../document/index.js';
 import { rewriteFileTagSources } from './file-tag-sources.js';
 import { ASSETS_FOLDER } from './model.js';
-import { folderOf, relativePath } from './paths.js';
+import { folderOf, isReadme, relativePath } from './paths.js';
 import { formatLinkDestination } from './link-syntax.js';
 
 /**
  * A page's file as Git Sync writes it, from what the service stores: the
  * frontmatter, `# Title`, then the content with its links to pages and
  * files (stored as `/pages/<id>` and `/files/<id>`) written as paths from
- * the page's folder, `setup.md#options` or `../.gitbook/assets/map.png`, as
- * GitBook writes and reads them.
+ * the page's folder, `setup.md#options`, `install/` or
+ * `../.gitbook/assets/map.png`, as GitBook writes and reads them.
  */
 
 /** The Git Sync paths of a revision's pages (from the root) and its files' names, by id. */
@@ -22,18 +22,29 @@ export interface GitTargets {
 
 const CANONICAL = /^\/(pages|files)\/([^/?#]+)(#.*)?$/;
 
+/**
+ * A page's file as a link from `folder` names it. A page with subpages is
+ * named by its folder, as GitBook writes it: `setup/`, `../`, and `./` for
+ * the folder the link is in (`./#options` to one of its headings).
+ */
+function pageLink(folder: string, path: string): string {
+  const relative = relativePath(folder, path);
+  if (!isReadme(path)) return relative;
+  const inFolder = relative.slice(0, relative.lastIndexOf('/') + 1);
+  return inFolder || './';
+}
+
 /** A canonical link as a path from `folder`, or undefined for any other URL (left as written). */
 export function gitUrlOf(url: string, folder: string, targets: GitTargets): string | undefined {
   const match = CANONICAL.exec(url);
   if (!match) return undefined;
   const [, kind, id, hash = ''] = match;
-  const path =
-    kind === 'pages'
-      ? targets.pages.get(id!)
-      : targets.files.has(id!)
-        ? `${ASSETS_FOLDER}${targets.files.get(id!)}`
-        : undefined;
-  return path === undefined ? undefined : relativePath(folder, path) + hash;
+  if (kind === 'pages') {
+    const path = targets.pages.get(id!);
+    return path === undefined ? undefined : pageLink(folder, path) + hash;
+  }
+  const name = targets.files.get(id!);
+  return name === undefined ? undefined : relativePath(folder, `${ASSETS_FOLDER}${name}`) + hash;
 }
 
 /** The markdown with the given destinations replaced where `rewrite` answers, each in the form its place takes. */
@@ -66,7 +77,8 @@ export async function gitSyncPageFile(
   targets: GitTargets,
 ): Promise<string> {
   const head = `${page.frontmatter}# ${page.title}\n`;
-  const file = (content: string) => (content === '' ? head : `${head}\n${content}`);
+  // An empty page too has the blank line after its title: GitBook writes `# Title\n\n`.
+  const file = (content: string) => `${head}\n${content}`;
   if (!page.markdown.includes('/pages/') && !page.markdown.includes('/files/')) return file(page.markdown);
   let read;
   try {
