@@ -1,6 +1,5 @@
 import { ConflictError } from '../core/errors.js';
 import type { Context } from '../context.js';
-import { joinPath } from './format/paths.js';
 import { repositoryOfSpace, writeRepository } from './format/index.js';
 import type { GitRemote } from './git/remote.js';
 import { findLinkCommit, saveLinkCommit, type GitSyncOperation } from './queries.js';
@@ -12,7 +11,7 @@ import { branchName, shortCommit, type RunOutcome } from './run-outcome.js';
  * for it. The commit goes on top of the commit the space last synced with
  * (fast-forward only, never a force-push); a branch that moved since is
  * reported and left as it is. Files of the repository that are not the
- * space's (outside its folder, or neither markdown nor assets in it) stay.
+ * space's pages (code, markdown SUMMARY.md does not list, assets) stay.
  */
 export async function runExport(
   context: Context,
@@ -32,7 +31,7 @@ export async function runExport(
     .executeTakeFirstOrThrow();
   const change = {
     files,
-    keep: { folder: joinPath(operation.project_directory, content.config.root) ?? operation.project_directory },
+    keepOutsideSpace: { projectDirectory: operation.project_directory },
     message: operation.commit_message ?? 'Update from the space',
     author: {
       name: author.display_name,

@@ -142,28 +142,12 @@ export interface FilesChange {
   expected: string | null;
   files: ReadonlyMap<string, Uint8Array>;
   /**
-   * Which of the tip's files stay beside `files` (those `files` does not
-   * name); by default none: `files` is the whole tree.
+   * The tip's files that stay beside `files` (those `files` does not name),
+   * chosen from the tip's files; by default none: `files` is the whole tree.
    */
-  keep?: KeptFiles;
+  keep?: (tip: ReadonlyMap<string, Uint8Array>) => ReadonlySet<string>;
   message: string;
   author: GitAuthor;
-}
-
-/**
- * The tip's files a commit keeps: all those outside `folder`, and inside it
- * those that are neither markdown nor in `.gitbook/assets/` (what Git Sync
- * writes there is the space's; anything else is the repository's own).
- */
-export interface KeptFiles {
-  folder: string;
-}
-
-function kept(path: string, keep: KeptFiles): boolean {
-  const inside =
-    keep.folder === '' ? path : path.startsWith(`${keep.folder}/`) ? path.slice(keep.folder.length + 1) : null;
-  if (inside === null) return true;
-  return !/\.md$/i.test(inside) && !inside.startsWith('.gitbook/');
 }
 
 /**
@@ -179,8 +163,9 @@ export async function commitFiles(remote: GitRemote, change: FilesChange, contex
       if (tip !== change.expected) return { result: 'behind', tip };
       const whole = new Map<string, Uint8Array>();
       if (tip !== null && change.keep) {
-        for (const [path, content] of await treeFiles(dir, tip, context.limits))
-          if (kept(path, change.keep)) whole.set(path, content);
+        const tipFiles = await treeFiles(dir, tip, context.limits);
+        const kept = change.keep(tipFiles);
+        for (const [path, content] of tipFiles) if (kept.has(path)) whole.set(path, content);
       }
       for (const [path, content] of change.files) whole.set(path, content);
       const tree = await writeFolder(dir, foldersOf(whole));

@@ -7,8 +7,15 @@ import type { BranchFiles, FilesChange, GitLimits, PushOutcome } from './reposit
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
 export type GitTask = { outbound: OutboundFetcherOptions; limits: GitLimits; remote: GitRemote } & (
-  { kind: 'read' } | { kind: 'read-repository'; projectDirectory: string } | { kind: 'commit'; change: FilesChange }
+  { kind: 'read' } | { kind: 'read-repository'; projectDirectory: string } | { kind: 'commit'; change: CommitChange }
 );
+
+/**
+ * A commit as the thread is asked for one: `keepOutsideSpace` keeps the tip's
+ * files that are not the space's in the Git Sync repository at
+ * `projectDirectory` (keptBesideSpace in worker.ts).
+ */
+export type CommitChange = Omit<FilesChange, 'keep'> & { keepOutsideSpace?: { projectDirectory: string } };
 
 /** A branch's tip read as a Git Sync repository: its content and problems, or null when the branch does not exist. */
 export interface RepositoryAtTip {
@@ -73,7 +80,7 @@ export class GitThreads {
   }
 
   /** Commits the files on top of `expected` and pushes them, fast-forward only. */
-  async commitFiles(remote: GitRemote, change: FilesChange, signal?: AbortSignal): Promise<PushOutcome> {
+  async commitFiles(remote: GitRemote, change: CommitChange, signal?: AbortSignal): Promise<PushOutcome> {
     return (await this.run({ kind: 'commit', remote, change, ...this.shared() }, signal)) as PushOutcome;
   }
 

@@ -5,7 +5,8 @@
  * the sync's status; anything else is a defect and is thrown.
  */
 import { createOutboundFetcher } from '../../core/outbound.js';
-import { readRepository } from '../format/index.js';
+import { readRepository, type NestedEntry, type TopLevelEntry } from '../format/index.js';
+import { joinPath } from '../format/paths.js';
 import { GitRemoteError } from './errors.js';
 import { commitFiles, readBranch } from './repository.js';
 import type { GitTask, GitTaskOutcome } from './threads.js';
@@ -19,9 +20,32 @@ export default async function runGitTask(task: GitTask): Promise<GitTaskOutcome>
       const read = commit === null ? null : readRepository(files, { projectDirectory: task.projectDirectory });
       return { ok: true, value: { commit, read } };
     }
-    return { ok: true, value: await commitFiles(task.remote, task.change, context) };
+    const { keepOutsideSpace, ...change } = task.change;
+    const keep = keepOutsideSpace && ((tip: ReadonlyMap<string, Uint8Array>) => keptBesideSpace(tip, keepOutsideSpace));
+    return { ok: true, value: await commitFiles(task.remote, { ...change, ...(keep ? { keep } : {}) }, context) };
   } catch (error) {
     if (error instanceof GitRemoteError) return { ok: false, message: error.message, failure: error.failure };
     throw error;
   }
+}
+
+function* pagePaths(entries: ReadonlyArray<TopLevelEntry | NestedEntry>): Generator<string> {
+  for (const entry of entries) {
+    if (entry.kind === 'page') yield entry.path;
+    if (entry.kind !== 'link') yield* pagePaths(entry.children);
+  }
+}
+
+/**
+ * The tip's files an export keeps beside the space's: every file but the
+ * pages the tip's own Git Sync content lists (the space's pages as they were,
+ * which the export writes anew or, gone from the space, removes). A markdown
+ * file SUMMARY.md does not list is not the space's, so it stays, as do
+ * assets, which other branches' pages may still show.
+ */
+function keptBesideSpace(tip: ReadonlyMap<string, Uint8Array>, at: { projectDirectory: string }): Set<string> {
+  const { content } = readRepository(tip, { projectDirectory: at.projectDirectory });
+  const root = joinPath(at.projectDirectory, content.config.root) ?? at.projectDirectory;
+  const listed = new Set([...pagePaths(content.entries)].map((path) => (root ? `${root}/${path}` : path)));
+  return new Set([...tip.keys()].filter((path) => !listed.has(path)));
 }
