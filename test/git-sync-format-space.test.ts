@@ -53,7 +53,7 @@ const FILES: Record<string, string | Buffer> = {
 * [Changelog](changelog.md)
 * [Status](https://status.example.com)
 
-## Getting started
+## Start here <a href="#getting-started" id="getting-started"></a>
 
 * [Quickstart](getting-started/quickstart.md)
 * [Installation](getting-started/installation/README.md)

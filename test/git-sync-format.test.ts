@@ -134,6 +134,7 @@ const FIXTURE_CONTENT: RepositoryContent = {
     {
       kind: 'group',
       title: 'Getting started',
+      slug: 'getting-started',
       children: [
         page('Quickstart', 'getting-started/quickstart.md'),
         page('Installation', 'getting-started/installation/README.md', [
@@ -152,6 +153,7 @@ const FIXTURE_CONTENT: RepositoryContent = {
     {
       kind: 'group',
       title: 'Reference',
+      slug: 'reference',
       children: [
         page('API', 'reference/api.md'),
         { kind: 'link', title: 'Support', target: { url: 'mailto:support@example.com' } },
@@ -279,6 +281,7 @@ describe('reading a Git Sync repository', () => {
       {
         kind: 'group',
         title: 'Guides',
+        slug: 'guides',
         children: [{ kind: 'link', title: 'Setup again', target: { path: 'setup guide.md', anchor: 'install' } }],
       },
     ]);
@@ -324,10 +327,10 @@ describe('reading a Git Sync repository', () => {
     });
     expect(content.entries).toEqual([
       leaf('Home', 'README.md'),
-      { kind: 'group', title: 'Guides', children: [leaf('Setup', 'guides/setup.md')] },
+      { kind: 'group', title: 'Guides', slug: 'guides', children: [leaf('Setup', 'guides/setup.md')] },
       leaf('About', 'about/README.md', [leaf('Team', 'about/team.md')]),
       { kind: 'link', title: 'Help', target: { url: 'https://help.example.com' } },
-      { kind: 'group', title: 'Reference', children: [leaf('API', 'reference/api.md')] },
+      { kind: 'group', title: 'Reference', slug: 'reference', children: [leaf('API', 'reference/api.md')] },
     ]);
     expect(comparable(writeRepository(content))).toEqual(comparable(files));
 
@@ -347,6 +350,53 @@ describe('reading a Git Sync repository', () => {
       ['group', 'Guides'],
       ['page', 'About'],
     ]);
+  });
+
+  it("takes a group's slug from its heading's anchor, and writes one back where the title does not give the slug", () => {
+    const summary = [
+      '# Table of contents',
+      '',
+      '## First steps <a href="#start" id="start"></a>',
+      '',
+      '* [Install](start/install.md)',
+      '',
+      '## Guides',
+      '',
+      '* [Deploy](how-to/deploy.md)',
+      '',
+      '## Node.js & more',
+      '',
+      '* [Setup](setup.md)',
+      '',
+    ].join('\n');
+    const files = encode({
+      'SUMMARY.md': summary,
+      'start/install.md': '# Install\n',
+      'how-to/deploy.md': '# Deploy\n',
+      'setup.md': '# Setup\n',
+    });
+    const { content, problems } = readRepository(files);
+    expect(problems).toEqual([]);
+    expect(content.entries.map((entry) => entry.kind === 'group' && [entry.title, entry.slug])).toEqual([
+      ['First steps', 'start'],
+      // No anchor: the folder its pages share, as GitBook lays a group out.
+      ['Guides', 'how-to'],
+      ['Node.js & more', 'node-js-more'],
+    ]);
+    const written = Buffer.from(writeRepository(content).get('SUMMARY.md')!).toString('utf8');
+    expect(written).toBe(summary.replace('## Guides', '## Guides <a href="#how-to" id="how-to"></a>'));
+    // A slug GitBook's heading id or the service's slug of the title gives is written without one.
+    const titled = (title: string, slug: string) =>
+      Buffer.from(
+        writeRepository({ ...content, entries: [{ kind: 'group', title, slug, children: [] }] }).get('SUMMARY.md')!,
+      ).toString('utf8');
+    expect(titled('Node.js & more', 'node.js-and-more')).toBe('# Table of contents\n\n## Node.js & more\n');
+    expect(titled('1. Basics', 'id-1.-basics')).toBe('# Table of contents\n\n## 1. Basics\n');
+    expect(titled('Get started', 'getting-started')).toBe(
+      '# Table of contents\n\n## Get started <a href="#getting-started" id="getting-started"></a>\n',
+    );
+    // A slug that is no heading id is not written as one.
+    expect(titled('Odd', 'odd"slug')).toBe('# Table of contents\n\n## Odd\n');
   });
 
   it('without SUMMARY.md, takes the page files in path order, the README first and each folder README over its folder', () => {

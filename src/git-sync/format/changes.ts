@@ -106,7 +106,8 @@ function entryChanges(content: RepositoryContent): { pages: ContentChange[]; lin
         links.push({ link: entry, into, at });
       } else if (entry.kind === 'group') {
         const ref = `group:${groups++}`;
-        pages.push({ operation: 'insert_page', ref, type: 'group', ...titleOf(entry.title), slug: groupSlugOf(entry) });
+        const slug = isValidSlug(entry.slug) ? entry.slug : groupSlugOf(entry);
+        pages.push({ operation: 'insert_page', ref, type: 'group', ...titleOf(entry.title), slug });
         visit(entry.children, ref);
       } else {
         const ref = refOf(entry.path);

@@ -45,6 +45,11 @@ export interface RepositoryLink {
 export interface RepositoryGroup {
   kind: 'group';
   title: string;
+  /**
+   * Its slug in the space: the id of its heading's anchor where SUMMARY.md
+   * gives one, else the folder its pages share, else its title's.
+   */
+  slug: string;
   children: NestedEntry[];
 }
 

@@ -154,7 +154,8 @@ function entriesUnder(
 ): TopLevelEntry[] {
   const nested = (pageId: string) => entriesUnder(tree, pageId, paths, pageFiles) as NestedEntry[];
   return tree.childrenOf(parentId).flatMap((page): TopLevelEntry[] => {
-    if (page.type === 'group') return [{ kind: 'group', title: page.title, children: nested(page.pageId) }];
+    if (page.type === 'group')
+      return [{ kind: 'group', title: page.title, slug: page.slug, children: nested(page.pageId) }];
     if (page.type === 'link') {
       const target = linkTarget(page, paths);
       return target ? [{ kind: 'link', title: page.title, target }] : [];

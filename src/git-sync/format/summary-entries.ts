@@ -1,3 +1,4 @@
+import { groupSlugOf, isValidSlug } from './group-slug.js';
 import type { NestedEntry, RepositoryGroup, TopLevelEntry } from './model.js';
 import { decodePath, folderOf, joinPath } from './paths.js';
 import type { FormatProblem } from './problems.js';
@@ -96,7 +97,12 @@ export function summaryEntries(
   const lookup: Lookup = { pages, folder: folderOf(summary.path), file: summary.file, listed: new Set(), problems };
   const entries = outline.sections.flatMap((section): TopLevelEntry[] => {
     if (!('title' in section)) return readItems(lookup, section.items);
-    const group: RepositoryGroup = { kind: 'group', title: section.title, children: readItems(lookup, section.items) };
+    const children = readItems(lookup, section.items);
+    const slug =
+      section.id !== undefined && isValidSlug(section.id)
+        ? section.id
+        : groupSlugOf({ title: section.title, children });
+    const group: RepositoryGroup = { kind: 'group', title: section.title, slug, children };
     return [group];
   });
   return { entries, listed: lookup.listed };

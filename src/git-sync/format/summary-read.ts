@@ -22,6 +22,8 @@ export interface SummaryItem {
 export interface SummaryGroup {
   line: number;
   title: string;
+  /** The id of the heading's `<a>` anchor, which GitBook writes where the group's slug is not its title's. */
+  id: string | undefined;
   items: SummaryItem[];
 }
 
@@ -49,8 +51,17 @@ function indentationOf(line: string): { columns: number; length: number } {
   return { columns, length };
 }
 
-/** A heading line's level and text (closing `#`s and GitBook's `<a id>` anchors taken out), or undefined. */
-function headingOf(line: string): { level: number; title: string } | undefined {
+/** The id of the first `<a … id="…">` tag of a text, as GitBook gives a heading its own. */
+function anchorIdOf(text: string): string | undefined {
+  const tag = /<a\s[^<>]*>/.exec(text);
+  return tag ? /\sid="([^"]*)"/.exec(tag[0])?.[1] : undefined;
+}
+
+/**
+ * A heading line's level, its text (closing `#`s and GitBook's `<a id>`
+ * anchors taken out) and its anchor's id, or undefined.
+ */
+function headingOf(line: string): { level: number; title: string; id: string | undefined } | undefined {
   let level = 0;
   while (line[level] === '#') level++;
   if (level === 0 || level > 6 || (line.length > level && line[level] !== ' ' && line[level] !== '\t'))
@@ -60,7 +71,7 @@ function headingOf(line: string): { level: number; title: string } | undefined {
   let end = text.length;
   while (end > 0 && text[end - 1] === '#') end--;
   if (end < text.length && (end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t')) text = text.slice(0, end);
-  return { level, title: text.replace(/<[^<>]*>/g, '').trim() };
+  return { level, title: text.replace(/<[^<>]*>/g, '').trim(), id: anchorIdOf(text) };
 }
 
 const MARKERS = new Set(['*', '-', '+']);
@@ -95,7 +106,7 @@ export function readSummary(text: string, file: string): ReadSummary {
     if (heading) {
       open.length = 0;
       if (heading.level === 2) {
-        const group: SummaryGroup = { line: number, title: heading.title, items: [] };
+        const group: SummaryGroup = { line: number, title: heading.title, id: heading.id, items: [] };
         outline.sections.push(group);
         current = group.items;
       } else if (heading.level !== 1 || titleSeen) {

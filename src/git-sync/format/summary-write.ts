@@ -1,10 +1,12 @@
+import { groupNeedsAnchor } from './group-slug.js';
 import type { NestedEntry, TopLevelEntry } from './model.js';
 import { relativePath } from './paths.js';
 import { escapeLinkText, formatLinkDestination } from './link-syntax.js';
 
 /**
  * SUMMARY.md as GitBook writes it: `# Table of contents`, the ungrouped
- * entries, then each group under its `## Title`, a blank line around each
+ * entries, then each group under its `## Title` (with an anchor naming its
+ * slug where the title does not give it), a blank line around each
  * heading, subpages indented two spaces a level; top-level entries after a
  * group come after a `***` line, which ends the group.
  */
@@ -43,7 +45,8 @@ export function writeSummary(entries: readonly TopLevelEntry[], folder: string):
       continue;
     }
     if (lines.at(-1) !== '') lines.push('');
-    lines.push(`## ${entry.title}`, '');
+    const anchor = groupNeedsAnchor(entry.title, entry.slug) ? ` <a href="#${entry.slug}" id="${entry.slug}"></a>` : '';
+    lines.push(`## ${entry.title}${anchor}`, '');
     writeItems(entry.children, 0, folder, lines);
     inGroup = true;
   }
