@@ -33,7 +33,7 @@ export interface DocsTree {
   entries: TreeEntry[];
   /** Each page's markdown as it is on disk, by git path. */
   markdown: Map<string, string>;
-  /** Pages on disk that SUMMARY.md does not list: written at the top level, before the groups. */
+  /** Pages on disk that SUMMARY.md does not list: no pages, as GitBook leaves them out. */
   unlisted: string[];
   /** What the format's reader found amiss (entries left out, pages unlisted), one sentence each. */
   problems: string[];

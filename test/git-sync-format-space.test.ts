@@ -24,7 +24,7 @@ const api = contentApi(() => t.app);
 // - frontmatter keys a page has no field for (`tags`, a skill's `name`), nor
 //   a frontmatter in another YAML style than GitBook's (it holds the values);
 // - a `# Title` line that differs from the summary's title (the page has one
-//   title), and pages SUMMARY.md does not list (they come back listed);
+//   title), and pages SUMMARY.md does not list (left out, as GitBook leaves them);
 // - a link to a page with subpages written as its README.md (it comes back as
 //   GitBook writes it, its folder: `install/`);
 // - a link entry to a page without an anchor before that page is listed.

@@ -26,6 +26,8 @@ const REPOSITORY = {
   'guide/README.md': '# Guide\n\nRead [setup](setup.md).\n',
   'guide/setup.md': '---\ndescription: Install it.\n---\n\n# Setup\n\nRun the installer.\n',
   'package.json': '{ "name": "product" }\n',
+  // Not in SUMMARY.md: no page, as in GitBook; an export leaves it where it is.
+  'CONTRIBUTING.md': '# Contributing\n',
 };
 
 const post = (account: Account, spaceId: string, direction: 'import' | 'export', body: object) =>
@@ -185,9 +187,13 @@ describe('exporting to a Git repository', () => {
     expect((await post(admin, space.id, 'import', remote)).statusCode).toBe(204);
     await runAll();
 
-    const pages = (await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages as Array<{ id: string }>;
+    const pages = (await api.read(admin, `/v1/spaces/${space.id}/content/pages`)).json().pages as Array<{
+      id: string;
+      pages: Array<{ id: string }>;
+    }>;
     await api.change(admin, space.id, [
       { operation: 'update_page', page: pages[0]!.id, document: { markdown: 'Welcome, edited in the space.\n' } },
+      { operation: 'delete_page', page: pages[1]!.pages[0]!.id },
     ]);
     const exported = await post(admin, space.id, 'export', { ...remote, commitMessage: 'Edit the welcome page' });
     expect(exported.statusCode, exported.body).toBe(204);
@@ -203,7 +209,12 @@ describe('exporting to a Git repository', () => {
     const files = await remoteFiles('export-docs');
     expect(files['README.md']).toBe('# Welcome\n\nWelcome, edited in the space.\n');
     expect(files['package.json']).toBe(REPOSITORY['package.json']);
-    expect(files['guide/setup.md']).toContain('# Setup\n\nRun the installer.\n');
+    expect(files['CONTRIBUTING.md']).toBe(REPOSITORY['CONTRIBUTING.md']);
+    // Gone from the space, gone from the branch; its folder's page stays, now without subpages.
+    expect(files['guide/setup.md']).toBeUndefined();
+    expect(Object.keys(files).sort()).toEqual(
+      ['CONTRIBUTING.md', 'README.md', 'SUMMARY.md', 'guide.md', 'package.json'].sort(),
+    );
   });
 
   it('never writes over a branch that moved since the last sync, nor one it never synced with unless forced', async () => {

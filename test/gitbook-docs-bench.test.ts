@@ -65,19 +65,17 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the GitBook docs bench reads a Git Sync tree', () => {
-  it('in SUMMARY.md order, with groups, nesting, link entries, pages SUMMARY.md leaves out and entries naming no file', async () => {
+  it('in SUMMARY.md order, with groups, nesting and link entries, leaving out pages it does not list and entries naming no file', async () => {
     const tree = await readDocsTree(root);
     expect(tree.entries).toEqual([
       { kind: 'page', key: 'README.md', title: 'Welcome', slug: '', parent: undefined, gitPath: 'README.md' },
-      // Not listed: at the top level, before the groups (which would take it in), titled by its # heading.
-      { kind: 'page', key: 'extra.md', title: 'Extra', slug: 'extra', parent: undefined, gitPath: 'extra.md' },
-      { kind: 'group', key: 'group:2', title: 'Start here', slug: 'start-here' },
+      { kind: 'group', key: 'group:1', title: 'Start here', slug: 'start-here' },
       {
         kind: 'page',
         key: 'guide/README.md',
         title: 'Guide',
         slug: 'guide',
-        parent: 'group:2',
+        parent: 'group:1',
         gitPath: 'guide/README.md',
       },
       {
@@ -90,23 +88,23 @@ describe('the GitBook docs bench reads a Git Sync tree', () => {
       },
       {
         kind: 'link',
-        key: 'entry:5',
+        key: 'entry:4',
         title: 'Setup options',
         parent: 'guide/README.md',
         target: { gitPath: 'guide/setup.md', anchor: 'options' },
       },
       {
         kind: 'link',
-        key: 'entry:6',
+        key: 'entry:5',
         title: 'Elsewhere',
-        parent: 'group:2',
+        parent: 'group:1',
         target: { url: 'https://example.com/docs' },
       },
     ]);
     expect(tree.unlisted).toEqual(['extra.md']);
     expect(tree.problems).toEqual([
       'SUMMARY.md:11: "guide/gone.md" names no page file (guide/gone.md); left out',
-      'extra.md is not in SUMMARY.md; added at the top level',
+      'extra.md is not in SUMMARY.md; left out, as GitBook leaves it out',
     ]);
     expect(slugOfGitPath('a/b/README.md')).toBe('b');
   });
@@ -245,8 +243,9 @@ describe('the GitBook docs bench judges a published page', () => {
     const tree = await readDocsTree(root);
     const pages = new Set(tree.markdown.keys());
     const sources = new Map<string, PageSource>();
+    // extra.md is no page of the tree (SUMMARY.md does not list it): judged here as a page that was refused.
     for (const gitPath of ['README.md', 'guide/README.md', 'guide/setup.md', 'extra.md'])
-      sources.set(gitPath, readPageSource(gitPath, tree.markdown.get(gitPath)!, pages));
+      sources.set(gitPath, readPageSource(gitPath, tree.markdown.get(gitPath) ?? FILES[gitPath]!, pages));
     const page = (
       id: string,
       title: string,

@@ -6,7 +6,7 @@ export type FormatProblemKind =
   | 'bad-config'
   /** A file that is not UTF-8 text: read with replacement characters. */
   | 'not-utf8'
-  /** A page file on disk SUMMARY.md does not list: added at the top level, before the groups. */
+  /** A page file on disk SUMMARY.md does not list: left out, as GitBook leaves it out. */
   | 'unlisted-page'
   /** A file SUMMARY.md or a redirect names that is not there: left out. */
   | 'missing-page'

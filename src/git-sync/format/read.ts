@@ -10,7 +10,6 @@ import {
   type RepositoryFile,
   type TopLevelEntry,
 } from './model.js';
-import { titleOfPage } from './page-title.js';
 import { byPath, isMarkdownFile, joinPath, pathWithin } from './paths.js';
 import type { FormatProblem } from './problems.js';
 import { summaryEntries } from './summary-entries.js';
@@ -101,25 +100,6 @@ function overLimit(found: RootFiles, at: string): FormatProblem | undefined {
   return undefined;
 }
 
-/** Pages on disk SUMMARY.md does not list, at the top level after the ungrouped entries, so that they stay out of the groups. */
-function withUnlisted(
-  entries: TopLevelEntry[],
-  pages: ReadonlyMap<string, string>,
-  unlisted: string[],
-): TopLevelEntry[] {
-  if (unlisted.length === 0) return entries;
-  const added: TopLevelEntry[] = unlisted.map((path) => ({
-    kind: 'page',
-    title: titleOfPage(path, pages.get(path)!),
-    path,
-    markdown: pages.get(path)!,
-    children: [],
-  }));
-  const firstGroup = entries.findIndex((entry) => entry.kind === 'group');
-  const at = firstGroup === -1 ? entries.length : firstGroup;
-  return [...entries.slice(0, at), ...added, ...entries.slice(at)];
-}
-
 /**
  * A repository's content in GitBook's Git Sync format, from its files by
  * path: `.gitbook.yaml` (or its defaults), SUMMARY.md (or, without one, the
@@ -164,14 +144,15 @@ export function readRepository(files: ReadonlyMap<string, Uint8Array>, options: 
     if ('overLimit' in summary) return { content: emptyContent(config), problems: [summary.overLimit] };
     problems.push(...summary.problems);
     const read = summaryEntries(summary.outline, pages, { path: config.summary, file: summaryFile }, problems);
-    const unlisted = [...pages.keys()].filter((path) => !read.listed.has(path));
-    for (const path of unlisted)
-      problems.push({
-        kind: 'unlisted-page',
-        path: inRepository(path),
-        message: `${inRepository(path)} is not in ${summaryFile}; added at the top level`,
-      });
-    entries = withUnlisted(read.entries, pages, unlisted);
+    // GitBook syncs only the pages its table of contents lists: a README.md of the code, a CONTRIBUTING.md stay files.
+    for (const path of pages.keys())
+      if (!read.listed.has(path))
+        problems.push({
+          kind: 'unlisted-page',
+          path: inRepository(path),
+          message: `${inRepository(path)} is not in ${summaryFile}; left out, as GitBook leaves it out`,
+        });
+    entries = read.entries;
   }
 
   const kept = redirects.filter(({ from, to }) => {
