@@ -217,6 +217,27 @@ describe('exporting to a Git repository', () => {
     );
   });
 
+  it('is not run for a caller who can no longer edit the space when its turn comes', async () => {
+    const team = await t.factory.team(['edit']);
+    const editor = team.member('edit');
+    const space = await api.createSpace(team.admin, team.organization.id, { title: 'Docs' });
+    await git.create('demoted');
+    const remote = { url: withToken('demoted'), ref: 'refs/heads/main', commitMessage: 'From the space' };
+    expect((await post(editor, space.id, 'export', remote)).statusCode).toBe(204);
+    await t.db
+      .updateTable('organization_members')
+      .set({ role: 'read' })
+      .where('organization_id', '=', team.organization.id)
+      .where('user_id', '=', editor.user.id)
+      .execute();
+    await runAll();
+    expect((await operations(space.id))[0]).toMatchObject({
+      state: 'failure',
+      error: 'Exporting to a Git repository needs the edit role on the space',
+    });
+    expect(await git.git('demoted', ['for-each-ref'])).toBe('');
+  });
+
   it('never writes over a branch that moved since the last sync, nor one it never synced with unless forced', async () => {
     const { admin, organization } = await t.factory.team();
     const space = await api.createSpace(admin, organization.id, { title: 'Docs' });

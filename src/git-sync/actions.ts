@@ -1,4 +1,5 @@
 import { findEditableSpace } from '../access/spaces.js';
+import { BadRequestError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Context } from '../context.js';
 import { gitRemote } from './git/remote.js';
@@ -8,9 +9,12 @@ import type { ExportToGitRepositoryInput, ImportGitRepositoryInput } from './sch
 /** The keyring context of an operation's sealed credentials: they open for that row only. */
 export const credentialsContext = (operationId: string) => `git-sync-operation:${operationId}`;
 
-/** The folder named by repoProjectDirectory, without empty parts (`docs/`, `docs//api`). */
+/** The folder named by repoProjectDirectory, without empty parts (`/docs/`, `docs//api`); `.` and `..` name none. */
 function projectDirectory(raw: string | undefined): string {
-  return (raw ?? '').split('/').filter(Boolean).join('/');
+  const parts = (raw ?? '').split('/').filter(Boolean);
+  if (parts.some((part) => part === '.' || part === '..'))
+    throw new BadRequestError('repoProjectDirectory must be a folder of the repository, with no . or .. in its path');
+  return parts.join('/');
 }
 
 async function queue(

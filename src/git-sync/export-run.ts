@@ -1,3 +1,4 @@
+import { findEditableSpace } from '../access/spaces.js';
 import { ConflictError } from '../core/errors.js';
 import type { Context } from '../context.js';
 import { repositoryOfSpace, writeRepository } from './format/index.js';
@@ -21,6 +22,8 @@ export async function runExport(
 ): Promise<RunOutcome> {
   const organizationId = operation.organization_id;
   const spaceId = operation.space_id;
+  // Asked for earlier: the caller must still be able to edit the space now that it runs (an import checks as it writes).
+  await findEditableSpace(context, spaceId, operation.requested_by, 'Exporting to a Git repository');
   const content = await repositoryOfSpace(context, organizationId, spaceId);
   const files = writeRepository(content, { projectDirectory: operation.project_directory });
   const synced = await findLinkCommit(context.db, organizationId, spaceId, remote.url, remote.ref);

@@ -21,7 +21,7 @@ const common = {
   repoProjectDirectory: Type.Optional(
     Type.String({
       maxLength: 1000,
-      pattern: '^(?!/)(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\x00-\\x1f]*$',
+      pattern: '^[^\\x00-\\x1f\\\\]*$',
       description: 'The folder of the repository the space lives in (its `.gitbook.yaml`), from the top',
     }),
   ),
