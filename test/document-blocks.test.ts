@@ -521,21 +521,26 @@ describe('bounds', () => {
     });
   });
 
-  it('keep tabs and expandables nested a thousand deep within the nesting bound, and their text', () => {
-    const depth = 1_000;
-    const nestedTabs =
-      '{% tabs %}\n{% tab title="t" %}\n'.repeat(depth) + 'core\n' + '{% endtab %}\n{% endtabs %}\n'.repeat(depth);
-    const nestedDetails =
-      '<details>\n\n<summary>s</summary>\n\n'.repeat(depth) + 'core\n\n' + '</details>\n\n'.repeat(depth);
-    for (const markdown of [nestedTabs, nestedDetails]) {
-      const document = markdownToDocument(markdown);
-      expectSpecSchema('JSONDocument', document);
-      expect(JSON.stringify(document)).toContain('"core"');
-      // What the service makes, it takes back: within the document limits, and written as markdown again.
-      expect(checkDocumentBounds(document, 'document')).toBeGreaterThan(0);
-      expect(documentToMarkdown(document)).toContain('core');
-    }
-  });
+  // The parser's own time on a thousand levels is tens of seconds on a loaded machine; the timeout is for it.
+  it(
+    'keep tabs and expandables nested a thousand deep within the nesting bound, and their text',
+    { timeout: 120_000 },
+    () => {
+      const depth = 1_000;
+      const nestedTabs =
+        '{% tabs %}\n{% tab title="t" %}\n'.repeat(depth) + 'core\n' + '{% endtab %}\n{% endtabs %}\n'.repeat(depth);
+      const nestedDetails =
+        '<details>\n\n<summary>s</summary>\n\n'.repeat(depth) + 'core\n\n' + '</details>\n\n'.repeat(depth);
+      for (const markdown of [nestedTabs, nestedDetails]) {
+        const document = markdownToDocument(markdown);
+        expectSpecSchema('JSONDocument', document);
+        expect(JSON.stringify(document)).toContain('"core"');
+        // What the service makes, it takes back: within the document limits, and written as markdown again.
+        expect(checkDocumentBounds(document, 'document')).toBeGreaterThan(0);
+        expect(documentToMarkdown(document)).toContain('core');
+      }
+    },
+  );
 
   it('refuse, as any block, input documents nested past the limits', () => {
     let node: Json = para('deep');
