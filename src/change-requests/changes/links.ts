@@ -1,3 +1,4 @@
+import { joinPath } from '../../core/relative-path.js';
 import { isRelativeUrl, isUnresolvedPageUrl } from '../../document/links.js';
 import { spliceUrlsKeeping } from '../../document/rewrite-urls.js';
 import type { ContentTree } from '../../content/tree.js';
@@ -64,21 +65,6 @@ export function pagePathOf(gitPath: string): string {
 function folderOfPath(path: string): string {
   const at = path.lastIndexOf('/');
   return at === -1 ? '' : path.slice(0, at);
-}
-
-/** Resolves `.` and `..` segments of `relative` against the folder `base`. */
-function joinPath(base: string, relative: string): string | undefined {
-  const segments = base ? base.split('/') : [];
-  for (const segment of relative.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return undefined;
-      segments.pop();
-    } else {
-      segments.push(segment);
-    }
-  }
-  return segments.join('/');
 }
 
 function decode(path: string): string {

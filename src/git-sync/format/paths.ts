@@ -1,19 +1,6 @@
 /** Paths of a repository as Git keeps them: relative, `/`-separated, no `.` or `..` segments. */
 
-/** `relative` read from the folder `base`; undefined when its `..` segments lead above the top. */
-export function joinPath(base: string, relative: string): string | undefined {
-  const segments = base ? base.split('/') : [];
-  for (const segment of relative.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return undefined;
-      segments.pop();
-    } else {
-      segments.push(segment);
-    }
-  }
-  return segments.join('/');
-}
+export { joinPath } from '../../core/relative-path.js';
 
 /** The folder a path is in: '' at the top. */
 export function folderOf(path: string): string {
