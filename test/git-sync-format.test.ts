@@ -10,6 +10,7 @@ import {
   readRepository,
   recordCreatedPages,
   REPOSITORY_LIMITS,
+  unchangedSince,
   writeRepository,
   type NestedEntry,
   type RepositoryContent,
@@ -190,16 +191,48 @@ describe('reading a Git Sync repository', () => {
   it('reads the config, summary, pages, link entries, groups, assets and redirects, with no problem', () => {
     expect(readRepository(fixture(), { projectDirectory: 'site' })).toEqual({
       content: FIXTURE_CONTENT,
+      fingerprints: expect.anything(),
       problems: [],
     });
   });
 
   it('writes a repository in canonical form back byte for byte, and reads what it writes', () => {
     const files = fixture();
-    const { content } = readRepository(files, { projectDirectory: 'site' });
+    const { content, fingerprints } = readRepository(files, { projectDirectory: 'site' });
     const written = writeRepository(content, { projectDirectory: 'site' });
     expect(comparable(written)).toEqual(comparable(files));
-    expect(readRepository(written, { projectDirectory: 'site' })).toEqual({ content, problems: [] });
+    expect(readRepository(written, { projectDirectory: 'site' })).toEqual({ content, fingerprints, problems: [] });
+  });
+
+  it('fingerprints the files it read, so that a later sync tells what Git changed since', () => {
+    const files = fixture();
+    const before = readRepository(files, { projectDirectory: 'site' }).fingerprints;
+    expect(Object.keys(before.pages).sort()).toEqual(Object.keys(PAGES).sort());
+    expect(Object.keys(before.assets).sort()).toEqual(Object.keys(ASSETS).sort());
+
+    const edited = new Map(files);
+    edited.set('site/docs/changelog.md', Buffer.from('# Changelog\n\nA new line.\n'));
+    edited.set('site/docs/.gitbook/assets/cover.png', Buffer.from('other bytes'));
+    const afterEdit = unchangedSince(before, readRepository(edited, { projectDirectory: 'site' }).fingerprints);
+    expect(afterEdit.structure).toBe(true);
+    expect([...afterEdit.pages].sort()).toEqual(
+      Object.keys(PAGES)
+        .filter((path) => path !== 'changelog.md')
+        .sort(),
+    );
+    expect([...afterEdit.assets].sort()).toEqual(['architecture diagram.png', 'release notes (1).pdf']);
+
+    // The table of contents is SUMMARY.md and .gitbook.yaml together.
+    const moved = new Map(files);
+    moved.set('site/docs/SUMMARY.md', Buffer.from(`${SUMMARY}\n* [Extra](changelog.md)\n`));
+    expect(unchangedSince(before, readRepository(moved, { projectDirectory: 'site' }).fingerprints).structure).toBe(
+      false,
+    );
+    const configured = new Map(files);
+    configured.set('site/.gitbook.yaml', Buffer.from(`${CONFIG}\n# a comment\n`));
+    expect(
+      unchangedSince(before, readRepository(configured, { projectDirectory: 'site' }).fingerprints).structure,
+    ).toBe(false);
   });
 
   it('reads back content whose titles, paths and links need escaping, and a link to a page listed before it', () => {
@@ -234,6 +267,7 @@ describe('reading a Git Sync repository', () => {
     expect(comparable(written)['.gitbook.yaml']).toBe('redirects:\n  "404": README.md\n');
     expect(readRepository(written)).toEqual({
       content,
+      fingerprints: expect.anything(),
       problems: [
         {
           kind: 'listed-twice',
@@ -596,6 +630,7 @@ describe('what a repository holds that the format cannot take', () => {
         files: [],
         redirects: [],
       },
+      fingerprints: { structure: expect.any(String), pages: {}, assets: {} },
       problems: [
         {
           kind: 'over-limit',

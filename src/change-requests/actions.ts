@@ -24,6 +24,7 @@ import {
   listChangeRequests,
   listChangeRequestsByCreator,
   lockSpaceForNumbering,
+  spaceLineRevision,
 } from './queries.js';
 import type {
   ContentChange,
@@ -50,18 +51,27 @@ async function presentRow(context: Context, row: ChangeRequestFields, userId: st
   return presentChangeRequest(row, context.urls, emails);
 }
 
-/** Opens a draft change request on the space's current revision, numbered next in the space. */
+/**
+ * Opens a draft change request, numbered next in the space, on the space's
+ * current revision, or on an earlier revision of the space's own line
+ * (`baseRevisionId`: what a Git sync last saw), so that a merge finds as
+ * conflicts only the pages both sides changed since. A base that is no
+ * revision of the space's line is the current revision.
+ */
 export async function createChangeRequest(
   context: Context,
   userId: string,
   spaceId: string,
   input: CreateChangeRequestInput,
+  options: { baseRevisionId?: string } = {},
 ): Promise<ChangeRequest> {
   const { space } = await findEditableSpace(context, spaceId, userId, 'Creating a change request');
   const id = newId();
   await context.db.transaction().execute(async (tx) => {
     // The space's row lock makes numbers follow each other without gaps or repeats.
-    const { revision_id: revisionId, change_requests_count: count } = await lockSpaceForNumbering(tx, space.id);
+    const { revision_id: head, change_requests_count: count } = await lockSpaceForNumbering(tx, space.id);
+    const base = options.baseRevisionId && (await spaceLineRevision(tx, space.id, options.baseRevisionId));
+    const revisionId = base || head;
     const now = context.clock.now();
     await insertChangeRequest(tx, {
       id,

@@ -101,6 +101,18 @@ export async function itemsChangedInSpaceSince(
     .execute();
 }
 
+/** The revision's id when it is one of the space's own line (a merge or the first), else undefined. */
+export async function spaceLineRevision(db: Db, spaceId: string, revisionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('revisions')
+    .select('id')
+    .where('space_id', '=', spaceId)
+    .where('id', '=', revisionId)
+    .where(sql<boolean>`change_request_id is null`)
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** The variables of the space's revision at `seq` on its own line (a change request's base). */
 export async function spaceRevisionVariablesAt(db: Db, spaceId: string, seq: number): Promise<VariableValues> {
   const row = await db

@@ -199,8 +199,10 @@ export interface FileVersions {
 
 export interface GitSyncLinks {
   commit_sha: string;
+  fingerprints: Json | null;
   organization_id: string;
   ref: string;
+  revision_id: string | null;
   space_id: string;
   updated_at: Date;
   url: string;

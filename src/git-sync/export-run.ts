@@ -3,16 +3,24 @@ import { ConflictError } from '../core/errors.js';
 import type { Context } from '../context.js';
 import { repositoryOfSpace, writeRepository } from './format/index.js';
 import type { GitRemote } from './git/remote.js';
-import { findLinkCommit, saveLinkCommit, type GitSyncOperation } from './queries.js';
+import type { CommitChange } from './git/threads.js';
+import { runImport, spaceRevision } from './import-run.js';
+import { findLink, saveLink, type GitSyncOperation } from './queries.js';
 import { branchName, shortCommit, type RunOutcome } from './run-outcome.js';
+
+/** Times an export brings a branch that moved into the space before it gives up (the branch keeps moving). */
+const CATCH_UPS = 3;
 
 /**
  * An export: the space's current content, written as GitBook's Git Sync
  * writes it, becomes one commit on the branch, authored by the user who asked
- * for it. The commit goes on top of the commit the space last synced with
- * (fast-forward only, never a force-push); a branch that moved since is
- * reported and left as it is. Files of the repository that are not the
- * space's pages (code, markdown SUMMARY.md does not list, assets) stay.
+ * for it, on top of the commit the space last synced with: a fast-forward
+ * push, never a force-push. A branch that moved since (someone pushed first)
+ * is imported first, as a change request merged when it applies cleanly, and
+ * the space's content then goes on top of it; where the two sides changed the
+ * same page, that change request stays open with its conflicts and the
+ * branch is left as it is. Files of the repository that are not the space's
+ * pages (code, markdown SUMMARY.md does not list, assets) stay.
  */
 export async function runExport(
   context: Context,
@@ -20,20 +28,40 @@ export async function runExport(
   remote: GitRemote,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
-  const organizationId = operation.organization_id;
-  const spaceId = operation.space_id;
   // Asked for earlier: the caller must still be able to edit the space now that it runs (an import checks as it writes).
-  await findEditableSpace(context, spaceId, operation.requested_by, 'Exporting to a Git repository');
-  const content = await repositoryOfSpace(context, organizationId, spaceId);
-  const files = writeRepository(content, { projectDirectory: operation.project_directory });
-  const synced = await findLinkCommit(context.db, organizationId, spaceId, remote.url, remote.ref);
+  await findEditableSpace(context, operation.space_id, operation.requested_by, 'Exporting to a Git repository');
   const author = await context.db
     .selectFrom('users')
     .select(['display_name', 'email'])
     .where('id', '=', operation.requested_by)
     .executeTakeFirstOrThrow();
-  const change = {
-    files,
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await exportOnce(context, operation, remote, author, signal);
+    if (outcome.result === 'done') return outcome.run;
+    if (attempt === CATCH_UPS)
+      throw new ConflictError(`The branch ${branchName(remote.ref)} kept moving while the space caught up with it`);
+    // Someone pushed first: their commits come into the space (or stay open as a conflict, which throws).
+    await catchUp(context, operation, remote, outcome.tip, signal);
+  }
+}
+
+type ExportOutcome = { result: 'done'; run: RunOutcome } | { result: 'moved'; tip: string };
+
+async function exportOnce(
+  context: Context,
+  operation: GitSyncOperation,
+  remote: GitRemote,
+  author: { display_name: string; email: string },
+  signal: AbortSignal | undefined,
+): Promise<ExportOutcome> {
+  const organizationId = operation.organization_id;
+  const spaceId = operation.space_id;
+  const link = await findLink(context.db, organizationId, spaceId, remote.url, remote.ref);
+  // The revision first, then its content: a merge between the two reads changes neither.
+  const revisionId = await spaceRevision(context, organizationId, spaceId);
+  const content = await repositoryOfSpace(context, organizationId, spaceId, revisionId);
+  const change: Omit<CommitChange, 'expected'> = {
+    files: writeRepository(content, { projectDirectory: operation.project_directory }),
     keepOutsideSpace: { projectDirectory: operation.project_directory },
     message: operation.commit_message ?? 'Update from the space',
     author: {
@@ -42,23 +70,48 @@ export async function runExport(
       timestamp: Math.floor(context.clock.now().getTime() / 1000),
     },
   };
-  let outcome = await context.git.commitFiles(remote, { ...change, expected: synced ?? null }, signal);
-  if (outcome.result === 'behind' && synced === undefined && operation.force) {
+  let outcome = await context.git.commitFiles(remote, { ...change, expected: link?.commitSha ?? null }, signal);
+  if (outcome.result === 'behind' && link === undefined && operation.force) {
     // Never synced with this branch: with force, the space's files go on top of whatever it holds.
     outcome = await context.git.commitFiles(remote, { ...change, expected: outcome.tip }, signal);
   }
   if (outcome.result === 'behind') {
-    const where = outcome.tip === null ? 'no longer exists' : `is at ${shortCommit(outcome.tip)}`;
+    if (link !== undefined && outcome.tip !== null) return { result: 'moved', tip: outcome.tip };
     throw new ConflictError(
-      synced === undefined
+      link === undefined
         ? `The branch ${branchName(remote.ref)} already has commits and the space never synced with it: import it first, or export with force`
-        : `The branch ${branchName(remote.ref)} ${where}, not at ${shortCommit(synced)} where the space last synced: import it first`,
+        : `The branch ${branchName(remote.ref)} no longer exists, where the space last synced at ${shortCommit(link.commitSha)}: import or export to another branch`,
     );
   }
-  await saveLinkCommit(
+  await saveLink(
     context.db,
-    { organizationId, spaceId, url: remote.url, ref: remote.ref, commitSha: outcome.commit },
+    {
+      organizationId,
+      spaceId,
+      url: remote.url,
+      ref: remote.ref,
+      commitSha: outcome.commit,
+      revisionId,
+      fingerprints: outcome.fingerprints ?? null,
+    },
     context.clock.now(),
   );
-  return { commitSha: outcome.commit, changeRequestId: null };
+  return { result: 'done', run: { commitSha: outcome.commit, changeRequestId: null } };
+}
+
+async function catchUp(
+  context: Context,
+  operation: GitSyncOperation,
+  remote: GitRemote,
+  tip: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  try {
+    await runImport(context, { ...operation, force: false }, remote, signal);
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    throw new ConflictError(
+      `The branch ${branchName(remote.ref)} moved to ${shortCommit(tip)} since the last sync, with changes to pages the space changed too: ${error.message}. Merge it, then export again`,
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { GitSyncOperations } from '../db/tables.generated.js';
+import type { RepositoryFingerprints } from './format/index.js';
 
 export type GitSyncOperation = Selectable<GitSyncOperations>;
 export type GitSyncDirection = 'import' | 'export';
@@ -143,23 +144,52 @@ export async function findLinkCommit(
   return row?.commit_sha;
 }
 
-export async function saveLinkCommit(
+/** What the space and the branch held at their last sync. */
+export interface LinkState {
+  commitSha: string;
+  /** The space's revision then; null for a link synced before it was kept. */
+  revisionId: string | null;
+  fingerprints: RepositoryFingerprints | null;
+}
+
+export async function findLink(
   db: Db,
-  link: { organizationId: string; spaceId: string; url: string; ref: string; commitSha: string },
+  organizationId: string,
+  spaceId: string,
+  url: string,
+  ref: string,
+): Promise<LinkState | undefined> {
+  const row = await db
+    .selectFrom('git_sync_links')
+    .select(['commit_sha', 'revision_id', 'fingerprints'])
+    .where('organization_id', '=', organizationId)
+    .where('space_id', '=', spaceId)
+    .where('url', '=', url)
+    .where('ref', '=', ref)
+    .executeTakeFirst();
+  return (
+    row && {
+      commitSha: row.commit_sha,
+      revisionId: row.revision_id,
+      fingerprints: row.fingerprints as RepositoryFingerprints | null,
+    }
+  );
+}
+
+export async function saveLink(
+  db: Db,
+  link: { organizationId: string; spaceId: string; url: string; ref: string } & LinkState,
   now: Date,
 ): Promise<void> {
+  const state = {
+    commit_sha: link.commitSha,
+    revision_id: link.revisionId,
+    fingerprints: link.fingerprints === null ? null : JSON.stringify(link.fingerprints),
+    updated_at: now,
+  };
   await db
     .insertInto('git_sync_links')
-    .values({
-      organization_id: link.organizationId,
-      space_id: link.spaceId,
-      url: link.url,
-      ref: link.ref,
-      commit_sha: link.commitSha,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['space_id', 'url', 'ref']).doUpdateSet({ commit_sha: link.commitSha, updated_at: now }),
-    )
+    .values({ organization_id: link.organizationId, space_id: link.spaceId, url: link.url, ref: link.ref, ...state })
+    .onConflict((oc) => oc.columns(['space_id', 'url', 'ref']).doUpdateSet(state))
     .execute();
 }

@@ -76,8 +76,8 @@ function pack<T>(items: readonly T[], count: number, bytes: number): T[][] {
 }
 
 /** The insert_files writes: files packed by bytes, twenty a change. */
-function fileWrites(content: RepositoryContent, options: ChangeOptions, bytes: number): ContentChange[][] {
-  const inputs = content.files.map((file) => fileInput(file, options.urls));
+function fileWrites(files: readonly RepositoryFile[], options: ChangeOptions, bytes: number): ContentChange[][] {
+  const inputs = files.map((file) => fileInput(file, options.urls));
   return pack(inputs, CHANGES_PER_WRITE * FILES_PER_CHANGE, bytes).map((files) => {
     const changes: ContentChange[] = [];
     for (let at = 0; at < files.length; at += FILES_PER_CHANGE)
@@ -159,9 +159,22 @@ function entryChanges(content: RepositoryContent): { pages: ContentChange[]; lin
  * their upload's URL in `options.urls` (`filesToUpload`).
  */
 export function changesOfRepository(content: RepositoryContent, options: ChangeOptions = {}): ContentChange[][] {
-  const bytes = options.bytesPerWrite ?? DEFAULT_WRITE_BYTES;
   const { pages, links } = entryChanges(content);
-  return [...fileWrites(content, options, bytes), ...pack([...pages, ...links], CHANGES_PER_WRITE, bytes)];
+  return writesOf(content.files, [...pages, ...links], options);
+}
+
+/**
+ * Files and page changes as writes, in order: the files first (those over
+ * MAX_FILE_BYTES by their upload's URL in `options.urls`), then the changes,
+ * each write within the route's count and `options.bytesPerWrite`.
+ */
+export function writesOf(
+  files: readonly RepositoryFile[],
+  changes: readonly ContentChange[],
+  options: ChangeOptions = {},
+): ContentChange[][] {
+  const bytes = options.bytesPerWrite ?? DEFAULT_WRITE_BYTES;
+  return [...fileWrites(files, options, bytes), ...pack(changes, CHANGES_PER_WRITE, bytes)];
 }
 
 /** The refs a write's own changes define. */
@@ -171,12 +184,14 @@ function ownRefs(write: readonly ContentChange[]): Set<string> {
 
 /**
  * A write with the pages it names by the refs of earlier writes (parents,
- * link targets) named by the ids those writes gave them (`written`, by ref).
+ * the parents pages move into, link targets) named by the ids those writes gave them (`written`, by ref).
  */
 export function bindWrite(write: readonly ContentChange[], written: ReadonlyMap<string, string>): ContentChange[] {
   const own = ownRefs(write);
   const bound = (ref: string) => (own.has(ref) ? ref : (written.get(ref) ?? ref));
   return write.map((change): ContentChange => {
+    if (change.operation === 'update_page')
+      return typeof change.into === 'string' ? { ...change, into: bound(change.into) } : change;
     if (change.operation !== 'insert_page') return change;
     const target = change.target;
     return {

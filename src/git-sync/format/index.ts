@@ -6,8 +6,16 @@
  */
 export { readRepository, type ReadOptions, type ReadRepository } from './read.js';
 export { writeRepository, type WriteOptions } from './write.js';
-export { bindWrite, changesOfRepository, filesToUpload, recordCreatedPages, type ChangeOptions } from './changes.js';
-export { repositoryOfSpace, type SpaceReaders } from './space-repository.js';
+export {
+  bindWrite,
+  changesOfRepository,
+  filesToUpload,
+  recordCreatedPages,
+  writesOf,
+  type ChangeOptions,
+} from './changes.js';
+export { repositoryOfSpace, spaceRepository, type SpaceReaders, type SpaceRepository } from './space-repository.js';
+export { unchangedSince, type RepositoryFingerprints, type UnchangedSince } from './fingerprints.js';
 export { REPOSITORY_LIMITS } from './limits.js';
 export type { FormatProblem, FormatProblemKind } from './problems.js';
 export type * from './model.js';

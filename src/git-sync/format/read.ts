@@ -1,4 +1,5 @@
 import { contentTypeOf } from './content-types.js';
+import { fingerprintOf, type RepositoryFingerprints } from './fingerprints.js';
 import { CONFIG_FILE, readConfig } from './config.js';
 import { inferredEntries } from './infer-tree.js';
 import { REPOSITORY_LIMITS } from './limits.js';
@@ -22,6 +23,8 @@ export interface ReadOptions {
 
 export interface ReadRepository {
   content: RepositoryContent;
+  /** The files the content was read from, by hash. */
+  fingerprints: RepositoryFingerprints;
   problems: FormatProblem[];
 }
 
@@ -122,7 +125,8 @@ export function readRepository(files: ReadonlyMap<string, Uint8Array>, options: 
 
   const found = sortRootFiles(files, root, config);
   const limit = overLimit(found, root);
-  if (limit) return { content: emptyContent(config), problems: [limit] };
+  const fingerprints = limit ? emptyFingerprints(configBytes) : fingerprintsOf(found, configBytes);
+  if (limit) return { content: emptyContent(config), fingerprints, problems: [limit] };
   for (const path of found.nestedAssets)
     problems.push({
       kind: 'asset-in-folder',
@@ -141,7 +145,7 @@ export function readRepository(files: ReadonlyMap<string, Uint8Array>, options: 
   } else {
     const summaryFile = inRepository(config.summary);
     const summary = readSummary(textOf(found.summary, summaryFile, problems), summaryFile);
-    if ('overLimit' in summary) return { content: emptyContent(config), problems: [summary.overLimit] };
+    if ('overLimit' in summary) return { content: emptyContent(config), fingerprints, problems: [summary.overLimit] };
     problems.push(...summary.problems);
     const read = summaryEntries(summary.outline, pages, { path: config.summary, file: summaryFile }, problems);
     // GitBook syncs only the pages its table of contents lists: a README.md of the code, a CONTRIBUTING.md stay files.
@@ -167,5 +171,21 @@ export function readRepository(files: ReadonlyMap<string, Uint8Array>, options: 
   const assets: RepositoryFile[] = [...found.assets]
     .sort(([a], [b]) => byPath(a, b))
     .map(([name, bytes]) => ({ name, contentType: contentTypeOf(name), bytes }));
-  return { content: { config, entries, files: assets, redirects: kept }, problems };
+  return { content: { config, entries, files: assets, redirects: kept }, fingerprints, problems };
+}
+
+const emptyFingerprints = (configBytes: Uint8Array | undefined): RepositoryFingerprints => ({
+  structure: fingerprintOf(configBytes, undefined),
+  pages: {},
+  assets: {},
+});
+
+function fingerprintsOf(found: RootFiles, configBytes: Uint8Array | undefined): RepositoryFingerprints {
+  const each = (files: ReadonlyMap<string, Uint8Array>) =>
+    Object.fromEntries([...files].map(([path, bytes]) => [path, fingerprintOf(bytes)]));
+  return {
+    structure: fingerprintOf(configBytes, found.summary),
+    pages: each(found.pages),
+    assets: each(found.assets),
+  };
 }

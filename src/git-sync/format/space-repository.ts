@@ -151,29 +151,53 @@ function entriesUnder(
   parentId: string | null,
   paths: ReadonlyMap<string, string>,
   pageFiles: ReadonlyMap<string, string>,
+  ids: Map<TopLevelEntry, string>,
 ): TopLevelEntry[] {
-  const nested = (pageId: string) => entriesUnder(tree, pageId, paths, pageFiles) as NestedEntry[];
+  const nested = (pageId: string) => entriesUnder(tree, pageId, paths, pageFiles, ids) as NestedEntry[];
   return tree.childrenOf(parentId).flatMap((page): TopLevelEntry[] => {
-    if (page.type === 'group')
-      return [{ kind: 'group', title: page.title, slug: page.slug, children: nested(page.pageId) }];
-    if (page.type === 'link') {
+    let entry: TopLevelEntry | undefined;
+    if (page.type === 'group') {
+      entry = { kind: 'group', title: page.title, slug: page.slug, children: nested(page.pageId) };
+    } else if (page.type === 'link') {
       const target = linkTarget(page, paths);
-      return target ? [{ kind: 'link', title: page.title, target }] : [];
+      if (target) entry = { kind: 'link', title: page.title, target };
+    } else {
+      const path = paths.get(page.pageId);
+      if (path !== undefined) {
+        const markdown = pageFiles.get(page.pageId)!;
+        entry = { kind: 'page', title: page.title, path, markdown, children: nested(page.pageId) };
+      }
     }
-    const path = paths.get(page.pageId);
-    if (path === undefined) return [];
-    return [
-      { kind: 'page', title: page.title, path, markdown: pageFiles.get(page.pageId)!, children: nested(page.pageId) },
-    ];
+    if (!entry) return [];
+    ids.set(entry, page.pageId);
+    return [entry];
   });
 }
 
+/** A space's content as a repository, with the page each of its entries stands for and the tree it was read from. */
+export interface SpaceRepository {
+  content: RepositoryContent;
+  /** The id of the page (group, link) each entry of the content is. */
+  ids: ReadonlyMap<TopLevelEntry, string>;
+  tree: ContentTree;
+}
+
 export async function repositoryOfSpace(
-  { db, conversions }: SpaceReaders,
+  readers: SpaceReaders,
   organizationId: string,
   spaceId: string,
   revisionId?: string,
 ): Promise<RepositoryContent> {
+  return (await spaceRepository(readers, organizationId, spaceId, revisionId)).content;
+}
+
+/** `repositoryOfSpace`, with the page of each entry and the tree. */
+export async function spaceRepository(
+  { db, conversions }: SpaceReaders,
+  organizationId: string,
+  spaceId: string,
+  revisionId?: string,
+): Promise<SpaceRepository> {
   const tree = await revisionTree(db, organizationId, spaceId, revisionId);
   const paths = gitPaths(tree);
   const files = filesByName(tree);
@@ -186,13 +210,15 @@ export async function repositoryOfSpace(
     loadFileBytes(db, organizationId, versionIds),
   ]);
   const pageFiles = await pageFilesOf(conversions, tree, paths, markdown);
-  return {
+  const ids = new Map<TopLevelEntry, string>();
+  const content: RepositoryContent = {
     config: { ...DEFAULT_CONFIG },
-    entries: entriesUnder(tree, null, paths, pageFiles),
+    entries: entriesUnder(tree, null, paths, pageFiles, ids),
     files: files.flatMap((file): RepositoryFile[] => {
       const fileBytes = bytes.get(file.versionId);
       return fileBytes ? [{ name: file.name, contentType: file.contentType, bytes: fileBytes }] : [];
     }),
     redirects: [],
   };
+  return { content, ids, tree };
 }

@@ -2,7 +2,7 @@ import { Piscina } from 'piscina';
 import type { OutboundFetcherOptions } from '../../core/outbound.js';
 import { GitRemoteError, type GitFailure } from './errors.js';
 import type { GitRemote } from './remote.js';
-import type { ReadRepository } from '../format/index.js';
+import type { ReadRepository, RepositoryFingerprints } from '../format/index.js';
 import type { BranchFiles, FilesChange, GitLimits, PushOutcome } from './repository.js';
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
@@ -23,8 +23,11 @@ export interface RepositoryAtTip {
   read: ReadRepository | null;
 }
 
+/** A commit's outcome; one that wrote a space's repository (`keepOutsideSpace`) has its fingerprints. */
+export type CommitOutcome = PushOutcome & { fingerprints?: RepositoryFingerprints };
+
 export type GitTaskOutcome =
-  | { ok: true; value: BranchFiles | RepositoryAtTip | PushOutcome }
+  | { ok: true; value: BranchFiles | RepositoryAtTip | CommitOutcome }
   | { ok: false; message: string; failure: GitFailure };
 
 export interface GitThreadsOptions {
@@ -80,8 +83,8 @@ export class GitThreads {
   }
 
   /** Commits the files on top of `expected` and pushes them, fast-forward only. */
-  async commitFiles(remote: GitRemote, change: CommitChange, signal?: AbortSignal): Promise<PushOutcome> {
-    return (await this.run({ kind: 'commit', remote, change, ...this.shared() }, signal)) as PushOutcome;
+  async commitFiles(remote: GitRemote, change: CommitChange, signal?: AbortSignal): Promise<CommitOutcome> {
+    return (await this.run({ kind: 'commit', remote, change, ...this.shared() }, signal)) as CommitOutcome;
   }
 
   async close(): Promise<void> {
@@ -96,7 +99,7 @@ export class GitThreads {
     };
   }
 
-  private async run(task: GitTask, signal?: AbortSignal): Promise<BranchFiles | RepositoryAtTip | PushOutcome> {
+  private async run(task: GitTask, signal?: AbortSignal): Promise<BranchFiles | RepositoryAtTip | CommitOutcome> {
     const stop = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

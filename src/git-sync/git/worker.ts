@@ -22,7 +22,11 @@ export default async function runGitTask(task: GitTask): Promise<GitTaskOutcome>
     }
     const { keepOutsideSpace, ...change } = task.change;
     const keep = keepOutsideSpace && ((tip: ReadonlyMap<string, Uint8Array>) => keptBesideSpace(tip, keepOutsideSpace));
-    return { ok: true, value: await commitFiles(task.remote, { ...change, ...(keep ? { keep } : {}) }, context) };
+    const outcome = await commitFiles(task.remote, { ...change, ...(keep ? { keep } : {}) }, context);
+    if (outcome.result === 'behind' || !keepOutsideSpace) return { ok: true, value: outcome };
+    // What the branch now holds of the space, for the next sync to tell Git's changes from the space's.
+    const { fingerprints } = readRepository(change.files, { projectDirectory: keepOutsideSpace.projectDirectory });
+    return { ok: true, value: { ...outcome, fingerprints } };
   } catch (error) {
     if (error instanceof GitRemoteError) return { ok: false, message: error.message, failure: error.failure };
     throw error;

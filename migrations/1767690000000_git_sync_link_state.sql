@@ -1,0 +1,17 @@
+-- Up Migration
+
+-- What a space and a branch held at their last sync, besides the commit: the
+-- space's revision then (the base an import's change request starts from, so
+-- that a merge conflicts only where both sides changed a page since) and the
+-- fingerprints of the repository's files then (so that an import rewrites
+-- only the files Git changed since). Null for a link synced before them: the
+-- next sync compares with the space's current revision, as a first one does.
+ALTER TABLE git_sync_links
+  ADD COLUMN revision_id text,
+  ADD COLUMN fingerprints jsonb;
+
+-- Down Migration
+
+ALTER TABLE git_sync_links
+  DROP COLUMN fingerprints,
+  DROP COLUMN revision_id;
