@@ -225,6 +225,8 @@ export interface GitSyncOperations {
   project_directory: Generated<string>;
   ref: string;
   requested_by: string;
+  retries: Generated<number>;
+  retry_at: Date | null;
   space_id: string;
   started_at: Date | null;
   state: Generated<string>;

@@ -6,10 +6,16 @@ import { runExport } from './export-run.js';
 import { GitRemoteError } from './git/errors.js';
 import type { GitRemote } from './git/remote.js';
 import { runImport } from './import-run.js';
-import { claimOperation, endOperation, type GitSyncOperation } from './queries.js';
+import { claimOperation, endOperation, retryOperation, type GitSyncOperation } from './queries.js';
 
 /** Claims after which an operation whose workers kept stopping (killed, out of memory) is given up. */
 const MAX_ATTEMPTS = 3;
+
+/**
+ * The delays before each retry of an operation that failed for a reason that
+ * may pass: the remote unreachable or too slow, the service's own failure.
+ */
+export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000] as const;
 
 /** Runs Git Sync operations one at a time. */
 export interface GitSyncProcessor {
@@ -64,15 +70,15 @@ export function createGitSyncProcessor(
         log.info(facts, 'a Git Sync operation was stopped with its instance; it runs again after its lease');
         return;
       }
-      if (error instanceof GitRemoteError) {
-        await end(error.failure === 'timeout' ? 'timeout' : 'failure', error.message);
-      } else if (error instanceof ApiError && error.statusCode < 500) {
-        // Refused as a request would be (the user lost the edit role, the space is locked, a conflict): the reason is the user's.
-        await end('failure', error.message);
+      const failure = failureOf(error);
+      if (failure.transient && operation.retries < RETRY_DELAYS_MS.length) {
+        const retryAt = new Date(context.clock.now().getTime() + RETRY_DELAYS_MS[operation.retries]!);
+        await retryOperation(context.db, operation, { error: failure.message, retryAt });
+        log.warn({ ...facts, retryAt, cause: failure.message }, 'a Git Sync operation failed; it runs again later');
       } else {
-        await end('failure', 'The operation failed on the service; it was logged');
-        log.error({ ...facts, err: error }, 'a Git Sync operation failed');
+        await end(failure.state, failure.message);
       }
+      if (failure.logged) log.error({ ...facts, err: error }, 'a Git Sync operation failed');
     }
   }
 
@@ -83,6 +89,38 @@ export function createGitSyncProcessor(
       await run(operation);
       return true;
     },
+  };
+}
+
+interface Failure {
+  state: 'failure' | 'timeout';
+  message: string;
+  /** Whether it may pass: the operation is retried later. */
+  transient: boolean;
+  /** The service's own failure, logged with its stack and shown without it. */
+  logged: boolean;
+}
+
+function failureOf(error: unknown): Failure {
+  if (error instanceof GitRemoteError) {
+    const transient = error.failure === 'unreachable' || error.failure === 'timeout';
+    return {
+      state: error.failure === 'timeout' ? 'timeout' : 'failure',
+      message: error.message,
+      transient,
+      logged: false,
+    };
+  }
+  if (error instanceof ApiError && error.statusCode < 500)
+    // Refused as a request would be (the user lost the edit role, the space is locked, a conflict): the reason is the user's.
+    return { state: 'failure', message: error.message, transient: false, logged: false };
+  if (isDatabaseUnavailable(error))
+    return { state: 'failure', message: 'The database could not be reached', transient: true, logged: false };
+  return {
+    state: 'failure',
+    message: 'The operation failed on the service; it was logged',
+    transient: true,
+    logged: true,
   };
 }
 

@@ -65,7 +65,10 @@ export async function claimOperation(db: Db, now: Date, leaseMs: number): Promis
         .select('due.id')
         .where((eb) =>
           eb.or([
-            eb('due.state', '=', 'queued'),
+            eb.and([
+              eb('due.state', '=', 'queued'),
+              eb.or([eb('due.retry_at', 'is', null), eb('due.retry_at', '<=', now)]),
+            ]),
             eb.and([eb('due.state', '=', 'running'), eb('due.lease_expires_at', '<', now)]),
           ]),
         )
@@ -118,6 +121,29 @@ export async function endOperation(db: Db, operation: GitSyncOperation, end: Ope
       ended_at: now,
       lease_expires_at: null,
       authorization_sealed: null,
+    })
+    .where('organization_id', '=', operation.organization_id)
+    .where('id', '=', operation.id)
+    .where('attempts', '=', operation.attempts)
+    .execute();
+}
+
+/** Queues an operation this worker holds again, to run at `retryAt`, with why its last run failed. */
+export async function retryOperation(
+  db: Db,
+  operation: GitSyncOperation,
+  retry: { error: string; retryAt: Date },
+): Promise<void> {
+  await db
+    .updateTable('git_sync_operations')
+    .set({
+      state: 'queued',
+      error: retry.error,
+      retries: sql`retries + 1`,
+      retry_at: retry.retryAt,
+      // Claims count anew: they tell a run that keeps killing its worker, not one the remote failed.
+      attempts: 0,
+      lease_expires_at: null,
     })
     .where('organization_id', '=', operation.organization_id)
     .where('id', '=', operation.id)
