@@ -12,6 +12,7 @@ import {
   writesOf,
   type RepositoryContent,
   type RepositoryFile,
+  type TopLevelEntry,
   type UnchangedSince,
 } from './format/index.js';
 import { repositoryChanges } from './repository-changes.js';
@@ -62,10 +63,20 @@ export async function applyRepository(context: Context, input: ApplyRepository):
   if (existing && existing.status !== 'open' && existing.status !== 'draft')
     throw new BadRequestError(`Change request #${existing.number} is ${existing.status}: it takes no more changes`);
   const comparedWith = existing?.revision_id ?? input.baseRevisionId ?? undefined;
-  const space = await spaceRepository(context, input.organizationId, input.spaceId, comparedWith).catch((error) => {
+  // Where Git left the table of contents as it was, the space's files are needed only for the pages Git changed.
+  const unchanged = input.unchanged;
+  const options = {
+    ...(unchanged?.structure ? { pageFiles: changedPages(input.content, unchanged) } : {}),
+    ...(unchanged
+      ? { files: new Set(input.content.files.flatMap((file) => (unchanged.assets.has(file.name) ? [] : [file.name]))) }
+      : {}),
+  };
+  const read = (revisionId: string | undefined) =>
+    spaceRepository(context, input.organizationId, input.spaceId, revisionId, options);
+  const space = await read(comparedWith).catch((error) => {
     // A base that is gone (a revision of another space, a typo) is compared as the current revision.
     if (existing || !input.baseRevisionId) throw error;
-    return spaceRepository(context, input.organizationId, input.spaceId);
+    return read(undefined);
   });
   const { files, changes } = repositoryChanges(space, input.content, input.unchanged);
   if (files.length === 0 && changes.length === 0) {
@@ -111,6 +122,19 @@ export async function applyRepository(context: Context, input: ApplyRepository):
     merged: merged?.result === 'merge',
     revisionId: merged?.result === 'merge' ? merged.revision : null,
   };
+}
+
+/** The repository's page files Git changed since the last sync. */
+function changedPages(content: RepositoryContent, unchanged: UnchangedSince): Set<string> {
+  const paths = new Set<string>();
+  const visit = (entries: readonly TopLevelEntry[]) => {
+    for (const entry of entries) {
+      if (entry.kind === 'page' && !unchanged.pages.has(entry.path)) paths.add(entry.path);
+      if (entry.kind !== 'link') visit(entry.children);
+    }
+  };
+  visit(content.entries);
+  return paths;
 }
 
 /** A file too large to write inline, uploaded through the storage upload a client would use; its URL names it. */

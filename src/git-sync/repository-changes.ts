@@ -79,7 +79,11 @@ function targetKey(target: LinkEntryTarget, byPath: ReadonlyMap<string, Node>): 
 }
 
 /** The entries of the repository matched to the space's pages: id by repository node. */
-function matchEntries(space: { all: Node[] }, ids: ReadonlyMap<TopLevelEntry, string>, repository: { all: Node[] }) {
+function matchEntries(
+  space: { all: Node[] },
+  { ids, unread }: Pick<SpaceRepository, 'ids' | 'unread'>,
+  repository: { all: Node[] },
+) {
   const matched = new Map<Node, string>();
   const taken = new Set<string>();
   const spaceByKey = new Map<string, Node>();
@@ -111,7 +115,12 @@ function matchEntries(space: { all: Node[] }, ids: ReadonlyMap<TopLevelEntry, st
   }
   const spaceByText = new Map<string, Node>();
   for (const node of space.all)
-    if (node.entry.kind === 'page' && !taken.has(idOf(node)) && !spaceByText.has(node.entry.markdown))
+    if (
+      node.entry.kind === 'page' &&
+      !unread.has(node.entry) &&
+      !taken.has(idOf(node)) &&
+      !spaceByText.has(node.entry.markdown)
+    )
       spaceByText.set(node.entry.markdown, node);
   for (const node of repository.all) {
     if (matched.has(node) || node.entry.kind !== 'page') continue;
@@ -193,7 +202,7 @@ export function repositoryChanges(
 ): RepositoryChanges {
   const before = nodesOf(space.content);
   const after = nodesOf(repository);
-  const matched = matchEntries(before, space.ids, after);
+  const matched = matchEntries(before, space, after);
   const spaceNodeOf = new Map<string, Node>(before.all.map((node) => [space.ids.get(node.entry)!, node]));
   const structure = !unchanged?.structure;
   const changes: ContentChange[] = [];
@@ -298,7 +307,8 @@ export function repositoryChanges(
     const entry = node.entry;
     const title = structure && entry.title !== was.title && entry.title ? titleOf(entry.title) : {};
     if (entry.kind === 'page' && was.kind === 'page') {
-      const rewrite = entry.markdown !== was.markdown && !unchanged?.pages.has(entry.path);
+      // A page whose file the space did not write (`unread`) is rewritten when Git changed it.
+      const rewrite = !unchanged?.pages.has(entry.path) && (space.unread.has(was) || entry.markdown !== was.markdown);
       if (rewrite || 'title' in title)
         changes.push({
           operation: 'update_page',

@@ -121,13 +121,16 @@ async function pageFilesOf(
   tree: ContentTree,
   paths: ReadonlyMap<string, string>,
   markdown: ReadonlyMap<string, string>,
+  only: ReadonlySet<string> | undefined,
 ): Promise<Map<string, string>> {
   const targets: GitTargets = {
     pages: paths,
     files: new Map([...tree.files.values()].map((file) => [file.fileId, file.name])),
   };
   const files = new Map<string, string>();
-  const pages = [...tree.pages.values()].filter((page) => paths.has(page.pageId));
+  const pages = [...tree.pages.values()].filter(
+    (page) => paths.has(page.pageId) && (only === undefined || only.has(paths.get(page.pageId)!)),
+  );
   await forEachConcurrently(pages, READ_LANES, async (page) => {
     const path = paths.get(page.pageId)!;
     const file = await gitSyncPageFile(
@@ -164,7 +167,7 @@ function entriesUnder(
     } else {
       const path = paths.get(page.pageId);
       if (path !== undefined) {
-        const markdown = pageFiles.get(page.pageId)!;
+        const markdown = pageFiles.get(page.pageId) ?? '';
         entry = { kind: 'page', title: page.title, path, markdown, children: nested(page.pageId) };
       }
     }
@@ -179,7 +182,16 @@ export interface SpaceRepository {
   content: RepositoryContent;
   /** The id of the page (group, link) each entry of the content is. */
   ids: ReadonlyMap<TopLevelEntry, string>;
+  /** The pages whose file was not written (`pageFiles` left them out): their markdown is empty. */
+  unread: ReadonlySet<TopLevelEntry>;
   tree: ContentTree;
+}
+
+export interface SpaceRepositoryOptions {
+  /** Write only these pages' files, by path (a page's markdown costs a conversion); default: every page's. */
+  pageFiles?: ReadonlySet<string>;
+  /** Read only these files' bytes, by name; the others are left out of the content. Default: every file's. */
+  files?: ReadonlySet<string>;
 }
 
 export async function repositoryOfSpace(
@@ -197,19 +209,25 @@ export async function spaceRepository(
   organizationId: string,
   spaceId: string,
   revisionId?: string,
+  options: SpaceRepositoryOptions = {},
 ): Promise<SpaceRepository> {
   const tree = await revisionTree(db, organizationId, spaceId, revisionId);
   const paths = gitPaths(tree);
   const files = filesByName(tree);
+  const only = options.pageFiles;
   const documentIds = [...tree.pages.values()].flatMap((page) =>
-    page.type === 'document' && page.documentId ? [page.documentId] : [],
+    page.type === 'document' && page.documentId && (only === undefined || only.has(paths.get(page.pageId) ?? ''))
+      ? [page.documentId]
+      : [],
   );
-  const versionIds = files.map((file) => file.versionId);
+  const versionIds = files.flatMap((file) =>
+    options.files === undefined || options.files.has(file.name) ? [file.versionId] : [],
+  );
   const [markdown, bytes] = await Promise.all([
     loadMarkdown(db, organizationId, documentIds),
     loadFileBytes(db, organizationId, versionIds),
   ]);
-  const pageFiles = await pageFilesOf(conversions, tree, paths, markdown);
+  const pageFiles = await pageFilesOf(conversions, tree, paths, markdown, only);
   const ids = new Map<TopLevelEntry, string>();
   const content: RepositoryContent = {
     config: { ...DEFAULT_CONFIG },
@@ -220,5 +238,8 @@ export async function spaceRepository(
     }),
     redirects: [],
   };
-  return { content, ids, tree };
+  const unread = new Set(
+    [...ids].flatMap(([entry, pageId]) => (entry.kind === 'page' && !pageFiles.has(pageId) ? [entry] : [])),
+  );
+  return { content, ids, unread, tree };
 }
