@@ -130,7 +130,6 @@ const outlines = fc
     const all: Array<{ name: string; children: Outline; top: boolean }> = [];
     let pages = 0;
     let groups = 0;
-    let links = 0;
     for (const [at, kind] of draws) {
       const parent = all.filter((node) => !node.name.startsWith('>'))[at % (all.length + 1)];
       if (kind === 'group') {
@@ -145,7 +144,6 @@ const outlines = fc
           (parent ? parent.children : top).push(node);
           all.push(node);
         }
-        links++;
       } else {
         const node = { name: `p${pages++}`, children: [], top: !parent };
         (parent ? parent.children : top).push(node);
@@ -166,7 +164,11 @@ const edited = (outline: Outline) =>
       const lists = () => {
         const found: Outline[] = [copy];
         const visit = (items: Outline) => {
-          for (const item of items) if (!item.name.startsWith('>')) (found.push(item.children), visit(item.children));
+          for (const item of items) {
+            if (item.name.startsWith('>')) continue;
+            found.push(item.children);
+            visit(item.children);
+          }
         };
         visit(copy);
         return found;
