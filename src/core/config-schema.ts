@@ -487,6 +487,41 @@ export const SettingsSchema = Type.Object({
         'Threads reading and committing Git branches (isomorphic-git inflates and hashes in JavaScript, off the event loop); operations beyond them wait.',
     }),
   }),
+  gitRemote: Type.Object({
+    dir: Type.Optional(
+      Type.String({
+        env: 'GIT_REMOTE_DIR',
+        minLength: 1,
+        defaultText: '`quire-git-remote` in the system’s temporary folder',
+        description:
+          'Where each space’s Git repository (`/git/{spaceId}.git`) is kept: a cache, built again from the database when it is missing. Each instance may have its own.',
+      }),
+    ),
+    maxPushBytes: Type.Integer({
+      env: 'GIT_REMOTE_MAX_PUSH_BYTES',
+      minimum: KIB,
+      maximum: 4 * GIB,
+      default: 100 * MIB,
+      description:
+        'Largest `git push` to a space (the body of its request, the pack with it); a larger one is refused, and `git push` says why.',
+    }),
+    timeoutMs: Type.Integer({
+      env: 'GIT_REMOTE_TIMEOUT_MS',
+      minimum: 1_000,
+      maximum: 3_600_000,
+      default: 300_000,
+      description:
+        'Time limit of each `git` process serving a clone, fetch or push of a space, and of building the commits a fetch needs; past it the process is stopped.',
+    }),
+    commitsPerFetch: Type.Integer({
+      env: 'GIT_REMOTE_COMMITS_PER_FETCH',
+      minimum: 1,
+      maximum: 1_000,
+      default: 20,
+      description:
+        'Revisions of a space made into commits by one fetch: the newest ones since the last commit; older ones in between are left out of the history (their changes are in the next commit).',
+    }),
+  }),
   encryption: Type.Object({
     key: Type.Optional(
       Type.String({

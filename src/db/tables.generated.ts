@@ -197,6 +197,27 @@ export interface FileVersions {
   width: number | null;
 }
 
+export interface GitRemoteBranches {
+  change_request_id: string;
+  commit_sha: string;
+  name: string;
+  organization_id: string;
+  revision_id: string;
+  space_id: string;
+  updated_at: Date;
+}
+
+export interface GitRemoteCommits {
+  author_email: string | null;
+  author_name: string | null;
+  commit_sha: string;
+  created_at: Date;
+  organization_id: string;
+  pushed_sha: string | null;
+  revision_id: string;
+  space_id: string;
+}
+
 export interface GitSyncLinks {
   commit_sha: string;
   fingerprints: Json | null;
@@ -750,6 +771,8 @@ export interface DB {
   content_grants: ContentGrants;
   documents: Documents;
   file_versions: FileVersions;
+  git_remote_branches: GitRemoteBranches;
+  git_remote_commits: GitRemoteCommits;
   git_sync_links: GitSyncLinks;
   git_sync_operations: GitSyncOperations;
   import_leases: ImportLeases;
