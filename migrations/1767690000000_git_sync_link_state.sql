@@ -10,8 +10,20 @@ ALTER TABLE git_sync_links
   ADD COLUMN revision_id text,
   ADD COLUMN fingerprints jsonb;
 
+-- An import that conflicted: its change request, left open, and the commit
+-- and fingerprints it holds. The next import writes into that change request
+-- rather than opening another; once someone merges it (having resolved its
+-- conflicts), the link stands at that commit and that merge.
+ALTER TABLE git_sync_links
+  ADD COLUMN pending_change_request_id text,
+  ADD COLUMN pending_commit_sha text,
+  ADD COLUMN pending_fingerprints jsonb;
+
 -- Down Migration
 
 ALTER TABLE git_sync_links
+  DROP COLUMN pending_fingerprints,
+  DROP COLUMN pending_commit_sha,
+  DROP COLUMN pending_change_request_id,
   DROP COLUMN fingerprints,
   DROP COLUMN revision_id;

@@ -234,6 +234,60 @@ describe('an import after the first', () => {
   });
 });
 
+describe('an import that conflicted', () => {
+  it('is written into by the next import rather than opening another, and settled when its change request is archived', async () => {
+    const { admin, space, ids } = await started('merge-pending');
+    await api.change(admin, space.id, [
+      { operation: 'update_page', page: ids.get('Setup')!, document: { markdown: 'Setup, as the space says.\n' } },
+    ]);
+    await git.commit('merge-pending', 'main', { ...REPOSITORY, 'guide/setup.md': '# Setup\n\nSetup, as Git says.\n' });
+    const first = await sync(admin, space.id, 'import', 'merge-pending');
+    expect(first.state).toBe('failure');
+    const number = /#(\d+)/.exec(first.error!)![1];
+
+    // Git moves on: the same change request takes it, and still holds the conflict.
+    const tip = await git.commit('merge-pending', 'main', {
+      ...REPOSITORY,
+      'guide/setup.md': '# Setup\n\nSetup, as Git says.\n',
+      'guide/usage.md': '# Usage\n\nUsage, as Git says now.\n',
+    });
+    const second = await sync(admin, space.id, 'import', 'merge-pending');
+    expect(second.state).toBe('failure');
+    expect(second.error).toContain(`change request #${number} holds it`);
+    const requests = (await api.read(admin, `/v1/spaces/${space.id}/change-requests`, { status: 'draft' })).json() as {
+      items: Array<{ id: string; number: number }>;
+    };
+    expect(requests.items.map((request) => request.number)).toEqual([Number(number)]);
+    const usage = (
+      await api.read(
+        admin,
+        `/v1/spaces/${space.id}/change-requests/${requests.items[0]!.id}/content/page/${ids.get('Usage')}`,
+        { format: 'markdown' },
+      )
+    ).json() as { markdown: string };
+    expect(usage.markdown).toContain('Usage, as Git says now.');
+
+    // Archived: the space keeps its side; it has seen that commit, and its next export goes on top of it.
+    const archived = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${space.id}/change-requests/${requests.items[0]!.id}`,
+      headers: admin.headers,
+      payload: { status: 'archived' },
+    });
+    expect(archived.statusCode, archived.body).toBe(200);
+    const settled = await sync(admin, space.id, 'import', 'merge-pending');
+    expect(settled).toMatchObject({
+      state: 'success',
+      change_request_id: null,
+    });
+    expect(await markdownOf(admin, space.id, ids.get('Setup')!)).toContain('Setup, as the space says.');
+    const exported = await sync(admin, space.id, 'export', 'merge-pending');
+    expect(exported).toMatchObject({ state: 'success' });
+    expect(await git.git('merge-pending', ['rev-parse', 'main^'])).toBe(`${tip}\n`);
+    expect(await git.git('merge-pending', ['show', 'main:guide/setup.md'])).toContain('Setup, as the space says.');
+  });
+});
+
 describe('an export to a branch that moved since the last sync', () => {
   it('brings Git’s commits into the space first, then commits the space’s content on top of them', async () => {
     const { admin, space, ids } = await started('export-moved');

@@ -222,6 +222,9 @@ export interface GitSyncLinks {
   commit_sha: string;
   fingerprints: Json | null;
   organization_id: string;
+  pending_change_request_id: string | null;
+  pending_commit_sha: string | null;
+  pending_fingerprints: Json | null;
   ref: string;
   revision_id: string | null;
   space_id: string;

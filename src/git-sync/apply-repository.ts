@@ -79,7 +79,8 @@ export async function applyRepository(context: Context, input: ApplyRepository):
     return read(undefined);
   });
   const { files, changes } = repositoryChanges(space, input.content, input.unchanged);
-  if (files.length === 0 && changes.length === 0) {
+  // An open change request with nothing new is still merged when asked: its conflicts may have been resolved since.
+  if (files.length === 0 && changes.length === 0 && !(existing && input.merge)) {
     return {
       changed: false,
       changeRequestId: existing?.id ?? null,
@@ -116,7 +117,7 @@ export async function applyRepository(context: Context, input: ApplyRepository):
   }
   const merged = input.merge ? await mergeChangeRequest(context, input.userId, input.spaceId, changeRequest.id) : null;
   return {
-    changed: true,
+    changed: files.length > 0 || changes.length > 0,
     changeRequestId: changeRequest.id,
     number: changeRequest.number,
     merged: merged?.result === 'merge',

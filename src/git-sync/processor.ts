@@ -119,7 +119,7 @@ function failureOf(error: unknown): Failure {
   return {
     state: 'failure',
     message: 'The operation failed on the service; it was logged',
-    transient: true,
+    transient: false,
     logged: true,
   };
 }

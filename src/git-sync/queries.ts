@@ -178,16 +178,30 @@ export interface LinkState {
   fingerprints: RepositoryFingerprints | null;
 }
 
+/** An import that conflicted: the change request left open, and the commit and fingerprints it holds. */
+export interface PendingImport {
+  changeRequestId: string;
+  commitSha: string;
+  fingerprints: RepositoryFingerprints;
+}
+
 export async function findLink(
   db: Db,
   organizationId: string,
   spaceId: string,
   url: string,
   ref: string,
-): Promise<LinkState | undefined> {
+): Promise<(LinkState & { pending: PendingImport | null }) | undefined> {
   const row = await db
     .selectFrom('git_sync_links')
-    .select(['commit_sha', 'revision_id', 'fingerprints'])
+    .select([
+      'commit_sha',
+      'revision_id',
+      'fingerprints',
+      'pending_change_request_id',
+      'pending_commit_sha',
+      'pending_fingerprints',
+    ])
     .where('organization_id', '=', organizationId)
     .where('space_id', '=', spaceId)
     .where('url', '=', url)
@@ -198,8 +212,38 @@ export async function findLink(
       commitSha: row.commit_sha,
       revisionId: row.revision_id,
       fingerprints: row.fingerprints as RepositoryFingerprints | null,
+      pending:
+        row.pending_change_request_id && row.pending_commit_sha && row.pending_fingerprints
+          ? {
+              changeRequestId: row.pending_change_request_id,
+              commitSha: row.pending_commit_sha,
+              fingerprints: row.pending_fingerprints as unknown as RepositoryFingerprints,
+            }
+          : null,
     }
   );
+}
+
+/** Keeps (or, with null, forgets) the import that conflicted, on a link that exists. */
+export async function savePendingImport(
+  db: Db,
+  link: { organizationId: string; spaceId: string; url: string; ref: string },
+  pending: PendingImport | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('git_sync_links')
+    .set({
+      pending_change_request_id: pending?.changeRequestId ?? null,
+      pending_commit_sha: pending?.commitSha ?? null,
+      pending_fingerprints: pending ? JSON.stringify(pending.fingerprints) : null,
+      updated_at: now,
+    })
+    .where('organization_id', '=', link.organizationId)
+    .where('space_id', '=', link.spaceId)
+    .where('url', '=', link.url)
+    .where('ref', '=', link.ref)
+    .execute();
 }
 
 export async function saveLink(
@@ -207,10 +251,14 @@ export async function saveLink(
   link: { organizationId: string; spaceId: string; url: string; ref: string } & LinkState,
   now: Date,
 ): Promise<void> {
+  // A sync that succeeded leaves no import pending.
   const state = {
     commit_sha: link.commitSha,
     revision_id: link.revisionId,
     fingerprints: link.fingerprints === null ? null : JSON.stringify(link.fingerprints),
+    pending_change_request_id: null,
+    pending_commit_sha: null,
+    pending_fingerprints: null,
     updated_at: now,
   };
   await db
