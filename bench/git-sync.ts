@@ -9,6 +9,11 @@
  * Runs within `npm run bench`, or alone: `npx tsx bench/git-sync.ts` (with
  * TEST_DATABASE_URL or BENCH_DATABASE_URL, else embedded PostgreSQL).
  */
+import { execFile } from 'node:child_process';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { createGitSyncProcessor } from '../src/git-sync/processor.js';
 import { startGitServer, type GitServer } from '../test/support/git-server.js';
@@ -132,6 +137,7 @@ export async function measureGitSync(
   pages = GIT_SYNC_PAGES,
 ): Promise<GitSyncMeasurement> {
   const git: GitServer = await startGitServer();
+  let clone: string | undefined;
   try {
     const post = async (path: string, body: unknown, status = 200): Promise<unknown> => {
       const response = await fetch(base + path, {
@@ -178,10 +184,16 @@ export async function measureGitSync(
 
     const gitChangeMs: number[] = [];
     const spaceChangeMs: number[] = [];
+    // A writer's clone: each Git change is one file edited on the branch as it is (the space's last export), pushed.
+    const work = (clone = await mkdtemp(path.join(tmpdir(), 'git-sync-bench-')));
+    const gitIn = (args: string[]) => execute('git', ['-C', work, ...args], { env: writerEnv() });
+    await execute('git', ['clone', '--quiet', remote.url, work], { env: writerEnv() });
     for (let run = 0; run < GIT_SYNC_RUNS; run++) {
-      const path = paths[1 + ((run * 37) % (paths.length - 1))]!;
-      files[path] = `${files[path] as string}\nEdited in Git, run ${run}.\n`;
-      await git.commit('large', 'main', files as Record<string, string>);
+      const file = paths[1 + ((run * 37) % (paths.length - 1))]!;
+      await gitIn(['pull', '--quiet', '--ff-only']);
+      await appendFile(path.join(work, file), `\nEdited in Git, run ${run}.\n`);
+      await gitIn(['commit', '--quiet', '-am', `Edit ${file}`]);
+      await gitIn(['push', '--quiet', 'origin', 'HEAD:main']);
       log(`${GIT_SYNC_BENCH_NAME}: one page changed in Git, imported (run ${run + 1})`);
       gitChangeMs.push((await timed(() => sync('import'))).ms);
 
@@ -214,7 +226,22 @@ export async function measureGitSync(
     };
   } finally {
     await git.close();
+    if (clone) await rm(clone, { recursive: true, force: true });
   }
+}
+
+const execute = promisify(execFile);
+
+function writerEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: tmpdir(),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Writer',
+    GIT_AUTHOR_EMAIL: 'writer@example.com',
+    GIT_COMMITTER_NAME: 'Writer',
+    GIT_COMMITTER_EMAIL: 'writer@example.com',
+  };
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

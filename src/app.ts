@@ -57,6 +57,8 @@ import { searchRoutes } from './search/routes.js';
 import { specRoutes } from './specs/routes.js';
 import { gitSyncRoutes } from './git-sync/routes.js';
 import { gitRemoteRoutes } from './git-sync/remote-server/routes.js';
+import { gitSyncInstallationRoutes } from './git-sync/installations/routes.js';
+import { gitSyncWebhookRoutes } from './git-sync/installations/webhook-routes.js';
 import { integrationRoutes } from './integrations/routes.js';
 import { integrationAssetRoutes } from './integrations/asset-routes.js';
 import { translationRoutes } from './translations/routes.js';
@@ -398,6 +400,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(integrationAssetRoutes);
   // Every space as a Git remote over smart HTTP: Git's bodies, an API token as the password.
   await app.register(gitRemoteRoutes);
+  // A provider's push events, proven by the Git Sync installation's secret rather than a token.
+  await app.register(gitSyncWebhookRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRoute', requireScopeOnEveryRoute);
@@ -425,6 +429,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(translationRoutes);
       await v1.register(specRoutes);
       await v1.register(gitSyncRoutes);
+      await v1.register(gitSyncInstallationRoutes);
       await v1.register(integrationRoutes);
     },
     { prefix: '/v1' },

@@ -12,6 +12,7 @@ import { schedulePurge } from './spaces/purge-schedule.js';
 import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
 import { startSpecWorker, type SpecWorker } from './specs/worker.js';
 import { startGitSyncWorker, type GitSyncWorker } from './git-sync/processor.js';
+import { startGitSyncPolling, type GitSyncPolling } from './git-sync/installations/polling.js';
 import { backfillSearchIndex } from './search/backfill.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
@@ -42,6 +43,7 @@ interface Running {
   stopHostnameChecks?: () => void;
   specWorker?: SpecWorker;
   gitSyncWorker?: GitSyncWorker;
+  gitSyncPolling?: GitSyncPolling;
   /** The search index's backfill, stopped before the database closes. */
   backfill?: { abort: AbortController; done: Promise<unknown> };
 }
@@ -53,6 +55,7 @@ async function stopRunning(running: Running): Promise<void> {
   await running.specWorker?.stop();
   // A Git Sync operation under way ends first: its claim would otherwise wait out its lease.
   await running.gitSyncWorker?.stop();
+  await running.gitSyncPolling?.stop();
   running.backfill?.abort.abort();
   await running.backfill?.done;
   await running.app?.close();
@@ -179,6 +182,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
   running.specWorker = startSpecWorker(app.context, { log: app.log });
   running.gitSyncWorker = startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);
+  running.gitSyncPolling = startGitSyncPolling(app.context, app.log, config.gitSync.pollIntervalMs);
   const abort = new AbortController();
   running.backfill = {
     abort,

@@ -23,6 +23,8 @@ const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
   { path: /^\/v1\/orgs\/[^/]+\/openapi(?:\/|$)/, domain: 'openapi' },
   { path: /^\/v1\/(?:spaces|collections)\/[^/]+\/permissions(?:\/|$)/, domain: 'space:permissions' },
   { path: /^\/v1\/(?:spaces|collections)(?:\/|$)/, domain: 'space' },
+  // A Git Sync installation is its space's link to a repository.
+  { path: /^\/v1\/git\/installations(?:\/|$)/, domain: 'space' },
   { path: /^\/v1\/orgs\/[^/]+\/(?:spaces|collections)$/, domain: 'space' },
   {
     path: /^\/v1\/orgs\/[^/]+\/(?:members|teams|invites|link-invites|email-invites)(?:\/|$)/,

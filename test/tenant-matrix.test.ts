@@ -160,6 +160,14 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   getOrganizationEmailInvite: (_, caller) => ({ query: { secret: caller.extra.invitationSecret } }),
   acceptOrganizationEmailInvite: (_, caller) => ({ body: { secret: caller.extra.invitationSecret } }),
   updateIntegrationSiteInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
+  installGitSyncProviderOnTarget: (target) => ({
+    body: { provider: 'github', target: { type: 'space', spaceId: target.extra.spareSpaceId } },
+  }),
+  updateGitSyncInstallationById: () => ({
+    body: { provider: 'github', providerConfiguration: { accessToken: 'hijacked' }, pollingIntervalSeconds: 60 },
+  }),
+  getGitHubRepoFileForGitSyncInstallation: () => ({ query: { path: '.gitbook.yaml', ref: 'refs/heads/main' } }),
+  getGitLabProjectFileForGitSyncInstallation: () => ({ query: { path: '.gitbook.yaml', ref: 'refs/heads/main' } }),
 };
 
 interface Caller {
@@ -377,6 +385,8 @@ function ghostRefs(): Refs {
     integrationName: slug(),
     emailDomain: `${slug()}.test`,
     pagePath: slug(),
+    // GitLab's project ids are numbers: a ghost's is one no project has.
+    projectId: String(900_000_000_000 + Math.floor(Math.random() * 99_000_000_000)),
     adminEmail: `${slug()}@ghost.test`,
     marker: `G${randomString(10)}`,
   };

@@ -111,6 +111,8 @@ const EXPECTED: Record<string, Expectation> = {
   listUserPermissionsInSpace: membersOnly,
   listTeamPermissionsInSpace: membersOnly,
   listPermissionsAggregateInSpace: membersOnly,
+  // Which repository a space syncs with, and how its syncs went, is the workshop's.
+  getSpaceGitInfo: membersOnly,
 
   updateSpaceById: write(() => ({ title: 'Hijacked' })),
   deleteSpaceById: write(),
@@ -244,6 +246,16 @@ const ok = async <T>(
 /** A space with the given visibility and something behind every one of its routes. */
 async function fixtureFor(visibility: Visibility): Promise<Fixture> {
   const space = await api.createSpace(admin, organizationId, { title: `Open (${visibility})`, visibility });
+  // A Git Sync installation, so that the space has Git info to read.
+  await ok(
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/git/installations',
+      headers: admin.headers,
+      payload: { provider: 'github', target: { type: 'space', spaceId: space.id } },
+    }),
+    201,
+  );
   const merged = await api.change(editor, space.id, [
     {
       operation: 'insert_files',

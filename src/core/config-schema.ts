@@ -486,6 +486,41 @@ export const SettingsSchema = Type.Object({
       description:
         'Threads reading and committing Git branches (isomorphic-git inflates and hashes in JavaScript, off the event loop); operations beyond them wait.',
     }),
+    githubApiUrl: Type.String({
+      env: 'GIT_SYNC_GITHUB_API_URL',
+      pattern: '^https?://[^\\s/]+(/[^\\s]*)?$',
+      default: 'https://api.github.com',
+      description:
+        "GitHub's REST API for Git Sync installations on GitHub that name no `customInstanceURL` (GitHub Enterprise Server: `https://<host>/api/v3`).",
+    }),
+    gitlabApiUrl: Type.String({
+      env: 'GIT_SYNC_GITLAB_API_URL',
+      pattern: '^https?://[^\\s/]+(/[^\\s]*)?$',
+      default: 'https://gitlab.com/api/v4',
+      description:
+        "GitLab's REST API for Git Sync installations on GitLab that name no `customInstanceURL` (a self-hosted GitLab: `https://<host>/api/v4`).",
+    }),
+    webhookMaxBytes: Type.Integer({
+      env: 'GIT_SYNC_WEBHOOK_MAX_BYTES',
+      minimum: KIB,
+      maximum: 32 * MIB,
+      default: 2 * MIB,
+      description: 'Largest body a Git Sync installation’s webhook takes (a push event); a larger one is a 413.',
+    }),
+    pollingMinSeconds: Type.Integer({
+      env: 'GIT_SYNC_POLLING_MIN_SECONDS',
+      minimum: 10,
+      maximum: 86_400,
+      default: 60,
+      description: 'Shortest polling interval an admin may set on a Git Sync installation, in seconds.',
+    }),
+    pollingMaxSeconds: Type.Integer({
+      env: 'GIT_SYNC_POLLING_MAX_SECONDS',
+      minimum: 10,
+      maximum: 30 * 86_400,
+      default: 86_400,
+      description: 'Longest polling interval an admin may set on a Git Sync installation, in seconds.',
+    }),
   }),
   gitRemote: Type.Object({
     dir: Type.Optional(

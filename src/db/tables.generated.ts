@@ -33,6 +33,18 @@ import type { ColumnType } from 'kysely';
 export type Generated<T> =
   T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export interface ApiTokens {
   created_at: Generated<Date>;
   expires_at: Date | null;
@@ -218,6 +230,31 @@ export interface GitRemoteCommits {
   space_id: string;
 }
 
+export interface GitSyncInstallations {
+  access_token_sealed: string | null;
+  api_url: string | null;
+  commit_message_template: string | null;
+  created_at: Date;
+  created_by: string;
+  default_branch: string | null;
+  id: string;
+  organization_id: string;
+  polling_interval_seconds: number | null;
+  preview_external_branches: Generated<boolean>;
+  priority: Generated<string>;
+  project_directory: Generated<string>;
+  provider: string;
+  ref: string | null;
+  repository_id: string | null;
+  repository_name: string | null;
+  repository_url: string | null;
+  space_id: string;
+  status: Generated<string>;
+  updated_at: Date;
+  username: string | null;
+  webhook_secret_sealed: string;
+}
+
 export interface GitSyncLinks {
   commit_sha: string;
   fingerprints: Json | null;
@@ -255,6 +292,15 @@ export interface GitSyncOperations {
   started_at: Date | null;
   state: Generated<string>;
   url: string;
+}
+
+export interface GitSyncPolls {
+  due_at: Date;
+  error: string | null;
+  installation_id: string;
+  lease_expires_at: Date | null;
+  organization_id: string;
+  polled_at: Date | null;
 }
 
 export interface ImportLeases {
@@ -776,8 +822,10 @@ export interface DB {
   file_versions: FileVersions;
   git_remote_branches: GitRemoteBranches;
   git_remote_commits: GitRemoteCommits;
+  git_sync_installations: GitSyncInstallations;
   git_sync_links: GitSyncLinks;
   git_sync_operations: GitSyncOperations;
+  git_sync_polls: GitSyncPolls;
   import_leases: ImportLeases;
   integration_assets: IntegrationAssets;
   integration_catalog_clock: IntegrationCatalogClock;

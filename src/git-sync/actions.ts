@@ -3,6 +3,7 @@ import { BadRequestError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Context } from '../context.js';
 import { gitRemote } from './git/remote.js';
+import { installedAuthorization } from './installations/remote.js';
 import { insertOperation, type GitSyncDirection } from './queries.js';
 import type { ExportToGitRepositoryInput, ImportGitRepositoryInput } from './schemas.js';
 
@@ -28,6 +29,8 @@ async function queue(
   const action = direction === 'import' ? 'Importing a Git repository' : 'Exporting to a Git repository';
   const { space } = await findEditableSpace(context, spaceId, userId, action);
   const remote = gitRemote(input.url, input.ref);
+  // A URL without credentials naming the space's installed repository is reached with the installation's token.
+  const authorization = remote.authorization ?? (await installedAuthorization(context, space, remote.url));
   const id = newId();
   await insertOperation(context.db, {
     id,
@@ -36,9 +39,7 @@ async function queue(
     direction,
     url: remote.url,
     ref: remote.ref,
-    authorizationSealed: remote.authorization
-      ? context.keyring.seal(remote.authorization, credentialsContext(id))
-      : null,
+    authorizationSealed: authorization ? context.keyring.seal(authorization, credentialsContext(id)) : null,
     projectDirectory: projectDirectory(input.repoProjectDirectory),
     commitMessage: 'commitMessage' in input ? input.commitMessage : null,
     force: input.force ?? false,

@@ -68,6 +68,12 @@ export const API_TAGS = [
       'Git host, in the background, one operation of a space at a time; an export never writes over a branch that moved.',
   },
   {
+    name: 'git',
+    description:
+      'Git Sync installations: a space linked to a branch on GitHub, GitLab or any Git host over HTTPS, with a ' +
+      'sealed token; a signed webhook or polling at an admin’s interval imports its pushes.',
+  },
+  {
     name: 'storage',
     description:
       'Files uploaded to an organization: a signed URL takes the bytes, too large or not public for a content ' +

@@ -25,6 +25,7 @@ import {
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 import type { Space } from './space-schemas.js';
 import { createSpace } from './create.js';
+import { findSpaceInstallation, presentGitSyncLink } from './git-sync-state.js';
 import { copyCurrentContent, holdForCopy } from '../content/copy.js';
 
 const inCollectionAtTopLevel = () =>
@@ -58,12 +59,16 @@ export async function getSpace(
   spaceId: string,
   shareKey: string | undefined,
 ): Promise<Space> {
-  const { space, role } = await findVisibleSpace(context, spaceId, userId, {
+  const { space, role, visitor } = await findVisibleSpace(context, spaceId, userId, {
     deleted: 'allowed',
     ...(shareKey !== undefined ? { shareKey } : {}),
   });
   const hasShareKey = shareKey !== undefined && shareKey === space.share_key;
-  return presentSpace(space, role, context.urls, { hasShareKey });
+  const presented = presentSpace(space, role, context.urls, { hasShareKey });
+  // Which repository a space syncs with is the members' to know, not its visitors'.
+  const installation = visitor ? undefined : await findSpaceInstallation(context.db, space.organization_id, space.id);
+  if (installation) presented.gitSync = presentGitSyncLink(installation);
+  return presented;
 }
 
 /** Title and emoji are the editors'; edit mode, default level and visibility the admins'. */

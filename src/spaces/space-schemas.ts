@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, StringEnum } from '../core/schemas.js';
 import { DefaultLevelSchema } from '../access/schemas.js';
+import { GitSyncState } from './git-sync-state.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export const EDIT_MODES = ['live', 'locked'] as const;
@@ -45,6 +46,10 @@ export const SpaceSchema = Type.Object(
       merge: Type.Boolean(),
       review: Type.Boolean(),
       installIntegration: Type.Boolean(),
+    }),
+    gitSync: Type.Optional({
+      ...GitSyncState,
+      description: 'The Git Sync installation linking the space to a branch; shown to members of the space only',
     }),
   },
   { $id: 'Space' },

@@ -22,6 +22,7 @@ import { newId, randomString } from '../../src/core/ids.js';
 import type { TestContext } from './app.js';
 import { contentApi } from './content.js';
 import type { Account } from './factory.js';
+import { startFakeGitHub, startFakeGitLab } from './provider-apis.js';
 
 /** The roles a member of the world has, one member each; the admin is `world.admin`. */
 export const MEMBER_ROLES = ['create', 'edit', 'review', 'comment', 'read'] as const;
@@ -70,6 +71,11 @@ export interface WorldIds {
   installationId: string;
   /** A spare token of the admin, made over HTTP: revoking it leaves the admin's own token working. */
   tokenId: string;
+  /** The repository of the GitHub Git Sync installation (`fill` names it for `/git/installations/` paths). */
+  accountName: string;
+  repositoryName: string;
+  /** The project of the GitLab Git Sync installation. */
+  projectId: string;
 }
 
 export interface World {
@@ -95,6 +101,9 @@ export interface World {
     shareKey: string;
     /** The secret of the accept link of `invitationId`. */
     invitationSecret: string;
+    /** Git Sync installations: on GitHub (the space's), on GitLab (the other space's), each with its fake API. */
+    gitHubInstallationId: string;
+    gitLabInstallationId: string;
   };
   /** Every id, e-mail, key and marker string of the world: none may reach a caller outside it. */
   secrets: string[];
@@ -277,6 +286,35 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
 
   const spareToken = await call('POST', '/v1/user/tokens', { label: `Spare ${marker}` });
 
+  // Git Sync: the space on GitHub and the other space on GitLab, each through a fake of the provider's API
+  // that serves one repository, its branch and its .gitbook.yaml.
+  const accountName = `owner-${lower}`;
+  const repositoryName = `docs-${lower}`;
+  const projectId = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
+  const gitToken = `token-${lower}`;
+  const repository = {
+    owner: accountName,
+    name: repositoryName,
+    defaultBranch: 'main',
+    cloneUrl: `http://127.0.0.1:9/${accountName}/${repositoryName}.git`,
+    branches: ['main'],
+    files: { 'refs/heads/main:.gitbook.yaml': { sha: 'a'.repeat(40), size: 10 } },
+  };
+  const github = await startFakeGitHub({ token: gitToken, repositories: [{ ...repository, id: 1 }] });
+  const gitlab = await startFakeGitLab({ token: gitToken, repositories: [{ ...repository, id: Number(projectId) }] });
+  const gitInstallation = async (provider: 'github' | 'gitlab', spaceId: string, url: string, repository: object) => {
+    const installed = await call('POST', '/v1/git/installations', { provider, target: { type: 'space', spaceId } });
+    await call('PATCH', `/v1/git/installations/${installed.id}`, {
+      provider,
+      providerConfiguration: { ...repository, accessToken: gitToken, customInstanceURL: url },
+    });
+    return installed.id;
+  };
+  const gitHubInstallationId = await gitInstallation('github', space.id, github.url, { repositoryId: 1 });
+  const gitLabInstallationId = await gitInstallation('gitlab', otherSpace.id, gitlab.url, {
+    projectId: Number(projectId),
+  });
+
   const ids: WorldIds = {
     organizationId,
     userId: reviewer.user.id,
@@ -307,6 +345,9 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     integrationName,
     installationId: installation.id,
     tokenId: spareToken.id,
+    accountName,
+    repositoryName,
+    projectId,
   };
   const extra = {
     otherSpaceId: otherSpace.id,
@@ -317,6 +358,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     changeRequestReplyId: changeRequestReply.id,
     shareKey,
     invitationSecret: new URL(acceptLink!.url).searchParams.get('secret')!,
+    gitHubInstallationId,
+    gitLabInstallationId,
   };
   const accounts = [admin, ...Object.values(members), guest];
   const secrets = [
@@ -333,6 +376,10 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
       ...ids,
       ...(inChangeRequest
         ? { commentId: extra.changeRequestCommentId, commentReplyId: extra.changeRequestReplyId }
+        : {}),
+      // A Git Sync installation's routes name it, not the integration's installation.
+      ...(/\/git\/installations\/[{:]installationId/.test(path)
+        ? { installationId: path.includes('/gitlab/') ? gitLabInstallationId : gitHubInstallationId }
         : {}),
       ...overrides,
     };
