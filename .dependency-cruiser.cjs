@@ -39,6 +39,8 @@ const DOMAIN_ORDER = [
   'translations',
   'custom-hostnames',
   'git-sync',
+  'imports',
+  'exports',
   'ops',
 ];
 const DOMAINS = DOMAIN_ORDER.join('|');

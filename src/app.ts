@@ -56,7 +56,10 @@ import { siteRoutes } from './sites/routes.js';
 import { searchRoutes } from './search/routes.js';
 import { specRoutes } from './specs/routes.js';
 import { gitSyncRoutes } from './git-sync/routes.js';
-import { gitRemoteRoutes } from './git-sync/remote-server/routes.js';
+import { importRunRoutes } from './imports/routes.js';
+import { importArchivePool } from './imports/archive-pool.js';
+import { exportDownloadRoutes, exportRoutes } from './exports/routes.js';
+import { exportPool } from './exports/pool.js';
 import { gitSyncInstallationRoutes } from './git-sync/installations/routes.js';
 import { gitSyncWebhookRoutes } from './git-sync/installations/webhook-routes.js';
 import { integrationRoutes } from './integrations/routes.js';
@@ -269,6 +272,14 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
             specParserPool(config.specs, (error) => instance.log.error({ err: error }, 'A spec parser thread failed')),
           ),
         };
+        const importArchives = new WorkPool(
+          importArchivePool(config.conversion, (error) =>
+            instance.log.error({ err: error }, 'An import archive thread failed'),
+          ),
+        );
+        const exportWorks = new WorkPool(
+          exportPool(config.conversion, (error) => instance.log.error({ err: error }, 'An export thread failed')),
+        );
         const git = new GitThreads({
           ...config.gitSync,
           outbound: config.outbound,
@@ -296,6 +307,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           ),
           siteHostnames: hostnames,
           git,
+          importArchives,
+          exportWorks,
           log: instance.log,
           mailer,
         });
@@ -311,7 +324,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         instance.addHook('onClose', async () => {
           hostnames.stop();
           await mailer?.close();
-          await Promise.all([conversions, git, ...Object.values(workPools)].map((pool) => pool.close()));
+          await Promise.all(
+            [conversions, git, importArchives, exportWorks, ...Object.values(workPools)].map((pool) => pool.close()),
+          );
           await db.destroy();
         });
       },
@@ -398,10 +413,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);
   await app.register(integrationAssetRoutes);
-  // Every space as a Git remote over smart HTTP: Git's bodies, an API token as the password.
-  await app.register(gitRemoteRoutes);
   // A provider's push events, proven by the Git Sync installation's secret rather than a token.
   await app.register(gitSyncWebhookRoutes);
+  await app.register(exportDownloadRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRoute', requireScopeOnEveryRoute);
@@ -429,6 +443,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(translationRoutes);
       await v1.register(specRoutes);
       await v1.register(gitSyncRoutes);
+      await v1.register(importRunRoutes);
+      await v1.register(exportRoutes);
       await v1.register(gitSyncInstallationRoutes);
       await v1.register(integrationRoutes);
     },

@@ -32,6 +32,10 @@ const DECLARED_ELSEWHERE: Record<string, { license: string; why: string }> = {
     license: 'MIT',
     why: 'declared in the old `licenses` array, which npm does not copy to the lockfile',
   },
+  'png-js@2.0.0': {
+    license: 'MIT',
+    why: 'its package.json names none; its LICENSE file is the MIT licence (pdfkit decodes PNG images with it)',
+  },
 };
 
 interface LockedPackage {

@@ -26,6 +26,8 @@ const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
   // A Git Sync installation is its space's link to a repository.
   { path: /^\/v1\/git\/installations(?:\/|$)/, domain: 'space' },
   { path: /^\/v1\/orgs\/[^/]+\/(?:spaces|collections)$/, domain: 'space' },
+  // An import run writes into a space (GitBook's own scopes for them are space:read and space:write).
+  { path: /^\/v1\/org\/[^/]+\/imports(?:\/|$)/, domain: 'space' },
   {
     path: /^\/v1\/orgs\/[^/]+\/(?:members|teams|invites|link-invites|email-invites)(?:\/|$)/,
     domain: 'organization:members',

@@ -87,6 +87,9 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   importContent: () => ({ body: IMPORT }),
   importContentInChangeRequest: () => ({ body: IMPORT }),
   importGitRepository: () => ({ body: { url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main' } }),
+  startImportRun: (target) => ({
+    body: { source: { type: 'website', url: 'http://127.0.0.1:9/' }, target: { space: target.ids.spaceId } },
+  }),
   exportToGitRepository: () => ({
     body: { url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main', commitMessage: 'Exfiltrate' },
   }),

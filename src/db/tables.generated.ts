@@ -312,6 +312,37 @@ export interface ImportLeases {
   user_id: string;
 }
 
+export interface ImportRuns {
+  attempts: Generated<number>;
+  authorization_sealed: string | null;
+  change_request_id: string | null;
+  completed_at: Date | null;
+  created_at: Date;
+  created_by: string;
+  draft_change_request_id: string | null;
+  id: string;
+  lease_expires_at: Date | null;
+  organization_id: string;
+  page_id: string | null;
+  pages: JsonColumn<unknown[]>;
+  reason: string | null;
+  site_id: string | null;
+  source_files: Generated<string[]>;
+  source_project_directory: Generated<string>;
+  source_ref: string | null;
+  source_type: string;
+  source_url: string | null;
+  source_version: string | null;
+  space_id: string;
+  started_at: Date | null;
+  status: Generated<string>;
+  steps_done: Generated<number>;
+  steps_total: number | null;
+  updated_at: Date;
+  written: JsonColumn<Record<string, string>>;
+  written_revision_id: string | null;
+}
+
 export interface IntegrationAssets {
   bytes: Buffer;
   content_type: string;
@@ -827,6 +858,7 @@ export interface DB {
   git_sync_operations: GitSyncOperations;
   git_sync_polls: GitSyncPolls;
   import_leases: ImportLeases;
+  import_runs: ImportRuns;
   integration_assets: IntegrationAssets;
   integration_catalog_clock: IntegrationCatalogClock;
   integration_installations: IntegrationInstallations;

@@ -74,6 +74,13 @@ export const API_TAGS = [
       'sealed token; a signed webhook or polling at an admin’s interval imports its pushes.',
   },
   {
+    name: 'imports',
+    description:
+      'Import runs: a website, a Git branch or uploaded zips of markdown (GitBook’s format, Outline’s and ' +
+      'Docmost’s exports) brought into a space in the background, one run of an organization at a time, ' +
+      'cancellable, and resumed after a restart from its last write.',
+  },
+  {
     name: 'storage',
     description:
       'Files uploaded to an organization: a signed URL takes the bytes, too large or not public for a content ' +

@@ -71,6 +71,8 @@ export interface WorldIds {
   installationId: string;
   /** A spare token of the admin, made over HTTP: revoking it leaves the admin's own token working. */
   tokenId: string;
+  /** A pending import run into the space (no worker runs in tests unless one is asked to). */
+  importRunId: string;
   /** The repository of the GitHub Git Sync installation (`fill` names it for `/git/installations/` paths). */
   accountName: string;
   repositoryName: string;
@@ -285,6 +287,10 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   await call('POST', `${installations}/sites`, { siteId: site.id });
 
   const spareToken = await call('POST', '/v1/user/tokens', { label: `Spare ${marker}` });
+  const importRun = await call('POST', `/v1/org/${organizationId}/imports`, {
+    source: { type: 'website', url: 'http://127.0.0.1:9/' },
+    target: { space: space.id },
+  });
 
   // Git Sync: the space on GitHub and the other space on GitLab, each through a fake of the provider's API
   // that serves one repository, its branch and its .gitbook.yaml.
@@ -345,6 +351,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     integrationName,
     installationId: installation.id,
     tokenId: spareToken.id,
+    importRunId: importRun.id,
     accountName,
     repositoryName,
     projectId,
