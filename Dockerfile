@@ -26,6 +26,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 
+# The git binary serves every space as a Git remote (/git/{spaceId}.git):
+# upload-pack, receive-pack and fast-import are Git's own, not reimplemented.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends git \
+  && rm -rf /var/lib/apt/lists/*
+
 # dist/db/migrate.js finds its migrations at ../../migrations, i.e.
 # /app/migrations: keep dist/ and migrations/ side by side.
 COPY --from=build /app/dist ./dist

@@ -30,6 +30,7 @@ import { measureUnderAttack } from './attack.js';
 import { IMPORT_BENCH_NAME, IMPORT_RUNS, IMPORT_SITE_PAGES, importTable, measureImport } from './import.js';
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { measureReaderRender, READER_RENDER_CYCLES, readerRenderTable } from './reader-render.js';
+import { GIT_REMOTE_BENCH_NAME, gitRemoteTable, measureGitRemote } from './git-remote.js';
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
@@ -251,6 +252,13 @@ async function main(): Promise<void> {
     } finally {
       await specWorker.stop();
     }
+  }
+
+  // A 1,000-page space cloned, pulled and pushed with the real git client.
+  if (!only || GIT_REMOTE_BENCH_NAME.includes(only)) {
+    const organizationId = seeded.memberOrganizationIds.at(-2)!;
+    const measured = await measureGitRemote(app, base, seeded.authorization, organizationId, log);
+    process.stdout.write(`\n${gitRemoteTable(measured)}\n`);
   }
 
   report(results, merges, attack, {

@@ -60,6 +60,7 @@ import { importRunRoutes } from './imports/routes.js';
 import { importArchivePool } from './imports/archive-pool.js';
 import { exportDownloadRoutes, exportRoutes } from './exports/routes.js';
 import { exportPool } from './exports/pool.js';
+import { gitRemoteRoutes } from './git-sync/remote-server/routes.js';
 import { gitSyncInstallationRoutes } from './git-sync/installations/routes.js';
 import { gitSyncWebhookRoutes } from './git-sync/installations/webhook-routes.js';
 import { integrationRoutes } from './integrations/routes.js';
@@ -416,6 +417,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // A provider's push events, proven by the Git Sync installation's secret rather than a token.
   await app.register(gitSyncWebhookRoutes);
   await app.register(exportDownloadRoutes);
+  // Every space as a Git remote over smart HTTP: Git's bodies, an API token as the password.
+  await app.register(gitRemoteRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRoute', requireScopeOnEveryRoute);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../core/errors.js';
 import type { Conversions } from '../../conversions/pool.js';
 import type { UrlDestination, UrlKind } from '../../document/index.js';
@@ -66,10 +68,33 @@ function splice(
   return out + markdown.slice(copied);
 }
 
+/** A page's content as the conversion pool reads it: where its links are. */
+type ReadContent = { markdown: string; destinations: UrlDestination[] };
+
+/**
+ * Reads of pages' files by their text's hash: a read depends on the text
+ * alone, and an export writes every page of the space again, most of them
+ * as they were. Bounded by the characters kept.
+ */
+const reads = new LRUCache<string, ReadContent>({
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (read) => read.markdown.length + 64 * read.destinations.length + 1,
+});
+
+async function readContent(conversions: Conversions, text: string, path: string): Promise<ReadContent> {
+  const key = createHash('sha256').update(text).digest('base64url');
+  const known = reads.get(key);
+  if (known) return known;
+  const read = await conversions.readPage(text, `pages/${path}`);
+  const kept = { markdown: read.markdown, destinations: read.destinations };
+  reads.set(key, kept);
+  return kept;
+}
+
 /**
  * The page's file. Its content is read as the service reads a written page
  * (on the conversion pool), which finds where its links are; a page that
- * names no page or file by id needs no read.
+ * names no page or file by id needs no read, a page read before no second.
  */
 export async function gitSyncPageFile(
   conversions: Conversions,
@@ -82,7 +107,7 @@ export async function gitSyncPageFile(
   if (!page.markdown.includes('/pages/') && !page.markdown.includes('/files/')) return file(page.markdown);
   let read;
   try {
-    read = await conversions.readPage(file(page.markdown), `pages/${page.path}`);
+    read = await readContent(conversions, file(page.markdown), page.path);
   } catch (error) {
     // A page at the markdown limits, which the title line takes over them: its links stay as stored.
     if (error instanceof ApiError) return file(page.markdown);
