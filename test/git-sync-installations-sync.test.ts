@@ -239,6 +239,41 @@ describe('a provider’s webhook', () => {
     ]);
   });
 
+  it('takes a Gitea or Forgejo push, signed as GitHub signs, on a Git host installation', async () => {
+    const { admin, organization } = await t.factory.team();
+    const space = await api.createSpace(admin, organization.id, { title: 'Forge' });
+    const installed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/git/installations',
+      headers: admin.headers,
+      payload: { provider: 'git', target: { type: 'space', spaceId: space.id } },
+    });
+    const { id, webhook } = installed.json() as { id: string; webhook: { secret: string } };
+    const configured = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/git/installations/${id}`,
+      headers: admin.headers,
+      payload: {
+        provider: 'git',
+        providerConfiguration: { url: 'http://127.0.0.1:9/forge/docs.git', branch: 'refs/heads/trunk' },
+      },
+    });
+    expect(configured.statusCode, configured.body).toBe(200);
+    await t.db.deleteFrom('git_sync_operations').where('space_id', '=', space.id).execute();
+    const push = pushTo('refs/heads/trunk');
+    const signed = { 'x-gitea-event': 'push', 'x-hub-signature-256': signature(webhook.secret, push) };
+    expect((await deliver(id, push, signed)).statusCode).toBe(202);
+    const tokened = await deliver(id, push, { 'x-forgejo-event': 'push', 'x-gitlab-token': webhook.secret });
+    expect(tokened.statusCode).toBe(202);
+    expect(await operationsOf(space.id)).toEqual([
+      expect.objectContaining({
+        direction: 'import',
+        url: 'http://127.0.0.1:9/forge/docs.git',
+        ref: 'refs/heads/trunk',
+      }),
+    ]);
+  });
+
   it('stops taking the old secret once an admin rotates it', async () => {
     const { admin, installationId, secret } = await linkedSpace('webhook-rotate', 103);
     const rotated = await t.app.inject({
@@ -299,6 +334,7 @@ describe('polling', () => {
       .where('installation_id', '=', installationId)
       .execute();
     expect(poll).toMatchObject({ error: null, lease_expires_at: null });
+    expect(poll!.polled_at).toBeInstanceOf(Date);
     expect(poll!.due_at.getTime()).toBeGreaterThan(Date.now() + 50_000);
 
     // A new commit, found by whichever of two pollers claims the installation.
@@ -351,5 +387,16 @@ describe('polling', () => {
       .execute();
     expect(poll!.error).toMatch(/refused the credentials/);
     expect(poll!.due_at.getTime()).toBeGreaterThan(Date.now() + 110_000);
+    // The installation's admins see why.
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v1/git/installations/${installationId}`,
+      headers: admin.headers,
+    });
+    expect(read.json().polling).toEqual({
+      nextAt: poll!.due_at.toISOString(),
+      lastAt: poll!.polled_at!.toISOString(),
+      error: poll!.error,
+    });
   });
 });

@@ -11,6 +11,7 @@ import { ProviderAuthError } from './providers/rest.js';
 import {
   deleteInstallation,
   findInstallation,
+  findPoll,
   insertInstallation,
   schedulePolling,
   updateInstallation,
@@ -84,7 +85,9 @@ export async function installGitSync(
 }
 
 export async function getInstallation(context: Context, userId: string, installationId: string) {
-  return presentInstallation(await findInstallationFor(context, userId, installationId, 'read'), context.urls);
+  const row = await findInstallationFor(context, userId, installationId, 'read');
+  const poll = await findPoll(context.db, row.organization_id, row.id);
+  return presentInstallation(row, context.urls, { poll });
 }
 
 /** The repository the configuration names, as the provider describes it; its API is asked with the token. */
@@ -216,7 +219,8 @@ export async function updateGitSyncInstallation(
   }
   if (active)
     await queueInstallationSync(context, updated, updated.priority === 'gitbook' ? 'export' : 'import', userId);
-  return presentInstallation(updated, context.urls, secret ? { secret } : {});
+  const poll = await findPoll(context.db, row.organization_id, row.id);
+  return presentInstallation(updated, context.urls, { poll, ...(secret ? { secret } : {}) });
 }
 
 /** GitBook's uninstallGitSyncInstallation: the link, its token and secret go; the space's content and history stay. */

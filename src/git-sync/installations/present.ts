@@ -2,6 +2,12 @@ import type { Urls } from '../../core/urls.js';
 import type { GitSyncInstallation } from './schemas.js';
 import type { GitSyncInstallationRow } from './queries.js';
 
+interface Poll {
+  due_at: Date;
+  polled_at: Date | null;
+  error: string | null;
+}
+
 /** Where the installation's provider sends its push events. */
 export const webhookUrl = (urls: Urls, installationId: string) => urls.service('webhooks', 'git-sync', installationId);
 
@@ -24,8 +30,9 @@ function providerConfiguration(row: GitSyncInstallationRow): GitSyncInstallation
 export function presentInstallation(
   row: GitSyncInstallationRow,
   urls: Urls,
-  options: { secret?: string } = {},
+  options: { secret?: string; poll?: Poll | undefined } = {},
 ): GitSyncInstallation {
+  const poll = options.poll;
   const status = row.status as GitSyncInstallation['status'];
   return {
     object: 'git-sync-installation',
@@ -57,6 +64,15 @@ export function presentInstallation(
         }
       : {}),
     pollingIntervalSeconds: row.polling_interval_seconds,
+    ...(poll && row.polling_interval_seconds !== null
+      ? {
+          polling: {
+            nextAt: poll.due_at.toISOString(),
+            ...(poll.polled_at ? { lastAt: poll.polled_at.toISOString() } : {}),
+            ...(poll.error ? { error: poll.error } : {}),
+          },
+        }
+      : {}),
     webhook: { url: webhookUrl(urls, row.id), ...(options.secret ? { secret: options.secret } : {}) },
     createdAt: row.created_at.toISOString(),
     createdBy: row.created_by,

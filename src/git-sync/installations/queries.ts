@@ -121,6 +121,16 @@ export async function schedulePolling(
     .execute();
 }
 
+/** The installation's polling: when it is next due, when it last ran and why it failed. */
+export async function findPoll(db: Db, organizationId: string, installationId: string) {
+  return db
+    .selectFrom('git_sync_polls')
+    .select(['due_at', 'polled_at', 'error'])
+    .where('organization_id', '=', organizationId)
+    .where('installation_id', '=', installationId)
+    .executeTakeFirst();
+}
+
 /**
  * Claims the installation whose poll is the most overdue: due, and not held
  * under a lease that is still running (an instance polling it now). The

@@ -172,6 +172,16 @@ export const GitSyncInstallationSchema = Type.Object({
     }),
   ),
   pollingIntervalSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  polling: Type.Optional(
+    Type.Object(
+      {
+        nextAt: DateTime,
+        lastAt: Type.Optional(DateTime),
+        error: Type.Optional(Type.String({ description: 'Why the last poll could not read the branch' })),
+      },
+      { description: 'When the branch is next read, when it last was, and why that failed if it did' },
+    ),
+  ),
   webhook: Type.Object({
     url: Type.String({ format: 'uri', description: 'Where the provider sends its push events' }),
     secret: Type.Optional(
