@@ -31,6 +31,7 @@ import { IMPORT_BENCH_NAME, IMPORT_RUNS, IMPORT_SITE_PAGES, importTable, measure
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { measureReaderRender, READER_RENDER_CYCLES, readerRenderTable } from './reader-render.js';
 import { GIT_REMOTE_BENCH_NAME, gitRemoteTable, measureGitRemote } from './git-remote.js';
+import { GIT_SYNC_BENCH_NAME, gitSyncTable, measureGitSync } from './git-sync.js';
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
@@ -259,6 +260,13 @@ async function main(): Promise<void> {
     const organizationId = seeded.memberOrganizationIds.at(-2)!;
     const measured = await measureGitRemote(app, base, seeded.authorization, organizationId, log);
     process.stdout.write(`\n${gitRemoteTable(measured)}\n`);
+  }
+
+  // A 1,000-page GitBook repository synced with a space: its first import, then one page changed on each side.
+  if (!only || GIT_SYNC_BENCH_NAME.includes(only)) {
+    const organizationId = seeded.memberOrganizationIds.at(-3)!;
+    const measured = await measureGitSync(app, base, seeded.authorization, organizationId, log);
+    process.stdout.write(`\n${gitSyncTable(measured)}\n`);
   }
 
   report(results, merges, attack, {
