@@ -408,6 +408,53 @@ describe('a Git host over HTTPS', () => {
   });
 });
 
+describe('the installation’s token', () => {
+  it('is never sent to another API or Git host unless it is given again', async () => {
+    const { admin, space, organization } = await setup();
+    const created = await install(admin, space.id, 'gitlab');
+    const base = `/v1/git/installations/${created.id}`;
+    const configured = await call(admin, 'PATCH', base, {
+      provider: 'gitlab',
+      providerConfiguration: { accessToken: GITLAB_TOKEN, customInstanceURL: gitlab.url },
+    });
+    expect(configured.statusCode, configured.body).toBe(200);
+    const seen = gitlab.requests.length + github.requests.length;
+    const elsewhere = await call(admin, 'PATCH', base, {
+      provider: 'gitlab',
+      providerConfiguration: { customInstanceURL: github.url, projectId: 7 },
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json().error.message).toMatch(/accessToken must be given again/);
+    // Back to the operator's default API is another host too.
+    const unset = await call(admin, 'PATCH', base, {
+      provider: 'gitlab',
+      providerConfiguration: { customInstanceURL: null },
+    });
+    expect(unset.statusCode).toBe(400);
+    expect(gitlab.requests.length + github.requests.length).toBe(seen);
+    expect((await call(admin, 'GET', base)).json().providerConfiguration).toEqual({ customInstanceURL: gitlab.url });
+
+    const other = await api.createSpace(admin, organization.id, { title: 'Forge' });
+    const forge = await install(admin, other.id, 'git');
+    const forgeBase = `/v1/git/installations/${forge.id}`;
+    const first = await call(admin, 'PATCH', forgeBase, {
+      provider: 'git',
+      providerConfiguration: { url: 'https://git.example.com/docs.git', accessToken: 'forge-token' },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const moved = await call(admin, 'PATCH', forgeBase, {
+      provider: 'git',
+      providerConfiguration: { url: 'https://attacker.example.net/docs.git' },
+    });
+    expect(moved.statusCode).toBe(400);
+    const sameHost = await call(admin, 'PATCH', forgeBase, {
+      provider: 'git',
+      providerConfiguration: { url: 'https://git.example.com/handbook.git' },
+    });
+    expect(sameHost.statusCode, sameHost.body).toBe(200);
+  });
+});
+
 describe('the site’s installations and uninstalling', () => {
   it('lists the installations of a site’s spaces to its admins, and uninstalling removes the link', async () => {
     const { admin, member, organization, space } = await setup();

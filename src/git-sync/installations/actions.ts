@@ -137,6 +137,37 @@ function checkApiUrl(raw: string): void {
     );
 }
 
+const originOf = (url: string | null | undefined): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * The stored token goes only to the host it was given for: pointing the
+ * installation at another API (customInstanceURL) or another Git host (url)
+ * needs the token given again, so that an admin cannot send another's token
+ * to a server of their own.
+ */
+function keepTokenHome(
+  row: GitSyncInstallationRow,
+  config: UpdateGitSyncInstallationInput['providerConfiguration'],
+  apiUrl: string | null,
+): void {
+  if (!row.access_token_sealed || config.accessToken !== undefined) return;
+  const moved =
+    row.provider === 'git'
+      ? config.url !== undefined && row.repository_url !== null && originOf(config.url) !== originOf(row.repository_url)
+      : originOf(apiUrl) !== originOf(row.api_url);
+  if (moved)
+    throw new BadRequestError(
+      'providerConfiguration.accessToken must be given again to reach another host: the installation’s token is sent only where it was given for',
+    );
+}
+
 function pollingInterval(context: Context, seconds: number | null | undefined): number | null | undefined {
   if (seconds === undefined || seconds === null) return seconds;
   const { pollingMinSeconds, pollingMaxSeconds } = context.config.gitSync;
@@ -168,6 +199,7 @@ export async function updateGitSyncInstallation(
   const token = config.accessToken ?? openToken(context, row);
   const apiUrl = config.customInstanceURL === undefined ? row.api_url : config.customInstanceURL;
   if (apiUrl) checkApiUrl(apiUrl);
+  keepTokenHome(row, config, apiUrl);
   let repository;
   try {
     repository = await repositoryOf(context, row, config, token, apiUrl);
