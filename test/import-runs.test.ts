@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImportRunProcessor } from '../src/imports/processor.js';
 import { claimImportRun } from '../src/imports/queries.js';
 import { executeRun, noteCancelled, RunReleased } from '../src/imports/run.js';
+import { readZip, ZIP_LIMITS } from '../src/imports/zip-read.js';
 import { listen, PUBLIC_URL, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
@@ -288,6 +289,27 @@ describe('starting and running an import run', () => {
     expect(drafted.map((page) => page.title)).toContain('Home');
     const changeRequest = (await api.read(admin, `/v1/spaces/${space.id}/change-requests/${changeRequestId}`)).json();
     expect(changeRequest.status).not.toBe('merged');
+  });
+
+  it('puts the imported pages under the target page', async () => {
+    const { admin, organization, space } = await newSpace();
+    const { written } = await api.change(admin, space.id, [
+      { operation: 'insert_page', ref: 'home', title: 'Home', document: { markdown: 'Home.\n' } },
+    ]);
+    const home = (written.changes as Array<{ page: { id: string } }>)[0]!.page.id;
+    const key = await upload(
+      admin,
+      organization.id,
+      zipOf({ 'Notes.md': '# Notes\n\nSome.\n', 'Todo.md': '# Todo\n' }),
+    );
+    const started = await start(admin, organization.id, {
+      source: { type: 'file', files: [key] },
+      target: { space: space.id, page: home },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    expect(started.json().target).toEqual({ space: space.id, page: home });
+    await runAll();
+    expect(titles(await pages(admin, space.id))).toEqual([['Home', ['Notes', 'Todo']]]);
   });
 
   it('works through the official client', async () => {
@@ -587,5 +609,46 @@ describe('one at a time, cancellable, resumable', () => {
       await api.read(admin, `/v1/spaces/${space2.id}/change-requests/${partial.draft_change_request_id}`)
     ).json();
     expect(old.status).toBe('archived');
+  });
+});
+
+describe('reading a zip', () => {
+  it('tells GitBook’s format, at the top or in the one folder a repository archive has, from markdown folders', () => {
+    expect(readZip(zipOf(GITBOOK_ZIP), 'zip').layout).toBe('gitbook');
+    const wrapped = Object.fromEntries(Object.entries(GITBOOK_ZIP).map(([path, body]) => [`docs-main/${path}`, body]));
+    const read = readZip(zipOf(wrapped), 'zip');
+    expect(read.layout).toBe('gitbook');
+    expect(read.content.entries.map((entry) => entry.title)).toEqual(['Welcome', 'Guide']);
+    expect(readZip(zipOf({ 'A.md': '# A\n' }), 'zip').layout).toBe('markdown-folders');
+  });
+
+  it('orders siblings by name, numbers as numbers, and makes a folder without a page an empty page below the top', () => {
+    const read = readZip(
+      zipOf({
+        'Guide/Step 10.md': '# Step 10\n',
+        'Guide/Step 2.md': '# Step 2\n',
+        'Guide/Parts/Wheel.md': '# Wheel\n',
+        'Guide.md': '# The guide\n',
+        '.obsidian/app.md': '# Settings\n',
+        '__MACOSX/Guide/._Step 2.md': 'junk',
+        '../escape.md': '# Out\n',
+      }),
+      'zip',
+    );
+    const outline = (entries: Array<{ title: string; children?: unknown[] }>): unknown[] =>
+      entries.map((entry) =>
+        entry.children?.length ? [entry.title, outline(entry.children as typeof entries)] : entry.title,
+      );
+    // Hidden folders, macOS's forks and a path that climbs out of the zip are left out.
+    expect(outline(read.content.entries)).toEqual([['The guide', [['Parts', ['Wheel']], 'Step 2', 'Step 10']]]);
+    const parts = (read.content.entries[0] as { children: Array<{ markdown: string; path: string }> }).children[0]!;
+    expect(parts).toMatchObject({ markdown: '# Parts\n', path: 'guide/parts.md' });
+  });
+
+  it('refuses a zip past its bounds before inflating it', () => {
+    const many: Record<string, Uint8Array> = {};
+    for (let n = 0; n <= ZIP_LIMITS.entries; n++) many[`f${n}.txt`] = new Uint8Array(0);
+    expect(() => readZip(Buffer.from(zipSync(many)), 'the zip')).toThrow(/over 20000 entries/);
+    expect(() => readZip(Buffer.from('PK not really'), 'the zip')).toThrow(/not a zip file/);
   });
 });

@@ -263,9 +263,13 @@ export async function executeRun(context: Context, run: ImportRun, signal?: Abor
   if (!run.change_request_id && state.status === 'merged') return;
   requireWorkable(state.status);
 
-  const { steps, version } = await readSource(context, run, target, signal);
-  await stillHeld(context, run, signal);
   const moved = writtenRevision !== null && state.revision_id !== writtenRevision;
+  // A crawl is one write: once it is recorded, only the merge is left, and the site is not crawled again.
+  const { steps, version } =
+    run.source_type === 'website' && stepsDone >= 1 && !moved
+      ? { steps: [], version: null }
+      : await readSource(context, run, target, signal);
+  await stillHeld(context, run, signal);
   const changedSource = stepsDone > 0 && run.source_version !== null && run.source_version !== version;
   if (moved || changedSource) {
     if (run.change_request_id)
@@ -283,7 +287,12 @@ export async function executeRun(context: Context, run: ImportRun, signal?: Abor
     writtenRevision = null;
   }
   if (
-    !(await recordProgress(context.db, run, { sourceVersion: version, stepsTotal: steps.length }, context.clock.now()))
+    !(await recordProgress(
+      context.db,
+      run,
+      { sourceVersion: version, stepsTotal: Math.max(steps.length, stepsDone) },
+      context.clock.now(),
+    ))
   )
     throw new RunReleased('Released');
 
