@@ -7,8 +7,14 @@ ALTER TABLE git_sync_operations
   ADD COLUMN retries integer NOT NULL DEFAULT 0,
   ADD COLUMN retry_at timestamptz;
 
+-- GitBook's `standalone` import: its change request is left open, the space
+-- and the link as they were; what a sync would change, to look at first.
+ALTER TABLE git_sync_operations
+  ADD COLUMN standalone boolean NOT NULL DEFAULT false;
+
 -- Down Migration
 
 ALTER TABLE git_sync_operations
+  DROP COLUMN standalone,
   DROP COLUMN retry_at,
   DROP COLUMN retries;

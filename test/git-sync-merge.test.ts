@@ -52,8 +52,18 @@ const REPOSITORY: Record<string, string> = {
   'reference/api.md': '# API\n\nThe endpoints.\n',
 };
 
-async function sync(account: Account, spaceId: string, direction: 'import' | 'export', name: string) {
-  const body = direction === 'export' ? { ...remoteOf(name), commitMessage: 'From the space' } : remoteOf(name);
+async function sync(
+  account: Account,
+  spaceId: string,
+  direction: 'import' | 'export',
+  name: string,
+  extra: Record<string, unknown> = {},
+) {
+  const body = {
+    ...remoteOf(name),
+    ...(direction === 'export' ? { commitMessage: 'From the space' } : {}),
+    ...extra,
+  };
   const queued = await t.app.inject({
     method: 'POST',
     url: `/v1/spaces/${spaceId}/git/${direction}`,
@@ -231,6 +241,41 @@ describe('an import after the first', () => {
       .where('space_id', '=', space.id)
       .executeTakeFirstOrThrow();
     expect(link.revision_id).not.toBe(spaceBefore.revision);
+  });
+});
+
+describe('a standalone import', () => {
+  it('shows what the import would change in a change request left open, the space and the next import untouched', async () => {
+    const { admin, space, ids } = await started('merge-standalone');
+    await git.commit('merge-standalone', 'main', {
+      ...REPOSITORY,
+      'guide/setup.md': '# Setup\n\nRun the new installer.\n',
+    });
+    const before = (await api.read(admin, `/v1/spaces/${space.id}`)).json() as { revision: string };
+
+    const looked = await sync(admin, space.id, 'import', 'merge-standalone', { standalone: true });
+    expect(looked).toMatchObject({ state: 'success', standalone: true, change_request_id: expect.any(String) });
+    const changeRequest = (
+      await api.read(admin, `/v1/spaces/${space.id}/change-requests/${looked.change_request_id}`)
+    ).json() as { status: string; subject: string };
+    expect(changeRequest.status).toBe('draft');
+    expect(changeRequest.subject).toMatch(/^What importing main at [0-9a-f]{7} from .* would change$/);
+    const own = await t.db
+      .selectFrom('tree_entries')
+      .select(['kind', 'item_id'])
+      .where('change_request_id', '=', looked.change_request_id)
+      .where('to_seq', 'is', null)
+      .execute();
+    expect(own).toEqual([{ kind: 'page', item_id: ids.get('Setup') }]);
+    expect(((await api.read(admin, `/v1/spaces/${space.id}`)).json() as { revision: string }).revision).toBe(
+      before.revision,
+    );
+
+    // The real import after it still finds the branch ahead of the space.
+    const imported = await sync(admin, space.id, 'import', 'merge-standalone');
+    expect(imported).toMatchObject({ state: 'success', standalone: false });
+    expect(imported.change_request_id).not.toBe(looked.change_request_id);
+    expect(await markdownOf(admin, space.id, ids.get('Setup')!)).toContain('Run the new installer.');
   });
 });
 

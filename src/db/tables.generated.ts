@@ -289,6 +289,7 @@ export interface GitSyncOperations {
   retries: Generated<number>;
   retry_at: Date | null;
   space_id: string;
+  standalone: Generated<boolean>;
   started_at: Date | null;
   state: Generated<string>;
   url: string;

@@ -43,6 +43,8 @@ async function queue(
     projectDirectory: projectDirectory(input.repoProjectDirectory),
     commitMessage: 'commitMessage' in input ? input.commitMessage : null,
     force: input.force ?? false,
+    // GitBook's standalone import: what it would change, in a change request left open.
+    standalone: direction === 'import' && (input.standalone ?? false),
     requestedBy: userId,
     createdAt: context.clock.now(),
   });

@@ -1,6 +1,6 @@
 import { ConflictError } from '../core/errors.js';
 import type { Context } from '../context.js';
-import { unchangedSince, type RepositoryFingerprints } from './format/index.js';
+import { unchangedSince, type ReadRepository, type RepositoryFingerprints } from './format/index.js';
 import { applyRepository } from './apply-repository.js';
 import { GitRemoteError } from './git/errors.js';
 import type { GitRemote } from './git/remote.js';
@@ -39,6 +39,7 @@ export async function runImport(
     throw new GitRemoteError(`The repository has no branch ${branchName(remote.ref)}`, 'not-found');
   }
   const link = await findLink(context.db, organizationId, spaceId, remote.url, remote.ref);
+  if (operation.standalone) return lookFirst(context, operation, { commit, read, link });
   // With force, the whole repository is compared with the space as it is now, as a first import is.
   let since: LinkState | undefined = operation.force ? undefined : link;
   let pending = operation.force ? null : (link?.pending ?? null);
@@ -90,6 +91,30 @@ export async function runImport(
     { ...place, commitSha: commit, revisionId, fingerprints: read.fingerprints },
     context.clock.now(),
   );
+  return { commitSha: commit, changeRequestId: applied.changeRequestId };
+}
+
+/**
+ * A standalone import (GitBook's `standalone`): what the import would change,
+ * from the last sync as an import would, in a change request left open; the
+ * space and the link stay as they were, so the next import is the real one.
+ */
+async function lookFirst(
+  context: Context,
+  operation: GitSyncOperation,
+  { commit, read, link }: { commit: string; read: ReadRepository; link: LinkState | undefined },
+): Promise<RunOutcome> {
+  const since = operation.force ? undefined : link;
+  const applied = await applyRepository(context, {
+    organizationId: operation.organization_id,
+    spaceId: operation.space_id,
+    userId: operation.requested_by,
+    content: read.content,
+    baseRevisionId: since?.revisionId ?? null,
+    ...(since?.fingerprints ? { unchanged: unchangedSince(since.fingerprints, read.fingerprints) } : {}),
+    subject: `What importing ${branchName(operation.ref)} at ${shortCommit(commit)} from ${operation.url} would change`,
+    merge: false,
+  });
   return { commitSha: commit, changeRequestId: applied.changeRequestId };
 }
 

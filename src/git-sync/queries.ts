@@ -17,6 +17,8 @@ export interface NewOperation {
   projectDirectory: string;
   commitMessage: string | null;
   force: boolean;
+  /** An import left as an open change request, the space and the link untouched; default false. */
+  standalone?: boolean;
   requestedBy: string;
   createdAt: Date;
 }
@@ -35,6 +37,7 @@ export async function insertOperation(db: Db, operation: NewOperation): Promise<
       project_directory: operation.projectDirectory,
       commit_message: operation.commitMessage,
       force: operation.force,
+      standalone: operation.standalone ?? false,
       requested_by: operation.requestedBy,
       created_at: operation.createdAt,
     })
