@@ -477,6 +477,27 @@ describe('the site’s installations and uninstalling', () => {
     expect((await call(member('read'), 'GET', url)).statusCode).toBe(403);
     expect((await call((await t.factory.team()).admin, 'GET', url)).statusCode).toBe(404);
 
+    // The space's answer is cached by its organization's clock, which an installation's change ticks.
+    const linked = await call(admin, 'GET', `/v1/spaces/${space.id}`);
+    expect(linked.json().gitSync).toMatchObject({ installationId: created.id, installationStatus: 'pending' });
+    const etag = linked.headers.etag as string;
+    expect(etag).toMatch(/^"/);
+    expect(
+      (
+        await call(admin, 'PATCH', `/v1/git/installations/${created.id}`, {
+          provider: 'github',
+          providerConfiguration: { accessToken: GITHUB_TOKEN, repositoryId: 1 },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const active = await t.app.inject({
+      method: 'GET',
+      url: `/v1/spaces/${space.id}`,
+      headers: { ...admin.headers, 'if-none-match': etag },
+    });
+    expect(active.statusCode).toBe(200);
+    expect(active.json().gitSync).toMatchObject({ installationStatus: 'active', repoName: 'acme/docs-1' });
+
     expect((await call(member('edit'), 'DELETE', `/v1/git/installations/${created.id}`)).statusCode).toBe(403);
     const removed = await call(admin, 'DELETE', `/v1/git/installations/${created.id}`);
     expect(removed.statusCode, removed.body).toBe(205);
