@@ -612,6 +612,27 @@ describe('one at a time, cancellable, resumable', () => {
   });
 });
 
+describe('a run left behind', () => {
+  it('is answered as failed once its workers stopped three times, and the next worker ends it so', async () => {
+    const { admin, organization, space } = await newSpace();
+    const run = (
+      await start(admin, organization.id, { source: { type: 'website', url: siteUrl }, target: { space: space.id } })
+    ).json();
+    await t.db
+      .updateTable('import_runs')
+      .set({ status: 'in-progress', attempts: 3, lease_expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', run.id)
+      .execute();
+    const shown = (await getRun(admin, organization.id, run.id as string)).json();
+    expectNewestSpecResponse('getImportRun', 200, shown);
+    expect(shown).toMatchObject({ status: 'failed', reason: 'The import stopped 3 times before it could finish' });
+    await runAll();
+    const row = await t.db.selectFrom('import_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', reason: 'The import stopped 3 times before it could finish' });
+    expect(await pages(admin, space.id)).toEqual([]);
+  });
+});
+
 describe('reading a zip', () => {
   it('tells GitBook’s format, at the top or in the one folder a repository archive has, from markdown folders', () => {
     expect(readZip(zipOf(GITBOOK_ZIP), 'zip').layout).toBe('gitbook');

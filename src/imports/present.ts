@@ -1,9 +1,24 @@
 import type { Context } from '../context.js';
-import type { ImportRun } from './queries.js';
+import { MAX_ATTEMPTS, type ImportRun } from './queries.js';
 import type { ContentImportRun, ImportedPageItem, ImportRunStatus } from './schemas.js';
+
+/**
+ * Whether a run was left behind: its last claim's lease ran out and no worker
+ * may take it again. GitBook answers such a run as failed; the next worker to
+ * look ends it so.
+ */
+function leftBehind(context: Context, run: ImportRun): boolean {
+  return (
+    run.status === 'in-progress' &&
+    run.attempts >= MAX_ATTEMPTS &&
+    run.lease_expires_at !== null &&
+    run.lease_expires_at < context.clock.now()
+  );
+}
 
 /** A run as GitBook's ContentImportRun, with how far it is; a Git run's branch under `git`, GitBook's source knowing none. */
 export function presentImportRun(context: Context, run: ImportRun): ContentImportRun {
+  const abandoned = leftBehind(context, run);
   const source =
     run.source_type === 'website'
       ? { source: { type: 'website' as const, url: run.source_url! } }
@@ -13,8 +28,12 @@ export function presentImportRun(context: Context, run: ImportRun): ContentImpor
   return {
     object: 'import-run',
     id: run.id,
-    status: run.status as ImportRunStatus,
-    ...(run.reason !== null ? { reason: run.reason } : {}),
+    status: abandoned ? 'failed' : (run.status as ImportRunStatus),
+    ...(abandoned
+      ? { reason: `The import stopped ${run.attempts} times before it could finish` }
+      : run.reason !== null
+        ? { reason: run.reason }
+        : {}),
     createdAt: run.created_at.toISOString(),
     updatedAt: run.updated_at.toISOString(),
     ...(run.started_at ? { startedAt: run.started_at.toISOString() } : {}),

@@ -2,11 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../context.js';
 import { ApiError, isDatabaseUnavailable } from '../core/errors.js';
 import { GitRemoteError } from '../git-sync/git/errors.js';
-import { claimImportRun, endImportRun, type ImportRun } from './queries.js';
+import { claimImportRun, endImportRun, MAX_ATTEMPTS, type ImportRun } from './queries.js';
 import { executeRun, noteCancelled, RunRefused, RunReleased } from './run.js';
-
-/** Claims after which a run whose workers kept stopping (killed, out of memory) is given up. */
-const MAX_ATTEMPTS = 3;
 
 /**
  * How long a claim holds a run: a crawl's or a Git read's time limit, and as

@@ -5,6 +5,9 @@ import type { PageRequest } from '../core/pagination.js';
 import type { ImportedPageItem, ImportRunStatus } from './schemas.js';
 
 export type ImportRun = Selectable<ImportRuns>;
+
+/** Claims after which a run whose workers kept stopping (killed, out of memory) is given up. */
+export const MAX_ATTEMPTS = 3;
 export type ImportSourceType = 'website' | 'file' | 'git';
 
 export interface NewImportRun {
