@@ -108,6 +108,11 @@ export const gitRemoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   const authenticate = (request: FastifyRequest): Caller => callerOf(request);
 
+  const protocolEnv = (request: FastifyRequest): Record<string, string> => {
+    const protocol = request.headers['git-protocol'];
+    return typeof protocol === 'string' && GIT_PROTOCOL.test(protocol) ? { GIT_PROTOCOL: protocol } : {};
+  };
+
   /** The space for a fetch: read on it and space:read; its repository brought up to date. */
   const forFetch = async (request: FastifyRequest, repository: string) => {
     const caller = authenticate(request);
@@ -120,7 +125,9 @@ export const gitRemoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
     // Someone who is no member reads the published side only: main, never a change request's branch.
     const hidden = visitor ? ['-c', 'transfer.hideRefs=refs/heads/', '-c', 'transfer.hideRefs=!refs/heads/main'] : [];
-    return { caller, space, path, hidden };
+    // Protocol v2's upload-pack serves any object asked for by its hash; v0's only what the refs it shows reach.
+    const protocol = (request: FastifyRequest) => (visitor ? {} : protocolEnv(request));
+    return { caller, space, path, hidden, protocol };
   };
 
   /** The space for a push: the edit role and space:write. */
@@ -129,11 +136,6 @@ export const gitRemoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { space } = await findEditableSpace(context, spaceIdOf(repository), caller.userId, 'Pushing to the space');
     requireScope(caller, 'space:write');
     return { caller, space };
-  };
-
-  const protocolEnv = (request: FastifyRequest): Record<string, string> => {
-    const protocol = request.headers['git-protocol'];
-    return typeof protocol === 'string' && GIT_PROTOCOL.test(protocol) ? { GIT_PROTOCOL: protocol } : {};
   };
 
   const stream = (reply: FastifyReply, type: string, prefix: Buffer, output: Readable) => {
@@ -166,7 +168,7 @@ export const gitRemoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const fetch = await forFetch(request, repository);
         path = fetch.path;
         args = [...fetch.hidden, 'upload-pack'];
-        env = protocolEnv(request);
+        env = fetch.protocol(request);
       }
       const running = spawnGit([...args, '--stateless-rpc', '--advertise-refs', path], {
         env,
@@ -187,9 +189,9 @@ export const gitRemoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/git/:repository/git-upload-pack',
     { config: { scope: 'space:read' }, schema: { hide: true, params: Params } },
     async (request, reply) => {
-      const { path, hidden } = await forFetch(request, request.params.repository);
+      const { path, hidden, protocol } = await forFetch(request, request.params.repository);
       const running = spawnGit([...hidden, 'upload-pack', '--stateless-rpc', path], {
-        env: protocolEnv(request),
+        env: protocol(request),
         timeoutMs: context.config.gitRemote.timeoutMs,
       });
       const body = bounded(bodyOf(request), MAX_FETCH_REQUEST_BYTES);
