@@ -154,6 +154,22 @@ describe('cloning a space', () => {
   });
 });
 
+describe('fetching at once', () => {
+  it('builds the space’s repository once for clones that come together, each getting the same commit', async () => {
+    const { admin, space } = await docsSpace();
+    const dirs = await Promise.all(Array.from({ length: 4 }, () => clone(space.id, admin.token)));
+    const heads = await Promise.all(dirs.map((dir) => git.ok(['rev-parse', 'HEAD'], inClone(dir))));
+    expect(new Set(heads).size).toBe(1);
+    const rows = await t.db
+      .selectFrom('git_remote_commits')
+      .select('commit_sha')
+      .where('space_id', '=', space.id)
+      .execute();
+    expect(rows.map((row) => `${row.commit_sha}\n`)).toEqual([heads[0]]);
+    expect((await git.run(['fsck', '--no-progress'], path.join(remoteDir, `${space.id}.git`))).code).toBe(0);
+  });
+});
+
 describe('pushing to main', () => {
   it('merges an edited page into the space, keeping its id, and a pull then fast-forwards', async () => {
     const { admin, space, pageId } = await docsSpace();

@@ -198,6 +198,8 @@ export const gitRemoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body.on('error', () => running.kill());
       body.pipe(running.child.stdin);
       running.done.catch((error: unknown) => request.log.warn({ err: error }, 'git upload-pack failed'));
+      // A client that goes away stops its pack being made.
+      reply.raw.once('close', () => running.kill());
       return stream(reply, 'application/x-git-upload-pack-result', Buffer.alloc(0), running.child.stdout);
     },
   );
