@@ -481,6 +481,13 @@ describe('the site’s installations and uninstalling', () => {
     const linked = await call(admin, 'GET', `/v1/spaces/${space.id}`);
     expect(linked.json().gitSync).toMatchObject({ installationId: created.id, installationStatus: 'pending' });
     const etag = linked.headers.etag as string;
+    // Lists of the organization's spaces show it too, on the installed space only.
+    const spaces = (await call(member('read'), 'GET', `/v1/orgs/${organization.id}/spaces`)).json().items as Array<{
+      id: string;
+      gitSync?: { installationId: string };
+    }>;
+    expect(spaces.find((item) => item.id === space.id)?.gitSync?.installationId).toBe(created.id);
+    expect(spaces.find((item) => item.id === other.id)?.gitSync?.installationId).not.toBe(created.id);
     expect(etag).toMatch(/^"/);
     expect(
       (

@@ -25,7 +25,12 @@ import {
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 import type { Space } from './space-schemas.js';
 import { createSpace } from './create.js';
-import { findSpaceInstallation, presentGitSyncLink } from './git-sync-state.js';
+import {
+  findSpaceInstallation,
+  findSpacesInstallations,
+  presentGitSyncLink,
+  type GitSyncInstallationRow,
+} from './git-sync-state.js';
 import { copyCurrentContent, holdForCopy } from '../content/copy.js';
 
 const inCollectionAtTopLevel = () =>
@@ -237,7 +242,22 @@ export async function listOrganizationSpaces(
   const member = { userId, role: membership.role };
   const result = await spacesPageFor(context, organizationId, member, page);
   const roleOf = await spaceRolesFor(context.db, organizationId, member, result.items);
-  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
+  const linked = await findSpacesInstallations(
+    context.db,
+    organizationId,
+    result.items.map((row) => row.id),
+  );
+  return {
+    ...result,
+    items: result.items.map((row) => withGitSync(presentSpace(row, roleOf(row), context.urls), linked)),
+  };
+}
+
+/** The space with its Git Sync link, where it has one: for lists of members, as getSpace shows it to them. */
+function withGitSync(space: Space, linked: Map<string, GitSyncInstallationRow>): Space {
+  const installation = linked.get(space.id);
+  if (installation) space.gitSync = presentGitSyncLink(installation);
+  return space;
 }
 
 /**
@@ -260,7 +280,19 @@ export async function listCollectionSpaces(
   });
   const member = { userId, role: collection.member_role };
   const roleOf = await spaceRolesFor(context.db, collection.organization_id, member, result.items);
-  return { ...result, items: result.items.map((row) => presentSpace(row, roleOf(row), context.urls)) };
+  // Which repository a space syncs with is its members' to know, not a visitor's.
+  const linked =
+    collection.member_role === null
+      ? new Map<string, GitSyncInstallationRow>()
+      : await findSpacesInstallations(
+          context.db,
+          collection.organization_id,
+          result.items.map((row) => row.id),
+        );
+  return {
+    ...result,
+    items: result.items.map((row) => withGitSync(presentSpace(row, roleOf(row), context.urls), linked)),
+  };
 }
 
 /** The spaces a member can reach, with their role on each, as a caller who may see the roster sees them. */

@@ -53,6 +53,22 @@ export async function findSpaceInstallation(
     .executeTakeFirst();
 }
 
+/** The installations whose targets are among the spaces, by space. */
+export async function findSpacesInstallations(
+  db: Db,
+  organizationId: string,
+  spaceIds: readonly string[],
+): Promise<Map<string, GitSyncInstallationRow>> {
+  if (spaceIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('git_sync_installations')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('space_id', 'in', spaceIds)
+    .execute();
+  return new Map(rows.map((row) => [row.space_id, row]));
+}
+
 /** `main` of `refs/heads/main`. */
 const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
 
