@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { readRepository } from '../src/git-sync/format/index.js';
 import { listen, PUBLIC_URL, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
-import { contentApi } from './support/content.js';
+import { contentApi, outline } from './support/content.js';
+import { createImportRunProcessor } from '../src/imports/processor.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
 
@@ -239,6 +240,46 @@ describe('zip exports', () => {
     expect(Buffer.from(files['.gitbook/assets/logo.png']!).equals(PNG)).toBe(true);
     const read = readRepository(new Map(Object.entries(files)));
     expect(read.content.entries.map((entry) => entry.title)).toEqual(['Introduction', 'Guide']);
+  });
+
+  it('imports back, through a zip import run, as the same pages and files', async () => {
+    const { admin, organization, space } = await exportedSpace();
+    const zip = (await fetchSigned((await get(admin, `/v1/spaces/${space.id}/zip`)).json().url)).rawPayload;
+    const announced = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organization.id}/storage/upload`,
+      headers: admin.headers,
+      payload: { file: { name: 'space.zip', type: 'application/zip', size: zip.byteLength }, kind: 'import_file' },
+    });
+    const { url, key } = announced.json() as { url: string; key: string };
+    expect((await t.app.inject({ method: 'PUT', url: url.slice(PUBLIC_URL.length), payload: zip })).statusCode).toBe(
+      200,
+    );
+    const copy = await api.createSpace(admin, organization.id, { title: 'Copy' });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/v1/org/${organization.id}/imports`,
+      headers: admin.headers,
+      payload: { source: { type: 'file', files: [key] }, target: { space: copy.id } },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const processor = createImportRunProcessor(t.app.context);
+    while (await processor.runNext());
+    const treeOf = async (spaceId: string) => {
+      const pages = (await api.read(admin, `/v1/spaces/${spaceId}/content/pages`)).json().pages as Array<{
+        title: string;
+        path: string;
+        pages: unknown[];
+      }>;
+      return outline(pages as never);
+    };
+    expect(await treeOf(copy.id)).toEqual(await treeOf(space.id));
+    const files = (await api.read(admin, `/v1/spaces/${copy.id}/content/files`)).json().items as Array<{
+      name: string;
+    }>;
+    expect(files.map((file) => file.name)).toEqual(['logo.png']);
+    const guide = (await api.read(admin, `/v1/spaces/${copy.id}/content/path/guide`, { format: 'markdown' })).json();
+    expect(guide.markdown).toContain('const answer = 42;');
   });
 
   it('zips a change request’s content for members, with its own pages', async () => {
