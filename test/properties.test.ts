@@ -11,7 +11,7 @@ import {
   type GeneratedRequest,
   type RouteOperation,
 } from './support/route-arbitraries.js';
-import { expectSpecResponse } from './support/spec.js';
+import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
 import { buildWorld, type World } from './support/world.js';
 
 /**
@@ -56,6 +56,13 @@ const UNCHECKED_OPERATIONS = new Set([
   'updateTranslation',
   'deleteTranslation',
 ]);
+/**
+ * GitBook operations the seeds do not name, built to the newest spec
+ * (DECISIONS.md), where the reference spec differs: its cancelImportRun
+ * answered 201, the newest answers 200 with the run.
+ */
+const NEWEST_SPEC_OPERATIONS = new Set(['startImportRun', 'listImportRuns', 'getImportRun', 'cancelImportRun']);
+
 function withoutKnownDeviations(operationId: string, body: unknown): unknown {
   if (!operationId.includes('SAMLProvider')) return body;
   const fill = (provider: { ssoURL?: unknown }) =>
@@ -267,7 +274,8 @@ async function check(request: GeneratedRequest, kind: Kind, tally: Tally): Promi
   if (operationId && gitbookOperations.has(operationId) && !UNCHECKED_OPERATIONS.has(operationId) && res.body) {
     tally.specChecked++;
     try {
-      expectSpecResponse(operationId, status, withoutKnownDeviations(operationId, res.json()));
+      const check = NEWEST_SPEC_OPERATIONS.has(operationId) ? expectNewestSpecResponse : expectSpecResponse;
+      check(operationId, status, withoutKnownDeviations(operationId, res.json()));
     } catch (error) {
       return `${(error as Error).message}\n  body: ${res.body.slice(0, 1000)}`;
     }
