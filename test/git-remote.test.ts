@@ -154,6 +154,34 @@ describe('cloning a space', () => {
   });
 });
 
+describe('a transferred space', () => {
+  it('keeps its history: a pull after a merge in its new organization fast-forwards', async () => {
+    const { admin, space, pageId } = await docsSpace();
+    const dir = await clone(space.id, admin.token);
+    // Merged before the transfer, fetched after it: its revision names the organization it was made in.
+    await api.change(admin, space.id, [
+      { operation: 'update_page', page: pageId('Welcome'), document: { markdown: 'Moving soon.\n' } },
+    ]);
+    const target = await t.factory.organization(admin.user.id);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/transfer`,
+      headers: admin.headers,
+      payload: { organization: target.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await api.change(admin, space.id, [
+      { operation: 'update_page', page: pageId('Setup'), document: { markdown: 'Run it in the new home.\n' } },
+    ]);
+    const pulled = await git.run(['pull', '--ff-only'], inClone(dir));
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(await git.read(`${dir}/guide/setup.md`)).toContain('Run it in the new home.');
+    expect(await git.read(`${dir}/README.md`)).toContain('Moving soon.');
+    const history = (await git.ok(['rev-list', '--first-parent', 'HEAD'], inClone(dir))).trim().split('\n');
+    expect(history).toHaveLength(3);
+  });
+});
+
 describe('fetching at once', () => {
   it('builds the space’s repository once for clones that come together, each getting the same commit', async () => {
     const { admin, space } = await docsSpace();

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
  * the event loop only streams its input and output.
  */
 
-/** Git as Debian installs it; GIT_BINARY names another (tests run the one on PATH). */
-const GIT = process.env.GIT_BINARY ?? 'git';
+/** Git as the system's PATH finds it (Debian's /usr/bin/git in the Docker image). */
+const GIT = 'git';
 
 export class GitProcessError extends Error {
   constructor(
