@@ -39,6 +39,8 @@ const GUIDE = [
   '',
   '> A quote.',
   '',
+  'Kőbánya, 東京.',
+  '',
   '![Logo](logo.png)',
   '',
 ].join('\n');
@@ -120,6 +122,8 @@ describe('PDF exports', () => {
     }
     expect(text).toContain('const answer = 42;');
     expect(text).toContain('Alpha');
+    // The standard fonts have no ő: it loses its accent; they have no Japanese at all.
+    expect(text).toContain('Kobánya, ??.');
     // The merged space only: the change request's page is not in it.
     expect(text).not.toContain('Draft Chapter');
     // The image is embedded.

@@ -7,7 +7,8 @@ import PDFDocument from 'pdfkit';
  * code and links, lists (ordered, bulleted, tasks), code blocks, quotes and
  * hints, tables, dividers, and the images the space holds as PNG or JPEG;
  * any other block gives its text. The standard PDF fonts are used, which
- * hold Latin-1 and a few more characters: another character prints as `?`.
+ * hold Latin-1 and a few more characters: another letter prints without its
+ * accents, and any other character as `?`.
  */
 
 /** A page of the export, in the tree's order; `depth` 0 at the top. */
@@ -37,9 +38,16 @@ interface Node {
 }
 
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-/** Text the standard fonts can show: what they cannot becomes `?`. */
+const shown = (char: string) => char.charCodeAt(0) <= 0xff || WIN_ANSI_EXTRA.has(char);
+/** Text the standard fonts can show: a letter they lack loses its accents (ő is o), anything else becomes `?`. */
 const printable = (text: string) =>
-  [...text].map((char) => (char.charCodeAt(0) <= 0xff || WIN_ANSI_EXTRA.has(char) ? char : '?')).join('');
+  [...text]
+    .map((char) => {
+      if (shown(char)) return char;
+      const bare = char.normalize('NFKD').replace(/\p{M}/gu, '');
+      return bare !== '' && [...bare].every(shown) ? bare : '?';
+    })
+    .join('');
 
 const FONTS = {
   body: 'Helvetica',
