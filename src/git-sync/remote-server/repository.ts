@@ -95,31 +95,64 @@ export async function updateRefs(
   await runGit(['update-ref', '--stdin'], { gitDir: repository, input, timeoutMs: context.config.gitRemote.timeoutMs });
 }
 
+/** This instance's side of the locks: a queue per space, and a bound on the builds that hold a connection. */
+interface LocalLocks {
+  spaces: Map<string, Promise<void>>;
+  running: number;
+  waiting: Array<() => void>;
+}
+
+/** Per app (its context), so that apps built side by side, as tests build them, share nothing. */
+const locksByContext = new WeakMap<Context, LocalLocks>();
+
+function localLocksOf(context: Context): LocalLocks {
+  let locks = locksByContext.get(context);
+  if (!locks) {
+    locks = { spaces: new Map(), running: 0, waiting: [] };
+    locksByContext.set(context, locks);
+  }
+  return locks;
+}
+
+/**
+ * Builds holding a database connection for their lock at once: a quarter of
+ * the pool, so that the queries of the builds themselves always find one.
+ */
+const maxHolders = (context: Context) => Math.max(1, Math.floor(context.config.databasePoolSize / 4));
+
 /**
  * Runs `work` holding the space's lock: one builder of its repository at a
- * time on this instance, and across instances sharing GIT_REMOTE_DIR (a
- * transaction-scoped advisory lock, as PgBouncer in transaction mode allows).
+ * time on this instance (a queue per space, waiting without a connection),
+ * and across instances sharing GIT_REMOTE_DIR (a transaction-scoped advisory
+ * lock, as PgBouncer in transaction mode allows).
  */
 export async function withSpaceLock<T>(context: Context, spaceId: string, work: () => Promise<T>): Promise<T> {
-  const previous = localLocks.get(spaceId) ?? Promise.resolve();
+  const locks = localLocksOf(context);
+  const previous = locks.spaces.get(spaceId) ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((resolve) => (release = resolve));
   const chained = previous.then(() => mine);
-  localLocks.set(spaceId, chained);
+  locks.spaces.set(spaceId, chained);
   await previous;
   try {
-    return await context.db.transaction().execute(async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`git-remote:${spaceId}`}, 0))`.execute(tx);
-      return work();
-    });
+    // A slot to hold a connection; a build ending hands its slot to the next one waiting.
+    if (locks.running < maxHolders(context)) locks.running += 1;
+    else await new Promise<void>((resolve) => locks.waiting.push(resolve));
+    try {
+      return await context.db.transaction().execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`git-remote:${spaceId}`}, 0))`.execute(tx);
+        return work();
+      });
+    } finally {
+      const next = locks.waiting.shift();
+      if (next) next();
+      else locks.running -= 1;
+    }
   } finally {
     release();
-    if (localLocks.get(spaceId) === chained) localLocks.delete(spaceId);
+    if (locks.spaces.get(spaceId) === chained) locks.spaces.delete(spaceId);
   }
 }
-
-/** This process's queue per space, so that waiting for the database's lock holds no connection. */
-const localLocks = new Map<string, Promise<void>>();
 
 /**
  * Copies the objects a push brought into a staging repository (whose
