@@ -12,9 +12,16 @@ ALTER TABLE git_sync_operations
 ALTER TABLE git_sync_operations
   ADD COLUMN standalone boolean NOT NULL DEFAULT false;
 
+-- The export of one merge into a space with a Git Sync installation: the
+-- revision that merge made, committed as its own commit (null: the space's
+-- current revision, as an export asked through the API).
+ALTER TABLE git_sync_operations
+  ADD COLUMN revision_id text;
+
 -- Down Migration
 
 ALTER TABLE git_sync_operations
+  DROP COLUMN revision_id,
   DROP COLUMN standalone,
   DROP COLUMN retry_at,
   DROP COLUMN retries;

@@ -61,6 +61,7 @@ import { importArchivePool } from './imports/archive-pool.js';
 import { exportDownloadRoutes, exportRoutes } from './exports/routes.js';
 import { exportPool } from './exports/pool.js';
 import { gitRemoteRoutes } from './git-sync/remote-server/routes.js';
+import { exportOnMerge } from './git-sync/export-on-merge.js';
 import { gitSyncInstallationRoutes } from './git-sync/installations/routes.js';
 import { gitSyncWebhookRoutes } from './git-sync/installations/webhook-routes.js';
 import { integrationRoutes } from './integrations/routes.js';
@@ -313,6 +314,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           log: instance.log,
           mailer,
         });
+        // Each merge into a space linked to a Git branch becomes one commit on it.
+        instance.context.mergeHooks = [exportOnMerge(instance.context)];
         hostnameDb = db;
         instance.addHook('onReady', async () => {
           await hostnames.start((error) =>

@@ -119,7 +119,7 @@ async function started(name: string) {
   await git.create(name);
   await git.commit(name, 'main', REPOSITORY);
   expect(await sync(admin, space.id, 'import', name)).toMatchObject({ state: 'success' });
-  return { admin, space, ids: await idsByTitle(admin, space.id) };
+  return { admin, organization, space, ids: await idsByTitle(admin, space.id) };
 }
 
 describe('an import after the first', () => {
@@ -370,5 +370,100 @@ describe('an export to a branch that moved since the last sync', () => {
     );
     expect(await git.git('export-conflict', ['rev-parse', 'main'])).toBe(`${theirs}\n`);
     expect(await markdownOf(admin, space.id, ids.get('Welcome')!)).toContain('Welcome, from the space.');
+  });
+});
+
+describe('a space with a Git Sync installation', () => {
+  /** Opens a change request with `subject`, writes `changes`, merges it. */
+  async function merge(account: Account, spaceId: string, subject: string, changes: unknown[]) {
+    const created = await api.createChangeRequest(account, spaceId, { subject });
+    const id = created.json().id as string;
+    expect((await api.writeContent(account, spaceId, id, changes)).statusCode).toBe(200);
+    expect((await api.merge(account, spaceId, id)).json()).toMatchObject({ result: 'merge' });
+    return created.json() as { id: string; number: number };
+  }
+
+  const exportsOf = (spaceId: string) =>
+    t.db
+      .selectFrom('git_sync_operations')
+      .select(['direction', 'state', 'revision_id', 'commit_message', 'requested_by'])
+      .where('space_id', '=', spaceId)
+      .where('direction', '=', 'export')
+      .orderBy('created_at')
+      .execute();
+
+  it('makes each merge one commit on its branch, by who merged, with the change request’s subject and address', async () => {
+    const { admin, organization, space, ids } = await started('merge-installed');
+    const installed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/git/installations',
+      headers: admin.headers,
+      payload: { provider: 'git', target: { type: 'space', spaceId: space.id } },
+    });
+    expect(installed.statusCode, installed.body).toBe(201);
+    const configured = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/git/installations/${installed.json().id}`,
+      headers: admin.headers,
+      payload: {
+        provider: 'git',
+        providerConfiguration: {
+          url: git.url('merge-installed'),
+          branch: 'refs/heads/main',
+          username: 'bot',
+          accessToken: 'merge-token',
+        },
+      },
+    });
+    expect(configured.statusCode, configured.body).toBe(200);
+    await sync(admin, space.id, 'import', 'merge-installed');
+    const before = await exportsOf(space.id);
+
+    const first = await merge(admin, space.id, 'Fix the setup', [
+      { operation: 'update_page', page: ids.get('Setup')!, document: { markdown: 'Run the fixed installer.\n' } },
+    ]);
+    const second = await merge(admin, space.id, 'Add usage notes', [
+      { operation: 'update_page', page: ids.get('Usage')!, document: { markdown: 'Usage, with notes.\n' } },
+    ]);
+    const queued = (await exportsOf(space.id)).slice(before.length);
+    const address = (number: number) =>
+      t.app.context.urls.app('o', organization.id, 's', space.id, 'change-requests', String(number));
+    expect(queued).toEqual([
+      {
+        direction: 'export',
+        state: 'queued',
+        revision_id: expect.any(String),
+        commit_message: `Fix the setup\n\n${address(first.number)}\n`,
+        requested_by: admin.user.id,
+      },
+      {
+        direction: 'export',
+        state: 'queued',
+        revision_id: expect.any(String),
+        commit_message: `Add usage notes\n\n${address(second.number)}\n`,
+        requested_by: admin.user.id,
+      },
+    ]);
+
+    const processor = createGitSyncProcessor(t.app.context);
+    while (await processor.runNext());
+    expect(await git.git('merge-installed', ['log', '-2', '--format=%an|%s', 'main'])).toBe(
+      `${admin.user.display_name}|Add usage notes\n${admin.user.display_name}|Fix the setup\n`,
+    );
+    // The first merge's commit holds its own change and not yet the second's.
+    expect(await git.git('merge-installed', ['show', 'main~1:guide/setup.md'])).toContain('Run the fixed installer.');
+    expect(await git.git('merge-installed', ['show', 'main~1:guide/usage.md'])).not.toContain('with notes');
+    expect(await git.git('merge-installed', ['show', 'main:guide/usage.md'])).toContain('Usage, with notes.');
+
+    // What Git Sync merges from Git goes back to no one.
+    const exportsNow = (await exportsOf(space.id)).length;
+    await git.commit('merge-installed', 'main', {
+      ...REPOSITORY,
+      'guide/setup.md': '# Setup\n\nRun the fixed installer.\n',
+      'guide/usage.md': '# Usage\n\nUsage, with notes.\n',
+      'reference/api.md': '# API\n\nThe endpoints, from Git.\n',
+    });
+    expect(await sync(admin, space.id, 'import', 'merge-installed')).toMatchObject({ state: 'success' });
+    expect(await exportsOf(space.id)).toHaveLength(exportsNow);
   });
 });

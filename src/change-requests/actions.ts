@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
 import { mergeIntoSpace, type MergeOutcome } from './merge.js';
+import type { MergeOrigin } from './merge-hooks.js';
 import { updateFromSpace, type UpdateOutcome } from './update.js';
 import { presentWrittenBatch } from './present.js';
 import {
@@ -195,6 +196,7 @@ export async function mergeChangeRequest(
   userId: string,
   spaceId: string,
   changeRequestId: string,
+  origin: MergeOrigin = 'user',
 ): Promise<MergeOutcome> {
   const { space } = await findEditableSpace(context, spaceId, userId, 'Merging a change request');
   const changeRequest = await changeRequestIn(context, space.id, changeRequestId);
@@ -203,6 +205,7 @@ export async function mergeChangeRequest(
     spaceId: space.id,
     changeRequestId: changeRequest.id,
     userId,
+    origin,
   });
 }
 

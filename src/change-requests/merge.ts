@@ -7,6 +7,7 @@ import { findRevision, type RevisionPoint } from '../content/state.js';
 import type { ContentTree } from '../content/tree.js';
 import type { Context } from '../context.js';
 import { advanceSpaceLine, insertRevision, type EntryChange } from './changes/persist.js';
+import type { MergeOrigin } from './merge-hooks.js';
 import { requireWorkable } from './changes/write.js';
 import {
   changeRequestEntries,
@@ -144,7 +145,7 @@ export async function lockBothSides(
 
 export async function mergeIntoSpace(
   context: Context,
-  target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
+  target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string; origin?: MergeOrigin },
 ): Promise<MergeOutcome> {
   const place = { organizationId: target.organizationId, spaceId: target.spaceId };
   const outcome = await context.db.transaction().execute(async (tx) => {
@@ -173,6 +174,8 @@ export async function mergeIntoSpace(
     await setSpaceRevision(tx, target.spaceId, revision, now);
     await markChangeRequestMerged(tx, target.changeRequestId, revision, now);
     await moveStatusCounters(tx, target.spaceId, status, 'merged');
+    const merge = { ...place, changeRequestId: target.changeRequestId, revisionId: revision, userId: target.userId };
+    for (const hook of context.mergeHooks ?? []) await hook(tx, { ...merge, origin: target.origin ?? 'user' });
     return { result: 'merge' as const, revision, merged };
   });
   if (outcome.result === 'merge') context.content.remember(outcome.revision, outcome.merged);

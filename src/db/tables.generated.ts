@@ -288,6 +288,7 @@ export interface GitSyncOperations {
   requested_by: string;
   retries: Generated<number>;
   retry_at: Date | null;
+  revision_id: string | null;
   space_id: string;
   standalone: Generated<boolean>;
   started_at: Date | null;

@@ -115,7 +115,10 @@ export async function applyRepository(context: Context, input: ApplyRepository):
     );
     if (!answer.compat) recordCreatedPages(answer.batch as Parameters<typeof recordCreatedPages>[0], written);
   }
-  const merged = input.merge ? await mergeChangeRequest(context, input.userId, input.spaceId, changeRequest.id) : null;
+  // Git's own change: no export of it goes back to Git.
+  const merged = input.merge
+    ? await mergeChangeRequest(context, input.userId, input.spaceId, changeRequest.id, 'git-sync')
+    : null;
   return {
     changed: files.length > 0 || changes.length > 0,
     changeRequestId: changeRequest.id,

@@ -35,13 +35,18 @@ export async function runExport(
     .select(['display_name', 'email'])
     .where('id', '=', operation.requested_by)
     .executeTakeFirstOrThrow();
+  // One merge's export commits the revision it made; once Git's commits came in, the space's current one holds both.
+  let revisionId = operation.revision_id;
+  if (revisionId && (await exportedSince(context, operation, remote, revisionId)))
+    return { commitSha: null, changeRequestId: null };
   for (let attempt = 0; ; attempt++) {
-    const outcome = await exportOnce(context, operation, remote, author, signal);
+    const outcome = await exportOnce(context, operation, remote, author, revisionId, signal);
     if (outcome.result === 'done') return outcome.run;
     if (attempt === CATCH_UPS)
       throw new ConflictError(`The branch ${branchName(remote.ref)} kept moving while the space caught up with it`);
     // Someone pushed first: their commits come into the space (or stay open as a conflict, which throws).
     await catchUp(context, operation, remote, outcome.tip, signal);
+    revisionId = null;
   }
 }
 
@@ -52,13 +57,14 @@ async function exportOnce(
   operation: GitSyncOperation,
   remote: GitRemote,
   author: { display_name: string; email: string },
+  revision: string | null,
   signal: AbortSignal | undefined,
 ): Promise<ExportOutcome> {
   const organizationId = operation.organization_id;
   const spaceId = operation.space_id;
   const link = await findLink(context.db, organizationId, spaceId, remote.url, remote.ref);
   // The revision first, then its content: a merge between the two reads changes neither.
-  const revisionId = await spaceRevision(context, organizationId, spaceId);
+  const revisionId = revision ?? (await spaceRevision(context, organizationId, spaceId));
   const content = await repositoryOfSpace(context, organizationId, spaceId, revisionId);
   const change: Omit<CommitChange, 'expected'> = {
     files: writeRepository(content, { projectDirectory: operation.project_directory }),
@@ -97,6 +103,31 @@ async function exportOnce(
     context.clock.now(),
   );
   return { result: 'done', run: { commitSha: outcome.commit, changeRequestId: null } };
+}
+
+/**
+ * Whether the branch already holds a revision at or after `revisionId` (an
+ * export of a later merge, or of the whole space, ran first): committing this
+ * merge's revision now would take the later changes back out.
+ */
+async function exportedSince(
+  context: Context,
+  operation: GitSyncOperation,
+  remote: GitRemote,
+  revisionId: string,
+): Promise<boolean> {
+  const link = await findLink(context.db, operation.organization_id, operation.space_id, remote.url, remote.ref);
+  if (!link?.revisionId) return false;
+  const rows = await context.db
+    .selectFrom('revisions')
+    .select(['id', 'seq'])
+    .where('space_id', '=', operation.space_id)
+    .where('id', 'in', [revisionId, link.revisionId])
+    .where('change_request_id', 'is', null)
+    .execute();
+  const seqOf = (id: string) => rows.find((row) => row.id === id)?.seq;
+  const [wanted, synced] = [seqOf(revisionId), seqOf(link.revisionId)];
+  return wanted !== undefined && synced !== undefined && synced >= wanted;
 }
 
 async function catchUp(

@@ -19,6 +19,8 @@ export interface NewOperation {
   force: boolean;
   /** An import left as an open change request, the space and the link untouched; default false. */
   standalone?: boolean;
+  /** An export of this revision of the space (one merge's) rather than its current one. */
+  revisionId?: string;
   requestedBy: string;
   createdAt: Date;
 }
@@ -38,6 +40,7 @@ export async function insertOperation(db: Db, operation: NewOperation): Promise<
       commit_message: operation.commitMessage,
       force: operation.force,
       standalone: operation.standalone ?? false,
+      revision_id: operation.revisionId ?? null,
       requested_by: operation.requestedBy,
       created_at: operation.createdAt,
     })
