@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { startPollLoop } from '../core/poll-loop.js';
 import type { Context } from '../context.js';
 import { ApiError, isDatabaseUnavailable } from '../core/errors.js';
 import { credentialsContext } from './actions.js';
@@ -132,37 +133,11 @@ export interface GitSyncWorker {
 export function startGitSyncWorker(context: Context, log: FastifyBaseLogger, pollIntervalMs: number): GitSyncWorker {
   const stopping = new AbortController();
   const processor = createGitSyncProcessor(context, log, stopping.signal);
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const loop = (async () => {
-    while (!stopped) {
-      let ran = false;
-      try {
-        ran = await processor.runNext();
-      } catch (error) {
-        if (isDatabaseUnavailable(error))
-          log.warn(
-            { cause: (error as Error).message },
-            'looking for Git Sync operations failed; looking again shortly',
-          );
-        else log.error({ err: error }, 'looking for Git Sync operations failed; looking again shortly');
-      }
-      if (ran || stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollIntervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      wake?.();
-      await loop;
-    },
-  };
+  return startPollLoop({
+    next: () => processor.runNext(),
+    idleMs: pollIntervalMs,
+    log,
+    what: 'looking for Git Sync operations',
+    onStop: () => stopping.abort(),
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { startPollLoop } from '../core/poll-loop.js';
 import type { Context } from '../context.js';
-import { ApiError, isDatabaseUnavailable } from '../core/errors.js';
+import { ApiError } from '../core/errors.js';
 import { GitRemoteError } from '../git-sync/git/errors.js';
 import { claimImportRun, endImportRun, MAX_ATTEMPTS, type ImportRun } from './queries.js';
 import { executeRun, noteCancelled, RunRefused, RunReleased } from './run.js';
@@ -86,34 +87,11 @@ export function startImportRunWorker(
 ): ImportRunWorker {
   const stopping = new AbortController();
   const processor = createImportRunProcessor(context, log, stopping.signal);
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const loop = (async () => {
-    while (!stopped) {
-      let ran = false;
-      try {
-        ran = await processor.runNext();
-      } catch (error) {
-        if (isDatabaseUnavailable(error))
-          log.warn({ cause: (error as Error).message }, 'looking for import runs failed; looking again shortly');
-        else log.error({ err: error }, 'looking for import runs failed; looking again shortly');
-      }
-      if (ran || stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollIntervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      wake?.();
-      await loop;
-    },
-  };
+  return startPollLoop({
+    next: () => processor.runNext(),
+    idleMs: pollIntervalMs,
+    log,
+    what: 'looking for import runs',
+    onStop: () => stopping.abort(),
+  });
 }

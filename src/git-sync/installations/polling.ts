@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { startPollLoop } from '../../core/poll-loop.js';
 import git from 'isomorphic-git';
 import type { Context } from '../../context.js';
-import { isDatabaseUnavailable } from '../../core/errors.js';
 import { describeGitFailure, GitRemoteError } from '../git/errors.js';
 import { guardedGitHttp } from '../git/http-client.js';
 import type { GitRemote } from '../git/remote.js';
@@ -93,33 +93,5 @@ export interface GitSyncPolling {
 
 export function startGitSyncPolling(context: Context, log: FastifyBaseLogger, idleMs: number): GitSyncPolling {
   const poller = createGitSyncPoller(context, log);
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const loop = (async () => {
-    while (!stopped) {
-      let polled = false;
-      try {
-        polled = await poller.pollNext();
-      } catch (error) {
-        if (isDatabaseUnavailable(error))
-          log.warn({ cause: (error as Error).message }, 'polling Git Sync installations failed; trying again shortly');
-        else log.error({ err: error }, 'polling Git Sync installations failed; trying again shortly');
-      }
-      if (polled || stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
-    },
-  };
+  return startPollLoop({ next: () => poller.pollNext(), idleMs, log, what: 'polling Git Sync installations' });
 }
