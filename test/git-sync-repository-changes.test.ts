@@ -252,4 +252,13 @@ describe('the changes an import makes', () => {
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ operation: 'update_page', into: null });
   });
+
+  it('give a new group whose slug cannot be one the slug of its title', () => {
+    const repository = contentOf([{ name: 'p0', children: [] }]);
+    repository.entries.push({ kind: 'group', title: 'Get started', slug: 'get started', children: [] });
+    const { changes } = repositoryChanges(spaceOf([{ name: 'p0', children: [] }]), repository);
+    expect(changes).toEqual([
+      expect.objectContaining({ operation: 'insert_page', type: 'group', slug: 'get-started' }),
+    ]);
+  });
 });

@@ -8,7 +8,7 @@ import type {
   TopLevelEntry,
   UnchangedSince,
 } from './format/index.js';
-import { isValidSlug } from './format/group-slug.js';
+import { groupSlugOf, isValidSlug } from './format/group-slug.js';
 import { slugOfGitPath } from './format/paths.js';
 
 /**
@@ -227,11 +227,16 @@ export function repositoryChanges(
     const entry = node.entry;
     const into = parent === null ? {} : { into: parent };
     const ref = refs.get(node)!;
-    if (entry.kind === 'group')
-      return { operation: 'insert_page', ref, type: 'group', ...titleOf(entry.title), slug: entry.slug, at };
+    if (entry.kind === 'group') {
+      const slug = isValidSlug(entry.slug) ? entry.slug : groupSlugOf(entry);
+      return { operation: 'insert_page', ref, type: 'group', ...titleOf(entry.title), slug, at };
+    }
     if (entry.kind === 'link') {
       const target = entry.target;
       const page = 'path' in target ? after.byPath.get(target.path) : undefined;
+      // readRepository keeps no link entry to a page it does not have.
+      if ('path' in target && !page)
+        throw new Error(`The link entry "${entry.title}" leads to ${target.path}, which is no page of the content`);
       return {
         operation: 'insert_page',
         ref,
