@@ -13,6 +13,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { runAlone, stepTable } from './step-table.js';
 import { seedContentSpace } from './seed-content.js';
 
 export const GIT_REMOTE_PAGES = 1000;
@@ -127,39 +128,14 @@ export async function measureGitRemote(
   }
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 export function gitRemoteTable(measured: GitRemoteMeasurement): string {
-  const row = (step: string, ms: number[]) =>
-    `| ${step} | ${ms.map((value) => (value / 1000).toFixed(2)).join(' / ')} | ${(median(ms) / 1000).toFixed(2)} |`;
-  return [
-    `${measured.label}: ${measured.pages} pages, ${measured.files} files`,
-    '',
-    '| Step | Runs (s) | Median (s) |',
-    '| --- | --- | --- |',
-    row('First clone (builds the commit)', [measured.firstCloneMs]),
-    row('Clone', measured.cloneMs),
-    row('One page merged in the space, git pull', measured.pullMs),
-    row('One page pushed to main, merged', measured.pushMs),
-  ].join('\n');
+  return stepTable(`${measured.label}: ${measured.pages} pages, ${measured.files} files`, [
+    ['First clone (builds the commit)', [measured.firstCloneMs]],
+    ['Clone', measured.cloneMs],
+    ['One page merged in the space, git pull', measured.pullMs],
+    ['One page pushed to main, merged', measured.pushMs],
+  ]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startService } = await import('./gitbook-docs-service.js');
-  const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-  const service = await startService(log);
-  try {
-    const pages = Number(process.env.GIT_REMOTE_PAGES ?? GIT_REMOTE_PAGES);
-    const measured = await measureGitRemote(
-      service.app,
-      service.base,
-      `Bearer ${service.token}`,
-      service.organizationId,
-      log,
-      pages,
-    );
-    process.stdout.write(`${gitRemoteTable(measured)}\n`);
-  } finally {
-    await service.close();
-  }
-}
+if (import.meta.url === `file://${process.argv[1]}`)
+  await runAlone(measureGitRemote, gitRemoteTable, 'GIT_REMOTE_PAGES', GIT_REMOTE_PAGES);

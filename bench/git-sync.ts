@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { runAlone, stepTable } from './step-table.js';
 import { createGitSyncProcessor } from '../src/git-sync/processor.js';
 import { startGitServer, type GitServer } from '../test/support/git-server.js';
 import { random, TOPICS } from './seed-content.js';
@@ -244,38 +245,13 @@ function writerEnv(): NodeJS.ProcessEnv {
   };
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 export function gitSyncTable(measured: GitSyncMeasurement): string {
-  const row = (step: string, ms: number[]) =>
-    `| ${step} | ${ms.map((value) => (value / 1000).toFixed(2)).join(' / ')} | ${(median(ms) / 1000).toFixed(2)} |`;
-  return [
-    `${measured.label}: ${measured.pages} pages, ${measured.files} files`,
-    '',
-    '| Step | Runs (s) | Median (s) |',
-    '| --- | --- | --- |',
-    row('First import', [measured.firstImportMs]),
-    row('One page changed in Git, imported', measured.gitChangeMs),
-    row('One page changed in the space, exported', measured.spaceChangeMs),
-  ].join('\n');
+  return stepTable(`${measured.label}: ${measured.pages} pages, ${measured.files} files`, [
+    ['First import', [measured.firstImportMs]],
+    ['One page changed in Git, imported', measured.gitChangeMs],
+    ['One page changed in the space, exported', measured.spaceChangeMs],
+  ]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startService } = await import('./gitbook-docs-service.js');
-  const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-  const service = await startService(log);
-  try {
-    const pages = Number(process.env.GIT_SYNC_PAGES ?? GIT_SYNC_PAGES);
-    const measured = await measureGitSync(
-      service.app,
-      service.base,
-      `Bearer ${service.token}`,
-      service.organizationId,
-      log,
-      pages,
-    );
-    process.stdout.write(`${gitSyncTable(measured)}\n`);
-  } finally {
-    await service.close();
-  }
-}
+if (import.meta.url === `file://${process.argv[1]}`)
+  await runAlone(measureGitSync, gitSyncTable, 'GIT_SYNC_PAGES', GIT_SYNC_PAGES);
