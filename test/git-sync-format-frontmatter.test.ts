@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { ContentTree, type FileState, type PageState } from '../src/content/tree.js';
 import { gitSyncPageFrontmatter } from '../src/git-sync/format/page-frontmatter.js';
 import { dumpYaml } from '../src/git-sync/format/yaml-dump.js';
+import { PAGE_TIME as NOW, pageState as page } from './support/page-state.js';
 
 // Frontmatter as GitBook's Git Sync writes it (js-yaml's dump style), on values of our own.
 
@@ -93,34 +94,6 @@ describe("Git Sync's frontmatter YAML", () => {
     expect(parse(dumpYaml(values))).toEqual(values);
   });
 });
-
-const NOW = new Date('2026-01-01T00:00:00Z');
-
-function page(fields: Partial<PageState> & Pick<PageState, 'pageId' | 'slug'>): PageState {
-  return {
-    versionId: `v-${fields.pageId}`,
-    parentId: null,
-    position: 'a0',
-    type: 'document',
-    title: fields.slug,
-    emoji: null,
-    icon: null,
-    description: null,
-    documentId: null,
-    layout: null,
-    cover: null,
-    variables: {},
-    hidden: false,
-    noIndex: false,
-    noRobotsIndex: false,
-    target: null,
-    href: null,
-    computed: null,
-    pageCreatedAt: NOW,
-    updatedAt: NOW,
-    ...fields,
-  };
-}
 
 const COVER: FileState = {
   fileId: 'file-cover',

@@ -8,6 +8,7 @@ import { ContentTree, type PageState } from '../src/content/tree.js';
 import type { NestedEntry, RepositoryContent, SpaceRepository, TopLevelEntry } from '../src/git-sync/format/index.js';
 import { DEFAULT_CONFIG } from '../src/git-sync/format/index.js';
 import { repositoryChanges } from '../src/git-sync/repository-changes.js';
+import { PAGE_TIME, pageState } from './support/page-state.js';
 
 /**
  * The changes an import makes, applied as the content route applies them,
@@ -19,36 +20,6 @@ import { repositoryChanges } from '../src/git-sync/repository-changes.js';
 
 /** An outline: a page is its name and children; `@name` is a group (top level), `>name` a link to page `name`. */
 type Outline = Array<{ name: string; children: Outline }>;
-
-const NOW = new Date('2026-11-29T00:00:00Z');
-
-function state(pageId: string, parentId: string | null, position: string, fields: Partial<PageState>): PageState {
-  return {
-    pageId,
-    versionId: `${pageId}-v`,
-    parentId,
-    position,
-    type: 'document',
-    title: pageId,
-    slug: pageId,
-    emoji: null,
-    icon: null,
-    description: null,
-    documentId: null,
-    layout: null,
-    cover: null,
-    variables: {},
-    hidden: false,
-    noIndex: false,
-    noRobotsIndex: false,
-    target: null,
-    href: null,
-    computed: null,
-    pageCreatedAt: NOW,
-    updatedAt: NOW,
-    ...fields,
-  };
-}
 
 /** The outline as repository content; page `name` lives at `name.md` (slugs stay unique across the whole tree). */
 function contentOf(outline: Outline): RepositoryContent {
@@ -80,7 +51,10 @@ function spaceOf(outline: Outline): SpaceRepository {
       const target = type === 'link' ? { kind: 'page', page: name.slice(1) } : null;
       pages.set(
         name,
-        state(name, parentId, position, {
+        pageState({
+          pageId: name,
+          parentId,
+          position,
           type,
           title: name,
           slug: name.replace(/^@/, '').replace(/^>/, 'link-'),
@@ -119,7 +93,7 @@ function apply(space: SpaceRepository, changes: ContentChange[]): ContentTree {
   const contents = new Map<number, PageContent>();
   for (const [index, change] of changes.entries())
     if ('document' in change && change.document) contents.set(index, { frontmatter: {}, content: null });
-  return applyChanges(space.tree, changes, { files: new Map(), contents }, NOW).tree;
+  return applyChanges(space.tree, changes, { files: new Map(), contents }, PAGE_TIME).tree;
 }
 
 /** A random outline of pages named p0…, groups at the top, links to earlier pages. */
