@@ -98,19 +98,24 @@ function matchEntries(
     const found = spaceByKey.get(node.key);
     if (found && found.entry.kind === node.entry.kind && !taken.has(idOf(found))) take(node, idOf(found));
   }
-  const parentIdOf = (node: Node, side: 'space' | 'repository') =>
-    node.parent === null ? null : side === 'space' ? idOf(node.parent) : (matched.get(node.parent) ?? undefined);
+  // The space's entries by kind, parent and title, in order: where an entry not matched by place is looked for.
+  const placeKey = (kind: string, parentId: string | null, title: string) =>
+    `${kind}\u0000${parentId ?? ''}\u0000${title}`;
+  const spaceByTitle = new Map<string, Node[]>();
+  for (const node of space.all) {
+    const key = placeKey(node.entry.kind, node.parent === null ? null : idOf(node.parent), node.entry.title);
+    const same = spaceByTitle.get(key);
+    if (same) same.push(node);
+    else spaceByTitle.set(key, [node]);
+  }
   // Parents before children: a child's parent is matched, or not, by the time it is looked at.
   for (const node of repository.all) {
     if (matched.has(node) || node.entry.kind === 'link') continue;
-    const parentId = parentIdOf(node, 'repository');
-    const found = space.all.find(
-      (candidate) =>
-        !taken.has(idOf(candidate)) &&
-        candidate.entry.kind === node.entry.kind &&
-        candidate.entry.title === node.entry.title &&
-        parentIdOf(candidate, 'space') === parentId,
-    );
+    const parentId = node.parent === null ? null : matched.get(node.parent);
+    if (parentId === undefined) continue;
+    const found = spaceByTitle
+      .get(placeKey(node.entry.kind, parentId, node.entry.title))
+      ?.find((candidate) => !taken.has(idOf(candidate)));
     if (found) take(node, idOf(found));
   }
   const spaceByText = new Map<string, Node>();
