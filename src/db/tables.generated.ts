@@ -195,6 +195,42 @@ export interface Documents {
   space_id: string;
 }
 
+export interface EventDeliveries {
+  attempts: Generated<number>;
+  created_at: Date;
+  delivered_at: Date | null;
+  give_up_at: Date;
+  id: string;
+  installation_id: string | null;
+  integration_id: string | null;
+  last_attempt_at: Date | null;
+  last_error: string | null;
+  last_status: number | null;
+  lease_expires_at: Date | null;
+  next_attempt_at: Date;
+  organization_id: string;
+  payload: JsonColumn<Record<string, unknown>>;
+  seq: Generated<string>;
+  status: Generated<string>;
+  stream: string;
+  type: string;
+  url: string;
+  webhook_id: string | null;
+}
+
+export interface Events {
+  created_at: Date;
+  id: string;
+  installation_id: string | null;
+  integration_id: string | null;
+  organization_id: string;
+  payload: JsonColumn<Record<string, unknown>>;
+  seq: Generated<string>;
+  site_id: string | null;
+  space_id: string | null;
+  type: string;
+}
+
 export interface FileVersions {
   content_type: string;
   created_at: Generated<Date>;
@@ -382,6 +418,7 @@ export interface Integrations {
   content_sources: JsonColumn<unknown[]>;
   created_at: Generated<Date>;
   description: string;
+  endpoint_url: string | null;
   external_links: JsonColumn<unknown[]>;
   has_blocks: ColumnType<boolean, never, never>;
   has_content_sources: ColumnType<boolean, never, never>;
@@ -393,6 +430,8 @@ export interface Integrations {
   runtime: Generated<'v1' | 'v2'>;
   scopes: Generated<string[]>;
   script: string;
+  signing_secret_key_id: string | null;
+  signing_secret_sealed: string | null;
   summary: string | null;
   target: Generated<IntegrationTarget>;
   title: string;
@@ -838,6 +877,20 @@ export interface Users {
   updated_at: Generated<Date>;
 }
 
+export interface Webhooks {
+  created_at: Date;
+  created_by: string | null;
+  events: Generated<string[]>;
+  id: string;
+  organization_id: string;
+  secret_key_id: string;
+  secret_sealed: string;
+  site_id: string | null;
+  space_id: string | null;
+  updated_at: Date;
+  url: string;
+}
+
 export interface DB {
   api_tokens: ApiTokens;
   app_sessions: AppSessions;
@@ -852,6 +905,8 @@ export interface DB {
   comments: Comments;
   content_grants: ContentGrants;
   documents: Documents;
+  event_deliveries: EventDeliveries;
+  events: Events;
   file_versions: FileVersions;
   git_remote_branches: GitRemoteBranches;
   git_remote_commits: GitRemoteCommits;
@@ -902,4 +957,5 @@ export interface DB {
   unresolved_links: UnresolvedLinks;
   user_profile_clock: UserProfileClock;
   users: Users;
+  webhooks: Webhooks;
 }
