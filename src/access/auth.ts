@@ -7,6 +7,13 @@ import { sql } from 'kysely';
 import { FailedAuthLimiter, MAX_TRACKED_ADDRESSES } from './failed-auth.js';
 import { scopesAllow, type Scope } from './scopes.js';
 import { hashToken } from '../core/tokens.js';
+import {
+  findInstallationToken,
+  INSTALLATION_TOKEN_PREFIX,
+  installationPrincipalId,
+  type InstallationPrincipal,
+} from './installation-principal.js';
+import { installationReach } from './installation-reach.js';
 import { precompiled } from '../db/precompiled.js';
 
 /** Who is calling: the token's user, and what the token may do. */
@@ -25,6 +32,8 @@ export interface Caller {
   organizationId: string | null;
   /** Whether the owner of the user's e-mail address proved it (or the operator set it). */
   emailVerified: boolean;
+  /** Set when an integration calls as one of its installations: `userId` is then its principal id, no user's. */
+  installation?: InstallationPrincipal;
 }
 
 declare module 'fastify' {
@@ -144,6 +153,24 @@ export function organizationReach(caller: Caller, request: FastifyRequest): void
   }
 }
 
+/** The caller of an installation's token: no user, no OAuth scope, its installation's organization only. */
+async function installationCaller(db: Db, tokenHash: Buffer) {
+  const found = await findInstallationToken(db, tokenHash);
+  if (!found) return undefined;
+  const caller: Caller = {
+    userId: installationPrincipalId(found.principal.installationId),
+    email: '',
+    displayName: found.title,
+    photoUrl: null,
+    tokenId: found.tokenId,
+    scopes: [],
+    organizationId: found.principal.organizationId,
+    emailVerified: false,
+    installation: found.principal,
+  };
+  return { caller, expiresAt: found.expiresAt.getTime(), cachedUntil: 0 };
+}
+
 export interface AuthOptions {
   db: Db;
   clock: Clock;
@@ -198,10 +225,15 @@ export const authPlugin = fp<AuthOptions>(
       let entry = cache.get(key, now);
       if (!entry) {
         failedAuth.check(request.ip, now);
-        const [row] = await callerByTokenHash(db, tokenHash);
-        if (!row || row.revokedAt || !row.reachHolds) throw refuse();
-        const { expiresAt, revokedAt: _revoked, reachHolds: _holds, ...caller } = row;
-        entry = { caller, expiresAt: expiresAt === null ? null : new Date(expiresAt).getTime(), cachedUntil: 0 };
+        if (token.startsWith(INSTALLATION_TOKEN_PREFIX)) {
+          entry = await installationCaller(db, tokenHash);
+          if (!entry) throw refuse();
+        } else {
+          const [row] = await callerByTokenHash(db, tokenHash);
+          if (!row || row.revokedAt || !row.reachHolds) throw refuse();
+          const { expiresAt, revokedAt: _revoked, reachHolds: _holds, ...caller } = row;
+          entry = { caller, expiresAt: expiresAt === null ? null : new Date(expiresAt).getTime(), cachedUntil: 0 };
+        }
         cache.set(key, entry, now);
       }
       if (entry.expiresAt !== null && entry.expiresAt <= now) throw refuse();
@@ -215,6 +247,8 @@ export const authPlugin = fp<AuthOptions>(
       const scope = request.routeOptions.config.scope;
       // A route without a scope cannot start (requireScopeOnEveryRoute); refusing here too keeps the check closed.
       if (scope === undefined) throw new ForbiddenError('This operation declares no scope, so no token may call it');
+      // An installation's token answers to its integration's scopes and installation, not to OAuth scopes.
+      if (caller.installation) return installationReach(db, caller.installation, request);
       if (scope !== 'none' && !scopesAllow(caller.scopes, scope)) {
         throw new ForbiddenError(`This token lacks the "${scope}" scope this operation needs`);
       }

@@ -5,6 +5,7 @@ import { roleAtLeast } from './roles.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { findSpaceWithAccess, type SpaceWithAccess } from './space-queries.js';
 import { type Context } from '../context.js';
+import { installationOfPrincipal, isSpaceOfInstallation } from './installation-principal.js';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -97,6 +98,13 @@ async function findSpaceFor(
   roleOf: (space: SpaceWithAccess) => Role | null,
   deleted: VisibleSpaceOptions['deleted'],
 ) {
+  const installationId = installationOfPrincipal(userId);
+  if (installationId !== undefined) {
+    // An installation reads the spaces it is installed on, whatever their visibility, and no other.
+    const installed = await isSpaceOfInstallation(context.db, installationId, spaceId);
+    const space = installed ? await findSpaceWithAccess(context.db, spaceId, userId) : undefined;
+    return spaceFor(context, space, () => 'read', undefined);
+  }
   return spaceFor(context, await findSpaceWithAccess(context.db, spaceId, userId), roleOf, deleted);
 }
 

@@ -409,6 +409,18 @@ export interface IntegrationInstallations {
   updated_at: Generated<Date>;
 }
 
+export interface IntegrationInstallationTokens {
+  created_at: Date;
+  created_by: string | null;
+  expires_at: Date;
+  id: string;
+  installation_id: string;
+  integration_id: string;
+  organization_id: string;
+  scopes: Generated<string[]>;
+  token_hash: Buffer;
+}
+
 export interface Integrations {
   block_domains: Generated<string[]>;
   blocks: JsonColumn<unknown[]>;
@@ -418,6 +430,8 @@ export interface Integrations {
   content_sources: JsonColumn<unknown[]>;
   created_at: Generated<Date>;
   description: string;
+  dev_all_organizations: Generated<boolean>;
+  dev_tunnel_url: string | null;
   endpoint_url: string | null;
   external_links: JsonColumn<unknown[]>;
   has_blocks: ColumnType<boolean, never, never>;
@@ -918,6 +932,7 @@ export interface DB {
   import_runs: ImportRuns;
   integration_assets: IntegrationAssets;
   integration_catalog_clock: IntegrationCatalogClock;
+  integration_installation_tokens: IntegrationInstallationTokens;
   integration_installations: IntegrationInstallations;
   integration_secrets: IntegrationSecrets;
   integration_site_installations: IntegrationSiteInstallations;

@@ -31,7 +31,7 @@ import { sealSecrets } from './secrets.js';
 
 /** Presents integrations for the caller, their owners read in one query. */
 /** `read`: the rows' owners and isAdminOfAnyOrganization, where the caller read them already. */
-async function presentIntegrations(
+export async function presentIntegrations(
   context: Context,
   callerId: string,
   rows: readonly IntegrationFields[],
@@ -50,12 +50,9 @@ async function presentIntegrations(
   });
 }
 
-export async function listIntegrations(
-  context: Context,
-  callerId: string,
-  query: ListIntegrationsQuery,
-): Promise<Page<Integration>> {
-  const filters: IntegrationFilters = {
+/** The list filters of a query, in the forms their indexes serve. */
+export function integrationFilters(query: ListIntegrationsQuery): IntegrationFilters {
+  return {
     search: query.search === undefined ? undefined : containsPattern(query.search.toLowerCase()),
     category: query.category,
     blockDomains: query.blockDomain === undefined ? undefined : domainMatches(query.blockDomain),
@@ -65,10 +62,21 @@ export async function listIntegrations(
     scope: query.scope,
     target: query.target,
   };
-  // The filters in a fixed order: a cursor belongs to the list they make, however the query spells them.
+}
+
+/** A name for the list a query's filters make, in a fixed order: a cursor belongs to it, however the query spells them. */
+export function integrationListName(query: ListIntegrationsQuery): string {
   const { search, category, blockDomain, blocks, contentSources, owner, scope, target } = query;
-  const list = JSON.stringify([search, category, blockDomain, blocks, contentSources, owner, scope, target]);
-  const page = context.cursors.request(`integrations:${list}`, query);
+  return JSON.stringify([search, category, blockDomain, blocks, contentSources, owner, scope, target]);
+}
+
+export async function listIntegrations(
+  context: Context,
+  callerId: string,
+  query: ListIntegrationsQuery,
+): Promise<Page<Integration>> {
+  const filters = integrationFilters(query);
+  const page = context.cursors.request(`integrations:${integrationListName(query)}`, query);
   let read: { owners: OwnerWithCaller[]; adminsAnOrganization: boolean } | undefined;
   const rows = await paginate(context.cursors, page, {
     rows: async () => {

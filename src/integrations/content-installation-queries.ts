@@ -20,7 +20,7 @@ export interface ContentInstallationFields {
 export type SpaceInstallationFields = ContentInstallationFields & { space_id: string; space: SpaceFields };
 export type SiteInstallationFields = ContentInstallationFields & { site_id: string };
 
-const CONTENT_COLUMNS = [
+export const CONTENT_COLUMNS = [
   'ci.installation_id',
   'ci.organization_id',
   'ci.configuration',
@@ -30,7 +30,7 @@ const CONTENT_COLUMNS = [
 ] as const;
 
 /** A space row's columns, prefixed, so that they sit beside the installation's. */
-const SPACE_SELECTION = SPACE_COLUMNS.map((column) => `${column} as space_${column.slice(2)}` as const);
+export const SPACE_SELECTION = SPACE_COLUMNS.map((column) => `${column} as space_${column.slice(2)}` as const);
 
 function spaceInstallations(db: Db, installationId: string, organizationId: string) {
   return db
@@ -41,9 +41,9 @@ function spaceInstallations(db: Db, installationId: string, organizationId: stri
     .where('s.deleted_at', 'is', null);
 }
 
-type SpaceRow = Omit<SpaceInstallationFields, 'space'> & Record<string, unknown>;
+export type SpaceRow = Omit<SpaceInstallationFields, 'space'> & Record<string, unknown>;
 
-function withSpace(row: SpaceRow): SpaceInstallationFields {
+export function withSpace(row: SpaceRow): SpaceInstallationFields {
   const space = Object.fromEntries(
     SPACE_COLUMNS.map((column) => [column.slice(2), row[`space_${column.slice(2)}`]]),
   ) as unknown as SpaceFields;
@@ -59,7 +59,7 @@ function withSpace(row: SpaceRow): SpaceInstallationFields {
   };
 }
 
-function keysetAfter(page: PageRequest, createdAt: string, id: string) {
+export function keysetAfter(page: PageRequest, createdAt: string, id: string) {
   if (!page.after) return undefined;
   const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
   return page.order === 'desc'

@@ -3,6 +3,8 @@ import type { Urls } from '../core/urls.js';
 import { presentOrganization, type Membership } from '../orgs/present.js';
 import type { OrganizationFields } from '../orgs/organization-queries.js';
 import { presentSpace } from '../spaces/present.js';
+import { presentSite } from '../sites/present.js';
+import type { SiteSummary } from '../sites/queries.js';
 import type { SiteInstallationFields, SpaceInstallationFields } from './content-installation-queries.js';
 import type { InstallationFields } from './installation-queries.js';
 import type { IntegrationFields } from './queries.js';
@@ -107,6 +109,7 @@ export function presentSpaceInstallation(
   spaceRole: Role | undefined,
 ): IntegrationSpaceInstallation {
   const location = installationLocation(urls, integrationName, row.installation_id);
+  const publicEndpoint = urls.service('integrations', integrationName, 'installations', row.installation_id);
   return {
     integration: integrationName,
     installation: row.installation_id,
@@ -115,18 +118,22 @@ export function presentSpaceInstallation(
     externalIds: row.external_ids,
     urls: {
       location: `${location}/spaces/${encodeURIComponent(row.space_id)}`,
-      publicEndpoint: urls.service('integrations', integrationName, 'installations', row.installation_id),
+      publicEndpoint,
+      publicContentEndpoint: publicEndpoint,
     },
     space: spaceRole ? presentSpace(row.space, spaceRole, urls) : row.space_id,
   };
 }
 
+/** A site installation; with `site`, the Site itself, else its id. */
 export function presentSiteInstallation(
   row: SiteInstallationFields,
   integrationName: string,
   urls: Urls,
+  site?: SiteSummary,
 ): IntegrationSiteInstallation {
   const location = installationLocation(urls, integrationName, row.installation_id);
+  const publicEndpoint = urls.service('integrations', integrationName, 'installations', row.installation_id);
   return {
     integration: integrationName,
     installation: row.installation_id,
@@ -135,8 +142,9 @@ export function presentSiteInstallation(
     externalIds: row.external_ids,
     urls: {
       location: `${location}/sites/${encodeURIComponent(row.site_id)}`,
-      publicEndpoint: urls.service('integrations', integrationName, 'installations', row.installation_id),
+      publicEndpoint,
+      publicContentEndpoint: publicEndpoint,
     },
-    site: row.site_id,
+    site: site ? presentSite(site, urls) : row.site_id,
   };
 }

@@ -1,4 +1,11 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+} from 'kysely';
 import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database, IntegrationsTable, Role } from '../db/types.js';
@@ -89,12 +96,21 @@ function organizationsWithRole(db: Kysely<Database>, userId: string) {
  * with a role (guests see only public integrations).
  */
 function listedFor(db: Kysely<Database>, userId: string, filters: IntegrationFilters) {
-  let query = db
-    .selectFrom('integrations as i')
-    .where((eb) =>
-      eb.or([eb('i.visibility', '=', 'public'), eb('i.organization_id', 'in', organizationsWithRole(db, userId))]),
-    );
-  // Each filter in the form its index serves.
+  return filterIntegrations(
+    db
+      .selectFrom('integrations as i')
+      .where((eb) =>
+        eb.or([eb('i.visibility', '=', 'public'), eb('i.organization_id', 'in', organizationsWithRole(db, userId))]),
+      ),
+    filters,
+  );
+}
+
+/** A query of the integrations table as `i`. */
+export type IntegrationQuery<O> = SelectQueryBuilder<Database & { i: IntegrationsTable }, 'i', O>;
+
+/** A query of integrations (`i`) narrowed by the list filters, each in the form its index serves. */
+export function filterIntegrations<O>(query: IntegrationQuery<O>, filters: IntegrationFilters): IntegrationQuery<O> {
   if (filters.search !== undefined) {
     const pattern = filters.search;
     query = query.where((eb) =>

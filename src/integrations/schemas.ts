@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, IdParam, ListQuery, ref, StringEnum, Url } from '../core/schemas.js';
 import { OrganizationSchema } from '../orgs/organization-schemas.js';
 import { SpaceSchema } from '../spaces/space-schemas.js';
+import { SiteSchema } from '../sites/schemas.js';
 
 // The enums of the GitBook API description (0.143.2).
 export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as const;
@@ -408,7 +409,14 @@ const ContentInstallationBase = {
   status: InstallationStatus,
   configuration: Stored<Record<string, unknown>>('Configuration of the installation on this space or site'),
   externalIds: Type.Array(Type.String()),
-  urls: Type.Object({ location: Type.String({ format: 'uri' }), publicEndpoint: Type.String({ format: 'uri' }) }),
+  urls: Type.Object({
+    location: Type.String({ format: 'uri' }),
+    publicEndpoint: Type.String({ format: 'uri' }),
+    publicContentEndpoint: Type.String({
+      format: 'uri',
+      description: 'Equals publicEndpoint: there is no separate content origin',
+    }),
+  }),
 };
 
 export const IntegrationSpaceInstallationSchema = Type.Object(
@@ -423,7 +431,12 @@ export const IntegrationSpaceInstallationSchema = Type.Object(
 export type IntegrationSpaceInstallation = Static<typeof IntegrationSpaceInstallationSchema>;
 
 export const IntegrationSiteInstallationSchema = Type.Object(
-  { ...ContentInstallationBase, site: Type.String({ description: 'The site’s id' }) },
+  {
+    ...ContentInstallationBase,
+    site: Type.Union([Type.String(), ref(SiteSchema)], {
+      description: 'The site’s id; the Site itself with `extended=true`',
+    }),
+  },
   { title: 'IntegrationSiteInstallation' },
 );
 export type IntegrationSiteInstallation = Static<typeof IntegrationSiteInstallationSchema>;
