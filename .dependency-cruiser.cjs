@@ -15,6 +15,8 @@
  * what the sites' and the app's readers share.
  */
 const DOMAIN_ORDER = [
+  // The outbox of events: every domain that emits one records it in its transaction.
+  'events',
   'orgs',
   'users',
   'specs',

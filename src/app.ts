@@ -62,6 +62,7 @@ import { exportDownloadRoutes, exportRoutes } from './exports/routes.js';
 import { exportPool } from './exports/pool.js';
 import { gitRemoteRoutes } from './git-sync/remote-server/routes.js';
 import { exportOnMerge } from './git-sync/export-on-merge.js';
+import { eventsOnMerge } from './integrations/events/emit.js';
 import { gitSyncInstallationRoutes } from './git-sync/installations/routes.js';
 import { gitSyncWebhookRoutes } from './git-sync/installations/webhook-routes.js';
 import { integrationRoutes } from './integrations/routes.js';
@@ -315,7 +316,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           mailer,
         });
         // Each merge into a space linked to a Git branch becomes one commit on it.
-        instance.context.mergeHooks = [exportOnMerge(instance.context)];
+        // Each merge is also an event for the space's integrations and webhooks.
+        instance.context.mergeHooks = [exportOnMerge(instance.context), eventsOnMerge(instance.context)];
         hostnameDb = db;
         instance.addHook('onReady', async () => {
           await hostnames.start((error) =>

@@ -12,6 +12,8 @@ import { schedulePurge } from './spaces/purge-schedule.js';
 import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
 import { startSpecWorker, type SpecWorker } from './specs/worker.js';
 import { startGitSyncWorker, type GitSyncWorker } from './git-sync/processor.js';
+import { startEventDeliveryWorker } from './integrations/events/deliver.js';
+import type { PollLoop } from './core/poll-loop.js';
 import { startImportRunWorker, type ImportRunWorker } from './imports/processor.js';
 import { startGitSyncPolling, type GitSyncPolling } from './git-sync/installations/polling.js';
 import { backfillSearchIndex } from './search/backfill.js';
@@ -44,6 +46,7 @@ interface Running {
   stopHostnameChecks?: () => void;
   specWorker?: SpecWorker;
   gitSyncWorker?: GitSyncWorker;
+  eventDeliveryWorker?: PollLoop;
   importRunWorker?: ImportRunWorker;
   gitSyncPolling?: GitSyncPolling;
   /** The search index's backfill, stopped before the database closes. */
@@ -57,6 +60,8 @@ async function stopRunning(running: Running): Promise<void> {
   await running.specWorker?.stop();
   // A Git Sync operation under way ends first: its claim would otherwise wait out its lease.
   await running.gitSyncWorker?.stop();
+  // A delivery under way is recorded before the database closes; one cut off is sent again after its lease.
+  await running.eventDeliveryWorker?.stop();
   // So does an import run: it goes on after its last recorded write wherever it is taken again.
   await running.importRunWorker?.stop();
   await running.gitSyncPolling?.stop();
@@ -186,6 +191,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
   running.specWorker = startSpecWorker(app.context, { log: app.log });
   running.gitSyncWorker = startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);
+  running.eventDeliveryWorker = startEventDeliveryWorker(app.context, app.log, config.gitSync.pollIntervalMs);
   running.importRunWorker = startImportRunWorker(app.context, app.log, config.gitSync.pollIntervalMs);
   running.gitSyncPolling = startGitSyncPolling(app.context, app.log, config.gitSync.pollIntervalMs);
   const abort = new AbortController();

@@ -28,6 +28,7 @@ import {
 import type { Integration, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
 import { claimIntegrationName, retireIntegrationName } from './retired-names.js';
 import { sealSecrets } from './secrets.js';
+import { checkEndpointUrl } from './events/endpoint.js';
 
 /** Presents integrations for the caller, their owners read in one query. */
 /** `read`: the rows' owners and isAdminOfAnyOrganization, where the caller read them already. */
@@ -157,6 +158,7 @@ export async function publishIntegration(
 ): Promise<Integration> {
   const organizationId = await publishingOrganization(context, callerId, body.organization);
   checkDefinition(body);
+  const endpoint = body.endpoint === undefined ? null : checkEndpointUrl(context, body.endpoint, 'body/endpoint');
   const decoded = await decodeImages(context, images, body);
   const now = context.clock.now();
   const blocks = body.blocks ?? [];
@@ -183,6 +185,7 @@ export async function publishIntegration(
       icon: decoded.icon?.file ?? null,
       preview_images: decoded.previews.map((image) => image.file),
       script: body.script,
+      endpoint_url: endpoint,
       updated_at: now,
     });
     if (!published) {

@@ -3,6 +3,7 @@ import { paginate, type Page } from '../core/pagination.js';
 import { findSpaceAsMember, spaceNotFound } from '../access/spaces.js';
 import type { Context } from '../context.js';
 import { checkConfiguration } from './configuration.js';
+import { writeWithInstallationEvent, type InstallationRef } from './events/emit.js';
 import {
   countSiteInstallations,
   countSpaceInstallations,
@@ -97,6 +98,13 @@ async function findSpaceToManage(
 const spaceRoleFor = (found: FoundInstallation, extended: boolean | undefined) =>
   extended && found.manages ? ('admin' as const) : undefined;
 
+/** Who an installation's events go to. */
+const refOf = (found: FoundInstallation): InstallationRef => ({
+  organizationId: found.installation.organization_id,
+  integrationId: found.integration.id,
+  installationId: found.installation.id,
+});
+
 async function presentSpaceById(
   context: Context,
   found: FoundInstallation,
@@ -128,7 +136,12 @@ export async function installOnSpace(
     organizationId: found.installation.organization_id,
     at: context.clock.now(),
   };
-  if (!(await insertSpaceInstallation(context.db, key, spaceId))) {
+  const target = { kind: 'space', spaceId } as const;
+  if (
+    !(await writeWithInstallationEvent(context, refOf(found), target, { setup: {} }, (tx) =>
+      insertSpaceInstallation(tx, key, spaceId),
+    ))
+  ) {
     throw new ConflictError('The integration is already installed on this space');
   }
   return presentSpaceById(context, found, spaceId, extended);
@@ -184,7 +197,11 @@ export async function updateSpaceInstallationOf(
   );
   const { id, organization_id: organizationId } = found.installation;
   if (!(await findSpaceInstallation(context.db, id, organizationId, spaceId))) throw notOnSpace();
-  await updateSpaceInstallation(context.db, id, spaceId, changesOf(found, 'space', body, context.clock.now()));
+  const changes = changesOf(found, 'space', body, context.clock.now());
+  await writeWithInstallationEvent(context, refOf(found), { kind: 'space', spaceId }, { setup: {} }, async (tx) => {
+    await updateSpaceInstallation(tx, id, spaceId, changes);
+    return true;
+  });
   return presentSpaceById(context, found, spaceId, extended);
 }
 
@@ -196,7 +213,11 @@ export async function uninstallFromSpace(
   spaceId: string,
 ): Promise<void> {
   const found = await findSpaceToManage(context, callerId, name, installationId, spaceId, 'Uninstalling from a space');
-  if (!(await deleteSpaceInstallation(context.db, found.installation.id, spaceId))) throw notOnSpace();
+  const target = { kind: 'space', spaceId } as const;
+  const deleted = await writeWithInstallationEvent(context, refOf(found), target, { deleted: {} }, (tx) =>
+    deleteSpaceInstallation(tx, found.installation.id, spaceId),
+  );
+  if (!deleted) throw notOnSpace();
 }
 
 // ---- Sites ----
@@ -239,7 +260,12 @@ export async function installOnSite(
     organizationId: found.installation.organization_id,
     at: context.clock.now(),
   };
-  if (!(await insertSiteInstallation(context.db, key, siteId))) {
+  const target = { kind: 'site', siteId } as const;
+  if (
+    !(await writeWithInstallationEvent(context, refOf(found), target, { setup: {} }, (tx) =>
+      insertSiteInstallation(tx, key, siteId),
+    ))
+  ) {
     throw new ConflictError('The integration is already installed on this site');
   }
   return presentSiteById(context, found, siteId);
@@ -285,7 +311,11 @@ export async function updateSiteInstallationOf(
   const found = await findSiteToManage(context, callerId, name, installationId, siteId, 'Updating a site installation');
   const { id, organization_id: organizationId } = found.installation;
   if (!(await findSiteInstallation(context.db, id, organizationId, siteId))) throw notOnSite();
-  await updateSiteInstallation(context.db, id, siteId, changesOf(found, 'site', body, context.clock.now()));
+  const changes = changesOf(found, 'site', body, context.clock.now());
+  await writeWithInstallationEvent(context, refOf(found), { kind: 'site', siteId }, { setup: {} }, async (tx) => {
+    await updateSiteInstallation(tx, id, siteId, changes);
+    return true;
+  });
   return presentSiteById(context, found, siteId);
 }
 
@@ -297,5 +327,9 @@ export async function uninstallFromSite(
   siteId: string,
 ): Promise<void> {
   const found = await findSiteToManage(context, callerId, name, installationId, siteId, 'Uninstalling from a site');
-  if (!(await deleteSiteInstallation(context.db, found.installation.id, siteId))) throw notOnSite();
+  const target = { kind: 'site', siteId } as const;
+  const deleted = await writeWithInstallationEvent(context, refOf(found), target, { deleted: {} }, (tx) =>
+    deleteSiteInstallation(tx, found.installation.id, siteId),
+  );
+  if (!deleted) throw notOnSite();
 }

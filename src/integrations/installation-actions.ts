@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import type { Membership } from '../orgs/present.js';
 import { findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { checkConfiguration } from './configuration.js';
+import { writeWithInstallationEvent } from './events/emit.js';
 import {
   countInstallations,
   deleteInstallation,
@@ -92,13 +93,17 @@ export async function installIntegration(
     throw new ForbiddenError('A private integration installs only in the organization that publishes it');
   }
   const now = context.clock.now();
-  const installed = await insertInstallation(context.db, {
-    id: newId(),
-    organization_id: body.organization,
-    integration_id: integration.id,
-    created_at: now,
-    updated_at: now,
-  });
+  const id = newId();
+  const ref = { organizationId: body.organization, integrationId: integration.id, installationId: id };
+  const installed = await writeWithInstallationEvent(context, ref, { kind: 'organization' }, { setup: {} }, (tx) =>
+    insertInstallation(tx, {
+      id,
+      organization_id: body.organization,
+      integration_id: integration.id,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
   if (!installed) throw new ConflictError('The integration is already installed on this organization');
   return presentById(context, callerId, integration, installed.id);
 }
@@ -160,7 +165,16 @@ export async function updateInstallation(
     changes.configuration = JSON.stringify(body.configuration);
   }
   if (body.externalIds !== undefined) changes.external_ids = [...new Set(body.externalIds)];
-  await updateInstallationRow(context.db, installation, changes);
+  const ref = {
+    organizationId: installation.organization_id,
+    integrationId: integration.id,
+    installationId: installation.id,
+  };
+  const previous = { status: installation.status, configuration: installation.configuration };
+  await writeWithInstallationEvent(context, ref, { kind: 'organization' }, { setup: { previous } }, async (tx) => {
+    await updateInstallationRow(tx, installation, changes);
+    return true;
+  });
   return presentById(context, callerId, integration, installation.id);
 }
 
@@ -171,9 +185,18 @@ export async function uninstallIntegration(
   integrationName: string,
   installationId: string,
 ): Promise<void> {
-  const { installation } = await findInstallationFor(context, callerId, integrationName, installationId, {
+  const { integration, installation } = await findInstallationFor(context, callerId, integrationName, installationId, {
     manage: true,
     action: 'Uninstalling an integration',
   });
-  if (!(await deleteInstallation(context.db, installation))) throw installationNotFound();
+  const ref = {
+    organizationId: installation.organization_id,
+    integrationId: integration.id,
+    installationId: installation.id,
+  };
+  const deleted = { deleted: { configuration: installation.configuration } };
+  const done = await writeWithInstallationEvent(context, ref, { kind: 'organization' }, deleted, (tx) =>
+    deleteInstallation(tx, installation),
+  );
+  if (!done) throw installationNotFound();
 }

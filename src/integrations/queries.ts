@@ -326,6 +326,7 @@ export async function upsertIntegration(
           icon: eb.ref('excluded.icon'),
           preview_images: eb.ref('excluded.preview_images'),
           script: eb.ref('excluded.script'),
+          endpoint_url: eb.ref('excluded.endpoint_url'),
           updated_at: eb.ref('excluded.updated_at'),
         }))
         .where('integrations.organization_id', '=', definition.organization_id),

@@ -6,6 +6,7 @@ import { getIntegration, listIntegrations, publishIntegration, unpublishIntegrat
 import { ImageDecoder } from './image-pool.js';
 import { installationRoutes } from './installation-routes.js';
 import { contentInstallationRoutes } from './content-installation-routes.js';
+import { eventRoutes } from './events/routes.js';
 import { integrationPlatformRoutes } from './platform/routes.js';
 import { IntegrationParams, IntegrationSchema, ListIntegrationsQuery, PublishIntegrationBody } from './schemas.js';
 import { versionOf } from '../cache-versions.js';
@@ -96,5 +97,6 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(installationRoutes);
   await app.register(contentInstallationRoutes);
+  await app.register(eventRoutes);
   await app.register(integrationPlatformRoutes);
 };

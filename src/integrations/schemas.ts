@@ -274,6 +274,14 @@ export const PublishIntegrationBody = Type.Object(
       ),
     ),
     contentSecurityPolicy: Type.Optional(ContentSecurityPolicy),
+    endpoint: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'Where its events are sent (an extension of this service): an https URL; its signing secret comes from POST /v1/integrations/{integrationName}/signing-secret',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -330,6 +338,7 @@ export const IntegrationSchema = Type.Object(
       app: Type.String({ format: 'uri' }),
       assets: Type.String({ format: 'uri' }),
       publicEndpoint: Type.String({ format: 'uri' }),
+      publicContentEndpoint: Type.String({ format: 'uri' }),
     }),
     permissions: Type.Object({
       admin: Type.Boolean({ description: 'The caller is an admin of the owner organization' }),

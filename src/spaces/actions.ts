@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
 import type { MoveBody } from '../hierarchy/schemas.js';
 import { memberOrNotFound } from '../members/member-queries.js';
+import { recordEvent } from '../events/record.js';
 import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
@@ -104,7 +105,17 @@ export async function editSpace(
   if (body.editMode !== undefined) changes.edit_mode = body.editMode;
   if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
   if (body.visibility !== undefined) changes.visibility = body.visibility;
-  await updateSpace(context.db, space.organization_id, space.id, changes);
+  await context.db.transaction().execute(async (tx) => {
+    await updateSpace(tx, space.organization_id, space.id, changes);
+    if (body.visibility === undefined || body.visibility === space.visibility) return;
+    await recordEvent(tx, {
+      organizationId: space.organization_id,
+      type: 'space_visibility_updated',
+      spaceId: space.id,
+      fields: { previousVisibility: space.visibility, visibility: body.visibility },
+      at: context.clock.now(),
+    });
+  });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
 
