@@ -47,6 +47,8 @@ import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
 import { SpaceSchema } from './spaces/space-schemas.js';
 import { changeRequestRoutes } from './change-requests/routes.js';
+import { semanticChangesRoutes } from './change-requests/semantic-changes/routes.js';
+import { revisionDiffPool } from './change-requests/semantic-changes/pool.js';
 import { reviewerRoutes } from './reviewers/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
@@ -283,6 +285,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         const exportWorks = new WorkPool(
           exportPool(config.conversion, (error) => instance.log.error({ err: error }, 'An export thread failed')),
         );
+        const revisionDiffs = new WorkPool(
+          revisionDiffPool(config.conversion, (error) =>
+            instance.log.error({ err: error }, 'A revision diff thread failed'),
+          ),
+        );
         const git = new GitThreads({
           ...config.gitSync,
           outbound: config.outbound,
@@ -312,6 +319,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           git,
           importArchives,
           exportWorks,
+          revisionDiffs,
           log: instance.log,
           mailer,
         });
@@ -331,7 +339,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           hostnames.stop();
           await mailer?.close();
           await Promise.all(
-            [conversions, git, importArchives, exportWorks, ...Object.values(workPools)].map((pool) => pool.close()),
+            [conversions, git, importArchives, exportWorks, revisionDiffs, ...Object.values(workPools)].map((pool) =>
+              pool.close(),
+            ),
           );
           await db.destroy();
         });
@@ -441,6 +451,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(customHostnameRoutes);
       await v1.register(invitationRoutes);
       await v1.register(changeRequestRoutes);
+      await v1.register(semanticChangesRoutes);
       await v1.register(reviewerRoutes);
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);

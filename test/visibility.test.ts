@@ -93,6 +93,11 @@ const EXPECTED: Record<string, Expectation> = {
   getRequestedReviewersByChangeRequestId: membersOnly,
   getChangeRequestPDF: membersOnly,
   getChangeRequestZip: membersOnly,
+  // A diff shows unpublished work and what older revisions held: a member's, as they are.
+  getChangeRequestChanges: membersOnly,
+  getChangeRequestPageDiff: membersOnly,
+  getRevisionSemanticChanges: membersOnly,
+  getRevisionPageDiff: membersOnly,
   listCommentsInSpace: membersOnly,
   getCommentInSpace: membersOnly,
   listCommentRepliesInSpace: membersOnly,

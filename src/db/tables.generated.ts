@@ -651,6 +651,23 @@ export interface ReusableContentVersions {
   title: string;
 }
 
+export interface RevisionDiffs {
+  changes: Json;
+  created_at: Generated<Date>;
+  from_revision_id: string | null;
+  id: string;
+  organization_id: string;
+  space_id: string;
+  to_revision_id: string;
+}
+
+export interface RevisionPageDiffs {
+  diff: Json;
+  diff_id: string;
+  organization_id: string;
+  page_id: string;
+}
+
 export interface Revisions {
   base_seq: number | null;
   change_request_id: string | null;
@@ -952,6 +969,8 @@ export interface DB {
   retired_integration_names: RetiredIntegrationNames;
   retired_site_addresses: RetiredSiteAddresses;
   reusable_content_versions: ReusableContentVersions;
+  revision_diffs: RevisionDiffs;
+  revision_page_diffs: RevisionPageDiffs;
   revisions: Revisions;
   saml_providers: SamlProviders;
   search_sections: SearchSections;

@@ -1,0 +1,36 @@
+import type { WorkPool, WorkPoolOptions } from '../../core/work-pool.js';
+import type { RevisionDiff, RevisionDiffInput } from './revision-diff.js';
+
+/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
+const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/** Time a diff is given beyond CONVERSION_TIMEOUT_MS for each KiB of the documents it compares. */
+const MS_PER_KIB = 2;
+
+/** The pool revision diffs are computed on, built once by the app: the conversions' threads, deadline and wait. */
+export function revisionDiffPool(
+  conversion: { threads: number; timeoutMs: number; queueWaitMs: number },
+  onThreadError: (error: unknown) => void,
+): WorkPoolOptions {
+  return {
+    filename: WORKER_MODULE,
+    threads: conversion.threads,
+    timeoutMs: conversion.timeoutMs,
+    queueWaitMs: conversion.queueWaitMs,
+    msPerKib: MS_PER_KIB,
+    maxQueue: conversion.threads * 16,
+    onThreadError,
+  };
+}
+
+/** Two revisions compared on the pool; `characters` is the size of the documents sent, for the deadline. */
+export function diffOffThread(pool: WorkPool, input: RevisionDiffInput, characters: number): Promise<RevisionDiff> {
+  return pool.run('diffRevisions', input, { field: 'The changes between these revisions', characters });
+}
+
+declare module '../../context.js' {
+  interface Context {
+    /** Revision diffs, off the event loop within a deadline (revisionDiffPool's task). */
+    revisionDiffs: WorkPool;
+  }
+}
