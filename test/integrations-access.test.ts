@@ -47,6 +47,8 @@ interface Fixture {
 
 interface FixtureOptions {
   installed: boolean;
+  /** In development mode, with a tunnel. */
+  developing: boolean;
 }
 
 interface Expectation {
@@ -152,9 +154,26 @@ const EXPECTED: Record<string, Expectation> = {
     status: 204,
     body: () => ({ task: { run: 1 } }),
   },
+
+  // The integration platform's calls: the publisher's, on any installation of its integration.
+  createIntegrationInstallationToken: { access: 'owner-admin', scope: 'integration:publish', status: 200 },
+  setIntegrationDevelopmentMode: {
+    access: 'owner-admin',
+    scope: 'integration:publish',
+    status: 204,
+    body: () => ({ tunnelUrl: 'https://93.184.215.14/tunnel' }),
+  },
+  disableIntegrationDevelopmentMode: {
+    access: 'owner-admin',
+    scope: 'integration:publish',
+    status: 205,
+    fresh: { developing: true },
+  },
+  listIntegrationSpaceInstallations: { access: 'owner-admin', scope: 'integration:installations:read', status: 200 },
+  listIntegrationSiteInstallations: { access: 'owner-admin', scope: 'integration:installations:read', status: 200 },
 };
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface IntegrationRoute {
   method: Method;
   url: string;
@@ -228,9 +247,18 @@ async function call<T>(method: Method, url: string, payload: object | undefined,
   return res.json<T>();
 }
 
-async function buildFixture({ installed = true }: Partial<FixtureOptions> = {}): Promise<Fixture> {
+async function buildFixture({ installed = true, developing = false }: Partial<FixtureOptions> = {}): Promise<Fixture> {
   const integrationName = `access-${randomString(8).toLowerCase()}`;
   await call('POST', `/integrations/${integrationName}`, publishBody({ organizationId } as Fixture), 200);
+  if (developing) {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/integrations/${integrationName}/dev`,
+      headers: ownerAdmin.headers,
+      payload: { tunnelUrl: 'https://93.184.215.14/' },
+    });
+    expect(res.statusCode, res.body).toBe(204);
+  }
   let installationId = 'not-installed';
   if (installed) {
     const installation = await call<{ id: string }>(
@@ -267,6 +295,7 @@ async function integrationTables() {
     'integration_installations',
     'integration_space_installations',
     'integration_site_installations',
+    'integration_installation_tokens',
     'events',
     'event_deliveries',
   ];
@@ -361,7 +390,7 @@ const outsiderAnswer = (route: IntegrationRoute) => {
 describe('the integration routes', () => {
   it('are all in the table of who may call them, and the table names no route that is gone', () => {
     const names = allIntegrationRoutes().map((route) => route.operationId);
-    expect(names.length).toBe(24);
+    expect(names.length).toBe(29);
     expect(
       names.filter((name) => !(name in EXPECTED)),
       'integration routes missing from EXPECTED: decide who may call them',

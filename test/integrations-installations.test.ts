@@ -370,6 +370,7 @@ describe('installations on spaces', () => {
       urls: {
         location: `${PUBLIC_URL}/v1${base}/spaces/${spaces.first}`,
         publicEndpoint: `${PUBLIC_URL}/integrations/${name}/installations/${installation.id}`,
+        publicContentEndpoint: `${PUBLIC_URL}/integrations/${name}/installations/${installation.id}`,
       },
     });
     expect(res.headers.location).toBe(installed.urls.location);

@@ -37,9 +37,10 @@ describe('GET /v1/orgs/{organizationId}', () => {
       internal_isOnNewTrial: true,
       mergeRules: { type: 'none' },
       urls: { location: `${PUBLIC_URL}/v1/orgs/${org.id}`, app: `${PUBLIC_URL}/app/o/${org.id}` },
-      trial: { status: 'notapplicable' },
+      trial: { status: 'notapplicable', count: 0 },
       permissions: {
         view: true,
+        access: true,
         admin: true,
         ownTeam: false,
         createContent: true,

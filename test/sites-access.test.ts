@@ -151,10 +151,18 @@ const EXPECTED: Record<string, Expectation> = {
 
   // The Git Sync installations of the site's spaces name repositories and who set them up: admins only.
   listSiteGitSyncInstallations: adminRead(),
+
+  // The integrations installed on the site and the scripts they inject: what its members see in the app.
+  listSiteIntegrations: read(),
+  listSiteIntegrationScripts: read(),
 };
 
 /** The site operations GitBook added after the reference spec (0.143.2): their answers follow the newest one. */
-const NEWER_OPERATIONS = new Set(['listSiteGitSyncInstallations']);
+const NEWER_OPERATIONS = new Set([
+  'listSiteGitSyncInstallations',
+  'listSiteIntegrations',
+  'listSiteIntegrationScripts',
+]);
 
 function expectSiteResponse(operationId: string, status: number, body: unknown): void {
   (NEWER_OPERATIONS.has(operationId) ? expectNewestSpecResponse : expectSpecResponse)(operationId, status, body);

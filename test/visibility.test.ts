@@ -93,6 +93,9 @@ const EXPECTED: Record<string, Expectation> = {
   getRequestedReviewersByChangeRequestId: membersOnly,
   getChangeRequestPDF: membersOnly,
   getChangeRequestZip: membersOnly,
+  // Which integrations a space has, and their blocks: a member's.
+  listSpaceIntegrations: membersOnly,
+  listSpaceIntegrationsBlocks: membersOnly,
   // A diff shows unpublished work and what older revisions held: a member's, as they are.
   getChangeRequestChanges: membersOnly,
   getChangeRequestPageDiff: membersOnly,

@@ -56,6 +56,8 @@ export function presentIntegration(
       app: urls.app('integrations', row.name),
       assets: urls.service('integration-assets', row.name),
       publicEndpoint: urls.service('integrations', row.name),
+      // No separate origin for rendered content: the same endpoint.
+      publicContentEndpoint: urls.service('integrations', row.name),
     },
     permissions: {
       admin: ownerAdmin,

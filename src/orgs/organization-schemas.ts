@@ -50,9 +50,13 @@ export const OrganizationSchema = Type.Object(
       app: Type.String({ format: 'uri' }),
       logo: Type.Optional(Type.String({ format: 'uri' })),
     }),
-    trial: Type.Object({ status: StringEnum(['notapplicable', 'none', 'active', 'ended', 'expired'] as const) }),
+    trial: Type.Object({
+      status: StringEnum(['notapplicable', 'none', 'active', 'ended', 'expired'] as const),
+      count: Type.Integer({ description: 'Trials the organization has consumed' }),
+    }),
     permissions: Type.Object({
       view: Type.Boolean(),
+      access: Type.Boolean(),
       admin: Type.Boolean(),
       ownTeam: Type.Boolean(),
       createContent: Type.Boolean(),

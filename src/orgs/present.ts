@@ -16,6 +16,7 @@ export function organizationPermissions({ isMember, role }: Membership): Organiz
   const fullMember = isMember && role !== null;
   return {
     view: isMember,
+    access: isMember,
     admin,
     // Teams are managed by organization admins until team ownership exists.
     ownTeam: false,
@@ -52,7 +53,7 @@ export function presentOrganization(row: OrganizationFields, membership: Members
       ...(row.logo_url ? { logo: row.logo_url } : {}),
     },
     // Self-hosted: no billing, so no trial applies.
-    trial: { status: 'notapplicable' },
+    trial: { status: 'notapplicable', count: 0 },
     permissions: organizationPermissions(membership),
   };
   if (row.hostname) organization.hostname = row.hostname;
