@@ -15,6 +15,8 @@
  * what the sites' and the app's readers share.
  */
 const DOMAIN_ORDER = [
+  // The audit log, lowest: every domain records its administrative actions in it.
+  'audit',
   // The outbox of events: every domain that emits one records it in its transaction.
   'events',
   'orgs',

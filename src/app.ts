@@ -19,6 +19,9 @@ import { Cursors } from './core/pagination.js';
 import { DeferredCompilations } from './core/deferred-compilation.js';
 import { listSerializerFactory } from './core/list-serializer.js';
 import { sharedSchemas } from './core/schemas.js';
+import { auditRoutes } from './audit/routes.js';
+import { requestOriginPlugin } from './audit/origin.js';
+import { AuditEventActionSchema, AuditEventDetailsSchema, AuditEventSchema } from './audit/schemas.js';
 import { loadServiceSecret } from './core/secret.js';
 import { Keyring } from './core/keyring.js';
 import { createMailer } from './core/mailer.js';
@@ -213,6 +216,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     ...siteSchemas,
     SiteCustomizationSettingsSchema,
     TranslationSettingsSchema,
+    AuditEventSchema,
+    AuditEventDetailsSchema,
+    AuditEventActionSchema,
   ];
   for (const schema of schemas) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(schemas, deferred));
@@ -419,6 +425,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     cacheTtlMs: config.authCacheTtlMs,
     failures: { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs },
   });
+  // The caller, token and address of each request, for the audit log the actions write.
+  await app.register(requestOriginPlugin);
   // Before the routes: it wraps the handlers of those that declare a version, and of writes (If-Match).
   await app.register(httpCachePlugin, { db: app.context.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);
@@ -466,6 +474,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(exportRoutes);
       await v1.register(gitSyncInstallationRoutes);
       await v1.register(integrationRoutes);
+      await v1.register(auditRoutes);
     },
     { prefix: '/v1' },
   );

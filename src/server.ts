@@ -9,6 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
 import { schedulePurge } from './spaces/purge-schedule.js';
+import { scheduleAuditPurge } from './audit/purge.js';
 import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
 import { startSpecWorker, type SpecWorker } from './specs/worker.js';
 import { startGitSyncWorker, type GitSyncWorker } from './git-sync/processor.js';
@@ -43,6 +44,7 @@ interface Running {
   embedded?: EmbeddedCluster;
   app?: Awaited<ReturnType<typeof buildApp>>;
   stopPurge?: () => void;
+  stopAuditPurge?: () => void;
   stopHostnameChecks?: () => void;
   specWorker?: SpecWorker;
   gitSyncWorker?: GitSyncWorker;
@@ -55,6 +57,7 @@ interface Running {
 
 async function stopRunning(running: Running): Promise<void> {
   running.stopPurge?.();
+  running.stopAuditPurge?.();
   running.stopHostnameChecks?.();
   // A spec job under way is put back for another instance before the database closes.
   await running.specWorker?.stop();
@@ -188,6 +191,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   }
 
   running.stopPurge = schedulePurge(app.context, config.purge, app.log);
+  running.stopAuditPurge = scheduleAuditPurge(app.context, config.purge.pattern, app.log);
   running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
   running.specWorker = startSpecWorker(app.context, { log: app.log });
   running.gitSyncWorker = startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);

@@ -7,6 +7,7 @@ import { findMembership } from '../access/membership.js';
 import { checkPlacement, roleBeneath } from '../access/placement.js';
 import { checkTransferTarget, dropGrantsThatStay } from '../access/transfer.js';
 import type { Context } from '../context.js';
+import { changed, recordAuditEvent } from '../audit/record.js';
 import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
 import type { MoveBody } from '../hierarchy/schemas.js';
 import { collectionAndAncestors } from '../hierarchy/walk.js';
@@ -61,7 +62,22 @@ export async function editCollection(
   if (body.title !== undefined) changes.title = body.title;
   if (body.description !== undefined) changes.description = body.description || null;
   if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
-  const updated = await updateCollection(context.db, collection.organization_id, collection.id, changes);
+  const updated = await context.db.transaction().execute(async (tx) => {
+    const result = await updateCollection(tx, collection.organization_id, collection.id, changes);
+    // Who may read and edit it changes with its default level: an admin's change to permissions.
+    const permissions = changed({ defaultLevel: collection.default_level }, { defaultLevel: body.defaultLevel });
+    if (permissions) {
+      await recordAuditEvent(tx, {
+        organizationId: collection.organization_id,
+        action: 'collection.updated',
+        actorId: userId,
+        target: { type: 'collection', id: collection.id, label: result.title },
+        at: changes.updated_at as Date,
+        ...permissions,
+      });
+    }
+    return result;
+  });
 
   // A new default level can change the caller's role; read it back with the chain.
   const { role: newRole } = await findVisibleCollection(context.db, updated.id, userId);
@@ -133,6 +149,19 @@ export async function transferCollection(
       position: nextPosition(organizationId, null),
       updated_at: context.clock.now(),
     });
+    for (const [at, details] of [
+      [collection.organization_id, { toOrganization: organizationId }],
+      [organizationId, { fromOrganization: collection.organization_id }],
+    ] as const) {
+      await recordAuditEvent(tx, {
+        organizationId: at,
+        action: 'collection.transferred',
+        actorId: userId,
+        target: { type: 'collection', id: collection.id, label: collection.title },
+        at: context.clock.now(),
+        details,
+      });
+    }
   });
   // The spaces it holds leave the old organization's sites: this instance's cached site structures go.
   context.siteStructures.clear();
@@ -154,7 +183,18 @@ export async function deleteCollection(
   const { collection, role } = await findVisibleCollection(context.db, collectionId, userId);
   if (role !== 'admin') throw new ForbiddenError('Deleting a collection needs the admin role on it');
   const now = context.clock.now();
-  const { spaces } = await context.db.transaction().execute((tx) => deleteCollectionTree(tx, collection.id, now));
+  const { spaces } = await context.db.transaction().execute(async (tx) => {
+    const deleted = await deleteCollectionTree(tx, collection.id, now);
+    await recordAuditEvent(tx, {
+      organizationId: collection.organization_id,
+      action: 'collection.deleted',
+      actorId: userId,
+      target: { type: 'collection', id: collection.id, label: collection.title },
+      at: now,
+      details: { spaces: deleted.spaces },
+    });
+    return deleted;
+  });
   // Sites embed the spaces it held: this instance's cached site structures go with them.
   context.siteStructures.clear();
   log.info({ collection: collection.id, spaces }, 'deleted a collection and the spaces in it');

@@ -277,6 +277,14 @@ export const SettingsSchema = Type.Object({
     description:
       'How long a deleted space can be restored, in days. Past it the space is gone for every operation, and the purge removes it for good.',
   }),
+  auditRetentionDays: Type.Integer({
+    env: 'AUDIT_RETENTION_DAYS',
+    minimum: 1,
+    maximum: 36_500,
+    default: 365,
+    description:
+      'How long the audit log keeps an event, in days. The purge removes older events on its schedule (PURGE_SCHEDULE); no one can remove one through the API.',
+  }),
   purge: Type.Object({
     pattern: Type.String({
       env: 'PURGE_SCHEDULE',

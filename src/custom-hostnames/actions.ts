@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { normalizeHostname } from '../core/hostname-rules.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { readChallenge } from './dns.js';
 import { presentCustomHostname } from './present.js';
 import {
@@ -49,7 +50,19 @@ export async function removeCustomHostname(context: Context, userId: string, hos
   if ('problem' in normalized) return false;
   const claim = await findAdministeredClaim(context.db, normalized.hostname, userId);
   if (!claim) return false;
-  const removed = await removeClaim(context.db, claim, context.clock.now());
+  const now = context.clock.now();
+  const removed = await context.db.transaction().execute(async (tx) => {
+    if (!(await removeClaim(tx, claim, now))) return false;
+    await recordAuditEvent(tx, {
+      organizationId: claim.organization_id,
+      action: 'custom_hostname.removed',
+      actorId: userId,
+      target: { type: 'custom-hostname', id: claim.hostname },
+      at: now,
+      details: { siteId: claim.site_id },
+    });
+    return true;
+  });
   if (removed) {
     context.siteStructures.invalidate(claim.site_id);
     await context.siteHostnames.refresh();

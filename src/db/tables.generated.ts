@@ -65,6 +65,25 @@ export interface AppSessions {
   user_id: string;
 }
 
+export interface AuditEvents {
+  action: string;
+  actor_id: string;
+  actor_label: string | null;
+  actor_type: string;
+  correlation_id: string | null;
+  id: string;
+  ip: string | null;
+  occurred_at: Date;
+  organization_id: string;
+  payload: JsonColumn<Record<string, unknown>>;
+  schema_version: Generated<number>;
+  source: string;
+  target_id: string;
+  target_label: string | null;
+  target_type: string;
+  token_id: string | null;
+}
+
 export interface Blobs {
   bytes: Buffer;
   created_at: Generated<Date>;
@@ -925,6 +944,7 @@ export interface Webhooks {
 export interface DB {
   api_tokens: ApiTokens;
   app_sessions: AppSessions;
+  audit_events: AuditEvents;
   blobs: Blobs;
   change_request_reviewers: ChangeRequestReviewers;
   change_request_ticks: ChangeRequestTicks;

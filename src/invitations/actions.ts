@@ -1,3 +1,4 @@
+import type { Db } from '../db/database.js';
 import type { Role } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.js';
 import { randomString } from '../core/ids.js';
@@ -6,6 +7,7 @@ import { hashToken } from '../core/tokens.js';
 import type { Caller } from '../access/auth.js';
 import { requireOrganizationAdmin } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { createUser, findUserByEmail } from '../users/user-queries.js';
 import { everyEmailShown, presentUser } from '../users/users.js';
 import { presentApiToken } from '../users/api-tokens.js';
@@ -88,6 +90,14 @@ export async function inviteUsers(
         expiresAt,
       });
       made.push({ id, email, role, secret });
+      await recordAuditEvent(tx, {
+        organizationId,
+        action: 'invitation.created',
+        actorId: caller.userId,
+        target: { type: 'invitation', id, label: email },
+        at: now,
+        after: { email, role, sso },
+      });
     }
     return { title: await organizationTitle(tx, organizationId), issued: made };
   });
@@ -147,9 +157,18 @@ export async function revokeInvitation(
   invitationId: string,
 ): Promise<void> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Revoking an invitation');
-  if (!(await deleteInvitation(context.db, organizationId, invitationId))) {
-    throw new NotFoundError('No pending invitation with this id in the organization');
-  }
+  await context.db.transaction().execute(async (tx) => {
+    if (!(await deleteInvitation(tx, organizationId, invitationId))) {
+      throw new NotFoundError('No pending invitation with this id in the organization');
+    }
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'invitation.revoked',
+      actorId: callerId,
+      target: { type: 'invitation', id: invitationId },
+      at: context.clock.now(),
+    });
+  });
 }
 
 /** What an invitation gives, to whoever holds its link: no secret, nothing changed. */
@@ -194,7 +213,8 @@ export async function acceptInvitation(
           'This invitation is for an address of another account: only that account, with its own token, may accept it',
         );
       }
-      await addMember(tx, organizationId, owner.id, member, now);
+      if (await addMember(tx, organizationId, owner.id, member, now))
+        await recordJoin(tx, now, organizationId, owner, member.role, invitation.id);
       if (invitation.mailed) await markEmailVerified(tx, owner.id, now);
       return accepted(context, organizationId, member.role, owner);
     }
@@ -205,6 +225,7 @@ export async function acceptInvitation(
       emailVerified: invitation.mailed,
     });
     await addMember(tx, organizationId, user.id, member, now);
+    await recordJoin(tx, now, organizationId, user, member.role, invitation.id);
     const made = await createApiToken(tx, { now: () => now }, { userId: user.id, label: FIRST_TOKEN_LABEL });
     const token = {
       ...presentApiToken(
@@ -216,6 +237,37 @@ export async function acceptInvitation(
       token: made.token,
     };
     return { ...accepted(context, organizationId, member.role, user), token };
+  });
+}
+
+/** The audit events of someone joining: the membership, and the invitation it took if any. */
+async function recordJoin(
+  tx: Db,
+  at: Date,
+  organizationId: string,
+  user: { id: string; display_name?: string },
+  role: Role | null,
+  invitationId: string | null,
+): Promise<void> {
+  const target = { type: 'user', id: user.id, label: user.display_name } as const;
+  const via = invitationId === null ? { via: 'email-domain' } : { via: 'invitation', invitationId };
+  await recordAuditEvent(tx, {
+    organizationId,
+    action: 'member.added',
+    actorId: user.id,
+    target,
+    at,
+    after: { role },
+    details: via,
+  });
+  if (invitationId === null) return;
+  await recordAuditEvent(tx, {
+    organizationId,
+    action: 'invitation.accepted',
+    actorId: user.id,
+    target: { type: 'invitation', id: invitationId },
+    at,
+    details: { userId: user.id },
   });
 }
 
@@ -258,8 +310,10 @@ export async function joinOrganization(context: Context, callerId: string, organ
     const organization = await findJoinableOrganization(tx, organizationId, domain);
     if (!organization) throw new NotFoundError('No organization with this id');
     const invitation = await takeInvitationForEmail(tx, organizationId, user.email, now);
+    const joiner = { id: callerId };
     if (invitation) {
-      await addMember(tx, organizationId, callerId, { role: invitation.role, sso: invitation.sso }, now);
+      if (await addMember(tx, organizationId, callerId, { role: invitation.role, sso: invitation.sso }, now))
+        await recordJoin(tx, now, organizationId, joiner, invitation.role, invitation.id);
       return;
     }
     // A domain any admin may list is proven by an admin's verified address at it (domainProvenInOrganization).
@@ -268,6 +322,8 @@ export async function joinOrganization(context: Context, callerId: string, organ
         'Your verified e-mail address is not at one of the organization’s proven e-mail domains, and you hold no invitation to it',
       );
     }
-    await addMember(tx, organizationId, callerId, { role: organization.default_role ?? 'read', sso: false }, now);
+    const role = organization.default_role ?? 'read';
+    if (await addMember(tx, organizationId, callerId, { role, sso: false }, now))
+      await recordJoin(tx, now, organizationId, joiner, role, null);
   });
 }

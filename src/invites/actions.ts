@@ -3,6 +3,7 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { findMembership, requireOrganizationAdmin } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent, secretIdFingerprint } from '../audit/record.js';
 import { presentInvite, presentInviteToAdmin } from './present.js';
 import {
   countInvites,
@@ -54,7 +55,18 @@ export async function createInviteLink(
     throw new ForbiddenError('Invite links are turned off for this organization (inviteLinks)');
   }
   const invite = { id: newId(), role: body.role };
-  await insertInvite(context.db, organizationId, invite, callerId, context.clock.now());
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    await insertInvite(tx, organizationId, invite, callerId, now);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'invite_link.created',
+      actorId: callerId,
+      target: { type: 'invite-link', id: secretIdFingerprint(invite.id) },
+      at: now,
+      after: { role: invite.role },
+    });
+  });
   return presentToCaller(context, callerId, organizationId, invite);
 }
 
@@ -95,8 +107,21 @@ export async function updateInviteLink(
   body: UpdateInviteLinkBody,
 ): Promise<InviteLink> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Changing an invite link');
-  const updated = await updateInviteRole(context.db, organizationId, inviteId, body.role);
-  if (!updated) throw inviteNotFound();
+  const updated = await context.db.transaction().execute(async (tx) => {
+    const before = await findInvite(tx, organizationId, inviteId);
+    const after = await updateInviteRole(tx, organizationId, inviteId, body.role);
+    if (!before || !after) throw inviteNotFound();
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'invite_link.updated',
+      actorId: callerId,
+      target: { type: 'invite-link', id: secretIdFingerprint(inviteId) },
+      at: context.clock.now(),
+      before: { role: before.role },
+      after: { role: after.role },
+    });
+    return after;
+  });
   return presentToCaller(context, callerId, organizationId, updated);
 }
 
@@ -108,7 +133,16 @@ export async function deleteInviteLink(
   inviteId: string,
 ): Promise<void> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Deleting an invite link');
-  if (!(await deleteInvite(context.db, organizationId, inviteId))) throw inviteNotFound();
+  await context.db.transaction().execute(async (tx) => {
+    if (!(await deleteInvite(tx, organizationId, inviteId))) throw inviteNotFound();
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'invite_link.deleted',
+      actorId: callerId,
+      target: { type: 'invite-link', id: secretIdFingerprint(inviteId) },
+      at: context.clock.now(),
+    });
+  });
 }
 
 /** Joins the organization with an invite link; a member already in it keeps their role. */
@@ -119,6 +153,20 @@ export async function joinWithInvite(
   inviteId: string,
 ): Promise<Record<string, never>> {
   const invite = await openInvite(context, organizationId, inviteId);
-  await joinOrganization(context.db, organizationId, callerId, invite.role, context.clock.now());
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    // A member already in it keeps their role: nothing to record.
+    if (await findMembership(tx, organizationId, callerId)) return;
+    await joinOrganization(tx, organizationId, callerId, invite.role, now);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'member.added',
+      actorId: callerId,
+      target: { type: 'user', id: callerId },
+      at: now,
+      after: { role: invite.role },
+      details: { via: 'invite-link', inviteLink: secretIdFingerprint(inviteId) },
+    });
+  });
   return {};
 }

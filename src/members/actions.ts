@@ -5,6 +5,7 @@ import { ConflictError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { findMembership, organizationRole, requireOrganizationAdmin, rosterRole } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { memberOrNotFound } from './member-queries.js';
 import { presentMember } from './members.js';
 import type { Member } from './member-schemas.js';
@@ -61,10 +62,22 @@ export async function updateMember(
   body: UpdateMemberBody,
 ): Promise<Member> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Changing a member’s role');
-  await memberOrNotFound(context.db, organizationId, userId);
+  const member = await memberOrNotFound(context.db, organizationId, userId);
   const { role } = body;
   if (role !== undefined) {
-    await keepingAnAdmin(context.db, organizationId, userId, (tx) => setMemberRole(tx, organizationId, userId, role));
+    await keepingAnAdmin(context.db, organizationId, userId, async (tx) => {
+      await setMemberRole(tx, organizationId, userId, role);
+      if (member.role === role) return;
+      await recordAuditEvent(tx, {
+        organizationId,
+        action: 'member.role_changed',
+        actorId: callerId,
+        target: { type: 'user', id: userId, label: member.display_name },
+        at: context.clock.now(),
+        before: { role: member.role },
+        after: { role },
+      });
+    });
   }
   return presentMember(await memberOrNotFound(context.db, organizationId, userId), context.urls);
 }
@@ -81,8 +94,18 @@ export async function removeMember(
 ): Promise<void> {
   if (userId !== callerId) await requireOrganizationAdmin(context.db, organizationId, callerId, 'Removing a member');
   else await organizationRole(context.db, organizationId, callerId);
-  await memberOrNotFound(context.db, organizationId, userId);
-  await keepingAnAdmin(context.db, organizationId, userId, (tx) => deleteMember(tx, organizationId, userId));
+  const member = await memberOrNotFound(context.db, organizationId, userId);
+  await keepingAnAdmin(context.db, organizationId, userId, async (tx) => {
+    await deleteMember(tx, organizationId, userId);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'member.removed',
+      actorId: callerId,
+      target: { type: 'user', id: userId, label: member.display_name },
+      at: context.clock.now(),
+      before: { role: member.role },
+    });
+  });
 }
 
 /**
@@ -118,8 +141,20 @@ export async function setSsoMember(
   userId: string,
 ): Promise<Member> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Setting a member as SSO member');
-  await memberOrNotFound(context.db, organizationId, userId);
-  await markSsoMember(context.db, organizationId, userId);
+  const member = await memberOrNotFound(context.db, organizationId, userId);
+  await context.db.transaction().execute(async (tx) => {
+    await markSsoMember(tx, organizationId, userId);
+    if (member.sso) return;
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'member.sso_enabled',
+      actorId: callerId,
+      target: { type: 'user', id: userId, label: member.display_name },
+      at: context.clock.now(),
+      before: { sso: false },
+      after: { sso: true },
+    });
+  });
   return presentMember(await memberOrNotFound(context.db, organizationId, userId), context.urls);
 }
 

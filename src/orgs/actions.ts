@@ -3,6 +3,7 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.j
 import { paginate, type Page } from '../core/pagination.js';
 import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
+import { changed, recordAuditEvent } from '../audit/record.js';
 import { presentOrganization } from './present.js';
 import {
   countOrganizationsForUser,
@@ -75,9 +76,32 @@ export async function updateOrganizationSettings(
       `body/defaultContent/site: no site "${body.defaultContent.site}" exists in this organization`,
     );
   }
-  const updated = await updateOrganization(context.db, organization.id, {
-    ...organizationChanges(body),
-    updated_at: context.clock.now(),
+  const updated = await context.db.transaction().execute(async (tx) => {
+    const result = await updateOrganization(tx, organization.id, {
+      ...organizationChanges(body),
+      updated_at: context.clock.now(),
+    });
+    // The settings as the API shows them, so that before and after read as the request wrote them.
+    const view = (row: typeof organization) => {
+      const {
+        updatedAt: _updated,
+        permissions: _permissions,
+        ...settings
+      } = presentOrganization(row, { isMember: true, role: 'admin' }, context.urls) as Record<string, unknown>;
+      return settings;
+    };
+    const difference = changed(view(organization), view({ ...organization, ...result }));
+    if (difference) {
+      await recordAuditEvent(tx, {
+        organizationId: organization.id,
+        action: 'organization.settings_updated',
+        actorId: callerId,
+        target: { type: 'organization', id: organization.id, label: result.title },
+        at: context.clock.now(),
+        ...difference,
+      });
+    }
+    return result;
   });
   return presentOrganization(updated, { isMember: true, role: organization.member_role }, context.urls);
 }

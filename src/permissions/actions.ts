@@ -3,6 +3,7 @@ import type { Role } from '../db/types.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { lockMemberships } from '../members/member-queries.js';
 import { findTeams, lockTeams } from '../teams/team-queries.js';
 import { presentTeamFor } from '../teams/teams.js';
@@ -36,6 +37,26 @@ async function requireGrantees(tx: Db, found: FoundTarget, grantee: Grantee, ids
   }
 }
 
+/** The audit event of grants given (role) or taken away (null) on the target, in the grant's transaction. */
+function recordGrants(
+  tx: Db,
+  found: FoundTarget,
+  callerId: string,
+  grantees: { users?: readonly string[]; teams?: readonly string[] },
+  role: Role | null,
+  at: Date,
+): Promise<void> {
+  return recordAuditEvent(tx, {
+    organizationId: found.organizationId,
+    action: role === null ? 'permission.revoked' : 'permission.granted',
+    actorId: callerId,
+    target: { type: found.target.kind, id: found.target.id },
+    at,
+    details: { users: grantees.users ?? [], teams: grantees.teams ?? [] },
+    ...(role === null ? {} : { after: { role } }),
+  });
+}
+
 /**
  * Gives the role to every user and team named (all or none), or takes their
  * roles away with `role: null`. Users must be members of the organization,
@@ -57,6 +78,7 @@ export async function invite(context: Context, callerId: string, target: GrantTa
       await upsertGrants(tx, found.organizationId, target, 'user', users, body.role, now);
       await upsertGrants(tx, found.organizationId, target, 'team', teams, body.role, now);
     }
+    await recordGrants(tx, found, callerId, { users, teams }, body.role, now);
   });
   // Cached site structures carry their readers' roles.
   context.siteStructures.clear();
@@ -76,6 +98,7 @@ export async function setGrant(
     await requireGrantees(tx, found, grantee, [id]);
     if (role === null) await deleteGrants(tx, target, grantee, [id]);
     else await upsertGrants(tx, found.organizationId, target, grantee, [id], role, context.clock.now());
+    await recordGrants(tx, found, callerId, { [`${grantee}s`]: [id] }, role, context.clock.now());
   });
   context.siteStructures.clear();
 }
@@ -89,8 +112,12 @@ export async function removeGrant(
   id: string,
 ): Promise<boolean> {
   const found = await findTargetToManage(context, target, callerId);
-  await requireGrantees(context.db, found, grantee, [id]);
-  const removed = (await deleteGrants(context.db, target, grantee, [id])) > 0;
+  const removed = await context.db.transaction().execute(async (tx) => {
+    await requireGrantees(tx, found, grantee, [id]);
+    if ((await deleteGrants(tx, target, grantee, [id])) === 0) return false;
+    await recordGrants(tx, found, callerId, { [`${grantee}s`]: [id] }, null, context.clock.now());
+    return true;
+  });
   if (removed) context.siteStructures.clear();
   return removed;
 }

@@ -6,6 +6,7 @@ import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
 import { findMembership, fullRoleOf, requireOrganizationAdmin } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { createSpace } from '../spaces/create.js';
 import type { Updateable } from 'kysely';
 import { hostnameClaimChanges } from '../reader/hostname-claims.js';
@@ -189,6 +190,14 @@ export async function removeSite(context: Context, userId: string, organizationI
     // Its address stays the organization's: nobody else serves pages where it was read.
     await retireBasename(tx, site, null, context.clock.now());
     if (!(await deleteSiteRow(tx, organizationId, siteId))) throw siteNotFound();
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'site.deleted',
+      actorId: userId,
+      target: { type: 'site', id: siteId, label: site.title },
+      at: context.clock.now(),
+      before: { published: site.published },
+    });
   });
   context.siteStructures.invalidate(siteId);
 }
@@ -207,7 +216,22 @@ export async function setPublished(
     userId,
     published ? 'Publishing a site' : 'Unpublishing a site',
   );
-  const site = await updateSite(context.db, organizationId, siteId, { published, updated_at: context.clock.now() });
+  const now = context.clock.now();
+  const site = await context.db.transaction().execute(async (tx) => {
+    const before = await lockSite(tx, organizationId, siteId);
+    const updated = await updateSite(tx, organizationId, siteId, { published, updated_at: now });
+    if (before.published === published) return updated;
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: published ? 'site.published' : 'site.unpublished',
+      actorId: userId,
+      target: { type: 'site', id: siteId, label: updated.title },
+      at: now,
+      before: { published: before.published },
+      after: { published },
+    });
+    return updated;
+  });
   context.siteStructures.invalidate(siteId);
   return presentSite(site, context.urls);
 }

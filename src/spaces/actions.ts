@@ -9,6 +9,7 @@ import { spaceRolesFor, type Member } from '../access/grants.js';
 import { roleAtLeast } from '../access/roles.js';
 import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
 import type { MoveBody } from '../hierarchy/schemas.js';
 import { memberOrNotFound } from '../members/member-queries.js';
@@ -207,6 +208,20 @@ export async function transferSpace(
       visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
       updated_at: context.clock.now(),
     });
+    // Both organizations' admins see it: one lost the space, the other gained it.
+    for (const [at, details] of [
+      [space.organization_id, { toOrganization: organizationId }],
+      [organizationId, { fromOrganization: space.organization_id }],
+    ] as const) {
+      await recordAuditEvent(tx, {
+        organizationId: at,
+        action: 'space.transferred',
+        actorId: userId,
+        target: { type: 'space', id: space.id, label: space.title },
+        at: context.clock.now(),
+        details,
+      });
+    }
   });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
@@ -218,7 +233,17 @@ export async function transferSpace(
 export async function deleteSpace(context: Context, userId: string, spaceId: string): Promise<void> {
   const { space, role } = await findSpaceAsMember(context, spaceId, userId);
   if (role !== 'admin') throw new ForbiddenError('Deleting a space needs the admin role on it');
-  await updateSpace(context.db, space.organization_id, space.id, { deleted_at: context.clock.now() });
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    await updateSpace(tx, space.organization_id, space.id, { deleted_at: now });
+    await recordAuditEvent(tx, {
+      organizationId: space.organization_id,
+      action: 'space.deleted',
+      actorId: userId,
+      target: { type: 'space', id: space.id, label: space.title },
+      at: now,
+    });
+  });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
 }
@@ -226,7 +251,19 @@ export async function deleteSpace(context: Context, userId: string, spaceId: str
 /** Brings back a deleted space within the retention window (found for its admins only). */
 export async function restoreSpace(context: Context, userId: string, spaceId: string): Promise<Space> {
   const { space } = await findSpaceAsMember(context, spaceId, userId, { deleted: 'required' });
-  await updateSpace(context.db, space.organization_id, space.id, { deleted_at: null, updated_at: context.clock.now() });
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    await updateSpace(tx, space.organization_id, space.id, { deleted_at: null, updated_at: now });
+    await recordAuditEvent(tx, {
+      organizationId: space.organization_id,
+      action: 'space.restored',
+      actorId: userId,
+      target: { type: 'space', id: space.id, label: space.title },
+      at: now,
+      before: { deletedAt: space.deleted_at?.toISOString() ?? null },
+      after: { deletedAt: null },
+    });
+  });
   // Sites embed their spaces: this instance's cached site structures go with the change.
   context.siteStructures.clear();
   const restored = await findSpaceAsMember(context, space.id, userId);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { UpdateObject } from 'kysely';
 import type { Database } from '../db/types.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
@@ -5,6 +6,7 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { organizationRole, requireOrganizationAdmin } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { changed, recordAuditEvent } from '../audit/record.js';
 import type { Team } from '../members/member-schemas.js';
 import { findTeams } from '../teams/team-queries.js';
 import { presentTeam } from '../teams/teams.js';
@@ -106,6 +108,18 @@ export async function listProviders(
   return { ...result, items: await presentProviders(context, callerId, organizationId, result.items) };
 }
 
+/** What the audit log shows of a provider's settings: the certificate by its fingerprint only. */
+function auditedSettings(row: SamlProviderFields): Record<string, unknown> {
+  return {
+    label: row.label,
+    ssoURL: row.sso_url,
+    entityID: row.entity_id,
+    certificate: row.certificate === null ? null : createHash('sha256').update(row.certificate).digest('hex'),
+    defaultTeam: row.default_team_id,
+    defaultRole: row.default_role,
+  };
+}
+
 /** Adds a SAML provider (admins). */
 export async function createProvider(
   context: Context,
@@ -127,7 +141,17 @@ export async function createProvider(
     default_role: body.defaultRole === undefined ? 'read' : body.defaultRole,
     created_at: now,
   };
-  await insertSamlProvider(context.db, { ...row, updated_at: now });
+  await context.db.transaction().execute(async (tx) => {
+    await insertSamlProvider(tx, { ...row, updated_at: now });
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'sso.provider_created',
+      actorId: callerId,
+      target: { type: 'sso-provider', id: row.id, label: row.label },
+      at: now,
+      after: auditedSettings(row),
+    });
+  });
   return (await presentProviders(context, callerId, organizationId, [row]))[0]!;
 }
 
@@ -152,10 +176,26 @@ export async function updateProvider(
   body: UpdateSamlProviderBody,
 ): Promise<SamlProvider> {
   await requireAdmin(context, organizationId, callerId);
-  if (!(await findSamlProvider(context.db, organizationId, providerId))) throw providerNotFound();
+  const before = await findSamlProvider(context.db, organizationId, providerId);
+  if (!before) throw providerNotFound();
   await checkDefaultTeam(context, callerId, organizationId, body.defaultTeam);
-  await updateSamlProvider(context.db, organizationId, providerId, providerChanges(body, context.clock.now()));
-  const row = (await findSamlProvider(context.db, organizationId, providerId))!;
+  const now = context.clock.now();
+  const row = await context.db.transaction().execute(async (tx) => {
+    await updateSamlProvider(tx, organizationId, providerId, providerChanges(body, now));
+    const after = (await findSamlProvider(tx, organizationId, providerId))!;
+    const difference = changed(auditedSettings(before), auditedSettings(after));
+    if (difference) {
+      await recordAuditEvent(tx, {
+        organizationId,
+        action: 'sso.provider_updated',
+        actorId: callerId,
+        target: { type: 'sso-provider', id: providerId, label: after.label },
+        at: now,
+        ...difference,
+      });
+    }
+    return after;
+  });
   return (await presentProviders(context, callerId, organizationId, [row]))[0]!;
 }
 
@@ -166,7 +206,18 @@ export async function deleteProvider(
   providerId: string,
 ): Promise<void> {
   await requireAdmin(context, organizationId, callerId);
-  if (!(await deleteSamlProvider(context.db, organizationId, providerId))) throw providerNotFound();
+  await context.db.transaction().execute(async (tx) => {
+    const before = await findSamlProvider(tx, organizationId, providerId);
+    if (!before || !(await deleteSamlProvider(tx, organizationId, providerId))) throw providerNotFound();
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'sso.provider_deleted',
+      actorId: callerId,
+      target: { type: 'sso-provider', id: providerId, label: before.label },
+      at: context.clock.now(),
+      before: auditedSettings(before),
+    });
+  });
 }
 
 /** The sign-in start URLs of the organization's active SSO providers, for any of its members. */

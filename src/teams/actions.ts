@@ -4,6 +4,7 @@ import { paginate, type Page } from '../core/pagination.js';
 import { findMembership, requireOrganizationAdmin, requireRosterAccess, rosterAccessOf } from '../access/membership.js';
 import type { Role } from '../access/roles.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { memberOrNotFound, resolveMembers } from '../members/member-queries.js';
 import type { Team } from '../members/member-schemas.js';
 import { findTeam, type TeamRow } from './team-queries.js';
@@ -109,6 +110,14 @@ export async function createTeam(
   const now = context.clock.now();
   await context.db.transaction().execute(async (tx) => {
     await insertTeam(tx, organizationId, { id, title: body.title }, now);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'team.created',
+      actorId: callerId,
+      target: { type: 'team', id, label: body.title },
+      at: now,
+      after: { title: body.title, members: memberIds },
+    });
     await upsertTeamMembers(
       tx,
       organizationId,
@@ -140,8 +149,20 @@ export async function renameTeam(
   body: RenameTeamBody,
 ): Promise<Team> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Renaming a team');
-  await visibleTeam(context, callerId, organizationId, teamId);
-  await renameTeamRow(context.db, organizationId, teamId, body.title, context.clock.now());
+  const { team } = await visibleTeam(context, callerId, organizationId, teamId);
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    await renameTeamRow(tx, organizationId, teamId, body.title, now);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'team.renamed',
+      actorId: callerId,
+      target: { type: 'team', id: teamId, label: body.title },
+      at: now,
+      before: { title: team.title },
+      after: { title: body.title },
+    });
+  });
   return presentTeamFor((await findTeam(context.db, organizationId, teamId, callerId))!, 'admin');
 }
 
@@ -153,8 +174,18 @@ export async function deleteTeam(
   teamId: string,
 ): Promise<void> {
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Deleting a team');
-  await visibleTeam(context, callerId, organizationId, teamId);
-  await deleteTeamRow(context.db, organizationId, teamId);
+  const { team } = await visibleTeam(context, callerId, organizationId, teamId);
+  await context.db.transaction().execute(async (tx) => {
+    await deleteTeamRow(tx, organizationId, teamId);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'team.deleted',
+      actorId: callerId,
+      target: { type: 'team', id: teamId, label: team.title },
+      at: context.clock.now(),
+      before: { title: team.title },
+    });
+  });
 }
 
 /** The teams a member is in, with their role in each. */

@@ -2,6 +2,7 @@ import { BadRequestError, NotFoundError } from '../core/errors.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { findMembership } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { findMembers, resolveMembers } from '../members/member-queries.js';
 import { managedTeam, visibleTeam } from './actions.js';
 import { presentTeamMembership } from './present.js';
@@ -49,7 +50,7 @@ export async function updateTeamMembers(
   teamId: string,
   body: UpdateTeamMembersBody,
 ): Promise<void> {
-  await managedTeam(context, callerId, organizationId, teamId);
+  const { team } = await managedTeam(context, callerId, organizationId, teamId);
   const { add = [], remove = [], memberships = {} } = body;
   const resolved = await resolveMembers(context.db, organizationId, [...add, ...remove, ...Object.keys(memberships)]);
   const unknown = [...new Set([...add, ...remove, ...Object.keys(memberships)])].filter(
@@ -70,6 +71,14 @@ export async function updateTeamMembers(
     // Removal last, so that it wins over an add of the same user.
     const removed = remove.map((value) => resolved.get(value)!);
     if (removed.length > 0) await deleteTeamMembers(tx, organizationId, teamId, removed);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'team.members_updated',
+      actorId: callerId,
+      target: { type: 'team', id: teamId, label: team.title },
+      at: now,
+      details: { added: add.map((value) => resolved.get(value)!), removed, roles },
+    });
   });
 }
 
@@ -82,16 +91,23 @@ export async function setTeamMember(
   userId: string,
   body: SetTeamMemberBody,
 ): Promise<void> {
-  await managedTeam(context, callerId, organizationId, teamId);
+  const { team } = await managedTeam(context, callerId, organizationId, teamId);
   if (!(await findMembership(context.db, organizationId, userId)))
     throw new NotFoundError('No member with this id in the organization');
-  await upsertTeamMembers(
-    context.db,
-    organizationId,
-    teamId,
-    [{ userId, role: body.role ?? 'member' }],
-    context.clock.now(),
-  );
+  const role = body.role ?? 'member';
+  const now = context.clock.now();
+  await context.db.transaction().execute(async (tx) => {
+    await upsertTeamMembers(tx, organizationId, teamId, [{ userId, role }], now);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'team.member_set',
+      actorId: callerId,
+      target: { type: 'team', id: teamId, label: team.title },
+      at: now,
+      details: { userId },
+      after: { role },
+    });
+  });
 }
 
 /** Removes a member from a team; removing someone not in it changes nothing. */
@@ -102,6 +118,16 @@ export async function removeTeamMember(
   teamId: string,
   userId: string,
 ): Promise<void> {
-  await managedTeam(context, callerId, organizationId, teamId);
-  await deleteTeamMember(context.db, organizationId, teamId, userId);
+  const { team } = await managedTeam(context, callerId, organizationId, teamId);
+  await context.db.transaction().execute(async (tx) => {
+    await deleteTeamMember(tx, organizationId, teamId, userId);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'team.member_removed',
+      actorId: callerId,
+      target: { type: 'team', id: teamId, label: team.title },
+      at: context.clock.now(),
+      details: { userId },
+    });
+  });
 }

@@ -7,6 +7,7 @@ import type { Caller } from '../access/auth.js';
 import { requireOrganizationAdmin } from '../access/membership.js';
 import { isScope, scopesAllow, scopesCover, type Scope } from '../access/scopes.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent, recordUserAuditEvent } from '../audit/record.js';
 import { recordOrganizationEvent } from '../orgs/events.js';
 import { presentApiToken, tokenState } from './api-tokens.js';
 import {
@@ -83,6 +84,13 @@ export async function createOwnToken(
       scopes,
       expiresAt,
     });
+    await recordUserAuditEvent(tx, caller.userId, caller.organizationId, {
+      action: 'api_token.created',
+      actorId: caller.userId,
+      target: { type: 'api-token', id: made.id, label: body.label },
+      at: now,
+      after: { scopes, expiresAt: expiresAt?.toISOString() ?? null },
+    });
     return shownOnce(made, { label: body.label, scopes, expiresAt, now, currentTokenId: caller.tokenId });
   });
 }
@@ -98,7 +106,15 @@ export async function revokeOwnToken(context: Context, caller: Caller, tokenId: 
     throw new ForbiddenError('This token cannot revoke a token with rights it does not have itself');
   }
   if (token.revoked_at) return;
-  await revokeApiToken(context.db, context.clock, token.id, caller.userId);
+  await context.db.transaction().execute(async (tx) => {
+    await revokeApiToken(tx, context.clock, token.id, caller.userId);
+    await recordUserAuditEvent(tx, caller.userId, caller.organizationId, {
+      action: 'api_token.revoked',
+      actorId: caller.userId,
+      target: { type: 'api-token', id: token.id, label: token.label },
+      at: context.clock.now(),
+    });
+  });
 }
 
 /**
@@ -148,6 +164,15 @@ export async function issueMemberToken(
       userId,
       details: { tokenId: made.id, label, scopes, expiresAt: expiresAt.toISOString() },
       at: now,
+    });
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'api_token.issued_to_member',
+      actorId: caller.userId,
+      target: { type: 'api-token', id: made.id, label },
+      at: now,
+      details: { userId },
+      after: { scopes, expiresAt: expiresAt.toISOString() },
     });
     return made;
   });

@@ -1,0 +1,376 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listen, useTestApp } from './support/app.js';
+import { newestOfficialClient } from './support/client.js';
+import { expectNewestSpecResponse } from './support/spec.js';
+import type { Account } from './support/factory.js';
+import { AUDIT_ACTIONS } from '../src/audit/catalog.js';
+import { purgeAuditEvents } from '../src/audit/purge.js';
+import { recordAuditEvent } from '../src/audit/record.js';
+
+const t = useTestApp();
+let endpoint: string;
+
+beforeAll(async () => {
+  endpoint = await listen(t.app);
+});
+
+interface Setup {
+  admin: Account;
+  organizationId: string;
+  editor: Account;
+  reader: Account;
+}
+
+async function setup(): Promise<Setup> {
+  const team = await t.factory.team(['edit', 'read']);
+  return {
+    admin: team.admin,
+    organizationId: team.organization.id,
+    editor: team.member('edit'),
+    reader: team.member('read'),
+  };
+}
+
+async function call(account: Account, method: string, url: string, payload?: unknown) {
+  const response = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: account.headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: response.statusCode, body: response.body ? (JSON.parse(response.body) as never) : undefined };
+}
+
+/** The organization's audit rows, oldest first, straight from the table. */
+function rowsOf(organizationId: string) {
+  return t.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
+}
+
+async function createSpace(s: Setup, title = 'Handbook'): Promise<string> {
+  const made = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/spaces`, { title });
+  expect(made.status).toBe(201);
+  return (made.body as unknown as { id: string }).id;
+}
+
+describe('who deleted this space', () => {
+  it('names the admin, their token and address, through the newest official client', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s, 'Runbook');
+    expect((await call(s.admin, 'DELETE', `/v1/spaces/${spaceId}`)).status).toBe(205);
+
+    const client = newestOfficialClient(endpoint, s.admin.token);
+    const list = await client.orgs.listOrganizationAuditEvents(s.organizationId, {
+      action: 'space.deleted',
+      target: spaceId,
+    });
+    expect(list.status).toBe(200);
+    expectNewestSpecResponse('listOrganizationAuditEvents', 200, list.data);
+    expect(list.data.count).toBe(1);
+    const [event] = list.data.items;
+    expect(event).toEqual({
+      object: 'audit-event',
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      occurredAt: expect.any(String),
+      action: 'space.deleted',
+      actor: { type: 'user', id: s.admin.user.id, label: s.admin.user.display_name },
+      source: 'api',
+      target: { type: 'space', id: spaceId, label: 'Runbook' },
+      urls: { location: `http://docs.test/v1/orgs/${s.organizationId}/audit-events/${event!.id}` },
+    });
+
+    const details = await client.orgs.getOrganizationAuditEvent(s.organizationId, event!.id);
+    expectNewestSpecResponse('getOrganizationAuditEvent', 200, details.data);
+    expect(details.data.payload).toEqual({ tokenId: s.admin.tokenId, ip: '127.0.0.1' });
+    expect(details.data.schemaVersion).toBe(1);
+    expect(details.data.correlationId).toEqual(expect.any(String));
+
+    expect((await call(s.admin, 'POST', `/v1/spaces/${spaceId}/restore`)).status).toBe(200);
+    const restored = await client.orgs.listOrganizationAuditEvents(s.organizationId, { action: 'space.restored' });
+    expect(restored.data.items.map((item) => item.target.id)).toEqual([spaceId]);
+  });
+
+  it('records nothing for a refused deletion', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s);
+    const before = await rowsOf(s.organizationId);
+    expect((await call(s.editor, 'DELETE', `/v1/spaces/${spaceId}`)).status).toBe(403);
+    expect(await rowsOf(s.organizationId)).toEqual(before);
+  });
+});
+
+describe('each action kind', () => {
+  it('records a member’s role change with before and after, and their removal', async () => {
+    const s = await setup();
+    const url = `/v1/orgs/${s.organizationId}/members/${s.reader.user.id}`;
+    expect((await call(s.admin, 'PATCH', url, { role: 'edit' })).status).toBe(200);
+    expect((await call(s.admin, 'DELETE', url)).status).toBe(204);
+    const rows = await rowsOf(s.organizationId);
+    expect(rows.map((row) => [row.action, row.target_id, row.actor_id, row.token_id, row.ip])).toEqual([
+      ['member.role_changed', s.reader.user.id, s.admin.user.id, s.admin.tokenId, '127.0.0.1'],
+      ['member.removed', s.reader.user.id, s.admin.user.id, s.admin.tokenId, '127.0.0.1'],
+    ]);
+    expect(rows[0]!.payload).toEqual({ before: { role: 'read' }, after: { role: 'edit' } });
+    expect(rows[1]!.payload).toEqual({ before: { role: 'edit' } });
+  });
+
+  it('records nothing when the last admin would go (409) or a member tries (403)', async () => {
+    const s = await setup();
+    expect(
+      (await call(s.admin, 'PATCH', `/v1/orgs/${s.organizationId}/members/${s.admin.user.id}`, { role: 'read' }))
+        .status,
+    ).toBe(409);
+    expect((await call(s.editor, 'DELETE', `/v1/orgs/${s.organizationId}/members/${s.reader.user.id}`)).status).toBe(
+      403,
+    );
+    expect(
+      (await call(s.admin, 'PATCH', `/v1/orgs/${s.organizationId}/members/${s.reader.user.id}`, { role: 'nope' }))
+        .status,
+    ).toBe(400);
+    expect(await rowsOf(s.organizationId)).toEqual([]);
+  });
+
+  it('records teams made, renamed, their members, and deleted', async () => {
+    const s = await setup();
+    const made = await call(s.admin, 'PUT', `/v1/orgs/${s.organizationId}/teams`, { title: 'Writers' });
+    const teamId = (made.body as unknown as { id: string }).id;
+    const team = `/v1/orgs/${s.organizationId}/teams/${teamId}`;
+    expect((await call(s.admin, 'PATCH', team, { title: 'Editors' })).status).toBe(200);
+    expect((await call(s.admin, 'PUT', `${team}/members/${s.editor.user.id}`, { role: 'owner' })).status).toBe(204);
+    expect((await call(s.admin, 'DELETE', `${team}/members/${s.editor.user.id}`)).status).toBe(204);
+    expect((await call(s.admin, 'DELETE', team)).status).toBe(204);
+    const rows = await rowsOf(s.organizationId);
+    expect(rows.map((row) => [row.action, row.target_id, row.payload])).toEqual([
+      ['team.created', teamId, { after: { title: 'Writers', members: [] } }],
+      ['team.renamed', teamId, { before: { title: 'Writers' }, after: { title: 'Editors' } }],
+      ['team.member_set', teamId, { userId: s.editor.user.id, after: { role: 'owner' } }],
+      ['team.member_removed', teamId, { userId: s.editor.user.id }],
+      ['team.deleted', teamId, { before: { title: 'Editors' } }],
+    ]);
+  });
+
+  it('records invitations created and revoked, and API tokens made and revoked, never their secrets', async () => {
+    const s = await setup();
+    const invited = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/invites`, {
+      emails: ['new@example.com'],
+      role: 'edit',
+    });
+    expect(invited.status).toBe(200);
+    const invitation = (await rowsOf(s.organizationId))[0]!;
+    expect(invitation).toMatchObject({
+      action: 'invitation.created',
+      target_type: 'invitation',
+      target_label: 'new@example.com',
+    });
+    expect(invitation.payload).toEqual({ after: { email: 'new@example.com', role: 'edit', sso: false } });
+    expect(
+      (await call(s.admin, 'DELETE', `/v1/orgs/${s.organizationId}/email-invites/${invitation.target_id}`)).status,
+    ).toBe(205);
+
+    const token = await call(s.admin, 'POST', '/v1/user/tokens', { label: 'ci' });
+    expect(token.status).toBe(201);
+    const { id: tokenId, token: secret } = token.body as unknown as { id: string; token: string };
+    expect((await call(s.admin, 'DELETE', `/v1/user/tokens/${tokenId}`)).status).toBe(204);
+    const rows = await rowsOf(s.organizationId);
+    expect(rows.map((row) => [row.action, row.target_id])).toEqual([
+      ['invitation.created', invitation.target_id],
+      ['invitation.revoked', invitation.target_id],
+      ['api_token.created', tokenId],
+      ['api_token.revoked', tokenId],
+    ]);
+    expect(rows[2]!.payload).toEqual({ after: { scopes: null, expiresAt: null } });
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+
+  it('records grants given and taken away on a space', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s);
+    const url = `/v1/spaces/${spaceId}/permissions/users/${s.reader.user.id}`;
+    expect((await call(s.admin, 'PATCH', url, { role: 'edit' })).status).toBe(204);
+    expect((await call(s.admin, 'DELETE', url)).status).toBe(205);
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.action.startsWith('permission.'));
+    expect(rows.map((row) => [row.action, row.target_type, row.target_id, row.payload])).toEqual([
+      ['permission.granted', 'space', spaceId, { users: [s.reader.user.id], teams: [], after: { role: 'edit' } }],
+      ['permission.revoked', 'space', spaceId, { users: [s.reader.user.id], teams: [] }],
+    ]);
+  });
+
+  it('records organization settings that changed, and only those', async () => {
+    const s = await setup();
+    const url = `/v1/orgs/${s.organizationId}`;
+    const org = await call(s.admin, 'GET', url);
+    const title = (org.body as unknown as { title: string }).title;
+    expect((await call(s.admin, 'PATCH', url, { title: 'Renamed', inviteLinks: false })).status).toBe(200);
+    const [row] = await rowsOf(s.organizationId);
+    expect(row!.action).toBe('organization.settings_updated');
+    expect(row!.payload).toMatchObject({ before: { title }, after: { title: 'Renamed' } });
+  });
+
+  it('records SSO providers configured and removed', async () => {
+    const s = await setup();
+    const made = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/saml`, { label: 'Okta' });
+    expect(made.status).toBe(201);
+    const id = (made.body as unknown as { id: string }).id;
+    expect((await call(s.admin, 'DELETE', `/v1/orgs/${s.organizationId}/saml/${id}`)).status).toBe(204);
+    const rows = await rowsOf(s.organizationId);
+    expect(rows.map((row) => [row.action, row.target_id])).toEqual([
+      ['sso.provider_created', id],
+      ['sso.provider_deleted', id],
+    ]);
+  });
+
+  it('records sites published, unpublished and deleted', async () => {
+    const s = await setup();
+    const made = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/sites`, { title: 'Docs' });
+    expect(made.status).toBe(201);
+    const siteId = (made.body as unknown as { id: string }).id;
+    const site = `/v1/orgs/${s.organizationId}/sites/${siteId}`;
+    expect((await call(s.admin, 'POST', `${site}/publish`)).status).toBe(200);
+    expect((await call(s.admin, 'POST', `${site}/unpublish`)).status).toBe(200);
+    expect((await call(s.admin, 'DELETE', site)).status).toBeLessThan(300);
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.target_id === siteId);
+    expect(rows.map((row) => [row.action, row.payload])).toEqual([
+      ['site.published', { before: { published: false }, after: { published: true } }],
+      ['site.unpublished', { before: { published: true }, after: { published: false } }],
+      ['site.deleted', { before: { published: false } }],
+    ]);
+  });
+});
+
+describe('reading the audit log', () => {
+  it('filters by actor, action and time, and pages', async () => {
+    const s = await setup();
+    const first = await createSpace(s, 'One');
+    const second = await createSpace(s, 'Two');
+    await call(s.admin, 'DELETE', `/v1/spaces/${first}`);
+    await call(s.admin, 'DELETE', `/v1/spaces/${second}`);
+    await call(s.admin, 'PATCH', `/v1/orgs/${s.organizationId}/members/${s.reader.user.id}`, { role: 'edit' });
+    const base = `/v1/orgs/${s.organizationId}/audit-events`;
+
+    const page1 = await call(s.admin, 'GET', `${base}?limit=2`);
+    expect(page1.status).toBe(200);
+    const body1 = page1.body as unknown as {
+      count: number;
+      items: { id: string; action: string }[];
+      next: { page: string };
+    };
+    expect(body1.count).toBe(3);
+    expect(body1.items.map((item) => item.action)).toEqual(['member.role_changed', 'space.deleted']);
+    const page2 = await call(s.admin, 'GET', `${base}?limit=2&page=${body1.next.page}`);
+    const body2 = page2.body as unknown as { items: { target: { id: string } }[]; next?: unknown };
+    expect(body2.items.map((item) => item.target.id)).toEqual([first]);
+    expect(body2.next).toBeUndefined();
+
+    const byActor = await call(s.admin, 'GET', `${base}?actor=${s.reader.user.id}`);
+    expect((byActor.body as unknown as { count: number }).count).toBe(0);
+    const byAction = await call(s.admin, 'GET', `${base}?action=space.deleted&actor=${s.admin.user.id}`);
+    expect((byAction.body as unknown as { count: number }).count).toBe(2);
+
+    const rows = await rowsOf(s.organizationId);
+    const at = rows[1]!.occurred_at.toISOString();
+    const window = await call(s.admin, 'GET', `${base}?from=${at}&to=${at}`);
+    expect((window.body as unknown as { items: { id: string }[] }).items.map((item) => item.id)).toEqual(
+      rows
+        .filter((row) => row.occurred_at.toISOString() === at)
+        .map((row) => row.id)
+        .reverse(),
+    );
+    expect((await call(s.admin, 'GET', `${base}?page=${body1.next.page}&action=space.deleted`)).status).toBe(400);
+  });
+
+  it('refuses bad filters with 400', async () => {
+    const s = await setup();
+    const base = `/v1/orgs/${s.organizationId}/audit-events`;
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'action=space.exploded',
+      'from=yesterday',
+      'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+    ]) {
+      const answer = await call(s.admin, 'GET', `${base}?${query}`);
+      expect(answer.status, query).toBe(400);
+      expectNewestSpecResponse('listOrganizationAuditEvents', 400, answer.body);
+    }
+    expect((await call(s.admin, 'GET', `${base}/not-a-uuid`)).status).toBe(400);
+    expect((await call(s.admin, 'GET', `${base}/8f14e45f-ceea-467a-9b1e-6a1f2b3c4d5e`)).status).toBe(404);
+  });
+
+  it('lists the actions it records', async () => {
+    const s = await setup();
+    const answer = await newestOfficialClient(endpoint, s.admin.token).orgs.listOrganizationAuditEventActions(
+      s.organizationId,
+    );
+    expectNewestSpecResponse('listOrganizationAuditEventActions', 200, answer.data);
+    expect(answer.data.items).toContainEqual({
+      object: 'audit-event-action',
+      id: 'space.deleted',
+      label: 'Space deleted',
+    });
+    expect(answer.data.items).toHaveLength(Object.keys(AUDIT_ACTIONS).length);
+  });
+
+  it('is for the organization’s admins: members get 403, another organization’s admin 404', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s);
+    await call(s.admin, 'DELETE', `/v1/spaces/${spaceId}`);
+    const [row] = await rowsOf(s.organizationId);
+    const stranger = await setup();
+    for (const path of ['audit-events', `audit-events/${row!.id}`, 'audit-event-actions']) {
+      const url = `/v1/orgs/${s.organizationId}/${path}`;
+      const member = await call(s.editor, 'GET', url);
+      expect(member.status, path).toBe(403);
+      expectNewestSpecResponse('listOrganizationAuditEvents', 403, member.body);
+      expect((await call(stranger.admin, 'GET', url)).status, path).toBe(404);
+    }
+    // Another organization's event is not found through one's own organization either.
+    expect(
+      (await call(stranger.admin, 'GET', `/v1/orgs/${stranger.organizationId}/audit-events/${row!.id}`)).status,
+    ).toBe(404);
+  });
+
+  it('can be neither changed nor deleted, through the API or in the table', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s);
+    await call(s.admin, 'DELETE', `/v1/spaces/${spaceId}`);
+    const [row] = await rowsOf(s.organizationId);
+    const url = `/v1/orgs/${s.organizationId}/audit-events/${row!.id}`;
+    for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) {
+      expect((await call(s.admin, method, url, method === 'DELETE' ? undefined : {})).status, method).toBe(405);
+    }
+    await expect(
+      t.db.updateTable('audit_events').set({ action: 'space.restored' }).where('id', '=', row!.id).execute(),
+    ).rejects.toThrow(/never changed/);
+    expect(await rowsOf(s.organizationId)).toEqual([row]);
+  });
+});
+
+describe('retention', () => {
+  it('purges the events older than AUDIT_RETENTION_DAYS, and keeps the others', async () => {
+    const s = await setup();
+    const now = new Date();
+    const day = 86_400_000;
+    const event = (daysAgo: number) =>
+      recordAuditEvent(t.db, {
+        organizationId: s.organizationId,
+        action: 'space.deleted',
+        actorId: s.admin.user.id,
+        target: { type: 'space', id: `space${daysAgo}` },
+        at: new Date(now.getTime() - daysAgo * day),
+      });
+    for (const daysAgo of [400, 366, 364, 1]) await event(daysAgo);
+    const clock = { now: () => now };
+    expect(t.app.context.config.auditRetentionDays).toBe(365);
+    expect(await purgeAuditEvents(t.db, clock, 365)).toBeGreaterThanOrEqual(2);
+    const kept = await rowsOf(s.organizationId);
+    expect(kept.map((row) => row.target_id)).toEqual(['space364', 'space1']);
+    // Recorded outside a request: by the command line, with no token or address.
+    expect(kept[0]).toMatchObject({ source: 'script', token_id: null, ip: null, actor_id: s.admin.user.id });
+    expect(kept[0]!.actor_label).toBe(s.admin.user.display_name);
+  });
+});
