@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listen, useTestApp } from './support/app.js';
+import { listen, PUBLIC_URL, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
@@ -397,5 +397,59 @@ describe('who may read a diff', () => {
       expect(res.json().error.message).toMatch(/^querystring\/limit /);
     }
     expect(await storedDiffs(other.id)).toEqual([]);
+  });
+});
+
+describe('the app reader’s view of a change request', () => {
+  /** Signs in with the token as a person would, and gives the session's cookie. */
+  async function sessionOf(holder: Account): Promise<string> {
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/app/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+      payload: new URLSearchParams({ token: holder.token }).toString(),
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(303);
+    return String(signedIn.headers['set-cookie']).split(';')[0]!;
+  }
+
+  it('shows below a changed page what it adds, removes and edits, marked by element and by word', async () => {
+    const { editor, space, changeRequest } = await corpus();
+    const { urls } = (await api.getChangeRequest(editor, space.id, changeRequest)).json();
+    const cookie = await sessionOf(editor);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `${new URL(urls.app as string).pathname}/questions`,
+      headers: { cookie },
+    });
+    expect(page.statusCode).toBe(200);
+    const section = page.body.slice(page.body.indexOf('<section class="page-changes"'));
+    expect(section).toContain('<h2 id="page-changes-title">Changes on this page</h2>');
+    // The table's edited row and the code block's changed line, each as removed then added.
+    expect(section).toContain('<p class="diff-edited">Edited table</p>');
+    expect(section).toContain(
+      '<li><del><span class="diff-label">Removed: </span>Coffee | 3</del> <ins><span class="diff-label">Added: </span>Coffee | 4</ins></li>',
+    );
+    expect(section).toContain('<li class="diff-unchanged">Tea | 2</li>');
+    expect(section).toContain('<p class="diff-edited">Edited code</p>');
+    expect(section).toContain('<li><del><span class="diff-label">Removed: </span>npm install</del></li>');
+    expect(section).toContain('<li><ins><span class="diff-label">Added: </span>npm ci</ins></li>');
+    // The paragraph the change request left alone is not listed.
+    expect(section).not.toContain('Ask us.');
+
+    const added = await t.app.inject({
+      method: 'GET',
+      url: `${new URL(urls.app as string).pathname}/new`,
+      headers: { cookie },
+    });
+    expect(added.body).toContain('<ins><span class="diff-label">Added: </span>paragraph: Fresh.</ins>');
+    // A page whose content did not change has no section.
+    const guide = await t.app.inject({
+      method: 'GET',
+      url: `${new URL(urls.app as string).pathname}/guide`,
+      headers: { cookie },
+    });
+    expect(guide.statusCode).toBe(200);
+    expect(guide.body).not.toContain('page-changes');
   });
 });

@@ -19,7 +19,9 @@ import {
 } from '../reader/page-content.js';
 import { trustedHtml } from '../reader/layout.js';
 import { computedView, generatedChildren, shownPage, shownPageAt } from '../reader/computed-pages.js';
+import { changeRequestPageChanges } from '../change-requests/semantic-changes/actions.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
+import { pageChangesSection } from './page-changes.js';
 
 /** Which content of a space the address names: its current revision, or a change request's. */
 export interface SpaceAddress {
@@ -36,7 +38,14 @@ interface Reading {
   space: SpaceWithAccess;
   place: ContentPlace;
   content: SpaceContent;
-  changes?: { number: number; subject: string; status: string; marks: Map<string, PageMark>; removed: PageState[] };
+  changes?: {
+    changeRequest: { id: string; revision_id: string };
+    number: number;
+    subject: string;
+    status: string;
+    marks: Map<string, PageMark>;
+    removed: PageState[];
+  };
 }
 
 /**
@@ -105,6 +114,11 @@ export async function spacePage(
   const rendered = await renderedPage(context, content, shown, links, placeKey, view);
   const mark = reading.changes?.marks.get(page.pageId);
   const title = shown.kind === 'page' ? page.title : shown.generated.title;
+  // In a change request, the page's content as it changes: its blocks added, removed and edited.
+  const diff =
+    reading.changes && shown.kind === 'page'
+      ? await changeRequestPageChanges(context, space, reading.changes.changeRequest, page.pageId)
+      : undefined;
   return appPage(context, caller, theme, 200, {
     title,
     home,
@@ -116,6 +130,7 @@ export async function spacePage(
         ...(page.description && shown.kind === 'page' ? [h('p.page-description', page.description)] : []),
         trustedHtml(rendered.html),
       ]),
+      ...(diff ? [pageChangesSection(diff)] : []),
     ],
     toc: rendered.headings,
     back,
@@ -144,6 +159,7 @@ async function read(context: Context, caller: Caller, address: SpaceAddress): Pr
     place,
     content: { point, tree },
     changes: {
+      changeRequest: { id: changeRequest.id, revision_id: changeRequest.revision_id },
       number: changeRequest.number,
       subject: changeRequest.subject,
       status: changeRequest.status,

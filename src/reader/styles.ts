@@ -61,6 +61,10 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .change-mark { display: inline-block; font-size: 0.72rem; font-weight: 650; padding: 0 0.4rem; margin-left: 0.4rem; border-radius: 999px; border: 1px solid currentColor; vertical-align: middle; }
 .change-added { color: var(--mark-added); } .change-changed { color: var(--mark-changed); }
 .change-banner { border: 1px solid var(--border); border-left: 4px solid var(--warning); border-radius: var(--radius); padding: 0.5rem 1rem; margin-bottom: 1.5rem; background: var(--surface); }
+.page-changes { border-top: 1px solid var(--border); margin-top: 2rem; padding-top: 1rem; }
+.diff-blocks, .diff-lines { padding-left: 1.25rem; } .diff-block { margin-bottom: 0.75rem; } .diff-lines { font-family: var(--mono); font-size: 0.88rem; }
+.page-changes ins { text-decoration: underline; color: var(--mark-added); } .page-changes del { text-decoration: line-through; color: var(--danger); }
+.diff-label { font-weight: 650; } .diff-edited { font-weight: 650; margin: 0; } .diff-unchanged { color: var(--muted); }
 .card-list { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
 .card-list a { display: block; padding: 0.8rem 1rem; border: 1px solid var(--border); border-radius: var(--radius); text-decoration: none; }
 .card-list .meta { display: block; color: var(--muted); font-size: 0.85rem; }

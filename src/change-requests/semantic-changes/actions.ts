@@ -11,7 +11,7 @@ import { emailVisibilityFor } from '../../users/user-queries.js';
 import { diffOffThread } from './pool.js';
 import { presentPageDiff, presentSemanticChanges } from './present.js';
 import { findPageDiff, findRevisionDiff, insertRevisionDiff, spaceRevisionIdAt, type RevisionPair } from './queries.js';
-import { MAX_PAGE_DIFF_CHARACTERS } from './revision-diff.js';
+import { MAX_PAGE_DIFF_CHARACTERS, type PageDiff } from './revision-diff.js';
 import type { RevisionSide, StoredChange, StoredFile } from './semantic.js';
 
 /**
@@ -47,6 +47,15 @@ async function changeRequestComparison(
 ): Promise<Comparison> {
   const { space } = await findSpaceAsMember(context, target.spaceId, userId);
   const changeRequest = await changeRequestIn(context, space.id, target.changeRequestId);
+  return comparisonOfChangeRequest(context, space, changeRequest);
+}
+
+/** A change request's base and current revision, for a caller already allowed to read it. */
+async function comparisonOfChangeRequest(
+  context: Context,
+  space: SpaceWithAccess,
+  changeRequest: { id: string; revision_id: string },
+): Promise<Comparison> {
   const after = await revisionIn(context, space, changeRequest.revision_id);
   const baseId = await spaceRevisionIdAt(context.db, space.organization_id, space.id, after.baseSeq);
   if (!baseId) throw new Error(`Change request ${changeRequest.id} builds on a missing revision`);
@@ -221,4 +230,22 @@ export async function readRevisionPageDiff(
   target: { spaceId: string; revisionId: string; pageId: string },
 ) {
   return pageDiffOf(context, await revisionComparison(context, userId, target), target.pageId);
+}
+
+/**
+ * A page of a change request diffed block by block against its base, for the
+ * app reader, whose caller already may read the change request; undefined
+ * when the change request did not change the page's document.
+ */
+export async function changeRequestPageChanges(
+  context: Context,
+  space: SpaceWithAccess,
+  changeRequest: { id: string; revision_id: string },
+  pageId: string,
+): Promise<PageDiff | undefined> {
+  const comparison = await comparisonOfChangeRequest(context, space, changeRequest);
+  const { id } = await storedDiff(context, comparison);
+  const stored = await findPageDiff(context.db, space.organization_id, id, pageId);
+  // One page's diff, bounded by MAX_PAGE_DIFF_CHARACTERS.
+  return stored === undefined ? undefined : (JSON.parse(stored) as PageDiff);
 }
