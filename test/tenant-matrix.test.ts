@@ -157,6 +157,8 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   installIntegrationOnSpace: (target) => ({ body: { space: target.extra.spareSpaceId } }),
   updateIntegrationSpaceInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
   installIntegrationOnSite: (target) => ({ body: { siteId: target.ids.siteId } }),
+  queueIntegrationTask: () => ({ body: { task: { intrusion: true } } }),
+  createOrganizationWebhook: () => ({ body: { url: 'https://93.184.215.14/intrusion' } }),
   createAPITokenForAuthenticatedUser: () => ({ body: { label: 'Intrusion' } }),
   issueAPITokenToOrganizationMember: () => ({ body: { label: 'Intrusion', expiresInHours: 24 } }),
   // The secret the caller holds: their own world's, which opens none of A's invitations.

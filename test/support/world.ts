@@ -21,6 +21,7 @@ import { expect } from 'vitest';
 import { newId, randomString } from '../../src/core/ids.js';
 import type { TestContext } from './app.js';
 import { contentApi } from './content.js';
+import { fanOutEvents } from '../../src/integrations/events/fan-out.js';
 import type { Account } from './factory.js';
 import { startFakeGitHub, startFakeGitLab } from './provider-apis.js';
 
@@ -69,6 +70,10 @@ export interface WorldIds {
   integrationName: string;
   /** The integration's installation in the organization, on the space and on the site. */
   installationId: string;
+  /** A delivery of an event of the integration (its installation on the space), never sent. */
+  eventId: string;
+  /** A webhook of the organization on the space. */
+  webhookId: string;
   /** A spare token of the admin, made over HTTP: revoking it leaves the admin's own token working. */
   tokenId: string;
   /** A pending import run into the space (no worker runs in tests unless one is asked to). */
@@ -106,6 +111,8 @@ export interface World {
     /** Git Sync installations: on GitHub (the space's), on GitLab (the other space's), each with its fake API. */
     gitHubInstallationId: string;
     gitLabInstallationId: string;
+    /** The webhook's signing secret, shown once when it was made. */
+    webhookSecret: string;
   };
   /** Every id, e-mail, key and marker string of the world: none may reach a caller outside it. */
   secrets: string[];
@@ -278,6 +285,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     script: 'export default {}',
     organization: organizationId,
     visibility: 'private',
+    // A public address no test reaches: events are fanned out, never sent.
+    endpoint: 'https://93.184.215.14/events',
   });
   const installation = await call('POST', `/v1/integrations/${integrationName}/installations`, {
     organization: organizationId,
@@ -285,6 +294,21 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   const installations = `/v1/integrations/${integrationName}/installations/${installation.id}`;
   await call('POST', `${installations}/spaces`, { space: space.id });
   await call('POST', `${installations}/sites`, { siteId: site.id });
+  const webhook = await call<{ id: string; secret: string }>('POST', `${org}/webhooks`, {
+    url: 'https://93.184.215.14/hook',
+    space: space.id,
+  });
+  // Another world fanning out at the same moment holds the fan-out's lock: try again until this one's is done.
+  let event: { id: string } | undefined;
+  while (!event) {
+    await fanOutEvents(t.db);
+    event = await t.db
+      .selectFrom('event_deliveries')
+      .select('id')
+      .where('installation_id', '=', installation.id)
+      .orderBy('seq', 'desc')
+      .executeTakeFirst();
+  }
 
   const spareToken = await call('POST', '/v1/user/tokens', { label: `Spare ${marker}` });
   const importRun = await call('POST', `/v1/org/${organizationId}/imports`, {
@@ -350,6 +374,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     versionId,
     integrationName,
     installationId: installation.id,
+    eventId: event.id,
+    webhookId: webhook.id,
     tokenId: spareToken.id,
     importRunId: importRun.id,
     accountName,
@@ -367,6 +393,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     invitationSecret: new URL(acceptLink!.url).searchParams.get('secret')!,
     gitHubInstallationId,
     gitLabInstallationId,
+    webhookSecret: webhook.secret,
   };
   const accounts = [admin, ...Object.values(members), guest];
   const secrets = [

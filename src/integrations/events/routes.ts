@@ -66,6 +66,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getIntegrationEvent',
         tags: ['integrations'],
         summary: 'Get an event sent to an integration, with what its last attempt met',
+        description:
+          'Admins of the publishing organization. `trace.logs` holds the last attempt: delivered with its ' +
+          'status, or why it failed.',
         params: IntegrationEventParams,
         response: { 200: Type.Object({ event: IntegrationEventSchema, trace: TraceSchema }), ...errorResponses },
       },
@@ -125,6 +128,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'queueIntegrationTask',
         tags: ['integrations'],
         summary: 'Queue a task the integration receives as a `task` event, now or `schedule` seconds later',
+        description:
+          'Admins of the publishing organization. The task (up to 64 KiB as JSON) is sent to the ' +
+          'integration’s endpoint, signed, as any event is, and retried for a day.',
         params: IntegrationParams,
         body: QueueTaskBody,
         response: { 204: Type.Null({ description: 'Queued' }), ...errorResponses },
@@ -142,8 +148,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { scope: 'organization:read' },
       schema: {
         operationId: 'listOrganizationWebhooks',
-        tags: ['webhooks'],
+        tags: ['integrations'],
         summary: 'List the organization’s webhooks (admins)',
+        description: 'Admins of the organization; their signing secrets are never shown again.',
         params: OrganizationParams,
         querystring: ListIntegrationEventsQuery,
         response: { 200: ListEnvelope(WebhookSchema), ...errorResponses },
@@ -159,7 +166,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { scope: 'organization:write' },
       schema: {
         operationId: 'createOrganizationWebhook',
-        tags: ['webhooks'],
+        tags: ['integrations'],
         summary: 'Send the organization’s events, or a space’s or a site’s, to a URL, signed (admins)',
         description: 'Answers the webhook with its signing `secret`, the only time it is shown.',
         params: OrganizationParams,
@@ -184,8 +191,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { scope: 'organization:read' },
       schema: {
         operationId: 'getOrganizationWebhook',
-        tags: ['webhooks'],
+        tags: ['integrations'],
         summary: 'Get a webhook (admins)',
+        description: 'Admins of the organization; its signing secret is not shown.',
         params: WebhookParams,
         response: { 200: WebhookSchema, ...errorResponses },
       },
@@ -200,8 +208,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { scope: 'organization:write' },
       schema: {
         operationId: 'deleteOrganizationWebhook',
-        tags: ['webhooks'],
+        tags: ['integrations'],
         summary: 'Remove a webhook and its deliveries (admins)',
+        description: 'Admins of the organization. Nothing more is sent to its URL, not even what was pending.',
         params: WebhookParams,
         response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses },
       },
@@ -223,8 +232,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { scope: 'organization:read' },
       schema: {
         operationId: 'listOrganizationWebhookDeliveries',
-        tags: ['webhooks'],
+        tags: ['integrations'],
         summary: 'List a webhook’s deliveries, with their state, attempts and last error (admins)',
+        description: 'Admins of the organization, newest first: each event as sent, and its delivery.',
         params: WebhookParams,
         querystring: ListIntegrationEventsQuery,
         response: { 200: ListEnvelope(WebhookDeliverySchema), ...errorResponses },

@@ -42,7 +42,7 @@ export const QueueTaskBody = Type.Object(
       Type.Number({ minimum: 0, maximum: 86400, description: 'Seconds to wait before it is sent (default 0)' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ task: { type: 'sync', page: 'abc' }, schedule: 60 }] },
 );
 export type QueueTaskBody = Static<typeof QueueTaskBody>;
 
@@ -67,7 +67,10 @@ export const CreateWebhookBody = Type.Object(
     space: Type.Optional(IdParam),
     site: Type.Optional(IdParam),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ url: 'https://hooks.example.com/docs', events: ['space_content_updated', 'change_request_merged'] }],
+  },
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
