@@ -32,6 +32,7 @@ import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
 import { measureReaderRender, READER_RENDER_CYCLES, readerRenderTable } from './reader-render.js';
 import { GIT_REMOTE_BENCH_NAME, gitRemoteTable, measureGitRemote } from './git-remote.js';
 import { GIT_SYNC_BENCH_NAME, gitSyncTable, measureGitSync } from './git-sync.js';
+import { changeRequestDiffTable, DIFF_BENCH_NAME, measureChangeRequestDiff } from './change-request-diff.js';
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
@@ -267,6 +268,13 @@ async function main(): Promise<void> {
     const organizationId = seeded.memberOrganizationIds.at(-3)!;
     const measured = await measureGitSync(app, base, seeded.authorization, organizationId, log);
     process.stdout.write(`\n${gitSyncTable(measured)}\n`);
+  }
+
+  // What a change request touching 500 pages changes: its first read computes the diff, later ones read it back.
+  if (!only || DIFF_BENCH_NAME.includes(only)) {
+    const organizationId = seeded.memberOrganizationIds.at(-4)!;
+    const measured = await measureChangeRequestDiff(app, base, seeded.authorization, organizationId, log);
+    process.stdout.write(`\n${changeRequestDiffTable(measured)}\n`);
   }
 
   report(results, merges, attack, {
