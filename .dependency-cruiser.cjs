@@ -33,6 +33,7 @@ const DOMAIN_ORDER = [
   'change-requests',
   'reviewers',
   'comments',
+  'reviews',
   'links',
   'sites',
   'app-reader',

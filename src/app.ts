@@ -53,6 +53,9 @@ import { changeRequestRoutes } from './change-requests/routes.js';
 import { semanticChangesRoutes } from './change-requests/semantic-changes/routes.js';
 import { revisionDiffPool } from './change-requests/semantic-changes/pool.js';
 import { reviewerRoutes } from './reviewers/routes.js';
+import { reviewRoutes } from './reviews/routes.js';
+import { readReviewFacts } from './reviews/actions.js';
+import { ChangeRequestReviewSchema } from './reviews/schemas.js';
 import { commentRoutes } from './comments/routes.js';
 import { CommentReplySchema, CommentSchema } from './comments/schemas.js';
 import { contentRoutes } from './content/routes.js';
@@ -213,6 +216,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     ChangeRequestSchema,
     CommentSchema,
     CommentReplySchema,
+    ChangeRequestReviewSchema,
     ...siteSchemas,
     SiteCustomizationSettingsSchema,
     TranslationSettingsSchema,
@@ -332,6 +336,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         // Each merge into a space linked to a Git branch becomes one commit on it.
         // Each merge is also an event for the space's integrations and webhooks.
         instance.context.mergeHooks = [exportOnMerge(instance.context), eventsOnMerge(instance.context)];
+        // Merges and change requests read the merge rules' review facts from the reviews domain above.
+        instance.context.reviewFacts = readReviewFacts;
         hostnameDb = db;
         instance.addHook('onReady', async () => {
           await hostnames.start((error) =>
@@ -461,6 +467,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(changeRequestRoutes);
       await v1.register(semanticChangesRoutes);
       await v1.register(reviewerRoutes);
+      await v1.register(reviewRoutes);
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);
       await v1.register(storageRoutes);

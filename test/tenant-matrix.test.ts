@@ -94,6 +94,7 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
     body: { url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main', commitMessage: 'Exfiltrate' },
   }),
   requestReviewersForChangeRequest: (target) => ({ body: { users: [target.ids.userId] } }),
+  submitChangeRequestReview: () => ({ body: { status: 'approved', comment: { markdown: 'Intrusion' } } }),
   postCommentInSpace: () => ({ body: markdown }),
   updateCommentInSpace: () => ({ body: { resolved: true, addedReactions: ['🙈'] } }),
   postCommentReplyInSpace: () => ({ body: markdown }),

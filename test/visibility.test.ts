@@ -31,6 +31,8 @@ interface Fixture {
   changeRequestComment: string;
   changeRequestReply: string;
   reviewer: string;
+  /** A review of `changeRequest`, with a comment. */
+  review: string;
 }
 
 interface Expectation {
@@ -91,6 +93,10 @@ const EXPECTED: Record<string, Expectation> = {
   getPageInChangeRequestByPath: membersOnly,
   getReusableContentInChangeRequestById: membersOnly,
   getRequestedReviewersByChangeRequestId: membersOnly,
+  // Reviews and who wrote in a change request: unpublished work, a member's.
+  getReviewsByChangeRequestId: membersOnly,
+  getChangeRequestReviewById: membersOnly,
+  getContributorsByChangeRequestId: membersOnly,
   getChangeRequestPDF: membersOnly,
   getChangeRequestZip: membersOnly,
   // Which integrations a space has, and their blocks: a member's.
@@ -151,6 +157,7 @@ const EXPECTED: Record<string, Expectation> = {
   })),
   requestReviewersForChangeRequest: write((fixture) => ({ users: [fixture.reviewer] })),
   removeRequestedReviewerFromChangeRequest: write(),
+  submitChangeRequestReview: write(() => ({ status: 'approved', comment: { markdown: 'Intrusion' } })),
   postCommentInSpace: write(() => markdown('Intrusion')),
   updateCommentInSpace: write(() => ({ resolved: true, addedReactions: ['👍'] })),
   deleteCommentInSpace: write(),
@@ -215,6 +222,7 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     teamId,
     commentId: inChangeRequest ? fixture.changeRequestComment : fixture.spaceComment,
     commentReplyId: inChangeRequest ? fixture.changeRequestReply : fixture.spaceReply,
+    reviewId: fixture.review,
   };
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
@@ -304,6 +312,15 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
     markdown('A reply to the draft'),
   );
   await post(`/v1/spaces/${space.id}/change-requests/${draft.id}/requested-reviewers`, { users: [editor.user.id] });
+  const review = await ok<{ id: string }>(
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/change-requests/${draft.id}/reviews`,
+      headers: admin.headers,
+      payload: { status: 'changes-requested', comment: { markdown: 'Not yet' } },
+    }),
+    201,
+  );
 
   const row = await t.db.selectFrom('spaces').select('share_key').where('id', '=', space.id).executeTakeFirstOrThrow();
   return {
@@ -322,6 +339,7 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
     changeRequestComment: changeRequestComment.id,
     changeRequestReply: changeRequestReply.id,
     reviewer: editor.user.id,
+    review: review.id,
   };
 }
 
@@ -369,6 +387,7 @@ async function stateOf(fixture: Fixture) {
       reactions: await count('comment_reactions'),
       changeRequests: await count('change_requests'),
       reviewers: await count('change_request_reviewers'),
+      reviews: await count('change_request_reviews'),
       revisions: await count('revisions'),
       grants: await count('content_grants'),
     },

@@ -15,6 +15,7 @@ export const SPACE_FIELDS = [
   'visibility',
   'edit_mode',
   'default_level',
+  'merge_rules',
   'share_key',
   'revision_id',
   'comments_open_count',

@@ -1,6 +1,6 @@
 import { ConflictError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { paginate } from '../core/pagination.js';
+import { roleAtLeast } from '../access/roles.js';
 import { findEditableSpace, findSpaceAsMember } from '../access/spaces.js';
 import { changeRequestIn, changeRequestNotFound } from '../content/change-request-access.js';
 import { lockSpaceThenChangeRequest } from '../content/write-locks.js';
@@ -16,23 +16,12 @@ import type { Context } from '../context.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
 import { mergeIntoSpace, type MergeOutcome } from './merge.js';
+import { unmetRulesFor } from './merge-check.js';
 import type { MergeOrigin } from './merge-hooks.js';
 import { updateFromSpace, type UpdateOutcome } from './update.js';
 import { presentWrittenBatch } from './present.js';
-import {
-  countChangeRequests,
-  insertChangeRequest,
-  listChangeRequests,
-  listChangeRequestsByCreator,
-  lockSpaceForNumbering,
-  spaceLineRevision,
-} from './queries.js';
-import type {
-  ContentChange,
-  CreateChangeRequestInput,
-  ListChangeRequestsInput,
-  UpdateChangeRequestInput,
-} from './schemas.js';
+import { insertChangeRequest, lockSpaceForNumbering, spaceLineRevision } from './queries.js';
+import type { ContentChange, CreateChangeRequestInput, UpdateChangeRequestInput } from './schemas.js';
 
 /** One change request of the space, as the caller (a member of the space's organization) sees it. */
 async function presentOne(
@@ -92,33 +81,6 @@ export async function createChangeRequest(
   return presentOne(context, space, id, userId);
 }
 
-/** A page of the space's change requests with one status (default open), and one author if asked, newest first. */
-export async function listSpaceChangeRequests(
-  context: Context,
-  userId: string,
-  spaceId: string,
-  query: ListChangeRequestsInput,
-) {
-  const status = query.status ?? 'open';
-  const creator = query.creator;
-  const page = context.cursors.request(`change-requests:${spaceId}:${status}:${creator ?? ''}`, query);
-  await findSpaceAsMember(context, spaceId, userId);
-  const rows = await paginate(context.cursors, page, {
-    rows: () =>
-      creator
-        ? listChangeRequestsByCreator(context.db, page, spaceId, status, creator)
-        : listChangeRequests(context.db, page, spaceId, status),
-    count: () => countChangeRequests(context.db, spaceId, status, creator),
-    keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => row,
-  });
-  const members = rows.items.flatMap((row) => (row.author_is_member && row.author_id ? [row.author_id] : []));
-  const authors = rows.items.map((row) => row.author_id);
-  const organizationId = rows.items[0]?.organization_id ?? null;
-  const emails = await emailVisibilityFor(context.db, userId, authors, organizationId, members);
-  return { ...rows, items: rows.items.map((row) => presentChangeRequest(row, context.urls, emails)) };
-}
-
 /** A change request of the space, by id or by number. */
 export async function getChangeRequest(
   context: Context,
@@ -126,10 +88,27 @@ export async function getChangeRequest(
   spaceId: string,
   changeRequestId: string,
 ): Promise<ChangeRequest> {
-  await findSpaceAsMember(context, spaceId, userId);
+  const { space, role } = await findSpaceAsMember(context, spaceId, userId);
   const row = await findChangeRequest(context.db, spaceId, changeRequestId);
   if (!row) throw changeRequestNotFound();
-  return presentRow(context, row, userId);
+  const [changeRequest, unmet] = await Promise.all([
+    presentRow(context, row, userId),
+    unmetRulesFor(context, context.db, {
+      organizationId: space.organization_id,
+      spaceId: space.id,
+      changeRequestId: row.id,
+      userId,
+    }),
+  ]);
+  const workable = row.status === 'draft' || row.status === 'open';
+  const live = space.edit_mode === 'live';
+  return {
+    ...changeRequest,
+    permissions: {
+      merge: workable && live && roleAtLeast(role, 'edit') && unmet.length === 0,
+      review: workable && live && roleAtLeast(role, 'review'),
+    },
+  };
 }
 
 /** Changes a change request's subject or status; a merged one no longer changes. */

@@ -8,6 +8,7 @@ import type { ContentTree } from '../content/tree.js';
 import type { Context } from '../context.js';
 import { advanceSpaceLine, insertRevision, type EntryChange } from './changes/persist.js';
 import type { MergeOrigin } from './merge-hooks.js';
+import { refuseUnmetRules, unmetRulesFor } from './merge-check.js';
 import { requireWorkable } from './changes/write.js';
 import {
   changeRequestEntries,
@@ -151,6 +152,9 @@ export async function mergeIntoSpace(
   const outcome = await context.db.transaction().execute(async (tx) => {
     // Merges into one space go one at a time: each builds on the revision the previous one made.
     const { head, ours, status } = await lockBothSides(tx, target, 'update');
+    // Read under the locks, so that no write or review lands between the check and the merge. Git
+    // Sync's merges bring in what was merged in Git, where the repository's own rules applied.
+    if (target.origin !== 'git-sync') refuseUnmetRules(await unmetRulesFor(context, tx, target));
 
     const entries = ours.changeRequestId === null ? [] : await ownEntries(tx, target.changeRequestId);
     const conflicting =

@@ -1,61 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { ChangeRequestStatus, ChangeRequestsTable, VariableValues } from '../db/types.js';
-import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
-import { changeRequestsWithContext } from '../content/change-request-queries.js';
-
-/** A page of a space's change requests with one status, newest first, each row carrying the total count. */
-export const listChangeRequests = pageQuery(
-  { createdAt: 'cr.created_at', id: 'cr.id' },
-  (db, spaceId: string, status: ChangeRequestStatus) =>
-    changeRequestsWithContext(db)
-      .where('cr.space_id', '=', spaceId)
-      .where('cr.status', '=', status)
-      .select(() =>
-        db
-          .selectFrom('change_requests')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('space_id', '=', spaceId)
-          .where('status', '=', status)
-          .as(TOTAL_COUNT),
-      ),
-);
-
-/** The same list narrowed to one author. */
-export const listChangeRequestsByCreator = pageQuery(
-  { createdAt: 'cr.created_at', id: 'cr.id' },
-  (db, spaceId: string, status: ChangeRequestStatus, creator: string) =>
-    changeRequestsWithContext(db)
-      .where('cr.space_id', '=', spaceId)
-      .where('cr.status', '=', status)
-      .where('cr.created_by', '=', creator)
-      .select(() =>
-        db
-          .selectFrom('change_requests')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('space_id', '=', spaceId)
-          .where('status', '=', status)
-          .where('created_by', '=', creator)
-          .as(TOTAL_COUNT),
-      ),
-);
-
-/** How many of a space's change requests have the status (and author), for pages that carry no rows. */
-export async function countChangeRequests(
-  db: Db,
-  spaceId: string,
-  status: ChangeRequestStatus,
-  creator: string | undefined,
-): Promise<number> {
-  let query = db
-    .selectFrom('change_requests')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('space_id', '=', spaceId)
-    .where('status', '=', status);
-  if (creator) query = query.where('created_by', '=', creator);
-  const { n } = await query.executeTakeFirstOrThrow();
-  return Number(n);
-}
+import type { ChangeRequestsTable, VariableValues } from '../db/types.js';
 
 /** Locks the space's row for update, and gives its head revision and how many change requests it has had. */
 export async function lockSpaceForNumbering(db: Db, spaceId: string) {
@@ -141,4 +86,33 @@ export async function markChangeRequestMerged(
     .set({ status: 'merged', revision_merged_id: revisionId, merged_at: now, updated_at: now })
     .where('id', '=', changeRequestId)
     .execute();
+}
+
+/**
+ * What the merge rules of a change request are judged on: the rules of its
+ * organization and space, its subject and author, its revision, and whether
+ * the space moved on since its base.
+ */
+export async function mergeRuleFacts(
+  db: Db,
+  target: { organizationId: string; spaceId: string; changeRequestId: string },
+) {
+  return db
+    .selectFrom('change_requests as cr')
+    .innerJoin('spaces as s', 's.id', 'cr.space_id')
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .innerJoin('revisions as r', 'r.id', 'cr.revision_id')
+    .innerJoin('revisions as head', 'head.id', 's.revision_id')
+    .select([
+      'o.merge_rules as organization_rules',
+      's.merge_rules as space_rules',
+      'cr.subject',
+      'cr.created_by',
+      'cr.revision_id',
+      sql<boolean>`coalesce(r.base_seq, r.seq) < head.seq`.as('outdated'),
+    ])
+    .where('cr.organization_id', '=', target.organizationId)
+    .where('cr.space_id', '=', target.spaceId)
+    .where('cr.id', '=', target.changeRequestId)
+    .executeTakeFirstOrThrow();
 }

@@ -6,16 +6,17 @@ import { ChangeRequestSchema } from '../content/change-request-schemas.js';
 import {
   createChangeRequest,
   getChangeRequest,
-  listSpaceChangeRequests,
   mergeChangeRequest,
   updateChangeRequest,
   updateChangeRequestContent,
   updateChangeRequestFromSpace,
 } from './actions.js';
 import { importRoutes } from './import/routes.js';
+import { listSpaceChangeRequests } from './listings/actions.js';
+import { changeRequestListingRoutes } from './listings/routes.js';
+import { SpaceChangeRequestsQuery } from './listings/schemas.js';
 import {
   CreateChangeRequestBody,
-  ListChangeRequestsQuery,
   MergeResult,
   UpdateChangeRequestBody,
   UpdateContentBody,
@@ -66,9 +67,11 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The space’s change requests with one status (default open), newest first',
         description:
           'For members with a role on the space (to anyone else, 404). `status` picks one status, `open` by ' +
-          'default; `creator` keeps one author’s.',
+          'default; `creator`, `contributor` and `requestedReviewer` keep those a user opened, wrote in, or is ' +
+          'asked to review and has not; `orderBy` is `updatedAt` (default) or `createdAt`. `topic` names a site ' +
+          'topic, which this service links no change request to: the list is empty.',
         params: SpaceParams,
-        querystring: ListChangeRequestsQuery,
+        querystring: SpaceChangeRequestsQuery,
         response: { 200: ListEnvelope(ChangeRequest), ...errorResponses },
       },
     },
@@ -209,4 +212,5 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   await app.register(importRoutes);
+  await app.register(changeRequestListingRoutes);
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParam, ListQuery, StringEnum, Emoji } from '../core/schemas.js';
-import { ChangeRequestSubject, CHANGE_REQUEST_STATUSES } from '../content/change-request-schemas.js';
+import { IdParam, StringEnum, Emoji } from '../core/schemas.js';
+import { ChangeRequestSubject } from '../content/change-request-schemas.js';
 import { VARIABLE_LIMITS } from '../content/variables.js';
 
 export const CreateChangeRequestBody = Type.Object(
@@ -19,13 +19,6 @@ export const UpdateChangeRequestBody = Type.Object(
   { minProperties: 1, additionalProperties: false, examples: [{ subject: 'Document the setup', status: 'open' }] },
 );
 export type UpdateChangeRequestInput = Static<typeof UpdateChangeRequestBody>;
-
-export const ListChangeRequestsQuery = Type.Object({
-  ...ListQuery,
-  status: Type.Optional(StringEnum(CHANGE_REQUEST_STATUSES, { default: 'open' })),
-  creator: Type.Optional(IdParam),
-});
-export type ListChangeRequestsInput = Static<typeof ListChangeRequestsQuery>;
 
 export const MergeResult = Type.Object({
   revision: Type.String({ description: 'The space revision after the merge; unchanged on conflicts' }),

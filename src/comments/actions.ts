@@ -58,7 +58,7 @@ const PREVIEW_CHARACTERS = 200;
  * here, for the whole batch at once, with whose e-mails the caller may see
  * and, where the format asks for them, the bodies' documents.
  */
-async function showComments(
+export async function showComments(
   context: Context,
   thread: OpenThread,
   rows: readonly CommentRecord[],

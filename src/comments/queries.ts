@@ -195,6 +195,16 @@ export async function countComments(db: Db, thread: Thread, filters: CommentFilt
   return Number(n);
 }
 
+/** The comments of the thread among `commentIds` (a page of reviews' comments), in one query. */
+export async function findComments(db: Db, thread: Thread, commentIds: readonly string[]): Promise<CommentRecord[]> {
+  if (commentIds.length === 0) return [];
+  return withPeople(db.selectFrom('comments as c').select(COMMENT_COLUMNS))
+    .where(anyOf('c.id', commentIds))
+    .where('c.space_id', '=', thread.spaceId)
+    .where('c.thread_key', '=', threadKey(thread))
+    .execute();
+}
+
 /** One comment of the thread, or undefined. */
 export async function findComment(db: Db, thread: Thread, commentId: string): Promise<CommentRecord | undefined> {
   return withPeople(db.selectFrom('comments as c').select(COMMENT_COLUMNS))

@@ -24,6 +24,17 @@ export const ChangeRequestSchema = Type.Object(
       description: 'Whether the space has a newer revision than its base (where it was opened, or last updated)',
     }),
     urls: Type.Object({ app: Type.String({ format: 'uri' }), location: Type.String({ format: 'uri' }) }),
+    permissions: Type.Optional(
+      Type.Object(
+        {
+          merge: Type.Boolean({
+            description: 'Whether the caller may merge it now: their role, its status, and the merge rules in force',
+          }),
+          review: Type.Boolean({ description: 'Whether the caller may review it' }),
+        },
+        { description: 'Beyond the spec: what the caller may do, shown when a change request is read alone' },
+      ),
+    ),
   },
   { $id: 'ChangeRequest' },
 );

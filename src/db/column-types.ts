@@ -23,10 +23,27 @@ export type StoredJsonArray = ColumnType<unknown[] | null, string | null | undef
 
 export type Role = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
 
-export interface MergeRules {
-  type: 'none' | 'rules';
-  rules?: unknown[];
-}
+/** An organization's merge rules, as the spec's MergeRulesStandaloneConfiguration (checked by its schema on write). */
+export type MergeRules = { type: 'none' } | { type: 'rules'; rules: StoredMergeRule[] };
+
+/** A review's decision, as the spec's ChangeRequestReviewStatus. */
+export type ReviewStatus = 'approved' | 'changes-requested';
+
+/** A space's: the organization's (`inherit`), or its own. */
+export type SpaceMergeRules = { type: 'inherit' } | MergeRules;
+
+/** One rule of the spec's MergeRule, as stored. */
+export type StoredMergeRule =
+  | { rule: 'require_specific_reviewers' | 'require_one_of_specific_reviewers' | 'allow_bypass'; users: string[] }
+  | {
+      rule:
+        | 'require_at_least_one_review'
+        | 'require_at_least_one_approved_review'
+        | 'require_all_reviews_approved'
+        | 'require_up_to_date_change_request'
+        | 'require_change_request_subject'
+        | 'require_author_to_merge';
+    };
 
 /** A role, 'inherit' (take the parent's), or null (nothing beyond the organization role). */
 export type DefaultLevel = Role | 'inherit' | null;

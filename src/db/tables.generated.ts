@@ -16,10 +16,12 @@ import type {
   MergeRules,
   OrganizationEventType,
   PageType,
+  ReviewStatus,
   RevisionType,
   Role,
   SiteType,
   SiteVisibility,
+  SpaceMergeRules,
   SpecProcessError,
   StoredDocument,
   StoredJsonArray,
@@ -101,6 +103,20 @@ export interface ChangeRequestReviewers {
   space_id: string;
   team_id: string | null;
   user_id: string | null;
+}
+
+export interface ChangeRequestReviews {
+  change_request_id: string;
+  comment_id: string | null;
+  created_at: Generated<Date>;
+  id: string;
+  organization_id: string;
+  requested_by: string | null;
+  reviewer_id: string;
+  revision_id: string;
+  space_id: string;
+  status: ReviewStatus;
+  updated_at: Generated<Date>;
 }
 
 export interface ChangeRequests {
@@ -825,6 +841,7 @@ export interface Spaces {
   edit_mode: Generated<'live' | 'locked'>;
   emoji: string | null;
   id: string;
+  merge_rules: ColumnType<SpaceMergeRules, string | undefined, string>;
   organization_id: string;
   parent_id: string | null;
   position: Generated<string>;
@@ -947,6 +964,7 @@ export interface DB {
   audit_events: AuditEvents;
   blobs: Blobs;
   change_request_reviewers: ChangeRequestReviewers;
+  change_request_reviews: ChangeRequestReviews;
   change_request_ticks: ChangeRequestTicks;
   change_requests: ChangeRequests;
   collections: Collections;

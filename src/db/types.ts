@@ -47,6 +47,7 @@ export type CommentsTable = DB['comments'];
 export type CommentRepliesTable = DB['comment_replies'];
 export type CommentReactionsTable = DB['comment_reactions'];
 export type ChangeRequestReviewersTable = DB['change_request_reviewers'];
+export type ChangeRequestReviewsTable = DB['change_request_reviews'];
 export type SitesTable = DB['sites'];
 export type RetiredSiteAddressesTable = DB['retired_site_addresses'];
 export type RetiredIntegrationNamesTable = DB['retired_integration_names'];

@@ -4,6 +4,7 @@ import { paginate, type Page } from '../core/pagination.js';
 import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
 import { changed, recordAuditEvent } from '../audit/record.js';
+import { requireRuleUsersAreMembers, storedMergeRules } from './merge-rules.js';
 import { presentOrganization } from './present.js';
 import {
   countOrganizationsForUser,
@@ -14,6 +15,7 @@ import {
   normalizeEmailDomains,
   siteExistsIn,
   updateOrganization,
+  activeMemberIds,
 } from './queries.js';
 import type {
   CreateOrganizationBody,
@@ -76,9 +78,16 @@ export async function updateOrganizationSettings(
       `body/defaultContent/site: no site "${body.defaultContent.site}" exists in this organization`,
     );
   }
+  const changes = organizationChanges(body);
+  if (body.mergeRules !== undefined) {
+    const { rules, users } = storedMergeRules(body.mergeRules, 'body/mergeRules');
+    const members = await activeMemberIds(context.db, organization.id, users);
+    requireRuleUsersAreMembers(users, members, 'body/mergeRules');
+    changes.merge_rules = JSON.stringify(rules);
+  }
   const updated = await context.db.transaction().execute(async (tx) => {
     const result = await updateOrganization(tx, organization.id, {
-      ...organizationChanges(body),
+      ...changes,
       updated_at: context.clock.now(),
     });
     // The settings as the API shows them, so that before and after read as the request wrote them.

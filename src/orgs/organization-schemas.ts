@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, StringEnum } from '../core/schemas.js';
 import { NullableRoleSchema } from '../access/schemas.js';
+import { MergeRulesStandaloneSchema } from './merge-rules.js';
 
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
 export const ORGANIZATION_USE_CASES = [
@@ -41,10 +42,7 @@ export const OrganizationSchema = Type.Object(
     plan: Type.String(),
     customHostname: Type.Optional(Type.String()),
     internal_isOnNewTrial: Type.Literal(true, { deprecated: true }),
-    mergeRules: Type.Object({
-      type: StringEnum(['none', 'rules'] as const),
-      rules: Type.Optional(Type.Array(Type.Unknown())),
-    }),
+    mergeRules: MergeRulesStandaloneSchema,
     urls: Type.Object({
       location: Type.String({ format: 'uri' }),
       app: Type.String({ format: 'uri' }),

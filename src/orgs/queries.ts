@@ -171,3 +171,20 @@ export async function siteExistsIn(db: Db, organizationId: string, siteId: strin
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Of `userIds`, those who are active members of the organization (guests included). */
+export async function activeMemberIds(
+  db: Db,
+  organizationId: string,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('organization_members')
+    .select('user_id')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', 'in', [...userIds])
+    .where('disabled', '=', false)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery, NullableString, ref, StringEnum } from '../core/schemas.js';
 import { NullableRoleSchema } from '../access/schemas.js';
+import { MergeRulesStandaloneSchema } from './merge-rules.js';
 import {
   COMMUNITY_TYPES,
   ORGANIZATION_TYPES,
@@ -61,6 +62,7 @@ export const UpdateOrganizationBody = Type.Object(
     sso: Type.Optional(Type.Boolean()),
     ai: Type.Optional(Type.Boolean()),
     inviteLinks: Type.Optional(Type.Boolean()),
+    mergeRules: Type.Optional(MergeRulesStandaloneSchema),
   },
   { additionalProperties: false, examples: [{ title: 'Acme Documentation', defaultRole: 'read', inviteLinks: true }] },
 );

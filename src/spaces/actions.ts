@@ -14,6 +14,8 @@ import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
 import type { MoveBody } from '../hierarchy/schemas.js';
 import { memberOrNotFound } from '../members/member-queries.js';
 import { recordEvent } from '../events/record.js';
+import { requireRuleUsersAreMembers, storedMergeRules } from '../orgs/merge-rules.js';
+import { activeMemberIds } from '../orgs/queries.js';
 import { presentSpace } from './present.js';
 import {
   countSpacesInCollection,
@@ -94,6 +96,9 @@ export async function editSpace(
       'Changing the edit mode, default level or visibility of a space needs the admin role on it',
     );
   }
+  if (body.mergeRules !== undefined && role !== 'admin') {
+    throw new ForbiddenError('Changing the merge rules of a space needs the admin role on it');
+  }
   const edits = body.title !== undefined || body.emoji !== undefined;
   if (edits && space.edit_mode === 'locked' && body.editMode !== 'live') {
     throw new ForbiddenError('The space is locked; set editMode to live before editing it');
@@ -106,6 +111,12 @@ export async function editSpace(
   if (body.editMode !== undefined) changes.edit_mode = body.editMode;
   if (body.defaultLevel !== undefined) changes.default_level = body.defaultLevel;
   if (body.visibility !== undefined) changes.visibility = body.visibility;
+  if (body.mergeRules !== undefined) {
+    const { rules, users } = storedMergeRules(body.mergeRules, 'body/mergeRules');
+    const members = await activeMemberIds(context.db, space.organization_id, users);
+    requireRuleUsersAreMembers(users, members, 'body/mergeRules');
+    changes.merge_rules = JSON.stringify(rules);
+  }
   await context.db.transaction().execute(async (tx) => {
     await updateSpace(tx, space.organization_id, space.id, changes);
     if (body.visibility === undefined || body.visibility === space.visibility) return;

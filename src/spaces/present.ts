@@ -41,7 +41,7 @@ export function presentSpace(
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     editMode: row.edit_mode,
-    mergeRules: { type: 'inherit' },
+    mergeRules: row.merge_rules,
     urls: { location: urls.api('spaces', row.id), app: urls.app('o', row.organization_id, 's', row.id) },
     organization: row.organization_id,
     revision: row.revision_id,

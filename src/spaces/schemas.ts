@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Emoji, StringEnum } from '../core/schemas.js';
 import { EDIT_MODES, SpaceTitle, VISIBILITIES } from './space-schemas.js';
 import { DefaultLevelSchema } from '../access/schemas.js';
+import { MergeRulesSpaceSchema } from '../orgs/merge-rules.js';
 
 export const CreateSpaceBody = Type.Object(
   {
@@ -25,6 +26,7 @@ export const UpdateSpaceBody = Type.Object(
     editMode: Type.Optional(StringEnum(EDIT_MODES)),
     defaultLevel: Type.Optional(DefaultLevelSchema),
     visibility: Type.Optional(StringEnum(VISIBILITIES)),
+    mergeRules: Type.Optional(MergeRulesSpaceSchema),
   },
   { additionalProperties: false, examples: [{ title: 'User guide (v2)', editMode: 'live', visibility: 'public' }] },
 );

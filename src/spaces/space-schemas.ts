@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, StringEnum } from '../core/schemas.js';
 import { DefaultLevelSchema } from '../access/schemas.js';
+import { MergeRulesSpaceSchema } from '../orgs/merge-rules.js';
 import { GitSyncState } from './git-sync-state.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
@@ -20,7 +21,7 @@ export const SpaceSchema = Type.Object(
     updatedAt: DateTime,
     deletedAt: Type.Optional(DateTime),
     editMode: StringEnum(EDIT_MODES),
-    mergeRules: Type.Object({ type: Type.Literal('inherit') }),
+    mergeRules: MergeRulesSpaceSchema,
     urls: Type.Object({
       location: Type.String({ format: 'uri' }),
       app: Type.String({ format: 'uri' }),

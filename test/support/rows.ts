@@ -11,6 +11,7 @@ export type SpaceTable =
   | 'comment_reactions'
   | 'change_requests'
   | 'change_request_reviewers'
+  | 'change_request_reviews'
   | 'content_grants';
 
 /** How many rows of `table` belong to the space: what a refused request must leave as it was. */

@@ -50,6 +50,8 @@ export interface WorldIds {
   /** A comment on the space, with a reply; `fill` names the change request's where the path is one. */
   commentId: string;
   commentReplyId: string;
+  /** A review of the change request, with a comment. */
+  reviewId: string;
   samlProviderId: string;
   inviteId: string;
   /** A pending invitation by e-mail; its secret is `extra.invitationSecret`. */
@@ -235,6 +237,10 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     `${changeRequestComments}/${changeRequestComment.id}/replies`,
     markdown('Review reply'),
   );
+  const review = await call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/reviews`, {
+    status: 'changes-requested',
+    comment: { markdown: `Review ${marker}` },
+  });
 
   // The organization's settings: SSO, an invite link, translation settings.
   const samlProvider = await call('POST', `${org}/saml`, {
@@ -359,6 +365,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     pagePath,
     commentId: comment.id,
     commentReplyId: reply.id,
+    reviewId: review.id,
     samlProviderId: samlProvider.id,
     inviteId: invite.id,
     invitationId: acceptLink!.invitation,
