@@ -10,6 +10,7 @@ import { createUser, findUserByEmail } from './users/user-queries.js';
 import { Keyring } from './core/keyring.js';
 import { loadServiceSecret } from './core/secret.js';
 import { rotateIntegrationSecrets } from './integrations/secrets.js';
+import { rotateEventSigningSecrets } from './integrations/events/signing-secrets.js';
 import { rotateSiteSecrets } from './sites/secrets.js';
 import { writeConfigurationReference } from './ops/config-reference.js';
 
@@ -170,7 +171,10 @@ async function run(
       const sites = await rotateSiteSecrets(db, { keyring, serviceSecret }, { batchSize: 500 });
       out(`Re-encrypted ${sites.rotated} site visitor and share-link key(s) under key ${keyring.currentKeyId}.`);
       for (const secret of sites.failed) out(`Could not open ${secret.what}: ${secret.reason}`);
-      const failures = failed.length + sites.failed.length;
+      const signing = await rotateEventSigningSecrets(db, keyring, { batchSize: 500 });
+      out(`Re-encrypted ${signing.rotated} event signing secret(s) under key ${keyring.currentKeyId}.`);
+      for (const secret of signing.failed) out(`Could not open the signing secret of ${secret.what}: ${secret.reason}`);
+      const failures = failed.length + sites.failed.length + signing.failed.length;
       if (failures > 0) throw new Error(`${failures} secret(s) could not be re-encrypted`);
       return;
     }

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { randomString } from '../src/core/ids.js';
+import { Keyring } from '../src/core/keyring.js';
 import { runEventDeliveries, type DeliveryOptions } from '../src/integrations/events/deliver.js';
+import { integrationSigningSecret, rotateEventSigningSecrets } from '../src/integrations/events/signing-secrets.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
@@ -77,18 +80,22 @@ describe('events sent to an integration', () => {
     const patched = await call(s.admin, 'PATCH', `/spaces/${s.spaceId}`, { visibility: 'public' });
     expect(patched.statusCode, patched.body).toBe(200);
     await drain();
-    expect(types(s.receiver)).toEqual([
-      'installation_setup',
+    // The organization's stream and the space's go side by side; within the space's, in order.
+    expect(types(s.receiver).filter((type) => type !== 'installation_setup')).toEqual([
       'space_installation_setup',
       'space_content_updated',
       'space_visibility_updated',
     ]);
+    expect(types(s.receiver)).toContain('installation_setup');
     for (const received of s.receiver.received) {
       expect(received.verified).toBe(true);
       expect(received.headers['x-gitbook-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
       expectNewestSpecSchema('Event', received.body);
     }
-    expect(s.receiver.received[3]!.body).toMatchObject({ previousVisibility: 'private', visibility: 'public' });
+    expect(s.receiver.received.find((r) => r.body.type === 'space_visibility_updated')!.body).toMatchObject({
+      previousVisibility: 'private',
+      visibility: 'public',
+    });
     const ids = s.receiver.received.map((r) => r.body.eventId);
     expect(new Set(ids).size).toBe(4);
   });
@@ -280,19 +287,50 @@ describe('who sees what', () => {
     expect(await t.db.selectFrom('events').select('id').where('type', '=', 'task').execute()).toEqual([]);
   });
 
-  it('works through the official client', async () => {
+  it('answers, through the official client, what `gitbook tail` reads and prints', async () => {
     const s = await integrationOnSpace();
     try {
-      await drain();
+      s.receiver.mode = 'fail';
+      await drain(t.app, { ...FAST, backoffMs: 60_000, maxBackoffMs: 60_000 });
       const base = await listen(t.app);
       const client = newestOfficialClient(base, s.admin.token);
-      const { data } = await client.integrations.listIntegrationEvents(s.name);
-      expect(data.items.map((item) => item.payload.type).sort()).toEqual([
-        'installation_setup',
-        'space_installation_setup',
+      // What @gitbook/cli's `tail` does: the two newest events, then each one's trace, printed as lines.
+      const { data } = await client.integrations.listIntegrationEvents(s.name, { limit: 2 });
+      const lines: string[] = [];
+      for (const event of data.items.reverse()) {
+        const { data: one } = await client.integrations.getIntegrationEvent(s.name, event.id);
+        lines.push(`[${event.status}] ${event.payload.type}`);
+        for (const log of one.trace?.logs ?? []) lines.push(`[${log.level}] ${log.message}`);
+      }
+      // Each tried once (the organization's and the space's are two streams), and waiting to be tried again.
+      expect(lines).toEqual([
+        '[failed] installation_setup',
+        '[error] Attempt 1: The endpoint answered 500',
+        '[failed] space_installation_setup',
+        '[error] Attempt 1: The endpoint answered 500',
       ]);
     } finally {
       await s.receiver.stop();
     }
+  });
+});
+
+// Last: the rotation re-seals every secret under a key the running app does not hold.
+describe('a rotation of the encryption key', () => {
+  it('keeps signing with the same secret once `secrets rotate` re-sealed it under a new key', async () => {
+    const key = randomBytes(32);
+    const rotating = Keyring.fromConfig({ key: key.toString('base64') }, t.app.context.serviceSecret);
+    const s = await integrationOnSpace();
+    await s.receiver.stop();
+    const result = await rotateEventSigningSecrets(t.db, rotating, { batchSize: 1 });
+    expect(result.failed).toEqual([]);
+    expect(result.rotated).toBeGreaterThanOrEqual(1);
+    const { id } = await t.db
+      .selectFrom('integrations')
+      .select('id')
+      .where('name', '=', s.name)
+      .executeTakeFirstOrThrow();
+    expect(await integrationSigningSecret(t.db, new Keyring(key), id)).toBe(s.receiver.secret);
+    expect(await rotateEventSigningSecrets(t.db, rotating)).toEqual({ rotated: 0, failed: [] });
   });
 });

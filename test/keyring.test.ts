@@ -212,6 +212,7 @@ describe('rotating integration secrets', () => {
     expect(stdout.trim().split('\n')).toEqual([
       `Re-encrypted 6 integration secret(s) under key ${keyIdOf(keyC)}.`,
       `Re-encrypted 0 site visitor and share-link key(s) under key ${keyIdOf(keyC)}.`,
+      `Re-encrypted 0 event signing secret(s) under key ${keyIdOf(keyC)}.`,
     ]);
     const rows = await secretRows();
     expect(new Set(rows.map((row) => row.key_id))).toEqual(new Set([keyIdOf(keyC)]));

@@ -1,4 +1,4 @@
-import type { Keyring } from '../../core/keyring.js';
+import { KeyringError, type Keyring } from '../../core/keyring.js';
 import type { Db } from '../../db/database.js';
 import { newSigningSecret } from './signature.js';
 
@@ -66,4 +66,91 @@ export async function webhookSigningSecret(db: Db, keyring: Keyring, webhookId: 
     .where('id', '=', webhookId)
     .executeTakeFirstOrThrow();
   return keyring.open(row.secret_sealed, webhookSecretContext(webhookId));
+}
+
+export interface SigningRotationResult {
+  rotated: number;
+  /** Secrets no key of the keyring opens, left as they are. */
+  failed: Array<{ what: string; reason: string }>;
+}
+
+/**
+ * Re-seals under the keyring's current key every integration signing secret
+ * and webhook secret sealed under another one, a batch per transaction, the
+ * rows locked (and rows another rotation holds skipped) as they are rewritten.
+ */
+export async function rotateEventSigningSecrets(
+  db: Db,
+  keyring: Keyring,
+  options: { batchSize: number } = { batchSize: 500 },
+): Promise<SigningRotationResult> {
+  const result: SigningRotationResult = { rotated: 0, failed: [] };
+  const failedIds = new Set<string>();
+  const reseal = (sealed: string, context: string, what: string): string | undefined => {
+    try {
+      return keyring.seal(keyring.open(sealed, context), context);
+    } catch (error) {
+      if (!(error instanceof KeyringError)) throw error;
+      result.failed.push({ what, reason: error.message });
+      return undefined;
+    }
+  };
+  for (;;) {
+    const done = await db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .selectFrom('integrations')
+        .select(['id', 'signing_secret_sealed'])
+        .where('signing_secret_key_id', '<>', keyring.currentKeyId)
+        .where('id', 'not in', failedIds.size > 0 ? [...failedIds] : [''])
+        .limit(options.batchSize)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      for (const row of rows) {
+        const sealed = reseal(row.signing_secret_sealed!, integrationSecretContext(row.id), `integration ${row.id}`);
+        if (sealed === undefined) {
+          failedIds.add(row.id);
+          continue;
+        }
+        await tx
+          .updateTable('integrations')
+          .set({ signing_secret_sealed: sealed, signing_secret_key_id: keyring.currentKeyId })
+          .where('id', '=', row.id)
+          .execute();
+        result.rotated += 1;
+      }
+      return rows.length === 0;
+    });
+    if (done) break;
+  }
+  for (;;) {
+    const done = await db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .selectFrom('webhooks')
+        .select(['id', 'organization_id', 'secret_sealed'])
+        .where('secret_key_id', '<>', keyring.currentKeyId)
+        .where('id', 'not in', failedIds.size > 0 ? [...failedIds] : [''])
+        .limit(options.batchSize)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      for (const row of rows) {
+        const sealed = reseal(row.secret_sealed, webhookSecretContext(row.id), `webhook ${row.id}`);
+        if (sealed === undefined) {
+          failedIds.add(row.id);
+          continue;
+        }
+        await tx
+          .updateTable('webhooks')
+          .set({ secret_sealed: sealed, secret_key_id: keyring.currentKeyId })
+          .where('organization_id', '=', row.organization_id)
+          .where('id', '=', row.id)
+          .execute();
+        result.rotated += 1;
+      }
+      return rows.length === 0;
+    });
+    if (done) break;
+  }
+  return result;
 }
