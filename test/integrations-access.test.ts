@@ -174,6 +174,12 @@ const EXPECTED: Record<string, Expectation> = {
 };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Routes this table's fixture cannot answer: a render goes to the integration's endpoint, which the
+ * fixture's integration lacks. Who may render, where, is tested in integration-render.test.ts.
+ */
+const TESTED_ELSEWHERE = new Set(['renderIntegrationUIWithGet', 'renderIntegrationUIWithPost']);
 interface IntegrationRoute {
   method: Method;
   url: string;
@@ -390,9 +396,9 @@ const outsiderAnswer = (route: IntegrationRoute) => {
 describe('the integration routes', () => {
   it('are all in the table of who may call them, and the table names no route that is gone', () => {
     const names = allIntegrationRoutes().map((route) => route.operationId);
-    expect(names.length).toBe(29);
+    expect(names.length).toBe(31);
     expect(
-      names.filter((name) => !(name in EXPECTED)),
+      names.filter((name) => !(name in EXPECTED) && !TESTED_ELSEWHERE.has(name)),
       'integration routes missing from EXPECTED: decide who may call them',
     ).toEqual([]);
     expect(

@@ -4,7 +4,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { isPublicAddress } from '../../core/outbound.js';
 import type { Context } from '../../context.js';
 import { findIntegrationToManage } from '../access.js';
-import { setDevelopmentTunnel } from './queries.js';
+import { setDevelopmentTunnel, type IntegrationEndpoint } from './queries.js';
 import type { DevelopmentModeBody } from './schemas.js';
 
 const refused = (why: string) => new BadRequestError(`body/tunnelUrl ${why}`);
@@ -75,4 +75,16 @@ export async function disableDevelopmentMode(
   if (!(await setDevelopmentTunnel(context.db, integration.organization_id, integration.id, null))) {
     throw new NotFoundError('No integration with this name is visible to you');
   }
+}
+
+/**
+ * Where a request for an installation on `organizationId` goes: the
+ * development tunnel while it is set, for the publisher's own organization
+ * (or every organization with `all`), else the integration's endpoint; null
+ * when it has neither.
+ */
+export function requestUrlFor(endpoint: IntegrationEndpoint, organizationId: string): string | null {
+  const developing =
+    endpoint.dev_tunnel_url !== null && (endpoint.dev_all_organizations || endpoint.organization_id === organizationId);
+  return developing ? endpoint.dev_tunnel_url : endpoint.endpoint_url;
 }

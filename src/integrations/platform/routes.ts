@@ -22,6 +22,8 @@ import {
   listSpacesOfIntegration,
 } from './listings.js';
 import { getOrganizationIntegrationStatus, listOrganizationIntegrationsStatus } from './statuses.js';
+import { decodeRenderRequest, renderIntegrationUI } from './render.js';
+import { RenderIntegrationUIBody, RenderIntegrationUIQuery, RenderOutputSchema } from './render-schemas.js';
 import {
   DevelopmentModeBody,
   InstallationStatusSchema,
@@ -285,6 +287,60 @@ export const integrationPlatformRoutes: FastifyPluginAsyncTypebox = async (app) 
     async (request) => {
       const { organizationId, siteId } = request.params;
       return listSiteIntegrationScripts(app.context, callerOf(request).userId, organizationId, siteId);
+    },
+  );
+
+  const renderDescription =
+    'Members who may see the UI where its context puts it: a block in a document of a space they read ' +
+    '(the integration installed on the space), an installation’s configuration (the space’s, site’s or ' +
+    'organization’s admins). The request goes as a `ui_render` event, signed with the integration’s secret, ' +
+    'to its endpoint (its development tunnel in development mode), which has 10 s and 512 KiB to answer a ' +
+    'ContentKit output; anything else is a 502, no answer in time a 504.';
+
+  app.get(
+    '/integrations/:integrationName/render',
+    {
+      config: { scope: 'integration:read' },
+      schema: {
+        operationId: 'renderIntegrationUIWithGet',
+        tags: ['integrations'],
+        summary: 'Render a UI of the integration, the request LZ-string compressed in the URL',
+        description: renderDescription,
+        params: IntegrationParams,
+        querystring: RenderIntegrationUIQuery,
+        response: { 200: RenderOutputSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = decodeRenderRequest(request.query.request);
+      const rendered = await renderIntegrationUI(
+        app.context,
+        callerOf(request).userId,
+        request.params.integrationName,
+        body,
+      );
+      return reply.header('cache-control', rendered.cacheControl).send(rendered.output);
+    },
+  );
+
+  app.post(
+    '/integrations/:integrationName/render',
+    {
+      config: { scope: 'integration:read' },
+      schema: {
+        operationId: 'renderIntegrationUIWithPost',
+        tags: ['integrations'],
+        summary: 'Render a UI of the integration',
+        description: renderDescription,
+        params: IntegrationParams,
+        body: RenderIntegrationUIBody,
+        response: { 200: RenderOutputSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { integrationName } = request.params;
+      const rendered = await renderIntegrationUI(app.context, callerOf(request).userId, integrationName, request.body);
+      return reply.header('cache-control', rendered.cacheControl).send(rendered.output);
     },
   );
 };
