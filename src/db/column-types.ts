@@ -104,3 +104,8 @@ export type JsonColumn<T> = ColumnType<T, string | undefined, string>;
 export type IntegrationVisibility = 'public' | 'private' | 'unlisted';
 
 export type IntegrationTarget = 'all' | 'site' | 'space' | 'organization';
+
+// ---- Revision diffs (src/change-requests/semantic-changes): tables go here ----
+
+/** A NOT NULL JSON column without a default: written as JSON text, always on insert, and read parsed. */
+export type RequiredJsonColumn<T> = ColumnType<T, string, string>;

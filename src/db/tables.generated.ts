@@ -16,6 +16,7 @@ import type {
   MergeRules,
   OrganizationEventType,
   PageType,
+  RequiredJsonColumn,
   ReviewStatus,
   RevisionType,
   Role,
@@ -687,7 +688,7 @@ export interface ReusableContentVersions {
 }
 
 export interface RevisionDiffs {
-  changes: Json;
+  changes: RequiredJsonColumn<unknown[]>;
   created_at: Generated<Date>;
   from_revision_id: string | null;
   id: string;
@@ -697,7 +698,7 @@ export interface RevisionDiffs {
 }
 
 export interface RevisionPageDiffs {
-  diff: Json;
+  diff: RequiredJsonColumn<Record<string, unknown>>;
   diff_id: string;
   organization_id: string;
   page_id: string;
