@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { randomString } from '../src/core/ids.js';
 import { Keyring } from '../src/core/keyring.js';
-import { runEventDeliveries, type DeliveryOptions } from '../src/integrations/events/deliver.js';
+import { pruneDeliveries, runEventDeliveries, type DeliveryOptions } from '../src/integrations/events/deliver.js';
 import { integrationSigningSecret, rotateEventSigningSecrets } from '../src/integrations/events/signing-secrets.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
@@ -312,6 +312,37 @@ describe('who sees what', () => {
     } finally {
       await s.receiver.stop();
     }
+  });
+});
+
+describe('retention', () => {
+  it('forgets delivered and failed deliveries 30 days after their event, never pending ones', async () => {
+    const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    const rows = await t.db.selectFrom('event_deliveries').select(['seq', 'status']).orderBy('seq').limit(3).execute();
+    const [kept, failed, pending] = rows.map((row) => row.seq);
+    await t.db
+      .updateTable('event_deliveries')
+      .set({ created_at: old, status: 'success' })
+      .where('seq', '=', kept!)
+      .execute();
+    await t.db
+      .updateTable('event_deliveries')
+      .set({ created_at: old, status: 'failed' })
+      .where('seq', '=', failed!)
+      .execute();
+    await t.db
+      .updateTable('event_deliveries')
+      .set({ created_at: old, status: 'pending', next_attempt_at: new Date(Date.now() + 3_600_000) })
+      .where('seq', '=', pending!)
+      .execute();
+    const before = await t.db.selectFrom('event_deliveries').select('seq').execute();
+    // What the worker does on a turn with nothing to send.
+    expect(await pruneDeliveries(t.app.context)).toBe(2);
+    const after = (await t.db.selectFrom('event_deliveries').select('seq').execute()).map((row) => row.seq);
+    expect(after).toHaveLength(before.length - 2);
+    expect(after).toContain(pending);
+    expect(after).not.toContain(kept);
+    expect(after).not.toContain(failed);
   });
 });
 

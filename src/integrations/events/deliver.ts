@@ -24,6 +24,10 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
   batchSize: 20,
 };
 
+/** How long a delivered or failed delivery is kept, to be read and redelivered. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const PRUNE_BATCH = 1000;
+
 /** An answer's body read, at most: only its status counts. */
 const MAX_ANSWER_BYTES = 16 * 1024;
 
@@ -125,8 +129,27 @@ async function record(context: Context, delivery: Claimed, outcome: Outcome, opt
     .execute();
 }
 
+/** Removes a batch of deliveries finished before the retention; answers how many. */
+export async function pruneDeliveries(context: Context): Promise<number> {
+  const before = new Date(context.clock.now().getTime() - DELIVERY_RETENTION_MS);
+  const result = await context.db
+    .deleteFrom('event_deliveries')
+    .where('seq', 'in', (eb) =>
+      eb
+        .selectFrom('event_deliveries')
+        .select('seq')
+        .where('status', '<>', 'pending')
+        .where('created_at', '<', before)
+        .orderBy('created_at')
+        .limit(PRUNE_BATCH),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /**
- * One turn of the worker: fans the outbox out, then sends what is due.
+ * One turn of the worker: fans the outbox out, then sends what is due;
+ * when there was nothing to do, removes deliveries past their retention.
  * Answers whether it did anything (the loop looks again at once if so).
  */
 export async function runEventDeliveries(
@@ -148,7 +171,9 @@ export async function runEventDeliveries(
       await record(context, delivery, outcome, options);
     }),
   );
-  return fanned > 0 || due.length > 0;
+  if (fanned > 0 || due.length > 0) return true;
+  // Idle: old deliveries go, a batch a turn.
+  return (await pruneDeliveries(context)) > 0;
 }
 
 export function startEventDeliveryWorker(
