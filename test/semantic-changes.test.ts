@@ -3,7 +3,12 @@ import { listen, PUBLIC_URL, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
-import { expectNewestSpecResponse, expectNewestSpecSchema } from './support/spec.js';
+import {
+  expectNewestSpecResponse,
+  expectNewestSpecSchema,
+  expectSpecResponse,
+  expectSpecSchema,
+} from './support/spec.js';
 
 const t = useTestApp();
 const api = contentApi(() => t.app);
@@ -165,15 +170,17 @@ const EDIT_ATTRIBUTES: Record<string, string> = {
  */
 function expectSpecChanges(operationId: string, body: { changes: Array<Record<string, unknown>> }) {
   const edits = body.changes.filter((change) => change.type === 'page_edited');
-  expectNewestSpecResponse(operationId, 200, {
-    ...body,
-    changes: body.changes.filter((change) => change.type !== 'page_edited'),
-  });
+  const others = { ...body, changes: body.changes.filter((change) => change.type !== 'page_edited') };
+  // Both specs: the newest, and the reference one, which has the same operations.
+  expectNewestSpecResponse(operationId, 200, others);
+  expectSpecResponse(operationId, 200, others);
   for (const edit of edits) {
     const page = edit.page as { type: string };
     expect(Object.keys(edit).sort()).toEqual(['attributes', 'page', 'type']);
-    expectNewestSpecSchema('ChangedRevisionPage', page);
-    expectNewestSpecSchema(EDIT_ATTRIBUTES[page.type]!, edit.attributes);
+    for (const expectSchema of [expectNewestSpecSchema, expectSpecSchema]) {
+      expectSchema('ChangedRevisionPage', page);
+      expectSchema(EDIT_ATTRIBUTES[page.type]!, edit.attributes);
+    }
   }
 }
 
