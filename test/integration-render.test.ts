@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import lzString from 'lz-string';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomString } from '../src/core/ids.js';
+import { fanOutEvents } from '../src/integrations/events/fan-out.js';
 import { SIGNATURE_HEADER, verifySignature } from '../src/integrations/events/signature.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
@@ -261,9 +262,32 @@ describe('rendering an integration’s UI', () => {
       installationId: customerInstallation,
       spaceId: customerSpace,
     });
+    // Its events too: an installation set up now is delivered to the tunnel.
+    const another = (await ok<{ id: string }>(admin, 'POST', `/orgs/${org}/spaces`, { title: 'Another' }, 201)).id;
+    await ok(admin, 'POST', `/integrations/${name}/installations/${installation}/spaces`, { space: another }, 201);
+    await fanOutEvents(t.db);
+    const deliveries = await t.db
+      .selectFrom('event_deliveries as d')
+      .innerJoin('integrations as i', 'i.id', 'd.integration_id')
+      .select(['d.url', 'd.payload'])
+      .where('i.name', '=', name)
+      .execute();
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(new Set(deliveries.map((delivery) => delivery.url))).toEqual(new Set([`${base}/tunnel`]));
+
     await ok(admin, 'DELETE', `/integrations/${name}/dev`, undefined, 205);
     await ok(customer, 'POST', `/integrations/${name}/render`, render('status', documentContext(customerSpace)));
     expect(received.at(-1)!.path).toBe('/endpoint');
+    await ok(admin, 'DELETE', `/integrations/${name}/installations/${installation}/spaces/${another}`, undefined, 205);
+    await fanOutEvents(t.db);
+    const after = await t.db
+      .selectFrom('event_deliveries as d')
+      .innerJoin('integrations as i', 'i.id', 'd.integration_id')
+      .select('d.url')
+      .where('i.name', '=', name)
+      .orderBy('d.seq', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(after.url).toBe(`${base}/endpoint`);
   });
 
   it('renders only where the caller sees the UI, sending nothing otherwise', async () => {

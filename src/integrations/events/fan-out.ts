@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import type { DB } from '../../db/tables.generated.js';
 import { isSpecEventType } from '../../events/record.js';
+import { requestUrlFor } from '../platform/dev-mode.js';
 
 type OutboxEvent = Selectable<DB['events']>;
 
@@ -37,16 +38,13 @@ async function targetsOf(tx: Db, event: OutboxEvent): Promise<Target[]> {
     // Its own installation's setup or deletion, or a task it queued: to that integration alone.
     const integration = await tx
       .selectFrom('integrations')
-      .select(['id', 'endpoint_url'])
+      .select(['id', 'organization_id', 'endpoint_url', 'dev_tunnel_url', 'dev_all_organizations'])
       .where('id', '=', event.integration_id)
       .executeTakeFirst();
-    if (integration?.endpoint_url) {
-      targets.push({
-        integrationId: integration.id,
-        installationId: event.installation_id,
-        webhookId: null,
-        url: integration.endpoint_url,
-      });
+    // Its endpoint, or its development tunnel where development mode covers the event's organization.
+    const url = integration && requestUrlFor(integration, event.organization_id);
+    if (integration && url) {
+      targets.push({ integrationId: integration.id, installationId: event.installation_id, webhookId: null, url });
     }
     return targets;
   }
@@ -55,10 +53,17 @@ async function targetsOf(tx: Db, event: OutboxEvent): Promise<Target[]> {
     let query = tx
       .selectFrom('integration_installations as ii')
       .innerJoin('integrations as i', 'i.id', 'ii.integration_id')
-      .select(['i.id as integration_id', 'ii.id as installation_id', 'i.endpoint_url'])
+      .select([
+        'i.id as integration_id',
+        'ii.id as installation_id',
+        'i.organization_id',
+        'i.endpoint_url',
+        'i.dev_tunnel_url',
+        'i.dev_all_organizations',
+      ])
       .where('ii.organization_id', '=', event.organization_id)
       .where('ii.status', '=', 'active')
-      .where('i.endpoint_url', 'is not', null);
+      .where((eb) => eb.or([eb('i.endpoint_url', 'is not', null), eb('i.dev_tunnel_url', 'is not', null)]));
     query = event.space_id
       ? query.where((eb) =>
           eb.exists(
@@ -81,12 +86,9 @@ async function targetsOf(tx: Db, event: OutboxEvent): Promise<Target[]> {
           ),
         );
     for (const row of await query.orderBy('ii.id').execute()) {
-      targets.push({
-        integrationId: row.integration_id,
-        installationId: row.installation_id,
-        webhookId: null,
-        url: row.endpoint_url!,
-      });
+      const url = requestUrlFor({ id: row.integration_id, ...row }, event.organization_id);
+      if (url)
+        targets.push({ integrationId: row.integration_id, installationId: row.installation_id, webhookId: null, url });
     }
   }
   // The organization's webhooks for every event of it, or for this space or site, that take this type.
