@@ -6,7 +6,9 @@ import { randomString } from '../src/core/ids.js';
 import { Keyring } from '../src/core/keyring.js';
 import { pruneDeliveries, runEventDeliveries, type DeliveryOptions } from '../src/integrations/events/deliver.js';
 import { integrationSigningSecret, rotateEventSigningSecrets } from '../src/integrations/events/signing-secrets.js';
+import { createGitSyncProcessor } from '../src/git-sync/processor.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
+import { startGitServer } from './support/git-server.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import { EventReceiver } from './support/event-receiver.js';
@@ -310,6 +312,35 @@ describe('who sees what', () => {
         '[error] Attempt 1: The endpoint answered 500',
       ]);
     } finally {
+      await s.receiver.stop();
+    }
+  });
+});
+
+describe('Git Sync', () => {
+  it('tells of an import: started, the content it merged, completed with its commit', async () => {
+    const s = await integrationOnSpace();
+    const git = await startGitServer({ auth: { username: 'bot', password: 'git-token' } });
+    try {
+      await drain();
+      s.receiver.received = [];
+      await git.create('events');
+      const tip = await git.commit('events', 'main', {
+        'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n',
+        'README.md': '# Welcome\n',
+      });
+      const url = git.url('events').replace('http://', 'http://bot:git-token@');
+      const queued = await call(s.admin, 'POST', `/spaces/${s.spaceId}/git/import`, { url, ref: 'refs/heads/main' });
+      expect(queued.statusCode, queued.body).toBe(204);
+      const processor = createGitSyncProcessor(t.app.context);
+      while (await processor.runNext());
+      await drain();
+      expect(types(s.receiver)).toEqual(['space_gitsync_started', 'space_content_updated', 'space_gitsync_completed']);
+      const completed = s.receiver.received[2]!.body;
+      expect(completed).toMatchObject({ spaceId: s.spaceId, state: 'success', commitId: tip });
+      for (const received of s.receiver.received) expectNewestSpecSchema('Event', received.body);
+    } finally {
+      await git.close();
       await s.receiver.stop();
     }
   });

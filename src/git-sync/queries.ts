@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { GitSyncOperations } from '../db/tables.generated.js';
 import type { RepositoryFingerprints } from './format/index.js';
+import { recordGitSyncEvent } from './events.js';
 
 export type GitSyncOperation = Selectable<GitSyncOperations>;
 export type GitSyncDirection = 'import' | 'export';
@@ -55,57 +56,62 @@ export async function insertOperation(db: Db, operation: NewOperation): Promise<
  */
 export async function claimOperation(db: Db, now: Date, leaseMs: number): Promise<GitSyncOperation | undefined> {
   const leaseEnd = new Date(now.getTime() + leaseMs);
-  return db
-    .updateTable('git_sync_operations')
-    .set({
-      state: 'running',
-      attempts: sql`attempts + 1`,
-      lease_expires_at: leaseEnd,
-      started_at: sql`coalesce(started_at, ${now})`,
-    })
-    .where(
-      'id',
-      '=',
-      db
-        .selectFrom('git_sync_operations as due')
-        .select('due.id')
-        .where((eb) =>
-          eb.or([
-            eb.and([
-              eb('due.state', '=', 'queued'),
-              eb.or([eb('due.retry_at', 'is', null), eb('due.retry_at', '<=', now)]),
+  return db.transaction().execute(async (tx) => {
+    const claimed = await tx
+      .updateTable('git_sync_operations')
+      .set({
+        state: 'running',
+        attempts: sql`attempts + 1`,
+        lease_expires_at: leaseEnd,
+        started_at: sql`coalesce(started_at, ${now})`,
+      })
+      .where(
+        'id',
+        '=',
+        db
+          .selectFrom('git_sync_operations as due')
+          .select('due.id')
+          .where((eb) =>
+            eb.or([
+              eb.and([
+                eb('due.state', '=', 'queued'),
+                eb.or([eb('due.retry_at', 'is', null), eb('due.retry_at', '<=', now)]),
+              ]),
+              eb.and([eb('due.state', '=', 'running'), eb('due.lease_expires_at', '<', now)]),
             ]),
-            eb.and([eb('due.state', '=', 'running'), eb('due.lease_expires_at', '<', now)]),
-          ]),
-        )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('git_sync_operations as earlier')
-                .select('earlier.id')
-                .whereRef('earlier.space_id', '=', 'due.space_id')
-                .whereRef('earlier.organization_id', '=', 'due.organization_id')
-                .where('earlier.state', 'in', ['queued', 'running'])
-                .where((eb) =>
-                  eb.or([
-                    eb('earlier.created_at', '<', eb.ref('due.created_at')),
-                    eb.and([
-                      eb('earlier.created_at', '=', eb.ref('due.created_at')),
-                      eb('earlier.id', '<', eb.ref('due.id')),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('git_sync_operations as earlier')
+                  .select('earlier.id')
+                  .whereRef('earlier.space_id', '=', 'due.space_id')
+                  .whereRef('earlier.organization_id', '=', 'due.organization_id')
+                  .where('earlier.state', 'in', ['queued', 'running'])
+                  .where((eb) =>
+                    eb.or([
+                      eb('earlier.created_at', '<', eb.ref('due.created_at')),
+                      eb.and([
+                        eb('earlier.created_at', '=', eb.ref('due.created_at')),
+                        eb('earlier.id', '<', eb.ref('due.id')),
+                      ]),
                     ]),
-                  ]),
-                ),
+                  ),
+              ),
             ),
-          ),
-        )
-        .orderBy('due.created_at')
-        .orderBy('due.id')
-        .limit(1)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returningAll()
-    .executeTakeFirst();
+          )
+          .orderBy('due.created_at')
+          .orderBy('due.id')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    // Its first claim starts it: told once, however often it is taken again.
+    if (claimed?.attempts === 1) await recordGitSyncEvent(tx, claimed, undefined, now);
+    return claimed;
+  });
 }
 
 export interface OperationEnd {
@@ -117,21 +123,27 @@ export interface OperationEnd {
 
 /** Ends an operation this worker holds; its credentials are forgotten. */
 export async function endOperation(db: Db, operation: GitSyncOperation, end: OperationEnd, now: Date): Promise<void> {
-  await db
-    .updateTable('git_sync_operations')
-    .set({
-      state: end.state,
-      error: end.error,
-      commit_sha: end.commitSha,
-      change_request_id: end.changeRequestId,
-      ended_at: now,
-      lease_expires_at: null,
-      authorization_sealed: null,
-    })
-    .where('organization_id', '=', operation.organization_id)
-    .where('id', '=', operation.id)
-    .where('attempts', '=', operation.attempts)
-    .execute();
+  await db.transaction().execute(async (tx) => {
+    const ended = await tx
+      .updateTable('git_sync_operations')
+      .set({
+        state: end.state,
+        error: end.error,
+        commit_sha: end.commitSha,
+        change_request_id: end.changeRequestId,
+        ended_at: now,
+        lease_expires_at: null,
+        authorization_sealed: null,
+      })
+      .where('organization_id', '=', operation.organization_id)
+      .where('id', '=', operation.id)
+      .where('attempts', '=', operation.attempts)
+      .executeTakeFirst();
+    // Only the worker that still held it tells of its end.
+    if (ended.numUpdatedRows === 0n) return;
+    const state = end.state === 'success' ? 'success' : 'failure';
+    await recordGitSyncEvent(tx, operation, { state, commitSha: end.commitSha }, now);
+  });
 }
 
 /** Queues an operation this worker holds again, to run at `retryAt`, with why its last run failed. */
