@@ -178,6 +178,15 @@ describe('making an installation’s token', () => {
     await expectRefused(bearer(issued.token), url, 403, /cannot make tokens/);
   });
 
+  it('makes as many tokens as are asked for at once, each its own and each working', async () => {
+    const before = (await tokenRows()).length;
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => mint(name, customerInstallation)));
+    expect(new Set(tokens).size).toBe(8);
+    expect((await tokenRows()).length).toBe(before + 8);
+    const reads = await Promise.all(tokens.map((token) => call(bearer(token), 'GET', `/spaces/${spaces.customer}`)));
+    expect(reads.map((res) => res.statusCode)).toEqual(Array.from({ length: 8 }, () => 200));
+  });
+
   it('refuses a paused installation with a 409', async () => {
     const paused = await publish([]);
     const installation = await install(customer, paused, customerOrg);
@@ -254,6 +263,24 @@ describe('an installation’s token, as an attacker would use it', () => {
       expect(res.json().error.message).toBe('An integration installation’s token cannot call this operation');
     }
     expect(await sql`select s::text from spaces s order by 1`.execute(t.db)).toEqual(spacesBefore);
+  });
+
+  it('opens neither a web reader session nor the spaces’ Git remotes', async () => {
+    const git = await t.app.inject({
+      method: 'GET',
+      url: `/git/${spaces.customer}.git/info/refs?service=git-upload-pack`,
+      headers: bearer(token),
+    });
+    expect(git.statusCode, git.body).toBe(401);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/app/sign-in',
+      headers: { origin: 'http://docs.test', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token }).toString(),
+    });
+    expect(signIn.statusCode, signIn.body).toBe(401);
+    expect(signIn.headers['set-cookie']).toBeUndefined();
+    expect(await t.db.selectFrom('app_sessions').select('user_id').execute()).toEqual([]);
   });
 
   it('cannot make tokens, for its own installation or another', async () => {

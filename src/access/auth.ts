@@ -240,7 +240,13 @@ export const authPlugin = fp<AuthOptions>(
       request.caller = entry.caller;
       return entry.caller;
     };
-    app.decorate('authenticateToken', authenticateToken);
+    // The web reader's sessions and the Git remote take users' tokens only: an installation's is for the API.
+    app.decorate('authenticateToken', async (request: FastifyRequest, token: string | undefined) => {
+      const caller = await authenticateToken(request, token);
+      if (!caller.installation) return caller;
+      request.caller = null;
+      throw new UnauthorizedError();
+    });
 
     const authenticate = async (request: FastifyRequest) => {
       const caller = await authenticateToken(request, BEARER.exec(request.headers.authorization ?? '')?.[1]);
