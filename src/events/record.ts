@@ -17,7 +17,6 @@ export const SPEC_EVENT_TYPES = [
   'space_visibility_updated',
   'space_gitsync_started',
   'space_gitsync_completed',
-  'page_feedback',
   'task',
 ] as const;
 export const WEBHOOK_ONLY_EVENT_TYPES = ['change_request_merged'] as const;
