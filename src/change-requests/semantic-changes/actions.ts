@@ -139,15 +139,37 @@ async function documentTexts(context: Context, organizationId: string, ids: read
   return { texts, tooLarge, characters };
 }
 
+type StoredDiff = { id: string; changes: StoredChange[] };
+
+/**
+ * First computations under way in an instance, by pair, so that readers of a
+ * pair at once wait for one computation. Keyed by the app's context: each app
+ * built has its own.
+ */
+const computing = new WeakMap<Context, Map<string, Promise<StoredDiff>>>();
+
 /**
  * The pair's diff as stored: read back when it was computed before, else
- * computed on the diff pool and stored. Two first readers at once may both
- * compute it; the first to store it wins, and the other reads it back.
+ * computed on the diff pool and stored. Readers in one instance share one
+ * computation; two instances computing a pair at once both may, and the first
+ * to store it wins while the other reads it back.
  */
-async function storedDiff(context: Context, comparison: Comparison): Promise<{ id: string; changes: StoredChange[] }> {
-  const { pair } = comparison;
-  const found = await findRevisionDiff(context.db, pair);
+async function storedDiff(context: Context, comparison: Comparison): Promise<StoredDiff> {
+  const found = await findRevisionDiff(context.db, comparison.pair);
   if (found) return found;
+  const { organizationId, spaceId, from, to } = comparison.pair;
+  const key = `${organizationId}|${spaceId}|${from ?? ''}|${to}`;
+  let running = computing.get(context);
+  if (!running) computing.set(context, (running = new Map<string, Promise<StoredDiff>>()));
+  const underway = running.get(key);
+  if (underway) return underway;
+  const computation = computeAndStore(context, comparison).finally(() => running.delete(key));
+  running.set(key, computation);
+  return computation;
+}
+
+async function computeAndStore(context: Context, comparison: Comparison): Promise<StoredDiff> {
+  const { pair } = comparison;
   const [before, after] = await Promise.all([sideOf(context, comparison.before), sideOf(context, comparison.after)]);
   const documents = await documentTexts(context, pair.organizationId, changedDocuments(before, after));
   const diff = await diffOffThread(
