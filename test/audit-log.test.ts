@@ -242,6 +242,76 @@ describe('each action kind', () => {
   });
 });
 
+describe('spaces, collections and integrations', () => {
+  it('records a space’s visibility changed, but not its title', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s, 'Policies');
+    expect((await call(s.admin, 'PATCH', `/v1/spaces/${spaceId}`, { title: 'Rules' })).status).toBe(200);
+    expect((await call(s.admin, 'PATCH', `/v1/spaces/${spaceId}`, { visibility: 'public' })).status).toBe(200);
+    const rows = await rowsOf(s.organizationId);
+    expect(rows.map((row) => [row.action, row.target_id, row.payload])).toEqual([
+      ['space.updated', spaceId, { before: { visibility: 'private' }, after: { visibility: 'public' } }],
+    ]);
+  });
+
+  it('records a space transferred in both organizations, and a collection deleted', async () => {
+    const s = await setup();
+    const other = await t.factory.organization(s.admin.user.id);
+    const spaceId = await createSpace(s, 'Moving');
+    const moved = await call(s.admin, 'POST', `/v1/spaces/${spaceId}/transfer`, { organization: other.id });
+    expect(moved.status).toBe(200);
+    const [left] = await rowsOf(s.organizationId);
+    const [arrived] = await rowsOf(other.id);
+    expect([left!.action, left!.target_id, left!.payload]).toEqual([
+      'space.transferred',
+      spaceId,
+      { toOrganization: other.id },
+    ]);
+    expect([arrived!.action, arrived!.payload]).toEqual(['space.transferred', { fromOrganization: s.organizationId }]);
+    expect(arrived!.correlation_id).toBe(left!.correlation_id);
+
+    const collection = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/collections`, { title: 'Old' });
+    const collectionId = (collection.body as unknown as { id: string }).id;
+    expect((await call(s.editor, 'DELETE', `/v1/collections/${collectionId}`)).status).toBe(403);
+    expect((await call(s.admin, 'DELETE', `/v1/collections/${collectionId}`)).status).toBeLessThan(300);
+    const deleted = (await rowsOf(s.organizationId)).filter((row) => row.action.startsWith('collection.'));
+    expect(deleted.map((row) => [row.action, row.target_id, row.target_label, row.payload])).toEqual([
+      ['collection.deleted', collectionId, 'Old', { spaces: 0 }],
+    ]);
+  });
+
+  it('records an integration installed and uninstalled', async () => {
+    const s = await setup();
+    const name = `audited-${Date.now().toString(36)}`;
+    const published = await call(s.admin, 'POST', `/v1/integrations/${name}`, {
+      title: 'Audited',
+      description: 'Installed and uninstalled',
+      script: 'export default {}',
+      organization: s.organizationId,
+      visibility: 'public',
+      scopes: [],
+    });
+    expect(published.status).toBe(200);
+    const installed = await call(s.admin, 'POST', `/v1/integrations/${name}/installations`, {
+      organization: s.organizationId,
+    });
+    expect(installed.status).toBe(201);
+    const installationId = (installed.body as unknown as { id: string }).id;
+    const again = await call(s.admin, 'POST', `/v1/integrations/${name}/installations`, {
+      organization: s.organizationId,
+    });
+    expect(again.status).toBe(409);
+    expect(
+      (await call(s.admin, 'DELETE', `/v1/integrations/${name}/installations/${installationId}`)).status,
+    ).toBeLessThan(300);
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.action.startsWith('integration.'));
+    expect(rows.map((row) => [row.action, row.target_type, row.target_id, row.target_label])).toEqual([
+      ['integration.installed', 'integration-installation', installationId, name],
+      ['integration.uninstalled', 'integration-installation', installationId, name],
+    ]);
+  });
+});
+
 describe('reading the audit log', () => {
   it('filters by actor, action and time, and pages', async () => {
     const s = await setup();

@@ -320,6 +320,9 @@ describe('probes and API description', () => {
         'updateOrganizationById',
         'updateOrganizationInviteById',
         'updateOrganizationSAMLProvider',
+        'listOrganizationAuditEvents',
+        'getOrganizationAuditEvent',
+        'listOrganizationAuditEventActions',
       ].sort(),
     );
     expect(doc.components.schemas).toHaveProperty('ErrorResponse');

@@ -9,6 +9,8 @@ export interface RequestOrigin {
   userId: string | null;
   userLabel: string | null;
   tokenId: string | null;
+  /** Set when an integration calls as one of its installations (its token's principal is `userId`). */
+  installation: { id: string; integrationName: string } | null;
   ip: string;
   requestId: string;
 }
@@ -40,6 +42,9 @@ export const requestOriginPlugin = fp(
         userId: caller?.userId ?? null,
         userLabel: caller?.displayName ?? null,
         tokenId: caller?.tokenId ?? null,
+        installation: caller?.installation
+          ? { id: caller.installation.installationId, integrationName: caller.installation.integrationName }
+          : null,
         ip: request.ip,
         requestId: request.id,
       };

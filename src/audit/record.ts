@@ -19,7 +19,7 @@ export interface AuditRecord {
 }
 
 /** Field names whose values are secrets or handles on them: never recorded, whatever a caller passes. */
-const SECRET_FIELD = /secret|password|token(?!Id$)|private|sealed|shareKey|^key$/i;
+const SECRET_FIELD = /secret|password|token(?!Id$)|private|sealed|credential|key$/i;
 
 /** A copy of `value` without its secret fields, at every depth. */
 function withoutSecrets(value: unknown): unknown {
@@ -73,12 +73,16 @@ export async function recordAuditEvent(tx: Db, record: AuditRecord): Promise<voi
   const payload: Record<string, unknown> = { ...(record.details ?? {}) };
   if (record.before !== undefined) payload.before = record.before;
   if (record.after !== undefined) payload.after = record.after;
+  // An integration acting as its installation is named by the installation, and came in as an integration.
+  const installation = fromCaller ? origin.installation : null;
   const actorLabel =
     record.actorId === null
       ? null
-      : fromCaller
-        ? origin.userLabel
-        : sql<string | null>`(select u.display_name from users u where u.id = ${record.actorId})`;
+      : installation
+        ? installation.integrationName
+        : fromCaller
+          ? origin.userLabel
+          : sql<string | null>`(select u.display_name from users u where u.id = ${record.actorId})`;
   await tx
     .insertInto('audit_events')
     .values({
@@ -86,12 +90,12 @@ export async function recordAuditEvent(tx: Db, record: AuditRecord): Promise<voi
       organization_id: record.organizationId,
       occurred_at: record.at,
       action: record.action,
-      actor_type: record.actorId === null ? 'system' : 'user',
-      actor_id: record.actorId ?? 'system',
+      actor_type: record.actorId === null ? 'system' : installation ? 'installation' : 'user',
+      actor_id: installation?.id ?? record.actorId ?? 'system',
       actor_label: actorLabel,
       token_id: fromCaller ? origin.tokenId : null,
       ip: origin?.ip ?? null,
-      source: origin ? 'api' : record.actorId === null ? 'workflow' : 'script',
+      source: installation ? 'integration' : origin ? 'api' : record.actorId === null ? 'workflow' : 'script',
       target_type: record.target.type,
       target_id: record.target.id,
       target_label: record.target.label ?? null,

@@ -2,6 +2,9 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { paginate, type Page } from '../core/pagination.js';
 import { findSpaceAsMember, spaceNotFound } from '../access/spaces.js';
 import type { Context } from '../context.js';
+import type { Db } from '../db/database.js';
+import { recordAuditEvent } from '../audit/record.js';
+import type { AuditAction } from '../audit/catalog.js';
 import { checkConfiguration } from './configuration.js';
 import { writeWithInstallationEvent, type InstallationRef } from './events/emit.js';
 import {
@@ -105,6 +108,32 @@ const refOf = (found: FoundInstallation): InstallationRef => ({
   installationId: found.installation.id,
 });
 
+/**
+ * `done` (what the write returned), after recording in the audit log, in the
+ * write's transaction, that the installation went onto or off the space or
+ * site when it did.
+ */
+async function audited<T>(
+  tx: Db,
+  done: T,
+  context: Context,
+  found: FoundInstallation,
+  callerId: string,
+  action: AuditAction,
+  target: { type: 'space' | 'site'; id: string },
+): Promise<T> {
+  if (!done) return done;
+  await recordAuditEvent(tx, {
+    organizationId: found.installation.organization_id,
+    action,
+    actorId: callerId,
+    target,
+    at: context.clock.now(),
+    details: { installationId: found.installation.id, integration: found.integration.name },
+  });
+  return done;
+}
+
 async function presentSpaceById(
   context: Context,
   found: FoundInstallation,
@@ -138,8 +167,19 @@ export async function installOnSpace(
   };
   const target = { kind: 'space', spaceId } as const;
   if (
-    !(await writeWithInstallationEvent(context, refOf(found), target, { setup: {} }, (tx) =>
-      insertSpaceInstallation(tx, key, spaceId),
+    !(await writeWithInstallationEvent(context, refOf(found), target, { setup: {} }, async (tx) =>
+      audited(
+        tx,
+        await insertSpaceInstallation(tx, key, spaceId),
+        context,
+        found,
+        callerId,
+        'integration.space_installed',
+        {
+          type: 'space',
+          id: spaceId,
+        },
+      ),
     ))
   ) {
     throw new ConflictError('The integration is already installed on this space');
@@ -214,8 +254,16 @@ export async function uninstallFromSpace(
 ): Promise<void> {
   const found = await findSpaceToManage(context, callerId, name, installationId, spaceId, 'Uninstalling from a space');
   const target = { kind: 'space', spaceId } as const;
-  const deleted = await writeWithInstallationEvent(context, refOf(found), target, { deleted: {} }, (tx) =>
-    deleteSpaceInstallation(tx, found.installation.id, spaceId),
+  const deleted = await writeWithInstallationEvent(context, refOf(found), target, { deleted: {} }, async (tx) =>
+    audited(
+      tx,
+      await deleteSpaceInstallation(tx, found.installation.id, spaceId),
+      context,
+      found,
+      callerId,
+      'integration.space_uninstalled',
+      { type: 'space', id: spaceId },
+    ),
   );
   if (!deleted) throw notOnSpace();
 }
@@ -262,8 +310,19 @@ export async function installOnSite(
   };
   const target = { kind: 'site', siteId } as const;
   if (
-    !(await writeWithInstallationEvent(context, refOf(found), target, { setup: {} }, (tx) =>
-      insertSiteInstallation(tx, key, siteId),
+    !(await writeWithInstallationEvent(context, refOf(found), target, { setup: {} }, async (tx) =>
+      audited(
+        tx,
+        await insertSiteInstallation(tx, key, siteId),
+        context,
+        found,
+        callerId,
+        'integration.site_installed',
+        {
+          type: 'site',
+          id: siteId,
+        },
+      ),
     ))
   ) {
     throw new ConflictError('The integration is already installed on this site');
@@ -328,8 +387,16 @@ export async function uninstallFromSite(
 ): Promise<void> {
   const found = await findSiteToManage(context, callerId, name, installationId, siteId, 'Uninstalling from a site');
   const target = { kind: 'site', siteId } as const;
-  const deleted = await writeWithInstallationEvent(context, refOf(found), target, { deleted: {} }, (tx) =>
-    deleteSiteInstallation(tx, found.installation.id, siteId),
+  const deleted = await writeWithInstallationEvent(context, refOf(found), target, { deleted: {} }, async (tx) =>
+    audited(
+      tx,
+      await deleteSiteInstallation(tx, found.installation.id, siteId),
+      context,
+      found,
+      callerId,
+      'integration.site_uninstalled',
+      { type: 'site', id: siteId },
+    ),
   );
   if (!deleted) throw notOnSite();
 }

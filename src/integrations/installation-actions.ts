@@ -3,6 +3,7 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { requireOrganizationAdmin } from '../access/membership.js';
 import type { Context } from '../context.js';
+import { changed, recordAuditEvent } from '../audit/record.js';
 import type { Membership } from '../orgs/present.js';
 import { findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { checkConfiguration } from './configuration.js';
@@ -95,14 +96,30 @@ export async function installIntegration(
   const now = context.clock.now();
   const id = newId();
   const ref = { organizationId: body.organization, integrationId: integration.id, installationId: id };
-  const installed = await writeWithInstallationEvent(context, ref, { kind: 'organization' }, { setup: {} }, (tx) =>
-    insertInstallation(tx, {
-      id,
-      organization_id: body.organization,
-      integration_id: integration.id,
-      created_at: now,
-      updated_at: now,
-    }),
+  const installed = await writeWithInstallationEvent(
+    context,
+    ref,
+    { kind: 'organization' },
+    { setup: {} },
+    async (tx) => {
+      const row = await insertInstallation(tx, {
+        id,
+        organization_id: body.organization,
+        integration_id: integration.id,
+        created_at: now,
+        updated_at: now,
+      });
+      if (row) {
+        await recordAuditEvent(tx, {
+          organizationId: body.organization,
+          action: 'integration.installed',
+          actorId: callerId,
+          target: { type: 'integration-installation', id, label: integration.name },
+          at: now,
+        });
+      }
+      return row;
+    },
   );
   if (!installed) throw new ConflictError('The integration is already installed on this organization');
   return presentById(context, callerId, integration, installed.id);
@@ -173,6 +190,17 @@ export async function updateInstallation(
   const previous = { status: installation.status, configuration: installation.configuration };
   await writeWithInstallationEvent(context, ref, { kind: 'organization' }, { setup: { previous } }, async (tx) => {
     await updateInstallationRow(tx, installation, changes);
+    await recordAuditEvent(tx, {
+      organizationId: installation.organization_id,
+      action: 'integration.installation_updated',
+      actorId: callerId,
+      target: { type: 'integration-installation', id: installation.id, label: integration.name },
+      at: changes.updated_at,
+      ...changed(
+        { configuration: installation.configuration, externalIds: installation.external_ids },
+        { configuration: body.configuration, externalIds: changes.external_ids },
+      ),
+    });
     return true;
   });
   return presentById(context, callerId, integration, installation.id);
@@ -195,8 +223,17 @@ export async function uninstallIntegration(
     installationId: installation.id,
   };
   const deleted = { deleted: { configuration: installation.configuration } };
-  const done = await writeWithInstallationEvent(context, ref, { kind: 'organization' }, deleted, (tx) =>
-    deleteInstallation(tx, installation),
-  );
+  const done = await writeWithInstallationEvent(context, ref, { kind: 'organization' }, deleted, async (tx) => {
+    if (!(await deleteInstallation(tx, installation))) return false;
+    await recordAuditEvent(tx, {
+      organizationId: installation.organization_id,
+      action: 'integration.uninstalled',
+      actorId: callerId,
+      target: { type: 'integration-installation', id: installation.id, label: integration.name },
+      at: context.clock.now(),
+      before: { configuration: installation.configuration },
+    });
+    return true;
+  });
   if (!done) throw installationNotFound();
 }

@@ -9,7 +9,7 @@ import { spaceRolesFor, type Member } from '../access/grants.js';
 import { roleAtLeast } from '../access/roles.js';
 import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
 import type { Context } from '../context.js';
-import { recordAuditEvent } from '../audit/record.js';
+import { changed, recordAuditEvent } from '../audit/record.js';
 import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
 import type { MoveBody } from '../hierarchy/schemas.js';
 import { memberOrNotFound } from '../members/member-queries.js';
@@ -119,6 +119,32 @@ export async function editSpace(
   }
   await context.db.transaction().execute(async (tx) => {
     await updateSpace(tx, space.organization_id, space.id, changes);
+    // Who may read, edit and merge: the admins' settings of the space, not its title.
+    const settingsChanged = changed(
+      {
+        editMode: space.edit_mode,
+        defaultLevel: space.default_level,
+        visibility: space.visibility,
+        mergeRules: space.merge_rules,
+      },
+      {
+        editMode: body.editMode,
+        defaultLevel: body.defaultLevel,
+        visibility: body.visibility,
+        mergeRules:
+          changes.merge_rules === undefined ? undefined : (JSON.parse(changes.merge_rules) as typeof space.merge_rules),
+      },
+    );
+    if (settingsChanged) {
+      await recordAuditEvent(tx, {
+        organizationId: space.organization_id,
+        action: 'space.updated',
+        actorId: userId,
+        target: { type: 'space', id: space.id, label: space.title },
+        at: context.clock.now(),
+        ...settingsChanged,
+      });
+    }
     if (body.visibility === undefined || body.visibility === space.visibility) return;
     await recordEvent(tx, {
       organizationId: space.organization_id,

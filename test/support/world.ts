@@ -78,6 +78,8 @@ export interface WorldIds {
   webhookId: string;
   /** A spare token of the admin, made over HTTP: revoking it leaves the admin's own token working. */
   tokenId: string;
+  /** The newest event of the organization's audit log (the spare token made). */
+  auditEventId: string;
   /** A pending import run into the space (no worker runs in tests unless one is asked to). */
   importRunId: string;
   /** The repository of the GitHub Git Sync installation (`fill` names it for `/git/installations/` paths). */
@@ -317,6 +319,12 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   }
 
   const spareToken = await call('POST', '/v1/user/tokens', { label: `Spare ${marker}` });
+  const auditEvent = await t.db
+    .selectFrom('audit_events')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .orderBy('occurred_at', 'desc')
+    .executeTakeFirstOrThrow();
   const importRun = await call('POST', `/v1/org/${organizationId}/imports`, {
     source: { type: 'website', url: 'http://127.0.0.1:9/' },
     target: { space: space.id },
@@ -384,6 +392,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     eventId: event.id,
     webhookId: webhook.id,
     tokenId: spareToken.id,
+    auditEventId: auditEvent.id,
     importRunId: importRun.id,
     accountName,
     repositoryName,
