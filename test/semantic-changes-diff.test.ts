@@ -3,6 +3,7 @@ import { diffBlocks, type DiffBlock } from '../src/change-requests/semantic-chan
 import { revisionDiff } from '../src/change-requests/semantic-changes/revision-diff.js';
 import type { RevisionSide } from '../src/change-requests/semantic-changes/semantic.js';
 import { markdownToDocument } from '../src/document/from-markdown.js';
+import { expectNewestSpecSchema } from './support/spec.js';
 import type { FileState, PageState } from '../src/content/tree.js';
 import type { ReusableContentState } from '../src/content/reusable-contents.js';
 
@@ -236,6 +237,59 @@ describe('semantic changes between two revisions', () => {
     ]);
     expect(pages.New.blocks.map((change: { change: string }) => change.change)).toEqual(['inserted']);
     expect(pages.Old.blocks.map((change: { change: string }) => change.change)).toEqual(['deleted']);
+  });
+
+  it('names a reorder among siblings, a group renamed and a link retargeted, each in the spec’s shape', () => {
+    const group = page('Group', { type: 'group', documentId: null, position: 'a0' });
+    const first = page('First', { parentId: 'Group', position: 'a0' });
+    const second = page('Second', { parentId: 'Group', position: 'a1' });
+    const link = page('Link', {
+      type: 'link',
+      documentId: null,
+      position: 'a1',
+      target: { kind: 'url', url: 'https://example.com/a' },
+    });
+    const before = side({ pages: [group, first, second, link] });
+    const after = side({
+      pages: [
+        { ...group, versionId: 'Group-v2', title: 'Chapters', slug: 'chapters', emoji: '1f4d6' },
+        // Second moved before First, under the same parent.
+        { ...second, versionId: 'Second-v2', position: 'Zz' },
+        first,
+        { ...link, versionId: 'Link-v2', target: { kind: 'url', url: 'https://example.com/b' } },
+      ],
+    });
+    const { changes } = revisionDiff({ before, after, documents: {}, tooLarge: [] });
+    const chapters = { id: 'Group', type: 'group', title: 'Chapters', path: 'chapters' };
+    expect(changes).toEqual([
+      {
+        type: 'page_edited',
+        page: chapters,
+        attributes: {
+          title: { before: 'Group', after: 'Chapters' },
+          emoji: { after: '1f4d6' },
+          slug: { before: 'group', after: 'chapters' },
+        },
+      },
+      {
+        type: 'page_moved',
+        page: { id: 'Second', type: 'document', title: 'Second', path: 'chapters/second' },
+        parent: { before: { ...chapters, title: 'Group', path: 'group' }, after: chapters },
+      },
+      {
+        type: 'page_edited',
+        page: { id: 'Link', type: 'link', title: 'Link' },
+        attributes: {
+          target: {
+            before: { kind: 'url', url: 'https://example.com/a' },
+            after: { kind: 'url', url: 'https://example.com/b' },
+          },
+        },
+      },
+    ]);
+    expectNewestSpecSchema('RevisionPageGroupChangeAttributes', (changes[0] as { attributes: object }).attributes);
+    expectNewestSpecSchema('RevisionSemanticChangePageMoved', changes[1]);
+    expectNewestSpecSchema('RevisionPageLinkChangeAttributes', (changes[2] as { attributes: object }).attributes);
   });
 
   it('names a page’s documents too large to diff rather than diffing them', () => {
