@@ -328,6 +328,37 @@ describe('an installation’s token, as an attacker would use it', () => {
     expect(listedSites.json().items.map((item: { site: string }) => item.site)).not.toContain(customerSpareSite);
   });
 
+  it('reads its organization’s integrations, and only its own installation’s status', async () => {
+    const listed = await call(bearer(token), 'GET', `/orgs/${customerOrg}/integrations`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expectNewestSpecResponse('listOrganizationIntegrations', 200, listed.json());
+    expect(listed.json().items.map((item: { name: string }) => item.name)).toContain(name);
+    // The customer has installed other integrations: their statuses are not this installation's to read.
+    const installed = await t.db
+      .selectFrom('integration_installations')
+      .select('id')
+      .where('organization_id', '=', customerOrg)
+      .execute();
+    expect(installed.length).toBeGreaterThan(1);
+    const statuses = await call(bearer(token), 'GET', `/orgs/${customerOrg}/integrations/installations-status`);
+    expect(statuses.statusCode, statuses.body).toBe(200);
+    expectNewestSpecResponse('listOrganizationIntegrationsStatus', 200, statuses.json());
+    expect(statuses.json()).toMatchObject({
+      count: 1,
+      items: [
+        { status: 'active', integration: { name }, target: { type: 'organization', organizationId: customerOrg } },
+      ],
+    });
+    const onSpaces = await call(
+      bearer(token),
+      'GET',
+      `/orgs/${customerOrg}/integrations/installations-status?target=space`,
+    );
+    expect(onSpaces.json().items.map((item: { target: unknown }) => item.target)).toEqual([
+      { type: 'space', spaceId: spaces.customer },
+    ]);
+  });
+
   it('stops working when it expires, and when its installation goes', async () => {
     const expiring = await mint(name, customerInstallation);
     await t.db
@@ -337,6 +368,16 @@ describe('an installation’s token, as an attacker would use it', () => {
       .execute();
     const expired = await call(bearer(expiring), 'GET', `/spaces/${spaces.customer}`);
     expect(expired.statusCode).toBe(401);
+    // The next token of the integration takes the expired ones away, of any installation.
+    const expiredHash = createHash('sha256').update(expiring).digest();
+    await mint(name, ownInstallation);
+    expect(
+      await t.db
+        .selectFrom('integration_installation_tokens')
+        .select('id')
+        .where('token_hash', '=', expiredHash)
+        .execute(),
+    ).toEqual([]);
 
     const short = await publish(['space:metadata:read']);
     const installation = await install(customer, short, customerOrg);

@@ -1,6 +1,10 @@
 import type { Db } from '../../db/database.js';
 
-/** A new installation token, stored as its hash; expired tokens of the installation go in the same call. */
+/**
+ * A new installation token, stored as its hash. The integration's expired
+ * tokens go at the same time: its publisher is who makes them, so they never
+ * pile up beyond an hour's worth past its last one.
+ */
 export async function insertInstallationToken(
   db: Db,
   values: {
@@ -17,8 +21,7 @@ export async function insertInstallationToken(
 ): Promise<void> {
   await db
     .deleteFrom('integration_installation_tokens')
-    .where('organization_id', '=', values.organization_id)
-    .where('installation_id', '=', values.installation_id)
+    .where('integration_id', '=', values.integration_id)
     .where('expires_at', '<=', values.created_at)
     .execute();
   await db.insertInto('integration_installation_tokens').values(values).execute();
