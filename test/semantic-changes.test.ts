@@ -184,6 +184,18 @@ function expectSpecChanges(operationId: string, body: { changes: Array<Record<st
   }
 }
 
+/** Signs in with the token as a person would, and gives the session's cookie. */
+async function sessionOf(holder: Account): Promise<string> {
+  const signedIn = await t.app.inject({
+    method: 'POST',
+    url: '/app/sign-in',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+    payload: new URLSearchParams({ token: holder.token }).toString(),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(303);
+  return String(signedIn.headers['set-cookie']).split(';')[0]!;
+}
+
 let endpoint: string;
 beforeAll(async () => {
   endpoint = await listen(t.app);
@@ -294,6 +306,37 @@ describe('what a change request changes (getChangeRequestChanges)', () => {
     expect(unknown.json()).toEqual({
       error: { code: 404, message: 'No page with this id in either revision compared' },
     });
+  });
+
+  it('lists only its own changes once brought up to date with the space, which moved on', async () => {
+    const corpusOf = await corpus();
+    const { admin, editor, space, changeRequest } = corpusOf;
+    await api.change(admin, space.id, [
+      { operation: 'insert_page', title: 'Elsewhere', slug: 'elsewhere', document: { markdown: 'Meanwhile.\n' } },
+    ]);
+    const updated = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/change-requests/${changeRequest}/update`,
+      headers: editor.headers,
+    });
+    expect(updated.json()).toMatchObject({ result: 'update' });
+    const res = await changesOf(editor, space.id, changeRequest, { limit: '100' });
+    expect(res.json()).toEqual({ changes: expectedChanges(corpusOf) });
+    // Its base is now the space's newer revision: a second pair, stored beside the first none.
+    const head = await t.db
+      .selectFrom('spaces')
+      .select('revision_id')
+      .where('id', '=', space.id)
+      .executeTakeFirstOrThrow();
+    expect((await storedDiffs(space.id)).map((row) => row.from_revision_id)).toEqual([head.revision_id]);
+    // The app reader counts the same: the page the space added meanwhile is not the change request's.
+    const { urls } = (await api.getChangeRequest(editor, space.id, changeRequest)).json();
+    const app = await t.app.inject({
+      method: 'GET',
+      url: new URL(urls.app as string).pathname,
+      headers: { cookie: await sessionOf(editor) },
+    });
+    expect(app.body).toContain('It adds 1 page, changes 2 and removes 1: Old.');
   });
 
   it('is empty for a change request that changed nothing yet', async () => {
@@ -416,18 +459,6 @@ describe('who may read a diff', () => {
 });
 
 describe('the app reader’s view of a change request', () => {
-  /** Signs in with the token as a person would, and gives the session's cookie. */
-  async function sessionOf(holder: Account): Promise<string> {
-    const signedIn = await t.app.inject({
-      method: 'POST',
-      url: '/app/sign-in',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
-      payload: new URLSearchParams({ token: holder.token }).toString(),
-    });
-    expect(signedIn.statusCode, signedIn.body).toBe(303);
-    return String(signedIn.headers['set-cookie']).split(';')[0]!;
-  }
-
   it('shows below a changed page what it adds, removes and edits, marked by element and by word', async () => {
     const { editor, space, changeRequest } = await corpus();
     const { urls } = (await api.getChangeRequest(editor, space.id, changeRequest)).json();
@@ -451,6 +482,7 @@ describe('the app reader’s view of a change request', () => {
     expect(section).toContain('<li><ins><span class="diff-label">Added: </span>npm ci</ins></li>');
     // The paragraph the change request left alone is not listed.
     expect(section).not.toContain('Ask us.');
+    expect(page.body).toContain('It adds 1 page, changes 2 and removes 1: Old.');
 
     const added = await t.app.inject({
       method: 'GET',

@@ -20,6 +20,7 @@ import {
 import { trustedHtml } from '../reader/layout.js';
 import { computedView, generatedChildren, shownPage, shownPageAt } from '../reader/computed-pages.js';
 import { changeRequestPageChanges } from '../change-requests/semantic-changes/actions.js';
+import { spaceRevisionIdAt } from '../change-requests/semantic-changes/queries.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
 import { pageChangesSection } from './page-changes.js';
 
@@ -147,11 +148,12 @@ async function read(context: Context, caller: Caller, address: SpaceAddress): Pr
   }
   const { space } = await findSpaceAsMember(context, address.spaceId, caller.userId);
   const changeRequest = await changeRequestIn(context, space.id, address.changeRequest);
-  const [point, base] = await Promise.all([
-    context.content.revision(space.id, space.organization_id, changeRequest.revision_id),
-    context.content.revision(space.id, space.organization_id, changeRequest.revision_initial_id),
-  ]);
-  if (!point || !base) throw new ApiError(404, 'No revision');
+  const point = await context.content.revision(space.id, space.organization_id, changeRequest.revision_id);
+  if (!point) throw new ApiError(404, 'No revision');
+  // Its base, as its changes have it: the space revision it builds on, where it was opened or last updated from.
+  const baseId = await spaceRevisionIdAt(context.db, space.organization_id, space.id, point.baseSeq);
+  const base = baseId && (await context.content.revision(space.id, space.organization_id, baseId));
+  if (!base) throw new ApiError(404, 'No revision');
   const [tree, baseTree] = await Promise.all([context.content.tree(point), context.content.tree(base)]);
   const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id };
   return {
