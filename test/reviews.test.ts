@@ -283,6 +283,65 @@ describe('submitting a review', () => {
     expect((error as GitBookAPIError).code).toBe(403);
   });
 
+  it('shows who replied to a review’s comment', async () => {
+    const { admin, member, space, cr } = await changeRequestWithTeam();
+    const posted = await submit(member('review'), space.id, cr.id, {
+      status: 'changes-requested',
+      comment: { markdown: 'Why?' },
+    });
+    const review = posted.json();
+    const replied = await t.app.inject({
+      method: 'POST',
+      url: `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${review.comment.id}/replies`,
+      headers: admin.headers,
+      payload: { body: { markdown: 'Because.' } },
+    });
+    expect(replied.statusCode, replied.body).toBeLessThan(300);
+    const read = await api.read(admin, review.urls.location.replace(PUBLIC_URL, ''));
+    expectNewestSpecResponse('getChangeRequestReviewById', 200, read.json());
+    expect(read.json().comment).toMatchObject({ replies: 1, repliers: [{ user: { id: admin.user.id }, count: 1 }] });
+  });
+
+  it('changes what a kept answer of the change request says: a review ticks its clock', async () => {
+    const { admin, member, organization, space, cr, author } = await changeRequestWithTeam();
+    const rules = { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] } };
+    const url = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    const first = await api.read(author, url);
+    expect(first.headers.etag).toMatch(/^"/);
+    // Unchanged, the kept answer is served again.
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url,
+          headers: { ...author.headers, 'if-none-match': String(first.headers.etag) },
+        })
+      ).statusCode,
+    ).toBe(304);
+    const set = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${organization.id}`,
+      headers: admin.headers,
+      payload: rules,
+    });
+    expect(set.statusCode).toBe(200);
+    const afterRules = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...author.headers, 'if-none-match': String(first.headers.etag) },
+    });
+    expect(afterRules.statusCode).toBe(200);
+    expect(afterRules.json().permissions.merge).toBe(false);
+    expect((await submit(member('review'), space.id, cr.id, { status: 'approved' })).statusCode).toBe(201);
+    const afterReview = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...author.headers, 'if-none-match': String(afterRules.headers.etag) },
+    });
+    expect(afterReview.statusCode).toBe(200);
+    expect(afterReview.json().permissions.merge).toBe(true);
+  });
+
   it('records concurrent reviews of one change request each once', async () => {
     const { admin, member, space, cr } = await changeRequestWithTeam();
     const results = await Promise.all([
