@@ -312,6 +312,85 @@ describe('spaces, collections and integrations', () => {
   });
 });
 
+describe('secrets, webhooks, joins and concurrency', () => {
+  it('records a signing secret rotated and a webhook added and removed, never a secret', async () => {
+    const s = await setup();
+    const name = `rotated-${Date.now().toString(36)}`;
+    const published = await call(s.admin, 'POST', `/v1/integrations/${name}`, {
+      title: 'Rotated',
+      description: 'Its secret rotates',
+      script: 'export default {}',
+      organization: s.organizationId,
+      visibility: 'public',
+      scopes: [],
+    });
+    expect(published.status).toBe(200);
+    const rotated = await call(s.admin, 'POST', `/v1/integrations/${name}/signing-secret`);
+    expect(rotated.status).toBeLessThan(300);
+    const { secret } = rotated.body as unknown as { secret: string };
+    const hook = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/webhooks`, {
+      url: 'https://93.184.215.14/hook',
+    });
+    expect(hook.status).toBe(201);
+    const webhook = hook.body as unknown as { id: string; secret: string };
+    expect((await call(s.admin, 'DELETE', `/v1/orgs/${s.organizationId}/webhooks/${webhook.id}`)).status).toBeLessThan(
+      300,
+    );
+    const rows = await rowsOf(s.organizationId);
+    expect(rows.map((row) => [row.action, row.target_type])).toEqual([
+      ['integration.signing_secret_rotated', 'integration'],
+      ['webhook.created', 'webhook'],
+      ['webhook.deleted', 'webhook'],
+    ]);
+    expect(rows[1]!.payload).toEqual({
+      after: { url: 'https://93.184.215.14/hook', events: [], space: null, site: null },
+    });
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(webhook.secret);
+  });
+
+  it('records an invitation accepted as the invitee joining, from their own request', async () => {
+    const s = await setup();
+    const invited = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/invites`, {
+      emails: ['joiner@example.com'],
+      role: 'comment',
+    });
+    const link = (invited.body as unknown as { acceptLinks: { invitation: string; url: string }[] }).acceptLinks[0]!;
+    const secret = new URL(link.url).searchParams.get('secret')!;
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${s.organizationId}/email-invites/${link.invitation}/accept`,
+      payload: { secret, displayName: 'Joiner' },
+    });
+    expect(accepted.statusCode).toBeLessThan(300);
+    const userId = (accepted.json() as { user: { id: string } }).user.id;
+    // Recorded at the same instant: in the order of their names.
+    const rows = (await rowsOf(s.organizationId))
+      .filter((row) => row.action !== 'invitation.created')
+      .sort((a, b) => a.action.localeCompare(b.action));
+    expect(rows.map((row) => [row.action, row.actor_id, row.actor_label, row.target_id, row.token_id])).toEqual([
+      ['invitation.accepted', userId, 'Joiner', link.invitation, null],
+      ['member.added', userId, 'Joiner', userId, null],
+    ]);
+    expect(rows[1]!.payload).toEqual({ after: { role: 'comment' }, via: 'invitation', invitationId: link.invitation });
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+
+  it('records one deletion when five requests delete the same team at once', async () => {
+    const s = await setup();
+    const made = await call(s.admin, 'PUT', `/v1/orgs/${s.organizationId}/teams`, { title: 'Raced' });
+    const teamId = (made.body as unknown as { id: string }).id;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => call(s.admin, 'DELETE', `/v1/orgs/${s.organizationId}/teams/${teamId}`)),
+    );
+    expect(answers.filter((answer) => answer.status === 204)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 404)).toHaveLength(4);
+    const deletions = (await rowsOf(s.organizationId)).filter((row) => row.action === 'team.deleted');
+    expect(deletions).toHaveLength(1);
+  });
+});
+
 describe('reading the audit log', () => {
   it('filters by actor, action and time, and pages', async () => {
     const s = await setup();
@@ -330,11 +409,19 @@ describe('reading the audit log', () => {
       next: { page: string };
     };
     expect(body1.count).toBe(3);
-    expect(body1.items.map((item) => item.action)).toEqual(['member.role_changed', 'space.deleted']);
     const page2 = await call(s.admin, 'GET', `${base}?limit=2&page=${body1.next.page}`);
-    const body2 = page2.body as unknown as { items: { target: { id: string } }[]; next?: unknown };
-    expect(body2.items.map((item) => item.target.id)).toEqual([first]);
+    const body2 = page2.body as unknown as { items: { id: string }[]; next?: unknown };
     expect(body2.next).toBeUndefined();
+    // Newest first, ties of the same millisecond broken by id, as the table orders them.
+    const newestFirst = (await rowsOf(s.organizationId)).reverse();
+    expect([...body1.items, ...body2.items].map((item) => item.id)).toEqual(newestFirst.map((row) => row.id));
+    expect(newestFirst.map((row) => row.action)).toEqual(['member.role_changed', 'space.deleted', 'space.deleted']);
+    expect(
+      newestFirst
+        .slice(1)
+        .map((row) => row.target_id)
+        .sort(),
+    ).toEqual([first, second].sort());
 
     const byActor = await call(s.admin, 'GET', `${base}?actor=${s.reader.user.id}`);
     expect((byActor.body as unknown as { count: number }).count).toBe(0);

@@ -47,6 +47,9 @@ export const AUDIT_ACTIONS = {
   'integration.space_uninstalled': 'Integration uninstalled from a space',
   'integration.site_installed': 'Integration installed on a site',
   'integration.site_uninstalled': 'Integration uninstalled from a site',
+  'integration.signing_secret_rotated': 'Integration signing secret rotated',
+  'webhook.created': 'Webhook added',
+  'webhook.deleted': 'Webhook removed',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -64,4 +67,6 @@ export type AuditTargetType =
   | 'site'
   | 'custom-hostname'
   | 'sso-provider'
-  | 'integration-installation';
+  | 'integration'
+  | 'integration-installation'
+  | 'webhook';

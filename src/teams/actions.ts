@@ -176,7 +176,7 @@ export async function deleteTeam(
   await requireOrganizationAdmin(context.db, organizationId, callerId, 'Deleting a team');
   const { team } = await visibleTeam(context, callerId, organizationId, teamId);
   await context.db.transaction().execute(async (tx) => {
-    await deleteTeamRow(tx, organizationId, teamId);
+    if (!(await deleteTeamRow(tx, organizationId, teamId))) throw teamNotFound();
     await recordAuditEvent(tx, {
       organizationId,
       action: 'team.deleted',

@@ -246,8 +246,14 @@ export async function renameTeam(
 }
 
 /** Deletes the team; its members stay in the organization. */
-export async function deleteTeam(db: Db, organizationId: string, teamId: string): Promise<void> {
-  await db.deleteFrom('teams').where('organization_id', '=', organizationId).where('id', '=', teamId).execute();
+/** Whether the team was there to delete: of two deletions at once, one finds it. */
+export async function deleteTeam(db: Db, organizationId: string, teamId: string): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('teams')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
 }
 
 export async function deleteTeamMembers(

@@ -4,6 +4,7 @@ import { paginate, type Page } from '../../core/pagination.js';
 import { organizationRole } from '../../access/membership.js';
 import { ForbiddenError } from '../../core/errors.js';
 import type { Context } from '../../context.js';
+import { recordAuditEvent } from '../../audit/record.js';
 import { recordEvent } from '../../events/record.js';
 import { findIntegrationToManage } from '../access.js';
 import { siteExists } from '../content-installation-queries.js';
@@ -74,12 +75,17 @@ export async function redeliverIntegrationEvent(context: Context, callerId: stri
 /** A new signing secret for the integration's deliveries, shown this once; the previous one stops at once. */
 export async function rotateSigningSecret(context: Context, callerId: string, name: string) {
   const { integration } = await findIntegrationToManage(context, callerId, name, 'Rotating its signing secret');
-  const secret = await rotateIntegrationSigningSecret(
-    context.db,
-    context.keyring,
-    integration.organization_id,
-    integration.id,
-  );
+  const secret = await context.db.transaction().execute(async (tx) => {
+    const made = await rotateIntegrationSigningSecret(tx, context.keyring, integration.organization_id, integration.id);
+    await recordAuditEvent(tx, {
+      organizationId: integration.organization_id,
+      action: 'integration.signing_secret_rotated',
+      actorId: callerId,
+      target: { type: 'integration', id: integration.id, label: integration.name },
+      at: context.clock.now(),
+    });
+    return made;
+  });
   return { secret };
 }
 
@@ -149,7 +155,17 @@ export async function createWebhook(
     created_at: now,
     updated_at: now,
   };
-  await insertWebhook(context.db, row);
+  await context.db.transaction().execute(async (tx) => {
+    await insertWebhook(tx, row);
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'webhook.created',
+      actorId: callerId,
+      target: { type: 'webhook', id, label: url },
+      at: now,
+      after: { url, events: row.events, space: row.space_id, site: row.site_id },
+    });
+  });
   return presentWebhook(row, secret);
 }
 
@@ -179,7 +195,16 @@ export async function getWebhook(context: Context, callerId: string, organizatio
 /** Removes the webhook and its deliveries, sent or not. */
 export async function removeWebhook(context: Context, callerId: string, organizationId: string, webhookId: string) {
   await requireAdmin(context, organizationId, callerId, 'Removing a webhook');
-  if (!(await deleteWebhook(context.db, organizationId, webhookId))) throw webhookNotFound();
+  await context.db.transaction().execute(async (tx) => {
+    if (!(await deleteWebhook(tx, organizationId, webhookId))) throw webhookNotFound();
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'webhook.deleted',
+      actorId: callerId,
+      target: { type: 'webhook', id: webhookId },
+      at: context.clock.now(),
+    });
+  });
 }
 
 export async function listWebhookDeliveries(
