@@ -253,7 +253,8 @@ describe('an installation’s token, as an attacker would use it', () => {
       ['GET', `/spaces/${spaces.customer}/change-requests`],
       ['GET', `/spaces/${spaces.customer}/comments`],
       ['GET', `/integrations/${name}/installations`],
-      ['GET', `/integrations/${name}/installations/${customerInstallation}`],
+      ['PATCH', `/integrations/${name}/installations/${customerInstallation}`, { externalIds: ['mine'] }],
+      ['DELETE', `/integrations/${name}/installations/${customerInstallation}`],
       ['POST', `/user/tokens`, { label: 'more' }],
     ];
     const spacesBefore = await sql`select s::text from spaces s order by 1`.execute(t.db);
@@ -281,6 +282,31 @@ describe('an installation’s token, as an attacker would use it', () => {
     expect(signIn.statusCode, signIn.body).toBe(401);
     expect(signIn.headers['set-cookie']).toBeUndefined();
     expect(await t.db.selectFrom('app_sessions').select('user_id').execute()).toEqual([]);
+  });
+
+  it('reads its own installation, and its spaces and sites, and no other installation', async () => {
+    const base = `/integrations/${name}/installations/${customerInstallation}`;
+    const own = await call(bearer(token), 'GET', base);
+    expect(own.statusCode, own.body).toBe(200);
+    expectNewestSpecResponse('getIntegrationInstallationById', 200, own.json());
+    expect(own.json()).toMatchObject({ id: customerInstallation, target: { organization: customerOrg } });
+    const listed = await call(bearer(token), 'GET', `${base}/spaces`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().items.map((item: { space: string }) => item.space)).toEqual([spaces.customer]);
+    const onSpace = await call(bearer(token), 'GET', `${base}/spaces/${spaces.customer}`);
+    expect(onSpace.statusCode, onSpace.body).toBe(200);
+    expectNewestSpecResponse('getIntegrationSpaceInstallation', 200, onSpace.json());
+    const onSite = await call(bearer(token), 'GET', `${base}/sites/${customerSite}`);
+    expect(onSite.statusCode, onSite.body).toBe(200);
+    for (const url of [
+      `/integrations/${name}/installations/${ownInstallation}`,
+      `/integrations/${name}/installations/${ownInstallation}/spaces`,
+      `${base}/spaces/${spaces.customerSpare}`,
+      `${base}/sites/${customerSpareSite}`,
+    ]) {
+      const res = await call(bearer(token), 'GET', url);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(404);
+    }
   });
 
   it('cannot make tokens, for its own installation or another', async () => {

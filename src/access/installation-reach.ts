@@ -17,6 +17,11 @@ export const INSTALLATION_OPERATIONS: Readonly<Record<string, string>> = {
   getFileById: 'space:content:read',
   getPageById: 'space:content:read',
   getPageByPath: 'space:content:read',
+  getIntegrationInstallationById: 'none',
+  listIntegrationInstallationSpaces: 'none',
+  getIntegrationSpaceInstallation: 'none',
+  listIntegrationInstallationSites: 'none',
+  getIntegrationSiteInstallation: 'none',
   listIntegrationSpaceInstallations: 'none',
   listIntegrationSiteInstallations: 'none',
   listOrganizationIntegrations: 'none',
@@ -24,7 +29,16 @@ export const INSTALLATION_OPERATIONS: Readonly<Record<string, string>> = {
 };
 
 /** Path parameters an installation may name (`*`: a page's path); the ones that name a tenant are checked below. */
-const REACHABLE_PARAMS = new Set(['organizationId', 'integrationName', 'spaceId', 'siteId', 'pageId', 'fileId', '*']);
+const REACHABLE_PARAMS = new Set([
+  'organizationId',
+  'integrationName',
+  'installationId',
+  'spaceId',
+  'siteId',
+  'pageId',
+  'fileId',
+  '*',
+]);
 
 const notVisible = (what: string) => new NotFoundError(`No ${what} with this id is visible to you`);
 
@@ -40,7 +54,7 @@ export async function installationReach(
   principal: InstallationPrincipal,
   request: FastifyRequest,
 ): Promise<void> {
-  const operationId = (request.routeOptions.schema)?.operationId;
+  const operationId = request.routeOptions.schema?.operationId;
   const needed = operationId === undefined ? undefined : INSTALLATION_OPERATIONS[operationId];
   if (needed === undefined) {
     throw new ForbiddenError('An integration installation’s token cannot call this operation');
@@ -52,9 +66,13 @@ export async function installationReach(
   for (const [name, value] of Object.entries(params)) {
     if (typeof value !== 'string' || !REACHABLE_PARAMS.has(name)) throw notVisible('resource');
   }
-  const { organizationId, integrationName, spaceId, siteId } = params as Record<string, string | undefined>;
+  const { organizationId, integrationName, installationId, spaceId, siteId } = params as Record<
+    string,
+    string | undefined
+  >;
   if (organizationId !== undefined && organizationId !== principal.organizationId) throw notVisible('organization');
   if (integrationName !== undefined && integrationName !== principal.integrationName) throw notVisible('integration');
+  if (installationId !== undefined && installationId !== principal.installationId) throw notVisible('installation');
   if (spaceId !== undefined && !(await isSpaceOfInstallation(db, principal.installationId, spaceId))) {
     throw notVisible('space');
   }

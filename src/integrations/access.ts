@@ -2,7 +2,8 @@ import type { Role } from '../db/types.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import type { Context } from '../context.js';
 import type { Membership } from '../orgs/present.js';
-import { findIntegrationByName, type IntegrationWithCaller } from './queries.js';
+import { installationOfPrincipal } from '../access/installation-principal.js';
+import { findIntegrationByName, isInstallationOf, type IntegrationWithCaller } from './queries.js';
 import type { IntegrationVisibility } from './schemas.js';
 
 /**
@@ -34,6 +35,12 @@ export async function findVisibleIntegration(
 ): Promise<{ integration: IntegrationWithCaller; owner: Membership }> {
   const integration = await findIntegrationByName(context.db, name, callerId);
   if (!integration) throw integrationNotFound();
+  const installationId = installationOfPrincipal(callerId);
+  if (installationId !== undefined) {
+    // An installation's token sees its own integration, whatever its visibility, and no other.
+    if (!(await isInstallationOf(context.db, installationId, integration.id))) throw integrationNotFound();
+    return { integration, owner: { isMember: false, role: null } };
+  }
   const owner = membershipOf(integration);
   if (!canRead(integration.visibility, owner)) throw integrationNotFound();
   return { integration, owner };

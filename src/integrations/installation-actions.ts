@@ -5,6 +5,7 @@ import { requireOrganizationAdmin } from '../access/membership.js';
 import type { Context } from '../context.js';
 import { changed, recordAuditEvent } from '../audit/record.js';
 import type { Membership } from '../orgs/present.js';
+import { installationOfPrincipal } from '../access/installation-principal.js';
 import { findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { checkConfiguration } from './configuration.js';
 import { writeWithInstallationEvent } from './events/emit.js';
@@ -68,6 +69,8 @@ export async function findInstallationFor(
 ): Promise<FoundInstallation> {
   const found = await findInstallationOf(context, callerId, integrationName, installationId);
   if (found.manages || (!need.manage && isAdmin(found.owner))) return found;
+  // An installation's own token reads it (the auth lets it name no other).
+  if (!need.manage && installationOfPrincipal(callerId) === installationId) return found;
   const here = membershipOf(found.installation);
   if ((here.isMember && here.role !== null) || isAdmin(found.owner)) {
     throw new ForbiddenError(`${need.action} needs the admin role in the organization it is installed on`);

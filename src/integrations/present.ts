@@ -96,6 +96,7 @@ export function presentInstallation(
       location: installationLocation(urls, integrationName, row.id),
       app: urls.app('o', row.organization_id, 'integrations', integrationName),
       publicEndpoint: urls.service('integrations', integrationName, 'installations', row.id),
+      publicContentEndpoint: urls.service('integrations', integrationName, 'installations', row.id),
     },
   };
 }

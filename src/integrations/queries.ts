@@ -67,6 +67,17 @@ export async function findIntegrationByName(
   return (await integrationByName(db, name, userId))[0];
 }
 
+/** Whether the installation is one of the integration's. */
+export async function isInstallationOf(db: Db, installationId: string, integrationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('integration_installations')
+    .select('id')
+    .where('id', '=', installationId)
+    .where('integration_id', '=', integrationId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export interface IntegrationFilters {
   /** An ILIKE pattern over the lower-cased name and title. */
   search?: string | undefined;

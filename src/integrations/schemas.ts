@@ -406,6 +406,7 @@ export const IntegrationInstallationSchema = Type.Object(
       location: Type.String({ format: 'uri' }),
       app: Type.String({ format: 'uri' }),
       publicEndpoint: Type.String({ format: 'uri' }),
+      publicContentEndpoint: Type.String({ format: 'uri' }),
     }),
   },
   { title: 'IntegrationInstallation' },
