@@ -33,6 +33,7 @@ import { measureReaderRender, READER_RENDER_CYCLES, readerRenderTable } from './
 import { GIT_REMOTE_BENCH_NAME, gitRemoteTable, measureGitRemote } from './git-remote.js';
 import { GIT_SYNC_BENCH_NAME, gitSyncTable, measureGitSync } from './git-sync.js';
 import { changeRequestDiffTable, DIFF_BENCH_NAME, measureChangeRequestDiff } from './change-request-diff.js';
+import { EVENT_BENCH_NAME, eventDeliveryTable, measureEventDelivery } from './event-delivery.js';
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
@@ -275,6 +276,13 @@ async function main(): Promise<void> {
     const organizationId = seeded.memberOrganizationIds.at(-4)!;
     const measured = await measureChangeRequestDiff(app, base, seeded.authorization, organizationId, log);
     process.stdout.write(`\n${changeRequestDiffTable(measured)}\n`);
+  }
+
+  // Events to a signing-checking webhook: their lag under a write load, then a backlog's throughput.
+  if (!only || EVENT_BENCH_NAME.includes(only)) {
+    const organizationId = seeded.memberOrganizationIds.at(-5)!;
+    const measured = await measureEventDelivery(app, base, seeded.authorization, organizationId, log);
+    process.stdout.write(`\n${eventDeliveryTable(measured)}\n`);
   }
 
   report(results, merges, attack, {

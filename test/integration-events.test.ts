@@ -6,7 +6,9 @@ import { randomString } from '../src/core/ids.js';
 import { Keyring } from '../src/core/keyring.js';
 import { pruneDeliveries, runEventDeliveries, type DeliveryOptions } from '../src/integrations/events/deliver.js';
 import { integrationSigningSecret, rotateEventSigningSecrets } from '../src/integrations/events/signing-secrets.js';
+import { recordEvent } from '../src/events/record.js';
 import { createGitSyncProcessor } from '../src/git-sync/processor.js';
+import { fanOutEvents } from '../src/integrations/events/fan-out.js';
 import { listen, testConfig, useTestApp } from './support/app.js';
 import { startGitServer } from './support/git-server.js';
 import { newestOfficialClient } from './support/client.js';
@@ -314,6 +316,46 @@ describe('who sees what', () => {
     } finally {
       await s.receiver.stop();
     }
+  });
+});
+
+describe('the outbox', () => {
+  it('fans out an event whose transaction commits after a later event was fanned out', async () => {
+    const s = await integrationOnSpace();
+    await s.receiver.stop();
+    const { id: integrationId, organization_id: organizationId } = await t.db
+      .selectFrom('integrations')
+      .select(['id', 'organization_id'])
+      .where('name', '=', s.name)
+      .executeTakeFirstOrThrow();
+    const task = (n: number) => ({ organizationId, integrationId, type: 'task' as const, fields: { task: { n } } });
+    let release!: () => void;
+    let recorded!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const written = new Promise<void>((resolve) => (recorded = resolve));
+    // The first takes its seq, then stays uncommitted while the second commits and is fanned out.
+    const first = t.db.transaction().execute(async (tx) => {
+      await recordEvent(tx, { ...task(1), at: new Date() });
+      recorded();
+      await held;
+    });
+    await written;
+    await recordEvent(t.db, { ...task(2), at: new Date() });
+    while ((await fanOutEvents(t.db)) === 0);
+    release();
+    await first;
+    while ((await fanOutEvents(t.db)) === 0);
+    const sent = await t.db
+      .selectFrom('event_deliveries')
+      .select(sql<number>`(payload->'task'->>'n')::int`.as('n'))
+      .where('integration_id', '=', integrationId)
+      .where('type', '=', 'task')
+      .orderBy('seq')
+      .execute();
+    expect(sent.map((row) => row.n)).toEqual([2, 1]);
+    expect(await t.db.selectFrom('events').select('id').where('integration_id', '=', integrationId).execute()).toEqual(
+      [],
+    );
   });
 });
 

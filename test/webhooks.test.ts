@@ -80,9 +80,10 @@ describe('webhooks', () => {
 
     // In order within each space; two spaces' streams go side by side.
     const of = (space: string) => everything.received.filter((r) => r.body.spaceId === space).map((r) => r.body.type);
-    expect(everything.received).toHaveLength(4);
-    expect(of(spaceId)).toEqual(['space_content_updated', 'change_request_merged']);
-    expect(of(otherSpaceId)).toEqual(['space_content_updated', 'change_request_merged']);
+    const merge = ['change_request_opened', 'space_content_updated', 'change_request_merged'];
+    expect(everything.received).toHaveLength(6);
+    expect(of(spaceId)).toEqual(merge);
+    expect(of(otherSpaceId)).toEqual(merge);
     expect(spaceOnly.received.map((r) => [r.body.type, r.body.spaceId])).toEqual([['space_content_updated', spaceId]]);
     for (const r of [...everything.received, ...spaceOnly.received]) expect(r.verified).toBe(true);
     const updated = spaceOnly.received[0]!.body;
@@ -90,6 +91,40 @@ describe('webhooks', () => {
     expect(updated).toMatchObject({ installationId: onSpace.id, updatedBy: [{ id: team.admin.user.id }] });
     // Events leave the service: the users they name carry no e-mail address.
     expect(JSON.stringify(updated)).not.toContain(team.admin.user.email);
+  });
+
+  it('send what GitBook has no event object for: a change request opened, a comment posted, a site published', async () => {
+    const hears = await receiver();
+    const hook = await webhook({
+      url: hears.url,
+      events: ['change_request_opened', 'comment_posted', 'site_published'],
+    });
+    hears.secret = hook.secret!;
+    const opened = await call(team.admin, 'POST', `/spaces/${spaceId}/change-requests`, { subject: 'Proposal' });
+    expect(opened.statusCode).toBe(201);
+    const posted = await call(team.admin, 'POST', `/spaces/${spaceId}/comments`, { body: { markdown: 'Looks good' } });
+    expect(posted.statusCode, posted.body).toBe(200);
+    const site = await insertSite(t.db, team.organization.id);
+    const published = await call(team.admin, 'POST', `/orgs/${team.organization.id}/sites/${site.id}/publish`);
+    expect(published.statusCode, published.body).toBe(200);
+    await drain();
+    const bodies = hears.received.map((r) => r.body);
+    expect(bodies).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'change_request_opened',
+          spaceId,
+          changeRequestId: opened.json().id,
+          subject: 'Proposal',
+          installationId: hook.id,
+        }),
+        expect.objectContaining({ type: 'comment_posted', spaceId, commentId: posted.json().id }),
+        expect.objectContaining({ type: 'site_published', siteId: site.id }),
+      ]),
+    );
+    expect(bodies).toHaveLength(3);
+    expect(hears.received.every((r) => r.verified)).toBe(true);
+    await call(team.admin, 'DELETE', `/orgs/${team.organization.id}/webhooks/${hook.id}`);
   });
 
   it('list their deliveries for admins, and never show a secret again', async () => {
@@ -107,9 +142,10 @@ describe('webhooks', () => {
     );
     expect(deliveries.statusCode).toBe(200);
     const page = deliveries.json<{ items: Array<{ delivery: { state: string; attempts: number } }>; count: number }>();
-    expect(page.count).toBe(4);
+    // Every event of the organization so far: two merges (three each), a change request, a comment, a site.
+    expect(page.count).toBe(9);
     expect(page.items.map((item) => item.delivery)).toEqual(
-      Array.from({ length: 4 }, () => expect.objectContaining({ state: 'success', attempts: 1 })),
+      Array.from({ length: 9 }, () => expect.objectContaining({ state: 'success', attempts: 1 })),
     );
   });
 

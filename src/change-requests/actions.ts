@@ -12,6 +12,7 @@ import {
   type ChangeRequestFields,
 } from '../content/change-request-queries.js';
 import type { ChangeRequest } from '../content/change-request-schemas.js';
+import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
@@ -77,6 +78,13 @@ export async function createChangeRequest(
       updated_at: now,
     });
     await moveStatusCounters(tx, space.id, null, 'draft');
+    await recordEvent(tx, {
+      organizationId: space.organization_id,
+      type: 'change_request_opened',
+      spaceId: space.id,
+      fields: { changeRequestId: id, number: count + 1, subject: input.subject ?? '', createdBy: { id: userId } },
+      at: now,
+    });
   });
   return presentOne(context, space, id, userId);
 }

@@ -3,6 +3,7 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.j
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { findNodeByKey, nodeText } from '../document/index.js';
+import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
 import { findMembers } from '../members/member-queries.js';
 import { presentMember } from '../members/members.js';
@@ -208,6 +209,14 @@ export async function postComment(
     };
     await insertComment(tx, thread.ids, comment);
     await moveThreadCounts(tx, thread.ids, 1, 1);
+    const { organizationId, spaceId, changeRequestId } = thread.ids;
+    await recordEvent(tx, {
+      organizationId,
+      type: 'comment_posted',
+      spaceId,
+      fields: { commentId: id, ...(changeRequestId ? { changeRequestId } : {}), postedBy: { id: userId } },
+      at: comment.posted_at,
+    });
   });
   return showComment(context, thread, id, 'markdown', userId);
 }

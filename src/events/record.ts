@@ -19,7 +19,12 @@ export const SPEC_EVENT_TYPES = [
   'space_gitsync_completed',
   'task',
 ] as const;
-export const WEBHOOK_ONLY_EVENT_TYPES = ['change_request_merged'] as const;
+export const WEBHOOK_ONLY_EVENT_TYPES = [
+  'change_request_opened',
+  'change_request_merged',
+  'comment_posted',
+  'site_published',
+] as const;
 export type EventType = (typeof SPEC_EVENT_TYPES)[number] | (typeof WEBHOOK_ONLY_EVENT_TYPES)[number];
 
 export const EVENT_TYPES: readonly EventType[] = [...SPEC_EVENT_TYPES, ...WEBHOOK_ONLY_EVENT_TYPES];

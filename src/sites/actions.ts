@@ -5,6 +5,7 @@ import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
 import { findMembership, fullRoleOf, requireOrganizationAdmin } from '../access/membership.js';
+import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/record.js';
 import { createSpace } from '../spaces/create.js';
@@ -230,6 +231,15 @@ export async function setPublished(
       before: { published: before.published },
       after: { published },
     });
+    if (published) {
+      await recordEvent(tx, {
+        organizationId,
+        type: 'site_published',
+        siteId,
+        fields: { title: updated.title },
+        at: now,
+      });
+    }
     return updated;
   });
   context.siteStructures.invalidate(siteId);

@@ -118,6 +118,8 @@ async function targetsOf(tx: Db, event: OutboxEvent): Promise<Target[]> {
  * Turns the oldest events of the outbox into deliveries, in their order, and
  * removes them, in one transaction. One instance at a time (a transaction
  * lock): two fanning out at once could append one space's events out of order.
+ * A space's writers lock its row, so its events commit in seq order; others'
+ * events (on no lock in common) are delivered in the order they are fanned out.
  * Answers how many events it took.
  */
 export async function fanOutEvents(db: Db, limit = 200): Promise<number> {
@@ -162,7 +164,16 @@ export async function fanOutEvents(db: Db, limit = 200): Promise<number> {
         .values(deliveries.slice(at, at + 500))
         .execute();
     }
-    await tx.deleteFrom('events').where('seq', '<=', events.at(-1)!.seq).execute();
+    // Exactly those read: one with a smaller seq that committed since (its writer took its number first) is
+    // not among them, and waits for the next turn.
+    await tx
+      .deleteFrom('events')
+      .where(
+        'seq',
+        'in',
+        events.map((event) => event.seq),
+      )
+      .execute();
     return events.length;
   });
 }
