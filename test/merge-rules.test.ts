@@ -258,6 +258,7 @@ describe('merge rules', () => {
       { mergeRules: { type: 'sometimes' } },
       rules({ rule: 'require_specific_reviewers' }),
       rules({ rule: 'require_specific_reviewers', users: [] }),
+      rules({ rule: 'require_at_least_one_review', users: [stranger.user.id] }),
       rules(...Array.from({ length: 21 }, () => ({ rule: 'require_at_least_one_review' }))),
     ]) {
       expect((await patch(admin, `/v1/orgs/${organization.id}`, body)).statusCode).toBe(400);

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BadRequestError } from '../core/errors.js';
 import { IdParam, StringEnum } from '../core/schemas.js';
-import type { MergeRules, SpaceMergeRules, StoredMergeRule } from '../db/types.js';
+import type { SpaceMergeRules, StoredMergeRule } from '../db/types.js';
 
 /** Most rules one configuration holds, and most users one rule names: each merge evaluates them all. */
 export const MAX_MERGE_RULES = 20;
@@ -36,7 +36,9 @@ export const MergeRuleSchema = Type.Union([
     },
     closed,
   ),
-  Type.Object({ rule: StringEnum([...PLAIN_RULES, ...UNSUPPORTED_RULES]) }, { additionalProperties: true }),
+  Type.Object({ rule: StringEnum(PLAIN_RULES) }, closed),
+  // Open, so that any form of these is refused by storedMergeRules with its own message.
+  Type.Object({ rule: StringEnum(UNSUPPORTED_RULES) }, { additionalProperties: true }),
 ]);
 
 const RulesConfiguration = Type.Object(
@@ -60,14 +62,11 @@ export type MergeRulesInput = Static<typeof MergeRulesSpaceSchema>;
 
 /**
  * The configuration as stored, once its rules are ones this service
- * evaluates (else a 400 naming the rule); the users the rules name, to be
- * checked as members by the caller.
+ * evaluates (else a 400 naming the rule), and the users the rules name, for
+ * the caller to check as members. A rule keeps only the fields it has.
  */
-export function storedMergeRules<T extends MergeRulesInput>(
-  input: T,
-  field: string,
-): { rules: T extends { type: 'inherit' } ? SpaceMergeRules : MergeRules; users: string[] } {
-  if (input.type !== 'rules') return { rules: input as never, users: [] };
+export function storedMergeRules(input: MergeRulesInput, field: string): { rules: SpaceMergeRules; users: string[] } {
+  if (input.type !== 'rules') return { rules: input, users: [] };
   const rules: StoredMergeRule[] = [];
   const users = new Set<string>();
   for (const [index, rule] of input.rules.entries()) {
@@ -77,14 +76,14 @@ export function storedMergeRules<T extends MergeRulesInput>(
           '(it has no review agent, change request descriptions or rule expressions)',
       );
     }
-    if ('users' in rule && Array.isArray(rule.users)) {
+    if ('users' in rule) {
       for (const user of rule.users) users.add(user);
       rules.push({ rule: rule.rule, users: rule.users });
     } else {
       rules.push({ rule: rule.rule as (typeof PLAIN_RULES)[number] });
     }
   }
-  return { rules: { type: 'rules', rules } as never, users: [...users] };
+  return { rules: { type: 'rules', rules }, users: [...users] };
 }
 
 /** Refuses a configuration naming users who are not active members of the organization. */
