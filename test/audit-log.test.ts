@@ -391,6 +391,77 @@ describe('secrets, webhooks, joins and concurrency', () => {
   });
 });
 
+describe('sites, space installations and tokens issued', () => {
+  it('records a site’s visibility and custom hostname changed, but not its title', async () => {
+    const s = await setup();
+    const made = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/sites`, { title: 'Handbook' });
+    const siteId = (made.body as unknown as { id: string }).id;
+    const site = `/v1/orgs/${s.organizationId}/sites/${siteId}`;
+    expect((await call(s.admin, 'PATCH', site, { title: 'Guide' })).status).toBe(200);
+    expect((await call(s.editor, 'PATCH', site, { visibility: 'unlisted' })).status).toBe(403);
+    expect((await call(s.admin, 'PATCH', site, { visibility: 'unlisted', hostname: 'docs.audited.test' })).status).toBe(
+      200,
+    );
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.target_id === siteId);
+    expect(rows.map((row) => [row.action, row.target_label, row.payload])).toEqual([
+      [
+        'site.updated',
+        'Guide',
+        {
+          before: { visibility: 'public', hostname: null },
+          after: { visibility: 'unlisted', hostname: 'docs.audited.test' },
+        },
+      ],
+    ]);
+  });
+
+  it('records an integration installed on and uninstalled from a space, on the space', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s, 'Integrated');
+    const name = `spaced-${Date.now().toString(36)}`;
+    await call(s.admin, 'POST', `/v1/integrations/${name}`, {
+      title: 'Spaced',
+      description: 'Installed on a space',
+      script: 'export default {}',
+      organization: s.organizationId,
+      visibility: 'private',
+      target: 'all',
+    });
+    const installed = await call(s.admin, 'POST', `/v1/integrations/${name}/installations`, {
+      organization: s.organizationId,
+    });
+    const installationId = (installed.body as unknown as { id: string }).id;
+    const spaces = `/v1/integrations/${name}/installations/${installationId}/spaces`;
+    const onSpace = await call(s.admin, 'POST', spaces, { space: spaceId });
+    expect(onSpace.status, JSON.stringify(onSpace.body)).toBe(201);
+    expect((await call(s.admin, 'DELETE', `${spaces}/${spaceId}`)).status).toBeLessThan(300);
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.target_id === spaceId);
+    expect(rows.map((row) => [row.action, row.payload])).toEqual([
+      ['integration.space_installed', { installationId, integration: name }],
+      ['integration.space_uninstalled', { installationId, integration: name }],
+    ]);
+  });
+
+  it('records a first token an admin issues to a member, without its value', async () => {
+    const s = await setup();
+    const newcomer = await t.factory.user();
+    await t.factory.member(s.organizationId, newcomer.id, 'read');
+    const issued = await call(s.admin, 'POST', `/v1/orgs/${s.organizationId}/members/${newcomer.id}/tokens`, {
+      label: 'First',
+    });
+    expect(issued.status).toBe(201);
+    const { id, token } = issued.body as unknown as { id: string; token: string };
+    const [row] = await rowsOf(s.organizationId);
+    expect([row!.action, row!.target_id, row!.actor_id, row!.payload.userId]).toEqual([
+      'api_token.issued_to_member',
+      id,
+      s.admin.user.id,
+      newcomer.id,
+    ]);
+    expect(JSON.stringify(row)).not.toContain(token);
+  });
+});
+
 describe('reading the audit log', () => {
   it('filters by actor, action and time, and pages', async () => {
     const s = await setup();

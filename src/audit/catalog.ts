@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = {
   'collection.updated': 'Collection visibility or permissions changed',
   'collection.deleted': 'Collection deleted',
   'collection.transferred': 'Collection transferred to another organization',
+  'site.updated': 'Site visibility, address or custom hostname changed',
   'site.deleted': 'Site deleted',
   'site.published': 'Site published',
   'site.unpublished': 'Site unpublished',

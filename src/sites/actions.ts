@@ -7,7 +7,7 @@ import type { SitesTable } from '../db/types.js';
 import { findMembership, fullRoleOf, requireOrganizationAdmin } from '../access/membership.js';
 import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
-import { recordAuditEvent } from '../audit/record.js';
+import { changed, recordAuditEvent } from '../audit/record.js';
 import { createSpace } from '../spaces/create.js';
 import type { Updateable } from 'kysely';
 import { hostnameClaimChanges } from '../reader/hostname-claims.js';
@@ -148,6 +148,24 @@ export async function editSite(
       await setDefaults(tx, site, body, changes);
     }
     const updated = await updateSite(tx, organizationId, siteId, changes);
+    // Who reads it and where: the settings an admin answers for, not its title.
+    const settings = (row: typeof site) => ({
+      visibility: row.visibility,
+      basename: row.basename,
+      hostname: row.hostname,
+      proxy: row.proxy,
+    });
+    const difference = changed(settings(site), settings(updated));
+    if (difference) {
+      await recordAuditEvent(tx, {
+        organizationId,
+        action: 'site.updated',
+        actorId: userId,
+        target: { type: 'site', id: siteId, label: updated.title },
+        at: context.clock.now(),
+        ...difference,
+      });
+    }
     return presentSite(updated, context.urls);
   });
   context.siteStructures.invalidate(siteId);
