@@ -142,9 +142,9 @@ describe('development mode', () => {
       dev_tunnel_url: 'https://93.184.215.14/tunnel',
       dev_all_organizations: true,
     });
-    await ok(admin, 'PUT', url, { tunnelUrl: 'http://93.184.215.14:8080/' }, 204);
+    await ok(admin, 'PUT', url, { tunnelUrl: 'https://93.184.215.14:8443/' }, 204);
     expect(await devRow(names.idle)).toEqual({
-      dev_tunnel_url: 'http://93.184.215.14:8080/',
+      dev_tunnel_url: 'https://93.184.215.14:8443/',
       dev_all_organizations: false,
     });
     await ok(admin, 'DELETE', url, undefined, 205);
@@ -163,13 +163,14 @@ describe('development mode', () => {
         { tunnelUrl: `https://example.com/${'a'.repeat(256)}` },
         /body\/tunnelUrl must NOT have more than 256 characters/,
       ],
-      [{ tunnelUrl: 'not a url' }, /body\/tunnelUrl must be an absolute http or https URL/],
-      [{ tunnelUrl: 'ftp://93.184.215.14/' }, /body\/tunnelUrl must be an http or https URL/],
-      [{ tunnelUrl: 'https://user:secret@93.184.215.14/' }, /must not hold credentials/],
-      [{ tunnelUrl: 'https://127.0.0.1:9000/' }, /private, loopback or link-local/],
-      [{ tunnelUrl: 'http://[::1]/' }, /private, loopback or link-local/],
-      [{ tunnelUrl: 'https://10.0.0.8/' }, /private, loopback or link-local/],
-      [{ tunnelUrl: 'https://localhost/' }, /private, loopback or link-local|does not resolve/],
+      [{ tunnelUrl: 'not a url' }, /body\/tunnelUrl must be an absolute https URL/],
+      [{ tunnelUrl: 'ftp://93.184.215.14/' }, /body\/tunnelUrl must be an https URL/],
+      [{ tunnelUrl: 'http://93.184.215.14/' }, /body\/tunnelUrl must be an https URL/],
+      [{ tunnelUrl: 'https://user:secret@93.184.215.14/' }, /must not contain credentials/],
+      [{ tunnelUrl: 'https://127.0.0.1:9000/' }, /names a private address/],
+      [{ tunnelUrl: 'https://[::1]/' }, /names a private address/],
+      [{ tunnelUrl: 'https://10.0.0.8/' }, /names a private address/],
+      [{ tunnelUrl: 'https://localhost/' }, /resolves to a private address|does not resolve/],
       [{ tunnelUrl: 'https://93.184.215.14/', all: 'yes' }, /body\/all/],
       [{ tunnelUrl: 'https://93.184.215.14/', extra: 1 }, /body/],
     ];

@@ -4,40 +4,35 @@ import { BadRequestError, NotFoundError } from '../../core/errors.js';
 import { isPublicAddress } from '../../core/outbound.js';
 import type { Context } from '../../context.js';
 import { findIntegrationToManage } from '../access.js';
+import { checkEndpointUrl } from '../events/endpoint.js';
 import { setDevelopmentTunnel, type IntegrationEndpoint } from './queries.js';
 import type { DevelopmentModeBody } from './schemas.js';
 
-const refused = (why: string) => new BadRequestError(`body/tunnelUrl ${why}`);
+const FIELD = 'body/tunnelUrl';
 
 /**
- * The tunnel as the guarded fetcher will reach it: an absolute http(s) URL
- * without credentials, whose host resolves only to public addresses (unless
- * OUTBOUND_ALLOW_PRIVATE). The fetcher checks the address again at each
+ * The tunnel as the guarded fetcher will reach it: an endpoint URL as an
+ * integration's (checkEndpointUrl: https, no credentials, no literal private
+ * address), whose host name also resolves only to public addresses, unless
+ * OUTBOUND_ALLOW_PRIVATE. The fetcher checks the address again at each
  * request, so a name that changes its answer later still reaches nothing private.
  */
-async function checkTunnelUrl(raw: string, allowPrivate: boolean): Promise<string> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw refused('must be an absolute http or https URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('must be an http or https URL');
-  if (url.username !== '' || url.password !== '') throw refused('must not hold credentials');
-  if (allowPrivate) return url.href;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+async function checkTunnelUrl(context: Context, raw: string): Promise<string> {
+  const href = checkEndpointUrl(context, raw, FIELD);
+  if (href.length > 256) throw new BadRequestError(`${FIELD} must NOT have more than 256 characters`);
+  if (context.config.outbound.allowPrivate) return href;
+  const host = new URL(href).hostname;
+  if (isIP(host.replace(/^\[(.*)\]$/, '$1')) !== 0) return href;
   let addresses: string[];
-  if (isIP(host) !== 0) {
-    addresses = [host];
-  } else {
-    try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-    } catch {
-      throw refused(`names a host that does not resolve: ${url.hostname}`);
-    }
+  try {
+    addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  } catch {
+    throw new BadRequestError(`${FIELD} names a host that does not resolve: ${host}`);
   }
-  if (!addresses.every(isPublicAddress)) throw refused('resolves to a private, loopback or link-local address');
-  return url.href;
+  if (!addresses.every(isPublicAddress)) {
+    throw new BadRequestError(`${FIELD} resolves to a private address, which this service does not send to`);
+  }
+  return href;
 }
 
 /**
@@ -53,9 +48,7 @@ export async function setDevelopmentMode(
   body: DevelopmentModeBody,
 ): Promise<void> {
   const { integration } = await findIntegrationToManage(context, callerId, integrationName, 'Setting development mode');
-  const url = await checkTunnelUrl(body.tunnelUrl, context.config.outbound.allowPrivate);
-  if (url.length > 256) throw refused('must NOT have more than 256 characters');
-  const tunnel = { url, all: body.all ?? false };
+  const tunnel = { url: await checkTunnelUrl(context, body.tunnelUrl), all: body.all ?? false };
   if (!(await setDevelopmentTunnel(context.db, integration.organization_id, integration.id, tunnel))) {
     throw new NotFoundError('No integration with this name is visible to you');
   }

@@ -74,8 +74,8 @@ export const integrationPlatformRoutes: FastifyPluginAsyncTypebox = async (app) 
         description:
           'Admins of the publishing organization. Requests of the organization’s own installations go to ' +
           '`tunnelUrl` (of every organization’s with `all`) instead of the integration’s endpoint, until ' +
-          'development mode is disabled. The URL must be http(s), without credentials, and resolve to a ' +
-          'public address unless OUTBOUND_ALLOW_PRIVATE.',
+          'development mode is disabled. The URL must be https, without credentials, and resolve to a ' +
+          'public address (http and private addresses only with OUTBOUND_ALLOW_PRIVATE).',
         params: IntegrationParams,
         body: DevelopmentModeBody,
         response: { 204: Type.Null({ description: 'Development mode set' }), ...errorResponses },
