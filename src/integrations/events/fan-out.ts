@@ -32,84 +32,132 @@ function streamOf(event: OutboxEvent, target: Target): string {
   return `${endpoint}|${about}`;
 }
 
-async function targetsOf(tx: Db, event: OutboxEvent): Promise<Target[]> {
-  const targets: Target[] = [];
-  if (event.integration_id) {
-    // Its own installation's setup or deletion, or a task it queued: to that integration alone.
-    const integration = await tx
-      .selectFrom('integrations')
-      .select(['id', 'organization_id', 'endpoint_url', 'dev_tunnel_url', 'dev_all_organizations'])
-      .where('id', '=', event.integration_id)
-      .executeTakeFirst();
-    // Its endpoint, or its development tunnel where development mode covers the event's organization.
-    const url = integration && requestUrlFor(integration, event.organization_id);
-    if (integration && url) {
-      targets.push({ integrationId: integration.id, installationId: event.installation_id, webhookId: null, url });
-    }
-    return targets;
-  }
-  if (isSpecEventType(event.type) && (event.space_id || event.site_id)) {
-    // The active installations of this organization on the space or site, of integrations with an endpoint.
-    let query = tx
-      .selectFrom('integration_installations as ii')
+type IntegrationEndpointRow = Parameters<typeof requestUrlFor>[0] & { id: string };
+interface InstallationRow extends IntegrationEndpointRow {
+  installation_id: string;
+  installation_organization_id: string;
+  /** The space or site it is installed on. */
+  on: string;
+}
+interface WebhookRow {
+  id: string;
+  organization_id: string;
+  url: string;
+  events: string[];
+  space_id: string | null;
+  site_id: string | null;
+}
+
+/** What a batch of events may go to, read in three queries whatever its size. */
+interface Candidates {
+  integrations: Map<string, IntegrationEndpointRow>;
+  /** By space or site id. */
+  installations: Map<string, InstallationRow[]>;
+  /** By organization id. */
+  webhooks: Map<string, WebhookRow[]>;
+}
+
+const ENDPOINT_COLUMNS = [
+  'i.organization_id',
+  'i.endpoint_url',
+  'i.dev_tunnel_url',
+  'i.dev_all_organizations',
+] as const;
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
+  return groups;
+}
+
+async function candidatesOf(tx: Db, events: readonly OutboxEvent[]): Promise<Candidates> {
+  const unique = (values: Array<string | null>) => [...new Set(values.filter((value): value is string => !!value))];
+  const integrationIds = unique(events.map((event) => event.integration_id));
+  const spec = events.filter((event) => !event.integration_id && isSpecEventType(event.type));
+  const spaceIds = unique(spec.map((event) => event.space_id));
+  const siteIds = unique(spec.map((event) => event.site_id));
+  const organizationIds = unique(events.filter((event) => !event.integration_id).map((e) => e.organization_id));
+  const onSpaces = () =>
+    tx
+      .selectFrom('integration_space_installations as x')
+      .innerJoin('integration_installations as ii', 'ii.id', 'x.installation_id')
       .innerJoin('integrations as i', 'i.id', 'ii.integration_id')
-      .select([
-        'i.id as integration_id',
-        'ii.id as installation_id',
-        'i.organization_id',
-        'i.endpoint_url',
-        'i.dev_tunnel_url',
-        'i.dev_all_organizations',
-      ])
-      .where('ii.organization_id', '=', event.organization_id)
+      .select(['i.id', ...ENDPOINT_COLUMNS, 'ii.id as installation_id', 'x.space_id as on'])
+      .select('ii.organization_id as installation_organization_id')
+      .where('x.space_id', 'in', spaceIds)
+      .whereRef('x.organization_id', '=', 'ii.organization_id')
       .where('ii.status', '=', 'active')
-      .where((eb) => eb.or([eb('i.endpoint_url', 'is not', null), eb('i.dev_tunnel_url', 'is not', null)]));
-    query = event.space_id
-      ? query.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('integration_space_installations as isi')
-              .select(sql`1`.as('one'))
-              .whereRef('isi.installation_id', '=', 'ii.id')
-              .where('isi.organization_id', '=', event.organization_id)
-              .where('isi.space_id', '=', event.space_id!),
-          ),
-        )
-      : query.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('integration_site_installations as isi')
-              .select(sql`1`.as('one'))
-              .whereRef('isi.installation_id', '=', 'ii.id')
-              .where('isi.organization_id', '=', event.organization_id)
-              .where('isi.site_id', '=', event.site_id!),
-          ),
-        );
-    for (const row of await query.orderBy('ii.id').execute()) {
-      const url = requestUrlFor({ id: row.integration_id, ...row }, event.organization_id);
-      if (url)
-        targets.push({ integrationId: row.integration_id, installationId: row.installation_id, webhookId: null, url });
+      .where((eb) => eb.or([eb('i.endpoint_url', 'is not', null), eb('i.dev_tunnel_url', 'is not', null)]))
+      .orderBy('ii.id')
+      .execute();
+  const onSites = () =>
+    tx
+      .selectFrom('integration_site_installations as x')
+      .innerJoin('integration_installations as ii', 'ii.id', 'x.installation_id')
+      .innerJoin('integrations as i', 'i.id', 'ii.integration_id')
+      .select(['i.id', ...ENDPOINT_COLUMNS, 'ii.id as installation_id', 'x.site_id as on'])
+      .select('ii.organization_id as installation_organization_id')
+      .where('x.site_id', 'in', siteIds)
+      .whereRef('x.organization_id', '=', 'ii.organization_id')
+      .where('ii.status', '=', 'active')
+      .where((eb) => eb.or([eb('i.endpoint_url', 'is not', null), eb('i.dev_tunnel_url', 'is not', null)]))
+      .orderBy('ii.id')
+      .execute();
+  const [integrations, spaceRows, siteRows, webhooks] = await Promise.all([
+    integrationIds.length === 0
+      ? []
+      : tx
+          .selectFrom('integrations as i')
+          .select(['i.id', ...ENDPOINT_COLUMNS])
+          .where('i.id', 'in', integrationIds)
+          .execute(),
+    spaceIds.length === 0 ? [] : onSpaces(),
+    siteIds.length === 0 ? [] : onSites(),
+    organizationIds.length === 0
+      ? []
+      : tx
+          .selectFrom('webhooks')
+          .select(['id', 'organization_id', 'url', 'events', 'space_id', 'site_id'])
+          .where('organization_id', 'in', organizationIds)
+          .orderBy('id')
+          .execute(),
+  ]);
+  return {
+    integrations: new Map(integrations.map((row) => [row.id, row])),
+    installations: groupBy<InstallationRow>([...spaceRows, ...siteRows], (row) => row.on),
+    webhooks: groupBy(webhooks, (row) => row.organization_id),
+  };
+}
+
+function targetsOf(event: OutboxEvent, candidates: Candidates): Target[] {
+  if (event.integration_id) {
+    // Its own installation's setup or deletion, or a task it queued: to that integration alone, at its
+    // endpoint or its development tunnel where development mode covers the event's organization.
+    const integration = candidates.integrations.get(event.integration_id);
+    const url = integration && requestUrlFor(integration, event.organization_id);
+    return integration && url
+      ? [{ integrationId: integration.id, installationId: event.installation_id, webhookId: null, url }]
+      : [];
+  }
+  const targets: Target[] = [];
+  const on = event.space_id ?? event.site_id;
+  if (isSpecEventType(event.type) && on) {
+    // The active installations of this organization on the space or site, of integrations with an endpoint.
+    for (const row of candidates.installations.get(on) ?? []) {
+      if (row.installation_organization_id !== event.organization_id) continue;
+      const url = requestUrlFor(row, event.organization_id);
+      if (url) targets.push({ integrationId: row.id, installationId: row.installation_id, webhookId: null, url });
     }
   }
   // The organization's webhooks for every event of it, or for this space or site, that take this type.
-  const webhooks = await tx
-    .selectFrom('webhooks')
-    .select(['id', 'url'])
-    .where('organization_id', '=', event.organization_id)
-    .where((eb) =>
-      eb.or([eb('events', '=', sql<string[]>`'{}'::text[]`), eb(sql.val(event.type), '=', eb.fn.any('events'))]),
-    )
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('space_id', 'is', null), eb('site_id', 'is', null)]),
-        ...(event.space_id ? [eb('space_id', '=', event.space_id)] : []),
-        ...(event.site_id ? [eb('site_id', '=', event.site_id)] : []),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
-  for (const webhook of webhooks) {
-    targets.push({ integrationId: null, installationId: null, webhookId: webhook.id, url: webhook.url });
+  for (const webhook of candidates.webhooks.get(event.organization_id) ?? []) {
+    const wanted = webhook.events.length === 0 || webhook.events.includes(event.type);
+    const reaches =
+      (webhook.space_id === null && webhook.site_id === null) ||
+      (webhook.space_id !== null && webhook.space_id === event.space_id) ||
+      (webhook.site_id !== null && webhook.site_id === event.site_id);
+    if (wanted && reaches)
+      targets.push({ integrationId: null, installationId: null, webhookId: webhook.id, url: webhook.url });
   }
   return targets;
 }
@@ -122,7 +170,7 @@ async function targetsOf(tx: Db, event: OutboxEvent): Promise<Target[]> {
  * events (on no lock in common) are delivered in the order they are fanned out.
  * Answers how many events it took.
  */
-export async function fanOutEvents(db: Db, limit = 200): Promise<number> {
+export async function fanOutEvents(db: Db, limit = 1000): Promise<number> {
   return db.transaction().execute(async (tx) => {
     const { rows } = await sql<{
       locked: boolean;
@@ -130,9 +178,10 @@ export async function fanOutEvents(db: Db, limit = 200): Promise<number> {
     if (!rows[0]?.locked) return 0;
     const events = await tx.selectFrom('events').selectAll().orderBy('seq').limit(limit).execute();
     if (events.length === 0) return 0;
+    const candidates = await candidatesOf(tx, events);
     const deliveries = [];
     for (const event of events) {
-      for (const target of await targetsOf(tx, event)) {
+      for (const target of targetsOf(event, candidates)) {
         const id = newId();
         deliveries.push({
           id,
