@@ -85,11 +85,11 @@ export async function listInstallationStatuses(
     );
   }
   const direction = sql.raw(page.order === 'desc' ? 'desc' : 'asc');
-  return (await query
+  return await query
     .orderBy(sql`${createdAt} ${direction}`)
     .orderBy(sql`${key} ${direction}`)
     .limit(page.limit + 1)
-    .execute());
+    .execute();
 }
 
 export async function countInstallationStatuses(
