@@ -525,7 +525,7 @@ describe('reading the audit log', () => {
       expect(answer.status, query).toBe(400);
       expectNewestSpecResponse('listOrganizationAuditEvents', 400, answer.body);
     }
-    expect((await call(s.admin, 'GET', `${base}/not-a-uuid`)).status).toBe(400);
+    expect((await call(s.admin, 'GET', `${base}/not-a-uuid`)).status).toBe(404);
     expect((await call(s.admin, 'GET', `${base}/8f14e45f-ceea-467a-9b1e-6a1f2b3c4d5e`)).status).toBe(404);
   });
 

@@ -243,10 +243,10 @@ const EXCEPTIONS: Record<string, Exception> = {
     reason: 'anyone may make a token for themselves; it names nothing of A (undone after each call)',
     status: 201,
     undo: async (response) => {
-      await t.db
-        .deleteFrom('api_tokens')
-        .where('id', '=', (response.json() as { id: string }).id)
-        .execute();
+      const { id } = response.json() as { id: string };
+      await t.db.deleteFrom('api_tokens').where('id', '=', id).execute();
+      // Its record in the audit log of the caller's organizations goes with it.
+      await t.db.deleteFrom('audit_events').where('target_id', '=', id).execute();
     },
   },
   getOrganizationInviteLink: {
@@ -279,6 +279,11 @@ const EXCEPTIONS: Record<string, Exception> = {
         .deleteFrom('organization_members')
         .where('organization_id', '=', a.ids.organizationId)
         .where('user_id', '=', account.user.id)
+        .execute();
+      await t.db
+        .deleteFrom('audit_events')
+        .where('organization_id', '=', a.ids.organizationId)
+        .where('actor_id', '=', account.user.id)
         .execute();
     },
   },

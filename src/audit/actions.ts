@@ -6,6 +6,8 @@ import { presentAuditEvent, presentAuditEventActions, presentAuditEventDetails }
 import { countAuditEvents, findAuditEvent, listAuditEvents, type AuditFilters } from './queries.js';
 import type { AuditEvent, AuditEventAction, AuditEventDetails, ListAuditEventsQuery } from './schemas.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The spec's page size of the audit log. */
 const AUDIT_PAGE_SIZE = 20;
 
@@ -46,7 +48,9 @@ export async function getOrganizationAuditEvent(
   auditEventId: string,
 ): Promise<AuditEventDetails> {
   await requireAuditReader(context, callerId, organizationId);
-  const [row] = await findAuditEvent(context.db, organizationId, auditEventId.toLowerCase());
+  const [row] = UUID.test(auditEventId)
+    ? await findAuditEvent(context.db, organizationId, auditEventId.toLowerCase())
+    : [];
   if (!row) throw new NotFoundError('No audit event with this id in the organization');
   return presentAuditEventDetails(row, context.urls);
 }

@@ -78,5 +78,6 @@ export type ListAuditEventsQuery = Static<typeof ListAuditEventsQuery>;
 
 export const AuditEventParams = Type.Object({
   organizationId: IdParam,
-  auditEventId: Type.String({ format: 'uuid', description: 'The audit event’s id' }),
+  // Any id: one that is not a UUID is answered as an unknown one (404), as every resource's is.
+  auditEventId: Type.String({ minLength: 1, maxLength: 128, description: 'The audit event’s id (a UUID)' }),
 });

@@ -270,11 +270,18 @@ export async function deleteTeamMembers(
     .execute();
 }
 
-export async function deleteTeamMember(db: Db, organizationId: string, teamId: string, userId: string): Promise<void> {
-  await db
+/** Whether the user was in the team: removing someone not in it changes nothing. */
+export async function deleteTeamMember(
+  db: Db,
+  organizationId: string,
+  teamId: string,
+  userId: string,
+): Promise<boolean> {
+  const deleted = await db
     .deleteFrom('team_members')
     .where('organization_id', '=', organizationId)
     .where('team_id', '=', teamId)
     .where('user_id', '=', userId)
-    .execute();
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
 }

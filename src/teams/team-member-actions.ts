@@ -120,7 +120,7 @@ export async function removeTeamMember(
 ): Promise<void> {
   const { team } = await managedTeam(context, callerId, organizationId, teamId);
   await context.db.transaction().execute(async (tx) => {
-    await deleteTeamMember(tx, organizationId, teamId, userId);
+    if (!(await deleteTeamMember(tx, organizationId, teamId, userId))) return;
     await recordAuditEvent(tx, {
       organizationId,
       action: 'team.member_removed',
