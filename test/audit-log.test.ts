@@ -6,6 +6,7 @@ import type { Account } from './support/factory.js';
 import { AUDIT_ACTIONS } from '../src/audit/catalog.js';
 import { purgeAuditEvents } from '../src/audit/purge.js';
 import { recordAuditEvent } from '../src/audit/record.js';
+import { withOrigin } from '../src/audit/origin.js';
 
 const t = useTestApp();
 let endpoint: string;
@@ -600,5 +601,64 @@ describe('retention', () => {
     // Recorded outside a request: by the command line, with no token or address.
     expect(kept[0]).toMatchObject({ source: 'script', token_id: null, ip: null, actor_id: s.admin.user.id });
     expect(kept[0]!.actor_label).toBe(s.admin.user.display_name);
+  });
+});
+
+describe('who acted', () => {
+  it('names an integration calling as its installation by the installation, from an integration', async () => {
+    const s = await setup();
+    const origin = {
+      userId: 'installation:inst1',
+      userLabel: null,
+      tokenId: 'installtoken1',
+      installation: { id: 'inst1', integrationName: 'tidy-up' },
+      ip: '203.0.113.9',
+      requestId: 'req-1',
+    };
+    await withOrigin(origin, () =>
+      recordAuditEvent(t.db, {
+        organizationId: s.organizationId,
+        action: 'space.deleted',
+        actorId: origin.userId,
+        target: { type: 'space', id: 'space1' },
+        at: new Date(),
+      }),
+    );
+    const [row] = await rowsOf(s.organizationId);
+    expect(row).toMatchObject({
+      actor_type: 'installation',
+      actor_id: 'inst1',
+      actor_label: 'tidy-up',
+      token_id: 'installtoken1',
+      ip: '203.0.113.9',
+      source: 'integration',
+      correlation_id: 'req-1',
+    });
+  });
+
+  it('records a request’s token only for its caller, not for someone the action names', async () => {
+    const s = await setup();
+    const origin = {
+      userId: s.admin.user.id,
+      userLabel: 'Admin',
+      tokenId: s.admin.tokenId,
+      installation: null,
+      ip: '198.51.100.7',
+      requestId: 'req-2',
+    };
+    await withOrigin(origin, () =>
+      recordAuditEvent(t.db, {
+        organizationId: s.organizationId,
+        action: 'member.added',
+        actorId: s.reader.user.id,
+        target: { type: 'user', id: s.reader.user.id },
+        at: new Date(),
+        details: { apiToken: 'leaked', nested: { password: 'hunter2', kept: true } },
+      }),
+    );
+    const [row] = await rowsOf(s.organizationId);
+    expect(row).toMatchObject({ actor_id: s.reader.user.id, token_id: null, ip: '198.51.100.7', source: 'api' });
+    expect(row!.actor_label).toBe(s.reader.user.display_name);
+    expect(row!.payload).toEqual({ nested: { kept: true } });
   });
 });
