@@ -305,7 +305,7 @@ describe('spaces, collections and integrations', () => {
     expect(
       (await call(s.admin, 'DELETE', `/v1/integrations/${name}/installations/${installationId}`)).status,
     ).toBeLessThan(300);
-    const rows = (await rowsOf(s.organizationId)).filter((row) => row.action.startsWith('integration.'));
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.target_type === 'integration-installation');
     expect(rows.map((row) => [row.action, row.target_type, row.target_id, row.target_label])).toEqual([
       ['integration.installed', 'integration-installation', installationId, name],
       ['integration.uninstalled', 'integration-installation', installationId, name],
@@ -339,11 +339,13 @@ describe('secrets, webhooks, joins and concurrency', () => {
     );
     const rows = await rowsOf(s.organizationId);
     expect(rows.map((row) => [row.action, row.target_type])).toEqual([
+      ['integration.published', 'integration'],
       ['integration.signing_secret_rotated', 'integration'],
       ['webhook.created', 'webhook'],
       ['webhook.deleted', 'webhook'],
     ]);
-    expect(rows[1]!.payload).toEqual({
+    expect(rows[0]!.payload).toEqual({ visibility: 'public', storedValueNames: [] });
+    expect(rows[2]!.payload).toEqual({
       after: { url: 'https://93.184.215.14/hook', events: [], space: null, site: null },
     });
     const stored = JSON.stringify(rows);
@@ -460,6 +462,35 @@ describe('sites, space installations and tokens issued', () => {
       newcomer.id,
     ]);
     expect(JSON.stringify(row)).not.toContain(token);
+  });
+});
+
+describe('change requests', () => {
+  it('records a change request archived and brought back, not its subject renamed', async () => {
+    const s = await setup();
+    const spaceId = await createSpace(s, 'Drafts');
+    const made = await call(s.editor, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Rework' });
+    expect(made.status).toBe(201);
+    const changeRequestId = (made.body as unknown as { id: string }).id;
+    const url = `/v1/spaces/${spaceId}/change-requests/${changeRequestId}`;
+    expect((await call(s.editor, 'PATCH', url, { subject: 'Rework it' })).status).toBe(200);
+    expect((await call(s.editor, 'PATCH', url, { status: 'archived' })).status).toBe(200);
+    expect((await call(s.editor, 'PATCH', url, { status: 'open' })).status).toBe(200);
+    const rows = (await rowsOf(s.organizationId)).filter((row) => row.target_id === changeRequestId);
+    expect(rows.map((row) => [row.action, row.actor_id, row.token_id, row.payload])).toEqual([
+      [
+        'change_request.archived',
+        s.editor.user.id,
+        s.editor.tokenId,
+        { spaceId, before: { status: 'draft' }, after: { status: 'archived' } },
+      ],
+      [
+        'change_request.unarchived',
+        s.editor.user.id,
+        s.editor.tokenId,
+        { spaceId, before: { status: 'archived' }, after: { status: 'open' } },
+      ],
+    ]);
   });
 });
 

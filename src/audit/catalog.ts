@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = {
   'collection.updated': 'Collection visibility or permissions changed',
   'collection.deleted': 'Collection deleted',
   'collection.transferred': 'Collection transferred to another organization',
+  'change_request.archived': 'Change request archived',
+  'change_request.unarchived': 'Change request brought back from the archive',
   'site.updated': 'Site visibility, address or custom hostname changed',
   'site.deleted': 'Site deleted',
   'site.published': 'Site published',
@@ -41,6 +43,8 @@ export const AUDIT_ACTIONS = {
   'sso.provider_created': 'SSO provider configured',
   'sso.provider_updated': 'SSO provider updated',
   'sso.provider_deleted': 'SSO provider removed',
+  'integration.published': 'Integration published, its definition and secrets replaced',
+  'integration.unpublished': 'Integration unpublished',
   'integration.installed': 'Integration installed',
   'integration.installation_updated': 'Integration installation updated',
   'integration.uninstalled': 'Integration uninstalled',
@@ -65,6 +69,7 @@ export type AuditTargetType =
   | 'api-token'
   | 'space'
   | 'collection'
+  | 'change-request'
   | 'site'
   | 'custom-hostname'
   | 'sso-provider'

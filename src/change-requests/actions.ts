@@ -14,6 +14,7 @@ import {
 import type { ChangeRequest } from '../content/change-request-schemas.js';
 import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { requireWorkable, writeChangeRequestContent } from './changes/write.js';
 import { mergeIntoSpace, type MergeOutcome } from './merge.js';
@@ -141,6 +142,19 @@ export async function updateChangeRequest(
       updatedAt: context.clock.now(),
     });
     if (status !== undefined) await moveStatusCounters(tx, space.id, locked.status, status);
+    // Archiving puts a change request's work away, and reopening brings it back: both are recorded.
+    if (status !== undefined && status !== locked.status && (status === 'archived' || locked.status === 'archived')) {
+      await recordAuditEvent(tx, {
+        organizationId: space.organization_id,
+        action: status === 'archived' ? 'change_request.archived' : 'change_request.unarchived',
+        actorId: userId,
+        target: { type: 'change-request', id },
+        at: context.clock.now(),
+        before: { status: locked.status },
+        after: { status },
+        details: { spaceId: space.id },
+      });
+    }
   });
   return presentOne(context, space, id, userId);
 }

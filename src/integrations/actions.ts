@@ -3,6 +3,7 @@ import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
 import { containsPattern } from '../core/text.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import type { Membership } from '../orgs/present.js';
 import { findIntegrationToManage, findVisibleIntegration, isAdmin, membershipOf } from './access.js';
 import { blockDomains, domainMatches } from './block-domains.js';
@@ -199,6 +200,15 @@ export async function publishIntegration(
       published.id,
       sealSecrets(context.keyring, published.id, body.secrets ?? {}),
     );
+    // Its secrets are replaced on every publish: their names, never their values, are recorded.
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: 'integration.published',
+      actorId: callerId,
+      target: { type: 'integration', id: published.id, label: name },
+      at: now,
+      details: { visibility: body.visibility ?? 'private', storedValueNames: Object.keys(body.secrets ?? {}) },
+    });
   });
   return getIntegration(context, callerId, name);
 }
@@ -212,5 +222,12 @@ export async function unpublishIntegration(context: Context, callerId: string, n
   await context.db.transaction().execute(async (tx) => {
     await retireIntegrationName(tx, integration.organization_id, integration.name, context.clock.now());
     await deleteIntegration(tx, integration.organization_id, integration.id);
+    await recordAuditEvent(tx, {
+      organizationId: integration.organization_id,
+      action: 'integration.unpublished',
+      actorId: callerId,
+      target: { type: 'integration', id: integration.id, label: integration.name },
+      at: context.clock.now(),
+    });
   });
 }
