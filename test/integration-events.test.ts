@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { randomString } from '../src/core/ids.js';
 import { Keyring } from '../src/core/keyring.js';
-import { pruneDeliveries, runEventDeliveries, type DeliveryOptions } from '../src/integrations/events/deliver.js';
+import {
+  backoffAfter,
+  DEFAULT_DELIVERY_OPTIONS,
+  pruneDeliveries,
+  runEventDeliveries,
+  type DeliveryOptions,
+} from '../src/integrations/events/deliver.js';
 import { integrationSigningSecret, rotateEventSigningSecrets } from '../src/integrations/events/signing-secrets.js';
 import { recordEvent } from '../src/events/record.js';
 import { createGitSyncProcessor } from '../src/git-sync/processor.js';
@@ -19,7 +25,8 @@ import { expectNewestSpecResponse, expectNewestSpecSchema } from './support/spec
 
 const t = useTestApp();
 const content = contentApi(() => t.app);
-const FAST: DeliveryOptions = { timeoutMs: 300, backoffMs: 1, maxBackoffMs: 2, batchSize: 20 };
+// Retries due at once: a test drives each attempt, never waiting on a clock.
+const FAST: DeliveryOptions = { timeoutMs: 300, backoffMs: 0, maxBackoffMs: 0, batchSize: 20 };
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const call = (account: Account, method: Method, url: string, payload?: object) =>
@@ -316,6 +323,20 @@ describe('who sees what', () => {
     } finally {
       await s.receiver.stop();
     }
+  });
+});
+
+describe('retries', () => {
+  it('wait 10 s, then twice as long each time up to an hour, each between half and all of it', () => {
+    const waits = (random: () => number) =>
+      [1, 2, 3, 4, 9, 10, 20].map((attempts) => backoffAfter(attempts, DEFAULT_DELIVERY_OPTIONS, random));
+    expect(waits(() => 1)).toEqual([10_000, 20_000, 40_000, 80_000, 2_560_000, 3_600_000, 3_600_000]);
+    expect(waits(() => 0)).toEqual([5_000, 10_000, 20_000, 40_000, 1_280_000, 1_800_000, 1_800_000]);
+    // At full waits, the 32nd ends past a day: an endpoint that never answers is tried some 32 times.
+    let elapsed = 0;
+    let attempts = 0;
+    while (elapsed <= 24 * 3_600_000) elapsed += backoffAfter(++attempts, DEFAULT_DELIVERY_OPTIONS, () => 1);
+    expect(attempts).toBe(32);
   });
 });
 

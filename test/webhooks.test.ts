@@ -10,7 +10,7 @@ import { expectNewestSpecSchema } from './support/spec.js';
 
 const t = useTestApp();
 const content = contentApi(() => t.app);
-const FAST: DeliveryOptions = { timeoutMs: 2_000, backoffMs: 1, maxBackoffMs: 2, batchSize: 20 };
+const FAST: DeliveryOptions = { timeoutMs: 2_000, backoffMs: 0, maxBackoffMs: 0, batchSize: 20 };
 
 type Method = 'GET' | 'POST' | 'DELETE';
 const call = (account: Account, method: Method, url: string, payload?: object) =>
