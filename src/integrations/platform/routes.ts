@@ -255,7 +255,7 @@ export const integrationPlatformRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { scope: 'site:read' },
       schema: {
         operationId: 'listSiteIntegrations',
-        tags: ['integrations', 'sites'],
+        tags: ['integrations'],
         summary: 'List the integrations installed on a site',
         description: 'Members of the site’s organization; `search` filters by name or title.',
         params: SiteParams,
@@ -275,7 +275,7 @@ export const integrationPlatformRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { scope: 'site:read' },
       schema: {
         operationId: 'listSiteIntegrationScripts',
-        tags: ['integrations', 'sites'],
+        tags: ['integrations'],
         summary: 'List the scripts integrations inject into a site’s published pages',
         description:
           'Members of the site’s organization: each integration installed on the site that declares ' +

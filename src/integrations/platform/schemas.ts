@@ -75,15 +75,14 @@ export const InstalledIntegrationTarget = Type.Union([
 ]);
 export type InstalledIntegrationTarget = Static<typeof InstalledIntegrationTarget>;
 
-export const ListContentIntegrationsQuery = Type.Object(
-  {
-    ...ListQuery,
-    search: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name or title, any case' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+// Open to other parameters, as the space's other reads are: a share-link visitor's `shareKey`
+// must meet the same 404 as any non-member, not a 400 that tells the route apart.
+export const ListContentIntegrationsQuery = Type.Object({
+  ...ListQuery,
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name or title, any case' }),
+  ),
+});
 export type ListContentIntegrationsQuery = Static<typeof ListContentIntegrationsQuery>;
 
 export const SpaceIntegrationBlocksSchema = Type.Array(
