@@ -65,6 +65,34 @@ const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
     scope: 'space:read',
     why: 'searches the content of the spaces the caller may read, as reading each of them would',
   },
+  'GET /v1/orgs/:organizationId/change-requests': {
+    scope: 'space:read',
+    why: 'lists the change requests of the spaces the caller may read, as reading each space would',
+  },
+  'GET /v1/orgs/:organizationId/integrations': {
+    scope: 'integration:read',
+    why: 'the integrations installed in the organization: reading integrations, not managing the organization',
+  },
+  'GET /v1/orgs/:organizationId/integrations/:integrationName/installation_status': {
+    scope: 'integration:read',
+    why: 'an integration’s installation in the organization, as its integration reads show it',
+  },
+  'GET /v1/orgs/:organizationId/integrations/installations-status': {
+    scope: 'integration:read',
+    why: 'the organization’s installations of integrations, as the integration reads show them',
+  },
+  'GET /v1/integrations/:integrationName/spaces': {
+    scope: 'integration:installations:read',
+    why: 'where an integration is installed: its installations, read by its publisher',
+  },
+  'GET /v1/integrations/:integrationName/sites': {
+    scope: 'integration:installations:read',
+    why: 'where an integration is installed: its installations, read by its publisher',
+  },
+  'POST /v1/integrations/:integrationName/installations/:installationId/tokens': {
+    scope: 'integration:publish',
+    why: 'only the integration’s publisher makes a token to act as one of its installations',
+  },
 };
 
 /** Routes that are not GET and still need only a `:read` scope, and why. */
@@ -84,6 +112,10 @@ const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
   'POST /v1/orgs/:organizationId/sites/:siteId/search': {
     scope: 'site:read',
     why: 'a search, sent as POST to carry its query in a body',
+  },
+  'POST /v1/integrations/:integrationName/render': {
+    scope: 'integration:read',
+    why: 'renders an integration’s UI for the caller, sent as POST to carry the render request in a body',
   },
 };
 

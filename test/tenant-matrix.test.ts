@@ -1,3 +1,4 @@
+import lzString from 'lz-string';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId, randomString } from '../src/core/ids.js';
@@ -159,6 +160,25 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   updateIntegrationSpaceInstallation: () => ({ body: { externalIds: ['hijacked'] } }),
   installIntegrationOnSite: (target) => ({ body: { siteId: target.ids.siteId } }),
   queueIntegrationTask: () => ({ body: { task: { intrusion: true } } }),
+  setIntegrationDevelopmentMode: () => ({ body: { tunnelUrl: 'https://93.184.215.14/intrusion', all: true } }),
+  renderIntegrationUIWithPost: (target) => ({
+    body: {
+      componentId: 'intrusion',
+      props: {},
+      context: { type: 'document', spaceId: target.ids.spaceId, editable: true, theme: 'light' },
+    },
+  }),
+  renderIntegrationUIWithGet: (target) => ({
+    query: {
+      request: lzString.compressToEncodedURIComponent(
+        JSON.stringify({
+          componentId: 'intrusion',
+          props: {},
+          context: { type: 'document', spaceId: target.ids.spaceId, editable: true, theme: 'light' },
+        }),
+      ),
+    },
+  }),
   createOrganizationWebhook: () => ({ body: { url: 'https://93.184.215.14/intrusion' } }),
   createAPITokenForAuthenticatedUser: () => ({ body: { label: 'Intrusion' } }),
   issueAPITokenToOrganizationMember: () => ({ body: { label: 'Intrusion', expiresInHours: 24 } }),
@@ -331,8 +351,9 @@ function narrowScopeFor(required: string): Scope {
  * request that changes nothing of anyone's. None of the service's do: tokens
  * keep no last-used time, failed authentications and rate limits are counted
  * in memory (or Redis), and a member's last-seen time moves only on the ping
- * of their own organization. Only the migration runner's log and the clocks
- * the cached routes read are left out, as no data of the service.
+ * of their own organization. Only the migration runner's log, the clocks
+ * the cached routes read and the stored diffs of revision pairs are left
+ * out, as no data of the service.
  */
 const BOOKKEEPING: Record<string, string[] | 'all'> = {
   pgmigrations: 'all',
@@ -344,6 +365,10 @@ const BOOKKEEPING: Record<string, string[] | 'all'> = {
   integration_catalog_clock: 'all',
   change_request_ticks: 'all',
   organization_ticks: 'all',
+  // What two revisions differ by, computed by the first read of the pair and kept: derived from revisions the
+  // caller may read, the same for every reader, and no one's data but theirs.
+  revision_diffs: 'all',
+  revision_page_diffs: 'all',
 };
 
 let fingerprintQuery: ReturnType<typeof sql<{ name: string; hash: string }>> | undefined;
@@ -650,6 +675,14 @@ describe('every route with two ids or more, with B’s ids but one of A’s, as 
   }, 120_000);
 });
 
+/** Reads that answer B's admin other than 200 on B's own world, and why. */
+const READ_STATUSES: Record<string, { status: number; why: string }> = {
+  renderIntegrationUIWithGet: {
+    status: 502,
+    why: 'it renders through the integration’s endpoint, which the world names and nothing serves',
+  },
+};
+
 describe('every read, with B’s ids, as B’s admin', () => {
   it('answers 200 and holds nothing of A: no list of B includes A', async () => {
     const reads = routes().filter((candidate) => candidate.method === 'GET');
@@ -657,8 +690,9 @@ describe('every read, with B’s ids, as B’s admin', () => {
     const problems = reads.flatMap((route, index) => {
       const res = answers[index]!;
       const found = leaked(res.body, a);
+      const expected = READ_STATUSES[route.operationId]?.status ?? 200;
       return [
-        ...(res.statusCode === 200 ? [] : [`${route.operationId}: ${res.statusCode} ${res.body.slice(0, 200)}`]),
+        ...(res.statusCode === expected ? [] : [`${route.operationId}: ${res.statusCode} ${res.body.slice(0, 200)}`]),
         ...(found.length > 0 ? [`${route.operationId} holds A's ${found.join(', ')}`] : []),
       ];
     });

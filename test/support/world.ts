@@ -293,8 +293,8 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     script: 'export default {}',
     organization: organizationId,
     visibility: 'private',
-    // A public address no test reaches: events are fanned out, never sent.
-    endpoint: 'https://93.184.215.14/events',
+    // A local port nothing listens on: events are fanned out, never sent, and a UI render is refused at once.
+    endpoint: 'http://127.0.0.1:9/events',
   });
   const installation = await call('POST', `/v1/integrations/${integrationName}/installations`, {
     organization: organizationId,
