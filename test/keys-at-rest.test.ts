@@ -15,6 +15,7 @@ import { testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';
 import { runServerToExit, startServerProcess } from './support/server-process.js';
+import { integrationSigningSecret, webhookSigningSecret } from '../src/integrations/events/signing-secrets.js';
 
 const KEY_1 = randomBytes(32);
 const KEY_2 = randomBytes(32);
@@ -60,6 +61,17 @@ async function dump(app: FastifyInstance) {
   return { sites, links, secrets, settings };
 }
 
+/** The sealed secrets events are signed with: integrations' and webhooks'. */
+async function eventSigningSecrets(app: FastifyInstance): Promise<string[]> {
+  const integrations = await app.context.db
+    .selectFrom('integrations')
+    .select('signing_secret_sealed as sealed')
+    .where('signing_secret_sealed', 'is not', null)
+    .execute();
+  const webhooks = await app.context.db.selectFrom('webhooks').select('secret_sealed as sealed').execute();
+  return [...integrations, ...webhooks].map((row) => row.sealed!);
+}
+
 describe('secrets at rest', () => {
   it('rotate end to end: sealed under key 1, key 2 added, re-sealed, key 1 removed; a dump opens nothing', async () => {
     // ---- Key 1 alone. A site admin makes a visitor-auth site, a share link and an integration secret.
@@ -101,6 +113,13 @@ describe('secrets at rest', () => {
       secrets: { API_KEY: integrationSecret },
     });
     expect(published.statusCode, published.body).toBe(200);
+    // The integration's signing secret and a webhook's: the secrets events are signed with.
+    const signing = await call(first, 'POST', `/v1/integrations/${name}/signing-secret`);
+    expect(signing.statusCode, signing.body).toBe(200);
+    const signingSecret = signing.json<{ secret: string }>().secret;
+    const webhook = await call(first, 'POST', `${org}/webhooks`, { url: 'https://hooks.example.com/docs' });
+    expect(webhook.statusCode, webhook.body).toBe(201);
+    const webhookSecret = webhook.json<{ secret: string }>().secret;
     // A site from before the keyring: its key sealed in the first format, under the service secret.
     const legacySiteId = newId();
     const legacyKey = randomString(43);
@@ -158,6 +177,7 @@ describe('secrets at rest', () => {
       `Re-encrypted 1 integration secret(s) under key ${keyIdOf(KEY_2)}.`,
       // The two sites' visitor keys and the first share link: the newer one was sealed under key 2 already.
       `Re-encrypted 3 site visitor and share-link key(s) under key ${keyIdOf(KEY_2)}.`,
+      `Re-encrypted 2 event signing secret(s) under key ${keyIdOf(KEY_2)}.`,
     ]);
 
     // ---- Key 1 removed: every value still opens, under key 2 alone.
@@ -186,8 +206,22 @@ describe('secrets at rest', () => {
     for (const row of rows.links) expect(() => openShareKey(thief, row.id, row.sealed)).toThrow();
     for (const row of rows.secrets)
       expect(() => openSecret(thief.keyring, row.integration_id, row.name, row.sealed)).toThrow();
-    const dumped = JSON.stringify(rows);
-    for (const plaintext of [visitorKey, legacyKey, shareKey, newerKey, integrationSecret]) {
+    const integrationId = rows.secrets[0]!.integration_id;
+    expect(await integrationSigningSecret(third.context.db, third.context.keyring, integrationId)).toBe(signingSecret);
+    const webhookId = webhook.json<{ id: string }>().id;
+    expect(await webhookSigningSecret(third.context.db, third.context.keyring, webhookId)).toBe(webhookSecret);
+    const signingRows = await eventSigningSecrets(third);
+    expect(new Set(signingRows.map((sealed) => keyOf(sealed)))).toEqual(new Set([`k1.${keyIdOf(KEY_2)}`]));
+    const dumped = JSON.stringify({ rows, signingRows });
+    for (const plaintext of [
+      visitorKey,
+      legacyKey,
+      shareKey,
+      newerKey,
+      integrationSecret,
+      signingSecret,
+      webhookSecret,
+    ]) {
       expect(dumped).not.toContain(plaintext);
     }
   });

@@ -245,7 +245,7 @@ export interface EventDeliveries {
   lease_expires_at: Date | null;
   next_attempt_at: Date;
   organization_id: string;
-  payload: JsonColumn<Record<string, unknown>>;
+  payload: RequiredJsonColumn<Record<string, unknown>>;
   seq: Generated<string>;
   status: Generated<string>;
   stream: string;
@@ -260,7 +260,7 @@ export interface Events {
   installation_id: string | null;
   integration_id: string | null;
   organization_id: string;
-  payload: JsonColumn<Record<string, unknown>>;
+  payload: RequiredJsonColumn<Record<string, unknown>>;
   seq: Generated<string>;
   site_id: string | null;
   space_id: string | null;
