@@ -1,4 +1,4 @@
-import { WorkPool, type WorkPoolOptions } from '../core/work-pool.js';
+import { taskModuleBeside, WorkPool, type WorkPoolOptions } from '../core/work-pool.js';
 import { checkDocumentBounds, checkMarkdownBounds } from '../document/bounds.js';
 import type { JSONDocument } from '../document/types.js';
 import type { RenderedDocument, RenderInput } from '../html/document-html.js';
@@ -6,8 +6,7 @@ import type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
 
 export type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'worker');
 
 export type ConversionOptions = Omit<WorkPoolOptions, 'filename'>;
 

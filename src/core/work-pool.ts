@@ -59,6 +59,42 @@ export interface WorkPoolOptions {
   onThreadError: (error: unknown) => void;
 }
 
+/**
+ * The task module `name` beside the module at `moduleUrl` (its `import.meta.url`),
+ * in the form the service runs from: built JavaScript, or TypeScript source.
+ */
+export function taskModuleBeside(moduleUrl: string, name: string): URL {
+  return new URL(`./${name}${moduleUrl.endsWith('.ts') ? '.ts' : '.js'}`, moduleUrl);
+}
+
+/** The conversions' settings (CONVERSION_THREADS, CONVERSION_TIMEOUT_MS, CONVERSION_QUEUE_WAIT_MS). */
+export interface ConversionSettings {
+  threads: number;
+  timeoutMs: number;
+  queueWaitMs: number;
+}
+
+/**
+ * A pool beside the conversions: as many threads, the same deadline and wait,
+ * with its own time per KiB of input and its own queue per thread.
+ */
+export function poolLikeConversions(
+  filename: URL,
+  conversion: ConversionSettings,
+  own: { msPerKib: number; queuePerThread: number },
+  onThreadError: (error: unknown) => void,
+): WorkPoolOptions {
+  return {
+    filename,
+    threads: conversion.threads,
+    timeoutMs: conversion.timeoutMs,
+    queueWaitMs: conversion.queueWaitMs,
+    msPerKib: own.msPerKib,
+    maxQueue: conversion.threads * own.queuePerThread,
+    onThreadError,
+  };
+}
+
 /** Where a task's input came from and how large it is: for its deadline and for the caller's message. */
 export interface TaskInput {
   field: string;

@@ -1,26 +1,20 @@
-import type { WorkPool, WorkPoolOptions } from '../core/work-pool.js';
+import {
+  poolLikeConversions,
+  taskModuleBeside,
+  type ConversionSettings,
+  type WorkPool,
+  type WorkPoolOptions,
+} from '../core/work-pool.js';
 import type { PdfInput } from './pdf.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'worker');
 
 /** Time an export is given beyond CONVERSION_TIMEOUT_MS for each KiB of what it holds: drawing costs more than parsing. */
 const MS_PER_KIB = 6;
 
 /** The pool zips and PDFs are made on, built once by the app: the conversions' threads, deadline and wait. */
-export function exportPool(
-  conversion: { threads: number; timeoutMs: number; queueWaitMs: number },
-  onThreadError: (error: unknown) => void,
-): WorkPoolOptions {
-  return {
-    filename: WORKER_MODULE,
-    threads: conversion.threads,
-    timeoutMs: conversion.timeoutMs,
-    queueWaitMs: conversion.queueWaitMs,
-    msPerKib: MS_PER_KIB,
-    maxQueue: conversion.threads * 8,
-    onThreadError,
-  };
+export function exportPool(conversion: ConversionSettings, onThreadError: (error: unknown) => void): WorkPoolOptions {
+  return poolLikeConversions(WORKER_MODULE, conversion, { msPerKib: MS_PER_KIB, queuePerThread: 8 }, onThreadError);
 }
 
 /** The files zipped, on the pool; `characters` is their size, for the deadline. */

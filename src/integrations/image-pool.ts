@@ -1,9 +1,8 @@
-import type { WorkPool, WorkPoolOptions } from '../core/work-pool.js';
+import { taskModuleBeside, type WorkPool, type WorkPoolOptions } from '../core/work-pool.js';
 import { BadRequestError } from '../core/errors.js';
 import { base64Length, type DecodedImage } from './images.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const TASKS = new URL(`./image-tasks${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const TASKS = taskModuleBeside(import.meta.url, 'image-tasks');
 
 /**
  * The pool published images are decoded on, built once by the app: two

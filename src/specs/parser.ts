@@ -1,10 +1,9 @@
-import type { WorkPool, WorkPoolOptions } from '../core/work-pool.js';
+import { taskModuleBeside, type WorkPool, type WorkPoolOptions } from '../core/work-pool.js';
 import type { BuildInput, BuildResult, ListRefsInput, ListRefsResult } from './parser-tasks.js';
 
 export type { BuildInput, BuildResult, ListRefsInput, ListRefsResult } from './parser-tasks.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const TASK_MODULE = new URL(`./parser-tasks${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const TASK_MODULE = taskModuleBeside(import.meta.url, 'parser-tasks');
 
 /**
  * The pool specs are parsed on, built once by the app: one thread (a worker

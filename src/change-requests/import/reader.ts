@@ -1,12 +1,17 @@
-import type { WorkPool, WorkPoolOptions } from '../../core/work-pool.js';
+import {
+  poolLikeConversions,
+  taskModuleBeside,
+  type ConversionSettings,
+  type WorkPool,
+  type WorkPoolOptions,
+} from '../../core/work-pool.js';
 import type { ExtractedPage, ExtractInput, RobotsRules } from './extract.js';
 import type { MarkdownInput, PageMarkdown } from './html-to-markdown.js';
 
 export type { ExtractedPage, RobotsRules } from './extract.js';
 export type { PageMarkdown } from './html-to-markdown.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'worker');
 
 /** Time a page's parse is given for each KiB of its HTML, beyond CONVERSION_TIMEOUT_MS: a DOM and Readability cost more than markdown. */
 const MS_PER_KIB = 10;
@@ -16,18 +21,10 @@ const MS_PER_KIB = 10;
  * as conversions have (CONVERSION_THREADS), the same deadline and wait.
  */
 export function htmlReaderPool(
-  conversion: { threads: number; timeoutMs: number; queueWaitMs: number },
+  conversion: ConversionSettings,
   onThreadError: (error: unknown) => void,
 ): WorkPoolOptions {
-  return {
-    filename: WORKER_MODULE,
-    threads: conversion.threads,
-    timeoutMs: conversion.timeoutMs,
-    queueWaitMs: conversion.queueWaitMs,
-    msPerKib: MS_PER_KIB,
-    maxQueue: conversion.threads * 32,
-    onThreadError,
-  };
+  return poolLikeConversions(WORKER_MODULE, conversion, { msPerKib: MS_PER_KIB, queuePerThread: 32 }, onThreadError);
 }
 
 /**

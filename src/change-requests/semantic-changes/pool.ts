@@ -1,26 +1,23 @@
-import type { WorkPool, WorkPoolOptions } from '../../core/work-pool.js';
+import {
+  poolLikeConversions,
+  taskModuleBeside,
+  type ConversionSettings,
+  type WorkPool,
+  type WorkPoolOptions,
+} from '../../core/work-pool.js';
 import type { RevisionDiff, RevisionDiffInput } from './revision-diff.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'worker');
 
 /** Time a diff is given beyond CONVERSION_TIMEOUT_MS for each KiB of the documents it compares. */
 const MS_PER_KIB = 2;
 
 /** The pool revision diffs are computed on, built once by the app: the conversions' threads, deadline and wait. */
 export function revisionDiffPool(
-  conversion: { threads: number; timeoutMs: number; queueWaitMs: number },
+  conversion: ConversionSettings,
   onThreadError: (error: unknown) => void,
 ): WorkPoolOptions {
-  return {
-    filename: WORKER_MODULE,
-    threads: conversion.threads,
-    timeoutMs: conversion.timeoutMs,
-    queueWaitMs: conversion.queueWaitMs,
-    msPerKib: MS_PER_KIB,
-    maxQueue: conversion.threads * 16,
-    onThreadError,
-  };
+  return poolLikeConversions(WORKER_MODULE, conversion, { msPerKib: MS_PER_KIB, queuePerThread: 16 }, onThreadError);
 }
 
 /** Two revisions compared on the pool; `characters` is the size of the documents sent, for the deadline. */

@@ -4,6 +4,7 @@ import { GitRemoteError, type GitFailure } from './errors.js';
 import type { GitRemote } from './remote.js';
 import type { ReadRepository, RepositoryFingerprints } from '../format/index.js';
 import type { BranchFiles, FilesChange, GitLimits, PushOutcome } from './repository.js';
+import { taskModuleBeside } from '../../core/work-pool.js';
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
 export type GitTask = { outbound: OutboundFetcherOptions; limits: GitLimits; remote: GitRemote } & (
@@ -42,8 +43,7 @@ export interface GitThreadsOptions {
   onThreadError: (error: unknown) => void;
 }
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const WORKER_MODULE = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'worker');
 
 /** Memory a Git thread may use: a branch's pack and files are held whole, within GIT_SYNC_MAX_BYTES. */
 const THREAD_HEAP_MB = 2048;

@@ -1,8 +1,7 @@
-import { WorkPool } from '../../core/work-pool.js';
+import { taskModuleBeside, WorkPool } from '../../core/work-pool.js';
 import type { ReadRepository } from '../format/index.js';
 
-/** The task module beside this one, in the form the service runs from (built JavaScript, or TypeScript source). */
-const WORKER_MODULE = new URL(`./read-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'read-worker');
 
 /**
  * A pushed commit's files read as a Git Sync repository on a thread of its
