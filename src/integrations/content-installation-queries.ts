@@ -67,34 +67,45 @@ export function keysetAfter(page: PageRequest, createdAt: string, id: string) {
     : sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) > ${position}`;
 }
 
-export async function listSpaceInstallations(
-  db: Db,
+/** A query of space installations (`ci`) with their spaces (`s`): an installation's, or an integration's. */
+export type SpaceInstallationQuery = ReturnType<typeof spaceInstallations>;
+
+/** A page of the space installations `query` makes (each call a new one), with the total count. */
+export async function pageOfSpaceInstallations(
+  query: () => SpaceInstallationQuery,
   page: PageRequest,
-  installationId: string,
-  organizationId: string,
 ): Promise<Array<SpaceInstallationFields & { [TOTAL_COUNT]: string | null }>> {
-  let query = spaceInstallations(db, installationId, organizationId)
+  let rows = query()
     .select([...CONTENT_COLUMNS, 'ci.space_id', ...SPACE_SELECTION])
     .select(() =>
-      spaceInstallations(db, installationId, organizationId)
+      query()
         .select(sql<string>`count(*)`.as('n'))
         .as(TOTAL_COUNT),
     );
   const after = keysetAfter(page, 'ci.created_at', 'ci.space_id');
-  if (after) query = query.where(after);
-  const rows = await query
+  if (after) rows = rows.where(after);
+  const found = await rows
     .orderBy('ci.created_at', page.order)
     .orderBy('ci.space_id', page.order)
     .limit(page.limit + 1)
     .execute();
-  return rows.map((row) => ({ ...withSpace(row as SpaceRow), [TOTAL_COUNT]: row[TOTAL_COUNT] }));
+  return found.map((row) => ({ ...withSpace(row as SpaceRow), [TOTAL_COUNT]: row[TOTAL_COUNT] }));
 }
 
-export async function countSpaceInstallations(db: Db, installationId: string, organizationId: string): Promise<number> {
-  const { n } = await spaceInstallations(db, installationId, organizationId)
+/** How many installations a query of space or site installations holds. */
+export async function countInstallations(query: SpaceInstallationQuery | SiteInstallationQuery): Promise<number> {
+  const { n } = await (query as SpaceInstallationQuery)
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+export function listSpaceInstallations(db: Db, page: PageRequest, installationId: string, organizationId: string) {
+  return pageOfSpaceInstallations(() => spaceInstallations(db, installationId, organizationId), page);
+}
+
+export function countSpaceInstallations(db: Db, installationId: string, organizationId: string): Promise<number> {
+  return countInstallations(spaceInstallations(db, installationId, organizationId));
 }
 
 export async function findSpaceInstallation(
@@ -172,33 +183,36 @@ function siteInstallations(db: Db, installationId: string, organizationId: strin
     .where('st.organization_id', '=', organizationId);
 }
 
-export async function listSiteInstallations(
-  db: Db,
+/** A query of site installations (`ci`) with their sites (`st`): an installation's, or an integration's. */
+export type SiteInstallationQuery = ReturnType<typeof siteInstallations>;
+
+/** A page of the site installations `query` makes (each call a new one), with the total count. */
+export function pageOfSiteInstallations(
+  query: () => SiteInstallationQuery,
   page: PageRequest,
-  installationId: string,
-  organizationId: string,
 ): Promise<Array<SiteInstallationFields & { [TOTAL_COUNT]: string | null }>> {
-  let query = siteInstallations(db, installationId, organizationId)
+  let rows = query()
     .select([...CONTENT_COLUMNS, 'ci.site_id'])
     .select(() =>
-      siteInstallations(db, installationId, organizationId)
+      query()
         .select(sql<string>`count(*)`.as('n'))
         .as(TOTAL_COUNT),
     );
   const after = keysetAfter(page, 'ci.created_at', 'ci.site_id');
-  if (after) query = query.where(after);
-  return query
+  if (after) rows = rows.where(after);
+  return rows
     .orderBy('ci.created_at', page.order)
     .orderBy('ci.site_id', page.order)
     .limit(page.limit + 1)
     .execute();
 }
 
-export async function countSiteInstallations(db: Db, installationId: string, organizationId: string): Promise<number> {
-  const { n } = await siteInstallations(db, installationId, organizationId)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+export function listSiteInstallations(db: Db, page: PageRequest, installationId: string, organizationId: string) {
+  return pageOfSiteInstallations(() => siteInstallations(db, installationId, organizationId), page);
+}
+
+export function countSiteInstallations(db: Db, installationId: string, organizationId: string): Promise<number> {
+  return countInstallations(siteInstallations(db, installationId, organizationId));
 }
 
 export async function findSiteInstallation(

@@ -4,13 +4,12 @@ import type { Database } from '../../db/types.js';
 import { TOTAL_COUNT, type PageRequest } from '../../core/pagination.js';
 import { SITE_SUMMARY_FIELDS, type SiteSummary } from '../../sites/queries.js';
 import {
-  CONTENT_COLUMNS,
+  countInstallations,
   keysetAfter,
-  SPACE_SELECTION,
-  withSpace,
+  pageOfSiteInstallations,
+  pageOfSpaceInstallations,
   type SiteInstallationFields,
   type SpaceInstallationFields,
-  type SpaceRow,
 } from '../content-installation-queries.js';
 import { filterIntegrations, type IntegrationFields, type IntegrationFilters } from '../queries.js';
 
@@ -29,14 +28,18 @@ export interface ContentFilters {
   externalId?: string | undefined;
 }
 
+/** The installations of an integration, for a `where … in` of its space and site installations. */
+function installationsOf(db: Kysely<Database>, integrationId: string) {
+  return db.selectFrom('integration_installations').select('id').where('integration_id', '=', integrationId);
+}
+
 function integrationSpaces(db: Kysely<Database>, integrationId: string, filters: ContentFilters) {
   let query = db
     .selectFrom('integration_space_installations as ci')
-    .innerJoin('integration_installations as ii', 'ii.id', 'ci.installation_id')
     .innerJoin('spaces as s', (join) =>
       join.onRef('s.organization_id', '=', 'ci.organization_id').onRef('s.id', '=', 'ci.space_id'),
     )
-    .where('ii.integration_id', '=', integrationId)
+    .where('ci.installation_id', 'in', installationsOf(db, integrationId))
     .where('s.deleted_at', 'is', null);
   if (filters.installationId !== undefined) query = query.where('ci.installation_id', '=', filters.installationId);
   if (filters.externalId !== undefined) {
@@ -46,41 +49,24 @@ function integrationSpaces(db: Kysely<Database>, integrationId: string, filters:
 }
 
 /** A page of an integration's space installations: a space has at most one of an integration, so its id keys the page. */
-export async function listIntegrationSpaces(
+export function listIntegrationSpaces(
   db: Db,
   page: PageRequest,
   integrationId: string,
   filters: ContentFilters,
 ): Promise<Array<Counted<SpaceInstallationFields>>> {
-  let query = integrationSpaces(db, integrationId, filters)
-    .select([...CONTENT_COLUMNS, 'ci.space_id', ...SPACE_SELECTION])
-    .select(() =>
-      integrationSpaces(db, integrationId, filters)
-        .select(sql<string>`count(*)`.as('n'))
-        .as(TOTAL_COUNT),
-    );
-  const after = keysetAfter(page, 'ci.created_at', 'ci.space_id');
-  if (after) query = query.where(after);
-  const rows = await query
-    .orderBy('ci.created_at', page.order)
-    .orderBy('ci.space_id', page.order)
-    .limit(page.limit + 1)
-    .execute();
-  return rows.map((row) => ({ ...withSpace(row as SpaceRow), [TOTAL_COUNT]: row[TOTAL_COUNT] }));
+  return pageOfSpaceInstallations(() => integrationSpaces(db, integrationId, filters), page);
 }
 
-export async function countIntegrationSpaces(db: Db, integrationId: string, filters: ContentFilters): Promise<number> {
-  const { n } = await integrationSpaces(db, integrationId, filters)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+export function countIntegrationSpaces(db: Db, integrationId: string, filters: ContentFilters): Promise<number> {
+  return countInstallations(integrationSpaces(db, integrationId, filters));
 }
 
 function integrationSites(db: Kysely<Database>, integrationId: string, filters: ContentFilters) {
   let query = db
     .selectFrom('integration_site_installations as ci')
-    .innerJoin('integration_installations as ii', 'ii.id', 'ci.installation_id')
-    .where('ii.integration_id', '=', integrationId);
+    .innerJoin('sites as st', 'st.id', 'ci.site_id')
+    .where('ci.installation_id', 'in', installationsOf(db, integrationId));
   if (filters.installationId !== undefined) query = query.where('ci.installation_id', '=', filters.installationId);
   if (filters.externalId !== undefined) {
     query = query.where(sql<boolean>`ci.external_ids @> array[${filters.externalId}]::text[]`);
@@ -88,33 +74,17 @@ function integrationSites(db: Kysely<Database>, integrationId: string, filters: 
   return query;
 }
 
-export async function listIntegrationSites(
+export function listIntegrationSites(
   db: Db,
   page: PageRequest,
   integrationId: string,
   filters: ContentFilters,
 ): Promise<Array<Counted<SiteInstallationFields>>> {
-  let query = integrationSites(db, integrationId, filters)
-    .select([...CONTENT_COLUMNS, 'ci.site_id'])
-    .select(() =>
-      integrationSites(db, integrationId, filters)
-        .select(sql<string>`count(*)`.as('n'))
-        .as(TOTAL_COUNT),
-    );
-  const after = keysetAfter(page, 'ci.created_at', 'ci.site_id');
-  if (after) query = query.where(after);
-  return query
-    .orderBy('ci.created_at', page.order)
-    .orderBy('ci.site_id', page.order)
-    .limit(page.limit + 1)
-    .execute();
+  return pageOfSiteInstallations(() => integrationSites(db, integrationId, filters), page);
 }
 
-export async function countIntegrationSites(db: Db, integrationId: string, filters: ContentFilters): Promise<number> {
-  const { n } = await integrationSites(db, integrationId, filters)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(n);
+export function countIntegrationSites(db: Db, integrationId: string, filters: ContentFilters): Promise<number> {
+  return countInstallations(integrationSites(db, integrationId, filters));
 }
 
 /** The sites of a page of site installations, for `extended`, in one query. */
