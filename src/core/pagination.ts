@@ -166,6 +166,19 @@ export interface PageQueryOptions<Out> {
 }
 
 /** A query over any tables: a page query's builder may add CTEs and subqueries of its own. */
+/**
+ * The condition that keeps the rows after a page's cursor, ordered by
+ * `createdAt` then `id` (column references, e.g. `ci.created_at`); undefined
+ * on a first page. For queries `pageQuery` cannot compile ahead.
+ */
+export function keysetAfter(page: PageRequest, createdAt: string, id: string) {
+  if (!page.after) return undefined;
+  const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
+  return page.order === 'desc'
+    ? sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < ${position}`
+    : sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) > ${position}`;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery<O> = SelectQueryBuilder<any, any, O>;
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { keysetAfter, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { SPACE_COLUMNS, type SpaceFields } from '../access/space-queries.js';
 
 /**
@@ -57,14 +57,6 @@ export function withSpace(row: SpaceRow): SpaceInstallationFields {
     space_id: row.space_id,
     space,
   };
-}
-
-export function keysetAfter(page: PageRequest, createdAt: string, id: string) {
-  if (!page.after) return undefined;
-  const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
-  return page.order === 'desc'
-    ? sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < ${position}`
-    : sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) > ${position}`;
 }
 
 /** A query of space installations (`ci`) with their spaces (`s`): an installation's, or an integration's. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, IntegrationInstallationsTable, Role } from '../db/types.js';
-import { TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { keysetAfter, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 
 const INSTALLATION_COLUMNS = [
   'ii.id',
@@ -106,14 +106,8 @@ export async function listInstallations(
         .select(sql<string>`count(*)`.as('n'))
         .as(TOTAL_COUNT),
     );
-  if (page.after) {
-    const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
-    query = query.where(
-      page.order === 'desc'
-        ? sql<boolean>`(ii.created_at, ii.id) < ${position}`
-        : sql<boolean>`(ii.created_at, ii.id) > ${position}`,
-    );
-  }
+  const after = keysetAfter(page, 'ii.created_at', 'ii.id');
+  if (after) query = query.where(after);
   return query
     .where('ii.integration_id', '=', integrationId)
     .orderBy('ii.created_at', page.order)

@@ -9,7 +9,7 @@ import {
 import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database, IntegrationsTable, Role } from '../db/types.js';
-import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { keysetAfter, pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { ORGANIZATION_COLUMNS, type OrganizationFields } from '../orgs/organization-queries.js';
 
 /** The columns an Integration response is made from: all but the script, which no read returns. */
@@ -214,14 +214,8 @@ async function integrationPage(
   const filtered = Object.values(filters).some((value) => value !== undefined);
   if (!filtered) return allIntegrations(db, page, userId);
   let query = integrationList(db, userId, filters);
-  if (page.after) {
-    const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
-    query = query.where(
-      page.order === 'desc'
-        ? sql<boolean>`(i.created_at, i.id) < ${position}`
-        : sql<boolean>`(i.created_at, i.id) > ${position}`,
-    );
-  }
+  const after = keysetAfter(page, 'i.created_at', 'i.id');
+  if (after) query = query.where(after);
   return (await query
     .orderBy('i.created_at', page.order)
     .orderBy('i.id', page.order)

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
+import { keysetAfter, pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Db } from '../db/database.js';
 import type { Database, SiteType, SitesTable } from '../db/types.js';
@@ -152,14 +152,8 @@ export async function listSites(
   filters: SiteFilters,
 ): Promise<SiteWithCount[]> {
   let query = siteList(db, organizationId, filters);
-  if (page.after) {
-    const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
-    query = query.where(
-      page.order === 'desc'
-        ? sql<boolean>`(st.created_at, st.id) < ${position}`
-        : sql<boolean>`(st.created_at, st.id) > ${position}`,
-    );
-  }
+  const after = keysetAfter(page, 'st.created_at', 'st.id');
+  if (after) query = query.where(after);
   return (await query
     .orderBy('st.created_at', page.order)
     .orderBy('st.id', page.order)

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import { TOTAL_COUNT, type PageRequest } from '../../core/pagination.js';
+import { keysetAfter, TOTAL_COUNT, type PageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import type { DB } from '../../db/tables.generated.js';
 
@@ -20,14 +20,8 @@ function deliveriesOf(db: Db, owner: Owner) {
 /** An integration's or a webhook's deliveries, a page of them, newest first by default. */
 export async function listDeliveries(db: Db, page: PageRequest, owner: Owner): Promise<Listed<DeliveryRow>[]> {
   let query = deliveriesOf(db, owner).selectAll();
-  if (page.after) {
-    const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
-    query = query.where(
-      page.order === 'desc'
-        ? sql<boolean>`(created_at, id) < ${position}`
-        : sql<boolean>`(created_at, id) > ${position}`,
-    );
-  }
+  const after = keysetAfter(page, 'created_at', 'id');
+  if (after) query = query.where(after);
   return query
     .orderBy('created_at', page.order)
     .orderBy('id', page.order)
@@ -75,14 +69,8 @@ export async function insertWebhook(db: Db, row: Omit<WebhookRow, 'events'> & { 
 
 export async function listWebhooks(db: Db, organizationId: string, page: PageRequest): Promise<Listed<WebhookRow>[]> {
   let query = db.selectFrom('webhooks').selectAll().where('organization_id', '=', organizationId);
-  if (page.after) {
-    const position = sql`(${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`;
-    query = query.where(
-      page.order === 'desc'
-        ? sql<boolean>`(created_at, id) < ${position}`
-        : sql<boolean>`(created_at, id) > ${position}`,
-    );
-  }
+  const after = keysetAfter(page, 'created_at', 'id');
+  if (after) query = query.where(after);
   return query
     .orderBy('created_at', page.order)
     .orderBy('id', page.order)

@@ -1,11 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
-import { TOTAL_COUNT, type PageRequest } from '../../core/pagination.js';
+import { keysetAfter, TOTAL_COUNT, type PageRequest } from '../../core/pagination.js';
 import { SITE_SUMMARY_FIELDS, type SiteSummary } from '../../sites/queries.js';
 import {
   countInstallations,
-  keysetAfter,
   pageOfSiteInstallations,
   pageOfSpaceInstallations,
   type SiteInstallationFields,
