@@ -128,6 +128,9 @@ const EXPECTED: Record<string, Expectation> = {
   moveSiteSpace: write(200, (f) => ({
     position: { before: { type: 'site-space', siteSpace: f.otherSiteSpace } },
   })),
+  getSiteSpaceCustomizationById: read(),
+  overrideSiteSpaceCustomizationById: write(200, () => ({ title: 'Overridden', styling: { corners: 'straight' } })),
+  deleteSiteSpaceCustomizationById: write(204),
 
   getSiteAdaptiveSchema: read(),
   updateSiteAdaptiveSchema: write(200, () => ({ jsonSchema: claimsSchema('isPartner') })),

@@ -121,6 +121,7 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   moveSiteSectionGroup: () => ({ body: {} }),
   addSpaceToSite: (target) => ({ body: { spaceId: target.extra.spareSpaceId, sectionId: target.ids.siteSectionId } }),
   updateSiteSpaceById: () => ({ body: { path: 'hijacked' } }),
+  overrideSiteSpaceCustomizationById: () => ({ body: { title: 'Hijacked' } }),
   moveSiteSpace: () => ({ body: {} }),
   updateSiteAdaptiveSchema: () => ({
     body: {

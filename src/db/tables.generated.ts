@@ -821,6 +821,7 @@ export interface SiteShareLinks {
 export interface SiteSpaces {
   condition: string | null;
   created_at: Generated<Date>;
+  customization: JsonText<Record<string, unknown>> | null;
   id: string;
   organization_id: string;
   path: string;

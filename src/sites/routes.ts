@@ -23,6 +23,7 @@ import {
 } from './schemas.js';
 import { sectionRoutes } from './sections/routes.js';
 import { siteSpaceRoutes } from './site-spaces/routes.js';
+import { siteSpaceCustomizationRoutes } from './site-spaces/customization-routes.js';
 import { sortStructure } from './structure/actions.js';
 import { versionOf } from '../cache-versions.js';
 
@@ -284,6 +285,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sectionRoutes);
   await app.register(groupRoutes);
   await app.register(siteSpaceRoutes);
+  await app.register(siteSpaceCustomizationRoutes);
   await app.register(adaptiveSchemaRoutes);
   await app.register(customizationRoutes);
   await app.register(publishingRoutes);

@@ -9,7 +9,15 @@ import { searchPage, MAX_QUERY_LENGTH } from './search-page.js';
 import { readerSite } from './site-cache.js';
 import { findSiteRetiredAt } from './site-lookup.js';
 import { siteAddress } from '../addresses.js';
-import { addressIn, openSite, pageAddress, readPageAt, type OpenSite, type ReaderAnswer } from './site-reader.js';
+import {
+  addressIn,
+  inSiteSpace,
+  openSite,
+  pageAddress,
+  readPageAt,
+  type OpenSite,
+  type ReaderAnswer,
+} from './site-reader.js';
 import { spaceContent } from '../../reader/page-content.js';
 import { READER_CSS, READER_CSS_ETAG } from '../../reader/styles.js';
 import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../../reader/http.js';
@@ -119,7 +127,10 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } },
     (request, reply) =>
       withSite(context(), request, reply, (open) => {
-        const { css, etag } = siteCss(open.settings);
+        // A site space's page names its site space, whose overrides may change the colours.
+        const named = request.query.siteSpace;
+        const siteSpace = named ? allSiteSpaces(open.structure).find((candidate) => candidate.id === named) : undefined;
+        const { css, etag } = siteCss((siteSpace ? inSiteSpace(open, siteSpace) : open).settings);
         return Promise.resolve(sendStylesheet(request, reply, css, etag));
       }),
   );

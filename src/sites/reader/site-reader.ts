@@ -10,6 +10,7 @@ import { declaredClaims } from '../adaptive/claims.js';
 import { conditionHolds } from '../adaptive/evaluate.js';
 import { siteCustomization } from '../customization/settings.js';
 import type { SiteCustomizationSettings } from '../customization/schemas.js';
+import { withOverride } from '../site-spaces/customization-overrides.js';
 import type { SiteRow } from '../queries.js';
 import { allSiteSpaces, siteSpacesIn, type SiteSpaceRow, type Structure } from '../structure/tree.js';
 import type { Visitor } from './audience.js';
@@ -48,6 +49,8 @@ export interface OpenSite {
   visitor: Visitor;
   structure: Structure;
   settings: SiteCustomizationSettings;
+  /** The site space whose customization overrides `settings` carry, if any: its stylesheet is its own. */
+  siteSpaceId?: string;
   /** Whether search engines may index it: a public site, to a visitor without claims. */
   indexable: boolean;
   /** The site's generation in the structure cache when it was read (see ReaderSite). */
@@ -90,6 +93,24 @@ function settingsOf(site: SiteRow): SiteCustomizationSettings {
   return settings;
 }
 
+/**
+ * The site opened on one of its site spaces: the site's settings with the
+ * site space's overrides over them, worked out once per row and site settings.
+ */
+export function inSiteSpace(open: OpenSite, siteSpace: SiteSpaceRow): OpenSite {
+  if (!siteSpace.customization) return open;
+  let made = settingsBySiteSpace.get(siteSpace);
+  if (made?.base !== open.settings) {
+    made = { base: open.settings, settings: withOverride(open.settings, siteSpace.customization) };
+    settingsBySiteSpace.set(siteSpace, made);
+  }
+  return { ...open, settings: made.settings, siteSpaceId: siteSpace.id };
+}
+const settingsBySiteSpace = new WeakMap<
+  SiteSpaceRow,
+  { base: SiteCustomizationSettings; settings: SiteCustomizationSettings }
+>();
+
 /** What the reader answers: a page, or a redirect to where the address leads. */
 export type ReaderAnswer =
   { kind: 'page'; status: 200 | 404; html: string; etag: string } | { kind: 'redirect'; location: string };
@@ -128,6 +149,7 @@ export async function readPageAt(
 ): Promise<ReaderAnswer> {
   const place = locate(open.structure, segments);
   if (!place) return notFoundPage(context, open, theme, undefined);
+  open = inSiteSpace(open, place.siteSpace);
   const content = await spaceContent(context, place.siteSpace.space);
   const view = await computedView(context, content);
   // Everything a page shows follows from these: the site as read, the visitor's claims, the revision and the address.
@@ -358,7 +380,9 @@ export function answerPage(
     markdownUrl: body.markdownUrl,
     stylesheets: [
       `${addressIn(context, open, '~', 'reader.css')}?v=${READER_CSS_ETAG.slice(1, 13)}`,
-      `${addressIn(context, open, '~', 'site.css')}?v=${siteCss(settings).etag.slice(1, 13)}`,
+      `${addressIn(context, open, '~', 'site.css')}?v=${siteCss(settings).etag.slice(1, 13)}${
+        open.siteSpaceId ? `&siteSpace=${open.siteSpaceId}` : ''
+      }`,
     ],
     favicon: faviconOf(settings),
     home: addressIn(context, open),

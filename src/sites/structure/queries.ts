@@ -69,20 +69,24 @@ async function loadSiteSpaces(db: Db, organizationId: string, siteId: string): P
       'ss.condition as ss_condition',
       'ss.position as ss_position',
       'ss.created_at as ss_created_at',
+      'ss.customization as ss_customization',
     ])
     .where('ss.organization_id', '=', organizationId)
     .where('ss.site_id', '=', siteId)
     .where('s.organization_id', '=', organizationId)
     .execute();
-  return rows.map(({ ss_id, ss_section_id, ss_path, ss_condition, ss_position, ss_created_at, ...space }) => ({
-    id: ss_id,
-    section_id: ss_section_id,
-    path: ss_path,
-    condition: ss_condition,
-    position: ss_position,
-    created_at: ss_created_at,
-    space,
-  }));
+  return rows.map(
+    ({ ss_id, ss_section_id, ss_path, ss_condition, ss_position, ss_created_at, ss_customization, ...space }) => ({
+      id: ss_id,
+      section_id: ss_section_id,
+      path: ss_path,
+      condition: ss_condition,
+      position: ss_position,
+      created_at: ss_created_at,
+      customization: ss_customization,
+      space,
+    }),
+  );
 }
 
 /**

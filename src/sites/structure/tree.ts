@@ -36,6 +36,8 @@ export interface SiteSpaceRow {
   condition: string | null;
   position: number;
   created_at: Date;
+  /** Its override of the site's customization (site-spaces/customization-overrides.ts), or null. */
+  customization: Record<string, unknown> | null;
   space: SpaceFields;
 }
 
