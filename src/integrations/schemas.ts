@@ -17,18 +17,24 @@ export const INTEGRATION_CATEGORIES = [
   'visitor-auth',
   'other',
 ] as const;
+/**
+ * The scopes of both specs (0.202.0 adds `site:visitor:claims`) and of the
+ * seeds, whose Part B names `space:views:read`, which neither spec has.
+ */
 export const INTEGRATION_SCOPES = [
   'space:content:read',
   'space:content:write',
   'space:metadata:read',
   'space:metadata:write',
   'space:git:sync',
+  'space:views:read',
   'page:feedback:read',
   'site:metadata:read',
   'site:views:read',
   'site:script:inject',
   'site:script:cookies',
   'site:visitor:auth',
+  'site:visitor:claims',
   'site:adaptive:read',
   'site:adaptive:write',
   'openapi:read',
