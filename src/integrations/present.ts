@@ -148,6 +148,7 @@ export function presentSiteInstallation(
       publicEndpoint,
       publicContentEndpoint: publicEndpoint,
     },
-    site: site ? presentSite(site, urls) : row.site_id,
+    // Read by the integration's publishers and installations, who hold no role on the site.
+    site: site ? presentSite(site, urls, null) : row.site_id,
   };
 }

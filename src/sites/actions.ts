@@ -51,7 +51,7 @@ export async function listOrganizationSites(
     `sites:${organizationId}:${query.space ?? ''}:${query.title ?? ''}:${String(query.published ?? '')}:${(query.type ?? []).join(',')}`,
     query,
   );
-  fullRoleOf(await findMembership(context.db, organizationId, userId), SITES_REFUSED);
+  const role = fullRoleOf(await findMembership(context.db, organizationId, userId), SITES_REFUSED);
   return paginate(context.cursors, page, {
     rows: () =>
       filtersSites(filters)
@@ -59,7 +59,7 @@ export async function listOrganizationSites(
         : listAllSites(context.db, page, organizationId),
     count: () => countSites(context.db, organizationId, filters),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => presentSite(row, context.urls),
+    toItem: (row) => presentSite(row, context.urls, role),
   });
 }
 
@@ -90,7 +90,7 @@ export async function createSite(
         : await spacesOfOrganization(tx, organizationId, body.spaces ?? [], 'body/spaces');
     await insertSiteSpaces(tx, site, null, spaces, new Set(), 0);
     // Read again: the count of its site spaces is kept by the database.
-    return presentSite((await findSite(tx, organizationId, site.id))!, context.urls);
+    return presentSite((await findSite(tx, organizationId, site.id))!, context.urls, 'admin');
   });
 }
 
@@ -117,8 +117,8 @@ export async function spacesOfOrganization(tx: Db, organizationId: string, ids: 
 }
 
 export async function getSite(context: Context, userId: string, organizationId: string, siteId: string): Promise<Site> {
-  const { site } = await findSiteAsMember(context, organizationId, siteId, userId);
-  return presentSite(site, context.urls);
+  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
+  return presentSite(site, context.urls, role);
 }
 
 export async function editSite(
@@ -166,7 +166,7 @@ export async function editSite(
         ...difference,
       });
     }
-    return presentSite(updated, context.urls);
+    return presentSite(updated, context.urls, 'admin');
   });
   context.siteStructures.invalidate(siteId);
   // A hostname the site gave up stops routing on this instance at once, on others within a few seconds.
@@ -261,5 +261,5 @@ export async function setPublished(
     return updated;
   });
   context.siteStructures.invalidate(siteId);
-  return presentSite(site, context.urls);
+  return presentSite(site, context.urls, 'admin');
 }

@@ -39,13 +39,32 @@ function iconOf(site: SiteSummary): Site['icon'] {
   return undefined;
 }
 
-export function presentSite(site: SiteSummary, urls: Urls): Site {
+/** The caller's rights on a site, from their organization role (null: a visitor, or an integration's publisher). */
+function sitePermissions(role: Role | null): Site['permissions'] {
+  const member = role !== null;
+  const admin = role === 'admin';
+  return {
+    view: true,
+    access: member,
+    edit: admin,
+    create: admin,
+    admin,
+    installIntegration: admin,
+    viewAdaptiveSchema: member,
+    editAdaptiveSchema: admin,
+  };
+}
+
+export function presentSite(site: SiteSummary, urls: Urls, role: Role | null): Site {
   const presented: Site = {
     object: 'site',
     id: site.id,
     type: site.type,
+    appliedType: site.type,
     title: site.title,
     visibility: site.visibility,
+    defaultLevel: 'inherit',
+    permissions: sitePermissions(role),
     published: site.published,
     siteSpaces: site.site_spaces_count,
     createdAt: site.created_at.toISOString(),
@@ -55,6 +74,7 @@ export function presentSite(site: SiteSummary, urls: Urls): Site {
     urls: {
       location: urls.api('orgs', site.organization_id, 'sites', site.id),
       app: urls.app('o', site.organization_id, 'sites', site.id),
+      preview: urls.api('orgs', site.organization_id, 'sites', site.id, 'published'),
     },
   };
   const icon = iconOf(site);
@@ -96,6 +116,7 @@ export function presentSiteSpace(view: StructureView, row: SiteSpaceRow): SiteSp
     space: presentSpace(row.space, view.roleOn(row.space), view.urls),
     title: row.space.title,
     default: view.structure.defaultSiteSpace.get(row.section_id)?.id === row.id,
+    draft: false,
     hasAdvancedCustomizationFeature: false,
     urls: publishedUrl(view, ...(section ? [section.path] : []), row.path),
   };
@@ -110,6 +131,7 @@ export function presentSection(view: StructureView, row: SectionRow): SiteSectio
     id: row.id,
     title: row.title,
     default: view.structure.defaultSection?.id === row.id,
+    draft: false,
     path: row.path,
     siteSpaces: siteSpacesIn(view.structure, row.id).map((siteSpace) => presentSiteSpace(view, siteSpace)),
     urls: publishedUrl(view, row.path),

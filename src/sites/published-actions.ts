@@ -70,7 +70,7 @@ export async function publishedSiteJson(
       : await visitorView(context, site, key);
     return JSON.stringify({
       object: 'published-content-site',
-      site: presentSite(site, context.urls),
+      site: presentSite(site, context.urls, role),
       structure: presentStructure(view),
       // Site spaces take the site's customization: none is overridden one by one on this service.
       customizations: { site: siteCustomization(site.customization, site), siteSpaces: {} },

@@ -63,11 +63,24 @@ export const Condition = Type.String({
 
 const PublishedUrls = Type.Object({ published: Type.Optional(Type.String({ format: 'uri' })) });
 
+/** What the caller may do with a site, from their organization role: only admins change a site here. */
+const SitePermissions = Type.Object({
+  view: Type.Boolean(),
+  access: Type.Boolean(),
+  edit: Type.Boolean(),
+  create: Type.Boolean(),
+  admin: Type.Boolean(),
+  installIntegration: Type.Boolean(),
+  viewAdaptiveSchema: Type.Boolean(),
+  editAdaptiveSchema: Type.Boolean(),
+});
+
 export const SiteSchema = Type.Object(
   {
     object: Type.Literal('site'),
     id: Type.String(),
     type: StringEnum(SITE_TYPES),
+    appliedType: StringEnum(SITE_TYPES, { description: 'The type in effect: no site is frozen here, so `type`' }),
     title: Type.String(),
     icon: Type.Optional(
       Type.Union([
@@ -93,6 +106,10 @@ export const SiteSchema = Type.Object(
     ),
     proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
     visibility: StringEnum(SITE_VISIBILITIES),
+    defaultLevel: Type.Literal('inherit', {
+      description: 'Members read a site as their organization role allows: no site sets a level of its own',
+    }),
+    permissions: SitePermissions,
     published: Type.Boolean(),
     siteSpaces: Type.Integer({ description: 'How many spaces the site publishes' }),
     createdAt: DateTime,
@@ -103,6 +120,10 @@ export const SiteSchema = Type.Object(
       location: Type.String({ format: 'uri' }),
       app: Type.String({ format: 'uri' }),
       published: Type.Optional(Type.String({ format: 'uri' })),
+      preview: Type.String({
+        format: 'uri',
+        description: 'Where members see what the site shows, published or not (getPublishedContentSite)',
+      }),
     }),
   },
   { $id: 'Site' },
@@ -118,6 +139,7 @@ export const SiteSpaceSchema = Type.Object(
     space: Type.Ref(SpaceSchema),
     title: Type.String(),
     default: Type.Boolean(),
+    draft: Type.Boolean({ description: 'Always false: what a site holds here is live once the site is published' }),
     condition: Type.Optional(Type.String()),
     hasAdvancedCustomizationFeature: Type.Boolean(),
     urls: PublishedUrls,
@@ -133,6 +155,7 @@ export const SiteSectionSchema = Type.Object(
     title: Type.String(),
     description: Type.Optional(Type.String()),
     default: Type.Boolean(),
+    draft: Type.Boolean({ description: 'Always false: what a site holds here is live once the site is published' }),
     path: Type.String(),
     condition: Type.Optional(Type.String()),
     sectionGroup: Type.Optional(Type.String()),
