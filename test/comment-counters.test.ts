@@ -248,6 +248,7 @@ describe('commenters who left the organization', () => {
       sso: false,
       spaces: 0,
       teams: 0,
+      sites: 0,
     });
     // A member who is still one is shown as before, e-mail included.
     expect(asAdmin.json().items.find((item: { id: string }) => item.id !== leaver.user.id)).toMatchObject({

@@ -68,9 +68,10 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
       sso: false,
       spaces: 1,
       teams: 1,
+      sites: 0,
     });
     const guest = res.json().items.find((m: { id: string }) => m.id === member(null).user.id);
-    expect(guest).toMatchObject({ role: null, spaces: 0, teams: 0 });
+    expect(guest).toMatchObject({ role: null, spaces: 0, teams: 0, sites: 0 });
   });
 
   it('filters by role, guests and search, sorts by join or last-seen time, in either order, page by page', async () => {

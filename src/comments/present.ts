@@ -237,7 +237,7 @@ export function presentReplies(
 
 /**
  * A commenter who has left the organization, as the spec's OrganizationMember:
- * no role, disabled (the membership reaches nothing), in no team and no space.
+ * no role, disabled (the membership reaches nothing), in no team, space or site.
  * When they joined is no longer known; the first post in the thread, when they
  * surely were a member, stands for it. The e-mail shows only where `emails`
  * allows it: leaving must not show it to anyone who could not see it before.
@@ -257,5 +257,6 @@ export function presentFormerMember(row: CommenterRow, urls: Urls, emails: Email
     sso: false,
     spaces: 0,
     teams: 0,
+    sites: 0,
   };
 }

@@ -17,8 +17,9 @@ export interface MemberFields {
   photo_url: string | null;
   teams_count: string | number;
   spaces_count: number;
+  sites_count: string | number;
 }
-/** A member with their user and their counters: teams they are in, spaces they reach. */
+/** A member with their user and their counters: teams they are in, spaces and sites they reach. */
 export function selectMember<QB extends SelectQueryBuilder<Database, 'organization_members' | 'users', object>>(
   query: QB,
 ) {
@@ -37,6 +38,11 @@ export function selectMember<QB extends SelectQueryBuilder<Database, 'organizati
       then ${spacesReachedByUserCount(sql.ref('organization_members.organization_id'), sql.ref('organization_members.user_id'))}
       else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as(
       'spaces_count',
+    ),
+    // Members with a role read every site of the organization; guests none (sites grant nothing to guests).
+    sql<string>`case when organization_members.role is null then 0
+      else (select count(*) from sites s where s.organization_id = organization_members.organization_id) end`.as(
+      'sites_count',
     ),
     sql<string>`(select count(*) from team_members tm where tm.organization_id = organization_members.organization_id and tm.user_id = organization_members.user_id)`.as(
       'teams_count',

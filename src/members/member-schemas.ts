@@ -14,6 +14,7 @@ export const MemberSchema = Type.Object(
     sso: Type.Boolean({ description: 'Whether the member signs in with SSO' }),
     spaces: Type.Integer({ description: 'Spaces the member can reach' }),
     teams: Type.Integer({ description: 'Teams the member is in' }),
+    sites: Type.Integer({ description: 'Sites the member can read: all of the organization’s, for a role' }),
   },
   { $id: 'Member' },
 );

@@ -19,6 +19,7 @@ export function presentMember(row: MemberFields, urls: Urls): Member {
     sso: row.sso,
     spaces: Number(row.spaces_count),
     teams: Number(row.teams_count),
+    sites: Number(row.sites_count),
   };
   if (row.last_seen_at) member.lastSeenAt = row.last_seen_at.toISOString();
   return member;
