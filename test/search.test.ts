@@ -183,6 +183,7 @@ describe('space search', () => {
         id: 'installing-the-tool',
         title: 'Installing the tool',
         path: 'command-line#installing-the-tool',
+        score: expect.any(Number),
         body: 'Download the binary and put it on your path.',
         urls: { app: `http://docs.test/app/o/${team.organization.id}/s/${corpus.id}/command-line#installing-the-tool` },
       },

@@ -14,7 +14,9 @@ export interface SearchRequest {
 /**
  * Runs one page of a search: a cursor belongs to one search (the list it
  * names is a hash of what was searched and the query), and one more hit than
- * the page is fetched to learn whether a next page exists.
+ * the page is fetched to learn whether a next page exists. A cursor holds the
+ * last hit's position and, last, how many pages the results showed before:
+ * the next page ranks its pages on from there.
  */
 async function pageOfHits<Hit, Item>(
   context: Context,
@@ -24,19 +26,22 @@ async function pageOfHits<Hit, Item>(
     parsed: ParsedQuery,
     page: { limit: number; after: SearchPosition | undefined },
   ) => Promise<{ hits: Hit[]; total: number }>,
-  position: { of: (hit: Hit) => string[]; size: number },
-  present: (hits: Hit[]) => Promise<Item[]>,
+  position: { of: (hit: Hit) => string[]; size: number; pagesOf: (hits: Hit[]) => number },
+  present: (hits: Hit[], ranked: number) => Promise<Item[]>,
 ): Promise<Page<Item>> {
   const list = `search:${createHash('sha256').update(`${searched}\n${request.query}`).digest('base64url').slice(0, 22)}`;
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const after = request.page ? context.cursors.decodePosition(request.page, list, position.size) : undefined;
+  const cursor = request.page ? context.cursors.decodePosition(request.page, list, position.size + 1) : undefined;
+  const after = cursor?.slice(0, position.size);
+  const ranked = cursor ? Number(cursor[position.size]) : 0;
   const parsed = parseQuery(request.query);
   if (isEmptyQuery(parsed)) return { count: 0, items: [] };
   const found = await search(parsed, { limit: limit === 0 ? 0 : limit + 1, after });
   const hits = found.hits.slice(0, limit);
-  const page: Page<Item> = { count: found.total, items: await present(hits) };
+  const page: Page<Item> = { count: found.total, items: await present(hits, ranked) };
   if (limit > 0 && found.hits.length > limit) {
-    page.next = { page: context.cursors.encodePosition(list, position.of(hits.at(-1)!)) };
+    const shown = String(ranked + position.pagesOf(hits));
+    page.next = { page: context.cursors.encodePosition(list, [...position.of(hits.at(-1)!), shown]) };
   }
   return page;
 }
@@ -53,8 +58,8 @@ export function searchPagesPage(
     searched,
     request,
     (parsed, page) => searchPages(context.db, scope, parsed, page),
-    { of: (hit) => [hit.score, hit.spaceId, hit.pageId], size: 3 },
-    (hits) => presentPageHits(context, scope.organizationId, hits),
+    { of: (hit) => [hit.score, hit.spaceId, hit.pageId], size: 3, pagesOf: (hits) => hits.length },
+    (hits, ranked) => presentPageHits(context, scope.organizationId, hits, ranked),
   );
 }
 
@@ -70,7 +75,11 @@ export function searchSpacesPage(
     searched,
     request,
     (parsed, page) => searchSpaces(context.db, scope, parsed, page),
-    { of: (hit) => [hit.score, hit.spaceId], size: 2 },
-    (hits) => presentSpaceHits(context, scope.organizationId, hits),
+    {
+      of: (hit) => [hit.score, hit.spaceId],
+      size: 2,
+      pagesOf: (hits) => hits.reduce((sum, hit) => sum + hit.pages.length, 0),
+    },
+    (hits, ranked) => presentSpaceHits(context, scope.organizationId, hits, ranked),
   );
 }

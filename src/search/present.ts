@@ -2,40 +2,37 @@ import type { Urls } from '../core/urls.js';
 import type { Context } from '../context.js';
 import { pageAppUrl } from '../content/page-present.js';
 import type { ContentTree } from '../content/tree.js';
+import type { Static } from '@sinclair/typebox';
+import type {
+  SearchPageResult as SearchPageResultSchema,
+  SearchSpaceResult as SearchSpaceResultSchema,
+} from './result-schemas.js';
 import type { PageHit, SpaceHit } from './search.js';
 
-/** A matching section as the spec's SearchSectionResult. */
-export interface SearchSectionResult {
-  id: string;
-  title: string;
-  path: string;
-  body: string;
-  urls: { app: string };
-}
+export type SearchPageResult = Static<typeof SearchPageResultSchema>;
+export type SearchSpaceResult = Static<typeof SearchSpaceResultSchema>;
 
-/** A matching page as the spec's SearchPageResult. */
-export interface SearchPageResult {
-  id: string;
-  title: string;
-  path: string;
-  sections: SearchSectionResult[];
-  urls: { app: string };
-}
-
-/** A space with matching pages as the spec's SearchSpaceResult. */
-export interface SearchSpaceResult {
-  id: string;
-  title: string;
-  pages: SearchPageResult[];
+/** The titles of the pages above `pageId`, from the top level down to its parent. */
+function ancestorsOf(tree: ContentTree | undefined, pageId: string): Array<{ title: string }> {
+  const ancestors: Array<{ title: string }> = [];
+  const parentOf = (id: string) => {
+    const parentId = tree?.pages.get(id)?.parentId;
+    return parentId ? tree?.pages.get(parentId) : undefined;
+  };
+  for (let parent = parentOf(pageId); parent; parent = parentOf(parent.pageId)) {
+    ancestors.unshift({ title: parent.title });
+  }
+  return ancestors;
 }
 
 /**
- * A page hit with its path in the space's current tree. The text before a
- * page's first heading is a section without an anchor: it takes the page's
- * id, title and address.
+ * A page hit with its path in the space's current tree, at `rank` among the
+ * results. The text before a page's first heading is a section without an
+ * anchor: it takes the page's id, title and address.
  */
 export function presentPageHit(
   hit: PageHit,
+  rank: number,
   tree: ContentTree | undefined,
   organizationId: string,
   urls: Urls,
@@ -46,11 +43,16 @@ export function presentPageHit(
   return {
     id: hit.pageId,
     title: hit.title,
+    description: tree?.pages.get(hit.pageId)?.description ?? '',
     path,
+    score: Number(hit.score),
+    rank,
+    ancestors: ancestorsOf(tree, hit.pageId),
     sections: hit.sections.map((section) => ({
       id: section.anchor ?? hit.pageId,
       title: section.title || hit.title,
       path: at(section.anchor, path),
+      score: section.score,
       body: section.excerpt,
       urls: { app: at(section.anchor, app) },
     })),
@@ -78,30 +80,37 @@ export async function treesOf(
   return trees;
 }
 
-/** Page hits presented, with their paths. */
+/** Page hits presented, with their paths, ranked from `ranked + 1` (the pages earlier pages of results showed). */
 export async function presentPageHits(
   context: Context,
   organizationId: string,
   hits: readonly PageHit[],
+  ranked: number,
 ): Promise<SearchPageResult[]> {
   const trees = await treesOf(context, organizationId, hits);
-  return hits.map((hit) => presentPageHit(hit, trees.get(hit.spaceId), organizationId, context.urls));
+  return hits.map((hit, index) =>
+    presentPageHit(hit, ranked + index + 1, trees.get(hit.spaceId), organizationId, context.urls),
+  );
 }
 
-/** Space hits presented, each with its pages. */
+/** Space hits presented, each with its pages, which are ranked in the order shown from `ranked + 1`. */
 export async function presentSpaceHits(
   context: Context,
   organizationId: string,
   hits: readonly SpaceHit[],
+  ranked: number,
 ): Promise<SearchSpaceResult[]> {
   const trees = await treesOf(
     context,
     organizationId,
     hits.flatMap((hit) => hit.pages),
   );
+  let rank = ranked;
   return hits.map((hit) => ({
+    type: 'space' as const,
     id: hit.spaceId,
     title: hit.title,
-    pages: hit.pages.map((page) => presentPageHit(page, trees.get(page.spaceId), organizationId, context.urls)),
+    score: Number(hit.score),
+    pages: hit.pages.map((page) => presentPageHit(page, ++rank, trees.get(page.spaceId), organizationId, context.urls)),
   }));
 }

@@ -18,6 +18,8 @@ export interface SectionHit {
   anchor: string | null;
   title: string;
   excerpt: string;
+  /** How well the section matches any of the words. */
+  score: number;
 }
 
 export interface PageHit {
@@ -88,7 +90,7 @@ function pageJson(page: string) {
     'revisionId', ${ref('revision_id')},
     'title', ${ref('title')},
     'sections', coalesce((
-      select json_agg(json_build_object('anchor', x.anchor, 'title', x.title,
+      select json_agg(json_build_object('anchor', x.anchor, 'title', x.title, 'score', x.rank,
           'excerpt', ts_headline(x.language, x.body, q.anything, ${EXCERPT_OPTIONS}))
         order by x.rank desc, x.ord)
       from (
