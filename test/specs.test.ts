@@ -87,6 +87,7 @@ describe('OpenAPI specs', () => {
       sourceURL: SOURCE.url,
       processingState: 'pending',
       visibility: 'private',
+      lastProcessedErrorCount: 0,
       permissions: { view: true, edit: true },
       urls: { location, app: `${PUBLIC_URL}/app/o/${organizationId}/openapi/payments` },
     });

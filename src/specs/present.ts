@@ -15,6 +15,7 @@ export function presentSpec(row: SpecFields, role: Role, urls: Urls): OpenAPISpe
     slug: row.slug,
     processingState: row.processing_state,
     visibility: row.visibility,
+    lastProcessedErrorCount: row.last_processed_errors?.length ?? 0,
     permissions: { view: true, edit: role === 'admin' },
     urls: {
       location: specLocation(urls, row.organization_id, row.slug),

@@ -113,6 +113,12 @@ export const OpenAPISpecSchema = Type.Object({
   lastProcessedErrors: Type.Optional(
     Type.Array(ProcessError, { description: 'What the last failed processing found wrong (at most 20)' }),
   ),
+  lastProcessedErrorCount: Type.Integer({
+    minimum: 0,
+    description:
+      'How many errors the last processing found: those of `lastProcessedErrors`, as processing stops ' +
+      'looking at 20; 0 when it succeeded or has not run',
+  }),
   permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean() }),
   urls: Type.Object({ location: Type.String({ format: 'uri' }), app: Type.String({ format: 'uri' }) }),
 });
