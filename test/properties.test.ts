@@ -59,9 +59,21 @@ const UNCHECKED_OPERATIONS = new Set([
 /**
  * GitBook operations the seeds do not name, built to the newest spec
  * (DECISIONS.md), where the reference spec differs: its cancelImportRun
- * answered 201, the newest answers 200 with the run.
+ * answered 201, the newest answers 200 with the run. Site redirects: the
+ * reference spec's have no wildcard sources, drafts or times.
  */
-const NEWEST_SPEC_OPERATIONS = new Set(['startImportRun', 'listImportRuns', 'getImportRun', 'cancelImportRun']);
+const NEWEST_SPEC_OPERATIONS = new Set([
+  'startImportRun',
+  'listImportRuns',
+  'getImportRun',
+  'cancelImportRun',
+  'listSiteRedirects',
+  'createSiteRedirect',
+  'bulkUpsertSiteRedirects',
+  'updateSiteRedirectById',
+  'deleteSiteRedirectById',
+  'getSiteRedirectBySource',
+]);
 
 /**
  * Integration scopes the reference spec lacks: the seeds' `space:views:read`

@@ -45,6 +45,8 @@ interface Fixture {
   inactiveShareKey: string;
   /** A space of the organization the site does not publish. */
   spareSpaceId: string;
+  /** A live redirect from `/old`. */
+  siteRedirectId: string;
 }
 
 interface Expectation {
@@ -54,6 +56,8 @@ interface Expectation {
   /** What the admin gets. */
   status: number;
   body?: (fixture: Fixture) => object;
+  /** The query a route needs beside a share key. */
+  query?: Record<string, string>;
   /** The admin's write runs on a new site built with these options (default: public, published). */
   fresh?: Partial<SiteOptions>;
 }
@@ -158,6 +162,16 @@ const EXPECTED: Record<string, Expectation> = {
   // The integrations installed on the site and the scripts they inject: what its members see in the app.
   listSiteIntegrations: read(),
   listSiteIntegrationScripts: read(),
+
+  // Redirects: members read them, admins write them, as the site's other settings.
+  listSiteRedirects: read(),
+  getSiteRedirectBySource: { ...read(), query: { source: '/old' } },
+  createSiteRedirect: write(201, () => ({ source: '/new', destination: { kind: 'external', url: 'https://e.x/' } })),
+  bulkUpsertSiteRedirects: write(200, () => ({
+    redirects: [{ source: '/bulk', destination: { kind: 'external', url: 'https://e.x/' } }],
+  })),
+  updateSiteRedirectById: write(200, () => ({ permanent: true })),
+  deleteSiteRedirectById: write(205),
 };
 
 /** The site operations GitBook added after the reference spec (0.143.2): their answers follow the newest one. */
@@ -165,6 +179,12 @@ const NEWER_OPERATIONS = new Set([
   'listSiteGitSyncInstallations',
   'listSiteIntegrations',
   'listSiteIntegrationScripts',
+  'listSiteRedirects',
+  'getSiteRedirectBySource',
+  'createSiteRedirect',
+  'bulkUpsertSiteRedirects',
+  'updateSiteRedirectById',
+  'deleteSiteRedirectById',
 ]);
 
 function expectSiteResponse(operationId: string, status: number, body: unknown): void {
@@ -233,8 +253,10 @@ function send(
   options: { shareKey?: string; values?: Record<string, string> } = {},
 ) {
   const body = expectationOf(route).body?.(fixture);
-  const query: Record<string, string> =
-    options.shareKey !== undefined && acceptsShareKey(route) ? { shareKey: options.shareKey } : {};
+  const query: Record<string, string> = {
+    ...expectationOf(route).query,
+    ...(options.shareKey !== undefined && acceptsShareKey(route) ? { shareKey: options.shareKey } : {}),
+  };
   return t.app.inject({
     method: route.method,
     url: urlOf(route, { ...fixture, ...options.values }),
@@ -314,6 +336,10 @@ async function buildSite({ visibility = 'public', published = true }: Partial<Si
     name: 'Revoked',
   });
   await call('PATCH', `${sites}/share-links/${revoked.id}`, { active: false });
+  const redirect = await call<{ id: string }>('POST', `${sites}/redirects`, {
+    source: '/old',
+    destination: { kind: 'external', url: 'https://example.com/' },
+  });
   if (published) await call('POST', `${sites}/publish`, undefined, 200);
   return {
     organizationId,
@@ -327,6 +353,7 @@ async function buildSite({ visibility = 'public', published = true }: Partial<Si
     shareKey: keyIn(link),
     inactiveShareKey: keyIn(revoked),
     spareSpaceId: spaces.spare,
+    siteRedirectId: redirect.id,
   };
 }
 
@@ -356,6 +383,12 @@ async function siteTables() {
       .execute(),
     site_share_links: await t.db
       .selectFrom('site_share_links')
+      .selectAll()
+      .where('organization_id', '=', org)
+      .orderBy('id')
+      .execute(),
+    site_redirects: await t.db
+      .selectFrom('site_redirects')
       .selectAll()
       .where('organization_id', '=', org)
       .orderBy('id')

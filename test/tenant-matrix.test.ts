@@ -135,6 +135,12 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   updateSiteCustomizationById: () => ({ body: { ...customization, title: 'Hijacked' } }),
   createSiteShareLink: () => ({ body: { name: 'Intrusion' } }),
   updateSiteShareLinkById: () => ({ body: { active: false } }),
+  createSiteRedirect: () => ({
+    body: { source: '/intrusion', destination: { kind: 'external', url: 'https://e.x/' } },
+  }),
+  bulkUpsertSiteRedirects: () => ({ body: { redirects: [{ source: '/moved', destination: null }] } }),
+  updateSiteRedirectById: () => ({ body: { destination: { kind: 'external', url: 'https://e.x/hijacked' } } }),
+  getSiteRedirectBySource: () => ({ query: { source: '/moved' } }),
   updateSitePublishingAuthById: () => ({ body: { backend: 'custom', fallbackURL: 'https://example.com/sign-in' } }),
   searchSiteContent: () => ({ body: { query: 'guide', scope: { mode: 'all' } } }),
   // Every page of both worlds is a "Guide": B's search finds B's, and must not find A's.

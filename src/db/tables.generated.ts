@@ -752,6 +752,24 @@ export interface ServiceSettings {
   value: string;
 }
 
+export interface SiteRedirects {
+  capture_wildcard: boolean;
+  changed_at: Date;
+  created_at: Date;
+  destination_kind: string;
+  draft: boolean;
+  id: string;
+  organization_id: string;
+  page_id: string | null;
+  permanent: boolean;
+  site_id: string;
+  site_section_id: string | null;
+  site_space_id: string | null;
+  source: string;
+  updated_at: Date | null;
+  url: string | null;
+}
+
 export interface Sites {
   adaptive_enabled: Generated<boolean>;
   adaptive_schema: JsonText<Record<string, unknown>>;
@@ -1015,6 +1033,7 @@ export interface DB {
   saml_providers: SamlProviders;
   search_sections: SearchSections;
   service_settings: ServiceSettings;
+  site_redirects: SiteRedirects;
   site_section_groups: SiteSectionGroups;
   site_sections: SiteSections;
   site_share_links: SiteShareLinks;

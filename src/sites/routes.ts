@@ -21,6 +21,7 @@ import {
   SortStructureBody,
   UpdateSiteBody,
 } from './schemas.js';
+import { redirectRoutes } from './redirects/routes.js';
 import { sectionRoutes } from './sections/routes.js';
 import { siteSpaceRoutes } from './site-spaces/routes.js';
 import { siteSpaceCustomizationRoutes } from './site-spaces/customization-routes.js';
@@ -290,4 +291,5 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(customizationRoutes);
   await app.register(publishingRoutes);
   await app.register(siteSearchRoutes);
+  await app.register(redirectRoutes);
 };

@@ -63,6 +63,8 @@ export interface WorldIds {
   siteSectionGroupId: string;
   siteSpaceId: string;
   shareLinkId: string;
+  /** A live redirect from `/moved` to an address naming the world. */
+  siteRedirectId: string;
   /** A custom hostname the site claims (pending: no DNS record proves it). */
   hostname: string;
   translationSettingsId: string;
@@ -276,6 +278,10 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   const shareLink = await call<{ id: string; urls: { published: string } }>('POST', `${sites}/share-links`, {
     name: `Link ${marker}`.slice(0, 50),
   });
+  const redirect = await call('POST', `${sites}/redirects`, {
+    source: '/moved',
+    destination: { kind: 'external', url: `https://example.com/${lower}` },
+  });
   await call('POST', `${sites}/publish`);
   const shareKey = new URL(shareLink.urls.published).searchParams.get('share') ?? '';
 
@@ -383,6 +389,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     siteSectionGroupId: group.id,
     siteSpaceId: siteSpace.id,
     shareLinkId: shareLink.id,
+    siteRedirectId: redirect.id,
     hostname,
     translationSettingsId: translation.id,
     specSlug,

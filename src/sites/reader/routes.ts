@@ -22,6 +22,7 @@ import { spaceContent } from '../../reader/page-content.js';
 import { READER_CSS, READER_CSS_ETAG } from '../../reader/styles.js';
 import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../../reader/http.js';
 import { siteCss } from './theme-css.js';
+import { redirectAt } from '../redirects/reader.js';
 import { allSiteSpaces } from '../structure/tree.js';
 
 const SiteParams = Type.Object({ site: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -57,7 +58,13 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (markdown === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('No page here\n');
         return sendText(reply, open, 'text/markdown; charset=utf-8', markdown);
       }
-      return send(reply)(await readPageAt(context(), open, segments, themeOf(request)));
+      const answer = await readPageAt(context(), open, segments, themeOf(request));
+      // Only where no page answers: a redirect never shadows a page.
+      if (answer.kind === 'page' && answer.status === 404) {
+        const redirect = await redirectAt(context(), open, request.url.replace(/^\/s\/[^/?#]*/, '').split('?')[0]!);
+        if (redirect) return reply.redirect(redirect.location, redirect.status);
+      }
+      return send(reply)(answer);
     }),
   );
 
