@@ -287,7 +287,8 @@ describe('merge rules', () => {
     if (merged.statusCode === 200) expect(state.changeRequest.status).toBe('merged');
     else {
       expect(merged.statusCode).toBe(409);
-      expect(state.changeRequest.status).toBe('open');
+      // Refused, it stays as it was made: a draft.
+      expect(state.changeRequest.status).toBe('draft');
       expect((await api.merge(author, space.id, cr)).json().result).toBe('merge');
     }
   });
