@@ -87,7 +87,12 @@ const sortValue = (row: RedirectRow, orderBy: RedirectOrder) =>
       : row.changed_at.toISOString();
 export { sortValue };
 
-/** A page of a site's live or draft redirects (limit + 1 rows) and how many match, in one statement. */
+/** A site's redirects, live and draft: every read of them starts here, the organization's id in it. */
+function redirectsOfSite(db: Db, organizationId: string, siteId: string) {
+  return db.selectFrom('site_redirects').where('organization_id', '=', organizationId).where('site_id', '=', siteId);
+}
+
+/** A page of a site's live or draft redirects (limit + 1 rows), and how many match. */
 export async function listRedirects(
   db: Db,
   organizationId: string,
@@ -95,10 +100,7 @@ export async function listRedirects(
   filter: RedirectFilter,
 ): Promise<{ rows: RedirectRow[]; count: number }> {
   const { column, direction } = ORDERS[filter.orderBy];
-  const matching = db
-    .selectFrom('site_redirects')
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
+  const matching = redirectsOfSite(db, organizationId, siteId)
     .where('draft', '=', filter.draft)
     .$if(filter.search !== undefined, (query) =>
       query.where(sql<boolean>`strpos(lower(source), lower(${filter.search}))`, '>', sql.lit(0) as never),
@@ -123,11 +125,8 @@ export async function listRedirects(
 }
 
 export async function countRedirects(db: Db, organizationId: string, siteId: string): Promise<number> {
-  const { n } = await db
-    .selectFrom('site_redirects')
+  const { n } = await redirectsOfSite(db, organizationId, siteId)
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
@@ -138,13 +137,7 @@ export async function findRedirect(
   siteId: string,
   id: string,
 ): Promise<RedirectRow | undefined> {
-  return db
-    .selectFrom('site_redirects')
-    .select(FIELDS)
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return redirectsOfSite(db, organizationId, siteId).select(FIELDS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findRedirectBySource(
@@ -154,11 +147,8 @@ export async function findRedirectBySource(
   draft: boolean,
   source: string,
 ): Promise<RedirectRow | undefined> {
-  return db
-    .selectFrom('site_redirects')
+  return redirectsOfSite(db, organizationId, siteId)
     .select(FIELDS)
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
     .where('draft', '=', draft)
     .where('source', '=', source)
     .executeTakeFirst();
@@ -175,11 +165,8 @@ export async function matchRedirect(
   siteId: string,
   candidates: readonly string[],
 ): Promise<RedirectRow | undefined> {
-  return db
-    .selectFrom('site_redirects')
+  return redirectsOfSite(db, organizationId, siteId)
     .select(FIELDS)
-    .where('organization_id', '=', organizationId)
-    .where('site_id', '=', siteId)
     .where('draft', '=', false)
     .where('source', '=', sql<string>`any(${[...candidates]}::text[])`)
     .orderBy(sql`char_length(source)`, 'desc')
