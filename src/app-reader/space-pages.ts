@@ -6,6 +6,7 @@ import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
 import { changeRequestIn } from '../content/change-request-access.js';
 import { pageAppUrl, type ContentPlace } from '../content/page-present.js';
+import { pageMovedFrom } from '../content/path-history/lookup.js';
 import type { ContentTree, PageState } from '../content/tree.js';
 import type { Context } from '../context.js';
 import type { ThemeChoice } from '../reader/layout.js';
@@ -94,6 +95,10 @@ export async function spacePage(
   if (!shown || !page || (shown.kind === 'page' && !isReadable(page))) {
     const inside = page && tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
     if (inside) return { kind: 'redirect', location: addressOf(inside) };
+    // The space's own address of a page a write moved leads to where it is now; a change request's has no history.
+    const moved =
+      !page && !reading.changes ? await pageMovedFrom(context.db, place, tree, address.pagePath) : undefined;
+    if (moved) return { kind: 'redirect', location: addressOf(moved) };
     const empty = !page && address.pagePath === '';
     return appPage(context, caller, theme, empty ? 200 : 404, {
       title: empty ? space.title : 'Page not found',

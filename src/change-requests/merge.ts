@@ -5,6 +5,7 @@ import { lockSpaceThenChangeRequest } from '../content/write-locks.js';
 import { moveStatusCounters } from '../content/change-request-queries.js';
 import { findRevision, type RevisionPoint } from '../content/state.js';
 import type { ContentTree } from '../content/tree.js';
+import { keepOldAddresses } from '../content/path-history/record.js';
 import type { Context } from '../context.js';
 import { advanceSpaceLine, insertRevision, type EntryChange } from './changes/persist.js';
 import type { MergeOrigin } from './merge-hooks.js';
@@ -175,6 +176,7 @@ export async function mergeIntoSpace(
     const now = context.clock.now();
     const revision = await writeMergeRevision(tx, place, { head, ours, variables }, target, now);
     await advanceSpaceLine(tx, place, head.seq + 1, entries);
+    await keepOldAddresses(tx, place, head.seq + 1, { before: headTree, after: merged }, entries);
     await setSpaceRevision(tx, target.spaceId, revision, now);
     await markChangeRequestMerged(tx, target.changeRequestId, revision, now);
     await moveStatusCounters(tx, target.spaceId, status, 'merged');

@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import { findRevision, type RevisionPoint, type StoredContent } from '../../content/state.js';
 import type { ContentTree, FileState } from '../../content/tree.js';
 import { lockSpaceLine, lockSpaceThenChangeRequest } from '../../content/write-locks.js';
+import { keepOldAddresses } from '../../content/path-history/record.js';
 import type { Context } from '../../context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
@@ -388,6 +389,8 @@ async function writeSpaceBatch(
       created_at: now,
     });
     await advanceSpaceLine(tx, place, head.seq + 1, batch.entries);
+    const before = await context.content.tree(head, tx);
+    await keepOldAddresses(tx, place, head.seq + 1, { before, after: batch.tree }, batch.entries);
     await setSpaceRevision(tx, target.spaceId, revisionId, now);
     return { ...batch, revisionId };
   });

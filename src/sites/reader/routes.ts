@@ -23,6 +23,7 @@ import { READER_CSS, READER_CSS_ETAG } from '../../reader/styles.js';
 import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../../reader/http.js';
 import { siteCss } from './theme-css.js';
 import { redirectAt } from '../redirects/reader.js';
+import { movedPageAt } from '../redirects/page-history.js';
 import { allSiteSpaces } from '../structure/tree.js';
 
 const SiteParams = Type.Object({ site: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -63,6 +64,8 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (answer.kind === 'page' && answer.status === 404) {
         const redirect = await redirectAt(context(), open, request.url.replace(/^\/s\/[^/?#]*/, '').split('?')[0]!);
         if (redirect) return reply.redirect(redirect.location, redirect.status);
+        const moved = await movedPageAt(context(), open, segments);
+        if (moved) return reply.redirect(moved.location, moved.status);
       }
       return send(reply)(answer);
     }),
