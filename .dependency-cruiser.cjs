@@ -23,6 +23,8 @@ const DOMAIN_ORDER = [
   'users',
   'specs',
   'content',
+  // An organization's own fonts, which the sites' customization names.
+  'fonts',
   'reader',
   'members',
   'spaces',

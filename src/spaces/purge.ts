@@ -96,15 +96,30 @@ const BLOB_GRACE_MS = 86_400_000;
 async function removeUnreferencedBlobs(db: Db, clock: Clock, log?: FastifyBaseLogger): Promise<void> {
   const removed = await db.transaction().execute(async (tx) => {
     await withoutStatementTimeout(tx);
-    return tx
-      .deleteFrom('blobs')
-      .where('created_at', '<', new Date(clock.now().getTime() - BLOB_GRACE_MS))
-      .where((eb) =>
-        eb.not(
-          eb.exists(eb.selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256')),
-        ),
-      )
-      .executeTakeFirst();
+    return (
+      tx
+        .deleteFrom('blobs')
+        .where('created_at', '<', new Date(clock.now().getTime() - BLOB_GRACE_MS))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('file_versions').select('id').whereRef('file_versions.sha256', '=', 'blobs.sha256'),
+            ),
+          ),
+        )
+        // An organization's custom fonts keep their faces' bytes.
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('custom_font_faces')
+                .select('weight')
+                .whereRef('custom_font_faces.sha256', '=', 'blobs.sha256'),
+            ),
+          ),
+        )
+        .executeTakeFirst()
+    );
   });
   if (removed.numDeletedRows > 0n)
     log?.info({ blobs: Number(removed.numDeletedRows) }, 'removed file bytes no file references');

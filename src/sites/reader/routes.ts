@@ -25,6 +25,7 @@ import { siteCss } from './theme-css.js';
 import { redirectAt } from '../redirects/reader.js';
 import { movedPageAt } from '../redirects/page-history.js';
 import { allSiteSpaces } from '../structure/tree.js';
+import { customFontCss } from '../../fonts/site-css.js';
 
 const SiteParams = Type.Object({ site: Type.String({ minLength: 1, maxLength: 100 }) });
 const PathParams = Type.Object({
@@ -142,6 +143,22 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const siteSpace = named ? allSiteSpaces(open.structure).find((candidate) => candidate.id === named) : undefined;
         const { css, etag } = siteCss((siteSpace ? inSiteSpace(open, siteSpace) : open).settings);
         return Promise.resolve(sendStylesheet(request, reply, css, etag));
+      }),
+  );
+
+  // The site's custom fonts are read on every request (a font can change without the site): revalidated, not kept.
+  app.get(
+    '/s/:site/~/fonts.css',
+    { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } },
+    (request, reply) =>
+      withSite(context(), request, reply, async (open) => {
+        const named = request.query.siteSpace;
+        const siteSpace = named ? allSiteSpaces(open.structure).find((candidate) => candidate.id === named) : undefined;
+        const { settings } = siteSpace ? inSiteSpace(open, siteSpace) : open;
+        const { css, etag } = await customFontCss(context(), open.site.organization_id, settings.styling);
+        void reply.header('etag', etag).header('cache-control', 'private, no-cache');
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+        return reply.type('text/css; charset=utf-8').send(css);
       }),
   );
 
@@ -267,6 +284,8 @@ function readerPolicy(context: Context): string {
   return [
     "default-src 'none'",
     `style-src 'self' ${origin}`,
+    // The site's custom fonts, served by the service (fonts/routes.ts).
+    `font-src 'self' ${origin}`,
     `img-src 'self' ${origin} https: data:`,
     `form-action 'self' ${origin}`,
     "base-uri 'none'",

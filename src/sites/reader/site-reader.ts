@@ -42,6 +42,7 @@ import {
 } from '../../reader/computed-pages.js';
 import { READER_CSS_ETAG } from '../../reader/styles.js';
 import { siteCss } from './theme-css.js';
+import { namesCustomFont } from '../../fonts/site-css.js';
 
 /** A site opened for one visitor: what they may see of it, and its look. */
 export interface OpenSite {
@@ -383,6 +384,9 @@ export function answerPage(
       `${addressIn(context, open, '~', 'site.css')}?v=${siteCss(settings).etag.slice(1, 13)}${
         open.siteSpaceId ? `&siteSpace=${open.siteSpaceId}` : ''
       }`,
+      ...(namesCustomFont(settings.styling)
+        ? [`${addressIn(context, open, '~', 'fonts.css')}${open.siteSpaceId ? `?siteSpace=${open.siteSpaceId}` : ''}`]
+        : []),
     ],
     favicon: faviconOf(settings),
     home: addressIn(context, open),
