@@ -15,6 +15,10 @@ export const API_TAGS = [
     description: 'The authenticated user, and the users who share an organization with them.',
   },
   {
+    name: 'system',
+    description: 'The release of the service that answers.',
+  },
+  {
     name: 'tokens',
     description:
       'API tokens: a user makes and revokes their own, and an admin may issue a member their first one. ' +
