@@ -16,6 +16,7 @@ import {
   type UnchangedSince,
 } from './format/index.js';
 import { repositoryChanges } from './repository-changes.js';
+import { keepRepositoryRedirects } from './redirects.js';
 
 export interface ApplyRepository {
   organizationId: string;
@@ -57,6 +58,13 @@ export interface AppliedRepository {
  * over: a page both sides changed is a conflict, the space's version stays.
  */
 export async function applyRepository(context: Context, input: ApplyRepository): Promise<AppliedRepository> {
+  const applied = await applyContent(context, input);
+  // `.gitbook.yaml` speaks for the space's published addresses even where its pages wait in a change request.
+  await keepRepositoryRedirects(context, input, input.content);
+  return applied;
+}
+
+async function applyContent(context: Context, input: ApplyRepository): Promise<AppliedRepository> {
   const existing = input.changeRequestId
     ? await changeRequestIn(context, input.spaceId, input.changeRequestId)
     : undefined;

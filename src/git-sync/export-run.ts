@@ -1,7 +1,8 @@
 import { findEditableSpace } from '../access/spaces.js';
 import { ConflictError } from '../core/errors.js';
 import type { Context } from '../context.js';
-import { repositoryOfSpace, writeRepository } from './format/index.js';
+import { spaceRepository, writeRepository } from './format/index.js';
+import { withSpaceRedirects } from './redirects.js';
 import type { GitRemote } from './git/remote.js';
 import type { CommitChange } from './git/threads.js';
 import { runImport, spaceRevision } from './import-run.js';
@@ -65,7 +66,11 @@ async function exportOnce(
   const link = await findLink(context.db, organizationId, spaceId, remote.url, remote.ref);
   // The revision first, then its content: a merge between the two reads changes neither.
   const revisionId = revision ?? (await spaceRevision(context, organizationId, spaceId));
-  const content = await repositoryOfSpace(context, organizationId, spaceId, revisionId);
+  const content = await withSpaceRedirects(
+    context,
+    { organizationId, spaceId },
+    await spaceRepository(context, organizationId, spaceId, revisionId),
+  );
   const change: Omit<CommitChange, 'expected'> = {
     files: writeRepository(content, { projectDirectory: operation.project_directory }),
     keepOutsideSpace: { projectDirectory: operation.project_directory },
