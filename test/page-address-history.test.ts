@@ -77,6 +77,11 @@ describe('a page moved or renamed through a change request', () => {
     expect(setup.statusCode).toBe(308);
     expect(setup.headers.location).toBe(site.now('handbook/setup'));
     expect((await visit(site.at('handbook/setup'))).statusCode).toBe(200);
+    // The page's markdown too, at its old address with `.md`.
+    const markdown = await visit(site.at('guide/setup.md'));
+    expect(markdown.statusCode).toBe(308);
+    expect(markdown.headers.location).toBe(`${site.now('handbook/setup')}.md`);
+    expect((await visit(site.at('guide/nothing.md'))).statusCode).toBe(404);
     expect(await history(site.spaceId)).toEqual([
       { path: 'guide', page_id: site.pages.guide },
       { path: 'guide/setup', page_id: site.pages.setup },

@@ -31,6 +31,8 @@ export function pathMoves(before: ContentTree, after: ContentTree, changedPageId
       if (before.pages.has(changedId)) deleted.push(changedId);
       continue;
     }
+    // Walked under a changed ancestor already, with everything under it.
+    if (walked.has(changedId)) continue;
     for (const page of after.subtreeOf(changedId)) {
       if (walked.has(page.pageId)) continue;
       walked.add(page.pageId);

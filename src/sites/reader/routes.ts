@@ -57,7 +57,11 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const last = segments.at(-1);
       if (last?.endsWith('.md')) {
         const markdown = await pageAsMarkdown(context(), open, [...segments.slice(0, -1), last.slice(0, -3)]);
-        if (markdown === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('No page here\n');
+        if (markdown === undefined) {
+          const moved = await movedPageAt(context(), open, [...segments.slice(0, -1), last.slice(0, -3)]);
+          if (moved) return reply.redirect(`${moved.location}.md`, moved.status);
+          return reply.code(404).type('text/plain; charset=utf-8').send('No page here\n');
+        }
         return sendText(reply, open, 'text/markdown; charset=utf-8', markdown);
       }
       const answer = await readPageAt(context(), open, segments, themeOf(request));
