@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database.js';
 import type { ContentTree, PageState } from '../tree.js';
-import { pageMovedFrom } from './lookup.js';
 import { pagesThatLeft, type SpacePlace } from './queries.js';
 
 /**
@@ -98,25 +97,11 @@ export function pagePathOfFile(file: string): string | undefined {
 }
 
 /**
- * The page a redirect's page file names in `tree`: `README.md` is the first
- * page, `a/b/README.md` and `a/b.md` the page at `a/b`, or, where a write
- * since moved that page, the page that left that path.
+ * The page each redirect's page file names in `tree`, by file: `README.md`
+ * is the first page, `a/b/README.md` and `a/b.md` the page at `a/b`, or,
+ * where a write since moved that page, the page that left that path. One
+ * query, whatever their number.
  */
-export async function pageOfFile(
-  db: Db,
-  place: SpacePlace,
-  tree: ContentTree,
-  file: string,
-): Promise<PageState | undefined> {
-  const pagePath = pagePathOfFile(file);
-  if (pagePath === undefined) return undefined;
-  if (pagePath === '') return firstDocument(tree);
-  const page = tree.pageAtPath(pagePath);
-  if (page) return page.type === 'link' ? undefined : page;
-  return pageMovedFrom(db, place, tree, pagePath);
-}
-
-/** `pageOfFile` of each of `files`, by file, in one query whatever their number. */
 export async function pagesOfFiles(
   db: Db,
   place: SpacePlace,
@@ -159,5 +144,5 @@ export async function gitRedirectPage(
     .where('space_id', '=', place.spaceId)
     .where('source', '=', source)
     .executeTakeFirst();
-  return row && pageOfFile(db, place, tree, row.target);
+  return row && (await pagesOfFiles(db, place, tree, [row.target])).get(row.target);
 }
