@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
 import { schedulePurge } from './spaces/purge-schedule.js';
 import { scheduleAuditPurge } from './audit/purge.js';
+import { scheduleInsightsPurge } from './sites/insights/purge.js';
 import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
 import { startSpecWorker, type SpecWorker } from './specs/worker.js';
 import { startGitSyncWorker, type GitSyncWorker } from './git-sync/processor.js';
@@ -45,6 +46,7 @@ interface Running {
   app?: Awaited<ReturnType<typeof buildApp>>;
   stopPurge?: () => void;
   stopAuditPurge?: () => void;
+  stopInsightsPurge?: () => void;
   stopHostnameChecks?: () => void;
   specWorker?: SpecWorker;
   gitSyncWorker?: GitSyncWorker;
@@ -58,6 +60,7 @@ interface Running {
 async function stopRunning(running: Running): Promise<void> {
   running.stopPurge?.();
   running.stopAuditPurge?.();
+  running.stopInsightsPurge?.();
   running.stopHostnameChecks?.();
   // A spec job under way is put back for another instance before the database closes.
   await running.specWorker?.stop();
@@ -192,6 +195,7 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
 
   running.stopPurge = schedulePurge(app.context, config.purge, app.log);
   running.stopAuditPurge = scheduleAuditPurge(app.context, config.purge.pattern, app.log);
+  running.stopInsightsPurge = scheduleInsightsPurge(app.context, config.purge.pattern, app.log);
   running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
   running.specWorker = startSpecWorker(app.context, { log: app.log });
   running.gitSyncWorker = startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);

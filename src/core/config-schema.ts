@@ -285,6 +285,24 @@ export const SettingsSchema = Type.Object({
     description:
       'How long the audit log keeps an event, in days. The purge removes older events on its schedule (PURGE_SCHEDULE); no one can remove one through the API.',
   }),
+  insights: Type.Object({
+    retentionDays: Type.Integer({
+      env: 'INSIGHTS_RETENTION_DAYS',
+      minimum: 1,
+      maximum: 3650,
+      default: 400,
+      description:
+        'How long a site’s insights keep an event (a page view, a search, a feedback), in days. The purge removes older events on its schedule (PURGE_SCHEDULE).',
+    }),
+    countryHeader: Type.Optional(
+      Type.String({
+        env: 'INSIGHTS_COUNTRY_HEADER',
+        pattern: '^[A-Za-z0-9-]{1,64}$',
+        description:
+          'A request header that the proxy in front of the service sets to the visitor’s two-letter country (such as `cf-ipcountry`): site insights count visitors by it. Unset: the country is unknown. Set it only when that proxy overwrites the header, or visitors choose their own.',
+      }),
+    ),
+  }),
   purge: Type.Object({
     pattern: Type.String({
       env: 'PURGE_SCHEDULE',

@@ -25,6 +25,8 @@ import { siteCss } from './theme-css.js';
 import { redirectAt } from '../redirects/reader.js';
 import { movedPageAt } from '../redirects/page-history.js';
 import { allSiteSpaces } from '../structure/tree.js';
+import { feedbackRoute } from '../insights/feedback-route.js';
+import { recordPageView, recordReaderEvent } from '../insights/reader.js';
 import { customFontCss } from '../../fonts/site-css.js';
 
 const SiteParams = Type.Object({ site: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -48,7 +50,11 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const hidden = { hide: true } as const;
 
   app.get('/s/:site', { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } }, (request, reply) =>
-    withSite(context(), request, reply, (open) => readPageAt(context(), open, [], themeOf(request)).then(send(reply))),
+    withSite(context(), request, reply, (open) =>
+      readPageAt(context(), open, [], themeOf(request))
+        .then(recordPageView(context(), request, open))
+        .then(send(reply)),
+    ),
   );
 
   app.get('/s/:site/*', { schema: { ...hidden, params: PathParams, querystring: ReaderQuery } }, (request, reply) =>
@@ -72,7 +78,7 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const moved = await movedPageAt(context(), open, segments);
         if (moved) return reply.redirect(moved.location, moved.status);
       }
-      return send(reply)(answer);
+      return send(reply)(recordPageView(context(), request, open)(answer));
     }),
   );
 
@@ -82,6 +88,8 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) =>
       withSite(context(), request, reply, async (open) => {
         const query = (request.query.q ?? '').slice(0, MAX_QUERY_LENGTH);
+        if (query.trim() !== '')
+          recordReaderEvent(context(), request, open, 'search_type_query', undefined, { search_query: query });
         return send(reply)(await searchPage(context(), open, query, themeOf(request)));
       }),
   );
@@ -165,6 +173,8 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.type('text/css; charset=utf-8').send(css);
       }),
   );
+
+  feedbackRoute(app, (request, reply, serve) => withSite(context(), request, reply, serve));
 
   // Built from every page of the site, so kept once built (machine.ts), and answered 304 when unchanged.
   const machineRoute = (url: string, type: string, output: MachineOutput) =>

@@ -42,6 +42,7 @@ import {
 } from '../../reader/computed-pages.js';
 import { READER_CSS_ETAG } from '../../reader/styles.js';
 import { siteCss } from './theme-css.js';
+import { feedbackForm, type ViewedPlace } from '../insights/page-parts.js';
 import { namesCustomFont } from '../../fonts/site-css.js';
 
 /** A site opened for one visitor: what they may see of it, and its look. */
@@ -114,7 +115,13 @@ const settingsBySiteSpace = new WeakMap<
 
 /** What the reader answers: a page, or a redirect to where the address leads. */
 export type ReaderAnswer =
-  { kind: 'page'; status: 200 | 404; html: string; etag: string } | { kind: 'redirect'; location: string };
+  | { kind: 'page'; status: 200 | 404; html: string; etag: string; viewed?: ViewedPlace }
+  | { kind: 'redirect'; location: string };
+
+/** The answer, naming the place of the site it shows (for the site's insights). */
+function viewedAt(answer: ReaderAnswer, viewed: ViewedPlace): ReaderAnswer {
+  return answer.kind === 'page' ? { ...answer, viewed } : answer;
+}
 
 /** The address of a place in the site: `/s/{name}/...` under PUBLIC_URL. */
 export function addressIn(context: Context, open: OpenSite, ...paths: string[]): string {
@@ -262,6 +269,9 @@ async function composePage(
           ]),
         ]
       : []),
+    ...(open.settings.feedback.enabled
+      ? [feedbackForm(addressIn(context, open, '~', 'feedback'), content.point.spaceId, page.pageId)]
+      : []),
   ];
   const pageAddressNow = pageAddress(
     context,
@@ -269,7 +279,7 @@ async function composePage(
     place.siteSpace,
     shown.kind === 'page' ? tree.pathOf(page.pageId) : shown.path,
   );
-  return answerPage(context, open, theme, 200, {
+  const answer = answerPage(context, open, theme, 200, {
     title,
     description: description ?? undefined,
     noIndex: !open.indexable || page.noIndex || page.noRobotsIndex,
@@ -281,6 +291,17 @@ async function composePage(
     toc: rendered.headings,
     sectionId: place.section?.id,
   });
+  return viewedAt(answer, { ...viewedPlace(place, content), page: page.pageId });
+}
+
+function viewedPlace(place: ReaderPlace, content: SpaceContent): ViewedPlace {
+  return {
+    siteSection: place.section?.id ?? null,
+    siteSpace: place.siteSpace.id,
+    space: place.siteSpace.space.id,
+    revision: content.point.id,
+    page: null,
+  };
 }
 
 async function notFoundPage(
@@ -289,7 +310,7 @@ async function notFoundPage(
   theme: ThemeChoice | undefined,
   where: { place: ReaderPlace; content: SpaceContent; view: ComputedView | undefined } | undefined,
 ): Promise<ReaderAnswer> {
-  return answerPage(context, open, theme, 404, {
+  const answer = answerPage(context, open, theme, 404, {
     title: 'Page not found',
     noIndex: true,
     back: addressIn(context, open),
@@ -306,6 +327,7 @@ async function notFoundPage(
     toc: [],
     sectionId: where?.place.section?.id,
   });
+  return where ? viewedAt(answer, viewedPlace(where.place, where.content)) : answer;
 }
 
 function sidebarFor(
