@@ -25,7 +25,7 @@ export function contentRole(reach: Reach): Role | null {
 }
 
 /** A value in SQL: a parameter, or a column of the query around. */
-type SqlValue = string | RawBuilder<string> | Expression<string>;
+export type SqlValue = string | RawBuilder<string> | Expression<string>;
 
 /** The ids of the teams `userId` is in within the organization (SQL). */
 function teamsOf(organizationId: SqlValue, userId: SqlValue) {
@@ -33,7 +33,7 @@ function teamsOf(organizationId: SqlValue, userId: SqlValue) {
 }
 
 /** Whether the grant `g` is to `userId` or one of their teams in the organization (SQL). */
-function grantIsFor(userId: SqlValue, organizationId: SqlValue): RawBuilder<boolean> {
+export function grantIsFor(userId: SqlValue, organizationId: SqlValue): RawBuilder<boolean> {
   return sql<boolean>`(g.user_id = ${userId} or g.team_id in ${teamsOf(organizationId, userId)})`;
 }
 

@@ -4,15 +4,16 @@ import type { Database, Role } from '../db/types.js';
 import { newId } from '../core/ids.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 
-/** What grants are given on: a space or a collection. */
-export interface GrantTarget {
-  kind: 'space' | 'collection';
-  id: string;
-}
+/** What grants are given on: a space, a collection, or a site (found by its organization, as its routes name it). */
+export type GrantTarget =
+  | { kind: 'space'; id: string }
+  | { kind: 'collection'; id: string }
+  | { kind: 'site'; id: string; organizationId: string };
 /** Who a grant is given to: a member or a team. */
 export type Grantee = 'user' | 'team';
 
-const targetColumn = (kind: GrantTarget['kind']) => (kind === 'space' ? 'space_id' : 'collection_id');
+const TARGET_COLUMNS = { space: 'space_id', collection: 'collection_id', site: 'site_id' } as const;
+const targetColumn = (kind: GrantTarget['kind']) => TARGET_COLUMNS[kind];
 const granteeColumn = (grantee: Grantee) => (grantee === 'user' ? 'user_id' : 'team_id');
 
 /**
@@ -121,10 +122,18 @@ function teamGrantsPage(kind: GrantTarget['kind']) {
   );
 }
 
-/** Pages of the grants to users on a space or a collection, in the order they were first given. */
-export const listUserGrants = { space: userGrantsPage('space'), collection: userGrantsPage('collection') };
-/** Pages of the grants to teams on a space or a collection, in the order they were first given. */
-export const listTeamGrants = { space: teamGrantsPage('space'), collection: teamGrantsPage('collection') };
+/** Pages of the grants to users on a space, a collection or a site, in the order they were first given. */
+export const listUserGrants = {
+  space: userGrantsPage('space'),
+  collection: userGrantsPage('collection'),
+  site: userGrantsPage('site'),
+};
+/** Pages of the grants to teams on a space, a collection or a site, in the order they were first given. */
+export const listTeamGrants = {
+  space: teamGrantsPage('space'),
+  collection: teamGrantsPage('collection'),
+  site: teamGrantsPage('site'),
+};
 
 export async function countGrants(db: Db, target: GrantTarget, grantee: Grantee): Promise<number> {
   const { n } = await grantsOn(db, target.kind, target.id, grantee)

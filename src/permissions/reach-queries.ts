@@ -5,7 +5,7 @@ import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
 import { ROLES } from '../access/roles.js';
 
 /** A role's rank in SQL, as rankOf computes it, so that the strongest of several is their max. */
-function rank(role: RawBuilder<unknown>) {
+export function rank(role: RawBuilder<unknown>) {
   return sql<number>`array_position(${sql.lit(`{${ROLES.join(',')}}`)}::text[], ${role})`;
 }
 

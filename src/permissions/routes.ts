@@ -28,7 +28,7 @@ const Removed = {
 
 /** What differs between the grants of spaces and of collections: paths (written out, to be found), parameters and names. */
 interface Kind {
-  kind: GrantTarget['kind'];
+  kind: 'space' | 'collection';
   paths: { base: string; users: string; teams: string; aggregate: string; user: string; team: string };
   Noun: 'Space' | 'Collection';
   params: TSchema;

@@ -1,6 +1,7 @@
 import type { DefaultLevel, Role } from '../db/types.js';
-import { ForbiddenError } from '../core/errors.js';
+import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { findVisibleCollection } from '../access/collections.js';
+import { findSiteWithAccess, siteRole } from '../access/sites.js';
 import { findSpaceAsMember } from '../access/spaces.js';
 import type { Context } from '../context.js';
 import { chainsOf } from '../hierarchy/walk.js';
@@ -15,7 +16,7 @@ export interface SetLevel {
   collection?: string;
 }
 
-/** A space or collection whose grants the caller reads or manages, as they may see it. */
+/** A space, collection or site whose grants the caller reads or manages, as they may see it. */
 export interface FoundTarget {
   target: GrantTarget;
   organizationId: string;
@@ -40,7 +41,9 @@ async function findTarget(context: Context, target: GrantTarget, userId: string)
   const found =
     target.kind === 'space'
       ? await spaceTarget(context, target.id, userId)
-      : await collectionTarget(context, target.id, userId);
+      : target.kind === 'collection'
+        ? await collectionTarget(context, target.id, userId)
+        : await siteTarget(context, target.organizationId, target.id, userId);
   if (found.memberRole === null) throw new ForbiddenError(`Guests cannot see or change who can reach a ${target.kind}`);
   const chains = await chainsOf(context.db, found.chainStart ? [found.chainStart] : []);
   const chain = found.chainStart ? (chains.get(found.chainStart) ?? []) : [];
@@ -84,6 +87,21 @@ async function collectionTarget(context: Context, collectionId: string, userId: 
     role: role!,
     ownLevel: undefined,
     chainStart: collection.id,
+  };
+}
+
+/** A site has no collections above it nor default levels: its reach is the organization roles and its grants. */
+async function siteTarget(context: Context, organizationId: string, siteId: string, userId: string) {
+  const found = await findSiteWithAccess(context.db, organizationId, siteId, userId);
+  const role = found ? siteRole(found.caller, found.grant_roles) : null;
+  if (!found || !role) throw new NotFoundError('No site with this id is visible to you');
+  return {
+    organizationId,
+    // A role on the site needs an active membership: caller is there.
+    memberRole: found.caller!.role,
+    role,
+    ownLevel: undefined,
+    chainStart: null,
   };
 }
 

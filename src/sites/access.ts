@@ -2,19 +2,27 @@ import { NotFoundError, ForbiddenError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
 import type { Role } from '../access/roles.js';
 import type { Context } from '../context.js';
+import type { Member } from '../access/grants.js';
+import { siteRole } from '../access/sites.js';
 import { findSiteFor, lockSiteRow, type SiteRow } from './queries.js';
 
 export const siteNotFound = () => new NotFoundError('No site with this id is visible to you');
 
 export interface SiteAccess {
   site: SiteRow;
-  /** The caller's role in the site's organization. */
+  /**
+   * The caller's role on the site: the strongest of their organization role
+   * and the roles given to them or their teams on the site.
+   */
   role: Role;
+  /** The caller as a member of the organization (role null for a guest): what their roles on spaces start from. */
+  member: Member;
 }
 
 /**
- * The site, for a member of its organization (any role), or 404: guests and
- * non-members see a site only through its published side.
+ * The site, for whoever has a role on it: members of its organization (any
+ * role), and guests given a role on the site or through a team; else 404.
+ * Others see a site only through its published side.
  */
 export async function findSiteAsMember(
   context: Context,
@@ -23,13 +31,13 @@ export async function findSiteAsMember(
   userId: string,
 ): Promise<SiteAccess> {
   const found = await findSiteFor(context.db, organizationId, siteId, userId);
-  const role = found?.caller?.role;
+  const role = found ? siteRole(found.caller, found.grant_roles) : null;
   if (!found || !role) throw siteNotFound();
-  const { caller: _caller, ...site } = found;
-  return { site, role };
+  const { caller, grant_roles: _grants, ...site } = found;
+  return { site, role, member: { userId, role: caller?.role ?? null } };
 }
 
-/** The site, when the caller is an admin of its organization: 404 as for `findSiteAsMember`, else 403. */
+/** The site, when the caller's role on it is admin: 404 as for `findSiteAsMember`, else 403. */
 export async function findSiteAsAdmin(
   context: Context,
   organizationId: string,

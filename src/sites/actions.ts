@@ -5,6 +5,8 @@ import { containsPattern } from '../core/text.js';
 import type { Db } from '../db/database.js';
 import type { SitesTable } from '../db/types.js';
 import { findMembership, fullRoleOf, requireOrganizationAdmin } from '../access/membership.js';
+import type { Role } from '../access/roles.js';
+import { grantRolesOnSites, siteRole } from '../access/sites.js';
 import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
 import { changed, recordAuditEvent } from '../audit/record.js';
@@ -51,16 +53,30 @@ export async function listOrganizationSites(
     `sites:${organizationId}:${query.space ?? ''}:${query.title ?? ''}:${String(query.published ?? '')}:${(query.type ?? []).join(',')}`,
     query,
   );
-  const role = fullRoleOf(await findMembership(context.db, organizationId, userId), SITES_REFUSED);
-  return paginate(context.cursors, page, {
+  const member = { role: fullRoleOf(await findMembership(context.db, organizationId, userId), SITES_REFUSED) };
+  const result = await paginate(context.cursors, page, {
     rows: () =>
       filtersSites(filters)
         ? listSites(context.db, page, organizationId, filters)
         : listAllSites(context.db, page, organizationId),
     count: () => countSites(context.db, organizationId, filters),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
-    toItem: (row) => presentSite(row, context.urls, role),
+    toItem: (row) => row,
   });
+  // Each site's permissions follow the caller's role on it: one query for the page's grants.
+  const grants =
+    member.role === 'admin'
+      ? new Map<string, Role[]>()
+      : await grantRolesOnSites(
+          context.db,
+          organizationId,
+          result.items.map((row) => row.id),
+          userId,
+        );
+  return {
+    ...result,
+    items: result.items.map((row) => presentSite(row, context.urls, siteRole(member, grants.get(row.id) ?? null))),
+  };
 }
 
 /** Creates a site, publishing the given spaces at its root, or a new space made for it. */

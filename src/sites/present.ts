@@ -39,7 +39,7 @@ function iconOf(site: SiteSummary): Site['icon'] {
   return undefined;
 }
 
-/** The caller's rights on a site, from their organization role (null: a visitor, or an integration's publisher). */
+/** The caller's rights on a site, from their role on it (null: a visitor, or an integration's publisher). */
 function sitePermissions(role: Role | null): Site['permissions'] {
   const member = role !== null;
   const admin = role === 'admin';

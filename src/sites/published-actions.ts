@@ -1,11 +1,11 @@
 import { hasGrants } from '../access/grants.js';
-import { findMembership } from '../access/membership.js';
+import { siteRole as siteRoleOf } from '../access/sites.js';
 import type { Role } from '../access/roles.js';
 import type { Context } from '../context.js';
 import { findSiteAsMember, siteNotFound } from './access.js';
 import { siteCustomization } from './customization/settings.js';
 import { presentSite, presentStructure } from './present.js';
-import { findSite, type SiteRow } from './queries.js';
+import { findSiteFor, type SiteRow } from './queries.js';
 import { memberView, validShareKey, visitorView } from './structure/view.js';
 
 /**
@@ -39,11 +39,11 @@ export async function siteStructureJson(
   siteId: string,
   shareKey: string | undefined,
 ): Promise<Buffer> {
-  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const { site, role, member } = await findSiteAsMember(context, organizationId, siteId, userId);
   const key = await validShareKey(context, site, shareKey);
   const viewer = await viewerKey(context, site.organization_id, userId, role);
   return cachedJson(context, site.id, `structure:${viewer}:${key ?? ''}`, async () =>
-    JSON.stringify(presentStructure(await memberView(context, site, { userId, role }, key))),
+    JSON.stringify(presentStructure(await memberView(context, site, member, key))),
   );
 }
 
@@ -62,7 +62,7 @@ export async function publishedSiteJson(
   siteId: string,
   shareKey: string | undefined,
 ): Promise<Buffer> {
-  const { site, role, key } = await findSiteForAudience(context, userId, organizationId, siteId, shareKey);
+  const { site, role, siteRole, key } = await findSiteForAudience(context, userId, organizationId, siteId, shareKey);
   const viewer = role ? await viewerKey(context, site.organization_id, userId, role) : 'visitor';
   return cachedJson(context, site.id, `published:${viewer}:${key ?? ''}`, async () => {
     const view = role
@@ -70,7 +70,7 @@ export async function publishedSiteJson(
       : await visitorView(context, site, key);
     return JSON.stringify({
       object: 'published-content-site',
-      site: presentSite(site, context.urls, role),
+      site: presentSite(site, context.urls, siteRole),
       structure: presentStructure(view),
       // Site spaces take the site's customization: none is overridden one by one on this service.
       customizations: { site: siteCustomization(site.customization, site), siteSpaces: {} },
@@ -84,7 +84,8 @@ export async function publishedSiteJson(
  * The site, if the caller is of its audience: a member of its organization
  * (role null for a guest, who is treated as a visitor), or a visitor of a
  * published site its visibility opens to them. Else a 404. `key` is the
- * share key when it opens one of the site's active links.
+ * share key when it opens one of the site's active links; `siteRole` the
+ * member's role on the site, raised by what is given to them there.
  */
 export async function findSiteForAudience(
   context: Context,
@@ -92,16 +93,14 @@ export async function findSiteForAudience(
   organizationId: string,
   siteId: string,
   shareKey: string | undefined,
-): Promise<{ site: SiteRow; role: Role | null; key: string | undefined }> {
-  const [membership, site] = await Promise.all([
-    findMembership(context.db, organizationId, userId),
-    findSite(context.db, organizationId, siteId),
-  ]);
-  if (!site) throw siteNotFound();
-  const role = membership?.role ?? null;
+): Promise<{ site: SiteRow; role: Role | null; siteRole: Role | null; key: string | undefined }> {
+  const found = await findSiteFor(context.db, organizationId, siteId, userId);
+  if (!found) throw siteNotFound();
+  const { caller, grant_roles: grants, ...site } = found;
+  const role = caller?.role ?? null;
   const key = await validShareKey(context, site, shareKey);
   if (!role && !openToVisitors(site, key)) throw siteNotFound();
-  return { site, role, key };
+  return { site, role, siteRole: role ? siteRoleOf(caller, grants) : null, key };
 }
 
 function openToVisitors(site: SiteRow, validKey: string | undefined): boolean {

@@ -4,6 +4,8 @@ import { precompiled } from '../db/precompiled.js';
 import type { Db } from '../db/database.js';
 import type { Database, SiteType, SitesTable } from '../db/types.js';
 import { membershipColumn, type CarriedMembership } from '../access/membership.js';
+import { grantRolesOnSite } from '../access/sites.js';
+import type { Role } from '../access/roles.js';
 
 /** Named, never `*`: a prepared `SELECT *` breaks when a migration adds a column under a running instance. */
 export const SITE_FIELDS = [
@@ -24,6 +26,7 @@ export const SITE_FIELDS = [
   'customization',
   'auth_backend',
   'auth_fallback_url',
+  'auth_logout_url',
   'auth_private_key_encrypted',
   'default_section_id',
   'default_site_space_id',
@@ -42,12 +45,16 @@ export async function findSite(db: Db, organizationId: string, siteId: string): 
     .executeTakeFirst();
 }
 
-/** The site with `callerId`'s membership of its organization (membershipColumn), in one statement and compiled once. */
+/**
+ * The site with `callerId`'s membership of its organization (membershipColumn)
+ * and the roles given to them or their teams on it, in one statement compiled once.
+ */
 const siteWithCaller = precompiled((db, organizationId: string, siteId: string, callerId: string) =>
   db
     .selectFrom('sites')
     .select(SITE_FIELDS)
     .select(membershipColumn(organizationId, callerId).as('caller'))
+    .select(grantRolesOnSite(sql.ref<string>('sites.id'), organizationId, callerId).as('grant_roles'))
     .where('organization_id', '=', organizationId)
     .where('id', '=', siteId),
 );
@@ -57,7 +64,7 @@ export async function findSiteFor(
   organizationId: string,
   siteId: string,
   callerId: string,
-): Promise<(SiteRow & { caller: CarriedMembership }) | undefined> {
+): Promise<(SiteRow & { caller: CarriedMembership; grant_roles: Role[] | null }) | undefined> {
   return (await siteWithCaller(db, organizationId, siteId, callerId))[0];
 }
 

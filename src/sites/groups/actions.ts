@@ -50,8 +50,8 @@ export async function listGroups(
   siteId: string,
   query: ListStructureQuery,
 ): Promise<Page<SiteSectionGroup>> {
-  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, { userId, role }, await validShareKey(context, site, query.shareKey));
+  const { site, member } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const view = await memberView(context, site, member, await validShareKey(context, site, query.shareKey));
   const groups = groupsInOrder(view.structure);
   const page = pageOfOrdered(context.cursors, `site-section-groups:${site.id}`, query, groups, (g) => g.group.id);
   return { ...page, items: page.items.map((entry) => presentGroup(view, entry)) };

@@ -44,8 +44,8 @@ export async function listSections(
   siteId: string,
   query: ListStructureQuery,
 ): Promise<Page<SiteSection>> {
-  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, { userId, role }, await validShareKey(context, site, query.shareKey));
+  const { site, member } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const view = await memberView(context, site, member, await validShareKey(context, site, query.shareKey));
   const page = pageOfOrdered(context.cursors, `site-sections:${site.id}`, query, view.structure.sections, (s) => s.id);
   return { ...page, items: page.items.map((section) => presentSection(view, section)) };
 }

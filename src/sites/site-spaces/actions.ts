@@ -47,8 +47,8 @@ export async function listSiteSpaces(
   siteId: string,
   query: ListSiteSpacesQuery,
 ): Promise<Page<SiteSpace>> {
-  const { site, role } = await findSiteAsMember(context, organizationId, siteId, userId);
-  const view = await memberView(context, site, { userId, role }, await validShareKey(context, site, query.shareKey));
+  const { site, member } = await findSiteAsMember(context, organizationId, siteId, userId);
+  const view = await memberView(context, site, member, await validShareKey(context, site, query.shareKey));
   const isDefault = (id: string, sectionId: string | null) => view.structure.defaultSiteSpace.get(sectionId)?.id === id;
   const siteSpaces = allSiteSpaces(view.structure).filter(
     (row) => query.default === undefined || isDefault(row.id, row.section_id) === query.default,

@@ -28,12 +28,12 @@ export async function editStructure<T>(
   change: (edit: StructureEdit) => Promise<void>,
   present: (view: StructureView) => T,
 ): Promise<T> {
-  const { role } = await findSiteAsAdmin(context, organizationId, siteId, userId, action);
+  const { member } = await findSiteAsAdmin(context, organizationId, siteId, userId, action);
   const result = await context.db.transaction().execute(async (tx) => {
     const site = await lockSite(tx, organizationId, siteId);
     await change({ tx, site, structure: buildStructure(await loadStructure(tx, site)) });
     const after = await updateSite(tx, organizationId, site.id, { updated_at: context.clock.now() });
-    return present(await memberView({ ...context, db: tx }, after, { userId, role }, undefined));
+    return present(await memberView({ ...context, db: tx }, after, member, undefined));
   });
   // After the commit: a reader that read the rows before it cannot keep what it made (see ScopedCache.set).
   context.siteStructures.invalidate(siteId);

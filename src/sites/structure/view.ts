@@ -1,5 +1,4 @@
-import { spaceRolesFor } from '../../access/grants.js';
-import type { Role } from '../../access/roles.js';
+import { spaceRolesFor, type Member } from '../../access/grants.js';
 import type { Context } from '../../context.js';
 import type { SiteRow } from '../queries.js';
 import type { StructureView } from '../present.js';
@@ -10,14 +9,15 @@ import { allSiteSpaces, buildStructure, publishedStructure } from './tree.js';
 /**
  * The structure as a member of the organization sees it: each site space's
  * space with the member's role on it (their organization role, raised by the
- * default levels and grants of the space and its collections). `published`:
+ * default levels and grants of the space and its collections; a guest given
+ * a role on the site reads the spaces it shows). `published`:
  * what a visitor is shown, rather than everything the site holds.
  * `checkedShareKey` comes from validShareKey.
  */
 export async function memberView(
   context: Context,
   site: SiteRow,
-  member: { userId: string; role: Role },
+  member: Member,
   checkedShareKey: string | undefined,
   options: { published?: boolean } = {},
 ): Promise<StructureView> {
