@@ -106,6 +106,16 @@ export const API_TAGS = [
       'share links, visitor authentication, adaptive content, customization and search.',
   },
   {
+    name: 'site-permissions',
+    description:
+      'Roles given on a site to members (guests included) and teams, beside their organization role: ' +
+      'admin on a site changes, publishes and deletes it.',
+  },
+  {
+    name: 'site-users',
+    description: 'Who reaches a site, with their role on it and where it comes from, and the roles given to members.',
+  },
+  {
     name: 'custom-hostnames',
     description:
       'A site’s custom hostname is a claim: pending until a DNS TXT record holds the token the service ' +
