@@ -21,6 +21,8 @@ import type { ContentTree, FileState } from './tree.js';
 import { computedViewOf, findGeneratedPage, type ComputedView } from './computed.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
 import { presentRevision, swapMarkdownForDocument } from './present.js';
+import { dereferenceDocument, dereferenceMarkdown, dereferences, type Dereferenced } from './dereference.js';
+import { includedDocuments, includedMarkdown } from './included-contents.js';
 
 /**
  * Which revision a content read is about, as the route names it: the space's
@@ -192,6 +194,8 @@ export interface PageForm {
   evaluated: boolean;
   /** false shows computed pages as written, without what their source makes. */
   computed: boolean;
+  /** Whether included reusable contents are replaced by their content (absent: not). */
+  dereferenced?: Dereferenced;
 }
 
 /** One page and its subpages, as JSON text: made once per revision, place, page and form. */
@@ -225,7 +229,12 @@ async function pageAnswer(context: Context, target: ContentTarget, pageId: strin
   const view = await computedView(context, target, tree, form.computed);
   // Variables belong to the revision and its page versions, so an evaluated answer is as lasting as a plain one;
   // what computed pages show also depends on their specs' versions.
-  const formKey = [form.format, form.evaluated ? 'evaluated' : '', view ? `computed:${view.key}` : ''].join('|');
+  const formKey = [
+    form.format,
+    form.evaluated ? 'evaluated' : '',
+    view ? `computed:${view.key}` : '',
+    dereferences(form.dereferenced) ? 'dereferenced' : '',
+  ].join('|');
   return context.content.pageAnswer(target.point, target.place, pageId, formKey, () =>
     pageJson(context, target, tree, pageId, form, view),
   );
@@ -269,8 +278,17 @@ async function pageJson(
   }
   const subtree = tree.subtreeOf(pageId);
   const markdownOf = await context.content.markdownOf(target.point.organizationId, subtree);
+  const dereferenced = dereferences(form.dereferenced);
+  // In markdown, included reusable contents are expanded before evaluation, so their expressions are evaluated too.
+  const includedText =
+    dereferenced && form.format === 'markdown'
+      ? await includedMarkdown(context, target.point, subtree.map(markdownOf))
+      : undefined;
   const contentOf = (state: typeof page) => {
-    const markdown = markdownOf(state);
+    const written = markdownOf(state);
+    const markdown = includedText
+      ? dereferenceMarkdown(written, includedText, { maxLength: MAX_EVALUATED_LENGTH, field: `page ${state.pageId}` })
+      : written;
     return form.evaluated
       ? evaluateExpressions(
           markdown,
@@ -294,6 +312,11 @@ async function pageJson(
               await context.conversions.toDocumentJson(evaluated, `the evaluated markdown of page ${state.pageId}`),
             ) as JSONDocument);
       documents.set(state.pageId, document);
+    }
+    if (dereferenced) {
+      const included = await includedDocuments(context, target.point, documents.values());
+      for (const [id, document] of documents)
+        documents.set(id, dereferenceDocument(document, included, `document of page ${id}`));
     }
     await generatedDocuments(context, body, documents);
     swapMarkdownForDocument(body, (presented) => documents.get(presented.id as string)!);

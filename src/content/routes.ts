@@ -5,6 +5,8 @@ import { callerOf } from '../access/auth.js';
 import { contentRead, readText } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
 import { reusableContentRoutes } from './reusable-contents/routes.js';
+import { documentRoutes } from './documents/routes.js';
+import { metaLinkRoutes } from './meta-links/routes.js';
 import {
   ChangeRequestContentParams,
   ChangeRequestFileParams,
@@ -74,6 +76,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(reusableContentRoutes);
+  await app.register(documentRoutes);
+  await app.register(metaLinkRoutes);
 
   // The space's current revision.
   app.get(

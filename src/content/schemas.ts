@@ -16,6 +16,12 @@ export const PageQuery = Type.Object({
     default: false,
     description: 'true replaces {{ space.vars.X }} and {{ page.vars.X }} by their values',
   }),
+  dereferenced: StringEnum(['true', 'false', 'reusable-contents'] as const, {
+    default: 'false',
+    description:
+      'true or reusable-contents replaces each included reusable content of the space by its content ' +
+      '(the only references here whose content lives elsewhere)',
+  }),
   metadata: ContentQuery.properties.metadata,
   computed: ContentQuery.properties.computed,
   shareKey: ContentQuery.properties.shareKey,
