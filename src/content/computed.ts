@@ -25,7 +25,7 @@ export interface GeneratedPage {
 }
 
 /** Operations without a tag are shown under this one. */
-const UNTAGGED = 'Other operations';
+export const UNTAGGED = 'Other operations';
 
 /**
  * The most characters of markdown one generated page holds, well within what
@@ -49,7 +49,7 @@ function fitted(parts: string[], leftOut: (count: number) => string): string {
 }
 
 /** A generated page's id: stable for the computed page and what it shows, so links to it keep working. */
-function generatedId(seed: string): string {
+export function generatedId(seed: string): string {
   return createHash('sha256').update(seed).digest('base64url').replace(/[-_]/g, '').slice(0, 20);
 }
 
@@ -73,7 +73,7 @@ function sourceOf(source: ComputedSource, spec: SpecWithOutline, props: Record<s
   };
 }
 
-function infoMarkdown(spec: SpecWithOutline, tagTitles: string[]): string {
+export function infoMarkdown(spec: SpecWithOutline, tagTitles: string[]): string {
   const { info } = spec.outline;
   const parts = [`**${inline(info.title)}**, version ${inline(info.version)}`];
   if (info.description) parts.push(info.description.trim());
@@ -81,7 +81,7 @@ function infoMarkdown(spec: SpecWithOutline, tagTitles: string[]): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-function operationsMarkdown(description: string | undefined, operations: SpecOutline['operations']): string {
+export function operationsMarkdown(description: string | undefined, operations: SpecOutline['operations']): string {
   const parts: string[] = [];
   if (description) parts.push(description.trim());
   for (const operation of operations) {
@@ -97,7 +97,7 @@ function operationsMarkdown(description: string | undefined, operations: SpecOut
   return fitted(parts, (count) => `*${count} more operations are not shown here.*`);
 }
 
-function modelsMarkdown(schemas: NonNullable<SpecOutline['schemas']>): string {
+export function modelsMarkdown(schemas: NonNullable<SpecOutline['schemas']>): string {
   const parts = schemas.map(
     (schema) => `## ${inline(schema.name)}${schema.description ? `\n\n${schema.description.trim()}` : ''}`,
   );

@@ -7,6 +7,7 @@ import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevisi
 import { reusableContentRoutes } from './reusable-contents/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { metaLinkRoutes } from './meta-links/routes.js';
+import { computedSourceRoutes } from './computed-sources/routes.js';
 import {
   ChangeRequestContentParams,
   ChangeRequestFileParams,
@@ -78,6 +79,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(reusableContentRoutes);
   await app.register(documentRoutes);
   await app.register(metaLinkRoutes);
+  await app.register(computedSourceRoutes);
 
   // The space's current revision.
   app.get(
