@@ -21,14 +21,15 @@ export const apiInformationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/',
     {
-      config: { scope: 'none' },
+      // What answers, read with the caller's own token: `user:read`, as reading the caller's profile is.
+      config: { scope: 'user:read' },
       schema: {
         operationId: 'getApiInformation',
         tags: ['system'],
         summary: 'The release of this service and when it was built',
         description:
           '`version` is the service’s release (its package.json); `build` the time its running code was ' +
-          'compiled. Any valid token may call it.',
+          'compiled. Any token with `user:read` may call it.',
         response: { 200: ApiInformation, ...errorResponses },
       },
     },
