@@ -56,6 +56,7 @@ function fullSettings() {
         ],
       },
       monospaceFont: 'JetBrainsMono',
+      codeTheme: { default: themed('github-light', 'github-dark'), openapi: themed('one-light', 'one-dark-pro') },
       background: 'match',
       icons: 'duotone',
       sidebar: { background: 'filled', list: 'pill' },
@@ -109,13 +110,15 @@ function fullSettings() {
     ai: { mode: 'assistant' },
     advancedCustomization: { enabled: true },
     git: { showEditLink: true },
-    pageActions: { externalAI: false, markdown: true, mcp: false },
+    // Both specs' page menus, one the other's image: an answer gives the stored settings back as they are.
+    pageActions: { externalAI: false, markdown: true, mcp: false, items: ['assistant', 'markdown', 'git', 'pdf'] },
     externalLinks: { target: 'blank' },
     pagination: { enabled: false },
     trademark: { enabled: false },
     privacyPolicy: { url: 'https://acme.example/privacy' },
     socialPreview: { url: 'https://acme.example/preview.png' },
     insights: { trackingCookie: false },
+    socialAccounts: [{ platform: 'github', handle: 'acme', display: { footer: true, header: false } }],
   };
 }
 

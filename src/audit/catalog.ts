@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS = {
   'integration.signing_secret_rotated': 'Integration signing secret rotated',
   'webhook.created': 'Webhook added',
   'webhook.deleted': 'Webhook removed',
+  'translation.run_requested': 'Translation run requested',
+  'translation.glossary_updated': 'Translation glossary updated',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -75,4 +77,5 @@ export type AuditTargetType =
   | 'sso-provider'
   | 'integration'
   | 'integration-installation'
-  | 'webhook';
+  | 'webhook'
+  | 'translation';

@@ -21,7 +21,7 @@ export type InstallationFields = Selectable<IntegrationInstallationsTable> & {
 };
 
 /** The installation's columns, with its count of spaces and whether it has sites, for `ii`. */
-function selectInstallation(db: Kysely<Database>) {
+export function selectInstallation(db: Kysely<Database>) {
   return db
     .selectFrom('integration_installations as ii')
     .select(INSTALLATION_COLUMNS)

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { noContent } from '../core/replies.js';
-import { errorResponses, ListEnvelope } from '../core/schemas.js';
+import { errorResponses, ListEnvelope, OrganizationParams } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
 import {
   getInstallation,
@@ -9,16 +9,49 @@ import {
   uninstallIntegration,
   updateInstallation,
 } from './installation-actions.js';
+import { listOrganizationInstallations } from './organization-installations.js';
 import {
   InstallationParams,
   IntegrationInstallationSchema,
   IntegrationParams,
+  IntegrationSchema,
   InstallIntegrationBody,
   ListInstallationsQuery,
+  ListOrganizationInstallationsQuery,
   UpdateInstallationBody,
 } from './schemas.js';
 
 export const installationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/orgs/:organizationId/installations',
+    {
+      config: { scope: 'integration:read' },
+      schema: {
+        operationId: 'listOrganizationInstallations',
+        tags: ['integrations'],
+        summary: 'List the integrations installed on an organization, each with its installation (admins)',
+        description:
+          'Admins of the organization (other members 403): an installation holds its configuration. Newest ' +
+          'installation first; `search` over the integration’s name and title, any case.',
+        params: OrganizationParams,
+        querystring: ListOrganizationInstallationsQuery,
+        response: {
+          200: ListEnvelope(
+            Type.Object({ integration: IntegrationSchema, installation: IntegrationInstallationSchema }),
+          ),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) =>
+      listOrganizationInstallations(
+        app.context,
+        callerOf(request).userId,
+        request.params.organizationId,
+        request.query,
+      ),
+  );
+
   app.get(
     '/integrations/:integrationName/installations',
     {

@@ -495,6 +495,17 @@ export const ListInstallationsQuery = Type.Object(
 );
 export type ListInstallationsQuery = Static<typeof ListInstallationsQuery>;
 
+export const ListOrganizationInstallationsQuery = Type.Object(
+  {
+    ...ListQuery,
+    search: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Part of the integration’s name or title, any case' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListOrganizationInstallationsQuery = Static<typeof ListOrganizationInstallationsQuery>;
+
 const Extended = Type.Optional(
   Type.Boolean({ description: 'Give each space as a Space object rather than its id', default: false }),
 );

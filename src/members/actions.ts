@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/record.js';
 import { memberOrNotFound } from './member-queries.js';
 import { presentMember } from './members.js';
+import { listMembersByName } from './name-order.js';
 import type { Member } from './member-schemas.js';
 import { visitorClaims } from './present.js';
 import {
@@ -33,6 +34,10 @@ export async function listOrganizationMembers(
 ): Promise<Page<Member>> {
   const { role, search, sort = 'joinedAt' } = query;
   const filters = { role, search, sort };
+  if (sort === 'name') {
+    rosterRole(await findMembership(context.db, organizationId, callerId));
+    return listMembersByName(context, organizationId, filters, query);
+  }
   const page = context.cursors.request(`members:${organizationId}:${sort}:${role ?? ''}:${search ?? ''}`, query);
   rosterRole(await findMembership(context.db, organizationId, callerId));
   return paginate(context.cursors, page, {

@@ -6,7 +6,7 @@ import { pageQuery, TOTAL_COUNT, type PageRequest } from '../core/pagination.js'
 import { containsPattern } from '../core/text.js';
 import { membersOf, selectMember, type MemberFields } from './member-queries.js';
 
-export type MemberSort = 'joinedAt' | 'lastSeenAt';
+export type MemberSort = 'joinedAt' | 'lastSeenAt' | 'name';
 export interface MemberFilters {
   sort: MemberSort;
   /** A role, 'guest' for members without one, or undefined for all. */
@@ -15,7 +15,13 @@ export interface MemberFilters {
   search: string | undefined;
 }
 
-function filtered(db: Kysely<Database>, organizationId: string, filters: MemberFilters, role: string, pattern: string) {
+export function filtered(
+  db: Kysely<Database>,
+  organizationId: string,
+  filters: MemberFilters,
+  role: string,
+  pattern: string,
+) {
   let query = membersOf(db, organizationId);
   if (filters.sort === 'lastSeenAt') query = query.where('organization_members.last_seen_at', 'is not', null);
   if (filters.role === 'guest') query = query.where('organization_members.role', 'is', null);

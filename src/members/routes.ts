@@ -28,7 +28,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'For members with a role (guests get 403). Newest members first unless `order=asc`; filter by ' +
           '`role` (`guest`: no role) or by `search` over display names and e-mails; `sort=lastSeenAt` orders ' +
-          'by last activity and lists only members seen at least once.',
+          'by last activity and lists only members seen at least once; `sort=name` by display name (any case).',
         params: OrganizationParams,
         querystring: ListMembersQuery,
         response: { 200: ListEnvelope(Member), ...errorResponses },

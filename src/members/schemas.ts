@@ -15,9 +15,9 @@ export const ListMembersQuery = Type.Object({
     Type.String({ minLength: 1, maxLength: 100, description: 'Part of a display name or e-mail, any case' }),
   ),
   sort: Type.Optional(
-    StringEnum(['joinedAt', 'lastSeenAt'] as const, {
+    StringEnum(['joinedAt', 'lastSeenAt', 'name'] as const, {
       default: 'joinedAt',
-      description: '`lastSeenAt` lists only members seen at least once',
+      description: '`lastSeenAt` lists only members seen at least once; `name` orders by display name, any case',
     }),
   ),
 });

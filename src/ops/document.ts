@@ -137,6 +137,10 @@ export const API_TAGS = [
     name: 'translations',
     description: 'An organization’s named sets of target languages.',
   },
+  {
+    name: 'glossary',
+    description: 'An organization’s translation glossary: terms and how each language says them.',
+  },
 ];
 
 export const BEARER_SCHEME = {

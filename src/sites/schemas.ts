@@ -289,6 +289,7 @@ export const AddSectionBody = Type.Object(
     spaceId: Id,
     title: Type.Optional(Nullable(SectionTitle)),
     icon: Type.Optional(Nullable(Icon)),
+    siteSectionGroupId: Type.Optional(Id),
   },
   { additionalProperties: false, examples: [{ spaceId: 's1Pw6XnR3kLq8ZtV4mBd', title: 'Version 2', icon: 'rocket' }] },
 );
@@ -302,6 +303,8 @@ export const UpdateSectionBody = Type.Object(
     condition: Type.Optional(Nullable(Condition)),
     icon: Type.Optional(Nullable(Icon)),
     description: Type.Optional(Nullable(SectionDescription)),
+    // The group to move the section into; null: to the root of the site.
+    siteSectionGroupId: Type.Optional(Nullable(Id)),
   },
   {
     additionalProperties: false,

@@ -4,6 +4,7 @@ import { paginate, type Page } from '../core/pagination.js';
 import { organizationRole, requireFullMembership } from '../access/membership.js';
 import type { Role } from '../access/roles.js';
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/record.js';
 import { presentTranslationSettings } from './present.js';
 import {
   countTranslationSettings,
@@ -125,4 +126,28 @@ export async function deleteSettings(
   const { role } = await findVisible(context, callerId, organizationId, id);
   requireAdmin(role, 'Deleting translation settings');
   if (!(await deleteTranslationSettings(context.db, organizationId, id))) throw settingsNotFound();
+}
+
+/**
+ * Asks for the translation to run again (admins). No machine translation
+ * runs here, GitBook's being a hosted AI service: the request is checked
+ * and recorded in the audit log, where whoever translates finds it.
+ */
+export async function runTranslation(
+  context: Context,
+  callerId: string,
+  organizationId: string,
+  id: string,
+): Promise<void> {
+  const { role, row } = await findVisible(context, callerId, organizationId, id);
+  requireAdmin(role, 'Running a translation');
+  const now = context.clock.now();
+  await recordAuditEvent(context.db, {
+    organizationId,
+    action: 'translation.run_requested',
+    actorId: callerId,
+    target: { type: 'translation', id: row.id, label: row.title },
+    at: now,
+    details: { languages: row.languages },
+  });
 }

@@ -2,7 +2,15 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, OrganizationParams, ref } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
-import { createSettings, deleteSettings, getSettings, listSettings, replaceSettings } from './actions.js';
+import {
+  createSettings,
+  deleteSettings,
+  getSettings,
+  listSettings,
+  replaceSettings,
+  runTranslation,
+} from './actions.js';
+import { glossaryRoutes } from './glossary/routes.js';
 import {
   ListTranslationSettingsQuery,
   TranslationSettingsBody,
@@ -14,6 +22,8 @@ const TranslationSettings = ref(TranslationSettingsSchema);
 
 /** An organization's translation settings: members of any role read them, admins change them. */
 export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(glossaryRoutes);
+
   app.get(
     '/orgs/:organizationId/translations',
     {
@@ -123,6 +133,29 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { organizationId, translationSettingsId } = request.params;
       await deleteSettings(app.context, callerOf(request).userId, organizationId, translationSettingsId);
       return noContent(reply, 205);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/translations/:translationSettingsId/run',
+    {
+      config: { scope: 'organization:write' },
+      schema: {
+        operationId: 'runTranslation',
+        tags: ['translations'],
+        summary: 'Ask for a translation to run again (admins)',
+        description:
+          'Admins of the organization; to guests and non-members, 404. No machine translation runs here ' +
+          '(GitBook’s is a hosted AI service): the request is recorded in the audit log ' +
+          '(`translation.run_requested`, with the languages), where whoever translates the content finds it.',
+        params: TranslationSettingsParams,
+        response: { 204: Type.Null({ description: 'Run requested' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, translationSettingsId } = request.params;
+      await runTranslation(app.context, callerOf(request).userId, organizationId, translationSettingsId);
+      return noContent(reply, 204);
     },
   );
 };

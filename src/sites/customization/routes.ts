@@ -43,7 +43,10 @@ export const customizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the organization. The settings are replaced whole; parts left out read as their ' +
           'defaults. Link targets must be `http(s)`, `mailto:`, `tel:` or relative, and a header link’s ' +
-          '`condition` may name only claims of the site’s adaptive schema (400).',
+          '`condition` may name only claims of the site’s adaptive schema (400). Both specs’ page menus are ' +
+          'taken: 0.202.0’s ordered `pageActions.items`, which decides when given, or 0.143.2’s switches with ' +
+          '`pdf` and `git`; the answer carries both. `socialAccounts` shown in the footer are linked there by ' +
+          'the reader; `styling.codeTheme` is stored and answered (the reader’s code blocks keep its own colours).',
         params: SiteParams,
         body: Settings,
         response: { 200: SettingsResponse, ...errorResponses },

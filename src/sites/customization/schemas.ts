@@ -1,5 +1,7 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { Emoji, StringEnum } from '../../core/schemas.js';
+import { CodeThemeSchema } from './code-themes.js';
+import { SocialAccountsSchema } from './social-accounts.js';
 
 /**
  * The spec's SiteCustomizationSettings, field by field, closed, with limits
@@ -145,6 +147,7 @@ const Styling = closed({
   links: StringEnum(['default', 'accent'] as const),
   font: Type.Union([StringEnum(FONT_NAMES), FontDefinition]),
   monospaceFont: Type.Union([StringEnum(MONOSPACE_FONT_NAMES), FontDefinition]),
+  codeTheme: Type.Optional(CodeThemeSchema),
   background: StringEnum(['plain', 'match'] as const),
   icons: StringEnum(['regular', 'solid', 'duotone', 'light', 'thin'] as const),
   sidebar: closed({
@@ -164,6 +167,10 @@ export const HeaderItemSchema = closed({
 });
 
 const Enabled = closed({ enabled: Type.Boolean() });
+
+/** The spec's CustomizationPageActionType: what a published page's menu may offer. */
+export const PAGE_ACTIONS = ['assistant', 'external-ai', 'markdown', 'mcp', 'git', 'pdf'] as const;
+export type PageAction = (typeof PAGE_ACTIONS)[number];
 
 const settingsProperties = {
   title: Type.Optional(Type.String({ minLength: 2, maxLength: 128 })),
@@ -198,18 +205,31 @@ const settingsProperties = {
     }),
   ),
   themes: closed({ default: StringEnum(['light', 'dark'] as const), toggeable: Type.Boolean() }),
-  pdf: Enabled,
+  // 0.143.2 requires pdf and git, 0.202.0 dropped them for pageActions.items: either may be sent.
+  pdf: Type.Optional(Enabled),
   feedback: Enabled,
   ai: closed({ mode: StringEnum(['none', 'search', 'assistant'] as const) }),
   advancedCustomization: Enabled,
-  git: closed({ showEditLink: Type.Boolean() }),
-  pageActions: closed({ externalAI: Type.Boolean(), markdown: Type.Boolean(), mcp: Type.Boolean() }),
+  git: Type.Optional(closed({ showEditLink: Type.Boolean() })),
+  pageActions: closed({
+    externalAI: Type.Optional(Type.Boolean()),
+    markdown: Type.Optional(Type.Boolean()),
+    mcp: Type.Optional(Type.Boolean()),
+    items: Type.Optional(
+      Type.Array(StringEnum(PAGE_ACTIONS), {
+        maxItems: PAGE_ACTIONS.length,
+        uniqueItems: true,
+        description: 'The page menu’s actions in order; when given, it decides pdf, git and the switches beside it',
+      }),
+    ),
+  }),
   externalLinks: closed({ target: StringEnum(['self', 'blank'] as const) }),
   pagination: Enabled,
   trademark: Enabled,
   privacyPolicy: closed({ url: Type.Optional(WebUrl) }),
   socialPreview: closed({ url: Type.Optional(WebUrl) }),
   insights: closed({ trackingCookie: Type.Boolean() }),
+  socialAccounts: Type.Optional(SocialAccountsSchema),
 };
 
 /** A complete set of settings: the defaults with a brand colour, a header link and an announcement. */

@@ -1,4 +1,5 @@
-import type { SiteCustomizationSettings } from './schemas.js';
+import { DEFAULT_CODE_THEME } from './code-themes.js';
+import type { PageAction, SiteCustomizationSettings } from './schemas.js';
 
 const themed = (color: string) => ({ light: color, dark: color });
 
@@ -60,5 +61,42 @@ export function siteCustomization(
 ): SiteCustomizationSettings {
   const settings: SiteCustomizationSettings = { ...defaultSettings(), ...(stored ?? {}) };
   if (settings.title === undefined && fitsSiteTitle(site.title)) settings.title = site.title;
-  return settings;
+  settings.styling = { codeTheme: DEFAULT_CODE_THEME, ...settings.styling };
+  settings.socialAccounts ??= [];
+  return { ...settings, ...pageMenu(settings) };
+}
+
+/**
+ * The page menu in both specs' words, from whichever the admin wrote:
+ * 0.202.0's ordered `pageActions.items`, which when given decides, or
+ * 0.143.2's switches (`externalAI`, `markdown`, `mcp`) with `pdf` and `git`.
+ * On a menu with items, the assistant follows `ai.mode`, as the spec says.
+ */
+function pageMenu(settings: SiteCustomizationSettings) {
+  const { pageActions, ai } = settings;
+  const given = pageActions.items;
+  let items: PageAction[] =
+    given ??
+    [
+      ai.mode === 'assistant' ? ('assistant' as const) : undefined,
+      (pageActions.externalAI ?? true) ? ('external-ai' as const) : undefined,
+      (pageActions.markdown ?? true) ? ('markdown' as const) : undefined,
+      (pageActions.mcp ?? true) ? ('mcp' as const) : undefined,
+      settings.git?.showEditLink ? ('git' as const) : undefined,
+      settings.pdf?.enabled ? ('pdf' as const) : undefined,
+    ].filter((item) => item !== undefined);
+  if (items.length > 0) {
+    if (ai.mode !== 'assistant') items = items.filter((item) => item !== 'assistant');
+    else if (!items.includes('assistant')) items = ['assistant', ...items];
+  }
+  return {
+    pdf: given ? { enabled: given.includes('pdf') } : (settings.pdf ?? { enabled: false }),
+    git: given ? { showEditLink: given.includes('git') } : (settings.git ?? { showEditLink: false }),
+    pageActions: {
+      externalAI: items.includes('external-ai'),
+      markdown: items.includes('markdown'),
+      mcp: items.includes('mcp'),
+      items,
+    },
+  };
 }

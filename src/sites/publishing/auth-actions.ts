@@ -28,7 +28,7 @@ export async function getPublishingAuth(
   return present(context, siteId, site);
 }
 
-/** Sets the backend and the fallback address (admins); an absent fallbackURL is left as it was, null removes it. */
+/** Sets the backend and the fallback and logout addresses (admins); an absent one is left as it was, null removes it. */
 export async function updateSitePublishingAuth(
   context: Context,
   callerId: string,
@@ -41,7 +41,7 @@ export async function updateSitePublishingAuth(
     context.db,
     organizationId,
     siteId,
-    { backend: body.backend, fallbackUrl: body.fallbackURL },
+    { backend: body.backend, fallbackUrl: body.fallbackURL, logoutUrl: body.logoutURL },
     context.clock.now(),
   );
   return present(context, siteId, row);

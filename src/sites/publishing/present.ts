@@ -21,5 +21,6 @@ export function presentPublishingAuth(row: PublishingAuthRow, privateKey: string
     backend: row.auth_backend,
     privateKey,
     ...(row.auth_fallback_url === null ? {} : { fallbackURL: row.auth_fallback_url }),
+    ...(row.auth_logout_url === null ? {} : { logoutURL: row.auth_logout_url }),
   };
 }

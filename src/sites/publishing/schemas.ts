@@ -46,6 +46,7 @@ export const SitePublishingAuthSchema = Type.Object({
   backend: StringEnum(AUTH_BACKENDS),
   privateKey: Type.String({ description: 'The key that signs visitor tokens (HS256)' }),
   fallbackURL: Type.Optional(Type.String({ format: 'uri' })),
+  logoutURL: Type.Optional(Type.String({ format: 'uri' })),
 });
 export type SitePublishingAuth = Static<typeof SitePublishingAuthSchema>;
 
@@ -59,6 +60,14 @@ export const SitePublishingAuthUpdate = Type.Object(
         maxLength: 2048,
         pattern: '^[hH][tT][tT][pP][sS]?://',
         description: 'Where visitors who fail authentication are sent; null removes it, absent leaves it',
+      }),
+    ),
+    logoutURL: Type.Optional(
+      NullableString({
+        format: 'uri',
+        maxLength: 2048,
+        pattern: '^[hH][tT][tT][pP][sS]?://',
+        description: 'Where the custom backend signs visitors out; null removes it, absent leaves it',
       }),
     ),
   },

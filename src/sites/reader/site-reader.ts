@@ -10,6 +10,7 @@ import { declaredClaims } from '../adaptive/claims.js';
 import { conditionHolds } from '../adaptive/evaluate.js';
 import { siteCustomization } from '../customization/settings.js';
 import type { SiteCustomizationSettings } from '../customization/schemas.js';
+import { footerSocialLinks } from '../customization/social-accounts.js';
 import { withOverride } from '../site-spaces/customization-overrides.js';
 import type { SiteRow } from '../queries.js';
 import { allSiteSpaces, siteSpacesIn, type SiteSpaceRow, type Structure } from '../structure/tree.js';
@@ -436,16 +437,25 @@ export function answerPage(
     main: body.main,
     toc: body.toc,
     footer: {
-      groups: settings.footer.groups.map((group) => ({
-        title: group.title,
-        links: group.links.flatMap((link) => withHref(link.title, ref(link.to))),
-      })),
+      groups: [
+        ...settings.footer.groups.map((group) => ({
+          title: group.title,
+          links: group.links.flatMap((link) => withHref(link.title, ref(link.to))),
+        })),
+        ...socialGroup(settings),
+      ],
       copyright: settings.footer.copyright,
       trademark: settings.trademark.enabled,
     },
   });
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
   return { kind: 'page', status, html, etag };
+}
+
+/** The site's social accounts shown in the footer, as one more group of links. */
+function socialGroup(settings: SiteCustomizationSettings): Array<{ title: string; links: HeaderLink[] }> {
+  const links = footerSocialLinks(settings.socialAccounts ?? []);
+  return links.length > 0 ? [{ title: 'Social', links }] : [];
 }
 
 function withHref(title: string, href: string | undefined): HeaderLink[] {

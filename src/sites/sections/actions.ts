@@ -17,14 +17,21 @@ import type {
 } from '../schemas.js';
 import { editStructure, type StructureEdit } from '../structure/edit.js';
 import { requireRoom, SITE_LIMITS } from '../structure/limits.js';
-import { planMove } from '../structure/moves.js';
+import { planMove, planSectionInto } from '../structure/moves.js';
 import { pageOfOrdered } from '../structure/pages.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 import { writeOrderings } from '../structure/queries.js';
 import { insertSiteSpaces } from '../site-spaces/queries.js';
 import { deleteGroupsOfSite } from '../groups/queries.js';
 import { deleteSection, gatherRootIntoSection, insertSection, updateSection } from './queries.js';
-import { hasSections, nextEntryPosition, siteSpacesIn, storedIn, type Structure } from '../structure/tree.js';
+import {
+  findGroup,
+  hasSections,
+  nextEntryPosition,
+  siteSpacesIn,
+  storedIn,
+  type Structure,
+} from '../structure/tree.js';
 import { memberView, validShareKey } from '../structure/view.js';
 
 export const sectionNotFound = () => new NotFoundError('No section with this id in the site');
@@ -33,6 +40,13 @@ function sectionOf(structure: Structure, sectionId: string) {
   const section = structure.sections.find((s) => s.id === sectionId);
   if (!section) throw sectionNotFound();
   return section;
+}
+
+/** A group of the site a section is put in, or a 400 naming the body's field. */
+function groupIn(structure: Structure, groupId: string) {
+  const group = findGroup(structure.root, groupId);
+  if (!group) throw new BadRequestError(`body/siteSectionGroupId: the site has no section group "${groupId}"`);
+  return group;
 }
 
 const presentSectionNamed = (id: string) => (view: StructureView) => presentItem(view, { type: 'site-section', id });
@@ -98,6 +112,12 @@ export async function addSection(
         await gatherRootIntoSection(tx, organizationId, site.id, gathered);
         position = 1;
       }
+      const groupId = body.siteSectionGroupId ?? null;
+      // A site without sections has no groups: the gathering above never needs a group's place.
+      if (groupId !== null) {
+        groupIn(structure, groupId);
+        position = nextEntryPosition(structure, groupId);
+      }
       const title = body.title ?? titleFrom(space!.title, 'Section');
       await insertSection(tx, organizationId, {
         id,
@@ -106,6 +126,7 @@ export async function addSection(
         icon: body.icon ?? null,
         path: uniqueSlug(slugify(title, 'section'), paths),
         position,
+        groupId,
       });
       await insertSiteSpaces(tx, site, id, [space!], new Set(), 0);
     },
@@ -151,6 +172,11 @@ export async function editSection(
         changes.default_site_space_id = body.defaultSiteSpace;
       }
       await updateSection(tx, organizationId, sectionId, changes);
+      // 0.202.0's way into and out of a group, beside addSectionToGroup and removeSectionFromGroup.
+      if (body.siteSectionGroupId !== undefined) {
+        if (body.siteSectionGroupId !== null) groupIn(structure, body.siteSectionGroupId);
+        await writeOrderings(tx, organizationId, planSectionInto(structure, sectionId, body.siteSectionGroupId));
+      }
     },
     presentSectionNamed(sectionId),
   );

@@ -10,6 +10,7 @@ export interface NewSection {
   path: string;
   position: number;
   defaultSiteSpaceId?: string | null;
+  groupId?: string | null;
 }
 
 /** Adds a section to the organization's site (the site's composite key names the organization). */
@@ -25,6 +26,7 @@ export async function insertSection(db: Db, organizationId: string, section: New
       path: section.path,
       position: section.position,
       default_site_space_id: section.defaultSiteSpaceId ?? null,
+      group_id: section.groupId ?? null,
     })
     .execute();
 }

@@ -53,8 +53,9 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the organization. The section publishes the space, titled after it unless `title` is ' +
           'given, at the end of the site. The first section of a site whose spaces were at its root gathers ' +
-          'them first into a section of their own, the default, so nothing stops being published. At most 100 ' +
-          'sections (409).',
+          'them first into a section of their own, the default, so nothing stops being published; ' +
+          '`siteSectionGroupId` puts it at the end of that group instead (400 when the site has no such group). ' +
+          'At most 100 sections (409).',
         params: SiteParams,
         body: AddSectionBody,
         response: { 201: SiteSection, ...errorResponses },
@@ -81,7 +82,8 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the organization. `path` is one address segment, unique among the site’s sections (409); ' +
           '`condition` may name only claims of the site’s adaptive schema (400), and null removes it; ' +
-          '`defaultSiteSpace` must be one of the section’s site spaces.',
+          '`defaultSiteSpace` must be one of the section’s site spaces; `siteSectionGroupId` moves the section to ' +
+          'the end of that group, null to the end of the site’s root.',
         params: SectionParams,
         body: UpdateSectionBody,
         response: { 200: SiteSection, ...errorResponses },
