@@ -141,6 +141,12 @@ export const API_TAGS = [
     name: 'glossary',
     description: 'An organization’s translation glossary: terms and how each language says them.',
   },
+  {
+    name: 'urls',
+    description:
+      'Addresses back to what they show: app and published addresses to their content, published addresses to ' +
+      'their site as a visitor reads it, and any address to an embed (oEmbed for outside ones).',
+  },
 ];
 
 export const BEARER_SCHEME = {

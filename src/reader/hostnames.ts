@@ -63,7 +63,7 @@ export function routedUrl(url: string, siteId: string | undefined): string {
 
 declare module '../context.js' {
   interface Context {
-    /** Which site each custom hostname reads: refreshed after a site's hostname changes. */
-    siteHostnames: Pick<SiteHostnames, 'refresh'>;
+    /** Which site each custom hostname reads: refreshed after a site's hostname changes, read to resolve addresses. */
+    siteHostnames: Pick<SiteHostnames, 'refresh' | 'siteAt'>;
   }
 }
