@@ -287,6 +287,8 @@ describe('guests and a site', () => {
 
     const site = await call(guest, 'GET', sitePath(o, id));
     expect(site.statusCode, site.body).toBe(200);
+    // The guest's member record counts the site they now read.
+    expect((await call(o.admin, 'GET', `/v1/orgs/${o.orgId}/members/${guest.user.id}`)).json().sites).toBe(1);
     expect(site.json().permissions).toMatchObject({ view: true, access: true, edit: false, admin: false });
     expect((await call(guest, 'PATCH', sitePath(o, id), { title: 'No' })).statusCode).toBe(403);
     // Who may reach the site is for members with a role, as for spaces.

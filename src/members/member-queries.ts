@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { precompiled } from '../db/precompiled.js';
 import type { Database, Role } from '../db/types.js';
 import { NotFoundError } from '../core/errors.js';
-import { spacesReachedByUserCount } from '../access/grants.js';
+import { grantIsFor, spacesReachedByUserCount } from '../access/grants.js';
 
 export interface MemberFields {
   user_id: string;
@@ -39,8 +39,11 @@ export function selectMember<QB extends SelectQueryBuilder<Database, 'organizati
       else (select o.live_spaces_count from organizations o where o.id = organization_members.organization_id) end`.as(
       'spaces_count',
     ),
-    // Members with a role read every site of the organization; guests none (sites grant nothing to guests).
-    sql<string>`case when organization_members.role is null then 0
+    // Members with a role read every site of the organization; guests those given to them or their teams.
+    sql<string>`case when organization_members.role is null
+      then (select count(distinct g.site_id) from content_grants g
+        where g.organization_id = organization_members.organization_id and g.site_id is not null
+        and ${grantIsFor(sql.ref('organization_members.user_id'), sql.ref('organization_members.organization_id'))})
       else (select count(*) from sites s where s.organization_id = organization_members.organization_id) end`.as(
       'sites_count',
     ),
