@@ -38,6 +38,8 @@ const DOMAIN_ORDER = [
   'reviews',
   'links',
   'sites',
+  // Starter content for spaces and sites, written as any content write is.
+  'templates',
   'app-reader',
   'invites',
   'invitations',
@@ -45,8 +47,6 @@ const DOMAIN_ORDER = [
   'integrations',
   'translations',
   'custom-hostnames',
-  // Addresses back to content and embeds: they read spaces, collections, change requests and sites.
-  'urls',
   'git-sync',
   'imports',
   'exports',

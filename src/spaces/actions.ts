@@ -21,6 +21,7 @@ import {
   countSpacesInCollection,
   countReachableSpacesInOrganization,
   countSpacesInOrganization,
+  findSpaceFields,
   listReachableSpacesInOrganization,
   listSpacesInCollection,
   listSpacesInOrganization,
@@ -29,6 +30,7 @@ import {
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 import type { Space } from './space-schemas.js';
 import { createSpace } from './create.js';
+import './space-templates.js';
 import {
   findSpaceInstallation,
   findSpacesInstallations,
@@ -47,10 +49,14 @@ export async function addSpace(
   organizationId: string,
   body: CreateSpaceBody,
 ): Promise<Space> {
-  const { parent, title, emoji, editMode, visibility } = body;
+  const { parent, title, emoji, editMode, visibility, template } = body;
   if (visibility === 'in-collection' && parent === undefined) throw inCollectionAtTopLevel();
+  if (template && body.empty) throw new BadRequestError('body: give template or empty, not both');
+  if (template && !context.spaceTemplates?.has(template.id)) {
+    throw new BadRequestError(`body/template/id: no built-in template "${template.id}"`);
+  }
   const placement = await checkPlacement(context.db, 'Creating a space', organizationId, parent, userId);
-  const space = await createSpace(context.db, context.clock, {
+  let space = await createSpace(context.db, context.clock, {
     organizationId,
     parentId: parent ?? null,
     title: title ?? 'Untitled',
@@ -58,6 +64,11 @@ export async function addSpace(
     editMode: editMode ?? 'live',
     visibility: visibility ?? 'private',
   });
+  if (template && context.spaceTemplates) {
+    await context.spaceTemplates.fill({ organizationId, spaceId: space.id, userId }, template.id);
+    // The template's pages made a new revision of the space.
+    space = await findSpaceFields(context.db, organizationId, space.id);
+  }
   return presentSpace(space, roleBeneath(placement, space.default_level), context.urls);
 }
 

@@ -135,3 +135,13 @@ export async function countSpacesInCollection(db: Db, collectionId: string): Pro
   const row = await liveSpacesInCollectionCount(db, collectionId).executeTakeFirst();
   return row?.live_spaces_count ?? 0;
 }
+
+/** A space's fields as they are now: read again after a write that moved its revision on. */
+export async function findSpaceFields(db: Db, organizationId: string, spaceId: string): Promise<SpaceFields> {
+  return db
+    .selectFrom('spaces')
+    .select(SPACE_FIELDS)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', spaceId)
+    .executeTakeFirstOrThrow();
+}

@@ -46,7 +46,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Needs the `create` role in the organization, or on the collection named by `parent`. The title ' +
           'defaults to `Untitled`, the edit mode to `live` and the visibility to `private`; `in-collection` ' +
-          'visibility needs a `parent` (400). The new space starts with an empty revision.',
+          'visibility needs a `parent` (400). The new space starts with an empty revision (as `empty: true` ' +
+          'asks), or with the pages of the built-in template `template.id` names (see applyTemplateToSpace).',
         params: OrganizationParams,
         body: CreateSpaceBody,
         response: { 201: Space, ...errorResponses },
