@@ -47,6 +47,8 @@ const DOMAIN_ORDER = [
   'integrations',
   'translations',
   'custom-hostnames',
+  // Addresses back to content and embeds: they read spaces, collections, change requests and sites.
+  'urls',
   'git-sync',
   'imports',
   'exports',
