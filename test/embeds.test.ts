@@ -24,6 +24,10 @@ let provider: Provider;
 
 const PLAYER = '<iframe src="https://player.example/v/1" width="640" height="360"></iframe>';
 
+/** Answers of `/slow/…` pages, held until the test lets them go; `heldArrived` is called as each comes in. */
+const held: Array<() => void> = [];
+let heldArrived: () => void = () => undefined;
+
 function serve(): Promise<Provider> {
   const hits: string[] = [];
   const server = createServer((request, response) => {
@@ -66,6 +70,11 @@ function serve(): Promise<Provider> {
           '<meta property="og:site_name" content="The Paper"><link rel="icon" href="/favicon.ico">' +
           '<link rel="icon" href="javascript:alert(1)">',
       );
+    }
+    if (path.startsWith('/slow/')) {
+      held.push(() => html('<title>Slow</title>'));
+      heldArrived();
+      return;
     }
     if (path === '/broken') {
       response.writeHead(500);
@@ -186,6 +195,34 @@ describe('embeds of outside addresses', () => {
       expect(await cachedRows(url)).toEqual([]);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('fetches at once', () => {
+  it('are a few per user: one more is a 429 with Retry-After, and fetches nothing', async () => {
+    const reader = team.member('read');
+    const fourIn = new Promise<void>((resolve) => {
+      heldArrived = () => {
+        if (held.length === 4) resolve();
+      };
+    });
+    const first = [1, 2, 3, 4].map((n) => embed(reader, `${provider.url}/slow/${n}`));
+    await fourIn;
+    provider.hits.length = 0;
+    const refused = await embed(reader, `${provider.url}/slow/5`);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json().error.message).toMatch(/^Too many embeds being fetched at once: you already have 4 running/);
+    expect(provider.hits).toEqual([]);
+    // Another user is not held back by them.
+    const other = embed(team.admin, `${provider.url}/slow/6`);
+    await new Promise<void>((resolve) => {
+      heldArrived = resolve;
+    });
+    for (const release of held.splice(0)) release();
+    for (const answer of await Promise.all([...first, other])) {
+      expect(answer.json()).toEqual({ type: 'link', title: 'Slow', site: '127.0.0.1' });
     }
   });
 });

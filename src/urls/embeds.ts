@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { InFlight } from '../core/in-flight.js';
 import { OutboundError } from '../core/outbound.js';
 import { findSpaceAsMember } from '../access/spaces.js';
 import { isOwnHost, ownAddress, parseHttpUrl } from './addresses.js';
@@ -27,7 +28,12 @@ const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
  * addresses are fetched through the guarded fetcher with no credentials, so
  * their embeds are the same for everyone and kept for a while.
  */
-export async function embedOfUrl(context: Context, userId: string, rawUrl: string): Promise<Embed> {
+export async function embedOfUrl(
+  context: Context,
+  userId: string,
+  rawUrl: string,
+  organizationId?: string,
+): Promise<Embed> {
   const url = parseHttpUrl(rawUrl, 'url');
   const own = ownAddress(context, url);
   if (own) {
@@ -42,7 +48,9 @@ export async function embedOfUrl(context: Context, userId: string, rawUrl: strin
   const now = context.clock.now();
   const cached = await findCachedEmbed(context.db, address, now);
   if (cached) return cached;
-  const fetched = await fetchEmbed(context, url);
+  // Outside addresses are fetched a few at a time per user and organization (none here: the user stands for one).
+  const holder = { userId, organizationId: organizationId ?? `user:${userId}` };
+  const fetched = await fetchSlots(context).run(holder, () => fetchEmbed(context, url));
   if (fetched.keepSeconds !== undefined) {
     await keepEmbed(context.db, address, fetched.embed, now, new Date(now.getTime() + fetched.keepSeconds * 1000));
   }
@@ -60,8 +68,20 @@ export async function embedOfUrlInSpace(
   spaceId: string,
   rawUrl: string,
 ): Promise<Embed> {
-  await findSpaceAsMember(context, spaceId, userId);
-  return embedOfUrl(context, userId, rawUrl);
+  const { space } = await findSpaceAsMember(context, spaceId, userId);
+  return embedOfUrl(context, userId, rawUrl, space.organization_id);
+}
+
+const FETCHES_AT_ONCE = { perUser: 4, perOrganization: 8, total: 32 };
+const fetchesAtOnce = new WeakMap<Context, InFlight>();
+
+function fetchSlots(context: Context): InFlight {
+  let slots = fetchesAtOnce.get(context);
+  if (!slots) {
+    slots = new InFlight(FETCHES_AT_ONCE, 'embeds being fetched');
+    fetchesAtOnce.set(context, slots);
+  }
+  return slots;
 }
 
 function serviceName(context: Context): string {

@@ -98,7 +98,8 @@ export const urlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'http(s) address is fetched without credentials through the guarded fetcher: a well-known provider’s ' +
     'oEmbed endpoint, or the one its page names in `<link rel="alternate" type="application/json+oembed">`; ' +
     'else a link with the page’s title and icon. Kept for a while (the provider’s `cache_age`, 1 hour to ' +
-    '7 days). A private or otherwise refused address is a 400; one that does not answer, a link named by its host.';
+    '7 days), and fetched a few at a time per user and organization (429 past that). A private or otherwise ' +
+    'refused address is a 400; one that does not answer, a link named by its host.';
 
   app.get(
     '/urls/embed',
