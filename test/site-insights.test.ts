@@ -190,7 +190,7 @@ describe('site insights through the API', () => {
   it('track events, aggregate them as the spec answers and list visitor segments', async () => {
     const { siteId, spaceId } = await publishedSite();
     const address = await listen(t.app);
-    const client = newestOfficialClient(address, team.member('read').token);
+    const client = newestOfficialClient(address, admin.token);
     const events = [
       { type: 'page_view', session: sessionOf('alice'), location: locationOf('p1', spaceId) },
       { type: 'page_view', session: sessionOf('alice'), location: locationOf('p2', spaceId) },
@@ -352,6 +352,9 @@ describe('site insights through the API', () => {
     expect((await call(siteReader, 'POST', `${insightsPath(siteId)}/events`, { events: [event] })).statusCode).toBe(
       403,
     );
+    const member = await call(team.member('read'), 'POST', `${insightsPath(siteId)}/events`, { events: [event] });
+    expect(member.statusCode).toBe(403);
+    expect(member.json().error.message).toBe('Tracking events needs the admin role in the organization');
     const insightsReader = await t.factory.token(team.member('read').user.id, { scopes: ['site:insights:read'] });
     const read = await call(insightsReader, 'POST', `${insightsPath(siteId)}/events/aggregate`, { range: 'last7Days' });
     expect(read.statusCode).toBe(200);

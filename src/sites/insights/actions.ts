@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../core/errors.js';
 import type { Page } from '../../core/pagination.js';
 import type { Context } from '../../context.js';
-import { findSiteAsMember } from '../access.js';
+import { findSiteAsAdmin, findSiteAsMember } from '../access.js';
 import { aggregateEvents, rangeOf } from './aggregate.js';
 import {
   insightRow,
@@ -29,8 +29,9 @@ const isRecorded = (type: string): type is RecordedEventType =>
   (RECORDED_EVENT_TYPES as readonly string[]).includes(type);
 
 /**
- * Events a member reports for the site's visitors (from a server or proxy of
- * their own), written at once, all or none. Visitors and sessions are kept as
+ * Events an admin reports for the site's visitors (from a server or proxy of
+ * their own), written at once, all or none: a write to the site's data, as
+ * its other settings are. Visitors and sessions are kept as
  * the day's salted hashes of the ids given; the IP address, cookies, user
  * agent and claims given are not kept.
  */
@@ -41,7 +42,7 @@ export async function trackSiteEvents(
   siteId: string,
   body: TrackEventsBody,
 ): Promise<void> {
-  await findSiteAsMember(context, organizationId, siteId, callerId);
+  await findSiteAsAdmin(context, organizationId, siteId, callerId, 'Tracking events');
   const now = context.clock.now();
   const salt = await todaysSalt(context);
   const rows: InsightRow[] = body.events.map((event, index) => {

@@ -32,9 +32,9 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'trackEventsInSiteById',
         tags,
-        summary: 'Record events of the site’s visitors, from a server of your own (members)',
+        summary: 'Record events of the site’s visitors, from a server of your own (admins)',
         description:
-          `Members of the organization; at most ${MAX_EVENTS_PER_CALL} events, all written or none. Recorded ` +
+          `Admins of the organization; at most ${MAX_EVENTS_PER_CALL} events, all written or none. Recorded ` +
           `types: ${RECORDED_EVENT_TYPES.join(', ')}; the others (hosted AI, ads, the API client) are a 400. ` +
           'A `timestamp` must be within 5 minutes of now. Without tracking people: `visitorId` and `sessionId` ' +
           'are kept as hashes under a salt that changes daily and is then deleted; `ip`, `cookies`, the user ' +
