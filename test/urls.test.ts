@@ -281,6 +281,65 @@ describe('resolvePublishedContentByUrl and getPublishedContentByUrl', () => {
     expect((await published(team.admin, { url: `${url}?jwt_token=${token}` })).json()).toEqual(admitted.json());
   });
 
+  it('resolve an address at a site’s proven hostname, and nothing at a claim still pending', async () => {
+    const { siteId, siteSpaceId } = await publishedSite();
+    const claim = (status: 'pending' | 'live') =>
+      t.db
+        .updateTable('sites')
+        .set({
+          hostname: 'docs.acme.test',
+          hostname_token: 'quire-site-verification=x',
+          hostname_status: status,
+          hostname_verified_at: status === 'live' ? new Date() : null,
+        })
+        .where('id', '=', siteId)
+        .execute();
+    await claim('pending');
+    await t.app.context.siteHostnames.refresh();
+    const url = `https://docs.acme.test/${pages.guide.path}`;
+    expect((await published(outsider.admin, { url })).statusCode).toBe(404);
+
+    await claim('live');
+    await t.app.context.siteHostnames.refresh();
+    try {
+      const res = await published(outsider.admin, { url });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        site: siteId,
+        siteSpace: siteSpaceId,
+        pathname: pages.guide.path,
+        basePath: '/',
+        siteBasePath: '/',
+        // With PUBLIC_URL's scheme, as the site's addresses are made.
+        canonicalUrl: `http://docs.acme.test/handbook/${pages.guide.path}`,
+      });
+      expectNewestSpecResponse('resolvePublishedContentByUrl', 200, res.json());
+      // The service's own paths are not the site's there.
+      expect((await published(outsider.admin, { url: 'https://docs.acme.test/v1/orgs' })).statusCode).toBe(404);
+      const content = await contentAt(team.admin, url);
+      expect(content.json()).toMatchObject({ space: { id: space.id }, page: { id: pages.guide.id } });
+    } finally {
+      await t.db
+        .updateTable('sites')
+        .set({ hostname: null, hostname_token: null, hostname_status: null, hostname_verified_at: null })
+        .where('id', '=', siteId)
+        .execute();
+      await t.app.context.siteHostnames.refresh();
+    }
+  });
+
+  it('lead from a basename a site gave up to where it is read now', async () => {
+    const { siteId, org } = await publishedSite();
+    const rename = (basename: string) => call(team.admin, 'PATCH', org, { basename });
+    expect((await rename(`old-${siteId.toLowerCase()}`)).statusCode).toBe(200);
+    expect((await rename(`new-${siteId.toLowerCase()}`)).statusCode).toBe(200);
+    const res = await published(outsider.admin, { url: `${PUBLIC_URL}/s/old-${siteId.toLowerCase()}/guide` });
+    expect(res.json()).toEqual({ target: 'content', redirect: `${PUBLIC_URL}/s/new-${siteId.toLowerCase()}/guide` });
+    expectNewestSpecResponse('resolvePublishedContentByUrl', 200, res.json());
+    const now = await published(outsider.admin, { url: `${PUBLIC_URL}/s/new-${siteId.toLowerCase()}/guide` });
+    expect(now.json()).toMatchObject({ site: siteId, siteBasePath: `/s/new-${siteId.toLowerCase()}/` });
+  });
+
   it('show nothing of an unpublished site, not even to its admins', async () => {
     const created = await call(team.admin, 'POST', `/v1/orgs/${team.organization.id}/sites`, { title: 'Draft' });
     const siteId = (created.json() as { id: string }).id;
