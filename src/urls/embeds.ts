@@ -44,6 +44,8 @@ export async function embedOfUrl(
   }
   // The service's own addresses that show no content are not fetched: the service would be asking itself.
   if (isOwnHost(context, url)) throw noContentAtUrl();
+  // A fragment is the reader's place in the page, never sent: one page, one embed.
+  url.hash = '';
   const address = url.toString();
   const now = context.clock.now();
   const cached = await findCachedEmbed(context.db, address, now);
