@@ -374,3 +374,61 @@ describe('0.202.0’s customization settings', () => {
     expect(page.body).not.toContain('youtube.com');
   });
 });
+
+describe('description on a change request', () => {
+  const paragraph = (text: string) => ({
+    object: 'document',
+    data: {},
+    nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text }] }] }],
+  });
+  const stored = async (changeRequestId: string) =>
+    t.db
+      .selectFrom('change_requests')
+      .select(['description'])
+      .where('id', '=', changeRequestId)
+      .executeTakeFirstOrThrow();
+
+  it('is written on create and update, answered as a document, and removed by null, through the newest client', async () => {
+    const spaceId = await space(team, 'Described');
+    const client = await newest(admin);
+    const created = await client.spaces.createChangeRequest(spaceId, {
+      subject: 'Rework',
+      description: paragraph('Why this change.'),
+    } as Parameters<typeof client.spaces.createChangeRequest>[1]);
+    expectNewestSpecResponse('createChangeRequest', 201, created.data);
+    expect(JSON.stringify(created.data.description)).toContain('Why this change.');
+    expect((await stored(created.data.id)).description).toBe('Why this change.\n');
+
+    const updated = await client.spaces.updateChangeRequestById(spaceId, created.data.id, {
+      description: paragraph('A better reason.') as never,
+    });
+    expectNewestSpecResponse('updateChangeRequestById', 200, updated.data);
+    expectSpecResponse('updateChangeRequestById', 200, updated.data);
+    expect(JSON.stringify(updated.data.description)).toContain('A better reason.');
+    const listed = await call(admin, 'GET', `/spaces/${spaceId}/change-requests?status=draft`);
+    expect(JSON.stringify(listed.json())).toContain('A better reason.');
+
+    const cleared = await call(admin, 'PATCH', `/spaces/${spaceId}/change-requests/${created.data.id}`, {
+      description: null,
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json()).not.toHaveProperty('description');
+    expect((await stored(created.data.id)).description).toBeNull();
+  });
+
+  it('refuses what is no document, too long a one, and callers without edit, changing nothing', async () => {
+    const spaceId = await space(team, 'Guarded');
+    const created = await call(admin, 'POST', `/spaces/${spaceId}/change-requests`, { subject: 'Guarded' });
+    const id = (created.json() as { id: string }).id;
+    const url = `/spaces/${spaceId}/change-requests/${id}`;
+    for (const description of ['plain text', { object: 'block', nodes: [] }, paragraph('x'.repeat(20001))]) {
+      const res = await call(admin, 'PATCH', url, { description });
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(400);
+    }
+    expect((await call(team.member('read'), 'PATCH', url, { description: paragraph('Hijacked') })).statusCode).toBe(
+      403,
+    );
+    expect((await call(outsider.admin, 'PATCH', url, { description: paragraph('Hijacked') })).statusCode).toBe(404);
+    expect((await stored(id)).description).toBeNull();
+  });
+});

@@ -23,6 +23,7 @@ import type { MergeOrigin } from './merge-hooks.js';
 import { updateFromSpace, type UpdateOutcome } from './update.js';
 import { presentWrittenBatch } from './present.js';
 import { insertChangeRequest, lockSpaceForNumbering, spaceLineRevision } from './queries.js';
+import { readDescription } from './description.js';
 import type { ContentChange, CreateChangeRequestInput, UpdateChangeRequestInput } from './schemas.js';
 
 /** One change request of the space, as the caller (a member of the space's organization) sees it. */
@@ -59,6 +60,7 @@ export async function createChangeRequest(
 ): Promise<ChangeRequest> {
   const { space } = await findEditableSpace(context, spaceId, userId, 'Creating a change request');
   const id = newId();
+  const description = input.description ? await readDescription(context, input.description) : undefined;
   await context.db.transaction().execute(async (tx) => {
     // The space's row lock makes numbers follow each other without gaps or repeats.
     const { revision_id: head, change_requests_count: count } = await lockSpaceForNumbering(tx, space.id);
@@ -71,6 +73,7 @@ export async function createChangeRequest(
       space_id: space.id,
       number: count + 1,
       subject: input.subject ?? '',
+      ...(description ? { description: description.markdown, description_document: description.document } : {}),
       status: 'draft',
       created_by: userId,
       revision_id: revisionId,
@@ -120,7 +123,7 @@ export async function getChangeRequest(
   };
 }
 
-/** Changes a change request's subject or status; a merged one no longer changes. */
+/** Changes a change request's subject, description or status; a merged one no longer changes. */
 export async function updateChangeRequest(
   context: Context,
   userId: string,
@@ -131,6 +134,7 @@ export async function updateChangeRequest(
   const { space } = await findEditableSpace(context, spaceId, userId, 'Updating a change request');
   const { id } = await changeRequestIn(context, space.id, changeRequestId);
   const { subject, status } = input;
+  const description = input.description === undefined ? undefined : await readDescription(context, input.description);
   await context.db.transaction().execute(async (tx) => {
     // For update, as a merge takes it: a status change moves the space's counters, and a
     // key-share lock upgraded there could deadlock with another change request's update.
@@ -138,6 +142,7 @@ export async function updateChangeRequest(
     if (locked.status === 'merged') throw new ConflictError('The change request is merged; it can no longer change');
     await updateChangeRequestFields(tx, { organizationId: space.organization_id, spaceId: space.id }, id, {
       subject,
+      description,
       status,
       updatedAt: context.clock.now(),
     });

@@ -40,7 +40,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Needs the `edit` role on the space, which must not be locked (403). The change request starts as a ' +
           '`draft`, based on the space’s current revision, numbered next in the space; its content is written ' +
-          'with the content operation and merged with the merge operation.',
+          'with the content operation and merged with the merge operation. A `description` (a JSON document, at ' +
+          'most 20,000 characters as markdown) is stored as markdown and answered as the document made from it.',
         params: SpaceParams,
         body: CreateChangeRequestBody,
         response: { 201: ChangeRequest, ...errorResponses },
@@ -109,7 +110,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Needs the `edit` role on the space. `status` moves between `draft`, `open` and `archived`; an ' +
           'archived change request takes no content until it is reopened, and a merged one no longer changes ' +
-          '(409).',
+          '(409). `description` replaces the description (a JSON document), null removes it.',
         params: ChangeRequestParams,
         body: UpdateChangeRequestBody,
         response: { 200: ChangeRequest, ...errorResponses },

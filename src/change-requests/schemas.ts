@@ -3,8 +3,18 @@ import { IdParam, StringEnum, Emoji } from '../core/schemas.js';
 import { ChangeRequestSubject } from '../content/change-request-schemas.js';
 import { VARIABLE_LIMITS } from '../content/variables.js';
 
+/** A description as the specs send it: a JSON document, turned into markdown for storage. */
+const DescriptionDocument = Type.Object(
+  {
+    object: Type.Literal('document'),
+    data: Type.Optional(Type.Object({})),
+    nodes: Type.Array(Type.Object({ object: Type.String(), type: Type.String() }), { maxItems: 1000 }),
+  },
+  { description: 'A JSON document; null (on an update) removes the description' },
+);
+
 export const CreateChangeRequestBody = Type.Object(
-  { subject: Type.Optional(ChangeRequestSubject) },
+  { subject: Type.Optional(ChangeRequestSubject), description: Type.Optional(DescriptionDocument) },
   { additionalProperties: false, examples: [{ subject: 'Document the setup' }] },
 );
 export type CreateChangeRequestInput = Static<typeof CreateChangeRequestBody>;
@@ -12,6 +22,7 @@ export type CreateChangeRequestInput = Static<typeof CreateChangeRequestBody>;
 export const UpdateChangeRequestBody = Type.Object(
   {
     subject: Type.Optional(ChangeRequestSubject),
+    description: Type.Optional(Type.Union([DescriptionDocument, Type.Null()])),
     status: Type.Optional(
       StringEnum(['draft', 'open', 'archived'] as const, { description: 'Merging is done by the merge operation' }),
     ),

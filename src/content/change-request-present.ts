@@ -38,5 +38,6 @@ export function presentChangeRequest(row: ChangeRequestFields, urls: Urls, email
     },
   };
   if (row.revision_merged_id) body.revisionMerged = row.revision_merged_id;
+  if (row.description_document !== null) body.description = row.description_document;
   return body;
 }

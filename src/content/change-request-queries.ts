@@ -18,6 +18,7 @@ export function changeRequestsWithContext(db: Kysely<Database>) {
       'cr.space_id',
       'cr.number',
       'cr.subject',
+      'cr.description_document',
       'cr.status',
       'cr.revision_id',
       'cr.revision_initial_id',
@@ -95,18 +96,26 @@ export async function lockChangeRequest(db: Db, changeRequestId: string) {
     .forUpdate()
     .executeTakeFirstOrThrow();
 }
-/** Sets the change request's subject and status, where given, and marks it updated at `updatedAt`. */
+/** Sets the change request's subject, description and status, where given, and marks it updated at `updatedAt`. */
 export async function updateChangeRequestFields(
   db: Db,
   space: { organizationId: string; spaceId: string },
   changeRequestId: string,
-  fields: { subject?: string; status?: ChangeRequestStatus; updatedAt: Date },
+  fields: {
+    subject?: string;
+    description?: { markdown: string | null; document: string | null };
+    status?: ChangeRequestStatus;
+    updatedAt: Date;
+  },
 ): Promise<void> {
-  const { subject, status, updatedAt } = fields;
+  const { subject, description, status, updatedAt } = fields;
   await db
     .updateTable('change_requests')
     .set({
       ...(subject !== undefined ? { subject } : {}),
+      ...(description !== undefined
+        ? { description: description.markdown, description_document: description.document }
+        : {}),
       ...(status !== undefined ? { status } : {}),
       updated_at: updatedAt,
     })

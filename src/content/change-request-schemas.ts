@@ -12,6 +12,7 @@ export const ChangeRequestSchema = Type.Object(
     number: Type.Integer({ description: 'Counts from 1 in each space' }),
     status: StringEnum(CHANGE_REQUEST_STATUSES),
     subject: Type.String(),
+    description: Type.Optional(Type.Unknown({ description: 'A JSON document, as written' })),
     createdBy: Type.Ref('User'),
     createdAt: DateTime,
     updatedAt: DateTime,
