@@ -16,6 +16,8 @@ export interface SectionTab {
   current: boolean;
   /** The title of the section group it sits in, shown before the group's first section. */
   group?: string;
+  /** An address outside the site (a site's external link): opened without giving it this page or a referrer. */
+  external?: boolean;
 }
 
 /** Everything a reader page is made of; the content is HTML the renderer made and sanitized. */
@@ -176,7 +178,12 @@ function sectionTabs(sections: SectionTab[]): Element {
   for (const section of sections) {
     if (section.group !== undefined && section.group !== group) items.push(h('span.group-title', section.group));
     group = section.group;
-    items.push(h('a', { href: section.href, ...(section.current ? { ariaCurrent: 'page' } : {}) }, section.title));
+    const attributes = section.external
+      ? { rel: 'external nofollow noopener noreferrer', target: '_blank' }
+      : section.current
+        ? { ariaCurrent: 'page' }
+        : {};
+    items.push(h('a', { href: section.href, ...attributes }, section.title));
   }
   return h('nav.sections', { ariaLabel: 'Sections' }, items);
 }

@@ -4,13 +4,14 @@ import type { SpaceFields } from '../access/space-queries.js';
 import { presentSpace } from '../spaces/present.js';
 import { serviceSiteAddress, siteAddress, withShareKey } from './addresses.js';
 import type { SiteRow, SiteSummary } from './queries.js';
-import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';
+import type { Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure } from './schemas.js';
 import {
   allSiteSpaces,
   findGroup,
   hasSections,
   siteSpacesIn,
   type Entry,
+  type LinkRow,
   type SectionRow,
   type SiteSpaceRow,
   type Structure,
@@ -143,10 +144,33 @@ export function presentSection(view: StructureView, row: SectionRow): SiteSectio
   return section;
 }
 
+export function presentExternalLink(view: StructureView, row: LinkRow): SiteExternalLink {
+  const link: SiteExternalLink = {
+    object: 'site-external-link',
+    id: row.id,
+    title: row.title,
+    url: row.url,
+    draft: row.draft,
+  };
+  if (row.localized_title !== null) link.localizedTitle = row.localized_title as Record<string, string>;
+  if (row.description !== null) link.description = row.description;
+  if (row.localized_description !== null) {
+    link.localizedDescription = row.localized_description as Record<string, string>;
+  }
+  if (row.icon !== null) link.icon = row.icon;
+  if (row.group_id !== null && view.structure.groups.has(row.group_id)) link.sectionGroup = row.group_id;
+  if (row.condition !== null) link.condition = row.condition;
+  return link;
+}
+
+function presentEntry(view: StructureView, entry: Entry): SiteSection | SiteSectionGroup | SiteExternalLink {
+  if (entry.kind === 'section') return presentSection(view, entry.section);
+  if (entry.kind === 'link') return presentExternalLink(view, entry.link);
+  return presentGroup(view, entry);
+}
+
 export function presentGroup(view: StructureView, entry: Extract<Entry, { kind: 'group' }>): SiteSectionGroup {
-  const children = entry.children.map((child) =>
-    child.kind === 'section' ? presentSection(view, child.section) : presentGroup(view, child),
-  );
+  const children = entry.children.map((child) => presentEntry(view, child));
   const group = {
     object: 'site-section-group' as const,
     id: entry.group.id,
@@ -170,9 +194,7 @@ export function presentStructure(view: StructureView): SiteStructure {
   }
   return {
     type: 'sections',
-    structure: view.structure.root.map((entry) =>
-      entry.kind === 'section' ? presentSection(view, entry.section) : presentGroup(view, entry),
-    ),
+    structure: view.structure.root.map((entry) => presentEntry(view, entry)),
   };
 }
 
@@ -180,6 +202,7 @@ interface StructureItems {
   'site-space': SiteSpace;
   'site-section': SiteSection;
   'site-section-group': SiteSectionGroup;
+  'site-external-link': SiteExternalLink;
 }
 
 /** The item of the structure the pointer names, as the caller sees it: the answer of a change to it. */
@@ -188,6 +211,9 @@ export function presentItem<T extends keyof StructureItems>(
   item: { type: T; id: string },
 ): StructureItems[T] {
   const { structure } = view;
+  if (item.type === 'site-external-link') {
+    return presentExternalLink(view, structure.links.get(item.id)!) as StructureItems[T];
+  }
   const presented =
     item.type === 'site-space'
       ? presentSiteSpace(

@@ -167,6 +167,73 @@ export const SiteSectionSchema = Type.Object(
 );
 export type SiteSection = Static<typeof SiteSectionSchema>;
 
+/** The languages a localized title or description may name: GitBook's TranslationLanguage codes. */
+export const LOCALIZED_LANGUAGES = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'pt-br',
+  'ru',
+  'ja',
+  'zh',
+  'zh-tw',
+  'yue',
+  'ko',
+  'ar',
+  'hi',
+  'nl',
+  'pl',
+  'tr',
+  'sv',
+  'no',
+  'da',
+  'fi',
+  'el',
+  'cs',
+  'hu',
+  'ro',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'he',
+  'uk',
+  'sk',
+  'bg',
+  'hr',
+  'lt',
+  'lv',
+  'et',
+  'sl',
+] as const;
+/** A string per language, for languages other than the site's own: at most `maxLength` characters each. */
+export const LocalizedString = (maxLength: number) =>
+  Type.Record(Type.String({ pattern: `^(?:${LOCALIZED_LANGUAGES.join('|')})$` }), Type.String({ maxLength }), {
+    maxProperties: LOCALIZED_LANGUAGES.length,
+    additionalProperties: false,
+  });
+
+export const SiteExternalLinkSchema = Type.Object(
+  {
+    object: Type.Literal('site-external-link'),
+    id: Type.String(),
+    title: Type.String(),
+    localizedTitle: Type.Optional(Type.Record(Type.String(), Type.String())),
+    description: Type.Optional(Type.String()),
+    localizedDescription: Type.Optional(Type.Record(Type.String(), Type.String())),
+    icon: Type.Optional(Type.String()),
+    url: Type.String({ format: 'uri' }),
+    sectionGroup: Type.Optional(Type.String({ description: 'The group the link sits in; absent at the root' })),
+    draft: Type.Boolean({ description: 'A draft link is shown to members only, and in previews' }),
+    condition: Type.Optional(Type.String()),
+  },
+  { $id: 'SiteExternalLink' },
+);
+export type SiteExternalLink = Static<typeof SiteExternalLinkSchema>;
+
 function groupSchema<T extends TSchema>(children: T, options: { $id?: string } = {}) {
   return Type.Object(
     {
@@ -181,18 +248,21 @@ function groupSchema<T extends TSchema>(children: T, options: { $id?: string } =
     options,
   );
 }
-/** A group inside another group: groups nest one level deep, so its children are sections. */
-const NestedSectionGroup = groupSchema(Type.Ref(SiteSectionSchema));
-export const SiteSectionGroupSchema = groupSchema(Type.Union([Type.Ref(SiteSectionSchema), NestedSectionGroup]), {
-  $id: 'SiteSectionGroup',
-});
+/** A group inside another group: groups nest one level deep, so its children are sections and links. */
+const NestedSectionGroup = groupSchema(Type.Union([Type.Ref(SiteSectionSchema), Type.Ref(SiteExternalLinkSchema)]));
+export const SiteSectionGroupSchema = groupSchema(
+  Type.Union([Type.Ref(SiteSectionSchema), NestedSectionGroup, Type.Ref(SiteExternalLinkSchema)]),
+  { $id: 'SiteSectionGroup' },
+);
 /** Groups nest one level deep; the type covers both levels. */
 export type SiteSectionGroup = Static<typeof SiteSectionGroupSchema> | Static<typeof NestedSectionGroup>;
 
 export const SiteStructureSchema = Type.Union([
   Type.Object({
     type: Type.Literal('sections'),
-    structure: Type.Array(Type.Union([Type.Ref(SiteSectionSchema), Type.Ref(SiteSectionGroupSchema)])),
+    structure: Type.Array(
+      Type.Union([Type.Ref(SiteSectionSchema), Type.Ref(SiteSectionGroupSchema), Type.Ref(SiteExternalLinkSchema)]),
+    ),
   }),
   Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(Type.Ref(SiteSpaceSchema)) }),
 ]);
@@ -202,9 +272,16 @@ export const SiteStructureItemSchema = Type.Union([
   Type.Ref(SiteSpaceSchema),
   Type.Ref(SiteSectionSchema),
   Type.Ref(SiteSectionGroupSchema),
+  Type.Ref(SiteExternalLinkSchema),
 ]);
 
-export const siteSchemas = [SiteSchema, SiteSpaceSchema, SiteSectionSchema, SiteSectionGroupSchema];
+export const siteSchemas = [
+  SiteSchema,
+  SiteSpaceSchema,
+  SiteSectionSchema,
+  SiteExternalLinkSchema,
+  SiteSectionGroupSchema,
+];
 
 // ---- Parameters and queries ----
 
@@ -353,7 +430,7 @@ export type UpdateSiteSpaceBody = Static<typeof UpdateSiteSpaceBody>;
 
 // ---- Moves and sorting ----
 
-const ITEM_TYPES = ['site-space', 'site-section', 'site-section-group'] as const;
+const ITEM_TYPES = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 const ItemPointer = Type.Object({ type: StringEnum(ITEM_TYPES), id: Id }, { additionalProperties: false });
 export type ItemPointer = Static<typeof ItemPointer>;

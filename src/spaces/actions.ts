@@ -9,6 +9,8 @@ import { spaceRolesFor, type Member } from '../access/grants.js';
 import { roleAtLeast } from '../access/roles.js';
 import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
 import type { Context } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { SpaceFields } from '../access/space-queries.js';
 import { changed, recordAuditEvent } from '../audit/record.js';
 import { nextPosition, positionAmongSiblings } from '../hierarchy/positions.js';
 import type { MoveBody } from '../hierarchy/schemas.js';
@@ -188,26 +190,32 @@ export async function duplicateSpace(context: Context, userId: string, spaceId: 
     space.parent_id ?? undefined,
     userId,
   );
-  const copy = await context.db.transaction().execute(async (tx) => {
-    const source = await holdForCopy(tx, space.id);
-    const created = await createSpace(tx, context.clock, {
-      organizationId: space.organization_id,
-      parentId: space.parent_id,
-      title: copyTitle(space.title),
-      emoji: space.emoji,
-      editMode: space.edit_mode,
-      visibility: space.visibility,
-      defaultLevel: space.default_level,
-    });
-    await copyCurrentContent(tx, source, { spaceId: created.id, revisionId: created.revision_id });
-    // The copy goes right after the original.
-    const item = { type: 'space', id: created.id } as const;
-    const position = await positionAmongSiblings(tx, item, space.organization_id, space.parent_id, {
-      after: { type: 'space', space: space.id },
-    });
-    return updateSpace(tx, created.organization_id, created.id, { position });
-  });
+  const copy = await context.db.transaction().execute((tx) => copySpace(tx, context, space));
   return presentSpace(copy, roleBeneath(placement, copy.default_level), context.urls);
+}
+
+/**
+ * Makes the copy of a space inside the caller's transaction (see
+ * duplicateSpace, whose checks the caller has made): the same settings and
+ * place, right after the original, with its current content.
+ */
+export async function copySpace(tx: Db, context: Context, space: SpaceFields): Promise<SpaceFields> {
+  const source = await holdForCopy(tx, space.id);
+  const created = await createSpace(tx, context.clock, {
+    organizationId: space.organization_id,
+    parentId: space.parent_id,
+    title: copyTitle(space.title),
+    emoji: space.emoji,
+    editMode: space.edit_mode,
+    visibility: space.visibility,
+    defaultLevel: space.default_level,
+  });
+  await copyCurrentContent(tx, source, { spaceId: created.id, revisionId: created.revision_id });
+  const item = { type: 'space', id: created.id } as const;
+  const position = await positionAmongSiblings(tx, item, space.organization_id, space.parent_id, {
+    after: { type: 'space', space: space.id },
+  });
+  return updateSpace(tx, created.organization_id, created.id, { position });
 }
 
 /**

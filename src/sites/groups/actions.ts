@@ -9,7 +9,14 @@ import { presentGroup, presentItem, type StructureView } from '../present.js';
 import type { AddGroupBody, ListStructureQuery, MoveGroupBody, SiteSectionGroup, UpdateGroupBody } from '../schemas.js';
 import { editStructure } from '../structure/edit.js';
 import { requireRoom, SITE_LIMITS } from '../structure/limits.js';
-import { planDissolve, planMove, planSectionInto, planSectionOutOf, type Ordering } from '../structure/moves.js';
+import {
+  entryPointer,
+  planDissolve,
+  planMove,
+  planSectionInto,
+  planSectionOutOf,
+  type Ordering,
+} from '../structure/moves.js';
 import { pageOfOrdered } from '../structure/pages.js';
 import { writeOrderings } from '../structure/queries.js';
 import { findGroup, hasSections, nextEntryPosition, type Entry, type Structure } from '../structure/tree.js';
@@ -126,11 +133,7 @@ export async function addGroup(
 function entriesWithout(structure: Structure, groupId: string, taken: ReadonlySet<string>): Ordering['items'] {
   return groupOf(structure, groupId)
     .children.filter((child) => !(child.kind === 'section' && taken.has(child.section.id)))
-    .map((child) =>
-      child.kind === 'section'
-        ? { type: 'site-section' as const, id: child.section.id }
-        : { type: 'site-section-group' as const, id: child.group.id },
-    );
+    .map(entryPointer);
 }
 
 export async function editGroup(

@@ -3,6 +3,8 @@ import type { Context } from '../../context.js';
 import { NO_CLAIMS, type VisitorClaims } from '../adaptive/evaluate.js';
 import type { SiteRow } from '../queries.js';
 import { openVisitorKey } from '../secrets.js';
+import { PREVIEW_PARAMETER } from '../preview/actions.js';
+import { openPreview } from '../preview/tokens.js';
 import { validShareKey } from '../structure/view.js';
 
 /** What a request to a site's reader brings: query parameters and cookies, already parsed. */
@@ -22,6 +24,8 @@ export interface SiteCookie {
 export interface Visitor {
   claims: VisitorClaims;
   shareKey: string | undefined;
+  /** A member's preview (getSitePublishingPreviewById): the site as it would be published, drafts shown or not. */
+  preview?: { drafts: boolean };
 }
 
 export type Admission =
@@ -35,6 +39,7 @@ export type Admission =
 export const shareCookie = (site: SiteRow) => `quire_share_${site.id}`;
 export const visitorCookie = (site: SiteRow) => `quire_visitor_${site.id}`;
 export const claimsCookie = (site: SiteRow) => `quire_claims_${site.id}`;
+export const previewCookie = (site: SiteRow) => `quire_preview_${site.id}`;
 
 /** How long a share key is kept in a cookie. */
 const REMEMBERED_SECONDS = 7 * 24 * 3600;
@@ -52,6 +57,8 @@ const MAX_TOKEN_LENGTH = 8192;
  * public site can adapt to visitors its sign-in vouches for.
  */
 export async function admit(context: Context, site: SiteRow, request: ReaderRequest): Promise<Admission> {
+  const preview = previewAdmission(context, site, request);
+  if (preview) return preview;
   if (!site.published) return { kind: 'not-found' };
   const fromAddress = await rememberFromAddress(context, site, request);
   if (fromAddress) return fromAddress;
@@ -77,6 +84,31 @@ export async function admit(context: Context, site: SiteRow, request: ReaderRequ
     default:
       return { kind: 'not-found' };
   }
+}
+
+/**
+ * A preview: a signed token for this site, in the address once (kept in a
+ * cookie until it expires), then in the cookie. It opens the site whatever
+ * its state and visibility, as a visitor with the token's claims. A token
+ * that is not valid for this site in the address is a 404; an expired one
+ * in the cookie is ignored, and the site is then what it is to anyone.
+ */
+function previewAdmission(context: Context, site: SiteRow, request: ReaderRequest): Admission | undefined {
+  const now = context.clock.now();
+  const fromAddress = request.query[PREVIEW_PARAMETER];
+  if (fromAddress !== undefined) {
+    const grant = openPreview(context.serviceSecret, fromAddress, site.id, now);
+    if (!grant) return { kind: 'not-found' };
+    const maxAge = Math.max(1, grant.expires - Math.floor(now.getTime() / 1000));
+    return { kind: 'remember', cookies: [{ name: previewCookie(site), value: fromAddress, maxAge }] };
+  }
+  const kept = request.cookies[previewCookie(site)];
+  const grant = kept === undefined ? undefined : openPreview(context.serviceSecret, kept, site.id, now);
+  if (!grant) return undefined;
+  return {
+    kind: 'admitted',
+    visitor: { claims: { signed: grant.claims, unsigned: {} }, shareKey: undefined, preview: { drafts: grant.drafts } },
+  };
 }
 
 /** A share key, visitor token or unsigned claims in the address: checked, then kept in cookies. */

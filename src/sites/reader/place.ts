@@ -9,16 +9,25 @@ import {
 } from '../structure/tree.js';
 
 /**
- * The structure this visitor is shown: the published one, less the sections
- * and site spaces whose condition does not hold for their claims. What is
- * left out is not in the navigation, not searched, and not found by address.
+ * The structure this visitor is shown: the published one, less the sections,
+ * site spaces and links whose condition does not hold for their claims. What
+ * is left out is not in the navigation, not searched, and not found by
+ * address. `drafts`: a preview's, which shows draft items too.
  */
-export function visibleStructure(stored: StoredStructure, claims: VisitorClaims): Structure {
-  return publishedStructure({
-    ...stored,
-    sections: stored.sections.filter((section) => conditionHolds(section.condition, claims)),
-    siteSpaces: stored.siteSpaces.filter((siteSpace) => conditionHolds(siteSpace.condition, claims)),
-  });
+export function visibleStructure(
+  stored: StoredStructure,
+  claims: VisitorClaims,
+  options: { drafts?: boolean } = {},
+): Structure {
+  return publishedStructure(
+    {
+      ...stored,
+      sections: stored.sections.filter((section) => conditionHolds(section.condition, claims)),
+      siteSpaces: stored.siteSpaces.filter((siteSpace) => conditionHolds(siteSpace.condition, claims)),
+      links: stored.links.filter((link) => conditionHolds(link.condition, claims)),
+    },
+    options,
+  );
 }
 
 /** Where an address inside a site leads: a section (when the site has sections), a site space, and a page path in it. */

@@ -254,11 +254,13 @@ async function withSite(
   }
 }
 
-/** The address without the share key, token and claims it carried: they live in cookies from now on. */
+/** The address without the share key, tokens and claims it carried: they live in cookies from now on. */
 function withoutCredentials(url: string): string {
   const parsed = new URL(url, 'http://reader.invalid');
   for (const name of [...parsed.searchParams.keys()]) {
-    if (name === 'share' || name === 'jwt_token' || name.startsWith('visitor.')) parsed.searchParams.delete(name);
+    if (name === 'share' || name === 'jwt_token' || name === 'preview' || name.startsWith('visitor.')) {
+      parsed.searchParams.delete(name);
+    }
   }
   return `${parsed.pathname}${parsed.search}`;
 }

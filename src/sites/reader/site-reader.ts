@@ -13,7 +13,7 @@ import type { SiteCustomizationSettings } from '../customization/schemas.js';
 import { footerSocialLinks } from '../customization/social-accounts.js';
 import { withOverride } from '../site-spaces/customization-overrides.js';
 import type { SiteRow } from '../queries.js';
-import { allSiteSpaces, siteSpacesIn, type SiteSpaceRow, type Structure } from '../structure/tree.js';
+import { allSiteSpaces, siteSpacesIn, type Entry, type SiteSpaceRow, type Structure } from '../structure/tree.js';
 import type { Visitor } from './audience.js';
 import type { ReaderSite } from './site-cache.js';
 import {
@@ -21,6 +21,7 @@ import {
   trustedHtml,
   type HeaderLink,
   type PageParts,
+  type SectionTab,
   type ThemeChoice,
 } from '../../reader/layout.js';
 import { pageTree, spaceSwitcher } from '../../reader/navigation.js';
@@ -79,9 +80,10 @@ export function openSite(read: ReaderSite, visitor: Visitor): OpenSite {
     site,
     visitor,
     generation,
-    structure: visibleStructure(stored, visitor.claims),
+    structure: visibleStructure(stored, visitor.claims, { drafts: visitor.preview?.drafts ?? false }),
     settings: settingsOf(site),
-    indexable: site.visibility === 'public',
+    // A preview is nobody's published page.
+    indexable: site.visibility === 'public' && visitor.preview === undefined,
   };
 }
 
@@ -188,8 +190,8 @@ export async function readPageAt(
  * of their own.
  */
 function claimsKey(open: OpenSite): string {
-  // openSite kept only the declared claims, in the schema's order of names.
-  return JSON.stringify(open.visitor.claims);
+  // openSite kept only the declared claims, in the schema's order of names. A preview may show drafts.
+  return JSON.stringify([open.visitor.claims, open.visitor.preview?.drafts ?? null]);
 }
 
 /** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
@@ -389,7 +391,7 @@ export function answerPage(
   status: 200 | 404,
   body: PageBody,
 ): ReaderAnswer {
-  const { settings, structure } = open;
+  const { settings } = open;
   const siteTitle = settings.title ?? open.site.title;
   const ref = (to: unknown) => refAddress(context, open, to);
   const html = renderReaderPage({
@@ -414,14 +416,7 @@ export function answerPage(
     favicon: faviconOf(settings),
     home: addressIn(context, open),
     logo: settings.header.logo,
-    sections: structure.sections.map((section) => ({
-      title: section.title,
-      href: addressIn(context, open, section.path),
-      current: section.id === body.sectionId,
-      ...(section.group_id !== null && structure.groups.has(section.group_id)
-        ? { group: structure.groups.get(section.group_id)!.title }
-        : {}),
-    })),
+    sections: sectionTabs(context, open, body.sectionId),
     headerLinks: settings.header.links
       .filter((link) => conditionHolds(link.condition ?? null, open.visitor.claims))
       .flatMap((link) => withHref(link.title, ref(link.to))),
@@ -450,6 +445,32 @@ export function answerPage(
   });
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
   return { kind: 'page', status, html, etag };
+}
+
+/** The site's sections and external links, in the order of its structure, each with the title of its group. */
+function sectionTabs(context: Context, open: OpenSite, currentId: string | undefined): SectionTab[] {
+  const tabs: SectionTab[] = [];
+  const walk = (entries: readonly Entry[], group: string | undefined) => {
+    for (const entry of entries) {
+      const inGroup = group === undefined ? {} : { group };
+      if (entry.kind === 'group') walk(entry.children, entry.group.title);
+      else if (entry.kind === 'section') {
+        const { section } = entry;
+        tabs.push({
+          title: section.title,
+          href: addressIn(context, open, section.path),
+          current: section.id === currentId,
+          ...inGroup,
+        });
+      } else {
+        const href = safeUrl(entry.link.url);
+        if (href) tabs.push({ title: entry.link.title, href, current: false, external: true, ...inGroup });
+      }
+    }
+  };
+  // A site without sections shows no tabs, as before links existed: its links have nothing to sit beside.
+  if (open.structure.sections.length > 0) walk(open.structure.root, undefined);
+  return tabs;
 }
 
 /** The site's social accounts shown in the footer, as one more group of links. */

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { presentItem } from '../present.js';
-import type { SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from '../schemas.js';
+import type { SiteExternalLink, SiteSectionGroup, SiteSection, SiteSpace, SortStructureBody } from '../schemas.js';
 import { editStructure } from './edit.js';
 import { planMove, locate } from './moves.js';
 import { writeOrderings } from './queries.js';
@@ -8,7 +8,7 @@ import { moveSiteSpaceTo } from '../site-spaces/moves.js';
 import { BadRequestError } from '../../core/errors.js';
 
 /**
- * Moves a site space, section or group beside another item of its kind (the
+ * Moves a site space, section, group or external link beside another item of its kind (the
  * one ordering the deprecated `move` operations share); an empty `position`
  * moves it to the end of its list. Answers the moved item.
  */
@@ -18,7 +18,7 @@ export async function sortStructure(
   organizationId: string,
   siteId: string,
   body: SortStructureBody,
-): Promise<SiteSpace | SiteSection | SiteSectionGroup> {
+): Promise<SiteSpace | SiteSection | SiteSectionGroup | SiteExternalLink> {
   return editStructure(
     context,
     userId,

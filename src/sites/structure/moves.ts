@@ -17,10 +17,10 @@ export interface MovePosition {
   after?: Pointer | undefined;
 }
 
-/** A list of siblings: the site spaces of a section (or of the root), or the sections and groups of the root or of a group. */
+/** A list of siblings: the site spaces of a section (or of the root), or the sections, groups and links of the root or of a group. */
 export type Container = { kind: 'site-spaces'; sectionId: string | null } | { kind: 'entries'; groupId: string | null };
 
-/** A list's new order: ids with what each is (the entries of a group or the root mix sections and groups). */
+/** A list's new order: ids with what each is (the entries of a group or the root mix sections, groups and links). */
 export interface Ordering {
   container: Container;
   items: Pointer[];
@@ -34,10 +34,10 @@ interface Located {
 const same = (a: Pointer, b: Pointer) => a.type === b.type && a.id === b.id;
 const describe = (pointer: Pointer) => `${pointer.type} "${pointer.id}"`;
 
-function entryPointer(entry: Entry): Pointer {
-  return entry.kind === 'section'
-    ? { type: 'site-section', id: entry.section.id }
-    : { type: 'site-section-group', id: entry.group.id };
+export function entryPointer(entry: Entry): Pointer {
+  if (entry.kind === 'section') return { type: 'site-section', id: entry.section.id };
+  if (entry.kind === 'link') return { type: 'site-external-link', id: entry.link.id };
+  return { type: 'site-section-group', id: entry.group.id };
 }
 
 function entriesOf(structure: Structure, groupId: string | null): Pointer[] {
@@ -63,6 +63,11 @@ export function locate(structure: Structure, pointer: Pointer): Located | undefi
       const section = structure.sections.find((s) => s.id === pointer.id);
       if (!section) return undefined;
       return section.group_id !== null && structure.groups.has(section.group_id) ? section.group_id : null;
+    }
+    if (pointer.type === 'site-external-link') {
+      const link = structure.links.get(pointer.id);
+      if (!link) return undefined;
+      return link.group_id !== null && structure.groups.has(link.group_id) ? link.group_id : null;
     }
     const group = structure.groups.get(pointer.id);
     if (!group) return undefined;
@@ -96,7 +101,7 @@ export function planMove(structure: Structure, item: Pointer, position: MovePosi
     const siteSpaceMove = item.type === 'site-space';
     if (siteSpaceMove !== (pointer.type === 'site-space')) {
       throw new BadRequestError(
-        `${where}: a ${item.type} goes beside ${siteSpaceMove ? 'site spaces' : 'sections and section groups'}, not a ${pointer.type}`,
+        `${where}: a ${item.type} goes beside ${siteSpaceMove ? 'site spaces' : 'sections, section groups and external links'}, not a ${pointer.type}`,
       );
     }
     const found = locate(structure, pointer);

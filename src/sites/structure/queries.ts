@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { SPACE_COLUMNS } from '../../access/space-queries.js';
 import type { Ordering } from './moves.js';
-import type { GroupRow, SectionRow, SiteSpaceRow, StoredStructure } from './tree.js';
+import type { GroupRow, LinkRow, SectionRow, SiteSpaceRow, StoredStructure } from './tree.js';
 
 const GROUP_FIELDS = ['id', 'parent_id', 'title', 'icon', 'position', 'created_at'] as const;
 const SECTION_FIELDS = [
@@ -17,9 +17,23 @@ const SECTION_FIELDS = [
   'default_site_space_id',
   'created_at',
 ] as const;
+const LINK_FIELDS = [
+  'id',
+  'group_id',
+  'title',
+  'localized_title',
+  'description',
+  'localized_description',
+  'icon',
+  'url',
+  'draft',
+  'condition',
+  'position',
+  'created_at',
+] as const;
 
 /**
- * Everything a site's structure is made of, in three statements. Site spaces
+ * Everything a site's structure is made of, in four statements. Site spaces
  * whose space is in the trash are set apart: a site shows them again, in
  * their place, when the space is restored.
  */
@@ -32,7 +46,7 @@ export async function loadStructure(
     default_site_space_id: string | null;
   },
 ): Promise<StoredStructure> {
-  const [groups, sections, siteSpaces] = await Promise.all([
+  const [groups, sections, siteSpaces, links] = await Promise.all([
     db
       .selectFrom('site_section_groups')
       .select(GROUP_FIELDS)
@@ -46,6 +60,12 @@ export async function loadStructure(
       .where('site_id', '=', site.id)
       .execute(),
     loadSiteSpaces(db, site.organization_id, site.id),
+    db
+      .selectFrom('site_external_links')
+      .select(LINK_FIELDS)
+      .where('organization_id', '=', site.organization_id)
+      .where('site_id', '=', site.id)
+      .execute(),
   ]);
   return {
     defaultSectionId: site.default_section_id,
@@ -54,6 +74,7 @@ export async function loadStructure(
     sections: sections satisfies SectionRow[],
     siteSpaces: siteSpaces.filter((row) => row.space.deleted_at === null),
     trashedSiteSpaces: siteSpaces.filter((row) => row.space.deleted_at !== null),
+    links: links satisfies LinkRow[],
   };
 }
 
@@ -97,12 +118,14 @@ export async function writeOrderings(db: Db, organizationId: string, orderings: 
   const siteSpaces: Array<{ id: string; position: number; parent: string | null }> = [];
   const sections: typeof siteSpaces = [];
   const groups: typeof siteSpaces = [];
+  const links: typeof siteSpaces = [];
   for (const { container, items } of orderings) {
     const parent = container.kind === 'site-spaces' ? container.sectionId : container.groupId;
     items.forEach((item, position) => {
       const row = { id: item.id, position, parent };
       if (item.type === 'site-space') siteSpaces.push(row);
       else if (item.type === 'site-section') sections.push(row);
+      else if (item.type === 'site-external-link') links.push(row);
       else groups.push(row);
     });
   }
@@ -121,6 +144,11 @@ export async function writeOrderings(db: Db, organizationId: string, orderings: 
   if (groups.length > 0) {
     await sql`update site_section_groups t set position = v.position, parent_id = v.parent
       from (values ${values(groups)}) as v(id, position, parent)
+      where t.id = v.id and t.organization_id = ${organizationId}`.execute(db);
+  }
+  if (links.length > 0) {
+    await sql`update site_external_links t set position = v.position, group_id = v.parent
+      from (values ${values(links)}) as v(id, position, parent)
       where t.id = v.id and t.organization_id = ${organizationId}`.execute(db);
   }
 }

@@ -41,7 +41,26 @@ export interface SiteSpaceRow {
   space: SpaceFields;
 }
 
-export type Entry = { kind: 'section'; section: SectionRow } | { kind: 'group'; group: GroupRow; children: Entry[] };
+/** An external link of the navigation (external-links/): at the root or in a group, beside sections. */
+export interface LinkRow {
+  id: string;
+  group_id: string | null;
+  title: string;
+  localized_title: unknown;
+  description: string | null;
+  localized_description: unknown;
+  icon: string | null;
+  url: string;
+  draft: boolean;
+  condition: string | null;
+  position: number;
+  created_at: Date;
+}
+
+export type Entry =
+  | { kind: 'section'; section: SectionRow }
+  | { kind: 'group'; group: GroupRow; children: Entry[] }
+  | { kind: 'link'; link: LinkRow };
 
 export interface Structure {
   /** Sections and groups at the root, in order. */
@@ -49,6 +68,7 @@ export interface Structure {
   /** Every section, in the order a reader meets them (groups opened in place). */
   sections: SectionRow[];
   groups: Map<string, GroupRow>;
+  links: Map<string, LinkRow>;
   /** Site spaces by section id; the root's (a site without sections) under null. */
   siteSpaces: Map<string | null, SiteSpaceRow[]>;
   /** The default section: the one the site names, else the first. */
@@ -70,7 +90,8 @@ interface Ordered {
 const byOrder = (a: Ordered, b: Ordered) =>
   a.position - b.position || a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1);
 
-const entryOrder = (entry: Entry): Ordered => (entry.kind === 'section' ? entry.section : entry.group);
+const entryOrder = (entry: Entry): Ordered =>
+  entry.kind === 'section' ? entry.section : entry.kind === 'group' ? entry.group : entry.link;
 
 export interface StoredStructure {
   defaultSectionId: string | null;
@@ -81,6 +102,7 @@ export interface StoredStructure {
   siteSpaces: readonly SiteSpaceRow[];
   /** The others: they keep their place and path, and show again when their space is restored. */
   trashedSiteSpaces: readonly SiteSpaceRow[];
+  links: readonly LinkRow[];
 }
 
 /** A site space as its list holds it, shown or in the trash. */
@@ -106,6 +128,9 @@ export function buildStructure(stored: StoredStructure): Structure {
       section,
     });
   }
+  for (const link of stored.links) {
+    place(link.group_id !== null && groups.has(link.group_id) ? link.group_id : null, { kind: 'link', link });
+  }
   // A group whose parent is itself nested is shown at the root: groups nest one level deep.
   for (const group of stored.groups) {
     const parent = group.parent_id !== null ? groups.get(group.parent_id) : undefined;
@@ -125,7 +150,7 @@ export function buildStructure(stored: StoredStructure): Structure {
   const walk = (list: Entry[]) => {
     for (const entry of list) {
       if (entry.kind === 'section') sections.push(entry.section);
-      else walk(entry.children);
+      else if (entry.kind === 'group') walk(entry.children);
     }
   };
   walk(root);
@@ -161,6 +186,7 @@ export function buildStructure(stored: StoredStructure): Structure {
     root,
     sections,
     groups,
+    links: new Map(stored.links.map((link) => [link.id, link])),
     siteSpaces,
     storedSiteSpaces,
     defaultSection: sections.find((section) => section.id === stored.defaultSectionId) ?? sections[0],
@@ -218,10 +244,11 @@ export function hasSections(structure: Structure): boolean {
 
 /**
  * The structure a visitor is shown: sections without a site space to show,
- * and groups left empty by them, are left out. Defaults are worked out again
- * over what remains.
+ * draft links (unless `drafts`, for a preview), and groups left empty by them,
+ * are left out. Defaults are worked out again over what remains.
  */
-export function publishedStructure(stored: StoredStructure): Structure {
+export function publishedStructure(stored: StoredStructure, options: { drafts?: boolean } = {}): Structure {
+  stored = options.drafts ? stored : { ...stored, links: stored.links.filter((link) => !link.draft) };
   const full = buildStructure(stored);
   const shown = new Set(full.sections.filter((section) => siteSpacesIn(full, section.id).length > 0).map((s) => s.id));
   const keptGroups = new Set<string>();
@@ -229,6 +256,7 @@ export function publishedStructure(stored: StoredStructure): Structure {
     let any = false;
     for (const entry of list) {
       if (entry.kind === 'section') any = shown.has(entry.section.id) || any;
+      else if (entry.kind === 'link') any = true;
       else if (keep(entry.children)) {
         keptGroups.add(entry.group.id);
         any = true;
