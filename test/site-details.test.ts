@@ -198,11 +198,10 @@ describe('prewarmSiteSearch', () => {
 });
 
 describe('getSubdomain', () => {
-  it('names the organization holding a hostname and nothing else of it; 404 for a name nobody holds', async () => {
+  it('names the organization holding a hostname to its members, and is a 404 to anyone else', async () => {
     const owner = await t.factory.account();
     const org = await t.factory.organization(owner.user.id, { title: 'Secret Corp', hostname: 'secret-corp' });
-    // Asked by someone of another organization.
-    const res = await call(outsider.admin, 'GET', '/v1/subdomains/secret-corp');
+    const res = await call(owner, 'GET', '/v1/subdomains/secret-corp');
     expect(res.statusCode).toBe(200);
     expectNewestSpecResponse('getSubdomain', 200, res.json());
     expect(res.json()).toEqual({
@@ -211,13 +210,18 @@ describe('getSubdomain', () => {
       target: { type: 'organization', organization: org.id },
       isActive: true,
     });
-    expect(res.body).not.toContain('Secret Corp');
 
+    // Someone of another organization learns nothing: a held name is a name nobody holds.
+    const notHeld = { error: { code: 404, message: 'No organization of yours holds this subdomain' } };
+    const foreign = await call(outsider.admin, 'GET', '/v1/subdomains/secret-corp');
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual(notHeld);
+    expect(foreign.body).not.toContain(org.id);
     const unknown = await call(outsider.admin, 'GET', '/v1/subdomains/nobody-here');
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ error: { code: 404, message: 'No organization holds this subdomain' } });
+    expect(unknown.json()).toEqual(notHeld);
     for (const bad of ['ab', 'Secret-Corp', '-secret', `a${'b'.repeat(32)}`]) {
-      const refused = await call(outsider.admin, 'GET', `/v1/subdomains/${bad}`);
+      const refused = await call(owner, 'GET', `/v1/subdomains/${bad}`);
       expect(refused.statusCode, bad).toBe(400);
       expect(refused.json().error.message, bad).toContain('params/subdomain');
     }
@@ -290,9 +294,8 @@ describe('the newest official client', () => {
     const preview = await gitbook.orgs.getSitePublishingPreviewById(organizationId, siteId, { draft: false });
     expect(preview.data.url).toMatch(new RegExp(`^${PUBLIC_URL}/s/${siteId}\\?preview=`));
     expect((await gitbook.orgs.prewarmSiteSearch(organizationId, siteId)).status).toBe(204);
-    const owner = await t.factory.account();
-    const org = await t.factory.organization(owner.user.id, { hostname: 'client-corp' });
+    await call(admin, 'PATCH', `/v1/orgs/${organizationId}`, { hostname: 'client-corp' });
     const subdomain = await gitbook.subdomains.getSubdomain('client-corp');
-    expect(subdomain.data.target).toEqual({ type: 'organization', organization: org.id });
+    expect(subdomain.data.target).toEqual({ type: 'organization', organization: organizationId });
   });
 });

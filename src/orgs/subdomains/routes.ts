@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../core/schemas.js';
+import { callerOf } from '../../access/auth.js';
 import { getSubdomain } from './actions.js';
 
 const SubdomainName = Type.String({
@@ -25,14 +26,14 @@ export const subdomainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'getSubdomain',
         tags: ['subdomains'],
-        summary: 'The organization that holds a subdomain (its hostname)',
+        summary: 'The organization of yours that holds a subdomain (its hostname)',
         description:
-          'Any signed-in caller. GitBook’s subdomain is an organization’s `hostname` here: the answer names ' +
-          'the organization’s id and nothing more of it. 404 when no organization holds the name.',
+          'GitBook’s subdomain is an organization’s `hostname` here. Members of the organization holding it are ' +
+          'told its id; to anyone else, as for a name nobody holds, it is a 404.',
         params: Type.Object({ subdomain: SubdomainName }),
         response: { 200: SubdomainSchema, ...errorResponses },
       },
     },
-    async (request) => getSubdomain(app.context, request.params.subdomain),
+    async (request) => getSubdomain(app.context, callerOf(request).userId, request.params.subdomain),
   );
 };
