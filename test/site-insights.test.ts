@@ -4,7 +4,7 @@ import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
-import { insightsRecorder } from '../src/sites/insights/recorder.js';
+import { InsightsRecorder, insightsRecorder } from '../src/sites/insights/recorder.js';
 import { purgeInsightEvents } from '../src/sites/insights/purge.js';
 
 const t = useTestApp({
@@ -109,6 +109,41 @@ describe('the published reader records', () => {
     const stored = JSON.stringify(rows);
     for (const secret of ['127.0.0.1', 'Chrome/120', 'q=private', 'private', 'id=7'])
       expect(stored).not.toContain(secret);
+  });
+
+  it('markdown and llms.txt requests', async () => {
+    const { siteId } = await publishedSite();
+    expect((await visit(siteId, 'intro.md')).statusCode).toBe(200);
+    expect((await visit(siteId, 'llms.txt')).statusCode).toBe(200);
+    expect((await visit(siteId, 'llms-full.txt')).statusCode).toBe(200);
+    expect((await visit(siteId, 'sitemap.xml')).statusCode).toBe(200);
+    await flush();
+    const rows = await eventRows(siteId);
+    expect(rows.map((row) => [row.event_type, row.llms_variant])).toEqual([
+      ['page_markdown_request', null],
+      ['llms_request', 'standard'],
+      ['llms_request', 'full'],
+    ]);
+  });
+
+  it('in batches, dropping and counting what is past the queue’s bound rather than waiting', async () => {
+    const { siteId } = await publishedSite();
+    expect((await visit(siteId, 'intro')).statusCode).toBe(200);
+    await flush();
+    const [viewed] = await eventRows(siteId);
+    const { id: _id, ...row } = viewed!;
+    const recorder = new InsightsRecorder(t.app.context);
+    for (let index = 0; index < 10_001; index += 1) recorder.record({ ...row });
+    expect(recorder.dropped).toBe(1);
+    await recorder.close();
+    recorder.record({ ...row });
+    expect(recorder.dropped).toBe(2);
+    const count = await t.db
+      .selectFrom('site_insight_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('site_id', '=', siteId)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(10_001);
   });
 
   it('feedback from the form under a page, only from the site’s own pages', async () => {

@@ -68,6 +68,7 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (moved) return reply.redirect(`${moved.location}.md`, moved.status);
           return reply.code(404).type('text/plain; charset=utf-8').send('No page here\n');
         }
+        recordReaderEvent(context(), request, open, 'page_markdown_request', undefined);
         return sendText(reply, open, 'text/markdown; charset=utf-8', markdown);
       }
       const answer = await readPageAt(context(), open, segments, themeOf(request));
@@ -181,6 +182,10 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.get(url, { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } }, (request, reply) =>
       withSite(context(), request, reply, async (open) => {
         const built = await machineText(context(), open, output);
+        if (output !== 'sitemap.xml') {
+          const variant = output === 'llms.txt' ? 'standard' : 'full';
+          recordReaderEvent(context(), request, open, 'llms_request', undefined, { llms_variant: variant });
+        }
         void reply.header('etag', built.etag);
         if (request.headers['if-none-match'] === built.etag) return textHeaders(reply, open).code(304).send();
         return sendText(reply, open, type, built.text);
