@@ -22,7 +22,7 @@ export async function findCachedEmbed(db: Db, url: string, now: Date): Promise<E
 export async function keepEmbed(db: Db, url: string, embed: Embed, now: Date, expiresAt: Date): Promise<void> {
   await db
     .insertInto('url_embeds')
-    .values({ url_sha256: keyOf(url), url, embed: { ...embed }, fetched_at: now, expires_at: expiresAt })
+    .values({ url_sha256: keyOf(url), url, embed: JSON.stringify(embed), fetched_at: now, expires_at: expiresAt })
     .onConflict((conflict) =>
       conflict.column('url_sha256').doUpdateSet((excluded) => ({
         embed: excluded.ref('excluded.embed'),
