@@ -432,3 +432,32 @@ describe('description on a change request', () => {
     expect((await stored(id)).description).toBeNull();
   });
 });
+
+describe('search on a site’s share links', () => {
+  it('keeps the links whose name holds the search, any case, or whose key it is, for admins only', async () => {
+    const siteId = await site(team);
+    const base = `/orgs/${team.organization.id}/sites/${siteId}/share-links`;
+    const made: Array<{ id: string; urls: { published: string } }> = [];
+    for (const name of ['Beta customers', 'Partners', 'beta testers']) {
+      const res = await call(admin, 'POST', base, { name });
+      expect(res.statusCode, res.body).toBe(201);
+      made.push(res.json() as (typeof made)[number]);
+    }
+    const client = await newest(admin);
+    const byName = await client.orgs.listSiteShareLinks(team.organization.id, siteId, { search: 'BETA' });
+    expectNewestSpecResponse('listSiteShareLinks', 200, byName.data);
+    expect(byName.data.count).toBe(2);
+    expect(byName.data.items.map((link) => link.name).sort()).toEqual(['Beta customers', 'beta testers']);
+
+    const key = new URL(made[1]!.urls.published).searchParams.get('share')!;
+    const byKey = await call(admin, 'GET', `${base}?search=${encodeURIComponent(key)}`);
+    expect((byKey.json() as { items: Array<{ id: string }> }).items.map((link) => link.id)).toEqual([made[1]!.id]);
+    // Part of a key finds nothing: a key is matched whole, by its hash.
+    const partial = await call(admin, 'GET', `${base}?search=${encodeURIComponent(key.slice(0, 6))}`);
+    expect((partial.json() as { count: number }).count).toBe(0);
+
+    expect((await call(admin, 'GET', `${base}?search=`)).statusCode).toBe(400);
+    expect((await call(team.member('read'), 'GET', `${base}?search=beta`)).statusCode).toBe(403);
+    expect((await call(outsider.admin, 'GET', `${base}?search=beta`)).statusCode).toBe(404);
+  });
+});

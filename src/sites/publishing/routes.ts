@@ -32,7 +32,7 @@ export const publishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List a site’s share links, newest first (admins: their addresses carry their keys)',
         description:
           'Admins of the organization only, even for reading: each link’s address carries its key. Newest ' +
-          'first unless `order=asc`.',
+          'first unless `order=asc`; `search` keeps the links whose name holds it (any case) or whose key it is.',
         params: SiteParams,
         querystring: ListShareLinksQuery,
         response: { 200: ListEnvelope(ShareLink), ...errorResponses },

@@ -30,7 +30,13 @@ export const UpdateShareLinkBody = Type.Object(
 export type UpdateShareLinkBody = Static<typeof UpdateShareLinkBody>;
 
 export const ListShareLinksQuery = Type.Object(
-  { ...ListQuery, order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'By creation time' })) },
+  {
+    ...ListQuery,
+    order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'By creation time' })),
+    search: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Part of a link’s name, any case, or its whole key' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type ListShareLinksQuery = Static<typeof ListShareLinksQuery>;

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '../../core/errors.js';
 import { newId, randomString } from '../../core/ids.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { secretHash } from '../../core/sealed.js';
+import { containsPattern } from '../../core/text.js';
 import type { Context } from '../../context.js';
 import { findSiteAsAdmin, lockSite } from '../access.js';
 import { siteAddress, withShareKey } from '../addresses.js';
@@ -14,6 +15,7 @@ import {
   deleteShareLink as deleteShareLinkRow,
   insertShareLink,
   listShareLinks,
+  listShareLinksMatching,
   updateShareLink as updateShareLinkRow,
   type ShareLinkRow,
 } from './share-link-queries.js';
@@ -49,9 +51,13 @@ export async function listSiteShareLinks(
   query: ListShareLinksQuery,
 ): Promise<Page<ShareLink>> {
   const site = await siteForShareLinks(context, callerId, organizationId, siteId, 'Listing a site’s share links');
-  const page = context.cursors.request(`site-share-links:${organizationId}:${siteId}`, query);
+  const { search } = query;
+  const page = context.cursors.request(`site-share-links:${organizationId}:${siteId}:${search ?? ''}`, query);
   return paginate(context.cursors, page, {
-    rows: () => listShareLinks(context.db, page, organizationId, siteId),
+    rows: () =>
+      search === undefined
+        ? listShareLinks(context.db, page, organizationId, siteId)
+        : listShareLinksMatching(context.db, page, organizationId, siteId, containsPattern(search), secretHash(search)),
     count: () => countShareLinks(context.db, organizationId, siteId),
     keyOf: (row) => ({ createdAt: row.created_at, id: row.id }),
     toItem: (row) => present(context, site, row),

@@ -31,6 +31,24 @@ export const listShareLinks = pageQuery(
       ),
 );
 
+/**
+ * A page of the share links whose name holds the search (an ILIKE pattern),
+ * or whose key is the one searched for (by its hash), with their count.
+ */
+export const listShareLinksMatching = pageQuery(
+  { createdAt: 'created_at', id: 'id' },
+  (db, organizationId: string, siteId: string, pattern: string, keyHash: Buffer) => {
+    const matching = db
+      .selectFrom('site_share_links')
+      .where('organization_id', '=', organizationId)
+      .where('site_id', '=', siteId)
+      .where((eb) => eb.or([eb('name', 'ilike', pattern), eb('key_hash', '=', keyHash)]));
+    return matching
+      .select(SHARE_LINK_FIELDS)
+      .select(() => matching.select((eb) => eb.fn.countAll<string>().as('n')).as(TOTAL_COUNT));
+  },
+);
+
 export async function countShareLinks(db: Db, organizationId: string, siteId: string): Promise<number> {
   const { n } = await db
     .selectFrom('site_share_links')
