@@ -350,6 +350,24 @@ describe('0.202.0’s customization settings', () => {
     expect(stored.customization).toBeNull();
   });
 
+  it('lets a site space override the code theme, and reset it to the site’s with null', async () => {
+    const siteId = await site(team);
+    const added = await call(admin, 'POST', `/orgs/${team.organization.id}/sites/${siteId}/site-spaces`, {
+      spaceId: await space(team, 'Themed'),
+    });
+    const overridePath = `/orgs/${team.organization.id}/sites/${siteId}/site-spaces/${(added.json() as { id: string }).id}/customization`;
+    const codeTheme = { default: { light: 'nord', dark: 'nord' }, openapi: { light: 'vesper', dark: 'vesper' } };
+    const patched = await call(admin, 'PATCH', overridePath, { styling: { codeTheme } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expectNewestSpecResponse('overrideSiteSpaceCustomizationById', 200, patched.json());
+    expect((patched.json() as { styling: { codeTheme: unknown } }).styling.codeTheme).toEqual(codeTheme);
+    const reset = await call(admin, 'PATCH', overridePath, { styling: { codeTheme: null } });
+    expect((reset.json() as { styling: { codeTheme: unknown } }).styling.codeTheme).toEqual({
+      default: { light: 'default-light', dark: 'default-dark' },
+      openapi: { light: 'default-light', dark: 'default-dark' },
+    });
+  });
+
   it('links the accounts shown in the footer on the published site, and no other', async () => {
     const siteId = await site(team);
     const added = await call(admin, 'POST', `/orgs/${team.organization.id}/sites/${siteId}/site-spaces`, {

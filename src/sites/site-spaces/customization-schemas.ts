@@ -5,8 +5,8 @@ import { SiteCustomizationSettingsBody } from '../customization/schemas.js';
  * The spec's override of a site's customization for one site space: every
  * field optional, and null resets it to the site's. Built from the site's own
  * field schemas, so an override obeys the same limits as the site's settings.
- * The spec's `localizedTitle` and `styling.codeTheme` are not settings of a
- * site here, so they are refused rather than silently dropped.
+ * The spec's `localizedTitle` is not a setting of a site here, so it is
+ * refused rather than silently dropped.
  */
 
 function closed<T extends TProperties>(properties: T): TObject<T> {
@@ -48,6 +48,7 @@ export const SiteSpaceCustomizationBody = Type.Object(
         ),
         search: resettable(styling.search),
         background: resettable(styling.background),
+        codeTheme: resettable(styling.codeTheme),
       }),
     ),
     internationalization: Type.Optional(closed({ locale: resettable(site.internationalization.properties.locale) })),
