@@ -104,6 +104,10 @@ describe('the published reader records', () => {
     });
     expect(rows[0]!.url).toMatch(new RegExp(`^http://[^/?]+/s/${siteId}/intro$`));
     expect(rows[2]!.search_query).toBe('install');
+    // The salt of the visitors' hashes is the day's alone, kept apart from the events.
+    const salts = await t.db.selectFrom('site_insight_salts').select(['day', 'salt']).execute();
+    expect(salts).toHaveLength(1);
+    expect(salts[0]!.salt).toHaveLength(32);
     // One visitor (the same address and browser), and nothing that leads back to them.
     expect(new Set(rows.map((row) => row.visitor_hash)).size).toBe(1);
     const stored = JSON.stringify(rows);

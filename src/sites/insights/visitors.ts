@@ -13,7 +13,7 @@ export interface DailySalt {
   salt: Buffer;
 }
 
-const saltsByContext = new WeakMap<Context, DailySalt>();
+const saltsByContext = new WeakMap<Context, Promise<DailySalt>>();
 
 /** The UTC day of `at`, as `YYYY-MM-DD`. */
 export function dayOf(at: Date): string {
@@ -22,12 +22,23 @@ export function dayOf(at: Date): string {
 
 /**
  * Today's salt, shared by every instance (the first to ask makes it), kept in
- * memory for the day. Yesterday's and older are deleted when a new one is made.
+ * memory for the day: the visits of a new day's first moments wait on one
+ * read. Yesterday's and older are deleted when a new one is read.
  */
 export async function todaysSalt(context: Context): Promise<DailySalt> {
   const day = dayOf(context.clock.now());
   const kept = saltsByContext.get(context);
-  if (kept?.day === day) return kept;
+  if (kept && (await kept).day === day) return kept;
+  const reading = readSalt(context, day);
+  saltsByContext.set(context, reading);
+  // A failed read is not kept: the next visit tries again.
+  reading.catch(() => {
+    if (saltsByContext.get(context) === reading) saltsByContext.delete(context);
+  });
+  return reading;
+}
+
+async function readSalt(context: Context, day: string): Promise<DailySalt> {
   await context.db
     .insertInto('site_insight_salts')
     .values({ day, salt: randomBytes(32) })
@@ -42,9 +53,7 @@ export async function todaysSalt(context: Context): Promise<DailySalt> {
     .select('salt')
     .where('day', '=', sql<Date>`${day}::date`)
     .executeTakeFirstOrThrow();
-  const salt = { day, salt: row.salt };
-  saltsByContext.set(context, salt);
-  return salt;
+  return { day, salt: row.salt };
 }
 
 /** A day's pseudonym for `parts` within one site: not reversible, not comparable across days or sites. */
