@@ -479,3 +479,46 @@ describe('search on a site’s share links', () => {
     expect((await call(outsider.admin, 'GET', `${base}?search=beta`)).statusCode).toBe(404);
   });
 });
+
+describe('restrictTo in a site search’s default scope', () => {
+  it('searches the current site space alone, or the rest of the default scope without it', async () => {
+    const siteId = await site(team, 'Searched');
+    const base = `/orgs/${team.organization.id}/sites/${siteId}`;
+    const guide = await space(team, 'Heron guide');
+    const reference = await space(team, 'Heron reference');
+    const v2 = await space(team, 'Heron reference two');
+    const first = await call(admin, 'POST', `${base}/sections`, { spaceId: guide });
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await call(admin, 'POST', `${base}/sections`, { spaceId: reference });
+    const added = await call(admin, 'POST', `${base}/site-spaces`, {
+      spaceId: v2,
+      sectionId: (second.json() as { id: string }).id,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const current = (added.json() as { id: string }).id;
+    const client = await newest(admin);
+    const found = async (restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces') => {
+      const res = await client.orgs.searchSiteContent(team.organization.id, siteId, {
+        query: 'heron',
+        scope: { mode: 'default', currentSiteSpace: current, ...(restrictTo ? { restrictTo } : {}) },
+      } as Parameters<typeof client.orgs.searchSiteContent>[2]);
+      expectNewestSpecResponse('searchSiteContent', 200, res.data);
+      return res.data.items.map((result) => result.id).sort();
+    };
+    expect(await found()).toEqual([guide, reference, v2].sort());
+    expect(await found('currentSiteSpace')).toEqual([v2]);
+    expect(await found('otherSiteSpaces')).toEqual([guide, reference].sort());
+
+    const alone = await call(admin, 'POST', `${base}/search`, {
+      query: 'heron',
+      scope: { mode: 'default', restrictTo: 'currentSiteSpace' },
+    });
+    expect(alone.statusCode).toBe(400);
+    expect((alone.json() as { error: { message: string } }).error.message).toMatch(/^body\/scope\/restrictTo needs/);
+    const unknown = await call(admin, 'POST', `${base}/search`, {
+      query: 'heron',
+      scope: { mode: 'default', currentSiteSpace: current, restrictTo: 'everything' },
+    });
+    expect(unknown.statusCode).toBe(400);
+  });
+});

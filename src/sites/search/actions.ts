@@ -9,16 +9,26 @@ import { allSiteSpaces, publishedStructure, type SiteSpaceRow, type Structure } 
 import type { SiteSearchBody } from './schemas.js';
 
 /** Which site spaces a search covers, whatever form of the body named them. */
-type Coverage = { mode: 'all' } | { mode: 'default'; also: string[] } | { mode: 'specific'; ids: string[] };
+type Coverage =
+  | { mode: 'all' }
+  | { mode: 'default'; also: string[]; restrictTo?: { to: 'currentSiteSpace' | 'otherSiteSpaces'; current: string } }
+  | { mode: 'specific'; ids: string[] };
 
 function coverageOf(body: SiteSearchBody): Coverage {
   if ('scope' in body) {
     const { scope } = body;
     if (scope.mode === 'all') return { mode: 'all' };
     if (scope.mode === 'specific') return { mode: 'specific', ids: scope.siteSpaceIds };
+    if (scope.restrictTo !== undefined && scope.currentSiteSpace === undefined)
+      throw new BadRequestError(
+        'body/scope/restrictTo needs body/scope/currentSiteSpace, the site space it is relative to',
+      );
     return {
       mode: 'default',
       also: [...(scope.currentSiteSpace ? [scope.currentSiteSpace] : []), ...(scope.includedSiteSpaces ?? [])],
+      ...(scope.restrictTo && scope.currentSiteSpace
+        ? { restrictTo: { to: scope.restrictTo, current: scope.currentSiteSpace } }
+        : {}),
     };
   }
   if ('siteSpaceIds' in body) return { mode: 'specific', ids: body.siteSpaceIds };
@@ -36,7 +46,12 @@ function coveredSiteSpaces(structure: Structure, coverage: Coverage): SiteSpaceR
   if (unknown) throw new BadRequestError(`body: no published site space ${unknown} in this site`);
   if (coverage.mode === 'specific') return named.map((id) => byId.get(id)!);
   const defaults = [...structure.defaultSiteSpace.values()].filter((siteSpace) => siteSpace !== undefined);
-  return [...new Map([...defaults, ...named.map((id) => byId.get(id)!)].map((s) => [s.id, s])).values()];
+  const scope = [...new Map([...defaults, ...named.map((id) => byId.get(id)!)].map((s) => [s.id, s])).values()];
+  // 0.202.0's restrictTo: a part of the default scope, relative to the site space the search is made from.
+  const { restrictTo } = coverage;
+  if (restrictTo?.to === 'currentSiteSpace') return [byId.get(restrictTo.current)!];
+  if (restrictTo?.to === 'otherSiteSpaces') return scope.filter((siteSpace) => siteSpace.id !== restrictTo.current);
+  return scope;
 }
 
 /**

@@ -26,7 +26,8 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'For the site’s audience: its organization’s members, and visitors of a published site its ' +
           'visibility opens to them (`shareKey` for a share-link site); else 404. Only published site spaces ' +
           'are searched, in their spaces’ current content, with a space’s query language; `scope` picks the ' +
-          'site spaces, and one outside the published structure is a 400.',
+          'site spaces, and one outside the published structure is a 400; `restrictTo` narrows the default ' +
+          'scope to `currentSiteSpace` alone, or to the rest of it without that site space.',
         params: SiteSearchParams,
         querystring: SiteSearchQuery,
         body: SiteSearchBody,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParam } from '../../core/schemas.js';
+import { IdParam, StringEnum } from '../../core/schemas.js';
 
 const Query = Type.String({ minLength: 1, maxLength: 512, description: 'What to look for' });
 const SiteSpaceId = Type.String({ minLength: 1, maxLength: 128 });
@@ -13,6 +13,11 @@ const Scope = Type.Union([
       }),
       currentSiteSpace: Type.Optional(SiteSpaceId),
       includedSiteSpaces: Type.Optional(SiteSpaceIds),
+      restrictTo: Type.Optional(
+        StringEnum(['currentSiteSpace', 'otherSiteSpaces'] as const, {
+          description: 'Only `currentSiteSpace` (which it needs), or the rest of the default scope without it',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
