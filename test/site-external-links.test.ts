@@ -66,11 +66,10 @@ async function sectionedSite(owner: Team = team) {
 }
 
 type Item = { object: string; id: string; children?: Item[] };
-/** `spec: false` for a site with section groups: 0.202.0 requires a group's `draft`, which groups do not carry yet. */
-const structureOf = async (siteId: string, account: Account = admin, options = { spec: true }) => {
+const structureOf = async (siteId: string, account: Account = admin) => {
   const res = await call(account, 'GET', `${sitePath(siteId)}/structure`);
   expect(res.statusCode, res.body).toBe(200);
-  if (options.spec) expectNewestSpecResponse('getSiteStructure', 200, res.json());
+  expectNewestSpecResponse('getSiteStructure', 200, res.json());
   return res.json() as { type: string; structure: Item[] };
 };
 const shape = (items: Item[]): unknown[] =>
@@ -132,8 +131,7 @@ describe('site external links', () => {
     expect(added.statusCode, added.body).toBe(201);
     const linkId = added.json().id as string;
     expect(added.json().sectionGroup).toBe(groupId);
-    const grouped = { spec: false };
-    expect(shape((await structureOf(siteId, admin, grouped)).structure)).toEqual([
+    expect(shape((await structureOf(siteId)).structure)).toEqual([
       `site-section:${sections[0]}`,
       { [groupId]: [`site-section:${sections[1]}`, `site-external-link:${linkId}`] },
     ]);
@@ -142,7 +140,7 @@ describe('site external links', () => {
     expect(toRoot.statusCode, toRoot.body).toBe(200);
     expectNewestSpecResponse('updateSiteExternalLinkById', 200, toRoot.json());
     expect(toRoot.json()).not.toHaveProperty('sectionGroup');
-    expect(shape((await structureOf(siteId, admin, grouped)).structure)).toEqual([
+    expect(shape((await structureOf(siteId)).structure)).toEqual([
       `site-section:${sections[0]}`,
       { [groupId]: [`site-section:${sections[1]}`] },
       `site-external-link:${linkId}`,

@@ -175,6 +175,7 @@ export function presentGroup(view: StructureView, entry: Extract<Entry, { kind: 
     object: 'site-section-group' as const,
     id: entry.group.id,
     title: entry.group.title,
+    draft: false,
     sections: children.filter((child): child is SiteSection => child.object === 'site-section'),
     children,
   } as SiteSectionGroup;

@@ -242,6 +242,7 @@ function groupSchema<T extends TSchema>(children: T, options: { $id?: string } =
       title: Type.String(),
       icon: Type.Optional(Type.String()),
       sectionGroup: Type.Optional(Type.String({ description: 'The group this group sits in' })),
+      draft: Type.Boolean({ description: 'Always false: a group is live once the site is published' }),
       sections: Type.Array(Type.Ref(SiteSectionSchema), { description: 'Deprecated: the sections of `children`' }),
       children: Type.Array(children),
     },
