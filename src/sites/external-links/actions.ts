@@ -1,6 +1,8 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Context } from '../../context.js';
+import { findSiteAsAdmin, lockSite } from '../access.js';
+import { updateSite } from '../queries.js';
 import { checkCondition } from '../adaptive/conditions.js';
 import { presentItem } from '../present.js';
 import type { SiteExternalLink } from '../schemas.js';
@@ -138,7 +140,11 @@ export async function editExternalLink(
   );
 }
 
-/** Deletes a link: true when there was one (205), false when there was none (204), as the spec answers. */
+/**
+ * Deletes a link: true when there was one (205), false when there was none
+ * (204), as the spec answers. Only a deletion moves the site's `updated_at`
+ * and drops this instance's cached structures of it.
+ */
 export async function removeExternalLink(
   context: Context,
   userId: string,
@@ -146,17 +152,13 @@ export async function removeExternalLink(
   siteId: string,
   linkId: string,
 ): Promise<boolean> {
-  let deleted = false;
-  await editStructure(
-    context,
-    userId,
-    organizationId,
-    siteId,
-    'Deleting an external link',
-    async (edit) => {
-      deleted = await deleteExternalLink(edit.tx, organizationId, siteId, linkId);
-    },
-    () => undefined,
-  );
+  await findSiteAsAdmin(context, organizationId, siteId, userId, 'Deleting an external link');
+  const deleted = await context.db.transaction().execute(async (tx) => {
+    await lockSite(tx, organizationId, siteId);
+    const gone = await deleteExternalLink(tx, organizationId, siteId, linkId);
+    if (gone) await updateSite(tx, organizationId, siteId, { updated_at: context.clock.now() });
+    return gone;
+  });
+  if (deleted) context.siteStructures.invalidate(siteId);
   return deleted;
 }
