@@ -278,7 +278,7 @@ describe('duplicateSiteSpace', () => {
     expect((await call(team.member('edit'), 'POST', path, {})).statusCode).toBe(403);
     expect((await call(outsider.admin, 'POST', path, {})).statusCode).toBe(404);
     expect((await call(admin, 'POST', `${sitePath(siteId)}/site-spaces/nosuch/duplicate`, {})).statusCode).toBe(404);
-    const draft = await call(admin, 'POST', path, { draft: true });
+    const draft = await call(admin, 'POST', path, { draft: 'yes' });
     expect(draft.statusCode).toBe(400);
     expect(draft.json().error.message).toContain('body/draft');
     expect((await call(admin, 'POST', path, { draft: false, extra: 1 })).statusCode).toBe(400);

@@ -32,7 +32,7 @@ import { newSealedVisitorKey } from './secrets.js';
 import { liveSpacesIn, insertSiteSpaces } from './site-spaces/queries.js';
 import { loadStructure } from './structure/queries.js';
 import { updateSection } from './sections/queries.js';
-import { buildStructure, hasSections, siteSpacesIn } from './structure/tree.js';
+import { buildStructure, hasSections, isDraftSection, siteSpacesIn } from './structure/tree.js';
 
 /** Members of any role read the organization's sites; guests do not see them. */
 const SITES_REFUSED = 'list the sites of the organization';
@@ -203,15 +203,25 @@ async function setDefaults(tx: Db, site: SiteRow, body: UpdateSiteBody, changes:
     if (!defaultSection) {
       throw new BadRequestError(`body/defaultSiteSection: the site has no section "${body.defaultSiteSection}"`);
     }
+    if (isDraftSection(defaultSection, structure.groups)) {
+      throw new BadRequestError('body/defaultSiteSection: a draft section (or one in a draft group) is not a default');
+    }
+    if (body.defaultSiteSpace === undefined && structure.defaultSiteSpace.get(defaultSection.id)?.draft === true) {
+      throw new BadRequestError(
+        'body/defaultSiteSection: the section opens on a draft site space; make one live first',
+      );
+    }
     changes.default_section_id = defaultSection.id;
   }
   if (body.defaultSiteSpace === undefined) return;
   const listId = hasSections(structure) ? (defaultSection?.id ?? null) : null;
-  if (!siteSpacesIn(structure, listId).some((siteSpace) => siteSpace.id === body.defaultSiteSpace)) {
+  const named = siteSpacesIn(structure, listId).find((siteSpace) => siteSpace.id === body.defaultSiteSpace);
+  if (!named) {
     throw new BadRequestError(
       `body/defaultSiteSpace: no site space "${body.defaultSiteSpace}" ${listId === null ? 'at the site’s root' : 'in the site’s default section'}`,
     );
   }
+  if (named.draft) throw new BadRequestError('body/defaultSiteSpace: a draft site space is not a default');
   if (listId === null) changes.default_site_space_id = body.defaultSiteSpace;
   else {
     await updateSection(tx, site.organization_id, listId, { default_site_space_id: body.defaultSiteSpace });

@@ -117,7 +117,8 @@ export function presentSiteSpace(view: StructureView, row: SiteSpaceRow): SiteSp
     space: presentSpace(row.space, view.roleOn(row.space), view.urls),
     title: row.space.title,
     default: view.structure.defaultSiteSpace.get(row.section_id)?.id === row.id,
-    draft: false,
+    draft: row.draft,
+    hidden: row.hidden,
     hasAdvancedCustomizationFeature: false,
     urls: publishedUrl(view, ...(section ? [section.path] : []), row.path),
   };
@@ -132,7 +133,7 @@ export function presentSection(view: StructureView, row: SectionRow): SiteSectio
     id: row.id,
     title: row.title,
     default: view.structure.defaultSection?.id === row.id,
-    draft: false,
+    draft: row.draft,
     path: row.path,
     siteSpaces: siteSpacesIn(view.structure, row.id).map((siteSpace) => presentSiteSpace(view, siteSpace)),
     urls: publishedUrl(view, row.path),
@@ -175,7 +176,7 @@ export function presentGroup(view: StructureView, entry: Extract<Entry, { kind: 
     object: 'site-section-group' as const,
     id: entry.group.id,
     title: entry.group.title,
-    draft: false,
+    draft: entry.group.draft,
     sections: children.filter((child): child is SiteSection => child.object === 'site-section'),
     children,
   } as SiteSectionGroup;

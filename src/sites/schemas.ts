@@ -139,7 +139,10 @@ export const SiteSpaceSchema = Type.Object(
     space: Type.Ref(SpaceSchema),
     title: Type.String(),
     default: Type.Boolean(),
-    draft: Type.Boolean({ description: 'Always false: what a site holds here is live once the site is published' }),
+    draft: Type.Boolean({ description: 'A draft site space is shown to members only, and in previews' }),
+    hidden: Type.Boolean({
+      description: 'A hidden site space is reached by its address but left out of the site’s navigation',
+    }),
     condition: Type.Optional(Type.String()),
     hasAdvancedCustomizationFeature: Type.Boolean(),
     urls: PublishedUrls,
@@ -155,7 +158,7 @@ export const SiteSectionSchema = Type.Object(
     title: Type.String(),
     description: Type.Optional(Type.String()),
     default: Type.Boolean(),
-    draft: Type.Boolean({ description: 'Always false: what a site holds here is live once the site is published' }),
+    draft: Type.Boolean({ description: 'A draft section is shown to members only, and in previews' }),
     path: Type.String(),
     condition: Type.Optional(Type.String()),
     sectionGroup: Type.Optional(Type.String()),
@@ -242,7 +245,9 @@ function groupSchema<T extends TSchema>(children: T, options: { $id?: string } =
       title: Type.String(),
       icon: Type.Optional(Type.String()),
       sectionGroup: Type.Optional(Type.String({ description: 'The group this group sits in' })),
-      draft: Type.Boolean({ description: 'Always false: a group is live once the site is published' }),
+      draft: Type.Boolean({
+        description: 'A draft group is shown to members only, and in previews, with everything in it',
+      }),
       sections: Type.Array(Type.Ref(SiteSectionSchema), { description: 'Deprecated: the sections of `children`' }),
       children: Type.Array(children),
     },
@@ -362,12 +367,23 @@ export const UpdateSiteBody = Type.Object(
 );
 export type UpdateSiteBody = Static<typeof UpdateSiteBody>;
 
+const DraftOnCreate = (what: string) =>
+  Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: `Whether the ${what} is created as a draft: shown to members and in previews, not to visitors`,
+    }),
+  );
+const DraftOnUpdate = (what: string) =>
+  Type.Optional(Type.Boolean({ description: `true makes the ${what} a draft, false makes it live` }));
+
 export const AddSectionBody = Type.Object(
   {
     spaceId: Id,
     title: Type.Optional(Nullable(SectionTitle)),
     icon: Type.Optional(Nullable(Icon)),
     siteSectionGroupId: Type.Optional(Id),
+    draft: DraftOnCreate('section'),
   },
   { additionalProperties: false, examples: [{ spaceId: 's1Pw6XnR3kLq8ZtV4mBd', title: 'Version 2', icon: 'rocket' }] },
 );
@@ -383,6 +399,7 @@ export const UpdateSectionBody = Type.Object(
     description: Type.Optional(Nullable(SectionDescription)),
     // The group to move the section into; null: to the root of the site.
     siteSectionGroupId: Type.Optional(Nullable(Id)),
+    draft: DraftOnUpdate('section'),
   },
   {
     additionalProperties: false,
@@ -397,13 +414,14 @@ export const AddGroupBody = Type.Object(
     icon: Type.Optional(Nullable(Icon)),
     sections: Type.Optional(Type.Array(Id, { maxItems: 100, uniqueItems: true })),
     parent: Type.Optional(Id),
+    draft: DraftOnCreate('section group'),
   },
   { additionalProperties: false, examples: [{ title: 'Guides', icon: 'book', sections: ['sc2Nv7QxL4mR9TbK1wPz'] }] },
 );
 export type AddGroupBody = Static<typeof AddGroupBody>;
 
 export const UpdateGroupBody = Type.Object(
-  { title: Type.Optional(GroupTitle), icon: Type.Optional(Nullable(Icon)) },
+  { title: Type.Optional(GroupTitle), icon: Type.Optional(Nullable(Icon)), draft: DraftOnUpdate('section group') },
   { additionalProperties: false, examples: [{ title: 'User guides', icon: null }] },
 );
 export type UpdateGroupBody = Static<typeof UpdateGroupBody>;
@@ -414,7 +432,7 @@ export const AddSectionToGroupBody = Type.Object(
 );
 
 export const AddSiteSpaceBody = Type.Object(
-  { spaceId: Id, sectionId: Type.Optional(Id) },
+  { spaceId: Id, sectionId: Type.Optional(Id), draft: DraftOnCreate('site space') },
   { additionalProperties: false, examples: [{ spaceId: 's1Pw6XnR3kLq8ZtV4mBd', sectionId: 'sc2Nv7QxL4mR9TbK1wPz' }] },
 );
 export type AddSiteSpaceBody = Static<typeof AddSiteSpaceBody>;
@@ -424,6 +442,10 @@ export const UpdateSiteSpaceBody = Type.Object(
     path: Type.Optional(SiteSpacePath),
     condition: Type.Optional(Nullable(Condition)),
     spaceId: Type.Optional(Id),
+    draft: DraftOnUpdate('site space'),
+    hidden: Type.Optional(
+      Type.Boolean({ description: 'true leaves the site space out of the site’s navigation, false lists it again' }),
+    ),
   },
   { additionalProperties: false, examples: [{ path: 'api', condition: null }] },
 );

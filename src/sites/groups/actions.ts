@@ -104,6 +104,7 @@ export async function addGroup(
         parentId: parent,
         title: body.title,
         icon: body.icon ?? null,
+        draft: body.draft ?? false,
         position: nextEntryPosition(structure, parent),
       });
       // Sections leave the group they were in, if any: a section is in at most one group.
@@ -155,6 +156,7 @@ export async function editGroup(
       const changes: Updateable<SiteSectionGroupsTable> = {};
       if (body.title !== undefined) changes.title = body.title;
       if (body.icon !== undefined) changes.icon = body.icon;
+      if (body.draft !== undefined) changes.draft = body.draft;
       await updateGroup(tx, organizationId, groupId, changes);
     },
     presentGroupNamed(groupId),

@@ -8,6 +8,7 @@ export interface NewGroup {
   parentId: string | null;
   title: string;
   icon: string | null;
+  draft: boolean;
   position: number;
 }
 
@@ -22,6 +23,7 @@ export async function insertGroup(db: Db, organizationId: string, group: NewGrou
       parent_id: group.parentId,
       title: group.title,
       icon: group.icon,
+      draft: group.draft,
       position: group.position,
     })
     .execute();

@@ -63,7 +63,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the organization. The group goes at the end of the site, or of `parent` (groups nest one ' +
           'level deep), and takes the named `sections` into it in order, out of any other group. A site ' +
-          'without sections has no groups (400); at most 50 groups (409).',
+          'without sections has no groups (400); at most 50 groups (409). `draft` adds it as a draft: it and ' +
+          'all it holds are shown to members and in previews, never to visitors; it may not hold the site’s ' +
+          'default section (400).',
         params: SiteParams,
         body: AddGroupBody,
         response: { 201: SiteSectionGroup, ...errorResponses },
@@ -87,7 +89,10 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateSiteSectionGroupById',
         tags: ['sites'],
         summary: 'Change a section group (admins)',
-        description: 'Admins of the organization: its title and icon; null removes the icon.',
+        description:
+          'Admins of the organization: its title and icon; null removes the icon. `draft` true makes it and ' +
+          'all it holds drafts (members and previews only), unless it holds the site’s default section (400); ' +
+          'false makes it live.',
         params: GroupParams,
         body: UpdateGroupBody,
         response: { 200: SiteSectionGroup, ...errorResponses },

@@ -341,7 +341,10 @@ function sidebarFor(
   view: ComputedView | undefined,
   shown: ShownPage | undefined,
 ): ElementContent[] {
-  const siblings = siteSpacesIn(open.structure, place.section?.id ?? null);
+  // A hidden site space is reached by its address only: the switcher lists it while it is the one read.
+  const siblings = siteSpacesIn(open.structure, place.section?.id ?? null).filter(
+    (siteSpace) => !siteSpace.hidden || siteSpace.id === place.siteSpace.id,
+  );
   const { tree } = content;
   const addressOf = (path: string) => pageAddress(context, open, place.siteSpace, path);
   const currentPageId = shown ? (shown.kind === 'page' ? shown.page.pageId : shown.origin.pageId) : undefined;

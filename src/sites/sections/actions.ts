@@ -127,6 +127,7 @@ export async function addSection(
         path: uniqueSlug(slugify(title, 'section'), paths),
         position,
         groupId,
+        draft: body.draft ?? false,
       });
       await insertSiteSpaces(tx, site, id, [space!], new Set(), 0);
     },
@@ -154,6 +155,12 @@ export async function editSection(
       if (body.title !== undefined) changes.title = body.title;
       if (body.icon !== undefined) changes.icon = body.icon;
       if (body.description !== undefined) changes.description = body.description;
+      if (body.draft === true && structure.defaultSection?.id === sectionId) {
+        throw new BadRequestError(
+          'body/draft: the site’s default section cannot be a draft; make another the default first',
+        );
+      }
+      if (body.draft !== undefined) changes.draft = body.draft;
       if (body.path !== undefined && body.path !== section.path) {
         if (structure.sections.some((other) => other.path === body.path)) {
           throw new ConflictError(`body/path: another section of the site has the path "${body.path}"`);

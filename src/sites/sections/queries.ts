@@ -11,6 +11,7 @@ export interface NewSection {
   position: number;
   defaultSiteSpaceId?: string | null;
   groupId?: string | null;
+  draft?: boolean;
 }
 
 /** Adds a section to the organization's site (the site's composite key names the organization). */
@@ -27,6 +28,7 @@ export async function insertSection(db: Db, organizationId: string, section: New
       position: section.position,
       default_site_space_id: section.defaultSiteSpaceId ?? null,
       group_id: section.groupId ?? null,
+      draft: section.draft ?? false,
     })
     .execute();
 }

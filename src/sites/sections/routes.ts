@@ -55,7 +55,8 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'given, at the end of the site. The first section of a site whose spaces were at its root gathers ' +
           'them first into a section of their own, the default, so nothing stops being published; ' +
           '`siteSectionGroupId` puts it at the end of that group instead (400 when the site has no such group). ' +
-          'At most 100 sections (409).',
+          '`draft` adds it as a draft: shown to members and in previews, never to visitors; a site’s first ' +
+          'section is its default and is live (400). At most 100 sections (409).',
         params: SiteParams,
         body: AddSectionBody,
         response: { 201: SiteSection, ...errorResponses },
@@ -83,7 +84,8 @@ export const sectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Admins of the organization. `path` is one address segment, unique among the site’s sections (409); ' +
           '`condition` may name only claims of the site’s adaptive schema (400), and null removes it; ' +
           '`defaultSiteSpace` must be one of the section’s site spaces; `siteSectionGroupId` moves the section to ' +
-          'the end of that group, null to the end of the site’s root.',
+          'the end of that group, null to the end of the site’s root. `draft` true makes it a draft (members and ' +
+          'previews only), false makes it live; the site’s default section stays live (400).',
         params: SectionParams,
         body: UpdateSectionBody,
         response: { 200: SiteSection, ...errorResponses },

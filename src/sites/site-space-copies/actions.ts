@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 import type { Context } from '../../context.js';
@@ -35,8 +35,9 @@ function siteSpaceIn(structure: Structure, siteSpaceId: string) {
  * Copies the space a site space publishes (settings, place and current
  * content, as duplicateSpace does) and publishes the copy in the site: in a
  * new section after the site space's own when it is its section's only one,
- * else beside it in its list (the end of it). The caller must be an admin of
- * the site and may create a space where the original is.
+ * else beside it in its list (the end of it); with `draft`, the copy and a
+ * new section are drafts. The caller must be an admin of the site and may
+ * create a space where the original is.
  */
 export async function duplicateSiteSpace(
   context: Context,
@@ -46,13 +47,11 @@ export async function duplicateSiteSpace(
   siteSpaceId: string,
   body: { draft?: boolean | undefined },
 ): Promise<SiteSpace> {
-  if (body.draft === true) {
-    throw new BadRequestError('body/draft: this service adds site spaces and sections live; draft ones are not kept');
-  }
   const { site } = await findSiteAsAdmin(context, organizationId, siteId, userId, 'Duplicating a site space');
   const original = siteSpaceIn(buildStructure(await loadStructure(context.db, site)), siteSpaceId);
   const { space } = await findSpaceAsMember(context, original.space.id, userId);
   await checkPlacement(context.db, 'Duplicating a space', space.organization_id, space.parent_id ?? undefined, userId);
+  const draft = body.draft ?? false;
   let id = '';
   return editStructure(
     context,
@@ -81,12 +80,13 @@ export async function duplicateSiteSpace(
           path: uniqueSlug(slugify(copy.title, 'section'), paths),
           position: nextEntryPosition(structure, groupId),
           groupId,
+          draft,
         });
-        [id] = (await insertSiteSpaces(tx, locked, newSectionId, [copy], new Set(), 0)) as [string];
+        [id] = (await insertSiteSpaces(tx, locked, newSectionId, [copy], new Set(), 0, { draft })) as [string];
       } else {
         const taken = new Set(storedIn(structure, sectionId).map((row) => row.path));
         const position = nextSiteSpacePosition(structure, sectionId);
-        [id] = (await insertSiteSpaces(tx, locked, sectionId, [copy], taken, position)) as [string];
+        [id] = (await insertSiteSpaces(tx, locked, sectionId, [copy], taken, position, { draft })) as [string];
       }
     },
     (view) => presentItem(view, { type: 'site-space', id }),

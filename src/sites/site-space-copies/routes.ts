@@ -9,11 +9,12 @@ const DuplicateSiteSpaceBody = Type.Object(
     draft: Type.Optional(
       Type.Boolean({
         default: false,
-        description: 'Only false here: this service adds site spaces and sections live (true is a 400)',
+        description:
+          'Whether the copy, and a new section made for it, are drafts: shown to members and in previews only',
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ draft: false }] },
 );
 
 /** Copies of a site's spaces, published in the site beside the original. */
@@ -30,7 +31,7 @@ export const siteSpaceCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Admins of the site who may create a space where the original is (else 403). The copy has the ' +
           'space’s settings and current content, as duplicateSpace makes it. It is published in a new section ' +
           'after the original’s when the original is its section’s only site space, else at the end of the ' +
-          'original’s list.',
+          'original’s list. With `draft`, they are drafts until made live.',
         params: SiteSpaceParams,
         body: Type.Optional(DuplicateSiteSpaceBody),
         response: { 201: ref(SiteSpaceSchema), ...errorResponses },

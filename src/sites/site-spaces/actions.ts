@@ -94,7 +94,9 @@ export async function addSiteSpace(
       requireSpaceAbsent(structure, sectionId, space!.id, listName(sectionId));
       const taken = new Set(storedIn(structure, sectionId).map((row) => row.path));
       const position = nextSiteSpacePosition(structure, sectionId);
-      [id] = (await insertSiteSpaces(tx, site, sectionId, [space!], taken, position)) as [string];
+      [id] = (await insertSiteSpaces(tx, site, sectionId, [space!], taken, position, {
+        draft: body.draft ?? false,
+      })) as [string];
     },
     (view) => presentItem(view, { type: 'site-space', id }),
   );
@@ -135,6 +137,13 @@ export async function editSiteSpace(
         requireSpaceAbsent(structure, siteSpace.section_id, space!.id, listName(siteSpace.section_id));
         changes.space_id = space!.id;
       }
+      if (body.draft === true && structure.defaultSiteSpace.get(siteSpace.section_id)?.id === siteSpaceId) {
+        throw new BadRequestError(
+          `body/draft: the default site space ${listName(siteSpace.section_id)} cannot be a draft; make another the default first`,
+        );
+      }
+      if (body.draft !== undefined) changes.draft = body.draft;
+      if (body.hidden !== undefined) changes.hidden = body.hidden;
       await updateSiteSpace(tx, organizationId, siteSpaceId, changes);
     },
     presentSiteSpaceNamed(siteSpaceId),

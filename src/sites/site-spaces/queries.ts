@@ -32,8 +32,8 @@ export async function liveSpacesIn(
 /**
  * Adds spaces to a list of the site (a section, or the root: null) from
  * `position` on, each with a path made from its title that no other site
- * space of the list has (`taken`, updated as paths are given out). Returns
- * the new site spaces' ids.
+ * space of the list has (`taken`, updated as paths are given out), drafts
+ * when `draft`. Returns the new site spaces' ids.
  */
 export async function insertSiteSpaces(
   db: Db,
@@ -42,6 +42,7 @@ export async function insertSiteSpaces(
   spaces: readonly SpaceFields[],
   taken: Set<string>,
   position: number,
+  options: { draft?: boolean } = {},
 ): Promise<string[]> {
   if (spaces.length === 0) return [];
   const rows = spaces.map((space, index) => {
@@ -55,6 +56,7 @@ export async function insertSiteSpaces(
       space_id: space.id,
       path,
       position: position + index,
+      draft: options.draft ?? false,
     };
   });
   await db.insertInto('site_spaces').values(rows).execute();

@@ -53,8 +53,9 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the organization. The space must be of the organization and not in the trash (400); ' +
           'without `sectionId` it goes to the default section, or to the root when the site has no sections. ' +
-          'Its path is made from its title, unique among its siblings. At most 100 site spaces in a list and ' +
-          '500 in a site (409).',
+          'Its path is made from its title, unique among its siblings. `draft` adds it as a draft: shown to ' +
+          'members and in previews, never to visitors; the site space the site opens on is live (400). At most ' +
+          '100 site spaces in a list and 500 in a site (409).',
         params: SiteParams,
         body: AddSiteSpaceBody,
         response: { 201: SiteSpace, ...errorResponses },
@@ -81,7 +82,9 @@ export const siteSpaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Admins of the organization. `path` is one address segment, unique among its siblings (409); ' +
           '`condition` may name only claims of the site’s adaptive schema (400), and null removes it; ' +
-          '`spaceId` publishes another space of the organization in its place.',
+          '`spaceId` publishes another space of the organization in its place. `draft` true makes it a draft ' +
+          '(members and previews only), false live; the site space the site opens on stays live (400). `hidden` ' +
+          'true leaves it out of the reader’s navigation, still reached by its address.',
         params: SiteSpaceParams,
         body: UpdateSiteSpaceBody,
         response: { 200: SiteSpace, ...errorResponses },

@@ -4,7 +4,7 @@ import { SPACE_COLUMNS } from '../../access/space-queries.js';
 import type { Ordering } from './moves.js';
 import type { GroupRow, LinkRow, SectionRow, SiteSpaceRow, StoredStructure } from './tree.js';
 
-const GROUP_FIELDS = ['id', 'parent_id', 'title', 'icon', 'position', 'created_at'] as const;
+const GROUP_FIELDS = ['id', 'parent_id', 'title', 'icon', 'draft', 'position', 'created_at'] as const;
 const SECTION_FIELDS = [
   'id',
   'group_id',
@@ -15,6 +15,7 @@ const SECTION_FIELDS = [
   'icon',
   'position',
   'default_site_space_id',
+  'draft',
   'created_at',
 ] as const;
 const LINK_FIELDS = [
@@ -88,6 +89,8 @@ async function loadSiteSpaces(db: Db, organizationId: string, siteId: string): P
       'ss.section_id as ss_section_id',
       'ss.path as ss_path',
       'ss.condition as ss_condition',
+      'ss.draft as ss_draft',
+      'ss.hidden as ss_hidden',
       'ss.position as ss_position',
       'ss.created_at as ss_created_at',
       'ss.customization as ss_customization',
@@ -97,11 +100,24 @@ async function loadSiteSpaces(db: Db, organizationId: string, siteId: string): P
     .where('s.organization_id', '=', organizationId)
     .execute();
   return rows.map(
-    ({ ss_id, ss_section_id, ss_path, ss_condition, ss_position, ss_created_at, ss_customization, ...space }) => ({
+    ({
+      ss_id,
+      ss_section_id,
+      ss_path,
+      ss_condition,
+      ss_draft,
+      ss_hidden,
+      ss_position,
+      ss_created_at,
+      ss_customization,
+      ...space
+    }) => ({
       id: ss_id,
       section_id: ss_section_id,
       path: ss_path,
       condition: ss_condition,
+      draft: ss_draft,
+      hidden: ss_hidden,
       position: ss_position,
       created_at: ss_created_at,
       customization: ss_customization,

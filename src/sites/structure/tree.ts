@@ -12,6 +12,8 @@ export interface GroupRow {
   parent_id: string | null;
   title: string;
   icon: string | null;
+  /** Shown to members and in previews only, with everything in it. */
+  draft: boolean;
   position: number;
   created_at: Date;
 }
@@ -26,6 +28,8 @@ export interface SectionRow {
   icon: string | null;
   position: number;
   default_site_space_id: string | null;
+  /** Shown to members and in previews only, with its site spaces. */
+  draft: boolean;
   created_at: Date;
 }
 
@@ -34,6 +38,10 @@ export interface SiteSpaceRow {
   section_id: string | null;
   path: string;
   condition: string | null;
+  /** Shown to members and in previews only. */
+  draft: boolean;
+  /** Reached by its address, but left out of the reader's navigation. */
+  hidden: boolean;
   position: number;
   created_at: Date;
   /** Its override of the site's customization (site-spaces/customization-overrides.ts), or null. */
@@ -164,8 +172,9 @@ export function buildStructure(stored: StoredStructure): Structure {
   for (const list of siteSpaces.values()) list.sort(byOrder);
 
   const defaultSiteSpace = new Map<string | null, SiteSpaceRow | undefined>();
+  // The one named, else the first live one: a draft is the default only when nothing else is live.
   const pickDefault = (list: SiteSpaceRow[] | undefined, named: string | null) =>
-    list?.find((siteSpace) => siteSpace.id === named) ?? list?.[0];
+    list?.find((siteSpace) => siteSpace.id === named) ?? list?.find((siteSpace) => !siteSpace.draft) ?? list?.[0];
   defaultSiteSpace.set(null, pickDefault(siteSpaces.get(null), stored.defaultRootSiteSpaceId));
   for (const section of sections) {
     defaultSiteSpace.set(section.id, pickDefault(siteSpaces.get(section.id), section.default_site_space_id));
@@ -189,7 +198,10 @@ export function buildStructure(stored: StoredStructure): Structure {
     links: new Map(stored.links.map((link) => [link.id, link])),
     siteSpaces,
     storedSiteSpaces,
-    defaultSection: sections.find((section) => section.id === stored.defaultSectionId) ?? sections[0],
+    defaultSection:
+      sections.find((section) => section.id === stored.defaultSectionId) ??
+      sections.find((section) => !isDraftSection(section, groups)) ??
+      sections[0],
     defaultSiteSpace,
   };
 }
@@ -242,13 +254,41 @@ export function hasSections(structure: Structure): boolean {
   return structure.sections.length > 0;
 }
 
+/** Whether a section is a draft, itself or by a group it sits in (groups nest one level deep). */
+export function isDraftSection(section: SectionRow, groups: ReadonlyMap<string, GroupRow>): boolean {
+  return section.draft || isDraftGroup(section.group_id, groups);
+}
+
+function isDraftGroup(groupId: string | null, groups: ReadonlyMap<string, GroupRow>): boolean {
+  const group = groupId === null ? undefined : groups.get(groupId);
+  if (!group) return false;
+  const parent = group.parent_id === null ? undefined : groups.get(group.parent_id);
+  return group.draft || parent?.draft === true;
+}
+
+/** The stored structure less its draft items: groups, sections and site spaces, and what a draft group holds. */
+function withoutDrafts(stored: StoredStructure): StoredStructure {
+  const groups = new Map(stored.groups.map((group) => [group.id, group]));
+  const sections = stored.sections.filter((section) => !isDraftSection(section, groups));
+  const kept = new Set(sections.map((section) => section.id));
+  return {
+    ...stored,
+    groups: stored.groups.filter((group) => !isDraftGroup(group.id, groups)),
+    sections,
+    siteSpaces: stored.siteSpaces.filter(
+      (siteSpace) => !siteSpace.draft && (siteSpace.section_id === null || kept.has(siteSpace.section_id)),
+    ),
+    links: stored.links.filter((link) => !link.draft && !isDraftGroup(link.group_id, groups)),
+  };
+}
+
 /**
- * The structure a visitor is shown: sections without a site space to show,
- * draft links (unless `drafts`, for a preview), and groups left empty by them,
- * are left out. Defaults are worked out again over what remains.
+ * The structure a visitor is shown: draft items (unless `drafts`, for a
+ * preview), sections without a site space to show, and groups left empty by
+ * them, are left out. Defaults are worked out again over what remains.
  */
 export function publishedStructure(stored: StoredStructure, options: { drafts?: boolean } = {}): Structure {
-  stored = options.drafts ? stored : { ...stored, links: stored.links.filter((link) => !link.draft) };
+  stored = options.drafts ? stored : withoutDrafts(stored);
   const full = buildStructure(stored);
   const shown = new Set(full.sections.filter((section) => siteSpacesIn(full, section.id).length > 0).map((s) => s.id));
   const keptGroups = new Set<string>();
