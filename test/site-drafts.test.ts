@@ -324,6 +324,17 @@ describe('draft section groups', () => {
       { id: group.id },
     ]);
 
+    // Moving the default section into the draft group, or deleting it with only drafts left, would open on a draft.
+    const moved = await call(admin, 'PATCH', `${sitePath(siteId)}/sections/${guides.id}`, {
+      siteSectionGroupId: group.id,
+    });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().error.message).toContain('nor sit in a draft group');
+    const deleted = await call(admin, 'DELETE', `${sitePath(siteId)}/sections/${guides.id}`);
+    expect(deleted.statusCode).toBe(400);
+    expect(await rowOf('site_sections', guides.id)).toEqual({ id: guides.id, draft: false });
+    expect((await memberStructure(siteId)).find((item) => item.id === guides.id)).toMatchObject({ default: true });
+
     const live = await call(admin, 'PATCH', `${sitePath(siteId)}/section-groups/${group.id}`, { draft: false });
     expect(live.statusCode, live.body).toBe(200);
     expectNewestSpecResponse('updateSiteSectionGroupById', 200, live.json());
