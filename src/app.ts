@@ -32,10 +32,14 @@ import { operationsRoutes } from './ops/routes.js';
 import { siteReaderRoutes } from './sites/reader/routes.js';
 import { appReaderRoutes } from './app-reader/routes.js';
 import { API_DESCRIPTION, API_TAGS, BEARER_SCHEME } from './ops/document.js';
+import { subdomainRoutes } from './orgs/subdomains/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { OrganizationSchema } from './orgs/schemas.js';
 import { userRoutes } from './users/routes.js';
 import { tokenRoutes } from './users/token-routes.js';
+import { profileRoutes } from './users/profile-routes.js';
+import { apiInformationRoutes } from './ops/api-information.js';
+import { specRawContentRoutes } from './specs/raw-content-routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { CollectionSchema } from './collections/schemas.js';
 import { memberRoutes } from './members/routes.js';
@@ -81,6 +85,9 @@ import { siteSchemas } from './sites/schemas.js';
 import { SiteCustomizationSettingsSchema } from './sites/customization/schemas.js';
 import { fileDownloadRoutes } from './content/files/routes.js';
 import { storageRoutes } from './content/files/storage/routes.js';
+import { customFontRoutes, fontFileRoutes } from './fonts/routes.js';
+import { templateRoutes } from './templates/routes.js';
+import { spaceTemplateFiller } from './templates/actions.js';
 import { FileUrlSigner } from './content/files/signing.js';
 import { ContentStore } from './content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
@@ -99,6 +106,7 @@ import { findSpecOutlines } from './specs/outline-queries.js';
 import { routedUrl, SiteHostnames } from './reader/hostnames.js';
 import { requestHost, trustFunction } from './core/proxy.js';
 import { customHostnameRoutes } from './custom-hostnames/routes.js';
+import { urlRoutes } from './urls/routes.js';
 import { ReservedHostnames } from './core/hostname-rules.js';
 import { siteHostnames } from './sites/queries.js';
 
@@ -336,6 +344,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         // Each merge into a space linked to a Git branch becomes one commit on it.
         // Each merge is also an event for the space's integrations and webhooks.
         instance.context.mergeHooks = [exportOnMerge(instance.context), eventsOnMerge(instance.context)];
+        instance.context.spaceTemplates = spaceTemplateFiller(instance.context);
         // Merges and change requests read the merge rules' review facts from the reviews domain above.
         instance.context.reviewFacts = readReviewFacts;
         hostnameDb = db;
@@ -417,7 +426,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  const embeddablePrefixes = ['/files/', '/integration-assets/'];
+  const embeddablePrefixes = ['/files/', '/integration-assets/', '/fonts/'];
   await app.register(securityHeadersPlugin, { publicUrl: config.publicUrl, docsPrefix: '/docs', embeddablePrefixes });
   // No validator badge: it would send the document's address to validator.swagger.io.
   await app.register(swaggerUi, {
@@ -436,6 +445,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Before the routes: it wraps the handlers of those that declare a version, and of writes (If-Match).
   await app.register(httpCachePlugin, { db: app.context.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);
+  await app.register(apiInformationRoutes);
   // The published reader: HTML for a site's audience, outside the API and its tokens.
   await app.register(siteReaderRoutes);
   // The app reader, where every urls.app leads: a member signs in with a token and reads what it may read.
@@ -443,6 +453,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);
   await app.register(integrationAssetRoutes);
+  await app.register(fontFileRoutes);
   // A provider's push events, proven by the Git Sync installation's secret rather than a token.
   await app.register(gitSyncWebhookRoutes);
   await app.register(exportDownloadRoutes);
@@ -453,8 +464,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       v1.addHook('onRoute', requireScopeOnEveryRoute);
       v1.addHook('onRequest', v1.authenticate);
       await v1.register(userRoutes);
+      await v1.register(profileRoutes);
       await v1.register(tokenRoutes);
       await v1.register(organizationRoutes);
+      await v1.register(subdomainRoutes);
       await v1.register(collectionRoutes);
       await v1.register(spaceRoutes);
       await v1.register(permissionRoutes);
@@ -463,6 +476,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(ssoRoutes);
       await v1.register(inviteRoutes);
       await v1.register(customHostnameRoutes);
+      await v1.register(urlRoutes);
       await v1.register(invitationRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(semanticChangesRoutes);
@@ -471,11 +485,14 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await v1.register(commentRoutes);
       await v1.register(contentRoutes);
       await v1.register(storageRoutes);
+      await v1.register(customFontRoutes);
+      await v1.register(templateRoutes);
       await v1.register(linkRoutes);
       await v1.register(siteRoutes);
       await v1.register(searchRoutes);
       await v1.register(translationRoutes);
       await v1.register(specRoutes);
+      await v1.register(specRawContentRoutes);
       await v1.register(gitSyncRoutes);
       await v1.register(importRunRoutes);
       await v1.register(exportRoutes);

@@ -15,9 +15,13 @@ const t = useTestApp();
  */
 const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
   { path: /^\/v1\/users?(?:\/|$)/, domain: 'user' },
+  // The API's root says which release answers: read with the caller's own token, as their profile is.
+  { path: /^\/v1\/$/, domain: 'user' },
   { path: /^\/v1\/integrations\/[^/]+\/installations(?:\/|$)/, domain: 'integration:installations' },
   { path: /^\/v1\/integrations(?:\/|$)/, domain: 'integration' },
   { path: /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/publishing\/auth(?:\/|$)/, domain: 'site:auth' },
+  { path: /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/insights(?:\/|$)/, domain: 'site:insights' },
+  { path: /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/permissions(?:\/|$)/, domain: 'site:permissions' },
   { path: /^\/v1\/orgs\/[^/]+\/sites(?:\/|$)/, domain: 'site' },
   { path: /^\/v1\/custom-hostnames(?:\/|$)/, domain: 'site' },
   { path: /^\/v1\/orgs\/[^/]+\/openapi(?:\/|$)/, domain: 'openapi' },
@@ -33,10 +37,18 @@ const DOMAIN_RULES: Array<{ path: RegExp; domain: string }> = [
     domain: 'organization:members',
   },
   { path: /^\/v1\/(?:orgs|email-domains)(?:\/|$)/, domain: 'organization' },
+  // A subdomain is an organization's hostname.
+  { path: /^\/v1\/subdomains(?:\/|$)/, domain: 'organization' },
+  // An address resolves to a space's content, or an embed of it.
+  { path: /^\/v1\/urls(?:\/|$)/, domain: 'space' },
 ];
 
 /** Routes whose scope is not the one their path suggests, and why. */
 const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
+  'POST /v1/orgs/:organizationId/sites/:siteId/insights/events': {
+    scope: 'site:write',
+    why: 'tracking writes events into the site’s insights; the API names only a read scope for insights',
+  },
   'GET /v1/orgs/:organizationId/link-invites/:inviteId': {
     scope: 'organization:read',
     why: 'read by whoever was given the invite, to see what it offers: they manage no members',
@@ -81,6 +93,10 @@ const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
     scope: 'integration:read',
     why: 'the organization’s installations of integrations, as the integration reads show them',
   },
+  'GET /v1/orgs/:organizationId/installations': {
+    scope: 'integration:read',
+    why: 'the integrations installed on the organization, with their installations, as the integration reads show them',
+  },
   'GET /v1/integrations/:integrationName/spaces': {
     scope: 'integration:installations:read',
     why: 'where an integration is installed: its installations, read by its publisher',
@@ -93,10 +109,26 @@ const DOMAIN_EXCEPTIONS: Record<string, { scope: Scope; why: string }> = {
     scope: 'integration:publish',
     why: 'only the integration’s publisher makes a token to act as one of its installations',
   },
+  'GET /v1/urls/published': {
+    scope: 'site:read',
+    why: 'resolves a published site’s address as its reader does for a visitor: reading a site',
+  },
+  'POST /v1/urls/published': {
+    scope: 'site:read',
+    why: 'resolves a published site’s address as its reader does for a visitor: reading a site',
+  },
 };
 
 /** Routes that are not GET and still need only a `:read` scope, and why. */
 const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
+  'POST /v1/spaces/:spaceId/content/computed/document': {
+    scope: 'space:read',
+    why: 'computes content from a source without writing it, sent as POST to carry the source in a body',
+  },
+  'POST /v1/spaces/:spaceId/content/computed/revision': {
+    scope: 'space:read',
+    why: 'computes content from a source without writing it, sent as POST to carry the source in a body',
+  },
   'POST /v1/orgs/:organizationId/ping': {
     scope: 'organization:read',
     why: 'records when the caller last used the organization: their own activity, nothing of the organization',
@@ -109,6 +141,10 @@ const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
     scope: 'organization:read',
     why: 'accepting an invitation, see DOMAIN_EXCEPTIONS',
   },
+  'POST /v1/orgs/:organizationId/sites/:siteId/insights/events/aggregate': {
+    scope: 'site:insights:read',
+    why: 'a query of the site’s insights, sent as POST to carry it in a body',
+  },
   'POST /v1/orgs/:organizationId/sites/:siteId/search': {
     scope: 'site:read',
     why: 'a search, sent as POST to carry its query in a body',
@@ -117,17 +153,17 @@ const READS_BY_OTHER_METHODS: Record<string, { scope: Scope; why: string }> = {
     scope: 'integration:read',
     why: 'renders an integration’s UI for the caller, sent as POST to carry the render request in a body',
   },
+  'POST /v1/urls/published': {
+    scope: 'site:read',
+    why: 'resolves an address, sent as POST to carry the visitor’s token and claims in a body',
+  },
 };
 
 /** Scopes no route needs: the features they name are not served, or are served under a broader scope. */
 const UNUSED_SCOPES: Record<string, string> = {
   'organization:ask': 'no AI answers',
   'organization:search': 'organization search needs space:read, as reading the spaces would',
-  'site:permissions:read': 'no site permissions',
-  'site:permissions:write': 'no site permissions',
-  'site:insights:read': 'no site insights',
   'site:ask': 'no AI answers',
-  'site:search': 'site search needs site:read, as reading the site would',
 };
 
 const key = (route: RouteEntry) => `${route.method} ${route.url}`;

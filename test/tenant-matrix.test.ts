@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId, randomString } from '../src/core/ids.js';
 import { SCOPES, scopesAllow, type Scope } from '../src/access/scopes.js';
-import { useTestApp } from './support/app.js';
+import { PUBLIC_URL, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { buildWorld, MEMBER_ROLES, type MemberRole, type World } from './support/world.js';
 
@@ -35,11 +35,16 @@ interface Request {
   query?: Record<string, string>;
 }
 
+/** A computed source's dependency on the target's spec. */
+const computedSpec = (target: World) => ({ spec: { ref: { kind: 'openapi', spec: target.ids.specSlug } } });
 /** The markdown of a comment or reply. */
 const markdown = { body: { markdown: 'Intrusion' } };
 const SPEC_TEXT = '{"openapi":"3.0.3","info":{"title":"Intrusion","version":"1"},"paths":{}}';
 /** Refused before anything is fetched, and the address would not answer anyway. */
 const IMPORT = { url: 'http://127.0.0.1:9/', source: 'website' };
+const appAddress = (target: World) => `${PUBLIC_URL}/app/o/${target.ids.organizationId}/s/${target.ids.spaceId}`;
+const siteAddress = (target: World, caller: World) =>
+  `${PUBLIC_URL}/s/${target.ids.siteId}?share=${caller.extra.shareKey}`;
 /** The customization of B's site, as its admin reads it: a valid body for the PUT. */
 let customization: object;
 
@@ -58,9 +63,27 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   transferCollection: (_, caller) => ({ body: { organization: caller.ids.organizationId } }),
   updateCollectionById: () => ({ body: { title: 'Hijacked', defaultLevel: 'admin' } }),
   createSpace: () => ({ body: { title: 'Intrusion' } }),
+  updateUserById: () => ({ body: { displayName: 'Hijacked' } }),
+  getComputedDocument: (target) => ({
+    body: {
+      source: { type: 'builtin:openapi', props: { doc: 'models' }, dependencies: computedSpec(target) },
+      seed: 'intrusion',
+    },
+  }),
+  getComputedRevision: (target) => ({
+    body: {
+      source: { type: 'builtin:openapi', props: { models: true }, dependencies: computedSpec(target) },
+      seed: 'intrusion',
+    },
+  }),
   generateStorageUploadURL: () => ({
     body: { file: { name: 'intrusion.png', type: 'image/png', size: 10 }, kind: 'organization_file' },
   }),
+  createCustomFont: () => ({
+    body: { fontFamily: 'Intrusion', fontFaces: [{ weight: 400, storageKey: 'intrusion' }] },
+  }),
+  updateCustomFont: () => ({ body: { fontFamily: 'Hijacked' } }),
+  applyTemplateToSpace: () => ({ body: { id: 'product-docs' } }),
   updateSpaceById: () => ({ body: { title: 'Hijacked', visibility: 'public' } }),
   moveSpace: () => ({ body: { parent: null } }),
   transferSpace: (_, caller) => ({ body: { organization: caller.ids.organizationId } }),
@@ -70,6 +93,9 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   inviteToCollection: (_, caller) => ({ body: { role: 'admin', users: [caller.admin.user.id] } }),
   updateUserPermissionInCollection: () => ({ body: { role: 'admin' } }),
   updateTeamPermissionInCollection: () => ({ body: { role: 'admin' } }),
+  inviteToSite: (_, caller) => ({ body: { role: 'admin', users: [caller.admin.user.id] } }),
+  updateUserPermissionInSite: () => ({ body: { role: 'admin' } }),
+  updateTeamPermissionInSite: () => ({ body: { role: 'admin' } }),
   updateMemberInOrganizationById: () => ({ body: { role: 'admin' } }),
   createOrganizationTeam: () => ({ body: { title: 'Intrusion', members: [] } }),
   updateTeamInOrganizationById: () => ({ body: { title: 'Hijacked' } }),
@@ -141,13 +167,50 @@ const REQUESTS: Record<string, (target: World, caller: World) => Request> = {
   bulkUpsertSiteRedirects: () => ({ body: { redirects: [{ source: '/moved', destination: null }] } }),
   updateSiteRedirectById: () => ({ body: { destination: { kind: 'external', url: 'https://e.x/hijacked' } } }),
   getSiteRedirectBySource: () => ({ query: { source: '/moved' } }),
+  addExternalLinkToSite: () => ({ body: { title: 'Intrusion', url: 'https://e.x/' } }),
+  updateSiteExternalLinkById: () => ({ body: { title: 'Hijacked', url: 'https://e.x/hijacked' } }),
+  duplicateSiteSpace: () => ({ body: {} }),
+  aggregateSiteEvents: () => ({ body: { range: 'last7Days' } }),
+  trackEventsInSiteById: () => ({
+    body: {
+      events: [
+        {
+          type: 'page_view',
+          session: { visitorId: 'v', sessionId: 's', cookies: {}, userAgent: 'x', language: null, referrer: null },
+          location: {
+            url: 'https://e.x/',
+            siteSection: null,
+            siteSpace: null,
+            siteShareKey: null,
+            space: null,
+            revision: null,
+            page: null,
+          },
+        },
+      ],
+    },
+  }),
   updateSitePublishingAuthById: () => ({ body: { backend: 'custom', fallbackURL: 'https://example.com/sign-in' } }),
   searchSiteContent: () => ({ body: { query: 'guide', scope: { mode: 'all' } } }),
+  // Addresses of A's content: the app's of its space, and its share-link site's with the caller's own key.
+  getContentByUrl: (target) => ({ query: { url: appAddress(target) } }),
+  getEmbedByUrl: (target) => ({ query: { url: appAddress(target) } }),
+  getEmbedByUrlInSpace: () => ({ query: { url: 'http://127.0.0.1:9/' } }),
+  getPublishedContentByUrl: (target, caller) => ({ query: { url: siteAddress(target, caller) } }),
+  resolvePublishedContentByUrl: (target, caller) => ({ body: { url: siteAddress(target, caller) } }),
   // Every page of both worlds is a "Guide": B's search finds B's, and must not find A's.
   searchSpaceContent: () => ({ query: { query: 'guide' } }),
   searchOrganizationContent: () => ({ query: { query: 'guide' } }),
   createTranslation: () => ({ body: { title: 'Intrusion' } }),
   updateTranslation: () => ({ body: { title: 'Hijacked' } }),
+  updateGlossaryEntries: (target) => ({
+    body: {
+      operations: [
+        { type: 'update', id: target.ids.glossaryEntryId, translations: { en: 'Hijacked' } },
+        { type: 'insert', translations: { en: 'Intrusion' } },
+      ],
+    },
+  }),
   createOpenAPISpec: () => ({ body: { slug: 'intrusion', source: { text: SPEC_TEXT } } }),
   createOrUpdateOpenAPISpecBySlug: () => ({ body: { source: { text: SPEC_TEXT } } }),
   updateOpenAPISpecBySlug: () => ({ body: { visibility: 'public' } }),
@@ -232,6 +295,11 @@ interface Exception {
  */
 const EXCEPTIONS: Record<string, Exception> = {
   getAuthenticatedUser: { reason: 'the caller’s own profile: it names no resource of A', status: 200 },
+  getApiInformation: { reason: 'the release of the service: it names no resource of A', status: 200 },
+  createUserNotificationsToken: {
+    reason: 'a token for the caller’s own notifications: it names no resource of A',
+    status: 200,
+  },
   listOrganizationsForAuthenticatedUser: {
     reason: 'the caller’s own organizations, none of them A (the user of no organization gets an empty list)',
     status: 200,
@@ -426,6 +494,7 @@ function ghostRefs(): Refs {
     ...ghost,
     specSlug: slug(),
     integrationName: slug(),
+    subdomain: slug(),
     emailDomain: `${slug()}.test`,
     pagePath: slug(),
     // GitLab's project ids are numbers: a ghost's is one no project has.
@@ -911,6 +980,32 @@ const FOREIGN_REFERENCES: Record<string, ForeignReference> = {
     request: (_, f) => ({ body: { changes: [computedPage(f.specSlug)] } }),
     // Accepted before its spec exists, as for any slug: the page must not show A's spec.
     readBack: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages',
+  },
+  'a document of B’s space computed from a spec of A': {
+    operationId: 'getComputedDocument',
+    request: (_, f) => ({
+      body: {
+        source: {
+          type: 'builtin:openapi',
+          props: { doc: 'models' },
+          dependencies: { spec: { ref: { kind: 'openapi', spec: f.specSlug } } },
+        },
+        seed: 'intrusion',
+      },
+    }),
+  },
+  'the pages of B’s space computed from a spec of A': {
+    operationId: 'getComputedRevision',
+    request: (_, f) => ({
+      body: {
+        source: {
+          type: 'builtin:openapi',
+          props: { models: true },
+          dependencies: { spec: { ref: { kind: 'openapi', spec: f.specSlug } } },
+        },
+        seed: 'intrusion',
+      },
+    }),
   },
   'a link page to a page of A': {
     operationId: 'updateChangeRequestContent',

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
-import { expectSpecResponse } from './support/spec.js';
+import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
 import { rowsInSpace, type SpaceTable } from './support/rows.js';
 
 const t = useTestApp();
@@ -20,6 +20,8 @@ interface Fixture {
   /** The current revision: the merge of `mergedChangeRequest`. */
   currentRevision: string;
   page: string;
+  /** The document of `page` in the current revision. */
+  document: string;
   file: string;
   reusableContent: string;
   mergedChangeRequest: string;
@@ -54,6 +56,8 @@ const write = (payload?: (fixture: Fixture) => object): Expectation => ({
 });
 
 const markdown = (text: string) => ({ body: { markdown: text } });
+/** A computed source's dependency on a spec the organization does not have. */
+const SPEC = { spec: { ref: { kind: 'openapi', spec: 'no-such-spec' } } };
 
 /**
  * Every operation on a space, by operationId. A route that is missing here
@@ -77,6 +81,20 @@ const EXPECTED: Record<string, Expectation> = {
   getReusableContentById: published,
   getReusableContentInRevisionById: published,
   getReusableContentDocumentInRevisionById: published,
+  getDocumentById: published,
+  getPageDocumentInRevisionById: published,
+  listSpacePageMetaLinks: published,
+  listRevisionPageMetaLinks: published,
+  listChangeRequestPageMetaLinks: membersOnly,
+  // Computing from the organization's specs is a member's: a visitor reads the computed pages it publishes.
+  getComputedDocument: {
+    visitor: 404,
+    payload: () => ({ source: { type: 'builtin:openapi', props: { doc: 'models' }, dependencies: SPEC }, seed: 's' }),
+  },
+  getComputedRevision: {
+    visitor: 404,
+    payload: () => ({ source: { type: 'builtin:openapi', props: { models: true }, dependencies: SPEC }, seed: 's' }),
+  },
   // Search reads the current content, the published side.
   searchSpaceContent: { visitor: 200, query: { query: 'content' } },
   // Exports of the current content: whoever may read it may take it away whole.
@@ -101,6 +119,8 @@ const EXPECTED: Record<string, Expectation> = {
   getChangeRequestZip: membersOnly,
   // Which integrations a space has, and their blocks: a member's.
   listSpaceIntegrations: membersOnly,
+  // Resolving an embed makes the service fetch: a space's visitors may not make it.
+  getEmbedByUrlInSpace: { visitor: 404, query: { url: 'http://127.0.0.1:9/' } },
   listSpaceIntegrationsBlocks: membersOnly,
   // A diff shows unpublished work and what older revisions held: a member's, as they are.
   getChangeRequestChanges: membersOnly,
@@ -148,6 +168,7 @@ const EXPECTED: Record<string, Expectation> = {
   updateChangeRequest: write(),
   // Refused before anything is fetched: the address would not answer anyway.
   importContent: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
+  applyTemplateToSpace: write(() => ({ id: 'product-docs' })),
   importContentInChangeRequest: write(() => ({ url: 'http://127.0.0.1:9/', source: 'website' })),
   importGitRepository: write(() => ({ url: 'http://127.0.0.1:9/docs.git', ref: 'refs/heads/main' })),
   exportToGitRepository: write(() => ({
@@ -218,6 +239,7 @@ function urlOf(route: SpaceRoute, fixture: Fixture, revisionId = fixture.current
     pagePath: 'guide',
     fileId: fixture.file,
     reusableContentId: fixture.reusableContent,
+    documentId: fixture.document,
     userId: fixture.reviewer,
     teamId,
     commentId: inChangeRequest ? fixture.changeRequestComment : fixture.spaceComment,
@@ -323,12 +345,18 @@ async function fixtureFor(visibility: Visibility): Promise<Fixture> {
   );
 
   const row = await t.db.selectFrom('spaces').select('share_key').where('id', '=', space.id).executeTakeFirstOrThrow();
+  const guideDocument = await t.db
+    .selectFrom('page_versions')
+    .select('document_id')
+    .where('page_id', '=', (merged.written.changes as Array<{ page: { id: string } }>)[0]!.page.id)
+    .executeTakeFirstOrThrow();
   return {
     space: space.id,
     shareKey: row.share_key,
     initialRevision: space.revision,
     currentRevision: current,
     page: (merged.written.changes as Array<{ page: { id: string } }>)[0]!.page.id,
+    document: guideDocument.document_id!,
     file: (merged.written.insertedFiles as Array<{ id: string }>)[0]!.id,
     reusableContent: (merged.written.insertedReusableContents as Array<{ id: string }>)[0]!.id,
     mergedChangeRequest: merged.id,
@@ -418,7 +446,8 @@ async function expectAnswers(
         for (const email of memberEmails)
           expect(res.body.toLowerCase(), `${route.operationId} shows ${email}`).not.toContain(email);
       }
-      if (!SERVICE_OPERATIONS.has(route.operationId)) expectSpecResponse(route.operationId, 200, res.json());
+      if (NEWEST_OPERATIONS.has(route.operationId)) expectNewestSpecResponse(route.operationId, 200, res.json());
+      else if (!SERVICE_OPERATIONS.has(route.operationId)) expectSpecResponse(route.operationId, 200, res.json());
     } else if (res.statusCode === 404) {
       // Exactly what a private space answers: nothing says the space exists.
       expect(res.json(), route.operationId).toEqual({
@@ -432,6 +461,16 @@ async function expectAnswers(
 
 /** Operations of this service's own, which no GitBook spec describes. */
 const SERVICE_OPERATIONS = new Set(['getSpaceZip', 'getChangeRequestZip']);
+/** Operations only @gitbook/api 0.202.0 describes. */
+const NEWEST_OPERATIONS = new Set([
+  'getDocumentById',
+  'getPageDocumentInRevisionById',
+  'listSpacePageMetaLinks',
+  'listRevisionPageMetaLinks',
+  'listChangeRequestPageMetaLinks',
+  'getComputedDocument',
+  'getComputedRevision',
+]);
 
 const visitorAnswer = (operationId: string) => EXPECTED[operationId]?.visitor ?? -1;
 

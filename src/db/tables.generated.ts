@@ -48,6 +48,8 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
 export interface ApiTokens {
   created_at: Generated<Date>;
   expires_at: Date | null;
@@ -125,6 +127,8 @@ export interface ChangeRequests {
   comments_total_count: Generated<number>;
   created_at: Generated<Date>;
   created_by: string | null;
+  description: string | null;
+  description_document: Json | null;
   id: string;
   merged_at: Date | null;
   number: number;
@@ -213,10 +217,28 @@ export interface ContentGrants {
   id: string;
   organization_id: string;
   role: Role;
+  site_id: string | null;
   space_id: string | null;
   team_id: string | null;
   updated_at: Generated<Date>;
   user_id: string | null;
+}
+
+export interface CustomFontFaces {
+  font_id: string;
+  organization_id: string;
+  sha256: string;
+  size: number;
+  weight: number;
+}
+
+export interface CustomFonts {
+  created_at: Date;
+  created_by: string | null;
+  font_family: string;
+  id: string;
+  organization_id: string;
+  updated_at: Date;
 }
 
 export interface Documents {
@@ -636,6 +658,14 @@ export interface OrganizationTicks {
   ticks: Generated<string>;
 }
 
+export interface PagePathHistory {
+  organization_id: string;
+  page_id: string;
+  path: string;
+  revision_seq: number;
+  space_id: string;
+}
+
 export interface PageVersions {
   computed: ColumnType<ComputedSource | null, string | null, string | null>;
   cover: ColumnType<Record<string, unknown> | null, string | null, string | null>;
@@ -752,6 +782,71 @@ export interface ServiceSettings {
   value: string;
 }
 
+export interface SiteExternalLinks {
+  condition: string | null;
+  created_at: Date;
+  description: string | null;
+  draft: boolean;
+  group_id: string | null;
+  icon: string | null;
+  id: string;
+  localized_description: Json | null;
+  localized_title: Json | null;
+  organization_id: string;
+  position: number;
+  site_id: string;
+  title: string;
+  updated_at: Date | null;
+  url: string;
+}
+
+export interface SiteInsightEvents {
+  authenticated: boolean;
+  bot: string | null;
+  browser: string;
+  country: string | null;
+  device: string;
+  display_context: string;
+  event_type: string;
+  feedback_comment: string | null;
+  feedback_rating: string | null;
+  id: Generated<string>;
+  language: string | null;
+  link_position: string | null;
+  link_target_domain: string | null;
+  link_target_kind: string | null;
+  llms_variant: string | null;
+  markdown_source: string | null;
+  occurred_at: Date;
+  organization_id: string;
+  os: string;
+  page_id: string | null;
+  referrer: string | null;
+  referrer_domain: string | null;
+  revision_id: string | null;
+  search_query: string | null;
+  search_result_record_id: string | null;
+  session_hash: string;
+  site_id: string;
+  site_section_id: string | null;
+  site_share_key: string | null;
+  site_space_id: string | null;
+  space_id: string | null;
+  url: string;
+  url_path: string;
+  utm_campaign: string | null;
+  utm_content: string | null;
+  utm_medium: string | null;
+  utm_source: string | null;
+  utm_term: string | null;
+  visitor_hash: string;
+}
+
+export interface SiteInsightSalts {
+  day: Timestamp;
+  salt: Buffer;
+}
+
 export interface SiteRedirects {
   capture_wildcard: boolean;
   changed_at: Date;
@@ -777,6 +872,7 @@ export interface Sites {
   agents_context: Generated<'excluded' | 'included'>;
   auth_backend: Generated<'custom' | 'integration'>;
   auth_fallback_url: string | null;
+  auth_logout_url: string | null;
   auth_private_key_encrypted: string;
   basename: string | null;
   created_at: Generated<Date>;
@@ -801,6 +897,7 @@ export interface Sites {
 
 export interface SiteSectionGroups {
   created_at: Generated<Date>;
+  draft: Generated<boolean>;
   icon: string | null;
   id: string;
   organization_id: string;
@@ -815,6 +912,7 @@ export interface SiteSections {
   created_at: Generated<Date>;
   default_site_space_id: string | null;
   description: string | null;
+  draft: Generated<boolean>;
   group_id: string | null;
   icon: string | null;
   id: string;
@@ -840,6 +938,8 @@ export interface SiteSpaces {
   condition: string | null;
   created_at: Generated<Date>;
   customization: JsonText<Record<string, unknown>> | null;
+  draft: Generated<boolean>;
+  hidden: Generated<boolean>;
   id: string;
   organization_id: string;
   path: string;
@@ -847,6 +947,14 @@ export interface SiteSpaces {
   section_id: string | null;
   site_id: string;
   space_id: string;
+}
+
+export interface SpaceGitRedirects {
+  organization_id: string;
+  position: number;
+  source: string;
+  space_id: string;
+  target: string;
 }
 
 export interface Spaces {
@@ -918,6 +1026,14 @@ export interface Teams {
   updated_at: Generated<Date>;
 }
 
+export interface TranslationGlossaryEntries {
+  created_at: Generated<Date>;
+  id: string;
+  organization_id: string;
+  translations: RequiredJsonColumn<Record<string, string>>;
+  updated_at: Generated<Date>;
+}
+
 export interface TranslationSettings {
   created_at: Generated<Date>;
   id: string;
@@ -947,6 +1063,14 @@ export interface UnresolvedLinks {
   start_offset: number;
   target_path: string;
   url: string;
+}
+
+export interface UrlEmbeds {
+  embed: RequiredJsonColumn<Record<string, unknown>>;
+  expires_at: Date;
+  fetched_at: Date;
+  url: string;
+  url_sha256: Buffer;
 }
 
 export interface UserProfileClock {
@@ -993,6 +1117,8 @@ export interface DB {
   comment_thread_ticks: CommentThreadTicks;
   comments: Comments;
   content_grants: ContentGrants;
+  custom_font_faces: CustomFontFaces;
+  custom_fonts: CustomFonts;
   documents: Documents;
   event_deliveries: EventDeliveries;
   events: Events;
@@ -1023,6 +1149,7 @@ export interface DB {
   organization_roster_ticks: OrganizationRosterTicks;
   organization_ticks: OrganizationTicks;
   organizations: Organizations;
+  page_path_history: PagePathHistory;
   page_versions: PageVersions;
   retired_integration_names: RetiredIntegrationNames;
   retired_site_addresses: RetiredSiteAddresses;
@@ -1033,21 +1160,27 @@ export interface DB {
   saml_providers: SamlProviders;
   search_sections: SearchSections;
   service_settings: ServiceSettings;
+  site_external_links: SiteExternalLinks;
+  site_insight_events: SiteInsightEvents;
+  site_insight_salts: SiteInsightSalts;
   site_redirects: SiteRedirects;
   site_section_groups: SiteSectionGroups;
   site_sections: SiteSections;
   site_share_links: SiteShareLinks;
   site_spaces: SiteSpaces;
   sites: Sites;
+  space_git_redirects: SpaceGitRedirects;
   spaces: Spaces;
   storage_upload_parts: StorageUploadParts;
   storage_uploads: StorageUploads;
   team_members: TeamMembers;
   team_reach: TeamReach;
   teams: Teams;
+  translation_glossary_entries: TranslationGlossaryEntries;
   translation_settings: TranslationSettings;
   tree_entries: TreeEntries;
   unresolved_links: UnresolvedLinks;
+  url_embeds: UrlEmbeds;
   user_profile_clock: UserProfileClock;
   users: Users;
   webhooks: Webhooks;

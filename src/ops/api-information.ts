@@ -16,11 +16,13 @@ const ApiInformation = Type.Object({
   build: Type.String({ description: 'When the running code was built, ISO 8601' }),
 });
 
-/** GET /v1/: which release answers, as GitBook's getApiInformation. */
+/** GET /v1/: which release answers, as GitBook's getApiInformation; registered beside the /v1 plugin, as its root. */
 export const apiInformationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/',
+    '/v1/',
     {
+      // Beside the /v1 plugin, whose own root this is: authenticated as its routes are.
+      onRequest: (request) => app.authenticate(request),
       // What answers, read with the caller's own token: `user:read`, as reading the caller's profile is.
       config: { scope: 'user:read' },
       schema: {

@@ -22,6 +22,12 @@ import {
   UpdateSiteBody,
 } from './schemas.js';
 import { redirectRoutes } from './redirects/routes.js';
+import { sitePermissionRoutes } from './permissions/routes.js';
+import { externalLinkRoutes } from './external-links/routes.js';
+import { previewRoutes } from './preview/routes.js';
+import { siteSearchPrewarmRoutes } from './search/prewarm-routes.js';
+import { siteSpaceCopyRoutes } from './site-space-copies/routes.js';
+import { siteInsightsRoutes } from './insights/routes.js';
 import { sectionRoutes } from './sections/routes.js';
 import { siteSpaceRoutes } from './site-spaces/routes.js';
 import { siteSpaceCustomizationRoutes } from './site-spaces/customization-routes.js';
@@ -262,12 +268,12 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'sortSiteStructure',
         tags: ['sites'],
-        summary: 'Move a site space, section or section group beside another (admins)',
+        summary: 'Move a site space, section, section group or external link beside another (admins)',
         description:
           'Admins of the organization. `after` and `before` name siblings; the item lands right after `after` ' +
-          '(with both, `after` first), and with neither goes to the end of its list. A section or group moved ' +
-          'beside an item in a group joins that group; a site space moved beside one of another section moves ' +
-          'there.',
+          '(with both, `after` first), and with neither goes to the end of its list. A section, group or link ' +
+          'moved beside an item in a group joins that group; a site space moved beside one of another section ' +
+          'moves there.',
         params: SiteParams,
         body: SortStructureBody,
         response: { 200: SiteStructureItemSchema, ...errorResponses },
@@ -292,4 +298,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(publishingRoutes);
   await app.register(siteSearchRoutes);
   await app.register(redirectRoutes);
+  await app.register(sitePermissionRoutes);
+  await app.register(externalLinkRoutes);
+  await app.register(previewRoutes);
+  await app.register(siteSearchPrewarmRoutes);
+  await app.register(siteSpaceCopyRoutes);
+  await app.register(siteInsightsRoutes);
 };

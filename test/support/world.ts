@@ -43,6 +43,8 @@ export interface WorldIds {
   /** The space's current revision. */
   revisionId: string;
   pageId: string;
+  /** The document of `pageId` in the current revision. */
+  documentId: string;
   fileId: string;
   reusableContentId: string;
   /** A page's path: the path routes' wildcard, `{pagePath}` in the document. */
@@ -65,9 +67,17 @@ export interface WorldIds {
   shareLinkId: string;
   /** A live redirect from `/moved` to an address naming the world. */
   siteRedirectId: string;
+  /** An external link at the root of the site's navigation. */
+  siteExternalLinkId: string;
+  /** The organization's hostname: its subdomain, `{subdomain}` in the document. */
+  subdomain: string;
+  /** A custom font of the organization, one WOFF2 face. */
+  fontId: string;
   /** A custom hostname the site claims (pending: no DNS record proves it). */
   hostname: string;
   translationSettingsId: string;
+  /** An entry of the organization's translation glossary, its term naming the world. */
+  glossaryEntryId: string;
   specSlug: string;
   /** The spec's one processed version. */
   versionId: string;
@@ -148,6 +158,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   const organization = await t.factory.organization(admin.user.id, {
     title: `Org ${marker}`,
     emailDomains: [emailDomain],
+    hostname: `org-${lower}`,
   });
   const organizationId = organization.id;
   const members = {} as Record<MemberRole, Account>;
@@ -216,6 +227,11 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     },
   ]);
   const pageId = (merged.written.changes as Array<{ page: { id: string } }>)[0]!.page.id;
+  const { document_id: documentId } = await t.db
+    .selectFrom('page_versions')
+    .select('document_id')
+    .where('page_id', '=', pageId)
+    .executeTakeFirstOrThrow();
   const revisionId = (await call<{ revision: string }>('GET', `/v1/spaces/${space.id}`)).revision;
 
   // An open change request with a draft page of its own and a requested reviewer.
@@ -259,6 +275,10 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
   });
   const [acceptLink] = invited.acceptLinks;
   const translation = await call('POST', `${org}/translations`, { title: `Translation ${marker}`, languages: ['fr'] });
+  await call('PUT', `${org}/translations-glossary`, {
+    operations: [{ type: 'insert', translations: { en: `Term ${marker}` } }],
+  });
+  const [glossaryEntry] = (await call<{ items: Array<{ id: string }> }>('GET', `${org}/translations-glossary`)).items;
 
   // A site shared by link only: a section in a group with two site spaces, a share link.
   const site = await call<{ id: string }>('POST', `${org}/sites`, {
@@ -282,7 +302,12 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     source: '/moved',
     destination: { kind: 'external', url: `https://example.com/${lower}` },
   });
+  const externalLink = await call('POST', `${sites}/external-links`, {
+    title: `Link ${marker}`,
+    url: `https://example.com/${lower}`,
+  });
   await call('POST', `${sites}/publish`);
+  const font = await worldFont(t, admin, organizationId);
   const shareKey = new URL(shareLink.urls.published).searchParams.get('share') ?? '';
 
   // An OpenAPI spec given as text, with the version its processing stores.
@@ -374,6 +399,7 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     changeRequestId: changeRequest.id,
     revisionId,
     pageId,
+    documentId: documentId!,
     fileId,
     reusableContentId,
     pagePath,
@@ -390,8 +416,12 @@ export async function buildWorld(t: TestContext, label: string): Promise<World> 
     siteSpaceId: siteSpace.id,
     shareLinkId: shareLink.id,
     siteRedirectId: redirect.id,
+    siteExternalLinkId: externalLink.id,
+    subdomain: `org-${lower}`,
+    fontId: font.id,
     hostname,
     translationSettingsId: translation.id,
+    glossaryEntryId: glossaryEntry!.id,
     specSlug,
     versionId,
     integrationName,
@@ -483,4 +513,31 @@ async function storeVersion(t: TestContext, organizationId: string, specId: stri
     .execute();
   await t.db.deleteFrom('openapi_spec_jobs').where('spec_id', '=', specId).execute();
   return id;
+}
+
+/** A font of one real WOFF2 face (KaTeX's), uploaded to the organization's storage first. */
+async function worldFont(t: TestContext, admin: Account, organizationId: string): Promise<{ id: string }> {
+  const bytes = readFileSync('node_modules/katex/dist/fonts/KaTeX_Main-Regular.woff2');
+  const announced = await t.app.inject({
+    method: 'POST',
+    url: `/v1/orgs/${organizationId}/storage/upload`,
+    headers: admin.headers,
+    payload: { file: { name: 'font.woff2', type: 'font/woff2', size: bytes.length }, kind: 'customization_font' },
+  });
+  const { url, key } = announced.json() as { url: string; key: string };
+  const put = await t.app.inject({
+    method: 'PUT',
+    url: new URL(url).pathname + new URL(url).search,
+    headers: { 'content-type': 'application/octet-stream' },
+    payload: bytes,
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  const font = await t.app.inject({
+    method: 'PUT',
+    url: `/v1/orgs/${organizationId}/fonts`,
+    headers: admin.headers,
+    payload: { fontFamily: 'World Sans', fontFaces: [{ weight: 400, storageKey: key }] },
+  });
+  expect(font.statusCode, font.body).toBe(201);
+  return font.json() as { id: string };
 }
