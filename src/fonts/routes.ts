@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../access/auth.js';
 import { NotFoundError } from '../core/errors.js';
 import { noContent, sendBytes } from '../core/replies.js';
@@ -128,7 +128,11 @@ export const customFontRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Admins of the organization: 205 when the font is deleted, 204 when the organization has no such ' +
           'font (as GitBook answers). Sites that named it are shown in their default font.',
         params: FontParams,
-        response: errorResponses,
+        response: {
+          204: Type.Null({ description: 'No such font: nothing changed' }),
+          205: Type.Null({ description: 'Deleted' }),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {

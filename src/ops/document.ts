@@ -147,6 +147,32 @@ export const API_TAGS = [
       'Addresses back to what they show: app and published addresses to their content, published addresses to ' +
       'their site as a visitor reads it, and any address to an embed (oEmbed for outside ones).',
   },
+  {
+    name: 'site-spaces',
+    description: 'A site space copied with its space’s content, beside the original or in a section of its own.',
+  },
+  {
+    name: 'site-external-links',
+    description: 'Links to outside addresses among a site’s sections and groups, shown in its navigation.',
+  },
+  {
+    name: 'site-preview',
+    description: 'A signed address, valid one hour, that shows a site as it would be published, drafts included.',
+  },
+  {
+    name: 'site-insights',
+    description:
+      'What visitors do on a site, recorded without a cookie or an IP address (a visitor is a daily salted ' +
+      'hash), and its aggregates by page, day, referrer and country where known.',
+  },
+  {
+    name: 'custom-fonts',
+    description: 'An organization’s own fonts, as WOFF2 files checked on upload, for its sites’ customization.',
+  },
+  {
+    name: 'subdomains',
+    description: 'Which organization holds a subdomain (its hostname), for that organization’s members.',
+  },
 ];
 
 export const BEARER_SCHEME = {

@@ -21,7 +21,7 @@ export const UpdateUserBody = Type.Object(
     ),
     photoURL: Type.Optional(PhotoUrl),
   },
-  { minProperties: 1, additionalProperties: false },
+  { minProperties: 1, additionalProperties: false, examples: [{ displayName: 'Ada Lovelace' }] },
 );
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 

@@ -66,7 +66,21 @@ const Seed = Type.String({
   description: 'Seed the ids of the generated pages are made from',
 });
 
-export const ComputedBody = Type.Object({ source: AnySource, seed: Seed });
+export const ComputedBody = Type.Object(
+  { source: AnySource, seed: Seed },
+  {
+    examples: [
+      {
+        source: {
+          type: 'builtin:openapi',
+          props: { models: true },
+          dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } },
+        },
+        seed: 'reference',
+      },
+    ],
+  },
+);
 export type ComputedBody = Static<typeof ComputedBody>;
 
 export const ComputedParams = Type.Object({ spaceId: IdParam });

@@ -44,8 +44,8 @@ export async function trackSiteEvents(
 ): Promise<void> {
   await findSiteAsAdmin(context, organizationId, siteId, callerId, 'Tracking events');
   const now = context.clock.now();
-  const salt = await todaysSalt(context);
-  const rows: InsightRow[] = body.events.map((event, index) => {
+  // Every event is checked before the day's salt is read, which may write it: a refused call changes nothing.
+  const checked = body.events.map((event, index) => {
     const path = `body/events/${index}`;
     if (!isRecorded(event.type))
       throw new BadRequestError(
@@ -56,11 +56,15 @@ export async function trackSiteEvents(
       throw new BadRequestError(`${path}/timestamp must be within 5 minutes of the current time`);
     if (!/^https?:/i.test(event.location.url))
       throw new BadRequestError(`${path}/location/url must be an http(s) address`);
+    return { event, type: event.type, at, details: detailsOf(event, event.type, path) };
+  });
+  const salt = await todaysSalt(context);
+  const rows: InsightRow[] = checked.map(({ event, type, at, details }) => {
     const { session, location } = event;
     const claims = session.visitorAuthClaims ?? {};
     return insightRow(
       { organizationId, siteId },
-      event.type,
+      type,
       at,
       {
         salt,
@@ -83,7 +87,7 @@ export async function trackSiteEvents(
         revision: location.revision,
         page: location.page,
       },
-      detailsOf(event, event.type, path),
+      details,
     );
   });
   await insertInsightEvents(context.db, rows);

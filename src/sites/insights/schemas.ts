@@ -106,7 +106,35 @@ export type TrackedEvent = Static<typeof TrackedEvent>;
 
 export const TrackEventsBody = Type.Object(
   { events: Type.Array(TrackedEvent, { maxItems: MAX_EVENTS_PER_CALL }) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        events: [
+          {
+            type: 'page_view',
+            session: {
+              visitorId: 'v1',
+              sessionId: 's1',
+              cookies: {},
+              userAgent: 'Mozilla/5.0',
+              language: 'en',
+              referrer: null,
+            },
+            location: {
+              url: 'https://docs.example.com/guide',
+              siteSection: null,
+              siteSpace: null,
+              siteShareKey: null,
+              space: null,
+              revision: null,
+              page: null,
+            },
+          },
+        ],
+      },
+    ],
+  },
 );
 export type TrackEventsBody = Static<typeof TrackEventsBody>;
 
