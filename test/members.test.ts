@@ -150,7 +150,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect((await members(await t.factory.account(), organization.id)).statusCode).toBe(404);
     const badQueries: Array<Record<string, string>> = [
       { role: 'owner' },
-      { sort: 'name' },
+      { sort: 'title' },
       { order: 'up' },
       { search: '' },
       { search: 'x'.repeat(101) },

@@ -25,7 +25,14 @@ interface Fixture {
  * to call it at. A route missing here fails the test: a new reader route must
  * say who may read it.
  */
-const READER_ROUTES: Record<string, { audience: Audience; path: (fixture: Fixture) => string }> = {
+interface ReaderRoute {
+  audience: Audience;
+  path: (fixture: Fixture) => string;
+  /** A form the route takes by POST, as the page's own form posts it; GET when absent. */
+  form?: (fixture: Fixture) => Record<string, string>;
+}
+
+const READER_ROUTES: Record<string, ReaderRoute> = {
   '/s/:site': { audience: 'site-audience', path: (f) => `/s/${f.site}` },
   '/s/:site/*': { audience: 'site-audience', path: (f) => `/s/${f.site}/${f.pagePath}` },
   '/s/:site/~/search': { audience: 'site-audience', path: (f) => `/s/${f.site}/~/search?q=secret` },
@@ -36,6 +43,12 @@ const READER_ROUTES: Record<string, { audience: Audience; path: (fixture: Fixtur
   '/s/:site/~/theme': { audience: 'site-audience', path: (f) => `/s/${f.site}/~/theme?set=dark` },
   '/s/:site/~/reader.css': { audience: 'anyone', path: (f) => `/s/${f.site}/~/reader.css` },
   '/s/:site/~/site.css': { audience: 'site-audience', path: (f) => `/s/${f.site}/~/site.css` },
+  '/s/:site/~/fonts.css': { audience: 'site-audience', path: (f) => `/s/${f.site}/~/fonts.css` },
+  '/s/:site/~/feedback': {
+    audience: 'site-audience',
+    path: (f) => `/s/${f.site}/~/feedback`,
+    form: (f) => ({ space: f.space, page: f.page, rating: 'good' }),
+  },
   '/s/:site/llms.txt': { audience: 'site-audience', path: (f) => `/s/${f.site}/llms.txt` },
   '/s/:site/llms-full.txt': { audience: 'site-audience', path: (f) => `/s/${f.site}/llms-full.txt` },
   '/s/:site/sitemap.xml': { audience: 'site-audience', path: (f) => `/s/${f.site}/sitemap.xml` },
@@ -44,6 +57,22 @@ const READER_ROUTES: Record<string, { audience: Audience; path: (fixture: Fixtur
 
 let admin: Account;
 let organizationId: string;
+
+async function put(url: string, payload: object) {
+  const res = await t.app.inject({ method: 'PUT', url: `/v1${url}`, headers: admin.headers, payload });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** The route called as a visitor's browser calls it: a form posted from the site's own page, or a GET. */
+const visit = (route: ReaderRoute, f: Fixture) =>
+  route.form
+    ? t.app.inject({
+        method: 'POST',
+        url: route.path(f),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+        payload: new URLSearchParams(route.form(f)).toString(),
+      })
+    : t.app.inject({ method: 'GET', url: route.path(f) });
 
 async function call(method: 'POST' | 'PATCH', url: string, payload?: object) {
   const res = await t.app.inject({ method, url: `/v1${url}`, headers: admin.headers, ...(payload ? { payload } : {}) });
@@ -63,6 +92,16 @@ async function fixture(visibility: string, published: boolean): Promise<Fixture>
   };
   const site = await call('POST', `/orgs/${organizationId}/sites`, { title: 'Docs', visibility });
   await call('POST', `/orgs/${organizationId}/sites/${site.id as string}/site-spaces`, { spaceId: space.id });
+  // The site takes feedback, so that its form's route answers its audience.
+  const customization = await t.app.inject({
+    method: 'GET',
+    url: `/v1/orgs/${organizationId}/sites/${site.id as string}/customization`,
+    headers: admin.headers,
+  });
+  await put(`/orgs/${organizationId}/sites/${site.id as string}/customization`, {
+    ...customization.json(),
+    feedback: { enabled: true },
+  });
   if (published) await call('POST', `/orgs/${organizationId}/sites/${site.id as string}/publish`);
   return { site: site.id as string, space: space.id, page: page.id, pagePath: `inside/${page.path}` };
 }
@@ -88,7 +127,7 @@ describe('who may read the published reader', () => {
     it(`shows nothing of ${what}`, async () => {
       const f = await fixture(visibility, published);
       for (const [url, route] of Object.entries(READER_ROUTES)) {
-        const res = await t.app.inject({ method: 'GET', url: route.path(f) });
+        const res = await visit(route, f);
         if (route.audience === 'anyone') {
           expect(res.statusCode, url).toBe(200);
           continue;
@@ -105,7 +144,7 @@ describe('who may read the published reader', () => {
     for (const visibility of ['public', 'unlisted']) {
       const f = await fixture(visibility, true);
       for (const [url, route] of Object.entries(READER_ROUTES)) {
-        const res = await t.app.inject({ method: 'GET', url: route.path(f) });
+        const res = await visit(route, f);
         expect([200, 302, 303], `${visibility} ${url}: ${res.statusCode}`).toContain(res.statusCode);
       }
     }
