@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TRANSLATION_LANGUAGES } from '../core/languages.js';
 import { DateTime, IdParam, ListQuery, Nullable, StringEnum } from '../core/schemas.js';
 import { SpaceSchema } from '../spaces/space-schemas.js';
 
@@ -170,52 +171,10 @@ export const SiteSectionSchema = Type.Object(
 );
 export type SiteSection = Static<typeof SiteSectionSchema>;
 
-/** The languages a localized title or description may name: GitBook's TranslationLanguage codes. */
-export const LOCALIZED_LANGUAGES = [
-  'en',
-  'fr',
-  'de',
-  'es',
-  'it',
-  'pt',
-  'pt-br',
-  'ru',
-  'ja',
-  'zh',
-  'zh-tw',
-  'yue',
-  'ko',
-  'ar',
-  'hi',
-  'nl',
-  'pl',
-  'tr',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'el',
-  'cs',
-  'hu',
-  'ro',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'he',
-  'uk',
-  'sk',
-  'bg',
-  'hr',
-  'lt',
-  'lv',
-  'et',
-  'sl',
-] as const;
 /** A string per language, for languages other than the site's own: at most `maxLength` characters each. */
 export const LocalizedString = (maxLength: number) =>
-  Type.Record(Type.String({ pattern: `^(?:${LOCALIZED_LANGUAGES.join('|')})$` }), Type.String({ maxLength }), {
-    maxProperties: LOCALIZED_LANGUAGES.length,
+  Type.Record(Type.String({ pattern: `^(?:${TRANSLATION_LANGUAGES.join('|')})$` }), Type.String({ maxLength }), {
+    maxProperties: TRANSLATION_LANGUAGES.length,
     additionalProperties: false,
   });
 

@@ -1,48 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { TRANSLATION_LANGUAGES } from '../core/languages.js';
 import { DateTime, IdParam, ListQuery, StringEnum } from '../core/schemas.js';
 
-/** The language codes of the GitBook API's TranslationLanguage (its newest description). */
-export const TRANSLATION_LANGUAGES = [
-  'en',
-  'fr',
-  'de',
-  'es',
-  'it',
-  'pt',
-  'pt-br',
-  'ru',
-  'ja',
-  'zh',
-  'zh-tw',
-  'yue',
-  'ko',
-  'ar',
-  'hi',
-  'nl',
-  'pl',
-  'tr',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'el',
-  'cs',
-  'hu',
-  'ro',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'he',
-  'uk',
-  'sk',
-  'bg',
-  'hr',
-  'lt',
-  'lv',
-  'et',
-  'sl',
-] as const;
+export { TRANSLATION_LANGUAGES } from '../core/languages.js';
 
 const Title = Type.String({ minLength: 1, maxLength: 100 });
 const Languages = Type.Array(StringEnum(TRANSLATION_LANGUAGES, { description: 'A language code' }), {

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { ColumnName, TimeInterval } from './schemas.js';
+import { SPEC_EVENT_TYPES, type ColumnName, type TimeInterval } from './schemas.js';
 
 /** How a column's filter values are checked, and turned into what SQL compares. */
 export type ValueKind =
@@ -34,28 +34,6 @@ const text = (name: string, allowed?: readonly string[]): Dimension => ({
   values: { kind: 'string', nullable: true, ...(allowed ? { allowed } : {}) },
 });
 
-const EVENT_TYPES = [
-  'page_view',
-  'page_markdown_request',
-  'search_open',
-  'search_type_query',
-  'search_open_result',
-  'page_post_feedback',
-  'page_post_feedback_comment',
-  'agent_feedback',
-  'ask_question',
-  'ask_view',
-  'ask_rate_response',
-  'link_click',
-  'api_client_open',
-  'api_client_request',
-  'ad_click',
-  'ad_display',
-  'trademark_click',
-  'llms_request',
-  'mcp_request',
-  'rss_request',
-];
 const NO_ADS = 'this service shows no ads and keeps no ad or trademark events';
 const NO_AI = 'this service has no hosted AI answers';
 const NO_CLAIMS = 'visitors’ claims are not kept: insights track no people';
@@ -81,7 +59,7 @@ export const COLUMNS: Record<ColumnName, ColumnSpec> = {
   },
   url: text('url'),
   urlPath: text('url_path'),
-  eventType: text('event_type', EVENT_TYPES),
+  eventType: text('event_type', SPEC_EVENT_TYPES),
   siteSection: text('site_section_id'),
   siteSpace: text('site_space_id'),
   siteShareKey: text('site_share_key'),

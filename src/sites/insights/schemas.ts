@@ -5,7 +5,8 @@ export const MAX_EVENTS_PER_CALL = 100;
 const Short = Type.String({ maxLength: 256 });
 const LocationRef = NullableString({ maxLength: 128 });
 
-const SPEC_EVENT_TYPES = [
+/** The event types of the spec's `SiteInsightsEventType`, recorded here or not. */
+export const SPEC_EVENT_TYPES = [
   'page_view',
   'page_markdown_request',
   'search_open',

@@ -1,4 +1,3 @@
-import { NotFoundError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 import type { Context } from '../../context.js';
@@ -12,6 +11,7 @@ import { insertSection } from '../sections/queries.js';
 import { insertSiteSpaces } from '../site-spaces/queries.js';
 import { editStructure } from '../structure/edit.js';
 import { requireRoom, SITE_LIMITS } from '../structure/limits.js';
+import { siteSpaceOf } from '../site-spaces/actions.js';
 import { loadStructure } from '../structure/queries.js';
 import {
   allSiteSpaces,
@@ -20,16 +20,7 @@ import {
   nextSiteSpacePosition,
   siteSpacesIn,
   storedIn,
-  type Structure,
 } from '../structure/tree.js';
-
-const siteSpaceNotFound = () => new NotFoundError('No site space with this id in the site');
-
-function siteSpaceIn(structure: Structure, siteSpaceId: string) {
-  const siteSpace = allSiteSpaces(structure).find((candidate) => candidate.id === siteSpaceId);
-  if (!siteSpace) throw siteSpaceNotFound();
-  return siteSpace;
-}
 
 /**
  * Copies the space a site space publishes (settings, place and current
@@ -48,7 +39,7 @@ export async function duplicateSiteSpace(
   body: { draft?: boolean | undefined },
 ): Promise<SiteSpace> {
   const { site } = await findSiteAsAdmin(context, organizationId, siteId, userId, 'Duplicating a site space');
-  const original = siteSpaceIn(buildStructure(await loadStructure(context.db, site)), siteSpaceId);
+  const original = siteSpaceOf(buildStructure(await loadStructure(context.db, site)), siteSpaceId);
   const { space } = await findSpaceAsMember(context, original.space.id, userId);
   await checkPlacement(context.db, 'Duplicating a space', space.organization_id, space.parent_id ?? undefined, userId);
   const draft = body.draft ?? false;
@@ -60,7 +51,7 @@ export async function duplicateSiteSpace(
     siteId,
     'Duplicating a site space',
     async ({ tx, site: locked, structure }) => {
-      const siteSpace = siteSpaceIn(structure, siteSpaceId);
+      const siteSpace = siteSpaceOf(structure, siteSpaceId);
       requireRoom(allSiteSpaces(structure).length, SITE_LIMITS.siteSpaces, 'site spaces');
       const sectionId = siteSpace.section_id;
       const alone = sectionId !== null && siteSpacesIn(structure, sectionId).length === 1;

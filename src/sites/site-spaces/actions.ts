@@ -32,7 +32,8 @@ import { moveSiteSpaceTo, requireSpaceAbsent } from './moves.js';
 
 const siteSpaceNotFound = () => new NotFoundError('No site space with this id in the site');
 
-function siteSpaceOf(structure: Structure, siteSpaceId: string) {
+/** The site space of the structure with this id, or 404. */
+export function siteSpaceOf(structure: Structure, siteSpaceId: string) {
   const siteSpace = allSiteSpaces(structure).find((s) => s.id === siteSpaceId);
   if (!siteSpace) throw siteSpaceNotFound();
   return siteSpace;
