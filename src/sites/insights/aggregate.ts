@@ -20,6 +20,8 @@ interface Output {
   interval: TimeInterval | undefined;
   expression: RawBuilder<unknown>;
   grouped: boolean;
+  /** What the query groups on for it: its plain columns where it is built from them, else its alias. */
+  groupColumns?: readonly string[];
 }
 
 /** The query's time range, `[from, to)`. */
@@ -56,6 +58,7 @@ function outputsOf(body: AggregateEventsBody): Output[] {
       interval,
       expression: spec.role === 'metric' ? spec.expression : spec.expression(interval),
       grouped: spec.role === 'dimension',
+      ...(spec.role === 'dimension' && spec.groupColumns ? { groupColumns: spec.groupColumns } : {}),
     });
   };
   (body.groupBy ?? []).forEach((column, index) => add(column, `body/groupBy/${index}`, true));
@@ -165,8 +168,10 @@ export async function aggregateEvents(
   });
   const aliases = outputs.map((_, index) => `c${index}`);
   let select = query.select(outputs.map((output, index) => output.expression.as(aliases[index]!)));
-  const grouped = aliases.filter((_, index) => outputs[index]!.grouped);
-  if (grouped.length > 0) select = select.groupBy(grouped.map((alias) => sql.ref(alias)));
+  const grouped = outputs.flatMap((output, index) =>
+    output.grouped ? (output.groupColumns ?? [aliases[index]!]).map((name) => sql.ref(name)) : [],
+  );
+  if (grouped.length > 0) select = select.groupBy(grouped);
   for (const condition of having) select = select.having(() => condition);
   for (const [alias, direction] of orderOf(body, outputs, aliases))
     select = select.orderBy(sql`${sql.ref(alias)} ${sql.raw(direction)} nulls last`);
