@@ -1,8 +1,9 @@
-import { GitBookAPIError } from '@gitbook/api';
+import { GitBookAPIError as SeedAPIError, type GitBookAPI as SeedClient } from '@gitbook/api';
+import { GitBookAPIError as NewestAPIError, type GitBookAPI as NewestClient } from '@gitbook/api-next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listen, useTestApp } from './support/app.js';
-import { officialClient } from './support/client.js';
-import { expectSpecResponse } from './support/spec.js';
+import { newestOfficialClient, officialClient } from './support/client.js';
+import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
 
 const t = useTestApp();
 let endpoint: string;
@@ -11,47 +12,97 @@ beforeAll(async () => {
   endpoint = await listen(t.app);
 });
 
-describe('the official @gitbook/api client against a running server', () => {
+/** What a client's own error class says of a refused call. */
+interface Refusal {
+  isClientError: boolean;
+  code: number;
+  errorMessage: string;
+}
+
+/** One official client: how to make it, how it reports a refusal, and the spec its answers are checked against. */
+interface ClientUnderTest {
+  name: string;
+  handle: string;
+  connect(endpoint: string, token: string): SeedClient | NewestClient;
+  refusal(call: Promise<unknown>): Promise<Refusal>;
+  expectResponse(operationId: string, status: number, body: unknown): void;
+}
+
+/** Each package has its own GitBookAPIError class: a refusal is one of that client's own. */
+function refusalOf(errorClass: typeof SeedAPIError | typeof NewestAPIError) {
+  return (call: Promise<unknown>): Promise<Refusal> =>
+    call.then(
+      () => ({ isClientError: false, code: 0, errorMessage: 'answered' }),
+      (error: unknown) =>
+        error instanceof errorClass
+          ? { isClientError: true, code: error.code, errorMessage: error.errorMessage }
+          : { isClientError: false, code: -1, errorMessage: String(error) },
+    );
+}
+
+const CLIENTS: ClientUnderTest[] = [
+  {
+    name: '@gitbook/api 0.143.2',
+    handle: 'seed',
+    connect: officialClient,
+    refusal: refusalOf(SeedAPIError),
+    expectResponse: expectSpecResponse,
+  },
+  {
+    name: '@gitbook/api 0.202.0',
+    handle: 'newest',
+    connect: newestOfficialClient,
+    refusal: refusalOf(NewestAPIError),
+    expectResponse: expectNewestSpecResponse,
+  },
+];
+
+describe.each(CLIENTS)('the official client $name against a running server', (client) => {
+  const connect = client.connect;
+  const check = client.expectResponse;
+  // Users' addresses are unique and a domain names organizations: each client's run has its own.
+  const domain = `${client.handle}.client.example`;
+
   it('reads the authenticated user', async () => {
     const me = await t.factory.account({ name: 'Client User' });
-    const { data, status } = await officialClient(endpoint, me.token).user.getAuthenticatedUser();
+    const { data, status } = await connect(endpoint, me.token).user.getAuthenticatedUser();
     expect(status).toBe(200);
     expect(data).toMatchObject({ object: 'user', id: me.user.id, displayName: 'Client User' });
-    expectSpecResponse('getAuthenticatedUser', 200, data);
+    check('getAuthenticatedUser', 200, data);
   });
 
   it('lists, reads and updates organizations', async () => {
     // A verified address at the domain: the listing by e-mail domain answers only that.
-    const me = await t.factory.account({ email: 'me@client.example', verified: true });
-    const client = officialClient(endpoint, me.token);
+    const me = await t.factory.account({ email: `me@${domain}`, verified: true });
+    const api = connect(endpoint, me.token);
     const org = await t.factory.organization(me.user.id, { title: 'Through the client' });
     await t.factory.organization(me.user.id, { title: 'Another one' });
 
-    const list = await client.orgs.listOrganizationsForAuthenticatedUser({ limit: 1 });
+    const list = await api.orgs.listOrganizationsForAuthenticatedUser({ limit: 1 });
     expect(list.data.count).toBe(2);
     expect(list.data.items).toHaveLength(1);
-    expectSpecResponse('listOrganizationsForAuthenticatedUser', 200, list.data);
-    const secondPage = await client.orgs.listOrganizationsForAuthenticatedUser({
+    check('listOrganizationsForAuthenticatedUser', 200, list.data);
+    const secondPage = await api.orgs.listOrganizationsForAuthenticatedUser({
       limit: 1,
       page: list.data.next!.page,
     });
     expect(secondPage.data.items[0]!.id).not.toBe(list.data.items[0]!.id);
     expect(secondPage.data.next).toBeUndefined();
 
-    const read = await client.orgs.getOrganizationById(org.id);
+    const read = await api.orgs.getOrganizationById(org.id);
     expect(read.data.title).toBe('Through the client');
-    expectSpecResponse('getOrganizationById', 200, read.data);
+    check('getOrganizationById', 200, read.data);
 
-    const updated = await client.orgs.updateOrganizationById(org.id, {
+    const updated = await api.orgs.updateOrganizationById(org.id, {
       title: 'Renamed by client',
-      emailDomains: ['client.example'],
+      emailDomains: [domain],
     });
-    expect(updated.data).toMatchObject({ id: org.id, title: 'Renamed by client', emailDomains: ['client.example'] });
-    expectSpecResponse('updateOrganizationById', 200, updated.data);
+    expect(updated.data).toMatchObject({ id: org.id, title: 'Renamed by client', emailDomains: [domain] });
+    check('updateOrganizationById', 200, updated.data);
 
-    const byDomain = await client.emailDomains.getOrganizationsForEmailDomain('client.example');
+    const byDomain = await api.emailDomains.getOrganizationsForEmailDomain(domain);
     expect(byDomain.data.organizations.map((o) => o.id)).toEqual([org.id]);
-    expectSpecResponse('getOrganizationsForEmailDomain', 200, byDomain.data);
+    check('getOrganizationsForEmailDomain', 200, byDomain.data);
 
     const stored = await t.db
       .selectFrom('organizations')
@@ -61,23 +112,35 @@ describe('the official @gitbook/api client against a running server', () => {
     expect(stored.title).toBe('Renamed by client');
   });
 
-  it('surfaces our errors as GitBookAPIError with the status and message', async () => {
+  it('surfaces our errors as the client's own GitBookAPIError, with the status and message', async () => {
     const me = await t.factory.account();
-    const client = officialClient(endpoint, me.token);
+    const api = connect(endpoint, me.token);
+    const refusal = client.refusal;
 
-    const notFound = await client.orgs.getOrganizationById('AAAAAAAAAAAAAAAAAAAA').catch((error: unknown) => error);
-    expect(notFound).toBeInstanceOf(GitBookAPIError);
-    expect((notFound as GitBookAPIError).code).toBe(404);
-    expect((notFound as GitBookAPIError).errorMessage).toBe('No organization with this id is visible to you');
+    const notFound = await refusal(api.orgs.getOrganizationById('AAAAAAAAAAAAAAAAAAAA'));
+    expect(notFound).toEqual({
+      isClientError: true,
+      code: 404,
+      errorMessage: 'No organization with this id is visible to you',
+    });
 
     const org = await t.factory.organization(me.user.id);
-    const invalid = await client.orgs.updateOrganizationById(org.id, { title: 'x' }).catch((error: unknown) => error);
-    expect((invalid as GitBookAPIError).code).toBe(400);
-    expect((invalid as GitBookAPIError).errorMessage).toBe('body/title must NOT have fewer than 2 characters');
+    const invalid = await refusal(api.orgs.updateOrganizationById(org.id, { title: 'x' }));
+    expect(invalid).toEqual({
+      isClientError: true,
+      code: 400,
+      errorMessage: 'body/title must NOT have fewer than 2 characters',
+    });
+    const stored = await t.db
+      .selectFrom('organizations')
+      .select('title')
+      .where('id', '=', org.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.title).toBe(org.title);
 
-    const unauthenticated = await officialClient(endpoint, 'quire_wrong')
-      .orgs.listOrganizationsForAuthenticatedUser()
-      .catch((error: unknown) => error);
-    expect((unauthenticated as GitBookAPIError).code).toBe(401);
+    const unauthenticated = await refusal(
+      connect(endpoint, 'quire_wrong').orgs.listOrganizationsForAuthenticatedUser(),
+    );
+    expect(unauthenticated).toMatchObject({ isClientError: true, code: 401 });
   });
 });
