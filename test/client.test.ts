@@ -112,7 +112,7 @@ describe.each(CLIENTS)('the official client $name against a running server', (cl
     expect(stored.title).toBe('Renamed by client');
   });
 
-  it('surfaces our errors as the client's own GitBookAPIError, with the status and message', async () => {
+  it('surfaces our errors as each client’s own GitBookAPIError, with the status and message', async () => {
     const me = await t.factory.account();
     const api = connect(endpoint, me.token);
     const refusal = client.refusal;
