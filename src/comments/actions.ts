@@ -72,6 +72,7 @@ export async function showComments(
   const members = rows.flatMap((row) => [
     ...(row.member_ids ?? []),
     ...(row.reactions ?? []).flatMap(([, reactor, , , , , member]) => (member ? [reactor] : [])),
+    ...(row.repliers ?? []).flatMap(([replier, , , , , , member]) => (member ? [replier] : [])),
   ]);
   const emails = await emailVisibilityFor(context.db, userId, [...users.keys()], thread.space.organization_id, members);
   const documents = format === 'document' ? await bodyDocuments(context, 'comments', rows) : null;

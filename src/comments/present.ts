@@ -101,6 +101,7 @@ export function usersOfComments(rows: readonly CommentRecord[]): Map<string, Use
     known(row.posted_by, row.posted_by_email, row.posted_by_name, row.posted_by_photo);
     if (row.resolved_by) known(row.resolved_by, row.resolved_by_email, row.resolved_by_name, row.resolved_by_photo);
     for (const [, userId, , email, name, photo] of row.reactions ?? []) known(userId, email, name, photo);
+    for (const [userId, , , email, name, photo] of row.repliers ?? []) known(userId, email, name, photo);
   }
   return users;
 }
@@ -163,6 +164,11 @@ export function presentComments(
       postedAt: row.posted_at.toISOString(),
       reactions: groupReactions(reactionsOf(row), userOf),
       replies: row.replies_count,
+      repliers: (row.repliers ?? []).map(([userId, count, lastAt]) => ({
+        user: userOf(userId),
+        count,
+        updatedAt: new Date(lastAt).toISOString(),
+      })),
       body: presentBody(row, documents),
       target,
       urls: { location: urls.api(...thread.path, row.id) },

@@ -38,6 +38,8 @@ const COMMENT_COLUMNS = [
  * e-mail, name and photo, whether they are a member of the organization].
  */
 export type ReactionTuple = [string, string, string, string, string, string | null, boolean];
+/** A replier as the comment's statement reads it: user, replies, last reply, e-mail, name, photo, member. */
+export type ReplierTuple = [string, number, string, string, string, string | null, boolean];
 
 /**
  * What a comment is shown with, read in the same statement: its author, who
@@ -61,6 +63,14 @@ function withPeople<O>(query: SelectQueryBuilder<Database & { c: CommentsTable }
           order by x.reacted_at, x.emoji, x.user_id)
         from comment_reactions x join users xu on xu.id = x.user_id
         where x.comment_id = c.id and x.reply_id is null)`.as('reactions'),
+      // Who replied, how often and when last, most recent first.
+      sql<ReplierTuple[] | null>`(
+        select json_agg(json_build_array(r.posted_by, r.replies, r.last_at, ru2.email, ru2.display_name, ru2.photo_url,
+            exists (select 1 from organization_members rm where rm.organization_id = c.organization_id and rm.user_id = r.posted_by))
+          order by r.last_at desc, r.posted_by)
+        from (select posted_by, count(*)::int as replies, max(posted_at) as last_at from comment_replies
+              where comment_id = c.id group by posted_by) r
+        join users ru2 on ru2.id = r.posted_by)`.as('repliers'),
       // Who of the author and resolver is a member of the organization: with the reactions' flags, the
       // e-mails a page shows need no other lookup. One key probe each (scalar subqueries, which the
       // planner cannot turn into a scan of the whole table as it may an `exists`), where `user_id in
@@ -83,6 +93,7 @@ export interface CommentRecord extends CommentRow {
   resolved_by_name: string | null;
   resolved_by_photo: string | null;
   reactions: ReactionTuple[] | null;
+  repliers: ReplierTuple[] | null;
   member_ids: string[] | null;
 }
 

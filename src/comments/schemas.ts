@@ -166,6 +166,9 @@ const Permissions = Type.Object({
   delete: Type.Boolean(),
 });
 
+/** Who replied to a comment, how often and when last: the spec's UserContributor. */
+const Replier = Type.Object({ user: Type.Ref('User'), count: Type.Integer(), updatedAt: DateTime });
+
 export const CommentSchema = Type.Object(
   {
     object: Type.Literal('comment'),
@@ -175,6 +178,7 @@ export const CommentSchema = Type.Object(
     editedAt: Type.Optional(DateTime),
     reactions: Reactions,
     replies: Type.Integer({ description: 'How many replies it has' }),
+    repliers: Type.Array(Replier, { description: 'Who replied, most recent first, with how many replies each' }),
     body: BodyOutput,
     target: Type.Object({
       node: Type.Optional(Type.Object({ id: Type.String(), preview: Type.Optional(Type.String()) })),

@@ -16,7 +16,6 @@ import { threadOf } from '../comments/threads.js';
 import type { Role } from '../db/types.js';
 import type { Context } from '../context.js';
 import { emailVisibilityFor } from '../users/user-queries.js';
-import { presentUser } from '../users/users.js';
 import { presentReview } from './present.js';
 import {
   countReviews,
@@ -24,11 +23,10 @@ import {
   findReview,
   insertReview,
   listReviews,
-  repliersOf,
   takeAnsweredRequests,
   type ReviewFields,
 } from './queries.js';
-import type { ChangeRequestReview, ListReviewsInput, ReviewComment, SubmitReviewInput } from './schemas.js';
+import type { ChangeRequestReview, ListReviewsInput, SubmitReviewInput } from './schemas.js';
 
 /** Reviews are of work under way: a merged change request is done, an archived one set aside. */
 function requireReviewable(status: string): void {
@@ -49,26 +47,11 @@ async function showReviews(
   const thread = threadOf(viewing.space, viewing.role, viewing.changeRequest);
   const commentIds = rows.flatMap((row) => (row.comment_id ? [row.comment_id] : []));
   const commentRows = await findComments(context.db, thread.ids, commentIds);
-  const [shown, repliers] = await Promise.all([
-    commentRows.length > 0 ? showComments(context, thread, commentRows, format, userId) : [],
-    repliersOf(context.db, viewing.space.organization_id, commentIds),
-  ]);
-  const people = [...rows.flatMap((row) => [row.reviewer_id, row.requester_id]), ...repliers.map((row) => row.id)];
+  // Each comment is shown with its repliers, as every comment is.
+  const shown = commentRows.length > 0 ? await showComments(context, thread, commentRows, format, userId) : [];
+  const people = rows.flatMap((row) => [row.reviewer_id, row.requester_id]);
   const emails = await emailVisibilityFor(context.db, userId, people, viewing.space.organization_id);
-  const comments = new Map<string, ReviewComment>(
-    shown.map((comment: Comment) => [comment.id, { ...comment, repliers: [] }]),
-  );
-  for (const replier of repliers) {
-    comments.get(replier.comment_id)?.repliers.push({
-      user: presentUser(
-        { id: replier.id, displayName: replier.display_name, email: replier.email, photoUrl: replier.photo_url },
-        context.urls,
-        emails,
-      ),
-      count: Number(replier.count),
-      updatedAt: new Date(replier.updated_at).toISOString(),
-    });
-  }
+  const comments = new Map<string, Comment>(shown.map((comment: Comment) => [comment.id, comment]));
   return rows.map((row) =>
     presentReview(row, row.comment_id ? comments.get(row.comment_id) : undefined, context.urls, emails),
   );

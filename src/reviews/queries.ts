@@ -163,19 +163,3 @@ export async function currentReviews(
   ]);
   return { reviews, pending: Number(pending.n) };
 }
-
-/** Who replied to each of the comments, how often and when last, most recent first. */
-export async function repliersOf(db: Db, organizationId: string, commentIds: readonly string[]) {
-  if (commentIds.length === 0) return [];
-  return db
-    .selectFrom('comment_replies as r')
-    .innerJoin('users as u', 'u.id', 'r.posted_by')
-    .where('r.organization_id', '=', organizationId)
-    .where('r.comment_id', 'in', [...commentIds])
-    .groupBy(['r.comment_id', 'u.id', 'u.email', 'u.display_name', 'u.photo_url'])
-    .select(['r.comment_id', 'u.id', 'u.email', 'u.display_name', 'u.photo_url'])
-    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.max('r.posted_at').as('updated_at')])
-    .orderBy('updated_at', 'desc')
-    .orderBy('u.id')
-    .execute();
-}

@@ -6,15 +6,8 @@ export const REVIEW_STATUSES = ['approved', 'changes-requested'] as const;
 
 const User = ref(UserSchema);
 
-/** Who replied to a comment, how often and when last: the spec's UserContributor. */
-const Replier = Type.Object({ user: User, count: Type.Integer(), updatedAt: DateTime });
-
-/** A review's comment: the Comment, with its repliers, which the newest spec's Comment requires. */
-export const ReviewCommentSchema = Type.Object({
-  ...Type.Omit(CommentSchema, []).properties,
-  repliers: Type.Array(Replier),
-});
-export type ReviewComment = Static<typeof ReviewCommentSchema>;
+/** A review's comment: the Comment, as every comment is shown. */
+export type ReviewComment = Static<typeof CommentSchema>;
 
 /** The spec's ChangeRequestReview. */
 export const ChangeRequestReviewSchema = Type.Object(
@@ -32,7 +25,7 @@ export const ChangeRequestReviewSchema = Type.Object(
       description:
         'Superseded: the change request has a newer revision, the reviewer a newer review, or their review was asked for again since',
     }),
-    comment: Type.Optional(ReviewCommentSchema),
+    comment: Type.Optional(ref(CommentSchema)),
     createdAt: DateTime,
     updatedAt: DateTime,
     urls: Type.Object({ location: Type.String({ format: 'uri' }) }),
