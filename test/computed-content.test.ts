@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSpecProcessor, type SpecProcessor } from '../src/specs/worker.js';
-import { listen, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
@@ -46,11 +46,7 @@ afterAll(async () => {
   await processor?.close();
 });
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 const post = (account: Account | undefined, kind: 'document' | 'revision', payload: unknown, space = spaceId) =>
   t.app.inject({

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dereferenceDocument, dereferenceMarkdown, MAX_DEREFERENCED_NODES } from '../src/content/dereference.js';
 import type { JSONDocument } from '../src/document/index.js';
-import { listen, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
@@ -19,11 +19,7 @@ beforeAll(async () => {
   outsider = await t.factory.account();
 });
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 const get = (account: Account | undefined, url: string, query: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, query, headers: account?.headers ?? {} });

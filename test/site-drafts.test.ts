@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listen, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
@@ -19,11 +19,7 @@ beforeAll(async () => {
   outsider = await t.factory.team();
 });
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 const sitePath = (siteId: string) => `/v1/orgs/${team.organization.id}/sites/${siteId}`;
 

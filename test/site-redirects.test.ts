@@ -1,7 +1,7 @@
 import { SiteRedirectOrderBy } from '@gitbook/api-next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listen, testConfig, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { testConfig, useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
@@ -21,11 +21,7 @@ beforeAll(async () => {
   outsider = await t.factory.team();
 });
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 const sitePath = (siteId: string, organizationId = team.organization.id) =>
   `/v1/orgs/${organizationId}/sites/${siteId}`;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listen, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
@@ -13,11 +13,7 @@ let team: Team;
 let admin: Account;
 let outsider: Team;
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 beforeAll(async () => {
   team = await t.factory.team(['edit', 'read']);

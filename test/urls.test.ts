@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listen, PUBLIC_URL, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { PUBLIC_URL, useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
@@ -23,11 +23,7 @@ const contentAt = (account: Account | undefined, url: string) =>
 const published = (account: Account | undefined, payload: object) =>
   call(account, 'POST', '/v1/urls/published', payload);
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 beforeAll(async () => {
   team = await t.factory.team(['read']);

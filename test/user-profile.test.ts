@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATIONS_AUDIENCE, verifyNotificationsToken } from '../src/users/notifications-token.js';
-import { listen, useTestApp } from './support/app.js';
-import { newestOfficialClient } from './support/client.js';
+import { useTestApp } from './support/app.js';
+import { newestClientOf } from './support/client.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse } from './support/spec.js';
 
@@ -16,11 +16,7 @@ beforeAll(async () => {
   team = await t.factory.team(['read']);
 });
 
-let endpoint: Promise<string> | undefined;
-const client = (account: Account) => {
-  endpoint ??= listen(t.app);
-  return endpoint.then((address) => newestOfficialClient(address, account.token));
-};
+const client = newestClientOf(() => t.app);
 
 const patchUser = (account: Account | undefined, userId: string, payload: unknown) =>
   t.app.inject({
