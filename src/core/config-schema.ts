@@ -48,6 +48,22 @@ export const SettingsSchema = Type.Object({
     description:
       'How long PostgreSQL lets one statement of a request or a background job run before cancelling it (`0`: no limit). A request whose statement is cancelled gets 503 and changes nothing; the connection stays in use. Migrations and the purge run without it. Sent as the `statement_timeout` startup parameter: behind PgBouncer, add `statement_timeout` to `ignore_startup_parameters` (and set the timeout on the database role instead), or set `0`.',
   }),
+  databaseReplicaUrl: Type.Optional(
+    Type.String({
+      env: 'DATABASE_REPLICA_URL',
+      pattern: '^postgres(ql)?://',
+      description:
+        "A streaming replica of `DATABASE_URL` (`postgres://` URL), for reads that may lag: lists of spaces and members, search, and published sites' pages (docs/cluster.md). A caller's reads go there only once it has replayed their last write, which `RATE_LIMIT_REDIS_URL` keeps for every instance (without it, callers read the primary); visitors' reads while it lags less than `DATABASE_REPLICA_MAX_LAG_MS`. Unset: every read on `DATABASE_URL`.",
+    }),
+  ),
+  databaseReplicaMaxLagMs: Type.Integer({
+    env: 'DATABASE_REPLICA_MAX_LAG_MS',
+    minimum: 0,
+    maximum: 600_000,
+    default: 1_000,
+    description:
+      'How far behind the primary the replica may be for reads without a write of the caller to wait for (visitors of published sites, callers with no recent write); further behind, they read the primary.',
+  }),
   port: Type.Integer({
     env: 'PORT',
     minimum: 0,
