@@ -28,6 +28,8 @@ import { createMailer } from './core/mailer.js';
 import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
 import { createDatabase, type Db } from './db/database.js';
+import { createLagTolerantReads, type LagTolerantReads } from './db/replica.js';
+import { readRoutingPlugin } from './db/read-routing.js';
 import { operationsRoutes } from './ops/routes.js';
 import { siteReaderRoutes } from './sites/reader/routes.js';
 import { appReaderRoutes } from './app-reader/routes.js';
@@ -254,6 +256,15 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(loadSheddingPlugin, config.loadShedding ?? {});
   await app.register(inputPlugin);
 
+  // Made before the context: the replica's read-your-writes keeps callers' write positions in the same Redis.
+  const sharedCounters = config.rateLimit.redisUrl
+    ? rateLimitStore(config.rateLimit.redisUrl, (error) =>
+        app.log.warn({ err: error }, 'Redis of the rate-limit counters unreachable: requests go on uncounted'),
+      )
+    : undefined;
+  if (sharedCounters) app.addHook('onClose', async () => sharedCounters.disconnect());
+  let lagTolerantReads: LagTolerantReads | undefined;
+
   await app.register(
     fp(
       async (instance) => {
@@ -264,6 +275,18 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           statementTimeoutMs: config.databaseStatementTimeoutMs,
           logger: instance.log,
         });
+        lagTolerantReads = config.databaseReplicaUrl
+          ? createLagTolerantReads({
+              primary: db,
+              replicaUrl: config.databaseReplicaUrl,
+              poolSize: config.databasePoolSize,
+              preparedStatements: config.databasePreparedStatements,
+              statementTimeoutMs: config.databaseStatementTimeoutMs,
+              maxLagMs: config.databaseReplicaMaxLagMs,
+              redis: sharedCounters,
+              logger: instance.log,
+            })
+          : undefined;
         instance.decorate('config', config);
         instance.decorate('clock', deps.clock ?? systemClock);
         instance.decorate('urls', createUrls(config.publicUrl));
@@ -364,6 +387,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
               pool.close(),
             ),
           );
+          await lagTolerantReads?.close();
           await db.destroy();
         });
       },
@@ -371,12 +395,6 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     ),
   );
 
-  const sharedCounters = config.rateLimit.redisUrl
-    ? rateLimitStore(config.rateLimit.redisUrl, (error) =>
-        app.log.warn({ err: error }, 'Redis of the rate-limit counters unreachable: requests go on uncounted'),
-      )
-    : undefined;
-  if (sharedCounters) app.addHook('onClose', async () => sharedCounters.disconnect());
   await app.register(rateLimit, {
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
@@ -442,6 +460,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   });
   // The caller, token and address of each request, for the audit log the actions write.
   await app.register(requestOriginPlugin);
+  // Before the routes: lag-tolerant routes read the replica when they may; writes are remembered for read-your-writes.
+  await app.register(readRoutingPlugin, { reads: lagTolerantReads, callerKey: (request) => request.caller?.userId });
   // Before the routes: it wraps the handlers of those that declare a version, and of writes (If-Match).
   await app.register(httpCachePlugin, { db: app.context.db, capacityBytes: config.answerStoreBytes });
   await app.register(operationsRoutes);

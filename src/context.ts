@@ -47,3 +47,13 @@ export interface Context {
   /** Sends mail through the operator's SMTP server; undefined when none is configured (SMTP_URL). */
   mailer: Mailer | undefined;
 }
+
+/**
+ * The context for a read that may lag (a `lagTolerant` route): its database is
+ * the one chosen for the request (the replica when the caller's writes are
+ * there), everything else as `ctx`. Without a replica, `ctx` itself.
+ */
+export function lagTolerant<C extends Context>(ctx: C, request: { lagTolerantDb: Db | null }): C {
+  const db = request.lagTolerantDb;
+  return db && db !== ctx.db ? { ...ctx, db } : ctx;
+}

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
+import { onPrimary } from '../db/read-routing.js';
 import { PreconditionFailedError } from './errors.js';
 import { etagOf, etagOfSent, matchHolds, noneMatchHolds } from './etags.js';
 
@@ -129,7 +130,8 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
 
     const readVersion = async (version: CacheVersion, request: FastifyRequest): Promise<string | null> => {
       try {
-        return await version(db, request);
+        // The version from the database the handler reads, so that an answer is never kept under a newer version than it shows.
+        return await version(request.lagTolerantDb ?? db, request);
       } catch (error) {
         request.log.warn({ err: error }, 'The version of a kept answer could not be read; its handler answers');
         return null;
@@ -227,18 +229,17 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
         if (typeof condition !== 'string' || !request.caller) return handler.call(this, request, reply);
         const path = request.url.split('?', 1)[0]!;
         const lockKey = `if-match ${path}`;
+        // A transaction's lock, held until it ends: behind PgBouncer in transaction mode a session's
+        // lock and unlock, each a transaction of its own, could run on two server connections.
         return lane(() =>
-          db.connection().execute(async (connection) => {
-            await sql`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
-            try {
-              if (!matchHolds(condition, await currentEtag(request, path)))
-                throw new PreconditionFailedError(
-                  'The resource changed since the answer whose ETag is in If-Match: read it again, then write',
-                );
-              return await handler.call(this, request, reply);
-            } finally {
-              await sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.execute(connection);
-            }
+          db.transaction().execute(async (tx) => {
+            await sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(tx);
+            // The check reads the primary: a replica that lags could show the ETag another editor's write replaced.
+            if (!matchHolds(condition, await onPrimary(() => currentEtag(request, path))))
+              throw new PreconditionFailedError(
+                'The resource changed since the answer whose ETag is in If-Match: read it again, then write',
+              );
+            return await handler.call(this, request, reply);
           }),
         );
       };

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { noContent } from '../core/replies.js';
 import { errorResponses, ListEnvelope, ref, OrganizationParams, MemberParams } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
+import { lagTolerant } from '../context.js';
 import { MemberSchema } from './member-schemas.js';
 import {
   getMember,
@@ -20,7 +21,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/members',
     {
-      config: { scope: 'organization:members:read', cache: versionOf.organization },
+      config: { scope: 'organization:members:read', cache: versionOf.organization, lagTolerant: 'caller' },
       schema: {
         operationId: 'listMembersInOrganizationById',
         tags: ['members'],
@@ -35,7 +36,12 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      listOrganizationMembers(app.context, callerOf(request).userId, request.params.organizationId, request.query),
+      listOrganizationMembers(
+        lagTolerant(app.context, request),
+        callerOf(request).userId,
+        request.params.organizationId,
+        request.query,
+      ),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
+import { lagTolerant } from '../context.js';
 import { searchOrganization, searchSpace } from './actions.js';
 import {
   OrganizationSearchParams,
@@ -16,7 +17,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/search',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', lagTolerant: 'caller' },
       schema: {
         operationId: 'searchSpaceContent',
         tags: ['space-content'],
@@ -32,13 +33,14 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SpaceSearchResponse, ...errorResponses },
       },
     },
-    async (request) => searchSpace(app.context, callerOf(request).userId, request.params.spaceId, request.query),
+    async (request) =>
+      searchSpace(lagTolerant(app.context, request), callerOf(request).userId, request.params.spaceId, request.query),
   );
 
   app.get(
     '/orgs/:organizationId/search',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', lagTolerant: 'caller' },
       schema: {
         operationId: 'searchOrganizationContent',
         tags: ['organizations'],
@@ -53,6 +55,11 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      searchOrganization(app.context, callerOf(request).userId, request.params.organizationId, request.query),
+      searchOrganization(
+        lagTolerant(app.context, request),
+        callerOf(request).userId,
+        request.params.organizationId,
+        request.query,
+      ),
   );
 };

@@ -13,6 +13,7 @@ import {
   StringEnum,
 } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
+import { lagTolerant } from '../context.js';
 import { ROLES } from '../access/roles.js';
 import { TransferBody, MoveBody } from '../hierarchy/schemas.js';
 import {
@@ -62,7 +63,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/spaces',
     {
-      config: { scope: 'space:read', cache: versionOf.organization },
+      config: { scope: 'space:read', cache: versionOf.organization, lagTolerant: 'caller' },
       schema: {
         operationId: 'listSpacesInOrganizationById',
         tags: ['spaces'],
@@ -76,7 +77,12 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      listOrganizationSpaces(app.context, callerOf(request).userId, request.params.organizationId, request.query),
+      listOrganizationSpaces(
+        lagTolerant(app.context, request),
+        callerOf(request).userId,
+        request.params.organizationId,
+        request.query,
+      ),
   );
 
   app.get(

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Context } from '../../context.js';
+import { lagTolerant, type Context } from '../../context.js';
 import { admit, type SiteCookie } from './audience.js';
 import { messagePage, MESSAGE_PAGE_POLICY, readerErrorHandler } from '../../reader/error-page.js';
 import { machineText, pageAsMarkdown, robots, type MachineOutput } from './machine.js';
@@ -48,16 +48,21 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.setErrorHandler(readerErrorHandler);
   const context = () => app.context;
   const hidden = { hide: true } as const;
+  // A page's reading may lag (the replica, within DATABASE_REPLICA_MAX_LAG_MS); the site's admission and the view's record use the primary.
+  const pageRoute = <Params extends typeof SiteParams | typeof PathParams>(params: Params) => ({
+    config: { lagTolerant: 'visitor' as const },
+    schema: { ...hidden, params, querystring: ReaderQuery },
+  });
 
-  app.get('/s/:site', { schema: { ...hidden, params: SiteParams, querystring: ReaderQuery } }, (request, reply) =>
+  app.get('/s/:site', pageRoute(SiteParams), (request, reply) =>
     withSite(context(), request, reply, (open) =>
-      readPageAt(context(), open, [], themeOf(request))
+      readPageAt(lagTolerant(context(), request), open, [], themeOf(request))
         .then(recordPageView(context(), request, open))
         .then(send(reply)),
     ),
   );
 
-  app.get('/s/:site/*', { schema: { ...hidden, params: PathParams, querystring: ReaderQuery } }, (request, reply) =>
+  app.get('/s/:site/*', pageRoute(PathParams), (request, reply) =>
     withSite(context(), request, reply, async (open) => {
       const segments = request.params['*'].split('/').filter((segment) => segment !== '');
       const last = segments.at(-1);
@@ -71,7 +76,7 @@ export const siteReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         recordReaderEvent(context(), request, open, 'page_markdown_request', undefined);
         return sendText(reply, open, 'text/markdown; charset=utf-8', markdown);
       }
-      const answer = await readPageAt(context(), open, segments, themeOf(request));
+      const answer = await readPageAt(lagTolerant(context(), request), open, segments, themeOf(request));
       // Only where no page answers: a redirect never shadows a page.
       if (answer.kind === 'page' && answer.status === 404) {
         const redirect = await redirectAt(context(), open, request.url.replace(/^\/s\/[^/?#]*/, '').split('?')[0]!);
