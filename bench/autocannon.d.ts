@@ -13,6 +13,12 @@ declare module 'autocannon' {
       /** Seconds a request may take before it counts as a timeout. */
       timeout?: number;
       pipelining?: number;
+      /** Requests made in turn by each connection; `setupRequest` may change each one (its path, say) before it is sent. */
+      requests?: Array<{
+        method?: string;
+        path?: string;
+        setupRequest?: (request: { path: string; [key: string]: unknown }) => { path: string; [key: string]: unknown };
+      }>;
     }
 
     /** Percentiles are keyed p50, p90, p99, p99_9, …; latency is in milliseconds. */
