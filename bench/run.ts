@@ -1,13 +1,15 @@
 /**
- * `npm run bench`: seeds a throwaway database, runs the service in this
- * process and loads each scenario with autocannon; then times one-page
- * change requests merged one after another (merge.ts), which fail the run
- * when their median cycle misses its aim.
+ * `npm run bench`: seeds a throwaway database through the service built in
+ * this process, then loads each read scenario with autocannon on the service
+ * as a user runs it (`node dist/server.js`, NODE_ENV=production, a process of
+ * its own: processes.ts) and on its floor (floor-server.ts, another process);
+ * then times one-page change requests merged one after another (merge.ts) on
+ * the in-process service, which fail the run when their median cycle misses its aim.
  *
  *   BENCH_DATABASE_URL   a server to create the throwaway database on (else TEST_DATABASE_URL, Docker or embedded)
  *   BENCH_DURATION       seconds measured per scenario (default 10)
- *   BENCH_CONNECTIONS    concurrent connections (default 20)
- *   BENCH_ONLY           only the scenarios whose name contains this, and the baseline they are compared with
+ *   BENCH_CONNECTIONS    concurrent connections (default 16)
+ *   BENCH_ONLY           only the scenarios whose name contains this (or one of `a|b|…`; `name$`: that name exactly), and the baseline
  *   BENCH_KEEP_DATABASE  `true` keeps the seeded database afterwards (its URL is logged), to look into a plan
  *
  * `npm run bench -- --soak` runs the soak instead (bench/soak.ts), and
@@ -37,10 +39,13 @@ import { EVENT_BENCH_NAME, eventDeliveryTable, measureEventDelivery } from './ev
 import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
-import { BASELINE, registerFloorRoutes, SCENARIOS, type FloorBody, type Floors, type Scenario } from './scenarios.js';
+import { BASELINE, SCENARIOS, type Scenario } from './scenarios.js';
+import { BENCH_KEYS, startFloorProcess, startServiceProcess, type RunningProcess } from './processes.js';
 import { seed, type Seeded } from './seed.js';
 
 const WARMUP_S = 2;
+/** The service's default DATABASE_POOL_SIZE, which the floor's pool gets too. */
+const DATABASE_POOL_SIZE = 10;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -56,6 +61,8 @@ function positiveEnv(name: string, fallback: number, integer: boolean): number {
 
 let database: BenchDatabase | undefined;
 let app: FastifyInstance | undefined;
+let service: RunningProcess | undefined;
+let floor: RunningProcess | undefined;
 let cleaning: Promise<void> | undefined;
 /** Set on SIGINT/SIGTERM: whatever fails after it failed because cleanup pulled the app and database away. */
 let interrupted = false;
@@ -63,6 +70,8 @@ let interrupted = false;
 /** Closes the app, then drops the database; once, whichever of success, failure or a signal gets here first. */
 function cleanup(): Promise<void> {
   return (cleaning ??= (async () => {
+    for (const child of [service, floor])
+      await child?.stop().catch((error: unknown) => log(`stopping failed: ${String(error)}`));
     await app?.close().catch((error: unknown) => log(`closing the app failed: ${String(error)}`));
     if (database && process.env.BENCH_KEEP_DATABASE === 'true') {
       await database.keep();
@@ -99,7 +108,7 @@ async function preflight(
   url: string,
   headers: Record<string, string>,
   seeded: Seeded,
-): Promise<FloorBody> {
+): Promise<{ body: Buffer; headers: Record<string, string>; etag?: string }> {
   const response = await rawGet(url, headers);
   const encoding = response.headers['content-encoding'];
   const decoded =
@@ -120,6 +129,7 @@ async function preflight(
       'content-type': response.headers['content-type'] ?? 'application/json; charset=utf-8',
       ...(encoding ? { 'content-encoding': encoding } : {}),
     },
+    ...(typeof response.headers.etag === 'string' ? { etag: response.headers.etag } : {}),
   };
 }
 
@@ -148,7 +158,7 @@ async function measureImportOnce(base: string, seeded: Seeded) {
 async function main(): Promise<void> {
   const settings: LoadSettings = {
     durationS: positiveEnv('BENCH_DURATION', 10, false),
-    connections: positiveEnv('BENCH_CONNECTIONS', 20, true),
+    connections: positiveEnv('BENCH_CONNECTIONS', 16, true),
     warmupS: WARMUP_S,
   };
 
@@ -160,16 +170,17 @@ async function main(): Promise<void> {
       logLevel: 'silent',
       // The limit must never be what is measured.
       rateLimit: { max: 10_000_000, windowMs: 60_000 },
+      // The service process's keys: cursors signed here are read there.
+      secretKey: BENCH_KEYS.secretKey,
+      encryption: { key: BENCH_KEYS.encryptionKey },
       authCacheTtlMs: 5000,
       // The defaults of a running service, which the tests turn off.
       siteCacheTtlMs: 2000,
-      databasePoolSize: 10,
+      databasePoolSize: DATABASE_POOL_SIZE,
       // The whole bench site in one import, however long the seeded database makes the write.
       importLimits: { maxPages: IMPORT_SITE_PAGES, maxBytes: 200 * 1024 * 1024, timeoutMs: 600_000 },
     }),
   );
-  const floors: Floors = { organizationId: '', bodies: [] };
-  registerFloorRoutes(app, floors); // Routes can only be added before ready().
   await app.ready();
 
   const started = Date.now();
@@ -177,10 +188,19 @@ async function main(): Promise<void> {
   log(`seeded in ${Date.now() - started} ms`);
   log(`search index: ${seeded.search.bytesPerPage} bytes per merged page`);
 
+  // The in-process service serves the writes below (merges, imports, Git); the reads are measured on the service process.
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  service = await startServiceProcess(database.url, log);
   const only = process.env.BENCH_ONLY;
   const scenarios = only
-    ? SCENARIOS.filter((scenario) => scenario === BASELINE || scenario.name.includes(only))
+    ? SCENARIOS.filter(
+        (scenario) =>
+          scenario === BASELINE ||
+          // `name$` names one scenario whole, where its name is the start of others' (`GET /v1/orgs/{id}$`).
+          only
+            .split('|')
+            .some((part) => (part.endsWith('$') ? scenario.name === part.slice(0, -1) : scenario.name.includes(part))),
+      )
     : SCENARIOS;
   const targets = scenarios.map((scenario) => ({
     scenario,
@@ -188,22 +208,49 @@ async function main(): Promise<void> {
     headers: scenario.headers(seeded),
   }));
   // Every scenario is checked before any is loaded, so a broken one fails in a second, not after minutes of load.
-  floors.organizationId = seeded.memberOrganizationIds[0]!;
-  for (const { scenario, path, headers } of targets) {
-    floors.bodies.push(await preflight(scenario, base + path, headers, seeded));
+  // Each one's bytes are its floor's; the baseline is the floor process's own route.
+  const bodies = [];
+  for (const target of targets) {
+    const { scenario, path, headers } = target;
+    const answer =
+      scenario === BASELINE
+        ? { body: Buffer.alloc(0), headers: {} }
+        : await preflight(scenario, service.base + path, headers, seeded);
+    if (scenario.revalidate) {
+      if (!answer.etag) throw new Error(`${scenario.name}: the answer carries no ETag to revalidate`);
+      target.headers = { ...headers, 'if-none-match': answer.etag };
+      const again = await rawGet(service.base + path, target.headers);
+      if (again.status !== 304) throw new Error(`${scenario.name}: If-None-Match answered ${again.status}, not 304`);
+    }
+    bodies.push(answer);
   }
+  floor = await startFloorProcess(database.url, DATABASE_POOL_SIZE, {
+    organizationId: seeded.memberOrganizationIds[0]!,
+    bodies,
+  });
+  await preflight(BASELINE, floor.base + BASELINE.path(seeded), {}, seeded);
+  const baseOf = (scenario: Scenario) => (scenario === BASELINE ? floor!.base : service!.base);
 
   const results: ScenarioResult[] = [];
   for (const [n, { scenario, path, headers }] of targets.entries()) {
     log(
       `${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections; then its floor`,
     );
-    const measured = await measure(base + path, headers, settings, scenario.largeBody);
+    const measured = await measure(
+      baseOf(scenario) + path,
+      headers,
+      settings,
+      scenario.largeBody,
+      scenario.revalidate ? 304 : undefined,
+    );
     // Right after the endpoint, so both meet the same machine.
-    const floor =
-      scenario === BASELINE ? measured : await measure(`${base}/bench/floor/${n}`, {}, settings, scenario.largeBody);
-    results.push({ scenario, path, bytes: floors.bodies[n]!.body.length, ...measured, floor });
+    const floorMeasured =
+      scenario === BASELINE ? measured : await measure(`${floor.base}/floor/${n}`, {}, settings, scenario.largeBody);
+    results.push({ scenario, path, bytes: bodies[n]!.body.length, ...measured, floor: floorMeasured });
   }
+  // What follows runs on the in-process service, without these processes' background work beside it.
+  await service.stop();
+  await floor.stop();
 
   // Another organization's page read, alone and while one posts the markdown that once froze the service.
   log(`under attack: a page read of one organization while another posts slow markdown, ${settings.durationS} s each`);

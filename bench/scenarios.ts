@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Seeded } from './seed.js';
 import { COMMENTS_IN_SPACE } from './seed-comments.js';
 import { MEMBER_SEARCH, MEMBER_SEARCH_MATCHES } from './seed-members.js';
@@ -33,51 +32,22 @@ export interface Scenario {
   p99AimMs?: number;
   /** Bodies of megabytes: loaded by bench/http-load.ts rather than autocannon, whose parsing would be what is measured. */
   largeBody?: boolean;
+  /**
+   * Sent with If-None-Match naming the ETag of its first answer, so what is
+   * measured is the 304 of a client revalidating what it holds, against the
+   * floor of the full answer.
+   */
+  revalidate?: boolean;
   /** Checked on one response before the load starts: a message when the body is not what the scenario is meant to measure. */
   check?: (body: unknown, seed: Seeded) => string | undefined;
 }
 
 const authorized = (seed: Seeded) => ({ authorization: seed.authorization });
 
-/**
- * The bare floor: the same Fastify app, global hooks (request id, rate limit)
- * and database pool, but one primary-key query and no auth, schema
- * validation or presentation. The service has no such route; run.ts adds it
- * with registerFloorRoutes before the app is ready.
- */
-export function registerFloorRoutes(app: FastifyInstance, floors: Floors): void {
-  const organization = (id: string) =>
-    app.context.db.selectFrom('organizations').select(['id', 'title']).where('id', '=', id).executeTakeFirst();
-  app.get<{ Params: { id: string } }>('/bench/baseline/:id', async (request, reply) => {
-    const row = await organization(request.params.id);
-    return row ?? reply.code(404).send({ error: { code: 404, message: 'No such organization' } });
-  });
-  // Each endpoint's own floor: the bytes it answered, after the baseline's query.
-  app.get<{ Params: { n: string } }>('/bench/floor/:n', async (request, reply) => {
-    const floor = floors.bodies[Number(request.params.n)];
-    const row = floor && (await organization(floors.organizationId));
-    if (!floor || !row) return reply.code(404).send({ error: { code: 404, message: 'No such floor' } });
-    for (const [name, value] of Object.entries(floor.headers)) void reply.header(name, value);
-    return reply.send(floor.body);
-  });
-}
-
-/** An endpoint's answer as it went over the wire, served again as its floor. */
-export interface FloorBody {
-  body: Buffer;
-  /** Content-Type and Content-Encoding, so the floor's bytes mean what the endpoint's did. */
-  headers: Record<string, string>;
-}
-
-export interface Floors {
-  /** The row the floor's query reads. */
-  organizationId: string;
-  bodies: FloorBody[];
-}
-
 export const BASELINE: Scenario = {
   name: 'baseline',
-  path: (seed) => `/bench/baseline/${seed.memberOrganizationIds[0]!}`,
+  // Served by the floor process (floor-server.ts): one primary-key query and its row, nothing else.
+  path: (seed) => `/baseline/${seed.memberOrganizationIds[0]!}`,
   headers: () => ({}),
   aim: null,
 };
@@ -117,6 +87,13 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) => `/v1/spaces/${seed.spaces.spaceId}`,
     headers: authorized,
     aim: 0.5,
+  },
+  {
+    name: 'GET /v1/spaces/{id} (304, If-None-Match)',
+    path: (seed) => `/v1/spaces/${seed.spaces.spaceId}`,
+    headers: authorized,
+    revalidate: true,
+    aim: 1.5,
   },
   {
     name: 'GET /v1/user',

@@ -213,7 +213,8 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   const compiling = app.deferredCompilations.size;
   const compiledFrom = performance.now();
   app.deferredCompilations.compileAll().then(
-    () => log.debug({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
+    // Info: until then requests share the thread with the compilation, which a load test should wait out.
+    () => log.info({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
     (error: unknown) => log.error({ err: error }, 'a route schema does not compile'),
   );
   const base = config.publicUrl === `http://localhost:${config.port}` ? address : config.publicUrl;
