@@ -17,6 +17,7 @@ import {
   type RepositoryPage,
 } from '../src/git-sync/format/index.js';
 import { gitUrlOf, type GitTargets } from '../src/git-sync/format/page-file.js';
+import { finishes } from './support/hang-guard.js';
 
 // A Git Sync repository of our own in GitBook's canonical form: a project
 // folder with its .gitbook.yaml (root and redirects), a summary with groups,
@@ -677,9 +678,8 @@ describe('what a repository holds that the format cannot take', () => {
 
   it('reads a summary line of brackets and parentheses in one pass', () => {
     const line = `* [${'['.repeat(50_000)}](${'('.repeat(50_000)}`;
-    const started = performance.now();
-    const { problems } = readRepository(encode({ 'SUMMARY.md': `# Table of contents\n\n${line}\n` }));
-    expect(performance.now() - started).toBeLessThan(1000);
+    const files = encode({ 'SUMMARY.md': `# Table of contents\n\n${line}\n` });
+    const { problems } = finishes(() => readRepository(files));
     expect(problems.map((problem) => problem.kind)).toEqual(['bad-entry']);
   });
 });

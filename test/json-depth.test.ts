@@ -4,6 +4,7 @@ import { JSON_MAX_DEPTH, nestsDeeperThan } from '../src/core/json-depth.js';
 import { DOCUMENT_LIMITS } from '../src/document/index.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
+import { finishes } from './support/hang-guard.js';
 
 const arrays = (depth: number, inner = '') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -76,9 +77,7 @@ describe('the nesting scan', () => {
     ];
     for (const json of shapes) {
       const bytes = Buffer.from(json);
-      const started = performance.now();
-      nestsDeeperThan(bytes, JSON_MAX_DEPTH);
-      expect(performance.now() - started, json.slice(0, 20)).toBeLessThan(1_000);
+      finishes(() => nestsDeeperThan(bytes, JSON_MAX_DEPTH), json.slice(0, 20));
     }
   });
 

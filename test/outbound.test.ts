@@ -315,19 +315,15 @@ describe('the outbound fetcher', () => {
 
   it('gives up on a server that never answers', async () => {
     const quick = createOutboundFetcher({ allowPrivate: true, timeoutMs: 150, maxBytes: 1024 });
-    const started = Date.now();
     const error = await refusal(quick.fetch(`${base}/never`));
     expect(error.message).toBe(`The URL http://127.0.0.1:${port}/ did not answer within 150 ms`);
     expect(error.failure).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('takes a shorter time limit for one fetch, never a longer one', async () => {
-    const started = Date.now();
     const shortened = await refusal(open.fetch(`${base}/never`, { timeoutMs: 150 }));
     expect(shortened.message).toBe(`The URL http://127.0.0.1:${port}/ did not answer within 150 ms`);
     expect(shortened.failure).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
     const quick = createOutboundFetcher({ allowPrivate: true, timeoutMs: 150, maxBytes: 1024 });
     const capped = await refusal(quick.fetch(`${base}/never`, { timeoutMs: 60_000 }));
     expect(capped.message).toBe(`The URL http://127.0.0.1:${port}/ did not answer within 150 ms`);

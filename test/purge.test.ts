@@ -119,10 +119,8 @@ describe('purging deleted spaces', () => {
     await app.ready();
     const stop = schedulePurge(app.context, { pattern: '*/1 * * * * *', batchSize: 10 });
     try {
-      const deadline = Date.now() + 5_000;
-      while ((await remaining(ids)).length > 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await remaining(ids)).toEqual([]);
+      // Purged at start or on the next second's run; the test's timeout stops a purge that never comes.
+      while ((await remaining(ids)).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       stop();
       await app.close();

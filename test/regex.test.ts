@@ -2,9 +2,12 @@
  * Regular expressions that read user input must run in time linear in it
  * (issue 11: no request may stall the service). Each test runs the exported
  * function that holds an expression on an input of 100 KB or more built to
- * make that expression backtrack, and expects an answer in well under a
- * second: a super-linear version of the expression takes seconds on these.
- * The schema patterns Ajv runs on requests are checked the same two ways.
+ * make that expression backtrack, and expects its answer: a linear expression
+ * gives it in milliseconds, a super-linear one hangs for tens of seconds on
+ * these, which the hang guard (support/hang-guard.ts) turns into a failure.
+ * The lint's regexp rules are the other check, and the schema patterns Ajv
+ * runs on requests are checked both ways too. How long the expressions take is
+ * the bench's to measure, not a test's.
  */
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -19,28 +22,15 @@ import { isEmoji } from '../src/core/emoji.js';
 import { DeferredCompilations } from '../src/core/deferred-compilation.js';
 import { createValidatorCompiler } from '../src/core/validation.js';
 import { useTestApp } from './support/app.js';
+import { finishes } from './support/hang-guard.js';
 
 const t = useTestApp();
 
 const SIZE = 100_000;
-/** Far above what a linear pass over 100 KB takes, far below what a quadratic one does. */
-const LIMIT_MS = 200;
 
 /** `unit` repeated to at least SIZE characters, between `prefix` and `suffix`. */
 function attack(prefix: string, unit: string, suffix = ''): string {
   return prefix + unit.repeat(Math.ceil(SIZE / unit.length)) + suffix;
-}
-
-function timed<T>(work: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = work();
-  return { value, ms: performance.now() - started };
-}
-
-async function timedAsync<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
 }
 
 describe('regular expressions on user input run in linear time', () => {
@@ -53,25 +43,22 @@ describe('regular expressions on user input run in linear time', () => {
       attack('/pages/a', '/README', '!'),
       attack('./a', '/', 'b.md'),
     ]) {
-      const { value, ms } = timed(() => resolveLink(url, tree, refs, 'page'));
+      const value = finishes(() => resolveLink(url, tree, refs, 'page'), url.slice(0, 20));
       expect(value).toBeUndefined();
-      expect(ms, url.slice(0, 20)).toBeLessThan(LIMIT_MS);
     }
   });
 
   it('slugs: dashes at the ends of a title (slug.ts)', () => {
     for (const title of [attack('a', '-', 'a'), attack('a', ' -', '!'), attack('', 'e\u0301')]) {
-      const { value, ms } = timed(() => slugify(title));
+      const value = finishes(() => slugify(title));
       expect(value).toMatch(/^[\p{L}\p{N}-]{1,100}$/u);
-      expect(ms).toBeLessThan(LIMIT_MS);
     }
   });
 
   it('documents: line breaks closing a paragraph (build.ts withoutTrailingLineBreaks)', () => {
     const text = attack('', '\n', 'x\n');
-    const { value, ms } = timed(() => withoutTrailingLineBreaks([textNode([leaf(text)])]));
+    const value = finishes(() => withoutTrailingLineBreaks([textNode([leaf(text)])]));
     expect(value).toEqual([textNode([leaf(text.slice(0, -1))])]);
-    expect(ms).toBeLessThan(LIMIT_MS);
   });
 
   it('variables: `{{ space.vars.NAME }}` over a whole page (evaluate.ts EXPRESSION)', () => {
@@ -88,9 +75,8 @@ describe('regular expressions on user input run in linear time', () => {
       attack('', '<code class="expression"> space.vars.a '),
       attack('<code class="expression">space.vars.a', ' ', '</code'),
     ]) {
-      const { value, ms } = timed(() => evaluateExpressions(markdown, vars));
+      const value = finishes(() => evaluateExpressions(markdown, vars), markdown.slice(0, 20));
       expect(value).toBe(markdown);
-      expect(ms, markdown.slice(0, 20)).toBeLessThan(LIMIT_MS);
     }
     expect(evaluateExpressions('{{space.vars.a}} {{ space.vars.a }}', vars)).toBe('A A');
     expect(evaluateExpressions('<code class="expression">space.vars.a</code>', vars)).toBe('A');
@@ -109,36 +95,34 @@ describe('regular expressions on user input run in linear time', () => {
       attack('text', '\n\v'),
       attack('text', '\n \v='),
     ]) {
-      const { value, ms } = timed(() => splitLeadingHeading(markdown));
+      const value = finishes(() => splitLeadingHeading(markdown), JSON.stringify(markdown.slice(0, 20)));
       expect(value).toBeNull();
-      expect(ms, JSON.stringify(markdown.slice(0, 20))).toBeLessThan(LIMIT_MS);
     }
   });
 
   it('pages: blank lines before the content (worker.ts readPage)', () => {
     for (const markdown of [attack(' \n'.repeat(25_000), ' \t', 'x'), attack('', '\t\r\n', ' x')]) {
-      const { value, ms } = timed(() => readPage(markdown));
+      const value = finishes(() => readPage(markdown));
       expect(value.ok).toBe(true);
-      expect(ms).toBeLessThan(LIMIT_MS);
     }
   });
 
   it('files: the extension of a file name (image.ts sniffContentType)', () => {
     const bytes = Buffer.from('plain text');
     for (const name of [attack('.', 'a', '!'), attack('', '.a', '.!'), attack('', '.')]) {
-      const { value, ms } = timed(() => sniffContentType(bytes, name));
+      const value = finishes(() => sniffContentType(bytes, name));
       expect(value).toBe('application/octet-stream');
-      expect(ms).toBeLessThan(LIMIT_MS);
     }
   });
 
   it('emoji: code points in hex (emoji.ts)', () => {
-    const { value, ms } = timed(() => isEmoji(attack('1f600', '-1f600a', '!')));
+    const value = finishes(() => isEmoji(attack('1f600', '-1f600a', '!')));
     expect(value).toBe(false);
-    expect(ms).toBeLessThan(LIMIT_MS);
     expect(isEmoji('1f468-200d-1f4bb')).toBe(true);
   });
 
+  // The expression runs inside a request, where the hang guard cannot reach it: a super-linear
+  // version holds the event loop for tens of seconds a header, and the test timeout ends the test.
   it('tokens: the Authorization header (auth.ts BEARER)', async () => {
     await t.app.inject({ method: 'GET', url: '/v1/user' });
     for (const authorization of [
@@ -147,11 +131,8 @@ describe('regular expressions on user input run in linear time', () => {
       attack('Bearer a', ' ', 'x'),
       attack('Bearer a', ' \t'),
     ]) {
-      const { value, ms } = await timedAsync(() =>
-        t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization } }),
-      );
-      expect(value.statusCode).toBe(401);
-      expect(ms).toBeLessThan(LIMIT_MS);
+      const res = await t.app.inject({ method: 'GET', url: '/v1/user', headers: { authorization } });
+      expect(res.statusCode).toBe(401);
     }
   });
 });
@@ -189,7 +170,7 @@ describe('schema patterns', () => {
     expect(flagged).toEqual([]);
   });
 
-  it('run in linear time on long strings, even without the length bounds beside them', async () => {
+  it('finish on long strings built to make them backtrack, even without the length bounds beside them', async () => {
     const patterns = await schemaPatterns();
     const compile = createValidatorCompiler([], new DeferredCompilations());
     const prefixes = ['', 'a', 'a@', 'a@a', 'http://', 'https://a/', '1'];
@@ -203,8 +184,8 @@ describe('schema patterns', () => {
       for (const prefix of prefixes) {
         for (const unit of units) {
           for (const suffix of suffixes) {
-            const { ms } = timed(() => validate(attack(prefix, unit, suffix)));
-            expect(ms, `${pattern} on ${JSON.stringify(`${prefix}${unit}...${suffix}`)}`).toBeLessThan(LIMIT_MS);
+            const input = attack(prefix, unit, suffix);
+            finishes(() => validate(input), `${pattern} on ${JSON.stringify(`${prefix}${unit}...${suffix}`)}`);
           }
         }
       }

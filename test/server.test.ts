@@ -11,6 +11,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 const startServer = startServerProcess;
 
+/** A session of this database waiting for a lock another holds. */
+const WAITING_ON_A_LOCK =
+  "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+
+/** Waits until `check` holds, looking every 20 ms; the test's timeout stops a wait that never ends. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe('the server process', () => {
   it('migrates, bootstraps, prints the first token once, and stops cleanly, finishing a request in flight', async () => {
     const database = await createTestDatabase();
@@ -34,10 +43,11 @@ describe('the server process', () => {
         headers,
         body: JSON.stringify({ title: 'Finished during shutdown' }),
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The PATCH waits on the row, and the server has begun to shut down, before the row is let go.
+      await until(async () => (await lock.query(WAITING_ON_A_LOCK)).rows.length > 0);
       const exited = once(server.child, 'exit');
       server.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(async () => server.logs.some((entry) => String(entry.msg).startsWith('shutting down')));
       await lock.query('COMMIT');
 
       const response = await inFlight;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { findSpecOutline } from '../src/specs/outline-queries.js';
@@ -551,17 +552,22 @@ describe('the job queue', () => {
   });
 
   it('is put back, its attempt not counted, when its worker stops mid-way', async () => {
-    server.files.set('/interrupted.json', { body: fixture('petstore.json'), delayMs: 300 });
+    // The spec's answer is held until the worker has begun to stop, and this worker's fetch would wait for it far
+    // longer: the stop comes while the job runs, however slow the machine, and stops its next step, the parse.
+    const held: ServerResponse[] = [];
+    server.files.set('/interrupted.json', (response) => void held.push(response));
     const spec = await publish('interrupted', { url: `${server.url}/interrupted.json` });
-    const worker = startSpecWorker(t.app.context, { retryBaseMs: RETRY_BASE_MS });
-    const deadline = Date.now() + 5_000;
-    while ((await getSpec('interrupted')).processingState !== 'progress') {
-      if (Date.now() > deadline) throw new Error('the worker did not start the job');
-      await sleep(10);
-    }
-    await worker.stop();
+    const { context } = t.app;
+    const patient = { ...context, config: { ...context.config, specs: { ...SPECS, fetchTimeoutMs: 60_000 } } };
+    const worker = startSpecWorker(patient, { retryBaseMs: RETRY_BASE_MS });
+    while (held.length === 0) await sleep(10);
+    const stopping = worker.stop();
+    for (const response of held)
+      response.writeHead(200, { 'content-type': 'application/json' }).end(fixture('petstore.json'));
+    await stopping;
     expect(await jobsOf(spec.id)).toMatchObject([{ state: 'pending', attempts: 0, lease_token: null }]);
     expect((await getSpec('interrupted')).processingState).toBe('pending');
+    server.files.set('/interrupted.json', fixture('petstore.json'));
     expect((await processed('interrupted')).lastVersion).toEqual(expect.any(String));
   });
 

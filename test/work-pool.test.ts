@@ -98,9 +98,8 @@ describe('the conversion pool', () => {
     try {
       // The thread's start is not the task's time.
       expect(JSON.parse(await pool.toDocumentJson('first', 'first')).nodes).toHaveLength(1);
-      const started = performance.now();
+      // Only a stop refuses a task this way: one left to run its second would have answered.
       const stopped = await refusal(pool.toDocumentJson(SLOW, 'body/body'));
-      expect(performance.now() - started).toBeLessThan(800);
       expect(stopped.statusCode).toBe(400);
       expect(stopped.message).toBe(
         'body/body took longer than 150 ms to read and was stopped: it is too large or too complex',
