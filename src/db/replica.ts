@@ -176,6 +176,7 @@ export function createLagTolerantReads(options: ReplicaOptions): LagTolerantRead
 
     async close() {
       stopped = true;
+      logger.info({ replicaReads, primaryReads }, 'lag-tolerant reads: how many went to the replica and the primary');
       await loop;
       await replica.destroy();
     },
