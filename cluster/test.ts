@@ -110,7 +110,8 @@ async function exercise(cluster: Cluster): Promise<number> {
       return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     } catch (error) {
       const name = (error as Error).name;
-      if (stats.requests < 50) say(`${method} ${path}: ${String(error)} ${String((error as Error).cause ?? '')}`);
+      if (stats.requests < 50)
+        say(`${method} ${path}: ${String(error)} ${((error as Error).cause as Error | undefined)?.message ?? ''}`);
       if (name === 'TimeoutError') stats.hung++;
       const key = `${method} ${path.replace(/[A-Za-z0-9_-]{16,}/g, ':id')} ${name}`;
       stats.failed.set(key, (stats.failed.get(key) ?? 0) + 1);
