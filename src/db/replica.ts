@@ -61,6 +61,36 @@ else
 end
 return 1`;
 
+/**
+ * How far behind the primary a replica that replayed up to `replayed` is, from
+ * the primary's positions read at times (oldest first): 0 when it has replayed
+ * the newest one (also while the primary is away: nothing newer exists), else
+ * the age of the oldest position it has not replayed. Null with no position read.
+ */
+export function replicaLagMs(samples: ReadonlyArray<{ at: number; lsn: number }>, replayed: number, now: number) {
+  if (samples.length === 0) return null;
+  let behindSince: number | undefined;
+  for (let i = samples.length - 1; i >= 0 && samples[i]!.lsn > replayed; i--) behindSince = samples[i]!.at;
+  return behindSince === undefined ? 0 : now - behindSince;
+}
+
+/**
+ * Whether a lag-tolerant read may go to the replica: never while its lag is
+ * unknown; for a caller with a kept write position, once the replica has
+ * replayed it; otherwise (a visitor, a caller with no recent write) while the
+ * replica is at most `maxLagMs` behind.
+ */
+export function readsReplica(state: {
+  lagMs: number | null;
+  maxLagMs: number;
+  replayed: number;
+  callerPosition: number | null;
+}): boolean {
+  if (state.lagMs === null) return false;
+  if (state.callerPosition === null) return state.lagMs <= state.maxLagMs;
+  return state.replayed >= state.callerPosition;
+}
+
 const KEY_PREFIX = 'quire-wal:';
 /** A replica not heard from in this long is taken as gone. */
 const REPLICA_SILENCE_MS = 1_000;
@@ -113,16 +143,10 @@ export function createLagTolerantReads(options: ReplicaOptions): LagTolerantRead
     }
   })();
 
-  /**
-   * How far behind the replica is: 0 when it has replayed the newest position
-   * read of the primary (also while the primary is away: nothing newer exists),
-   * else the age of the newest position it has not replayed.
-   */
+  /** How far behind the replica is (replicaLagMs); null while it is not heard from. */
   const lagMs = (): number | null => {
-    if (replayed < 0 || Date.now() - heardAt > REPLICA_SILENCE_MS || samples.length === 0) return null;
-    let behindSince: number | undefined;
-    for (let i = samples.length - 1; i >= 0 && samples[i]!.lsn > replayed; i--) behindSince = samples[i]!.at;
-    return behindSince === undefined ? 0 : Date.now() - behindSince;
+    if (replayed < 0 || Date.now() - heardAt > REPLICA_SILENCE_MS) return null;
+    return replicaLagMs(samples, replayed, Date.now());
   };
 
   const toReplica = (): Db => {
@@ -138,7 +162,8 @@ export function createLagTolerantReads(options: ReplicaOptions): LagTolerantRead
     async forCaller(callerKey) {
       const lag = lagMs();
       if (lag === null) return toPrimary();
-      if (callerKey === undefined) return lag <= maxLagMs ? toReplica() : toPrimary();
+      if (callerKey === undefined)
+        return readsReplica({ lagMs: lag, maxLagMs, replayed, callerPosition: null }) ? toReplica() : toPrimary();
       // A write Redis may have missed is on the replica once the replica is within maxLagMs and the write older than that.
       if (!redis || Date.now() - unrecordedAt < maxLagMs + REPLICA_SILENCE_MS) return toPrimary();
       let kept: string | null;
@@ -148,8 +173,9 @@ export function createLagTolerantReads(options: ReplicaOptions): LagTolerantRead
         unrecordedAt = Date.now();
         return toPrimary();
       }
-      if (kept === null) return lag <= maxLagMs ? toReplica() : toPrimary();
-      return replayed >= Number(kept) ? toReplica() : toPrimary();
+      return readsReplica({ lagMs: lag, maxLagMs, replayed, callerPosition: kept === null ? null : Number(kept) })
+        ? toReplica()
+        : toPrimary();
     },
 
     async wrote(callerKey) {
