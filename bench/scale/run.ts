@@ -29,7 +29,7 @@ import { testConfig } from '../../test/support/app.js';
 import { createBenchDatabase, type BenchDatabase } from '../database.js';
 import { measureMerges, type MergeMeasurement } from '../merge.js';
 import { load, type LoadResult } from './load.js';
-import { MEMBER_SEARCH_COMMON, MEMBER_SEARCH_RARE, scaleSizes, SEARCH_TERM } from './plan.js';
+import { FIRST_NAMES, LAST_NAMES, MEMBER_SEARCH_COMMON, MEMBER_SEARCH_RARE, scaleSizes, SEARCH_TERM } from './plan.js';
 import { seededCounts, seedScale } from './seed.js';
 import { sampleMax, startService, type ServiceProcess } from './service.js';
 
@@ -100,11 +100,11 @@ const countPages = (pages: unknown): number =>
     ? pages.reduce<number>((sum, page: { pages?: unknown }) => sum + 1 + countPages(page.pages ?? []), 0)
     : 0;
 
-async function getJson(base: string, path: string, authorization: string): Promise<unknown> {
+async function getJson(base: string, path: string, authorization: string): Promise<{ body: unknown; bytes: number }> {
   const response = await fetch(base + path, { headers: { authorization } });
   const text = await response.text();
   if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as unknown;
+  return { body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
 }
 
 async function seedOrReuse(): Promise<{ url: string; ids: Ids; seed?: Awaited<ReturnType<typeof seedScale>> }> {
@@ -194,6 +194,12 @@ async function main(): Promise<void> {
   const hotSpaces = new Set([...new Set(sample.map((row) => row.space_id))].slice(0, 100));
   const hotPaths = pagePaths.filter((path) => hotSpaces.has(path.split('/')[3]!));
   const search = (query: string) => `query=${encodeURIComponent(query)}`;
+  // Each a search of its own, which no kept answer serves: "Nina Okafor", about fifteen members each.
+  const namePaths = FIRST_NAMES.flatMap((first, i) =>
+    LAST_NAMES.filter((_, j) => j % 7 === i % 7).map(
+      (last) => `/v1/orgs/${ids.organizationId}/members?search=${encodeURIComponent(`${first} ${last}`)}`,
+    ),
+  );
   const reads = (
     [
       {
@@ -242,6 +248,12 @@ async function main(): Promise<void> {
         check: (body) => ((body as { items: unknown[] }).items.length > 0 ? undefined : 'nobody found'),
       },
       {
+        name: `member search by full name (${namePaths.length} names in turn)`,
+        target: TARGETS.memberSearch,
+        paths: namePaths,
+        check: (body) => ((body as { items: unknown[] }).items.length > 0 ? undefined : 'nobody found'),
+      },
+      {
         name: `member search "${MEMBER_SEARCH_RARE}" (an e-mail's number)`,
         target: TARGETS.memberSearch,
         paths: [`/v1/orgs/${ids.organizationId}/members?search=${encodeURIComponent(MEMBER_SEARCH_RARE)}`],
@@ -253,10 +265,10 @@ async function main(): Promise<void> {
   const memory = sampleMax(() => service!.rss());
   const results: Array<{ name: string; target: number; result: LoadResult; counts?: string }> = [];
   for (const read of reads) {
-    const first = await getJson(service.base, read.paths[0]!, ids.authorization);
+    const { body: first, bytes } = await getJson(service.base, read.paths[0]!, ids.authorization);
     const problem = read.check(first);
     if (problem) throw new Error(`${read.name}: ${problem}`);
-    log(`${read.name}…`);
+    log(`${read.name} (${bytes} bytes)…`);
     const result = await load(service.base, read.paths, headers, settings);
     log(`${read.name}: p99 ${result.p99Ms} ms over ${result.requests} requests`);
     const count = (first as { count?: number }).count;

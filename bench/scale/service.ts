@@ -41,7 +41,8 @@ export async function startService(
   const command = fromSources ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'];
   const child = spawn(process.execPath, command, {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // Its request log is read only for the line that says its schemas are compiled, then dropped.
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
@@ -57,13 +58,27 @@ export async function startService(
     },
   });
   const stop = stopper(child);
+  // A server just started compiles its route schemas between requests for its first minute or so:
+  // a load started before that measures the compilation.
+  let compiled = false;
+  let tail = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    if (compiled) return;
+    tail = (tail + chunk.toString('utf8')).slice(-4096);
+    if (tail.includes('"compiled every schema"')) compiled = true;
+  });
   try {
     await waitFor(`${base}/readyz`, child);
+    const deadline = Date.now() + 300_000;
+    while (!compiled) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('the service never compiled its schemas');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   } catch (error) {
     await stop();
     throw error;
   }
-  log(`service process ${child.pid} at ${base} (NODE_ENV=production, node ${command.join(' ')})`);
+  log(`service process ${child.pid} at ${base} (NODE_ENV=production, node ${command.join(' ')}), its schemas compiled`);
   return {
     base,
     pid: child.pid!,
