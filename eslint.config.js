@@ -42,7 +42,7 @@ export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', '.exp/**'] },
   {
     name: 'quire/typescript',
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'cluster/**/*.ts'],
     // test/regex.test.ts lints the route schemas' patterns as this virtual file, which
     // no tsconfig holds; only the regexp rules apply to it.
     ignores: ['src/schema-patterns.ts'],
@@ -68,7 +68,7 @@ export default defineConfig(
     // Tests read response bodies as untyped JSON on purpose: the spec validator
     // (test/support/spec.ts) is what checks their shape.
     name: 'quire/tests',
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'cluster/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -80,7 +80,7 @@ export default defineConfig(
   },
   {
     name: 'quire/regexp',
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'cluster/**/*.ts'],
     languageOptions: {
       parser: tseslint.parser,
       ecmaVersion: 'latest',
