@@ -228,7 +228,12 @@ async function main(): Promise<void> {
     organizationId: seeded.memberOrganizationIds[0]!,
     bodies,
   });
-  await preflight(BASELINE, floor.base + BASELINE.path(seeded), {}, seeded);
+  bodies[targets.findIndex((target) => target.scenario === BASELINE)] = await preflight(
+    BASELINE,
+    floor.base + BASELINE.path(seeded),
+    {},
+    seeded,
+  );
   const baseOf = (scenario: Scenario) => (scenario === BASELINE ? floor!.base : service!.base);
 
   const results: ScenarioResult[] = [];
