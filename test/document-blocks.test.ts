@@ -481,12 +481,19 @@ describe('bounds', () => {
     return tagStagesOf(parseMarkdown(markdown), markdown.slice(0, 40));
   }
 
-  /** The block-tag stages on `tree`, under the hang guard; `what` names it if they hang. */
+  /**
+   * The block-tag stages on `tree`, under a hang guard of a minute: they take up to about a second
+   * on an idle machine, many on a loaded one, and going back over what they read would take many minutes.
+   */
   function tagStagesOf(tree: Root, what: string): JSONDocument {
-    return finishes(() => {
-      isolateBlockTags(tree);
-      return documentOfTree(tree);
-    }, what);
+    return finishes(
+      () => {
+        isolateBlockTags(tree);
+        return documentOfTree(tree);
+      },
+      what,
+      60_000,
+    );
   }
 
   /** The tree the parser makes of `lines` lines of `{% tab %}`: one paragraph of one text. */

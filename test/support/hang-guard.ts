@@ -16,13 +16,13 @@ const context = createContext({ work: undefined as (() => unknown) | undefined }
  * thread its timer would run on, so a test that hangs there never ends. Node's
  * `vm` timeout stops the work itself (a regular expression included).
  */
-export function finishes<T>(work: () => T, what = 'the work'): T {
+export function finishes<T>(work: () => T, what = 'the work', hangMs = HANG_MS): T {
   context.work = work;
   try {
-    return runInContext('work()', context, { timeout: HANG_MS }) as T;
+    return runInContext('work()', context, { timeout: hangMs }) as T;
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-      throw new Error(`${what} was still running after ${HANG_MS} ms: it hangs`);
+      throw new Error(`${what} was still running after ${hangMs} ms: it hangs`);
     throw error;
   } finally {
     context.work = undefined;
