@@ -14,7 +14,7 @@ import { ApiError, errorBody, errorHandlingPlugin, toApiError } from './core/err
 import { inputPlugin } from './core/input.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
 import { loadSheddingPlugin } from './core/load-shedding.js';
-import { loggerOptions } from './core/logging.js';
+import { AccessLog, loggerOptions } from './core/logging.js';
 import { Cursors } from './core/pagination.js';
 import { DeferredCompilations } from './core/deferred-compilation.js';
 import { listSerializerFactory } from './core/list-serializer.js';
@@ -170,6 +170,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   const trustedProxy = trustFunction(config.trustProxy);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
+    logController: new AccessLog(),
     bodyLimit: config.bodyLimit,
     // One trust function for the client's address and host, here and in rewriteUrl.
     trustProxy: config.trustProxy === false ? false : trustedProxy,
@@ -247,9 +248,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks on every request take a callback, not a promise: a small read has a dozen of them.
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
     if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
 
   await app.register(errorHandlingPlugin);

@@ -297,7 +297,7 @@ describe('the log', () => {
     const entries = lines.map((line) => JSON.parse(line) as { msg?: string; req?: { url: string } });
     const urls = entries.flatMap((entry) => (entry.req ? [entry.req.url] : []));
     // The requests were logged, so the absence below means something.
-    expect(entries.filter((entry) => entry.msg === 'incoming request').length).toBeGreaterThan(25);
+    expect(entries.filter((entry) => entry.msg === 'request completed').length).toBeGreaterThan(25);
     expect(secrets.size).toBeGreaterThan(15);
     const leaks = [...secrets].filter(([, value]) => lines.some((line) => line.includes(value)));
     expect(leaks.map(([what]) => what)).toEqual([]);

@@ -116,16 +116,17 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
       clear: () => store.clear(),
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    // A callback rather than a promise: it runs on every answer.
+    app.addHook('onSend', (request, reply, payload, done) => {
       const read = request.method === 'GET' || request.method === 'HEAD';
-      if (!read || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-      if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+      if (!read || reply.statusCode !== 200 || reply.hasHeader('etag')) return done(null, payload);
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
       const etag = etagOfSent(payload);
       void reply.header('etag', etag);
-      if (!noneMatchHolds(request.headers['if-none-match'], etag)) return payload;
+      if (!noneMatchHolds(request.headers['if-none-match'], etag)) return done(null, payload);
       void reply.code(304);
-      return '';
+      done(null, '');
     });
 
     const readVersion = async (version: CacheVersion, request: FastifyRequest): Promise<string | null> => {

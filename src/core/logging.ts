@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
 
 const REDACTED = '[redacted]';
@@ -116,4 +116,22 @@ export function loggerOptions(
     },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
+}
+
+/**
+ * One access line per request, written when it is answered: its request
+ * (URL redacted), status and time, where Fastify writes two (one as it
+ * comes in, one with the status). Each line took some 4% of a kept small
+ * answer's time in production (bench/), and the first said nothing the
+ * second does not; a request that never ends is a timeout's to report.
+ */
+export class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { randomString } from './ids.js';
 
 const TOKEN_PREFIX = 'quire_';
@@ -8,7 +8,10 @@ export function generateToken(): string {
   return `${TOKEN_PREFIX}${randomString(40)}`;
 }
 
-/** Tokens are stored only as their SHA-256 hash. */
+/**
+ * Tokens are stored only as their SHA-256 hash. Every authenticated request
+ * hashes its token: the one-shot `hash` takes about half a Hash object's time.
+ */
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  return hash('sha256', token, 'buffer');
 }
