@@ -53,7 +53,7 @@ export const SettingsSchema = Type.Object({
       env: 'DATABASE_REPLICA_URL',
       pattern: '^postgres(ql)?://',
       description:
-        "A streaming replica of `DATABASE_URL` (`postgres://` URL), for reads that may lag: lists of spaces and members, search, and published sites' pages (docs/cluster.md). A caller's reads go there only once it has replayed their last write, which `RATE_LIMIT_REDIS_URL` keeps for every instance (without it, callers read the primary); visitors' reads while it lags less than `DATABASE_REPLICA_MAX_LAG_MS`. Unset: every read on `DATABASE_URL`.",
+        "A streaming replica of `DATABASE_URL` (`postgres://` URL), for reads that may lag: lists of spaces and members, search, and published sites' pages (docs/cluster.md). Reads go there only while it lags less than `DATABASE_REPLICA_MAX_LAG_MS`, and a caller's only once it has replayed their last write, which `RATE_LIMIT_REDIS_URL` keeps for every instance (without it, callers read the primary). Unset: every read on `DATABASE_URL`.",
     }),
   ),
   databaseReplicaMaxLagMs: Type.Integer({
@@ -62,7 +62,7 @@ export const SettingsSchema = Type.Object({
     maximum: 600_000,
     default: 1_000,
     description:
-      'How far behind the primary the replica may be for reads without a write of the caller to wait for (visitors of published sites, callers with no recent write); further behind, they read the primary.',
+      'How far behind the primary the replica may be and still serve reads (what others wrote, such as a removed membership, shows within it); further behind, every read goes to the primary.',
   }),
   port: Type.Integer({
     env: 'PORT',

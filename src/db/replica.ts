@@ -86,9 +86,9 @@ export function readsReplica(state: {
   replayed: number;
   callerPosition: number | null;
 }): boolean {
-  if (state.lagMs === null) return false;
-  if (state.callerPosition === null) return state.lagMs <= state.maxLagMs;
-  return state.replayed >= state.callerPosition;
+  // The lag bound holds for everyone: what others wrote (a member removed, a grant revoked) shows within it.
+  if (state.lagMs === null || state.lagMs > state.maxLagMs) return false;
+  return state.callerPosition === null || state.replayed >= state.callerPosition;
 }
 
 const KEY_PREFIX = 'quire-wal:';
