@@ -19,18 +19,40 @@ const LIFTED_RATE_LIMIT = { RATE_LIMIT_MAX: '10000000', RATE_LIMIT_ORGANIZATION_
 
 const root = new URL('..', import.meta.url).pathname;
 
+/**
+ * What the service process is started with: production, every setting at its
+ * default but the rate limits, lifted as an operator would for a load test
+ * (the limiter still runs), and the bench's keys, so that its cursors read here.
+ */
+export function serviceEnvironment(databaseUrl: string, port: number, nodeOptions?: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SECRET_KEY: BENCH_KEYS.secretKey,
+    ENCRYPTION_KEY: BENCH_KEYS.encryptionKey,
+    ...LIFTED_RATE_LIMIT,
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+  };
+}
+
 export interface RunningProcess {
   base: string;
   stop(): Promise<void>;
 }
 
-async function run(command: string, args: string[]): Promise<void> {
+/** Runs a command in the project's folder, its output on the bench's; fails unless it exits 0. */
+export async function run(command: string, args: string[]): Promise<void> {
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
+/** Stops a child with SIGTERM, then SIGKILL if it has not exited 15 s later. */
+export function stopper(child: ChildProcess): () => Promise<void> {
   return async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
@@ -79,19 +101,8 @@ export async function startServiceProcess(
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: root,
     stdio: ['ignore', logHandle.fd, 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: base,
-      SECRET_KEY: BENCH_KEYS.secretKey,
-      ENCRYPTION_KEY: BENCH_KEYS.encryptionKey,
-      ...LIFTED_RATE_LIMIT,
-      // A profiler or the like, for a scratch run: `BENCH_SERVICE_NODE_OPTIONS=--cpu-prof`.
-      ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
-    },
+    // A profiler or the like, for a scratch run: `BENCH_SERVICE_NODE_OPTIONS=--cpu-prof`.
+    env: serviceEnvironment(databaseUrl, port, process.env.BENCH_SERVICE_NODE_OPTIONS),
   });
   await logHandle.close();
   const stopChild = stopper(child);

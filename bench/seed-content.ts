@@ -87,7 +87,7 @@ export const TOPICS = [
   'Versioning',
   'Localization',
 ];
-const VERBS = [
+export const VERBS = [
   'Configure',
   'Create',
   'Update',
@@ -101,7 +101,7 @@ const VERBS = [
   'Export',
   'Review',
 ];
-const NOUNS = [
+export const NOUNS = [
   'tokens',
   'members',
   'pages',

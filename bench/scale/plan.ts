@@ -3,7 +3,7 @@
  * written once here for both the prototype pages (written through the API)
  * and the SQL that copies their rows (seed.ts).
  */
-import { TOPICS } from '../seed-content.js';
+import { NOUNS, TOPICS, VERBS } from '../seed-content.js';
 
 function positiveEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -51,35 +51,7 @@ export const SECTION_PAGES = 100;
 const CHILDREN = 80;
 const PER_NESTED_PARENT = 5;
 
-export const VERBS = [
-  'Configure',
-  'Create',
-  'Update',
-  'Delete',
-  'List',
-  'Migrate',
-  'Debug',
-  'Monitor',
-  'Secure',
-  'Import',
-  'Export',
-  'Review',
-];
-export const NOUNS = [
-  'tokens',
-  'members',
-  'pages',
-  'revisions',
-  'settings',
-  'exports',
-  'backups',
-  'domains',
-  'invites',
-  'roles',
-  'events',
-  'quotas',
-];
-export { TOPICS };
+export { NOUNS, TOPICS, VERBS };
 
 /** Index `j`'s parent in the plan, or null for a section. */
 export function parentIndex(j: number): number | null {

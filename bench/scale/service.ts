@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { freePort } from '../../test/support/app.js';
+import { run, serviceEnvironment, stopper } from '../processes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -11,12 +11,6 @@ export interface ServiceProcess {
   /** The process's resident set size now, in bytes (Linux /proc). */
   rss(): Promise<number>;
   stop(): Promise<void>;
-}
-
-async function run(command: string, args: string[]): Promise<void> {
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
 }
 
 /**
@@ -43,19 +37,7 @@ export async function startService(
     cwd: root,
     // Its request log is read only for the line that says its schemas are compiled, then dropped.
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: base,
-      SECRET_KEY: 'scale-secret-key-scale-secret-key-0123456789',
-      ENCRYPTION_KEY: 'c2NhbGUtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=',
-      RATE_LIMIT_MAX: '10000000',
-      RATE_LIMIT_ORGANIZATION_MAX: '10000000',
-      ...(process.env.SCALE_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SCALE_SERVICE_NODE_OPTIONS } : {}),
-    },
+    env: serviceEnvironment(databaseUrl, port, process.env.SCALE_SERVICE_NODE_OPTIONS),
   });
   const stop = stopper(child);
   // A server just started compiles its route schemas between requests for its first minute or so:
@@ -88,17 +70,6 @@ export async function startService(
       return kb ? Number(kb[1]) * 1024 : NaN;
     },
     stop,
-  };
-}
-
-function stopper(child: ChildProcess): () => Promise<void> {
-  return async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
   };
 }
 
