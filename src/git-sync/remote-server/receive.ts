@@ -55,8 +55,14 @@ async function readHead(body: Chunks): Promise<HeadRead> {
   return { head, bytes: buffer.byteLength };
 }
 
-/** Lets the rest of the body go unread, so the client gets the answer rather than a broken pipe. */
+/**
+ * Lets the rest of the body go unread, so the client gets the answer rather
+ * than a broken pipe. The async iterator that read its start listens for
+ * 'readable', which keeps the stream from flowing: without that listener gone
+ * the body stayed paused, and its connection open after the client had left.
+ */
 function discard(body: Readable): void {
+  body.removeAllListeners('readable');
   body.on('data', () => {});
   body.on('error', () => {});
   body.resume();
