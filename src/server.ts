@@ -209,14 +209,16 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
       app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
     }),
   };
-  // Validators and serialisers compile on first use; the rest now, between requests.
-  const compiling = app.deferredCompilations.size;
-  const compiledFrom = performance.now();
-  app.deferredCompilations.compileAll().then(
-    // Info: until then requests share the thread with the compilation, which a load test should wait out.
-    () => log.info({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
-    (error: unknown) => log.error({ err: error }, 'a route schema does not compile'),
-  );
+  // Validators and serialisers compile on first use; the rest now, between requests, unless set not to.
+  if (config.precompileSchemas) {
+    const compiling = app.deferredCompilations.size;
+    const compiledFrom = performance.now();
+    app.deferredCompilations.compileAll().then(
+      // Info: until then requests share the thread with the compilation, which a load test should wait out.
+      () => log.info({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
+      (error: unknown) => log.error({ err: error }, 'a route schema does not compile'),
+    );
+  }
   const base = config.publicUrl === `http://localhost:${config.port}` ? address : config.publicUrl;
   log.info(
     { url: base, docs: `${base}/docs`, openapi: `${base}/openapi.json` },

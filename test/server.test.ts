@@ -25,7 +25,8 @@ describe('the server process', () => {
     const database = await createTestDatabase();
     const lock = new pg.Client({ connectionString: database.url });
     try {
-      const server = await startServer({ DATABASE_URL: database.url });
+      // As a user starts it: every route's schemas compile once it listens (the other starts of the suite leave that off).
+      const server = await startServer({ DATABASE_URL: database.url, PRECOMPILE_SCHEMAS: 'true' });
       const first = server.logs.find((entry) => typeof entry.token === 'string');
       expect(first).toMatchObject({ email: 'admin@example.com', msg: expect.stringMatching(/^first start/) });
       const headers = { authorization: `Bearer ${String(first!.token)}`, 'content-type': 'application/json' };
@@ -33,6 +34,11 @@ describe('the server process', () => {
       const user = await fetch(`${server.baseUrl}/v1/user`, { headers });
       expect(user.status).toBe(200);
       expect(user.headers.get('x-request-id')).toBeTruthy();
+
+      await until(async () => server.logs.some((entry) => entry.msg === 'compiled every schema'));
+      const compiled = server.logs.find((entry) => entry.msg === 'compiled every schema');
+      expect(compiled?.schemas).toBeGreaterThan(2000);
+      expect(server.logs.filter((entry) => entry.level === 50)).toEqual([]);
 
       // Hold the organization's row so that a PATCH is still running when SIGTERM arrives.
       await lock.connect();

@@ -4,6 +4,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * What the test servers are started with, under the test's own `env`. Test
+ * files share two cores: a lagging event loop there is the machine's, not a
+ * reason to refuse (as in testConfig); and a server that lives a few requests
+ * compiles only its routes' schemas, not all 2,555 (some 5 s of a core each,
+ * of the 19 such servers of a run; test/server.test.ts starts one that does).
+ */
+const TEST_SERVER_ENVIRONMENT = {
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  MAX_EVENT_LOOP_DELAY_MS: '0',
+  PRECOMPILE_SCHEMAS: 'false',
+};
+
 export type LogEntry = Record<string, unknown>;
 
 export interface RunningServer {
@@ -25,8 +39,7 @@ export async function startServerProcess(
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     detached: options.detached ?? false,
-    // Test files share two cores: a lagging event loop there is the machine's, not a reason to refuse (as in testConfig).
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    env: { ...process.env, ...TEST_SERVER_ENVIRONMENT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogEntry[] = [];
@@ -60,7 +73,7 @@ export async function runServerToExit(
 ): Promise<{ code: number | null; output: string; logs: LogEntry[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    env: { ...process.env, ...TEST_SERVER_ENVIRONMENT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
