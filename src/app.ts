@@ -95,6 +95,7 @@ import { ContentStore } from './content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
 import { Conversions } from './conversions/pool.js';
 import { WorkPool } from './core/work-pool.js';
+import { ownThreads, type ThreadSource } from './core/thread-source.js';
 import { htmlReaderPool } from './change-requests/import/reader.js';
 import { imageDecoderPool } from './integrations/image-pool.js';
 import { specParserPool } from './specs/parser.js';
@@ -151,6 +152,8 @@ export interface AppDependencies {
   clock?: Clock;
   /** A logger shared with the process that starts the app; otherwise one is made from the config. */
   logger?: FastifyBaseLogger;
+  /** Where the app's pools get their threads; otherwise each starts its own and stops them when the app closes. */
+  threadSource?: ThreadSource;
 }
 
 /** Builds the complete API on its own database pool. Nothing is global, so tests can build many. */
@@ -298,7 +301,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         instance.decorate('cursors', new Cursors(secret));
         instance.decorate('outbound', createOutboundFetcher(config.outbound));
         instance.decorate('fileUrls', new FileUrlSigner(secret, instance.urls, config.fileUrlTtlSeconds));
+        const threadSource = deps.threadSource ?? ownThreads;
         const conversions = new Conversions({
+          threadSource,
           threads: config.conversion.threads,
           timeoutMs: config.conversion.timeoutMs,
           queueWaitMs: config.conversion.queueWaitMs,
@@ -309,33 +314,44 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         });
         instance.decorate('conversions', conversions);
         const workPools = {
-          html: new WorkPool(
-            htmlReaderPool(config.conversion, (error) => instance.log.error({ err: error }, 'An import thread failed')),
-          ),
-          images: new WorkPool(
-            imageDecoderPool(config.conversion, (error) =>
+          html: new WorkPool({
+            ...htmlReaderPool(config.conversion, (error) =>
+              instance.log.error({ err: error }, 'An import thread failed'),
+            ),
+            threadSource,
+          }),
+          images: new WorkPool({
+            ...imageDecoderPool(config.conversion, (error) =>
               instance.log.error({ err: error }, 'An image decoding thread failed'),
             ),
-          ),
-          specs: new WorkPool(
-            specParserPool(config.specs, (error) => instance.log.error({ err: error }, 'A spec parser thread failed')),
-          ),
+            threadSource,
+          }),
+          specs: new WorkPool({
+            ...specParserPool(config.specs, (error) =>
+              instance.log.error({ err: error }, 'A spec parser thread failed'),
+            ),
+            threadSource,
+          }),
         };
-        const importArchives = new WorkPool(
-          importArchivePool(config.conversion, (error) =>
+        const importArchives = new WorkPool({
+          ...importArchivePool(config.conversion, (error) =>
             instance.log.error({ err: error }, 'An import archive thread failed'),
           ),
-        );
-        const exportWorks = new WorkPool(
-          exportPool(config.conversion, (error) => instance.log.error({ err: error }, 'An export thread failed')),
-        );
-        const revisionDiffs = new WorkPool(
-          revisionDiffPool(config.conversion, (error) =>
+          threadSource,
+        });
+        const exportWorks = new WorkPool({
+          ...exportPool(config.conversion, (error) => instance.log.error({ err: error }, 'An export thread failed')),
+          threadSource,
+        });
+        const revisionDiffs = new WorkPool({
+          ...revisionDiffPool(config.conversion, (error) =>
             instance.log.error({ err: error }, 'A revision diff thread failed'),
           ),
-        );
+          threadSource,
+        });
         const git = new GitThreads({
           ...config.gitSync,
+          threadSource,
           outbound: config.outbound,
           onThreadError: (error) => instance.log.error({ err: error }, 'A Git thread failed'),
         });

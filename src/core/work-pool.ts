@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { ApiError, BadRequestError } from './errors.js';
+import { ownThreads, type HeldThreads, type ThreadSource } from './thread-source.js';
 
 /** What a task returns: a value, or a refusal to show the caller as a 400. */
 export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; refused: string };
@@ -57,6 +58,8 @@ export interface WorkPoolOptions {
   queueWaitMs?: number;
   /** Told of a thread that failed outside any task (it could not start, for one). */
   onThreadError: (error: unknown) => void;
+  /** Where its threads come from: by default its own, stopped when it closes. */
+  threadSource?: ThreadSource;
 }
 
 /**
@@ -114,21 +117,25 @@ const THREAD_HEAP_MB = 512;
  * answered with a 400 naming the input.
  */
 export class WorkPool {
+  private readonly threads: HeldThreads;
   private readonly pool: Piscina;
 
   constructor(private readonly options: WorkPoolOptions) {
     const fromSource = options.filename.pathname.endsWith('.ts');
-    this.pool = new Piscina({
-      // From TypeScript source, threads start in an entry that can load it.
-      filename: fromSource ? new URL('./typescript-tasks.mjs', import.meta.url).href : options.filename.href,
-      workerData: { tasks: options.filename.href },
-      minThreads: 0,
-      maxThreads: options.threads,
-      idleTimeout: 5 * 60_000,
-      maxQueue: options.maxQueue,
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
-    });
-    this.pool.on('error', options.onThreadError);
+    this.threads = (options.threadSource ?? ownThreads).hold(
+      {
+        // From TypeScript source, threads start in an entry that can load it.
+        filename: fromSource ? new URL('./typescript-tasks.mjs', import.meta.url).href : options.filename.href,
+        workerData: { tasks: options.filename.href },
+        minThreads: 0,
+        maxThreads: options.threads,
+        idleTimeout: 5 * 60_000,
+        maxQueue: options.maxQueue,
+        resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+      },
+      options.onThreadError,
+    );
+    this.pool = this.threads.pool;
   }
 
   /** The deadline of a task on `characters` of input. */
@@ -188,7 +195,7 @@ export class WorkPool {
   }
 
   async close(): Promise<void> {
-    await this.pool.close({ force: true });
+    await this.threads.release();
   }
 }
 

@@ -6,6 +6,7 @@ import { buildApp, type AppConfig } from '../../src/app.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { loadConfig } from '../../src/config.js';
+import { KeptThreads } from '../../src/core/thread-source.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Factory } from './factory.js';
 
@@ -47,6 +48,12 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
   return { ...loadConfig(TEST_ENVIRONMENT), databaseUrl, ...overrides };
 }
 
+/**
+ * The threads of every app this worker's test files build, kept from one file
+ * to the next rather than started anew for each (src/core/thread-source.ts).
+ */
+const keptThreads = new KeptThreads();
+
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
@@ -70,7 +77,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     context.database = await createTestDatabase();
     context.app = await buildApp(
       testConfig(context.database.url, typeof options.config === 'function' ? options.config() : options.config),
-      options.clock ? { clock: options.clock } : {},
+      { threadSource: keptThreads, ...(options.clock ? { clock: options.clock } : {}) },
     );
     await context.app.ready();
     context.db = context.app.context.db;

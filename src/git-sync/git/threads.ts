@@ -1,9 +1,10 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { OutboundFetcherOptions } from '../../core/outbound.js';
 import { GitRemoteError, type GitFailure } from './errors.js';
 import type { GitRemote } from './remote.js';
 import type { ReadRepository, RepositoryFingerprints } from '../format/index.js';
 import type { BranchFiles, FilesChange, GitLimits, PushOutcome } from './repository.js';
+import { ownThreads, type HeldThreads, type ThreadSource } from '../../core/thread-source.js';
 import { taskModuleBeside } from '../../core/work-pool.js';
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
@@ -41,6 +42,8 @@ export interface GitThreadsOptions {
   maxFiles: number;
   exchangeTimeoutMs: number;
   onThreadError: (error: unknown) => void;
+  /** Where its threads come from: by default its own, stopped when it closes. */
+  threadSource?: ThreadSource;
 }
 
 const WORKER_MODULE = taskModuleBeside(import.meta.url, 'worker');
@@ -53,20 +56,24 @@ const THREAD_HEAP_MB = 2048;
  * app: one operation per thread at a time, each with a deadline.
  */
 export class GitThreads {
+  private readonly threads: HeldThreads;
   private readonly pool: Piscina;
 
   constructor(private readonly options: GitThreadsOptions) {
     const fromSource = WORKER_MODULE.pathname.endsWith('.ts');
-    this.pool = new Piscina({
-      filename: fromSource ? new URL('../../core/typescript-tasks.mjs', import.meta.url).href : WORKER_MODULE.href,
-      workerData: { tasks: WORKER_MODULE.href },
-      minThreads: 0,
-      maxThreads: options.threads,
-      concurrentTasksPerWorker: 1,
-      idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
-    });
-    this.pool.on('error', options.onThreadError);
+    this.threads = (options.threadSource ?? ownThreads).hold(
+      {
+        filename: fromSource ? new URL('../../core/typescript-tasks.mjs', import.meta.url).href : WORKER_MODULE.href,
+        workerData: { tasks: WORKER_MODULE.href },
+        minThreads: 0,
+        maxThreads: options.threads,
+        concurrentTasksPerWorker: 1,
+        idleTimeout: 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+      },
+      options.onThreadError,
+    );
+    this.pool = this.threads.pool;
   }
 
   /** The files of the branch's tip; a remote's failure is thrown as a GitRemoteError. */
@@ -88,7 +95,7 @@ export class GitThreads {
   }
 
   async close(): Promise<void> {
-    await this.pool.close({ force: true });
+    await this.threads.release();
   }
 
   private shared() {
