@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database.js';
-import { runServerToExit, startServerProcess } from './support/server-process.js';
+import { runServerToExit, SERVER_ARGS, startServerProcess } from './support/server-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -106,7 +106,7 @@ describe('the server process', () => {
   }, 120_000);
 
   it('refuses to start on a bad setting, naming it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, SERVER_ARGS, {
       cwd: root,
       env: { ...process.env, PORT: 'http', DATABASE_URL: 'postgres://nowhere/x' },
       stdio: ['ignore', 'pipe', 'pipe'],

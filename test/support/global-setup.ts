@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -15,11 +19,32 @@ declare module 'vitest' {
   }
 }
 
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
 /**
- * Starts one PostgreSQL for the run and migrates a template database once;
- * every test file then gets a fresh copy of it (CREATE DATABASE … TEMPLATE).
+ * dist/, as `npm start`'s prestart builds it, for the servers the suite starts
+ * as processes (test/support/server-process.ts): they start on half the CPU
+ * they took from source through tsx. Only what changed since the last build is
+ * built again; CI's checks have built it all by then.
+ */
+async function buildService(): Promise<void> {
+  await promisify(execFile)(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: root }).catch(
+    (error: { stdout?: string; message: string }) => {
+      throw new Error(`The service does not build (npm run build):\n${error.stdout || error.message}`);
+    },
+  );
+}
+
+/**
+ * Builds the service, starts one PostgreSQL for the run and migrates a
+ * template database once; every test file then gets a fresh copy of it
+ * (CREATE DATABASE … TEMPLATE).
  */
 export default async function setup(project: TestProject) {
+  const built = buildService();
+  // Awaited below; a failure before then must not go unhandled meanwhile.
+  built.catch(() => {});
   const server = await startThrowawayPostgres();
   const prefix = `quire_t${randomBytes(4).toString('hex')}`;
   const template = `${prefix}_template`;
@@ -32,6 +57,10 @@ export default async function setup(project: TestProject) {
   await admin.query(`ALTER DATABASE ${template} SET synchronous_commit = off`);
   await migrateToLatest({ databaseUrl: server.url(template) });
   await admin.end();
+  await built.catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', template);

@@ -27,8 +27,11 @@ export interface RunningServer {
   baseUrl: string;
 }
 
+/** What `npm start` runs once its `prestart` has built dist/ (test/support/global-setup.ts builds it for the run). */
+export const SERVER_ARGS = ['dist/server.js'];
+
 /**
- * Starts `src/server.ts` as its own process, as `npm start` does, on a free
+ * Starts the built server as its own process, as `npm start` does, on a free
  * port, and waits until it is ready. `env` comes over the defaults.
  */
 export async function startServerProcess(
@@ -36,7 +39,7 @@ export async function startServerProcess(
   /** In a process group of its own, as a terminal or a service manager starts it, so that a test can signal the group. */
   options: { detached?: boolean } = {},
 ): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: root,
     detached: options.detached ?? false,
     env: { ...process.env, ...TEST_SERVER_ENVIRONMENT, ...env },
@@ -67,11 +70,11 @@ export async function startServerProcess(
   return { child, logs, baseUrl };
 }
 
-/** Runs `src/server.ts` until it exits by itself (a refused start), with what it wrote. */
+/** Runs the built server until it exits by itself (a refused start), with what it wrote. */
 export async function runServerToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string; logs: LogEntry[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: root,
     env: { ...process.env, ...TEST_SERVER_ENVIRONMENT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
