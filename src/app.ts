@@ -94,7 +94,7 @@ import { FileUrlSigner } from './content/files/signing.js';
 import { ContentStore } from './content/store.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
 import { Conversions } from './conversions/pool.js';
-import { WorkPool } from './core/work-pool.js';
+import { WorkPool, type WorkPoolOptions } from './core/work-pool.js';
 import { ownThreads, type ThreadSource } from './core/thread-source.js';
 import { htmlReaderPool } from './change-requests/import/reader.js';
 import { imageDecoderPool } from './integrations/image-pool.js';
@@ -302,6 +302,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         instance.decorate('outbound', createOutboundFetcher(config.outbound));
         instance.decorate('fileUrls', new FileUrlSigner(secret, instance.urls, config.fileUrlTtlSeconds));
         const threadSource = deps.threadSource ?? ownThreads;
+        const workPool = (options: WorkPoolOptions) => new WorkPool({ ...options, threadSource });
         const conversions = new Conversions({
           threadSource,
           threads: config.conversion.threads,
@@ -314,41 +315,31 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
         });
         instance.decorate('conversions', conversions);
         const workPools = {
-          html: new WorkPool({
-            ...htmlReaderPool(config.conversion, (error) =>
-              instance.log.error({ err: error }, 'An import thread failed'),
-            ),
-            threadSource,
-          }),
-          images: new WorkPool({
-            ...imageDecoderPool(config.conversion, (error) =>
+          html: workPool(
+            htmlReaderPool(config.conversion, (error) => instance.log.error({ err: error }, 'An import thread failed')),
+          ),
+          images: workPool(
+            imageDecoderPool(config.conversion, (error) =>
               instance.log.error({ err: error }, 'An image decoding thread failed'),
             ),
-            threadSource,
-          }),
-          specs: new WorkPool({
-            ...specParserPool(config.specs, (error) =>
-              instance.log.error({ err: error }, 'A spec parser thread failed'),
-            ),
-            threadSource,
-          }),
+          ),
+          specs: workPool(
+            specParserPool(config.specs, (error) => instance.log.error({ err: error }, 'A spec parser thread failed')),
+          ),
         };
-        const importArchives = new WorkPool({
-          ...importArchivePool(config.conversion, (error) =>
+        const importArchives = workPool(
+          importArchivePool(config.conversion, (error) =>
             instance.log.error({ err: error }, 'An import archive thread failed'),
           ),
-          threadSource,
-        });
-        const exportWorks = new WorkPool({
-          ...exportPool(config.conversion, (error) => instance.log.error({ err: error }, 'An export thread failed')),
-          threadSource,
-        });
-        const revisionDiffs = new WorkPool({
-          ...revisionDiffPool(config.conversion, (error) =>
+        );
+        const exportWorks = workPool(
+          exportPool(config.conversion, (error) => instance.log.error({ err: error }, 'An export thread failed')),
+        );
+        const revisionDiffs = workPool(
+          revisionDiffPool(config.conversion, (error) =>
             instance.log.error({ err: error }, 'A revision diff thread failed'),
           ),
-          threadSource,
-        });
+        );
         const git = new GitThreads({
           ...config.gitSync,
           threadSource,

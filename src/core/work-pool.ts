@@ -70,6 +70,18 @@ export function taskModuleBeside(moduleUrl: string, name: string): URL {
   return new URL(`./${name}${moduleUrl.endsWith('.ts') ? '.ts' : '.js'}`, moduleUrl);
 }
 
+/**
+ * Where a pool's thread starts, to serve the task module `tasks`: the module
+ * itself when built, or from TypeScript source an entry that can load it.
+ */
+export function threadEntry(tasks: URL): { filename: string; workerData: { tasks: string } } {
+  const fromSource = tasks.pathname.endsWith('.ts');
+  return {
+    filename: fromSource ? new URL('./typescript-tasks.mjs', import.meta.url).href : tasks.href,
+    workerData: { tasks: tasks.href },
+  };
+}
+
 /** The conversions' settings (CONVERSION_THREADS, CONVERSION_TIMEOUT_MS, CONVERSION_QUEUE_WAIT_MS). */
 export interface ConversionSettings {
   threads: number;
@@ -121,12 +133,9 @@ export class WorkPool {
   private readonly pool: Piscina;
 
   constructor(private readonly options: WorkPoolOptions) {
-    const fromSource = options.filename.pathname.endsWith('.ts');
     this.threads = (options.threadSource ?? ownThreads).hold(
       {
-        // From TypeScript source, threads start in an entry that can load it.
-        filename: fromSource ? new URL('./typescript-tasks.mjs', import.meta.url).href : options.filename.href,
-        workerData: { tasks: options.filename.href },
+        ...threadEntry(options.filename),
         minThreads: 0,
         maxThreads: options.threads,
         idleTimeout: 5 * 60_000,

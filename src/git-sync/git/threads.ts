@@ -5,7 +5,7 @@ import type { GitRemote } from './remote.js';
 import type { ReadRepository, RepositoryFingerprints } from '../format/index.js';
 import type { BranchFiles, FilesChange, GitLimits, PushOutcome } from './repository.js';
 import { ownThreads, type HeldThreads, type ThreadSource } from '../../core/thread-source.js';
-import { taskModuleBeside } from '../../core/work-pool.js';
+import { taskModuleBeside, threadEntry } from '../../core/work-pool.js';
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
 export type GitTask = { outbound: OutboundFetcherOptions; limits: GitLimits; remote: GitRemote } & (
@@ -60,11 +60,9 @@ export class GitThreads {
   private readonly pool: Piscina;
 
   constructor(private readonly options: GitThreadsOptions) {
-    const fromSource = WORKER_MODULE.pathname.endsWith('.ts');
     this.threads = (options.threadSource ?? ownThreads).hold(
       {
-        filename: fromSource ? new URL('../../core/typescript-tasks.mjs', import.meta.url).href : WORKER_MODULE.href,
-        workerData: { tasks: WORKER_MODULE.href },
+        ...threadEntry(WORKER_MODULE),
         minThreads: 0,
         maxThreads: options.threads,
         concurrentTasksPerWorker: 1,
