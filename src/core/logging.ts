@@ -67,6 +67,18 @@ function serializeError(error: Error) {
   return serialized;
 }
 
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
+
+/** Headers as a log line may show them (a line's `headers`): those that carry credentials censored. */
+function censorCredentials(headers: unknown): unknown {
+  if (typeof headers !== 'object' || headers === null) return headers;
+  const shown: Record<string, unknown> = { ...(headers as Record<string, unknown>) };
+  for (const name of Object.keys(shown)) {
+    if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) shown[name] = REDACTED;
+  }
+  return shown;
+}
+
 /**
  * The request as each log line of it shows it: Fastify's own fields, the URL
  * redacted. Headers are not logged (tokens and cookies are in them).
@@ -93,7 +105,8 @@ export function loggerOptions(
 ): LoggerOptions {
   return {
     level,
-    serializers: { req: serializeRequest, err: serializeError },
+    // Censoring by serializer rather than pino's `redact` paths: those cost every line, the access line included, 2 % of a small read.
+    serializers: { req: serializeRequest, err: serializeError, headers: censorCredentials },
     hooks: {
       // Every string argument of a log call (the message, its format arguments) is redacted as free text.
       logMethod(args, method) {
@@ -103,16 +116,6 @@ export function loggerOptions(
         }
         method.apply(this, args);
       },
-    },
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'headers.authorization',
-        'headers.cookie',
-        'res.headers["set-cookie"]',
-      ],
-      censor: REDACTED,
     },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   };
