@@ -292,6 +292,8 @@ export async function startCluster(options: StartOptions = {}): Promise<Cluster>
     TRUST_PROXY: '127.0.0.1',
     DATABASE_URL: `postgres://postgres@127.0.0.1:${ports.pgbouncer}/quire`,
     DATABASE_REPLICA_URL: `postgres://postgres@127.0.0.1:${ports.pgbouncer}/quire_replica`,
+    // LISTEN needs a session of its own: through PgBouncer in transaction mode it would hear nothing.
+    DATABASE_LISTEN_URL: `postgres://postgres@127.0.0.1:${ports.primary}/quire`,
     // PgBouncer 1.18 keeps no protocol-level prepared statements.
     DATABASE_PREPARED_STATEMENTS: 'false',
     RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${ports.redis}`,

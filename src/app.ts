@@ -27,6 +27,7 @@ import { Keyring } from './core/keyring.js';
 import { createMailer } from './core/mailer.js';
 import { createUrls, type Urls } from './core/urls.js';
 import { createValidatorCompiler } from './core/validation.js';
+import { ListeningClockFeed, localWrite } from './db/clock-feed.js';
 import { createDatabase, type Db } from './db/database.js';
 import { createLagTolerantReads, type LagTolerantReads } from './db/replica.js';
 import { readRoutingPlugin } from './db/read-routing.js';
@@ -270,6 +271,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     : undefined;
   if (sharedCounters) app.addHook('onClose', async () => sharedCounters.disconnect());
   let lagTolerantReads: LagTolerantReads | undefined;
+  let clocks: ListeningClockFeed | undefined;
 
   await app.register(
     fp(
@@ -280,7 +282,18 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           preparedStatements: config.databasePreparedStatements,
           statementTimeoutMs: config.databaseStatementTimeoutMs,
           logger: instance.log,
+          // What this process wrote shows in its next reads at once, before the notification comes back.
+          afterWrite: localWrite,
         });
+        if (config.clockNotifications) {
+          clocks = new ListeningClockFeed({
+            listenUrl: config.databaseListenUrl ?? config.databaseUrl,
+            db,
+            logger: instance.log,
+          });
+          const feed = clocks;
+          instance.addHook('onReady', async () => feed.start());
+        }
         lagTolerantReads = config.databaseReplicaUrl
           ? createLagTolerantReads({
               primary: db,
@@ -398,6 +411,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
             ),
           );
           await lagTolerantReads?.close();
+          await clocks?.close();
           await db.destroy();
         });
       },
@@ -473,7 +487,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Before the routes: lag-tolerant routes read the replica when they may; writes are remembered for read-your-writes.
   await app.register(readRoutingPlugin, { reads: lagTolerantReads, callerKey: (request) => request.caller?.userId });
   // Before the routes: it wraps the handlers of those that declare a version, and of writes (If-Match).
-  await app.register(httpCachePlugin, { db: app.context.db, capacityBytes: config.answerStoreBytes });
+  await app.register(httpCachePlugin, { db: app.context.db, capacityBytes: config.answerStoreBytes, clocks });
   await app.register(operationsRoutes);
   await app.register(apiInformationRoutes);
   // The published reader: HTML for a site's audience, outside the API and its tokens.

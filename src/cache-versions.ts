@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
-import type { CacheVersion } from './core/http-cache.js';
+import type { CacheVersion, Version } from './core/http-cache.js';
 import { precompiled } from './db/precompiled.js';
 import { callerOf } from './access/auth.js';
 
@@ -38,8 +38,19 @@ const commentThreadClock = (spaceId: RawBuilder<string>, changeRequest: string) 
 const spaceId = sql.ref<string>('s.id');
 const spaceOrganization = sql.ref<string>('s.organization_id');
 
-/** A version query's one value (none when its row is missing: the handler answers, with a 404). */
-const valueOf = async (rows: Promise<Array<{ version: string | null }>>) => (await rows)[0]?.version ?? null;
+/**
+ * A version query's one value, with the organization whose clocks it reads
+ * (read from its row, else `organizationId`; none when it reads several).
+ * None at all when its row is missing: the handler answers, with a 404.
+ */
+async function valueOf(
+  rows: Promise<Array<{ version: string | null; organizationId?: string }>>,
+  organizationId?: string,
+): Promise<Version | null> {
+  const row = (await rows)[0];
+  if (!row || row.version === null) return null;
+  return { value: row.version, organizationId: row.organizationId ?? organizationId };
+}
 
 function param(request: FastifyRequest, name: string): string {
   const value = (request.params as Record<string, unknown>)[name];
@@ -55,7 +66,10 @@ const ofOrganization = precompiled((db, organizationId: string) =>
  * An organization's lists and what is read of it by its id (its spaces,
  * collections, members, teams, sites; the organization itself).
  */
-const organization: CacheVersion = (db, request) => valueOf(ofOrganization(db, param(request, 'organizationId')));
+const organization: CacheVersion = (db, request) => {
+  const organizationId = param(request, 'organizationId');
+  return valueOf(ofOrganization(db, organizationId), organizationId);
+};
 
 const ofOrganizations = precompiled((db, userId: string) =>
   db.selectNoFrom(
@@ -72,6 +86,7 @@ const ofSpace = precompiled((db, id: string) =>
   db
     .selectFrom('spaces as s')
     .where('s.id', '=', id)
+    .select('s.organization_id as organizationId')
     // A deleted space answers its admins until its retention ends: with the time, not with its rows.
     .select(
       sql<
@@ -89,6 +104,7 @@ const ofCollection = precompiled((db, id: string) =>
   db
     .selectFrom('collections as c')
     .where('c.id', '=', id)
+    .select('c.organization_id as organizationId')
     .select(sql<string>`${organizationClock(sql.ref('c.organization_id'))} || '/' || ${profileClock}`.as('version')),
 );
 
@@ -99,6 +115,7 @@ const ofChangeRequests = precompiled((db, id: string) =>
   db
     .selectFrom('spaces as s')
     .where('s.id', '=', id)
+    .select('s.organization_id as organizationId')
     .select(
       sql<string>`${changeRequestClock(spaceId)} || '/' || ${organizationClock(spaceOrganization)}
         || '/' || ${profileClock}`.as('version'),
@@ -112,6 +129,7 @@ const ofCommentThread = precompiled((db, id: string, changeRequest: string) =>
   db
     .selectFrom('spaces as s')
     .where('s.id', '=', id)
+    .select('s.organization_id as organizationId')
     .select(
       sql<string>`${commentThreadClock(spaceId, changeRequest)} || '/' || ${changeRequestClock(spaceId)}
         || '/' || ${organizationClock(spaceOrganization)} || '/' || ${profileClock}`.as('version'),

@@ -64,6 +64,20 @@ export const SettingsSchema = Type.Object({
     description:
       'How far behind the primary the replica may be and still serve reads (what others wrote, such as a removed membership, shows within it); further behind, every read goes to the primary.',
   }),
+  clockNotifications: Type.Boolean({
+    env: 'CLOCK_NOTIFICATIONS',
+    default: true,
+    description:
+      "Listen for the database's notifications of changed clocks, so that an answer kept by `ANSWER_STORE_BYTES` is served again without reading its version until something it shows changes. The instance checks that it hears its own notifications every 5 s and reads versions every time while it does not. A change made on another instance shows here once its notification arrives (milliseconds); one made here, at once. `false`: every kept answer reads its version.",
+  }),
+  databaseListenUrl: Type.Optional(
+    Type.String({
+      env: 'DATABASE_LISTEN_URL',
+      pattern: '^postgres(ql)?://',
+      description:
+        'Where the instance listens for clock notifications (`CLOCK_NOTIFICATIONS`): PostgreSQL itself, since PgBouncer in transaction mode passes no `LISTEN`. Unset: `DATABASE_URL`.',
+    }),
+  ),
   port: Type.Integer({
     env: 'PORT',
     minimum: 0,

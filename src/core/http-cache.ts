@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database.js';
-import { onPrimary } from '../db/read-routing.js';
+import type { ClockFeed } from '../db/clock-feed.js';
+import { onPrimary, readsPrimaryOnly } from '../db/read-routing.js';
 import { PreconditionFailedError } from './errors.js';
 import { etagOf, etagOfSent, matchHolds, noneMatchHolds } from './etags.js';
 
@@ -13,7 +14,13 @@ import { etagOf, etagOfSent, matchHolds, noneMatchHolds } from './etags.js';
  * database ticks, the caller's membership), or null when the answer may not be
  * kept at all (it depends on the time). The same version, the same answer.
  */
-export type CacheVersion = (db: Db, request: FastifyRequest) => Promise<string | null>;
+export type CacheVersion = (db: Db, request: FastifyRequest) => Promise<Version | null>;
+
+/** A version's value, and the organization whose clocks it reads (undefined: several, or every one). */
+export interface Version {
+  value: string;
+  organizationId: string | undefined;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,7 +34,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     httpCache: {
       /** Its entries and weight now, its bound, and how many answers it served, made, and left to their handler: for monitoring. */
-      stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number; skipped: number };
+      stats(): {
+        entries: number;
+        bytes: number;
+        maxBytes: number;
+        hits: number;
+        /** Of the hits, those served without reading their version: no clock of theirs moved since it was read. */
+        unread: number;
+        /** Whether the clock feed is heard now (kept versions are trusted unread); null without one. */
+        clocksHeard: boolean | null;
+        misses: number;
+        skipped: number;
+      };
       /** Drops every kept answer (they are made again as requests come). */
       clear(): void;
     };
@@ -38,6 +56,8 @@ export interface HttpCacheOptions {
   db: Db;
   /** The most bytes of answers kept; 0 keeps none (ETags, 304 and 412 still work). */
   capacityBytes: number;
+  /** Tells when the clocks moved, so that a version read once holds until then; without it, every request reads it. */
+  clocks?: ClockFeed;
 }
 
 /** An answer kept with the version it was made at. */
@@ -46,6 +66,14 @@ interface KeptAnswer {
   /** Headers the handler set, beyond those every reply gets. */
   headers: Record<string, string>;
   version: string;
+  /** The organization whose clocks the version reads (undefined: several). */
+  organizationId: string | undefined;
+  /**
+   * The clock feed's mark taken before the version was last read and found
+   * the same: while no clock of its organization moved since, the version
+   * still holds without reading it. Undefined: read it.
+   */
+  confirmed: number | undefined;
   etag: string;
   /** How many answers in a row for this key were outdated by the time they were asked for again. */
   outdated: number;
@@ -75,6 +103,26 @@ const CONDITIONAL_WRITE_LANES = 4;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The part of a kept answer's key that names its caller, made once per cached caller rather than per request. */
+type Caller = NonNullable<FastifyRequest['caller']>;
+const callerKeys = new WeakMap<Caller, string>();
+function callerKey(caller: Caller): string {
+  let key = callerKeys.get(caller);
+  if (key === undefined) {
+    key = [
+      caller.tokenId,
+      caller.userId,
+      caller.email,
+      caller.displayName,
+      caller.photoUrl,
+      caller.scopes?.join(' '),
+      '',
+    ].join('\n');
+    callerKeys.set(caller, key);
+  }
+  return key;
+}
+
 type Handler = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
@@ -98,10 +146,11 @@ type Handler = (this: FastifyInstance, request: FastifyRequest, reply: FastifyRe
  * older, and the next request reads a new version.
  */
 export const httpCachePlugin = fp<HttpCacheOptions>(
-  async (app: FastifyInstance, { db, capacityBytes }) => {
+  async (app: FastifyInstance, { db, capacityBytes, clocks }) => {
     // lru-cache needs a bound: with none, nothing is kept (the handlers answer) and this one is never filled.
     const store = new LRUCache<string, KeptAnswer>({ maxSize: Math.max(capacityBytes, 1), sizeCalculation: weigh });
     let hits = 0;
+    let unread = 0;
     let misses = 0;
     let skipped = 0;
     app.decorate('httpCache', {
@@ -110,6 +159,8 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
         bytes: store.calculatedSize,
         maxBytes: capacityBytes,
         hits,
+        unread,
+        clocksHeard: clocks ? clocks.heard() : null,
         misses,
         skipped,
       }),
@@ -129,9 +180,9 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
       done(null, '');
     });
 
-    const readVersion = async (version: CacheVersion, request: FastifyRequest): Promise<string | null> => {
+    const readVersion = async (version: CacheVersion, request: FastifyRequest): Promise<Version | null> => {
       try {
-        // The version from the database the handler reads, so that an answer is never kept under a newer version than it shows.
+        // The database the handler reads, so that an answer is never kept under a newer version than it shows.
         return await version(request.lagTolerantDb ?? db, request);
       } catch (error) {
         request.log.warn({ err: error }, 'The version of a kept answer could not be read; its handler answers');
@@ -139,20 +190,23 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
       }
     };
 
+    /**
+     * Whether a kept answer's version still holds without reading it: no clock
+     * of its organization moved since it was read on the primary. A check that
+     * must see the newest state (a conditional write's) reads it.
+     */
+    const holdsUnread = (entry: KeptAnswer) =>
+      clocks !== undefined &&
+      entry.confirmed !== undefined &&
+      !clocks.movedSince(entry.confirmed, entry.organizationId) &&
+      !readsPrimaryOnly();
+
     const keeping = (route: RouteOptions, cache: CacheVersion): Handler => {
       const handler = route.handler as Handler;
       return async function kept(this: FastifyInstance, request, reply) {
         const caller = request.caller;
         if (request.method !== 'GET' || !caller || capacityBytes === 0) return handler.call(this, request, reply);
-        const key = [
-          caller.tokenId,
-          caller.userId,
-          caller.email,
-          caller.displayName,
-          caller.photoUrl,
-          caller.scopes?.join(' '),
-          request.url,
-        ].join('\n');
+        const key = callerKey(caller) + request.url;
 
         const entry = store.get(key);
         if (entry && entry.skips > 0) {
@@ -160,14 +214,25 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
           skipped++;
           return handler.call(this, request, reply);
         }
+        if (entry && holdsUnread(entry)) {
+          hits++;
+          unread++;
+          entry.outdated = 0;
+          return answer(request, reply, entry);
+        }
+        // Taken before the read: a clock that moves while it runs moves past the mark. Not for a
+        // lag-tolerant read with a replica: its version may lag the feed, and its caller's own
+        // writes, made on any instance, must show at once (read-your-writes, docs/cluster.md).
+        const mark = request.lagTolerantDb === null ? clocks?.mark() : undefined;
         const version = await readVersion(cache, request);
         if (version === null) {
           if (entry) store.delete(key);
           return handler.call(this, request, reply);
         }
-        if (entry?.version === version) {
+        if (entry?.version === version.value) {
           hits++;
           entry.outdated = 0;
+          entry.confirmed = mark;
           return answer(request, reply, entry);
         }
         misses++;
@@ -187,7 +252,9 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
         const made: KeptAnswer = {
           payload,
           headers,
-          version,
+          version: version.value,
+          organizationId: version.organizationId,
+          confirmed: mark,
           etag: etagOf(payload),
           outdated,
           skips: skipsFor(outdated),

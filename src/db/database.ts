@@ -24,6 +24,8 @@ export interface DatabaseOptions {
    * pooler without protocol-level prepared statements (PgBouncer before 1.21).
    */
   preparedStatements?: boolean;
+  /** Called when a connection that may have written goes back to the pool (see ClientOptions). */
+  afterWrite?: () => void;
 }
 
 export function createDatabase(options: DatabaseOptions): Db {
@@ -53,7 +55,9 @@ export function createDatabase(options: DatabaseOptions): Db {
   pool.on('error', onLost);
   pool.on('connect', (client) => client.on('error', onLost));
   return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: options.preparedStatements === false ? pool : preparingPool(pool) }),
+    dialect: new PostgresDialect({
+      pool: preparingPool(pool, { prepare: options.preparedStatements !== false, afterWrite: options.afterWrite }),
+    }),
   });
 }
 

@@ -19,31 +19,84 @@ const MAX_REMEMBERED_NAMES = 5_000;
 export const CUSTOM_PLAN_MARKER = '/* custom plan */';
 export const customPlan = sql.raw(CUSTOM_PLAN_MARKER);
 
+/** Statements that change no row (a transaction's bounds, settings); any other may write. */
+const READ_ONLY_VERBS = new Set([
+  'select',
+  'begin',
+  'start',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'set',
+  'show',
+]);
+const FIRST_WORD = /^\s*([a-z]+)/i;
+
+/** A write anywhere in a `with` statement: its main statement's, or a data-modifying CTE's. */
+const WRITE_IN_WITH = /\b(insert\s+into|update\s+"?\w|delete\s+from|merge\s+into)/i;
+
 /**
- * A pool for Kysely that runs every query as a named prepared statement, one
- * name per distinct SQL text. PostgreSQL then plans a query once per
- * connection instead of on every request, which for small queries costs
- * more than running them.
+ * Whether a statement may change rows: every one but those known not to. A
+ * `with` statement reads (the recursive reads of roles and trees) unless it
+ * holds a write.
  */
-export function preparingPool(pool: pg.Pool): PostgresPool {
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string => {
-    let name = names.get(text);
-    if (!name) {
-      if (names.size >= MAX_REMEMBERED_NAMES) names.clear();
-      name = `q_${createHash('sha1').update(text).digest('base64url')}`;
-      names.set(text, name);
+export function mayWrite(text: string): boolean {
+  const verb = FIRST_WORD.exec(text)?.[1]?.toLowerCase();
+  if (verb === 'with') return WRITE_IN_WITH.test(text);
+  return verb === undefined || !READ_ONLY_VERBS.has(verb);
+}
+
+export interface ClientOptions {
+  /**
+   * Run every query as a named prepared statement, one name per distinct SQL
+   * text (the default). PostgreSQL then plans a query once per connection
+   * instead of on every request, which for small queries costs more than
+   * running them.
+   */
+  prepare?: boolean;
+  /**
+   * Called when a connection that ran a statement that may write goes back
+   * to the pool: its transaction has ended by then, so what it wrote is
+   * committed (or rolled back) for every reader.
+   */
+  afterWrite?: () => void;
+}
+
+/** A pool for Kysely whose clients prepare their statements and tell of their writes, as `options` asks. */
+export function preparingPool(pool: pg.Pool, options: ClientOptions = {}): PostgresPool {
+  const prepare = options.prepare ?? true;
+  const afterWrite = options.afterWrite;
+  /** Each distinct text's statement name, and whether it may write. */
+  const statements = new Map<string, { name: string; writes: boolean }>();
+  const statementOf = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      if (statements.size >= MAX_REMEMBERED_NAMES) statements.clear();
+      statement = { name: `q_${createHash('sha1').update(text).digest('base64url')}`, writes: mayWrite(text) };
+      statements.set(text, statement);
     }
-    return name;
+    return statement;
   };
 
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let stale: Error | undefined;
+    let wrote = false;
     const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
-      if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
-      if (textOrCursor.endsWith(CUSTOM_PLAN_MARKER)) return client.query(textOrCursor, values as unknown[]);
+      if (typeof textOrCursor !== 'string') {
+        // A cursor (Kysely's stream) carries its statement's text.
+        const text = (textOrCursor as { text?: unknown }).text;
+        if (typeof text !== 'string' || mayWrite(text)) wrote = true;
+        return client.query(textOrCursor as pg.Submittable);
+      }
+      if (!prepare || textOrCursor.endsWith(CUSTOM_PLAN_MARKER)) {
+        if (!wrote && mayWrite(textOrCursor)) wrote = true;
+        return client.query(textOrCursor, values as unknown[]);
+      }
+      const statement = statementOf(textOrCursor);
+      if (statement.writes) wrote = true;
       return client
-        .query({ name: nameOf(textOrCursor), text: textOrCursor, values: values as unknown[] })
+        .query({ name: statement.name, text: textOrCursor, values: values as unknown[] })
         .catch((error: Error & { code?: string }) => {
           if (error.code && STALE_STATEMENT_CODES.has(error.code)) stale = error;
           throw error;
@@ -56,6 +109,10 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
         stale = undefined;
         // Released with an error, the client is closed instead of reused.
         client.release(error);
+        if (wrote) {
+          wrote = false;
+          afterWrite?.();
+        }
       },
     };
   };

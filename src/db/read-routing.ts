@@ -27,6 +27,11 @@ export function onPrimary<T>(work: () => Promise<T>): Promise<T> {
   return primaryOnly.run(true, work);
 }
 
+/** Whether the running work must see the newest state (it runs in `onPrimary`). */
+export function readsPrimaryOnly(): boolean {
+  return primaryOnly.getStore() === true;
+}
+
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface ReadRoutingOptions {
