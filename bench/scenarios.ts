@@ -42,6 +42,9 @@ export interface Scenario {
   check?: (body: unknown, seed: Seeded) => string | undefined;
 }
 
+/** Issue 39's aim for every read: 0.8 of its floor; a 304 revalidation, 1.5 times the floor of the full answer. */
+const READ_AIM = 0.8;
+
 const authorized = (seed: Seeded) => ({ authorization: seed.authorization });
 
 export const BASELINE: Scenario = {
@@ -58,13 +61,13 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/orgs/{id}',
     path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}`,
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
   },
   {
     name: 'GET /v1/orgs (3 orgs)',
     path: () => '/v1/orgs',
     headers: (seed) => ({ authorization: seed.typicalAuthorization }),
-    aim: 0.6,
+    aim: READ_AIM,
     check: (body) =>
       (body as { items?: unknown[] }).items?.length === 3 ? undefined : 'expected the typical user’s 3 organizations',
   },
@@ -72,7 +75,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/orgs (50 orgs)',
     path: () => '/v1/orgs',
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
     // A full default page of 50 organizations: the heaviest answer this list gives.
     check: (body, seed) => {
       const items = (body as { items?: unknown[] }).items;
@@ -86,7 +89,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/spaces/{id}',
     path: (seed) => `/v1/spaces/${seed.spaces.spaceId}`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
   },
   {
     name: 'GET /v1/spaces/{id} (304, If-None-Match)',
@@ -99,67 +102,67 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/user',
     path: () => '/v1/user',
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
   },
   {
     name: 'GET /v1/collections/{id}',
     path: (seed) => `/v1/collections/${seed.spaces.collectionId}`,
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
   },
   {
     name: 'GET /v1/spaces/{id}/change-requests/{id}',
     path: (seed) =>
       `/v1/spaces/${seed.content.small.spaceId}/change-requests/${seed.content.small.mergedChangeRequestId}`,
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
   },
   {
     name: 'GET /v1/spaces/{id}/comments/{id}',
     path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments/${seed.comments.newestId}`,
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
   },
   {
     name: 'GET /v1/orgs/{id}/sites/{id}',
     path: (seed) => `/v1/orgs/${seed.sites.big.organizationId}/sites/${seed.sites.big.siteId}`,
     headers: authorized,
-    aim: 0.6,
+    aim: READ_AIM,
   },
   // Short lists: what is left of a list's cost once its rows are few is its access check, count and envelope.
   {
     name: 'GET /v1/orgs/{id}/members (1 member)',
     path: (seed) => `/v1/orgs/${seed.content.organizationId}/members`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => listOf(body, 1),
   },
   {
     name: 'GET /v1/spaces/{id}/change-requests?status=merged (1 item)',
     path: (seed) => `/v1/spaces/${seed.content.small.spaceId}/change-requests?status=merged`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => listOf(body, 1),
   },
   {
     name: 'GET /v1/orgs/{id}/teams (5 teams)',
     path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/teams`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => listOf(body, 5),
   },
   {
     name: 'GET /v1/orgs/{id}/collections',
     path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/collections`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => listOf(body, 1),
   },
   {
     name: 'GET /v1/orgs/{id}/members (first page of 50,000)',
     path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/members`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => {
       const page = body as { items?: unknown[] };
       return page.items?.length === 50 ? undefined : `expected 50 members, got ${page.items?.length ?? 'no items'}`;
@@ -169,7 +172,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/orgs/{id}/spaces (first page)',
     path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => fullSpacesPage(body),
   },
   {
@@ -177,14 +180,14 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) =>
       `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces?page=${encodeURIComponent(seed.spaces.deepPage)}`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => fullSpacesPage(body),
   },
   {
     name: 'GET /v1/collections/{id}/spaces',
     path: (seed) => `/v1/collections/${seed.spaces.collectionId}/spaces`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body) => fullSpacesPage(body, 200),
   },
   {
@@ -206,7 +209,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/spaces/{id}/comments (first page)',
     path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments`,
     headers: authorized,
-    aim: 0.4,
+    aim: READ_AIM,
     p99AimMs: 30,
     check: (body, seed) => commentsPage(body, { count: COMMENTS_IN_SPACE, firstId: seed.comments.newestId }),
   },
@@ -214,7 +217,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/spaces/{id}/comments (90,000 in)',
     path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments?page=${encodeURIComponent(seed.comments.deepPage)}`,
     headers: authorized,
-    aim: 0.4,
+    aim: READ_AIM,
     p99AimMs: 30,
     check: (body, seed) => commentsPage(body, { count: COMMENTS_IN_SPACE, firstId: seed.comments.deepPageFirstId }),
   },
@@ -222,7 +225,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/spaces/{id}/comments?status=open',
     path: (seed) => `/v1/spaces/${seed.comments.spaceId}/comments?status=open`,
     headers: authorized,
-    aim: 0.4,
+    aim: READ_AIM,
     p99AimMs: 30,
     check: (body, seed) =>
       commentsPage(body, {
@@ -235,7 +238,7 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) =>
       `/v1/spaces/${seed.comments.spaceId}/comments?${seed.comments.authorIds.map((id) => `authors=${id}`).join('&')}`,
     headers: authorized,
-    aim: 0.4,
+    aim: READ_AIM,
     p99AimMs: 30,
     check: (body, seed) =>
       commentsPage(body, {
@@ -254,7 +257,7 @@ export const SCENARIOS: Scenario[] = [
     // body is made once per revision, so this measures the reads of the
     // space and its revision and moving the prepared bytes.
     largeBody: true,
-    aim: 0.02,
+    aim: READ_AIM,
     p99AimMs: 100,
     check: (body, seed) => {
       const pages = (body as { pages?: PresentedPage[] }).pages;
@@ -272,7 +275,7 @@ export const SCENARIOS: Scenario[] = [
       `/v1/spaces/${seed.content.big.spaceId}/content/page/${seed.content.big.leafPageId}?format=markdown`,
     headers: authorized,
     // One query (the space with the caller's access; revisions are cached) and one page's JSON, its markdown cached.
-    aim: 0.2,
+    aim: READ_AIM,
     p99AimMs: 10,
     check: (body, seed) => {
       const page = body as PresentedPage;
@@ -289,7 +292,7 @@ export const SCENARIOS: Scenario[] = [
       `/v1/spaces/${seed.content.big.spaceId}/content/page/${seed.content.big.leafPageId}?format=document`,
     headers: authorized,
     // The document is converted once per stored document and cached; each request serialises it.
-    aim: 0.2,
+    aim: READ_AIM,
     p99AimMs: 10,
     check: (body, seed) => {
       const page = body as PresentedPage & { document?: { object?: string; nodes?: unknown[] } };
@@ -308,7 +311,7 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) => `/v1/orgs/${seed.sites.big.organizationId}/sites/${seed.sites.big.siteId}/published`,
     headers: authorized,
     largeBody: true,
-    aim: 0.3,
+    aim: READ_AIM,
     p99AimMs: 20,
     check: (body) => {
       const published = body as { object?: string; site?: { published?: boolean; siteSpaces?: number } };
@@ -324,7 +327,7 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) => `/v1/orgs/${seed.sites.big.organizationId}/sites/${seed.sites.big.siteId}/structure`,
     headers: authorized,
     largeBody: true,
-    aim: 0.3,
+    aim: READ_AIM,
     p99AimMs: 20,
     check: (body) => bigSiteStructure(body),
   },
@@ -333,7 +336,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /s/{site}/{page} (reader, 50-page space)',
     path: (seed) => seed.reader.smallLeafPath,
     headers: () => ({ accept: 'text/html' }),
-    aim: 0.3,
+    aim: READ_AIM,
     p99AimMs: 30,
     check: readerPage,
   },
@@ -341,7 +344,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /s/{site}/{page} (reader, 5,000-page space)',
     path: (seed) => seed.reader.bigLeafPath,
     headers: () => ({ accept: 'text/html' }),
-    aim: 0.3,
+    aim: READ_AIM,
     p99AimMs: 30,
     check: readerPage,
   },
@@ -349,7 +352,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /v1/orgs/{id}/sites (first page of 1,000)',
     path: (seed) => `/v1/orgs/${seed.sites.many.organizationId}/sites`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body, seed) => sitesPage(body, seed, seed.sites.many.newestId),
   },
   {
@@ -357,14 +360,14 @@ export const SCENARIOS: Scenario[] = [
     path: (seed) =>
       `/v1/orgs/${seed.sites.many.organizationId}/sites?page=${encodeURIComponent(seed.sites.many.deepPage)}`,
     headers: authorized,
-    aim: 0.5,
+    aim: READ_AIM,
     check: (body, seed) => sitesPage(body, seed, seed.sites.many.deepPageFirstId),
   },
   {
     name: `GET /v1/spaces/{id}/search (${SEARCH_PAGES.toLocaleString('en')} pages indexed)`,
     path: (seed) => `/v1/spaces/${seed.search.spaceId}/search?query=${SEARCH_QUERY}`,
     headers: authorized,
-    aim: 0.1,
+    aim: READ_AIM,
     p99AimMs: 50,
     check: (body) => searchPages(body, 1),
   },
@@ -372,7 +375,7 @@ export const SCENARIOS: Scenario[] = [
     name: `GET /v1/orgs/{id}/search (${SEARCH_SPACES} spaces)`,
     path: (seed) => `/v1/orgs/${seed.search.organizationId}/search?query=${SEARCH_QUERY}`,
     headers: authorized,
-    aim: 0.05,
+    aim: READ_AIM,
     p99AimMs: 100,
     check: (body) => searchPages(body, SEARCH_SPACES),
   },
