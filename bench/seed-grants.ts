@@ -87,14 +87,14 @@ export const GRANTS_SCENARIOS: Scenario[] = [
     name: 'GET /v1/orgs/{id}/spaces (guest, 5 teams)',
     path: (seed) => `/v1/orgs/${seed.memberOrganizationIds[0]!}/spaces`,
     headers: (seed) => ({ authorization: seed.grants.guestAuthorization }),
-    aim: 0.5,
+    aim: 0.8,
     check: guestPage,
   },
   {
     name: 'GET /v1/spaces/{id} (guest, team grant)',
     path: (seed) => `/v1/spaces/${seed.grants.grantedSpaceId}`,
     headers: (seed) => ({ authorization: seed.grants.guestAuthorization }),
-    aim: 0.5,
+    aim: 0.8,
     check: (body) =>
       (body as { permissions?: { view?: boolean } }).permissions?.view === true
         ? undefined

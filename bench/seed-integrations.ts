@@ -94,7 +94,7 @@ export const INTEGRATIONS_SCENARIO: Scenario = {
   name: `GET /v1/integrations (first page of ${INTEGRATIONS_IN_ORGANIZATION.toLocaleString('en')})`,
   path: () => '/v1/integrations',
   headers: (seed) => ({ authorization: seed.authorization }),
-  aim: 0.5,
+  aim: 0.8,
   check: (body, seed) => integrationsPage(body, PAGE, INTEGRATIONS_IN_ORGANIZATION, integrationsOf(seed).newestName),
 };
 
@@ -103,7 +103,7 @@ export const INTEGRATIONS_FILTERED_SCENARIO: Scenario = {
   name: 'GET /v1/integrations?owner&category&blocks',
   path: (seed) => `/v1/integrations?owner=${integrationsOf(seed).organizationId}&category=analytics&blocks=true`,
   headers: (seed) => ({ authorization: seed.authorization }),
-  aim: 0.5,
+  aim: 0.8,
   check: (body, seed) => {
     const count = integrationsOf(seed).analyticsWithBlocks;
     return integrationsPage(body, Math.min(PAGE, count), count);
