@@ -57,7 +57,23 @@ export interface ErrorBody {
   error: { code: number; message: string };
 }
 
-const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+/**
+ * Shutdowns, too many connections, and every connection exception (class 08),
+ * 08P01 included: PgBouncer answers with it while it cannot reach the server
+ * ("server login has been failing"), as through a primary's restart.
+ */
+const PG_UNAVAILABLE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08P01',
+]);
 const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 function isDatabaseError(error: unknown): error is { code: string; detail?: string; constraint?: string } {
