@@ -48,7 +48,7 @@ export async function purgeDeletedSpaces(
         .forUpdate()
         .skipLocked()
         .execute();
-      if (expired.length === 0) return [];
+      if (expired.length === 0) return { removed: [], siteSpaces: 0 };
       // Everything else of a space goes with its row (ON DELETE CASCADE); its places on sites are counted for the log.
       const unpublished = await tx
         .deleteFrom('site_spaces')
@@ -68,18 +68,25 @@ export async function purgeDeletedSpaces(
         )
         .returning(['id', 'organization_id', 'deleted_at'])
         .execute();
+      return { removed, siteSpaces: unpublished.length };
+    });
+    if (batch === undefined) return { purged, busy: true };
+    // Said once committed: a batch whose commit failed (the primary restarting) is purged again by a later run.
+    if (batch.removed.length > 0) {
       log?.info(
         {
-          spaces: removed.map((row) => ({ id: row.id, organization: row.organization_id, deletedAt: row.deleted_at })),
-          siteSpaces: unpublished.length,
+          spaces: batch.removed.map((row) => ({
+            id: row.id,
+            organization: row.organization_id,
+            deletedAt: row.deleted_at,
+          })),
+          siteSpaces: batch.siteSpaces,
         },
         'purged deleted spaces',
       );
-      return removed.map((row) => row.id);
-    });
-    if (batch === undefined) return { purged, busy: true };
-    purged.push(...batch);
-    if (batch.length < options.batchSize) {
+    }
+    purged.push(...batch.removed.map((row) => row.id));
+    if (batch.removed.length < options.batchSize) {
       await removeUnreferencedBlobs(db, clock, log);
       return { purged, busy: false };
     }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable } from '../../core/errors.js';
 import { OutboundError } from '../../core/outbound.js';
 import { startPollLoop, type PollLoop } from '../../core/poll-loop.js';
 import type { Context } from '../../context.js';
@@ -129,6 +130,28 @@ async function record(context: Context, delivery: Claimed, outcome: Outcome, opt
     .execute();
 }
 
+const RECORD_RETRIES = 12;
+
+/**
+ * Records the attempt, again while the database is out of reach (a primary's
+ * restart takes a second or so) and the lease is still this worker's: an
+ * answer left unrecorded is sent again by whoever takes the lease next, and
+ * the endpoint then receives the event twice.
+ */
+async function recordWhileLeased(context: Context, delivery: Claimed, outcome: Outcome, options: DeliveryOptions) {
+  let waitMs = 200;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await record(context, delivery, outcome, options);
+    } catch (error) {
+      const leaseLeftMs = delivery.lease_expires_at.getTime() - context.clock.now().getTime();
+      if (!isDatabaseUnavailable(error) || attempt >= RECORD_RETRIES || leaseLeftMs <= waitMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      waitMs = Math.min(waitMs * 2, 2_000);
+    }
+  }
+}
+
 /** Removes a batch of deliveries finished before the retention; answers how many. */
 export async function pruneDeliveries(context: Context): Promise<number> {
   const before = new Date(context.clock.now().getTime() - DELIVERY_RETENTION_MS);
@@ -168,7 +191,7 @@ export async function runEventDeliveries(
         context.log.error({ err: error, deliveryId: delivery.id }, 'sending an event failed');
         outcome = { ok: false, status: null, error: 'The delivery failed on the service; it was logged' };
       }
-      await record(context, delivery, outcome, options);
+      await recordWhileLeased(context, delivery, outcome, options);
     }),
   );
   if (fanned > 0 || due.length > 0) return true;
