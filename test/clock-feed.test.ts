@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ListeningClockFeed } from '../src/db/clock-feed.js';
-import { mayWrite } from '../src/db/prepared-pool.js';
+import { mayWrite, writeKind } from '../src/db/prepared-pool.js';
 import type { Database } from '../src/db/types.js';
 import { testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
@@ -74,11 +74,18 @@ describe('kept versions, served unread while their clocks stand', () => {
   });
 
   it('shows what this process wrote at once, notification or not', async () => {
+    await eventually('the feed is heard', () => stats().clocksHeard === true);
     const o = await t.factory.team();
     const space = await newSpace(o.organization.id, o.admin, 'Before');
     const url = `/v1/spaces/${space.id}`;
     await read(t.app, o.admin, url);
     await read(t.app, o.admin, url);
+
+    // A write that matched no row (a worker's claim finding no job) moves nothing: the kept answer is served unread.
+    const before = stats();
+    await t.db.updateTable('spaces').set({ title: 'Nowhere' }).where('id', '=', 'no-such-space').execute();
+    expect((await read(t.app, o.admin, url)).json().title).toBe('Before');
+    expect(stats().unread).toBe(before.unread + 1);
 
     await t.db.updateTable('spaces').set({ title: 'After' }).where('id', '=', space.id).execute();
     expect((await read(t.app, o.admin, url)).json().title).toBe('After');
@@ -93,6 +100,7 @@ describe('kept versions, served unread while their clocks stand', () => {
   });
 
   it('moves only the organization whose clock moved', async () => {
+    await eventually('the feed is heard', () => stats().clocksHeard === true);
     const a = await t.factory.team();
     const b = await t.factory.team();
     const urlA = `/v1/orgs/${a.organization.id}`;
@@ -113,6 +121,7 @@ describe('kept versions, served unread while their clocks stand', () => {
   });
 
   it('has a conditional write read the current version, whatever the feed holds', async () => {
+    await eventually('the feed is heard', () => stats().clocksHeard === true);
     const o = await t.factory.team();
     const space = await newSpace(o.organization.id, o.admin, 'Read');
     const url = `/v1/spaces/${space.id}`;
@@ -231,5 +240,17 @@ describe('what moves the clocks of this process', () => {
       '',
     ])
       expect(mayWrite(text), text).toBe(true);
+  });
+
+  it('takes a plain insert, update, delete or merge as a write only if its result counts a row', () => {
+    expect(writeKind('update jobs set state = $1 where id = $2 returning id')).toBe('rows');
+    expect(writeKind('INSERT INTO ticks DEFAULT VALUES')).toBe('rows');
+    expect(writeKind('delete from spaces')).toBe('rows');
+    expect(writeKind('merge into spaces using x on true when matched then do nothing')).toBe('rows');
+    // A with's data-modifying part does not show in its main statement's count.
+    expect(writeKind('with gone as (delete from ticks returning *) select count(*) from gone')).toBe('always');
+    expect(writeKind('truncate spaces')).toBe('always');
+    expect(writeKind('call organization_ticks_watch($1)')).toBe('always');
+    expect(writeKind('select 1')).toBe('none');
   });
 });

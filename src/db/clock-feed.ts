@@ -185,6 +185,8 @@ export class ListeningClockFeed implements ClockFeed {
 
   /** Notifies the feed's own ping through the service's database; one unheard since the last stops the trust. */
   private async ping(): Promise<void> {
+    // Timers run before pending I/O: after the event loop was held, the last ping may wait unread on the socket.
+    await new Promise((resolve) => setImmediate(resolve));
     if (this.closed || !this.client) return;
     if (this.pingHeard < this.pingSent) this.distrust(`its ping went unheard for ${PING_INTERVAL_MS} ms`);
     const sequence = ++this.pingSent;

@@ -42,9 +42,30 @@ const WRITE_IN_WITH = /\b(insert\s+into|update\s+"?\w|delete\s+from|merge\s+into
  * holds a write.
  */
 export function mayWrite(text: string): boolean {
+  return writeKind(text) !== 'none';
+}
+
+/**
+ * How a statement's result tells whether it wrote: `none` never writes;
+ * `rows`, a plain insert, update, delete or merge, wrote only if its result
+ * counts a row (a worker's claim that found no job wrote nothing, and moves
+ * no clock); `always` is taken as a write whatever its result, as a `with`
+ * whose data-modifying part the main statement's count does not show.
+ */
+export type WriteKind = 'none' | 'rows' | 'always';
+const ROW_COUNTED_VERBS = new Set(['insert', 'update', 'delete', 'merge']);
+
+export function writeKind(text: string): WriteKind {
   const verb = FIRST_WORD.exec(text)?.[1]?.toLowerCase();
-  if (verb === 'with') return WRITE_IN_WITH.test(text);
-  return verb === undefined || !READ_ONLY_VERBS.has(verb);
+  if (verb === 'with') return WRITE_IN_WITH.test(text) ? 'always' : 'none';
+  if (verb !== undefined && READ_ONLY_VERBS.has(verb)) return 'none';
+  return verb !== undefined && ROW_COUNTED_VERBS.has(verb) ? 'rows' : 'always';
+}
+
+/** Whether a statement of `kind` wrote, as its result says: a single result that counts no row did not. */
+function wroteRows(kind: WriteKind, result: unknown): boolean {
+  if (kind !== 'rows') return kind === 'always';
+  return (result as { rowCount?: number | null } | undefined)?.rowCount !== 0;
 }
 
 export interface ClientOptions {
@@ -67,13 +88,13 @@ export interface ClientOptions {
 export function preparingPool(pool: pg.Pool, options: ClientOptions = {}): PostgresPool {
   const prepare = options.prepare ?? true;
   const afterWrite = options.afterWrite;
-  /** Each distinct text's statement name, and whether it may write. */
-  const statements = new Map<string, { name: string; writes: boolean }>();
+  /** Each distinct text's statement name, and how its result tells whether it wrote. */
+  const statements = new Map<string, { name: string; writes: WriteKind }>();
   const statementOf = (text: string) => {
     let statement = statements.get(text);
     if (!statement) {
       if (statements.size >= MAX_REMEMBERED_NAMES) statements.clear();
-      statement = { name: `q_${createHash('sha1').update(text).digest('base64url')}`, writes: mayWrite(text) };
+      statement = { name: `q_${createHash('sha1').update(text).digest('base64url')}`, writes: writeKind(text) };
       statements.set(text, statement);
     }
     return statement;
@@ -82,25 +103,31 @@ export function preparingPool(pool: pg.Pool, options: ClientOptions = {}): Postg
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let stale: Error | undefined;
     let wrote = false;
+    /** Notes a write once the statement's result shows one; a statement that failed wrote nothing that stays. */
+    const noting = <Result>(kind: WriteKind, running: Promise<Result>): Promise<Result> => {
+      if (kind === 'none' || wrote) return running;
+      return running.then((result) => {
+        if (wroteRows(kind, result)) wrote = true;
+        return result;
+      });
+    };
     const query = (textOrCursor: unknown, values?: readonly unknown[]) => {
       if (typeof textOrCursor !== 'string') {
-        // A cursor (Kysely's stream) carries its statement's text.
+        // A cursor (Kysely's stream) carries its statement's text; its rows come later, so it counts as written now.
         const text = (textOrCursor as { text?: unknown }).text;
         if (typeof text !== 'string' || mayWrite(text)) wrote = true;
         return client.query(textOrCursor as pg.Submittable);
       }
-      if (!prepare || textOrCursor.endsWith(CUSTOM_PLAN_MARKER)) {
-        if (!wrote && mayWrite(textOrCursor)) wrote = true;
-        return client.query(textOrCursor, values as unknown[]);
-      }
+      if (!prepare || textOrCursor.endsWith(CUSTOM_PLAN_MARKER))
+        return noting(writeKind(textOrCursor), client.query(textOrCursor, values as unknown[]));
       const statement = statementOf(textOrCursor);
-      if (statement.writes) wrote = true;
-      return client
+      const running = client
         .query({ name: statement.name, text: textOrCursor, values: values as unknown[] })
         .catch((error: Error & { code?: string }) => {
           if (error.code && STALE_STATEMENT_CODES.has(error.code)) stale = error;
           throw error;
         });
+      return noting(statement.writes, running);
     };
     return {
       query: query as unknown as PostgresPoolClient['query'],
