@@ -16,7 +16,7 @@ import { callerOf } from './access/auth.js';
  * What each clock covers:
  * - organization_ticks (organizationClock): the organization, its members,
  *   teams and their members, spaces, collections, grants, sites and their
- *   spaces and sections. A caller's role on anything of the organization comes
+ *   spaces and sections, and its OpenAPI specs. A caller's role on anything of the organization comes
  *   from these rows, so the clock covers it too.
  * - user_profile_clock: users' names, e-mail addresses and photos.
  * - change_request_ticks: a space's change requests.
@@ -100,6 +100,17 @@ const ofSpace = precompiled((db, id: string) =>
 /** A space read by its id. */
 const space: CacheVersion = (db, request) => valueOf(ofSpace(db, param(request, 'spaceId')));
 
+/**
+ * A page of a space's current revision, read by its id or path: the revision
+ * is the space's row, the caller's access and the reusable contents it shows
+ * are the organization's, and a computed page's spec ticks it too. Not kept
+ * when read with a share link's key, whose link is no clock's.
+ */
+const spaceContent: CacheVersion = (db, request) =>
+  (request.query as { shareKey?: unknown } | undefined)?.shareKey === undefined
+    ? valueOf(ofSpace(db, param(request, 'spaceId')))
+    : Promise.resolve(null);
+
 const ofCollection = precompiled((db, id: string) =>
   db
     .selectFrom('collections as c')
@@ -157,6 +168,7 @@ export const versionOf = {
   organization,
   callerOrganizations,
   space,
+  spaceContent,
   collection,
   changeRequests,
   commentThread,

@@ -1,5 +1,9 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/core/ids.js';
+import type { Db } from '../src/db/database.js';
+import type { Database } from '../src/db/types.js';
 import { createSpecProcessor } from '../src/specs/worker.js';
 import { useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
@@ -48,11 +52,17 @@ const PETSTORE_OUTLINE = {
 };
 
 /** A spec of the organization with one processed version, stored as the spec worker stores it. */
-async function storeSpecVersion(organizationId: string, slug: string, outline: object, specId = newId()) {
+async function storeSpecVersion(
+  organizationId: string,
+  slug: string,
+  outline: object,
+  specId = newId(),
+  db: Db = t.db,
+) {
   const now = new Date();
-  const existing = await t.db.selectFrom('openapi_specs').select('id').where('id', '=', specId).executeTakeFirst();
+  const existing = await db.selectFrom('openapi_specs').select('id').where('id', '=', specId).executeTakeFirst();
   if (!existing) {
-    await t.db
+    await db
       .insertInto('openapi_specs')
       .values({
         id: specId,
@@ -69,7 +79,7 @@ async function storeSpecVersion(organizationId: string, slug: string, outline: o
       .execute();
   }
   const versionId = newId();
-  await t.db
+  await db
     .insertInto('openapi_spec_versions')
     .values({
       id: versionId,
@@ -84,7 +94,7 @@ async function storeSpecVersion(organizationId: string, slug: string, outline: o
       created_at: now,
     })
     .execute();
-  await t.db
+  await db
     .updateTable('openapi_specs')
     .set({ last_version_id: versionId, processing_state: 'complete', last_processed_at: now })
     .where('id', '=', specId)
@@ -280,6 +290,36 @@ describe('computed pages', () => {
       tree.pages.find((page) => page.title === title)!.id;
     expect(idOf(second, 'pets')).toBe(idOf(first, 'pets'));
     expect(idOf(second, 'store')).toBe(idOf(first, 'store'));
+  });
+
+  it('read by id, follow a new version of their spec stored by another process, though their answer is kept', async () => {
+    const { admin, organization, space, pageId } = await spaceWithComputedPage('petstore', true);
+    const { specId } = await storeSpecVersion(organization.id, 'petstore', PETSTORE_OUTLINE);
+    const url = `/v1/spaces/${space.id}/content/page/${pageId}`;
+    const titles = async () =>
+      ((await api.read(admin, url)).json().pages as Array<{ title: string }>).map((page) => page.title);
+    expect(await titles()).toEqual(['pets', 'store', 'Other operations']);
+    const hits = t.app.httpCache.stats().hits;
+    expect(await titles()).toEqual(['pets', 'store', 'Other operations']);
+    expect(t.app.httpCache.stats().hits).toBe(hits + 1);
+
+    // Stored as the spec worker of another instance stores it: only the database's notification tells this one.
+    const elsewhere = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.database.url, max: 1 }) }),
+    });
+    try {
+      const changed = { ...PETSTORE_OUTLINE, tags: [...PETSTORE_OUTLINE.tags, { name: 'users' }] };
+      changed.operations = [
+        ...PETSTORE_OUTLINE.operations,
+        { path: '/users', method: 'get', tags: ['users'], deprecated: false },
+      ];
+      await storeSpecVersion(organization.id, 'petstore', changed, specId, elsewhere);
+    } finally {
+      await elsewhere.destroy();
+    }
+    const deadline = Date.now() + 10_000;
+    while ((await titles()).length !== 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await titles()).toEqual(['pets', 'store', 'users', 'Other operations']);
   });
 
   it('of another organization’s spec slug show nothing of it', async () => {

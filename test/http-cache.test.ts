@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
+import { contentApi } from './support/content.js';
 
 const t = useTestApp();
 /** Another instance on the same database, keeping no answers: what every answer must equal. */
@@ -140,6 +141,60 @@ describe('kept answers', () => {
     const hits = stats().hits;
     expect((await send(t.app, other, 'GET', url)).statusCode).toBe(200);
     expect(stats().hits).toBe(hits);
+  });
+
+  it('keeps a page of a space until its content, its spec or the caller’s access changes, and not with a share key', async () => {
+    const o = await t.factory.team(['read']);
+    const reader = o.member('read');
+    const api = contentApi(() => plain);
+    const space = await api.createSpace(o.admin, o.organization.id, { title: 'Kept pages' });
+    const { written } = await api.change(o.admin, space.id, [
+      { operation: 'insert_page', title: 'Guide', document: { markdown: 'First words.\n' } },
+    ]);
+    const pageId = (written as { result: { pages: Array<{ id: string }> } }).result?.pages?.[0]?.id;
+    const pages = await send(plain, o.admin, 'GET', `/v1/spaces/${space.id}/content/pages`);
+    const page = pages.json().pages[0] as { id: string; path: string };
+    expect(pageId === undefined || pageId === page.id).toBe(true);
+    const byId = `/v1/spaces/${space.id}/content/page/${page.id}?format=markdown`;
+    const byPath = `/v1/spaces/${space.id}/content/path/${page.path}?format=markdown`;
+
+    for (const url of [byId, byPath]) {
+      const first = await send(t.app, reader, 'GET', url);
+      expect(first.json().markdown).toContain('First words.');
+      const hits = stats().hits;
+      const again = await send(t.app, reader, 'GET', url);
+      expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(stats().hits).toBe(hits + 1);
+      const held = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { ...reader.headers, 'if-none-match': String(first.headers.etag) },
+      });
+      expect(held.statusCode).toBe(304);
+    }
+
+    // Merged through the other instance: both reads show the new words at once.
+    await api.change(o.admin, space.id, [
+      { operation: 'update_page', page: page.id, document: { markdown: 'Second words.\n' } },
+    ]);
+    for (const url of [byId, byPath]) {
+      const res = await send(t.app, reader, 'GET', url);
+      expect(res.json().markdown).toContain('Second words.');
+      expect(res.body).toBe((await send(plain, reader, 'GET', url)).body);
+    }
+
+    // A share link's key is no clock's: such a read is never kept.
+    const shared = `${byId}&shareKey=not-a-link`;
+    await send(t.app, reader, 'GET', shared);
+    const hits = stats().hits;
+    expect((await send(t.app, reader, 'GET', shared)).statusCode).toBe(200);
+    expect(stats().hits).toBe(hits);
+
+    // The reader removed from the organization: refused at once.
+    await write(o.admin, 'DELETE', `/v1/orgs/${o.organization.id}/members/${reader.user.id}`);
+    for (const url of [byId, byPath]) expect((await send(t.app, reader, 'GET', url)).statusCode).toBe(404);
   });
 
   it('gives every caller, through any sequence of changes, the bytes the instance without it gives', async () => {

@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
+import { versionOf } from '../cache-versions.js';
 import { contentRead, readText } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
 import { reusableContentRoutes } from './reusable-contents/routes.js';
@@ -133,7 +134,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/page/:pageId',
-    contentRead('getPageById', readText(reads.page, 'space'), SpacePageParams, PageQuery, RevisionPageResponse),
+    contentRead(
+      'getPageById',
+      readText(reads.page, 'space'),
+      SpacePageParams,
+      PageQuery,
+      RevisionPageResponse,
+      versionOf.spaceContent,
+    ),
     async (request, reply) => {
       const { spaceId, pageId } = request.params;
       const locator = { spaceId, shareKey: request.query.shareKey };
@@ -148,6 +156,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       SpacePagePathParams,
       PageQuery,
       RevisionPageResponse,
+      versionOf.spaceContent,
     ),
     async (request, reply) => {
       const { spaceId, '*': path } = request.params;

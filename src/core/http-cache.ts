@@ -7,6 +7,7 @@ import type { ClockFeed } from '../db/clock-feed.js';
 import { onPrimary, readsPrimaryOnly } from '../db/read-routing.js';
 import { PreconditionFailedError } from './errors.js';
 import { etagOf, etagOfSent, matchHolds, noneMatchHolds } from './etags.js';
+import { sentJsonOf } from './replies.js';
 
 /**
  * What a GET route's answer depends on, read in one statement before its
@@ -101,6 +102,8 @@ const weigh = (answer: KeptAnswer) => answer.payload.length + answer.version.len
 const CONDITIONAL_WRITE_LANES = 4;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Headers of the answer's bytes, which each reply sets for itself rather than take from the kept one. */
+const ANSWER_HEADERS = new Set(['content-type', 'content-length', 'etag']);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The part of a kept answer's key that names its caller, made once per cached caller rather than per request. */
@@ -239,15 +242,21 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
         const outdated = entry ? entry.outdated + 1 : 0;
         const before = new Set(Object.keys(reply.getHeaders()));
         const result = await handler.call(this, request, reply);
-        if (result === undefined || result === reply || reply.sent || reply.statusCode !== 200) {
+        // A handler that sent JSON it had serialised already (sendJsonText) has sent its answer: it is kept as sent.
+        const sent = result === undefined || result === reply ? sentJsonOf(reply) : undefined;
+        if (sent === undefined && (result === undefined || result === reply || reply.sent)) {
           if (entry) store.delete(key);
           return result;
         }
-        const serialized = reply.serialize(result) as string | Buffer;
+        if (reply.statusCode !== 200) {
+          if (entry) store.delete(key);
+          return result;
+        }
+        const serialized = sent ?? (reply.serialize(result) as string | Buffer);
         const payload = typeof serialized === 'string' ? Buffer.from(serialized) : serialized;
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(reply.getHeaders())) {
-          if (!before.has(name) && name !== 'content-type' && typeof value === 'string') headers[name] = value;
+          if (!before.has(name) && !ANSWER_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
         }
         const made: KeptAnswer = {
           payload,
@@ -260,7 +269,7 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
           skips: skipsFor(outdated),
         };
         store.set(key, made);
-        return answer(request, reply, made);
+        return sent === undefined ? answer(request, reply, made) : reply;
       };
     };
 

@@ -10,16 +10,24 @@ export function noContent(reply: unknown, status: 204 | 205): FastifyReply {
   return (reply as FastifyReply).code(status).send();
 }
 
+/** The JSON each reply was sent by sendJsonText or sendJsonBytes, for the HTTP cache to keep (src/core/http-cache.ts). */
+const sentJson = new WeakMap<FastifyReply, string | Buffer>();
+
+/** The JSON `reply` was sent already serialised, if it was. */
+export const sentJsonOf = (reply: FastifyReply): string | Buffer | undefined => sentJson.get(reply);
+
 /**
  * Answers with JSON the route already has as text (a cached serialisation),
  * past the response schema's serialiser.
  */
 export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  sentJson.set(reply, json);
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
 /** Answers with JSON the route already has as bytes (a cached serialisation), past the response schema's serialiser. */
 export function sendJsonBytes(reply: FastifyReply, json: Buffer): FastifyReply {
+  sentJson.set(reply, json);
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
