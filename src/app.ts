@@ -93,6 +93,7 @@ import { templateRoutes } from './templates/routes.js';
 import { spaceTemplateFiller } from './templates/actions.js';
 import { FileUrlSigner } from './content/files/signing.js';
 import { ContentStore } from './content/store.js';
+import { CurrentRevisions } from './content/current-revisions.js';
 import { createOutboundFetcher, type OutboundFetcher } from './core/outbound.js';
 import { Conversions } from './conversions/pool.js';
 import { WorkPool, type WorkPoolOptions } from './core/work-pool.js';
@@ -370,6 +371,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           serviceSecret: secret,
           keyring: Keyring.fromConfig(config.encryption, secret),
           content: instance.content,
+          currentRevisions: new CurrentRevisions(db, clocks),
           conversions,
           workPools,
           outbound: instance.outbound,

@@ -3,6 +3,7 @@ import { sendBytes, sendJsonText, sendPreparedJson } from '../core/replies.js';
 import { ListEnvelope } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
 import { versionOf } from '../cache-versions.js';
+import type { CacheVersion } from '../core/http-cache.js';
 import { contentRead, readText } from './read-options.js';
 import { listFiles, readFile, readPage, readPageAtPath, readPageTree, readRevision } from './actions.js';
 import { reusableContentRoutes } from './reusable-contents/routes.js';
@@ -71,6 +72,12 @@ const reads = {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A read's options with its answers kept under `version` (src/core/http-cache.ts). */
+const keptUnder = <Options extends { config: object }>(options: Options, version: CacheVersion) => ({
+  ...options,
+  config: { ...options.config, cache: version },
+});
+
 /**
  * The routes that read one revision's content, for each way of naming the
  * revision: the space's current one, a change request's newest one, or any
@@ -134,12 +141,8 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/page/:pageId',
-    contentRead(
-      'getPageById',
-      readText(reads.page, 'space'),
-      SpacePageParams,
-      PageQuery,
-      RevisionPageResponse,
+    keptUnder(
+      contentRead('getPageById', readText(reads.page, 'space'), SpacePageParams, PageQuery, RevisionPageResponse),
       versionOf.spaceContent,
     ),
     async (request, reply) => {
@@ -150,12 +153,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/spaces/:spaceId/content/path/*',
-    contentRead(
-      'getPageByPath',
-      readText(reads.pageByPath, 'space'),
-      SpacePagePathParams,
-      PageQuery,
-      RevisionPageResponse,
+    keptUnder(
+      contentRead(
+        'getPageByPath',
+        readText(reads.pageByPath, 'space'),
+        SpacePagePathParams,
+        PageQuery,
+        RevisionPageResponse,
+      ),
       versionOf.spaceContent,
     ),
     async (request, reply) => {

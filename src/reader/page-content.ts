@@ -16,21 +16,16 @@ export interface SpaceContent {
 }
 
 /**
- * The current content of a space: its revision id read now (a merge moves
- * it), the revision and its tree then from the content caches.
+ * The current content of a space: its revision id as current as the clock
+ * feed tells (a merge moves it), the revision and its tree then from the
+ * content caches.
  */
 export async function spaceContent(
   context: Context,
   space: { id: string; organization_id: string },
 ): Promise<SpaceContent> {
-  const current = await context.db
-    .selectFrom('spaces')
-    .select('revision_id')
-    .where('id', '=', space.id)
-    .where('organization_id', '=', space.organization_id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  const point = current && (await context.content.revision(space.id, space.organization_id, current.revision_id));
+  const revisionId = await context.currentRevisions.of(space, context.db);
+  const point = revisionId && (await context.content.revision(space.id, space.organization_id, revisionId));
   if (!point) throw new NotFoundError('The space has no content to read');
   return { point, tree: await context.content.tree(point) };
 }
