@@ -101,8 +101,9 @@ const ofSpace = precompiled((db, id: string) =>
 const space: CacheVersion = (db, request) => valueOf(ofSpace(db, param(request, 'spaceId')));
 
 /**
- * A page of a space's current revision, read by its id or path: the revision
- * is the space's row, the caller's access and the reusable contents it shows
+ * A page of a space's current revision, read by its id or path, and a search
+ * of it: the revision is the space's row (a merge indexes its pages in the
+ * same transaction), the caller's access and the reusable contents it shows
  * are the organization's, and a computed page's spec ticks it too. Not kept
  * when read with a share link's key, whose link is no clock's.
  */

@@ -143,7 +143,7 @@ describe('kept answers', () => {
     expect(stats().hits).toBe(hits);
   });
 
-  it('keeps a page of a space until its content, its spec or the caller’s access changes, and not with a share key', async () => {
+  it('keeps a page and a search of a space until its content or the caller’s access changes, and not with a share key', async () => {
     const o = await t.factory.team(['read']);
     const reader = o.member('read');
     const api = contentApi(() => plain);
@@ -175,7 +175,25 @@ describe('kept answers', () => {
       expect(held.statusCode).toBe(304);
     }
 
-    // Merged through the other instance: both reads show the new words at once.
+    // A search of the space and of the organization is kept too.
+    const searches = [
+      (word: string) => `/v1/spaces/${space.id}/search?query=${word}`,
+      (word: string) => `/v1/orgs/${o.organization.id}/search?query=${word}`,
+    ];
+    const found = async (url: string) => {
+      const res = await send(t.app, reader, 'GET', url);
+      expect(res.statusCode, res.body).toBe(200);
+      return JSON.stringify(res.json()).includes(page.id);
+    };
+    for (const search of searches) {
+      expect(await found(search('first'))).toBe(true);
+      const hits = stats().hits;
+      expect(await found(search('first'))).toBe(true);
+      expect(await found(search('second'))).toBe(false);
+      expect(stats().hits).toBe(hits + 1);
+    }
+
+    // Merged through the other instance: the reads and the searches show the new words at once.
     await api.change(o.admin, space.id, [
       { operation: 'update_page', page: page.id, document: { markdown: 'Second words.\n' } },
     ]);
@@ -183,6 +201,10 @@ describe('kept answers', () => {
       const res = await send(t.app, reader, 'GET', url);
       expect(res.json().markdown).toContain('Second words.');
       expect(res.body).toBe((await send(plain, reader, 'GET', url)).body);
+    }
+    for (const search of searches) {
+      expect(await found(search('second'))).toBe(true);
+      expect(await found(search('first'))).toBe(false);
     }
 
     // A share link's key is no clock's: such a read is never kept.
@@ -194,7 +216,8 @@ describe('kept answers', () => {
 
     // The reader removed from the organization: refused at once.
     await write(o.admin, 'DELETE', `/v1/orgs/${o.organization.id}/members/${reader.user.id}`);
-    for (const url of [byId, byPath]) expect((await send(t.app, reader, 'GET', url)).statusCode).toBe(404);
+    for (const url of [byId, byPath, searches[0]!('second'), searches[1]!('second')])
+      expect((await send(t.app, reader, 'GET', url)).statusCode, url).toBe(404);
   });
 
   it('gives every caller, through any sequence of changes, the bytes the instance without it gives', async () => {

@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../core/schemas.js';
 import { callerOf } from '../access/auth.js';
 import { lagTolerant } from '../context.js';
+import { versionOf } from '../cache-versions.js';
 import { searchOrganization, searchSpace } from './actions.js';
 import {
   OrganizationSearchParams,
@@ -17,7 +18,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/spaces/:spaceId/search',
     {
-      config: { scope: 'space:read', lagTolerant: 'caller' },
+      // Merges index their pages in their own transaction, which ticks the space's organization's clock.
+      config: { scope: 'space:read', lagTolerant: 'caller', cache: versionOf.spaceContent },
       schema: {
         operationId: 'searchSpaceContent',
         tags: ['space-content'],
@@ -40,7 +42,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/search',
     {
-      config: { scope: 'space:read', lagTolerant: 'caller' },
+      config: { scope: 'space:read', lagTolerant: 'caller', cache: versionOf.organization },
       schema: {
         operationId: 'searchOrganizationContent',
         tags: ['organizations'],
