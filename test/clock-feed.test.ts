@@ -1,41 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ListeningClockFeed } from '../src/db/clock-feed.js';
 import { mayWrite, writeKind } from '../src/db/prepared-pool.js';
-import type { Database } from '../src/db/types.js';
 import { testConfig, useTestApp } from './support/app.js';
+import { eventually, useOutsideDb } from './support/outside.js';
 import type { Account } from './support/factory.js';
 
 const t = useTestApp();
 
-/**
- * Another process's writes, as far as the app can tell: a connection of its
- * own, which moves none of the app's clocks itself, so that only the
- * database's notifications can.
- */
-let outside: Kysely<Database>;
-beforeAll(() => {
-  outside = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.database.url, max: 2 }) }),
-  });
-});
-afterAll(async () => {
-  await outside?.destroy();
-});
+/** Another process's writes, as far as the app can tell. */
+const outside = useOutsideDb(() => t.database.url);
 
 const stats = () => t.app.httpCache.stats();
-
-/** Polls `check` until it holds, failing after 10 s: a notification takes milliseconds. */
-async function eventually(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function newSpace(organizationId: string, admin: Account, title: string): Promise<{ id: string }> {
   const res = await t.app.inject({
@@ -66,7 +44,7 @@ describe('kept versions, served unread while their clocks stand', () => {
     expect(stats().unread).toBe(before.unread + 1);
 
     // Renamed by another process: the answer changes once the notification is heard, not before the rename.
-    await outside.updateTable('spaces').set({ title: 'Second' }).where('id', '=', space.id).execute();
+    await outside.db.updateTable('spaces').set({ title: 'Second' }).where('id', '=', space.id).execute();
     await eventually('the rename shows', async () => (await read(t.app, o.admin, url)).json().title === 'Second');
     const kept = stats();
     expect((await read(t.app, o.admin, url)).json().title).toBe('Second');
@@ -113,7 +91,7 @@ describe('kept versions, served unread while their clocks stand', () => {
       await read(t.app, account, url);
     }
 
-    await outside.updateTable('organizations').set({ title: 'Moved' }).where('id', '=', a.organization.id).execute();
+    await outside.db.updateTable('organizations').set({ title: 'Moved' }).where('id', '=', a.organization.id).execute();
     await eventually('the title shows', async () => (await read(t.app, a.admin, urlA)).json().title === 'Moved');
     const before = stats();
     await read(t.app, b.admin, urlB);
@@ -121,35 +99,46 @@ describe('kept versions, served unread while their clocks stand', () => {
   });
 
   it('has a conditional write read the current version, whatever the feed holds', async () => {
-    await eventually('the feed is heard', () => stats().clocksHeard === true);
-    const o = await t.factory.team();
-    const space = await newSpace(o.organization.id, o.admin, 'Read');
-    const url = `/v1/spaces/${space.id}`;
-    await read(t.app, o.admin, url);
-    const seen = await read(t.app, o.admin, url);
+    let held = false;
+    // On a loaded machine the clocks may move for other reasons meanwhile (a ping unheard): then the kept
+    // answer is read again, the premise of the check does not hold, and it is tried on a new space.
+    for (let attempt = 1; attempt <= 3 && !held; attempt++) {
+      await eventually('the feed is heard', () => stats().clocksHeard === true);
+      const o = await t.factory.team();
+      const space = await newSpace(o.organization.id, o.admin, 'Read');
+      const url = `/v1/spaces/${space.id}`;
+      await read(t.app, o.admin, url);
+      const seen = await read(t.app, o.admin, url);
 
-    // A rename no trigger tells of (as if its notification were lost), its clock ticked by hand.
-    await outside.transaction().execute(async (tx) => {
-      await sql`set local session_replication_role = replica`.execute(tx);
-      await tx.updateTable('spaces').set({ title: 'Unheard' }).where('id', '=', space.id).execute();
-      await tx.insertInto('organization_ticks').values({ organization_id: o.organization.id }).execute();
-    });
-    // The kept answer still holds for reads: the feed heard nothing.
-    expect((await read(t.app, o.admin, url)).json().title).toBe('Read');
+      // A rename no trigger tells of (as if its notification were lost), its clock ticked by hand.
+      await outside.db.transaction().execute(async (tx) => {
+        await sql`set local session_replication_role = replica`.execute(tx);
+        await tx.updateTable('spaces').set({ title: 'Unheard' }).where('id', '=', space.id).execute();
+        await tx.insertInto('organization_ticks').values({ organization_id: o.organization.id }).execute();
+      });
+      // The kept answer still holds for reads: the feed heard nothing.
+      const unread = stats().unread;
+      const kept = await read(t.app, o.admin, url);
+      if (stats().unread === unread + 1) {
+        expect(kept.json().title).toBe('Read');
+        held = true;
+      }
 
-    const write = await t.app.inject({
-      method: 'PATCH',
-      url,
-      headers: { ...o.admin.headers, 'if-match': String(seen.headers.etag) },
-      payload: { title: 'Lost update' },
-    });
-    expect(write.statusCode).toBe(412);
-    const stored = await outside
-      .selectFrom('spaces')
-      .select('title')
-      .where('id', '=', space.id)
-      .executeTakeFirstOrThrow();
-    expect(stored.title).toBe('Unheard');
+      const write = await t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: { ...o.admin.headers, 'if-match': String(seen.headers.etag) },
+        payload: { title: 'Lost update' },
+      });
+      expect(write.statusCode).toBe(412);
+      const stored = await outside.db
+        .selectFrom('spaces')
+        .select('title')
+        .where('id', '=', space.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.title).toBe('Unheard');
+    }
+    expect(held, 'the kept answer held in one of three attempts').toBe(true);
   });
 });
 
@@ -175,7 +164,11 @@ describe('a feed that hears nothing', () => {
     expect(kept.hits).toBeGreaterThanOrEqual(3);
     expect(kept.unread).toBe(0);
 
-    await outside.updateTable('organizations').set({ title: 'Unheard' }).where('id', '=', o.organization.id).execute();
+    await outside.db
+      .updateTable('organizations')
+      .set({ title: 'Unheard' })
+      .where('id', '=', o.organization.id)
+      .execute();
     expect((await read(deaf, o.admin, url)).json().title).toBe('Unheard');
   });
 });
@@ -190,20 +183,20 @@ describe('the feed itself', () => {
       expect(feed.movedSince(mark, 'org-a')).toBe(false);
       expect(feed.movedSince(mark, undefined)).toBe(false);
 
-      await sql`select pg_notify('quire_clocks', 'org-a')`.execute(outside);
+      await sql`select pg_notify('quire_clocks', 'org-a')`.execute(outside.db);
       await eventually('org-a moves', () => feed.movedSince(mark, 'org-a'));
       expect(feed.movedSince(mark, 'org-b')).toBe(false);
       expect(feed.movedSince(mark, undefined)).toBe(true);
 
       const second = feed.mark()!;
-      await sql`select pg_notify('quire_clocks', '*')`.execute(outside);
+      await sql`select pg_notify('quire_clocks', '*')`.execute(outside.db);
       await eventually('every organization moves', () => feed.movedSince(second, 'org-b'));
 
       // Its listening connection ended by the server: nothing holds until it hears its ping again.
       const third = feed.mark()!;
       await sql`select pg_terminate_backend(pid) from pg_stat_activity
         where datname = current_database() and query = 'LISTEN quire_clocks' and pid <> pg_backend_pid()`.execute(
-        outside,
+        outside.db,
       );
       await eventually('the feed is no longer heard', () => !feed.heard());
       expect(feed.mark()).toBeUndefined();
