@@ -1,6 +1,5 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import type { CacheVersion } from '../core/http-cache.js';
 import { errorResponses } from '../core/schemas.js';
 
 /** What the published document says of an operation: a line, then what it does, who may call it and how it behaves. */
@@ -36,25 +35,16 @@ const pagePathInDocument: SwaggerTransform = ({ schema, url }) => {
   };
 };
 
-/**
- * The options of a content read (content, links, backlinks): every one needs
- * `space:read` and answers in the spec’s forms; with `cache`, its answers are
- * kept under that version (src/core/http-cache.ts).
- */
+/** The options of a content read (content, links, backlinks): every one needs `space:read` and answers in the spec’s forms. */
 export function contentRead<Params extends TObject, Query extends TSchema, Response extends TSchema>(
   operationId: string,
   text: OperationText,
   params: Params,
   querystring: Query,
   response: Response,
-  cache?: CacheVersion,
 ) {
   return {
-    config: {
-      scope: 'space:read',
-      ...('*' in params.properties ? { swaggerTransform: pagePathInDocument } : {}),
-      ...(cache ? { cache } : {}),
-    },
+    config: { scope: 'space:read', ...('*' in params.properties ? { swaggerTransform: pagePathInDocument } : {}) },
     schema: {
       operationId,
       tags: ['space-content'],
