@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ClockFeed } from '../db/clock-feed.js';
 import type { Db } from '../db/database.js';
+import { findCurrentRevisionId } from './state.js';
 
 /** Spaces whose current revision is remembered; past it, the least read are read again. */
 const SPACES_KEPT = 50_000;
@@ -41,15 +42,9 @@ export class CurrentRevisions {
     }
     // Taken before the read: a merge that commits while it runs moves the clock past the mark.
     const mark = remembering ? this.clocks.mark() : undefined;
-    const row = await db
-      .selectFrom('spaces')
-      .select('revision_id')
-      .where('id', '=', space.id)
-      .where('organization_id', '=', space.organization_id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (mark !== undefined) this.remembered.set(key, { revisionId: row?.revision_id, mark });
-    return row?.revision_id;
+    const revisionId = await findCurrentRevisionId(db, space);
+    if (mark !== undefined) this.remembered.set(key, { revisionId, mark });
+    return revisionId;
   }
 }
 

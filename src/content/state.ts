@@ -44,6 +44,21 @@ const toPoint = (row: RevisionRecord): RevisionPoint => ({
   createdAt: row.created_at,
 });
 
+/** The current revision id of a live space of the organization, or undefined. */
+export async function findCurrentRevisionId(
+  db: Db,
+  space: { id: string; organization_id: string },
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('spaces')
+    .select('revision_id')
+    .where('id', '=', space.id)
+    .where('organization_id', '=', space.organization_id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.revision_id;
+}
+
 /** A revision of the space, on its own line or a change request's, or undefined. */
 export async function findRevision(db: Db, spaceId: string, revisionId: string): Promise<RevisionPoint | undefined> {
   const row = await db
