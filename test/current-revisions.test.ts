@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CurrentRevisions } from '../src/content/current-revisions.js';
 import { ListeningClockFeed } from '../src/db/clock-feed.js';
 import { useTestApp } from './support/app.js';
-import { eventually, useOutsideDb } from './support/outside.js';
+import { eventually, stillMoment, useOutsideDb } from './support/outside.js';
 
 const t = useTestApp();
 
@@ -47,6 +47,7 @@ describe('the current revisions the readers show', () => {
       let checked = false;
       for (let attempt = 1; attempt <= 3 && !checked; attempt++) {
         const space = await newSpace();
+        await stillMoment(feed, space.organization_id);
         const before = feed.mark();
         const first = await current.of(space, t.db);
         expect(first).toBe(space.revision_id);

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import type { ClockFeed } from '../../src/db/clock-feed.js';
 import type { Database } from '../../src/db/types.js';
 
 /**
@@ -28,4 +29,17 @@ export async function eventually(what: string, check: () => Promise<boolean> | b
     if (Date.now() > deadline) throw new Error(`${what}: not within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Waits for a moment of `ms` in which `feed` saw no clock of `organizationId`
+ * move: on a loaded machine the app of an earlier file in this worker may
+ * still be writing, and a write of this process moves every clock.
+ */
+export async function stillMoment(feed: ClockFeed, organizationId: string, ms = 200): Promise<void> {
+  await eventually('a moment in which no clock moved', async () => {
+    const mark = feed.mark();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return mark !== undefined && !feed.movedSince(mark, organizationId);
+  });
 }
