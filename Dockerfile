@@ -12,9 +12,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=optional --no-audit --no-fund
 
+# `npm run build` runs TypeScript's native compiler (typescript-native), whose
+# binary is an optional platform package left out above; the JavaScript
+# compiler of the `typescript` package (ESLint's) emits the same dist/.
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+RUN node node_modules/typescript/bin/tsc -b tsconfig.build.json
 
 # ---- Runtime -----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

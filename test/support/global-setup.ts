@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -20,7 +21,8 @@ declare module 'vitest' {
 }
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// TypeScript's native compiler, as `npm run build` runs it (its package exports no bin/ path).
+const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')), 'bin/tsc');
 
 /**
  * dist/, as `npm start`'s prestart builds it, for the servers the suite starts
