@@ -3,15 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
+import { CLI_ARGS } from './support/server-process.js';
 
 const t = useTestApp();
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs `npm run cli -- …` as a user would, against this file's database. */
+/** Runs the CLI as `npm run cli -- …` does (from dist/: CLI_ARGS), against this file's database. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...CLI_ARGS, ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: t.database.url },
     });

@@ -9,14 +9,14 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runningEmbeddedPostgresUrl } from '../src/db/embedded.js';
-import { runServerToExit, startServerProcess, type RunningServer } from './support/server-process.js';
+import { CLI_ARGS, runServerToExit, startServerProcess, type RunningServer } from './support/server-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...CLI_ARGS, ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir },
     });

@@ -8,6 +8,7 @@ import { randomString } from '../src/core/ids.js';
 import { openSecret, rotateIntegrationSecrets } from '../src/integrations/secrets.js';
 import { useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
+import { CLI_ARGS } from './support/server-process.js';
 
 const newKey = () => randomBytes(32);
 const base64 = (key: Buffer) => key.toString('base64');
@@ -201,14 +202,10 @@ describe('rotating integration secrets', () => {
       ENCRYPTION_KEY_PREVIOUS: base64(keyB),
     };
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'secrets', 'rotate'],
-      {
-        cwd: root,
-        env,
-      },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, [...CLI_ARGS, 'secrets', 'rotate'], {
+      cwd: root,
+      env,
+    });
     expect(stdout.trim().split('\n')).toEqual([
       `Re-encrypted 6 integration secret(s) under key ${keyIdOf(keyC)}.`,
       `Re-encrypted 0 site visitor and share-link key(s) under key ${keyIdOf(keyC)}.`,
@@ -222,7 +219,7 @@ describe('rotating integration secrets', () => {
         plaintexts.get(`${row.integration_id}/${row.name}`),
       );
     }
-    const help = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--help'], {
+    const help = await promisify(execFile)(process.execPath, [...CLI_ARGS, '--help'], {
       cwd: root,
       env,
     });

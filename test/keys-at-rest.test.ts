@@ -14,7 +14,7 @@ import { openShareKey, openVisitorKey } from '../src/sites/secrets.js';
 import { testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';
-import { runServerToExit, startServerProcess } from './support/server-process.js';
+import { CLI_ARGS, runServerToExit, startServerProcess } from './support/server-process.js';
 import { integrationSigningSecret, webhookSigningSecret } from '../src/integrations/events/signing-secrets.js';
 
 const KEY_1 = randomBytes(32);
@@ -159,20 +159,16 @@ describe('secrets at rest', () => {
     expect(keyOf(newerRow.key_encrypted)).toBe(`k1.${keyIdOf(KEY_2)}`);
 
     // ---- The re-seal, as an operator runs it.
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'secrets', 'rotate'],
-      {
-        cwd: fileURLToPath(new URL('..', import.meta.url)),
-        env: {
-          ...process.env,
-          DATABASE_URL: database.url,
-          SECRET_KEY,
-          ENCRYPTION_KEY: base64(KEY_2),
-          ENCRYPTION_KEY_PREVIOUS: base64(KEY_1),
-        },
+    const { stdout } = await promisify(execFile)(process.execPath, [...CLI_ARGS, 'secrets', 'rotate'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        SECRET_KEY,
+        ENCRYPTION_KEY: base64(KEY_2),
+        ENCRYPTION_KEY_PREVIOUS: base64(KEY_1),
       },
-    );
+    });
     expect(stdout.trim().split('\n')).toEqual([
       `Re-encrypted 1 integration secret(s) under key ${keyIdOf(KEY_2)}.`,
       // The two sites' visitor keys and the first share link: the newer one was sealed under key 2 already.

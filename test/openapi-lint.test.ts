@@ -175,11 +175,10 @@ describe('npm run postman', () => {
       const env: NodeJS.ProcessEnv = { ...process.env, PUBLIC_URL: 'https://docs.example.com', LOG_LEVEL: 'silent' };
       // Nothing to connect to: the command must not need one.
       env.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', 'src/postman.ts', '--out', out],
-        { cwd: root, env },
-      );
+      const { stdout } = await promisify(execFile)(process.execPath, ['dist/postman.js', '--out', out], {
+        cwd: root,
+        env,
+      });
       expect(stdout).toContain(out);
       const written = JSON.parse(await readFile(out, 'utf8')) as PostmanCollection;
       expect(written.variable.find((variable) => variable.key === 'baseUrl')?.value).toBe('https://docs.example.com');

@@ -31,6 +31,13 @@ export interface RunningServer {
 export const SERVER_ARGS = ['dist/server.js'];
 
 /**
+ * The command-line tool `npm run cli` runs through tsx, from dist/ as the run
+ * built it: the same code, started in half the time, as no module is
+ * transpiled on the way.
+ */
+export const CLI_ARGS = ['dist/cli.js'];
+
+/**
  * Starts the built server as its own process, as `npm start` does, on a free
  * port, and waits until it is ready. `env` comes over the defaults.
  */
