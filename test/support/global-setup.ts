@@ -22,7 +22,10 @@ declare module 'vitest' {
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // TypeScript's native compiler, as `npm run build` runs it (its package exports no bin/ path).
-const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')), 'bin/tsc');
+const tsc = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')),
+  'bin/tsc',
+);
 
 /**
  * dist/, as `npm start`'s prestart builds it, for the servers the suite starts
