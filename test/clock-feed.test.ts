@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ListeningClockFeed } from '../src/db/clock-feed.js';
 import { mayWrite, writeKind } from '../src/db/prepared-pool.js';
+import { insightRow } from '../src/sites/insights/events.js';
+import { insightEventsInsert } from '../src/sites/insights/queries.js';
 import { testConfig, useTestApp } from './support/app.js';
 import { eventually, useOutsideDb } from './support/outside.js';
 import type { Account } from './support/factory.js';
@@ -245,5 +247,43 @@ describe('what moves the clocks of this process', () => {
     expect(writeKind('truncate spaces')).toBe('always');
     expect(writeKind('call organization_ticks_watch($1)')).toBe('always');
     expect(writeKind('select 1')).toBe('none');
+  });
+
+  it('takes the readers’ page views as no write: no clock follows their table', async () => {
+    const row = insightRow(
+      { organizationId: 'org', siteId: 'site' },
+      'page_view',
+      new Date(),
+      {
+        salt: { day: '2026-11-30', salt: Buffer.alloc(32) },
+        visitorKey: 'visitor',
+        sessionKey: undefined,
+        userAgent: 'Mozilla/5.0',
+        language: null,
+        referrer: null,
+        country: null,
+        authenticated: false,
+      },
+      {
+        url: 'https://docs.example.com/s/site/page',
+        displayContext: 'site',
+        siteSection: null,
+        siteSpace: null,
+        siteShareKey: null,
+        space: null,
+        revision: null,
+        page: null,
+      },
+      {},
+    );
+    // The statement the recorder sends, a batch of views, moves nothing; their purge still counts.
+    const batch = insightEventsInsert([row, { ...row, search_query: 'q' }]).compile(t.db).sql;
+    expect(writeKind(batch)).toBe('none');
+    expect(writeKind('delete from site_insight_events where id in (select id from x)')).toBe('rows');
+    expect(writeKind('insert into "site_insight_events_rollup" values (1)')).toBe('rows');
+    // What that rests on: no trigger of the table ticks a clock.
+    const triggers = await sql<{ tgname: string }>`select tgname from pg_trigger
+      where tgrelid = 'site_insight_events'::regclass and not tgisinternal`.execute(t.db);
+    expect(triggers.rows).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Insertable } from 'kysely';
 import type { SiteInsightEvents } from '../../db/tables.generated.js';
 import { browserTraits, dailyHash, sessionWindow, type DailySalt } from './visitors.js';
@@ -24,7 +25,20 @@ const UTM_FIELDS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 const MAX_UTM_LENGTH = 256;
 
 /** An address as kept: without its query and fragment (share keys and tokens travel there), its UTM parameters apart. */
-export function addressParts(address: string) {
+export function addressParts(address: string): AddressParts {
+  let parts = partsByAddress.get(address);
+  if (!parts) {
+    parts = readAddressParts(address);
+    partsByAddress.set(address, parts);
+  }
+  return parts;
+}
+
+type AddressParts = ReturnType<typeof readAddressParts>;
+/** The addresses last viewed, read once: a site's pages are viewed again and again. Rows copy the parts. */
+const partsByAddress = new LRUCache<string, AddressParts>({ max: 2_000 });
+
+function readAddressParts(address: string) {
   const url = new URL(address);
   const utm = Object.fromEntries(
     UTM_FIELDS.map((field) => [`utm_${field}`, url.searchParams.get(`utm_${field}`)?.slice(0, MAX_UTM_LENGTH) || null]),

@@ -13,7 +13,18 @@ const NOWHERE = { siteSection: null, siteSpace: null, space: null, revision: nul
 
 /** The address the visitor asked for, on the host they asked (the site's own hostname, or the service's). */
 function askedAddress(context: Context, request: FastifyRequest): string {
-  return `${new URL(context.config.publicUrl).protocol}//${request.host}${request.originalUrl}`;
+  return `${protocolOf(context.config.publicUrl)}//${request.host}${request.originalUrl}`;
+}
+
+const protocols = new Map<string, string>();
+/** The public URL's protocol, read once: every page view names it. */
+function protocolOf(publicUrl: string): string {
+  let protocol = protocols.get(publicUrl);
+  if (protocol === undefined) {
+    protocol = new URL(publicUrl).protocol;
+    protocols.set(publicUrl, protocol);
+  }
+  return protocol;
 }
 
 /**

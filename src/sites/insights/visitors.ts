@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { sql } from 'kysely';
 import type { Context } from '../../context.js';
 
@@ -13,7 +14,14 @@ export interface DailySalt {
   salt: Buffer;
 }
 
-const saltsByContext = new WeakMap<Context, Promise<DailySalt>>();
+/** The salt being read or read, and the UTC day it is for, as milliseconds from and until. */
+interface KeptSalt {
+  salt: Promise<DailySalt>;
+  from: number;
+  until: number;
+}
+const saltsByContext = new WeakMap<Context, KeptSalt>();
+const DAY_MS = 86_400_000;
 
 /** The UTC day of `at`, as `YYYY-MM-DD`. */
 export function dayOf(at: Date): string {
@@ -26,14 +34,16 @@ export function dayOf(at: Date): string {
  * read. Yesterday's and older are deleted when a new one is read.
  */
 export async function todaysSalt(context: Context): Promise<DailySalt> {
-  const day = dayOf(context.clock.now());
+  const now = context.clock.now().getTime();
   const kept = saltsByContext.get(context);
-  if (kept && (await kept).day === day) return kept;
-  const reading = readSalt(context, day);
-  saltsByContext.set(context, reading);
+  if (kept && now >= kept.from && now < kept.until) return kept.salt;
+  const from = now - (now % DAY_MS);
+  const reading = readSalt(context, dayOf(new Date(from)));
+  const salt = { salt: reading, from, until: from + DAY_MS };
+  saltsByContext.set(context, salt);
   // A failed read is not kept: the next visit tries again.
   reading.catch(() => {
-    if (saltsByContext.get(context) === reading) saltsByContext.delete(context);
+    if (saltsByContext.get(context) === salt) saltsByContext.delete(context);
   });
   return reading;
 }
@@ -58,10 +68,28 @@ async function readSalt(context: Context, day: string): Promise<DailySalt> {
 
 /** A day's pseudonym for `parts` within one site: not reversible, not comparable across days or sites. */
 export function dailyHash(salt: DailySalt, siteId: string, ...parts: string[]): string {
-  const hmac = createHmac('sha256', salt.salt).update(siteId);
-  for (const part of parts) hmac.update('\u0000').update(part);
-  return hmac.digest('base64url').slice(0, 22);
+  let hashes = hashesBySalt.get(salt);
+  if (!hashes) {
+    hashes = new LRUCache({ max: HASHES_KEPT, ttl: HASH_KEPT_MS });
+    hashesBySalt.set(salt, hashes);
+  }
+  // What the hash is made of, as it is fed to it.
+  const input = [siteId, ...parts].join('\u0000');
+  const kept = hashes.get(input);
+  if (kept !== undefined) return kept;
+  const hash = createHmac('sha256', salt.salt).update(input).digest('base64url').slice(0, 22);
+  hashes.set(input, hash);
+  return hash;
 }
+
+/**
+ * Pseudonyms already made under each day's salt, by what they were made of:
+ * a visitor's views of a half hour share theirs, and each view made two
+ * (visitor and session) anew. Kept in memory for the half hour only.
+ */
+const hashesBySalt = new WeakMap<DailySalt, LRUCache<string, string>>();
+const HASHES_KEPT = 10_000;
+const HASH_KEPT_MS = 1_800_000;
 
 /** A session: the visitor's activity within one half hour, as no cookie carries a session here. */
 export function sessionWindow(at: Date): string {
