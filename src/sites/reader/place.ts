@@ -19,7 +19,15 @@ export function visibleStructure(
   claims: VisitorClaims,
   options: { drafts?: boolean } = {},
 ): Structure {
-  return publishedStructure(
+  const key = JSON.stringify([claims, options.drafts ?? false]);
+  let made = visibleByStored.get(stored);
+  if (!made) {
+    made = new Map();
+    visibleByStored.set(stored, made);
+  }
+  const kept = made.get(key);
+  if (kept) return kept;
+  const structure = publishedStructure(
     {
       ...stored,
       sections: stored.sections.filter((section) => conditionHolds(section.condition, claims)),
@@ -28,7 +36,20 @@ export function visibleStructure(
     },
     options,
   );
+  if (made.size >= VISIBLE_PER_STORED) made.clear();
+  made.set(key, structure);
+  return structure;
 }
+
+/**
+ * The structures made from each stored one (a site as the reader cache holds
+ * it, read again when it changes), by the claims and drafts they were made
+ * for: most visitors of a site share one, which was made anew for each page
+ * view. A structure is only read once made.
+ */
+const visibleByStored = new WeakMap<StoredStructure, Map<string, Structure>>();
+/** Claim sets kept per stored structure; an adaptive site's visitors may each bring their own. */
+const VISIBLE_PER_STORED = 256;
 
 /** Where an address inside a site leads: a section (when the site has sections), a site space, and a page path in it. */
 export interface ReaderPlace {

@@ -306,7 +306,19 @@ function setSiteCookie(
  * styles and send forms only to the service itself, and run no script at all.
  */
 function readerPolicy(context: Context): string {
-  const origin = new URL(context.config.publicUrl).origin;
+  const { publicUrl } = context.config;
+  let policy = policies.get(publicUrl);
+  if (policy === undefined) {
+    policy = policyFor(new URL(publicUrl).origin);
+    policies.set(publicUrl, policy);
+  }
+  return policy;
+}
+
+/** Each public URL's policy, made once: every page names it. */
+const policies = new Map<string, string>();
+
+function policyFor(origin: string): string {
   return [
     "default-src 'none'",
     `style-src 'self' ${origin}`,
