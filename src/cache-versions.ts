@@ -112,6 +112,16 @@ const spaceContent: CacheVersion = (db, request) =>
     ? valueOf(ofSpace(db, param(request, 'spaceId')))
     : Promise.resolve(null);
 
+/**
+ * A site's whole structure, and what its audience is shown: the site, its
+ * sections and site spaces, their spaces and the caller's roles on them are
+ * the organization's. Not kept when read with a share link's key.
+ */
+const siteStructure: CacheVersion = (db, request) =>
+  (request.query as { shareKey?: unknown } | undefined)?.shareKey === undefined
+    ? organization(db, request)
+    : Promise.resolve(null);
+
 const ofCollection = precompiled((db, id: string) =>
   db
     .selectFrom('collections as c')
@@ -170,6 +180,7 @@ export const versionOf = {
   callerOrganizations,
   space,
   spaceContent,
+  siteStructure,
   collection,
   changeRequests,
   commentThread,

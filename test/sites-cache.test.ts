@@ -74,15 +74,18 @@ describe('a site’s published structure, kept a moment', () => {
   let now = Date.parse('2026-06-01T00:00:00.000Z');
   const clock = { now: () => new Date(now) };
   let cached: FastifyInstance;
+  /** With no answer store (ANSWER_STORE_BYTES=0): only the short-lived cache keeps the site. */
+  let unkept: FastifyInstance;
   let other: FastifyInstance;
 
   beforeAll(async () => {
     cached = await buildApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000 }), { clock });
+    unkept = await buildApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000, answerStoreBytes: 0 }), { clock });
     other = await buildApp(testConfig(t.database.url));
-    await Promise.all([cached.ready(), other.ready()]);
+    await Promise.all([cached.ready(), unkept.ready(), other.ready()]);
   });
   afterAll(async () => {
-    await Promise.all([cached?.close(), other?.close()]);
+    await Promise.all([cached?.close(), unkept?.close(), other?.close()]);
   });
 
   async function publishedSite(admin: Account) {
@@ -110,21 +113,46 @@ describe('a site’s published structure, kept a moment', () => {
     expect(await title(cached)).toBe('Handbook');
   });
 
-  it('shows a change made on another instance once the time to live is up', async () => {
+  it('shows a caller with a token a change made on another instance at once: the answer is kept under the organization’s version', async () => {
     const admin = await t.factory.account();
     const { call, base, space, title } = await publishedSite(admin);
+    // The published site holds its structure under `structure`; the structure route answers it alone.
+    const firstSpace = async (path: 'published' | 'structure') => {
+      const body = (await call(cached, 'GET', `${base}/${path}`)).json<{ structure: unknown }>();
+      const structure = path === 'published' ? (body.structure as { structure: unknown }).structure : body.structure;
+      return (structure as Array<{ space: { title: string } }>)[0]!.space.title;
+    };
     expect(await title(cached)).toBe('Docs');
+    expect(await firstSpace('structure')).toBe('Guide');
+    const before = cached.httpCache.stats();
+    expect(await title(cached)).toBe('Docs');
+    expect(cached.httpCache.stats().hits).toBe(before.hits + 1);
     await call(other, 'PATCH', base, { title: 'Handbook' });
     await call(other, 'PATCH', `/spaces/${space}`, { title: 'Renamed' });
-    expect(await title(cached)).toBe('Docs');
-    now += 2_000;
-    expect(await title(cached)).toBe('Docs');
-    now += 1;
+    // Read again from the database, not from the short-lived cache, which still holds the site as it was.
     expect(await title(cached)).toBe('Handbook');
-    const structure = (await call(cached, 'GET', `${base}/published`)).json<{
-      structure: { structure: Array<{ space: { title: string } }> };
-    }>().structure.structure;
-    expect(structure[0]!.space.title).toBe('Renamed');
+    expect(await firstSpace('published')).toBe('Renamed');
+    expect(await firstSpace('structure')).toBe('Renamed');
+  });
+
+  it('shows a change made on another instance once the time to live is up, where no answer is kept', async () => {
+    const admin = await t.factory.account();
+    const { call, base, space } = await publishedSite(admin);
+    const read = async () =>
+      (await call(unkept, 'GET', `${base}/published`)).json<{
+        site: { title: string };
+        structure: { structure: Array<{ space: { title: string } }> };
+      }>();
+    expect((await read()).site.title).toBe('Docs');
+    await call(other, 'PATCH', base, { title: 'Handbook' });
+    await call(other, 'PATCH', `/spaces/${space}`, { title: 'Renamed' });
+    expect((await read()).site.title).toBe('Docs');
+    now += 2_000;
+    expect((await read()).site.title).toBe('Docs');
+    now += 1;
+    const after = await read();
+    expect(after.site.title).toBe('Handbook');
+    expect(after.structure.structure[0]!.space.title).toBe('Renamed');
   });
 
   it('checks who may see it on every request, cached or not', async () => {

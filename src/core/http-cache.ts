@@ -32,6 +32,15 @@ declare module 'fastify' {
      */
     cache?: CacheVersion;
   }
+  interface FastifyRequest {
+    /**
+     * Whether the route's handler answers to be kept under the version just
+     * read: it must then read nothing older than that version, such as a
+     * short-lived cache of its own that another instance's change does not
+     * reach. False when it answers only the request at hand.
+     */
+    answerKept: boolean;
+  }
   interface FastifyInstance {
     httpCache: {
       /** Its entries and weight now, its bound, and how many answers it served, made, and left to their handler: for monitoring. */
@@ -156,6 +165,7 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
     let unread = 0;
     let misses = 0;
     let skipped = 0;
+    app.decorateRequest('answerKept', false);
     app.decorate('httpCache', {
       stats: () => ({
         entries: store.size,
@@ -241,6 +251,7 @@ export const httpCachePlugin = fp<HttpCacheOptions>(
         misses++;
         const outdated = entry ? entry.outdated + 1 : 0;
         const before = new Set(Object.keys(reply.getHeaders()));
+        request.answerKept = true;
         const result = await handler.call(this, request, reply);
         // A handler that sent JSON it had serialised already (sendJsonText) has sent its answer: it is kept as sent.
         const sent = result === undefined || result === reply ? sentJsonOf(reply) : undefined;

@@ -14,8 +14,8 @@ import { memberView, validShareKey, visitorView } from './structure/view.js';
  * a site gives, and its readers are many: each instance keeps it a moment
  * (SITE_CACHE_TTL_MS), dropping it at once on a change it makes itself.
  */
-async function cachedJson(context: Context, siteId: string, key: string, make: () => Promise<string>) {
-  const hit = context.siteStructures.get(siteId, key);
+async function cachedJson(context: Context, siteId: string, key: string, fresh: boolean, make: () => Promise<string>) {
+  const hit = fresh ? undefined : context.siteStructures.get(siteId, key);
   if (hit !== undefined) return hit;
   const generation = context.siteStructures.generationOf(siteId);
   const json = Buffer.from(await make());
@@ -38,11 +38,13 @@ export async function siteStructureJson(
   organizationId: string,
   siteId: string,
   shareKey: string | undefined,
+  /** Read from the database, not the short-lived cache: the answer is kept under the version just read. */
+  fresh = false,
 ): Promise<Buffer> {
   const { site, role, member } = await findSiteAsMember(context, organizationId, siteId, userId);
   const key = await validShareKey(context, site, shareKey);
   const viewer = await viewerKey(context, site.organization_id, userId, role);
-  return cachedJson(context, site.id, `structure:${viewer}:${key ?? ''}`, async () =>
+  return cachedJson(context, site.id, `structure:${viewer}:${key ?? ''}`, fresh, async () =>
     JSON.stringify(presentStructure(await memberView(context, site, member, key))),
   );
 }
@@ -61,10 +63,12 @@ export async function publishedSiteJson(
   organizationId: string,
   siteId: string,
   shareKey: string | undefined,
+  /** As for siteStructureJson. */
+  fresh = false,
 ): Promise<Buffer> {
   const { site, role, siteRole, key } = await findSiteForAudience(context, userId, organizationId, siteId, shareKey);
   const viewer = role ? await viewerKey(context, site.organization_id, userId, role) : 'visitor';
-  return cachedJson(context, site.id, `published:${viewer}:${key ?? ''}`, async () => {
+  return cachedJson(context, site.id, `published:${viewer}:${key ?? ''}`, fresh, async () => {
     const view = role
       ? await memberView(context, site, { userId, role }, key, { published: true })
       : await visitorView(context, site, key);

@@ -202,7 +202,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId/published',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cache: versionOf.siteStructure },
       schema: {
         operationId: 'getPublishedContentSite',
         tags: ['sites'],
@@ -210,14 +210,16 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Members see it whatever the site’s state, as a preview. Anyone else only once it is published: a ' +
           'public or unlisted site to all, a share-link site with an active link’s `shareKey`; a visitor-auth ' +
-          'site opens only in the web reader. Otherwise 404. Kept by each instance for SITE_CACHE_TTL_MS.',
+          'site opens only in the web reader. Otherwise 404. Kept by each instance until the organization ' +
+          'changes for a caller with a token and no `shareKey`, else for SITE_CACHE_TTL_MS.',
         params: SiteParams,
         querystring: ShareKeyOnlyQuery,
         response: { 200: PublishedContentSite, ...errorResponses },
       },
     },
-    // Sent as JSON text (cached a moment): the response schema's unions would make
-    // the serializer validate the whole structure against each branch to pick one.
+    // Sent as JSON text: the response schema's unions would make the serializer validate
+    // the whole structure against each branch to pick one. Kept under the organization's
+    // version for a caller with a token; else from the short-lived cache (cachedJson).
     async (request, reply) =>
       sendJsonBytes(
         reply,
@@ -227,6 +229,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
           request.params.organizationId,
           request.params.siteId,
           request.query.shareKey,
+          request.answerKept,
         ),
       ),
   );
@@ -234,20 +237,21 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/sites/:siteId/structure',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cache: versionOf.siteStructure },
       schema: {
         operationId: 'getSiteStructure',
         tags: ['sites'],
         summary: 'The whole structure of a site: its sections and groups, or its site spaces (members)',
         description:
-          'Members of any role, each space with their role on it. Kept by each instance for ' +
-          'SITE_CACHE_TTL_MS, and dropped at once when this instance changes the site.',
+          'Members of any role, each space with their role on it. Kept by each instance until the ' +
+          'organization changes; with a `shareKey`, for SITE_CACHE_TTL_MS, and dropped at once when this ' +
+          'instance changes the site.',
         params: SiteParams,
         querystring: ShareKeyOnlyQuery,
         response: { 200: SiteStructureSchema, ...errorResponses },
       },
     },
-    // As for `published`: JSON text, cached a moment.
+    // As for `published`: JSON text, kept or cached a moment.
     async (request, reply) =>
       sendJsonBytes(
         reply,
@@ -257,6 +261,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
           request.params.organizationId,
           request.params.siteId,
           request.query.shareKey,
+          request.answerKept,
         ),
       ),
   );
