@@ -100,27 +100,28 @@ const ofSpace = precompiled((db, id: string) =>
 /** A space read by its id. */
 const space: CacheVersion = (db, request) => valueOf(ofSpace(db, param(request, 'spaceId')));
 
+/** `version`, unless the read names a share link's key: a link is no clock's, so such a read is not kept. */
+const unlessShared =
+  (version: CacheVersion): CacheVersion =>
+  (db, request) =>
+    (request.query as { shareKey?: unknown } | undefined)?.shareKey === undefined
+      ? version(db, request)
+      : Promise.resolve(null);
+
 /**
  * A page of a space's current revision, read by its id or path, and a search
  * of it: the revision is the space's row (a merge indexes its pages in the
  * same transaction), the caller's access and the reusable contents it shows
- * are the organization's, and a computed page's spec ticks it too. Not kept
- * when read with a share link's key, whose link is no clock's.
+ * are the organization's, and a computed page's spec ticks it too.
  */
-const spaceContent: CacheVersion = (db, request) =>
-  (request.query as { shareKey?: unknown } | undefined)?.shareKey === undefined
-    ? valueOf(ofSpace(db, param(request, 'spaceId')))
-    : Promise.resolve(null);
+const spaceContent = unlessShared(space);
 
 /**
  * A site's whole structure, and what its audience is shown: the site, its
  * sections and site spaces, their spaces and the caller's roles on them are
- * the organization's. Not kept when read with a share link's key.
+ * the organization's.
  */
-const siteStructure: CacheVersion = (db, request) =>
-  (request.query as { shareKey?: unknown } | undefined)?.shareKey === undefined
-    ? organization(db, request)
-    : Promise.resolve(null);
+const siteStructure = unlessShared(organization);
 
 const ofCollection = precompiled((db, id: string) =>
   db
