@@ -100,7 +100,7 @@ export async function sessionCaller(
 export function sameOrigin(context: Context, request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
-  return origin === new URL(context.config.publicUrl).origin;
+  return origin === context.urls.origin;
 }
 
 /** A path inside the app reader to go back to after signing in; anything else goes to its home. */

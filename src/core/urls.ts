@@ -10,13 +10,20 @@ export interface Urls {
   site(...segments: string[]): string;
   /** A URL of the service's own that is neither API nor app, such as a signed file download. */
   service(...segments: string[]): string;
+  /** The public URL's origin (`https://docs.example.com`), read once. */
+  origin: string;
+  /** The public URL's protocol (`https:`), which a site's own hostname is served with too. */
+  protocol: string;
 }
 
 export function createUrls(publicUrl: string): Urls {
   // The lookbehind starts the match only where a run of slashes starts: `/\/+$/` alone retries every slash (quadratic).
   const base = publicUrl.replace(/(?<!\/)\/+$/, '');
   const join = (segments: string[]) => segments.map(encodeURIComponent).join('/');
+  const { origin, protocol } = new URL(publicUrl);
   return {
+    origin,
+    protocol,
     api: (...segments) => `${base}/v1/${join(segments)}`,
     app: (...segments) => `${base}/app/${join(segments)}`,
     published: (...segments) => `${base}/p/${join(segments)}`,

@@ -13,18 +13,7 @@ const NOWHERE = { siteSection: null, siteSpace: null, space: null, revision: nul
 
 /** The address the visitor asked for, on the host they asked (the site's own hostname, or the service's). */
 function askedAddress(context: Context, request: FastifyRequest): string {
-  return `${protocolOf(context.config.publicUrl)}//${request.host}${request.originalUrl}`;
-}
-
-const protocols = new Map<string, string>();
-/** The public URL's protocol, read once: every page view names it. */
-function protocolOf(publicUrl: string): string {
-  let protocol = protocols.get(publicUrl);
-  if (protocol === undefined) {
-    protocol = new URL(publicUrl).protocol;
-    protocols.set(publicUrl, protocol);
-  }
-  return protocol;
+  return `${context.urls.protocol}//${request.host}${request.originalUrl}`;
 }
 
 /**
@@ -91,8 +80,8 @@ export function postedFromSite(context: Context, request: FastifyRequest): boole
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   if (origin === undefined) return site !== undefined;
   // The service's own address, or the site's hostname the form was read on.
-  const service = new URL(context.config.publicUrl);
-  return origin === service.origin || origin === `${service.protocol}//${request.host}`;
+  const { urls } = context;
+  return origin === urls.origin || origin === `${urls.protocol}//${request.host}`;
 }
 
 /**

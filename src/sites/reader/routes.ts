@@ -245,7 +245,7 @@ async function withSite(
         // Where to come back to with a token: this address as the visitor asked for it, without its query.
         // The lookbehind starts the match where a run of slashes starts (see core/urls.ts).
         const base = viaHostname(request)
-          ? `${new URL(context.config.publicUrl).protocol}//${request.hostname}`
+          ? `${context.urls.protocol}//${request.hostname}`
           : context.urls.service().replace(/(?<!\/)\/+$/, '');
         target.searchParams.set('location', `${base}${request.originalUrl.split('?')[0]}`);
         return reply.redirect(target.toString(), 302);
@@ -306,19 +306,7 @@ function setSiteCookie(
  * styles and send forms only to the service itself, and run no script at all.
  */
 function readerPolicy(context: Context): string {
-  const { publicUrl } = context.config;
-  let policy = policies.get(publicUrl);
-  if (policy === undefined) {
-    policy = policyFor(new URL(publicUrl).origin);
-    policies.set(publicUrl, policy);
-  }
-  return policy;
-}
-
-/** Each public URL's policy, made once: every page names it. */
-const policies = new Map<string, string>();
-
-function policyFor(origin: string): string {
+  const { origin } = context.urls;
   return [
     "default-src 'none'",
     `style-src 'self' ${origin}`,
