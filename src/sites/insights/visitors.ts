@@ -14,11 +14,10 @@ export interface DailySalt {
   salt: Buffer;
 }
 
-/** The salt being read or read, and the UTC day it is for, as milliseconds from and until. */
+/** The salt being read or read, and the start of the UTC day it is for, in milliseconds. */
 interface KeptSalt {
   salt: Promise<DailySalt>;
   from: number;
-  until: number;
 }
 const saltsByContext = new WeakMap<Context, KeptSalt>();
 const DAY_MS = 86_400_000;
@@ -36,10 +35,10 @@ export function dayOf(at: Date): string {
 export async function todaysSalt(context: Context): Promise<DailySalt> {
   const now = context.clock.now().getTime();
   const kept = saltsByContext.get(context);
-  if (kept && now >= kept.from && now < kept.until) return kept.salt;
+  if (kept && now >= kept.from && now < kept.from + DAY_MS) return kept.salt;
   const from = now - (now % DAY_MS);
   const reading = readSalt(context, dayOf(new Date(from)));
-  const salt = { salt: reading, from, until: from + DAY_MS };
+  const salt = { salt: reading, from };
   saltsByContext.set(context, salt);
   // A failed read is not kept: the next visit tries again.
   reading.catch(() => {
