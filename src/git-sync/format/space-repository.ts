@@ -3,7 +3,7 @@ import { forEachConcurrently } from '../../core/concurrently.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { Conversions } from '../../conversions/pool.js';
 import type { Db } from '../../db/database.js';
-import { findRevision, loadMarkdown, loadTree } from '../../content/state.js';
+import { findCurrentRevisionId, findRevision, loadMarkdown, loadTree } from '../../content/state.js';
 import type { ContentTree, FileState, PageState } from '../../content/tree.js';
 import {
   DEFAULT_CONFIG,
@@ -101,15 +101,9 @@ function linkTarget(page: PageState, paths: ReadonlyMap<string, string>) {
 
 /** The pages and files of the space's revision (its current one by default): three statements. */
 async function revisionTree(db: Db, organizationId: string, spaceId: string, revisionId: string | undefined) {
-  const space = await db
-    .selectFrom('spaces')
-    .select('revision_id')
-    .where('id', '=', spaceId)
-    .where('organization_id', '=', organizationId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!space) throw new NotFoundError('No space with this id in the organization');
-  const found = await findRevision(db, spaceId, revisionId ?? space.revision_id);
+  const current = await findCurrentRevisionId(db, { id: spaceId, organization_id: organizationId });
+  if (current === undefined) throw new NotFoundError('No space with this id in the organization');
+  const found = await findRevision(db, spaceId, revisionId ?? current);
   if (!found) throw new NotFoundError('No revision with this id in the space');
   // A transferred space's revisions name the organization they were made in; its content is read as the space's now.
   return loadTree(db, { ...found, organizationId });
