@@ -15,6 +15,7 @@ export interface Measurement {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  maxMs: number;
   completed: number;
 }
 
@@ -83,6 +84,7 @@ async function loadLargeBodies(
     requestsPerSecond: sorted.length / result.elapsedS,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
+    maxMs: Math.round(sorted.at(-1)!),
     completed: sorted.length,
   };
 }
@@ -119,6 +121,7 @@ export async function measure(
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
     completed: result.latency.totalCount,
   };
 }

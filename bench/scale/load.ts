@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { measure } from '../measure.js';
 
 export interface LoadResult {
   requests: number;
@@ -19,7 +20,13 @@ export async function load(
   paths: readonly string[],
   headers: Record<string, string>,
   settings: { connections: number; durationS: number; warmupS: number },
+  /** Bodies of megabytes, from one path: read by bench/http-load.ts, as autocannon's own parsing would be measured. */
+  largeBody = false,
 ): Promise<LoadResult> {
+  if (largeBody) {
+    const { completed, ...measured } = await measure(base + paths[0]!, headers, settings, true);
+    return { ...measured, requests: completed };
+  }
   let next = 0;
   const run = (durationS: number) =>
     autocannon({

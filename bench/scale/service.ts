@@ -1,9 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { freePort } from '../../test/support/app.js';
 import { run, serviceEnvironment, stopper } from '../processes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
+
+/**
+ * An instance given 512 MiB, as an operator would start it: its JavaScript
+ * heap limited to 336 MiB, the rest left to its conversion threads, buffers
+ * and code. The content caches size themselves from that limit
+ * (CONTENT_CACHE_BYTES). SCALE_SERVICE_NODE_OPTIONS replaces it (empty: none).
+ */
+export const SERVICE_NODE_OPTIONS = '--max-old-space-size=336';
+
+export const serviceNodeOptions = () => process.env.SCALE_SERVICE_NODE_OPTIONS ?? SERVICE_NODE_OPTIONS;
 
 export interface ServiceProcess {
   base: string;
@@ -33,17 +44,22 @@ export async function startService(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const command = fromSources ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'];
-  const child = spawn(process.execPath, command, {
+  // Node's options on its command line rather than in NODE_OPTIONS, which refuses some of them (--trace-gc).
+  const nodeOptions = serviceNodeOptions().split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeOptions, ...command], {
     cwd: root,
     // Its request log is read only for the line that says its schemas are compiled, then dropped.
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: serviceEnvironment(databaseUrl, port, process.env.SCALE_SERVICE_NODE_OPTIONS),
+    env: serviceEnvironment(databaseUrl, port),
   });
   const stop = stopper(child);
   // A server just started compiles its route schemas between requests for its first minute or so:
   // a load started before that measures the compilation.
   let compiled = false;
   let tail = '';
+  // Kept where asked (SCALE_SERVICE_LOG), with what NODE_OPTIONS such as --trace-gc print there.
+  const kept = process.env.SCALE_SERVICE_LOG;
+  if (kept) child.stdout!.pipe(createWriteStream(kept));
   child.stdout!.on('data', (chunk: Buffer) => {
     if (compiled) return;
     tail = (tail + chunk.toString('utf8')).slice(-4096);
