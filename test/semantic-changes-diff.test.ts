@@ -108,8 +108,8 @@ function page(id: string, fields: Partial<PageState> = {}): PageState {
     target: null,
     href: null,
     computed: null,
-    pageCreatedAt: at,
-    updatedAt: at,
+    pageCreatedAt: at.toISOString(),
+    updatedAt: at.toISOString(),
     ...fields,
   };
 }

@@ -196,8 +196,8 @@ function pageTarget(row: CommentRow, tree: ContentTree, versions: Map<string, St
       title: current.title,
       ...(current.emoji ? { emoji: current.emoji } : {}),
       ...(current.icon ? { icon: current.icon } : {}),
-      createdAt: current.pageCreatedAt.toISOString(),
-      updatedAt: current.updatedAt.toISOString(),
+      createdAt: current.pageCreatedAt,
+      updatedAt: current.updatedAt,
       path: tree.pathOf(pageId),
       outdated: current.versionId !== row.page_version_id,
     };

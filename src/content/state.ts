@@ -128,8 +128,8 @@ const toPageState = (row: PageVersionRecord): PageState => ({
   target: row.target,
   href: row.href,
   computed: row.computed,
-  pageCreatedAt: row.page_created_at,
-  updatedAt: row.created_at,
+  pageCreatedAt: row.page_created_at.toISOString(),
+  updatedAt: row.created_at.toISOString(),
 });
 
 const toFileState = (row: FileVersionRecord): FileState => ({

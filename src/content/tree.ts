@@ -23,8 +23,12 @@ export interface PageState {
   href: string | null;
   /** A computed page's source; null for any other page. */
   computed: ComputedSource | null;
-  pageCreatedAt: Date;
-  updatedAt: Date;
+  /**
+   * When the page was made, and this version of it, as ISO 8601 text: what
+   * every answer shows, and a third of a Date's memory in a kept tree.
+   */
+  pageCreatedAt: string;
+  updatedAt: string;
 }
 
 /** One file as a revision holds it. */

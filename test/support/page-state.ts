@@ -24,8 +24,8 @@ export function pageState(fields: Partial<PageState> & Pick<PageState, 'pageId' 
     target: null,
     href: null,
     computed: null,
-    pageCreatedAt: PAGE_TIME,
-    updatedAt: PAGE_TIME,
+    pageCreatedAt: PAGE_TIME.toISOString(),
+    updatedAt: PAGE_TIME.toISOString(),
     ...fields,
   };
 }

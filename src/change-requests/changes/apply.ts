@@ -175,7 +175,7 @@ export function applyChanges(
       }
     }
     const cover = resolveCoverFile(page.cover, tree);
-    const version: PageState = { ...page, versionId: newId(), documentId, cover, updatedAt: now };
+    const version: PageState = { ...page, versionId: newId(), documentId, cover, updatedAt: now.toISOString() };
     tree.setPage(version);
     pages.set(pageId, version);
   }
@@ -333,8 +333,8 @@ function insertPage(
       target: kind?.target ?? null,
       href: null,
       computed,
-      pageCreatedAt: now,
-      updatedAt: now,
+      pageCreatedAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     },
     fields,
   );

@@ -43,8 +43,8 @@ function pageVersionRow(place: Place, page: PageState): NewPageVersion {
     target: json(page.target),
     href: page.href,
     computed: json(page.computed),
-    page_created_at: page.pageCreatedAt,
-    created_at: page.updatedAt,
+    page_created_at: new Date(page.pageCreatedAt),
+    created_at: new Date(page.updatedAt),
   };
 }
 

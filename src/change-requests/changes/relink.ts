@@ -87,7 +87,7 @@ export async function relinkEarlierPages(
     const written = applied.pages.get(page.pageId);
     const version: PageState = written
       ? { ...written, documentId: newDocumentId }
-      : { ...page, versionId: newId(), documentId: newDocumentId, updatedAt: now };
+      : { ...page, versionId: newId(), documentId: newDocumentId, updatedAt: now.toISOString() };
     applied.tree.setPage(version);
     applied.pages.set(page.pageId, version);
     if (!outcomes.has(page.pageId)) {

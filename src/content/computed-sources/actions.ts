@@ -143,8 +143,8 @@ export async function computeRevision(
       props: source.props,
       dependencies: { spec: { ref: source.dependencies.spec.ref } },
     },
-    pageCreatedAt: now,
-    updatedAt: now,
+    pageCreatedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
   const generated = generatePages(root, root.computed!, spec);
   const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: null };

@@ -114,7 +114,7 @@ function sitemap(context: Context, open: OpenSite, spaces: readonly SiteSpaceCon
       for (const page of pages) {
         if (page.noIndex || page.noRobotsIndex || urls.length >= MAX_SITEMAP_URLS) continue;
         const address = pageAddress(context, open, siteSpace, content.tree.pathOf(page.pageId));
-        urls.push(`<url><loc>${escapeXml(address)}</loc><lastmod>${page.updatedAt.toISOString()}</lastmod></url>`);
+        urls.push(`<url><loc>${escapeXml(address)}</loc><lastmod>${page.updatedAt}</lastmod></url>`);
       }
     }
   }
