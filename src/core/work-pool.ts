@@ -121,6 +121,12 @@ const defaultQueueWaitMs = (timeoutMs: number) => Math.max(10_000, timeoutMs * 5
 
 /** Memory a task may use before its thread is stopped: far above any page, far below the machine. */
 const THREAD_HEAP_MB = 512;
+/**
+ * A thread's young generation: a conversion's objects live no longer than
+ * its task, so a small one costs a few more scavenges, where V8's default
+ * (up to 48 MiB) stayed in each idle thread's resident memory.
+ */
+const THREAD_YOUNG_HEAP_MB = 8;
 
 /**
  * A pool of worker threads for CPU-heavy work on user input, so that the
@@ -140,7 +146,7 @@ export class WorkPool {
         maxThreads: options.threads,
         idleTimeout: 5 * 60_000,
         maxQueue: options.maxQueue,
-        resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+        resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB },
       },
       options.onThreadError,
     );
