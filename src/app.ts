@@ -360,7 +360,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           outbound: config.outbound,
           onThreadError: (error) => instance.log.error({ err: error }, 'A Git thread failed'),
         });
-        instance.decorate('content', new ContentStore(db, instance.urls, conversions));
+        instance.decorate('content', new ContentStore(db, instance.urls, conversions, config.contentCacheBytes));
         const mailer = createMailer(config.mail, instance.log);
         instance.decorate('context', {
           db,

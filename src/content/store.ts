@@ -2,7 +2,7 @@ import { ApiError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
 import type { Urls } from '../core/urls.js';
 import { LRUCache } from 'lru-cache';
-import { loaded, loadingCache } from '../core/loading-cache.js';
+import { loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
 import type { Conversions } from '../conversions/pool.js';
 import { SIMPLE_CONFIGURATION, type DocumentFacts } from '../document/facts.js';
 import type { JSONDocument } from '../document/index.js';
@@ -23,11 +23,29 @@ import {
 import type { ContentTree, PageState } from './tree.js';
 import { loadReusableContents, type ReusableContents } from './reusable-contents.js';
 
-/** Cache bounds: page and file entries across cached trees, characters of cached text, bytes of page-tree bodies. */
-const TREE_ITEMS = 250_000;
+/** About what one page or file of a kept tree takes: its object, its ids, title, slug and path, and its dates. */
+const TREE_ITEM_BYTES = 400;
 const REVISIONS = 100_000;
-const TEXT_CHARACTERS = 64 * 1024 * 1024;
-const BODY_BYTES = 48 * 1024 * 1024;
+
+/**
+ * The bounds of the store's caches, out of its whole budget
+ * (`CONTENT_CACHE_BYTES`): kept trees, which every read of a space needs,
+ * over a third of it; the texts (markdown, documents, their facts, pages'
+ * fields and one-page answers, counted in characters) under half; the
+ * page-tree bodies the rest.
+ */
+export function contentCacheBounds(budgetBytes: number) {
+  const share = (part: number) => Math.max(1, Math.floor(budgetBytes * part));
+  return {
+    treeItems: Math.max(1, Math.floor(share(0.35) / TREE_ITEM_BYTES)),
+    markdownCharacters: share(0.11),
+    fragmentCharacters: share(0.11),
+    documentCharacters: share(0.11),
+    factCharacters: share(0.04),
+    answerCharacters: share(0.08),
+    bodyBytes: share(0.2),
+  };
+}
 
 /** What has content in a document: a page, or a reusable content. */
 type DocumentHolder = Pick<PageState, 'documentId'>;
@@ -63,40 +81,40 @@ function factsWeight(facts: DocumentFacts): number {
  * fresh on every request.
  */
 export class ContentStore {
-  private readonly trees = loadingCache<ContentTree>(TREE_ITEMS, (tree) => tree.pages.size + tree.files.size + 1);
-  private readonly markdown = new LRUCache<string, string>({
-    maxSize: TEXT_CHARACTERS / 2,
-    sizeCalculation: (text) => text.length + 64,
-  });
+  private readonly trees: LoadingCache<ContentTree>;
+  private readonly markdown: LRUCache<string, string>;
   /** Each page's own JSON fields, by version and where it is shown: a new revision reuses those of the pages it did not change. */
-  private readonly pageFragments = new LRUCache<string, string>({
-    maxSize: TEXT_CHARACTERS / 2,
-    sizeCalculation: (text) => text.length + 160,
-  });
-  private readonly pageTreeBodies = loadingCache<PageTreeBody>(BODY_BYTES, (body) =>
-    Math.ceil(body.json.length * 1.25),
-  );
+  private readonly pageFragments: LRUCache<string, string>;
+  private readonly pageTreeBodies: LoadingCache<PageTreeBody>;
   /** Stored JSON documents as text, by document id (a document never changes). */
-  private readonly documents = new LRUCache<string, string>({
-    maxSize: TEXT_CHARACTERS / 2,
-    sizeCalculation: (json) => json.length + 64,
-  });
+  private readonly documents: LRUCache<string, string>;
   /** Documents' outlines, links and languages, by document id. */
-  private readonly facts = new LRUCache<string, DocumentFacts>({
-    maxSize: TEXT_CHARACTERS / 4,
-    sizeCalculation: factsWeight,
-  });
+  private readonly facts: LRUCache<string, DocumentFacts>;
   private readonly revisions = new LRUCache<string, RevisionPoint>({ max: REVISIONS });
   /** Each revision's reusable contents (without their markdown), by revision id. */
-  private readonly reusableContentSets = loadingCache<ReusableContents>(TREE_ITEMS, (contents) => contents.size + 1);
+  private readonly reusableContentSets: LoadingCache<ReusableContents>;
   /** Answers of one-page reads, by revision, place, page and format. */
-  private readonly pageAnswers = loadingCache<string>(TEXT_CHARACTERS / 4, (text) => text.length + 128);
+  private readonly pageAnswers: LoadingCache<string>;
 
   constructor(
     private readonly db: Db,
     private readonly urls: Urls,
     private readonly conversions: Conversions,
-  ) {}
+    budgetBytes: number,
+  ) {
+    const bounds = contentCacheBounds(budgetBytes);
+    this.trees = loadingCache<ContentTree>(bounds.treeItems, (tree) => tree.pages.size + tree.files.size + 1);
+    this.markdown = new LRUCache({ maxSize: bounds.markdownCharacters, sizeCalculation: (text) => text.length + 64 });
+    this.pageFragments = new LRUCache({
+      maxSize: bounds.fragmentCharacters,
+      sizeCalculation: (text) => text.length + 160,
+    });
+    this.pageTreeBodies = loadingCache<PageTreeBody>(bounds.bodyBytes, (body) => Math.ceil(body.json.length * 1.25));
+    this.documents = new LRUCache({ maxSize: bounds.documentCharacters, sizeCalculation: (json) => json.length + 64 });
+    this.facts = new LRUCache({ maxSize: bounds.factCharacters, sizeCalculation: factsWeight });
+    this.reusableContentSets = loadingCache<ReusableContents>(bounds.treeItems, (contents) => contents.size + 1);
+    this.pageAnswers = loadingCache<string>(bounds.answerCharacters, (text) => text.length + 128);
+  }
 
   /** `db` is the transaction to read in, where a write needs the tree inside one. */
   tree(point: RevisionPoint, db: Db = this.db): Promise<ContentTree> {

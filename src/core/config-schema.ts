@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -246,6 +247,15 @@ export const SettingsSchema = Type.Object({
     default: 64 * MIB,
     description:
       'How many bytes of answers an instance keeps to serve again, byte for byte, while what they were made from is unchanged. `0` keeps none.',
+  }),
+  contentCacheBytes: Type.Integer({
+    env: 'CONTENT_CACHE_BYTES',
+    minimum: 1 * MIB,
+    maximum: 16 * GIB,
+    default: Math.min(256 * MIB, Math.floor((getHeapStatistics().heap_size_limit * 0.4) / MIB) * MIB),
+    defaultText: '40 % of the JavaScript heap limit (`--max-old-space-size`), at most 256 MiB',
+    description:
+      "About how much memory an instance gives to the content it has read and made, to read it again without the database: revisions' page trees, pages' markdown and documents, and answers made from them. Revisions never change, so nothing kept is ever stale. An instance given a heap limit keeps less by default, so that its caches never fill its heap; more serves more spaces from memory.",
   }),
   secretKey: Type.Optional(
     Type.String({

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { contentCacheBounds } from '../src/content/store.js';
+import { testConfig, useTestApp } from './support/app.js';
+import { contentApi } from './support/content.js';
+
+const MIB = 1024 * 1024;
+/** What contentCacheBounds counts a kept tree's page or file as. */
+const TREE_ITEM_BYTES = 400;
+
+describe('contentCacheBounds', () => {
+  it('shares the budget among the caches without going past it', () => {
+    for (const budget of [1 * MIB, 128 * MIB, 256 * MIB, 4096 * MIB]) {
+      const bounds = contentCacheBounds(budget);
+      const characters =
+        bounds.markdownCharacters +
+        bounds.fragmentCharacters +
+        bounds.documentCharacters +
+        bounds.factCharacters +
+        bounds.answerCharacters;
+      expect(bounds.treeItems * TREE_ITEM_BYTES + characters + bounds.bodyBytes).toBeLessThanOrEqual(budget);
+      expect(bounds.treeItems * TREE_ITEM_BYTES + characters + bounds.bodyBytes).toBeGreaterThan(budget * 0.99);
+    }
+  });
+
+  it('keeps the 10,000-page tree of the scale bench (15 MB, weighed 1.25 times) within the default budget', () => {
+    expect(contentCacheBounds(256 * MIB).bodyBytes).toBeGreaterThan(15 * MIB * 1.25);
+    // About 200,000 pages and files of kept trees: the scale bench's 100 most read spaces hold 100,000.
+    expect(contentCacheBounds(256 * MIB).treeItems).toBeGreaterThan(150_000);
+  });
+});
+
+describe('CONTENT_CACHE_BYTES', () => {
+  const t = useTestApp();
+  const api = contentApi(() => t.app);
+  let small: FastifyInstance;
+
+  beforeAll(async () => {
+    // Far below the setting's own minimum: every cache holds one entry or none, so each read loads again.
+    small = await buildApp(testConfig(t.database.url, { contentCacheBytes: 4096 }));
+    await small.ready();
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('changes what an instance keeps, never what it answers', async () => {
+    const team = await t.factory.team();
+    const space = await api.createSpace(team.admin, team.organization.id, { title: 'Kept or not' });
+    await api.change(
+      team.admin,
+      space.id,
+      Array.from({ length: 12 }, (_, index) => ({
+        operation: 'insert_page',
+        title: `Page ${index}`,
+        document: { markdown: `# Page ${index}\n\n${'Some words to keep. '.repeat(200)}\n` },
+      })),
+    );
+    const read = (app: FastifyInstance, url: string) =>
+      app.inject({ method: 'GET', url, headers: team.admin.headers }).then((response) => {
+        expect(response.statusCode).toBe(200);
+        return response.body;
+      });
+    const tree = await read(t.app, `/v1/spaces/${space.id}/content/pages`);
+    const pageIds = (JSON.parse(tree) as { pages: Array<{ id: string }> }).pages.map((page) => page.id);
+    expect(pageIds).toHaveLength(12);
+
+    for (const round of [1, 2]) {
+      expect(await read(small, `/v1/spaces/${space.id}/content/pages`), `round ${round}`).toBe(tree);
+      for (const pageId of pageIds) {
+        for (const query of ['', '?format=markdown']) {
+          const url = `/v1/spaces/${space.id}/content/page/${pageId}${query}`;
+          expect(await read(small, url), `${url}, round ${round}`).toBe(await read(t.app, url));
+        }
+      }
+    }
+
+    const keptBy = (app: FastifyInstance) => app.context.content.cacheSizes();
+    const smallSizes = keptBy(small);
+    const defaultSizes = keptBy(t.app);
+    // The default instance kept all twelve pages' markdown; the small one, within its bound, at most one.
+    expect(defaultSizes.markdown!.entries).toBeGreaterThanOrEqual(12);
+    expect(smallSizes.markdown!.entries).toBeLessThanOrEqual(1);
+    for (const [name, size] of Object.entries(smallSizes)) {
+      expect(size.weight, name).toBeLessThanOrEqual(size.capacity);
+    }
+  });
+});
