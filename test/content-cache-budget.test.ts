@@ -26,7 +26,7 @@ describe('contentCacheBounds', () => {
 
   it('keeps the 10,000-page tree of the scale bench (15 MB, weighed 1.25 times) within the default budget', () => {
     expect(contentCacheBounds(256 * MIB).bodyBytes).toBeGreaterThan(15 * MIB * 1.25);
-    // About 200,000 pages and files of kept trees: the scale bench's 100 most read spaces hold 100,000.
+    // About 235,000 pages and files of kept trees: the scale bench's 100 most read spaces hold 100,000.
     expect(contentCacheBounds(256 * MIB).treeItems).toBeGreaterThan(150_000);
   });
 });
