@@ -48,7 +48,7 @@ export async function startService(
   const nodeOptions = serviceNodeOptions().split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...nodeOptions, ...command], {
     cwd: root,
-    // Its request log is read only for the line that says its schemas are compiled, then dropped.
+    // Its request log is read for the line that says its schemas are compiled, and kept only in SCALE_SERVICE_LOG.
     stdio: ['ignore', 'pipe', 'inherit'],
     env: serviceEnvironment(databaseUrl, port),
   });
@@ -57,7 +57,7 @@ export async function startService(
   // a load started before that measures the compilation.
   let compiled = false;
   let tail = '';
-  // Kept where asked (SCALE_SERVICE_LOG), with what NODE_OPTIONS such as --trace-gc print there.
+  // Kept where asked (SCALE_SERVICE_LOG), with what Node's options such as --trace-gc print there.
   const kept = process.env.SCALE_SERVICE_LOG;
   if (kept) child.stdout!.pipe(createWriteStream(kept));
   child.stdout!.on('data', (chunk: Buffer) => {
