@@ -1,6 +1,10 @@
+import { once } from 'node:events';
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Conversions } from '../src/conversions/pool.js';
 import { ApiError } from '../src/core/errors.js';
+import { LazyTask, serveTasks, type TaskOutcome } from '../src/core/work-pool.js';
+import { markdownToDocument } from '../src/document/from-markdown.js';
 
 /** Within every markdown limit, but about a second of parsing on this kind of machine. */
 const SLOW = '> quote\n\n'.repeat(1_990);
@@ -108,5 +112,44 @@ describe('the conversion pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('renders HTML on a thread whose first task it is: the renderer is loaded by the task that needs it', async () => {
+    const { pool, errors } = conversions();
+    try {
+      const document = markdownToDocument('# Title\n\n```js\nconst a = 1;\n```');
+      const rendered = await pool.toHtml({ document, pages: {}, files: {} }, 'page');
+      expect(rendered.html).toContain('<h2 id="title">Title');
+      expect(rendered.html).toContain('hljs-keyword');
+      expect(rendered.headings).toMatchObject([{ title: 'Title' }]);
+      expect(errors).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('a task module', () => {
+  it('loads a lazy task once, on its first run, and says the task started only once it is loaded', async () => {
+    const events: string[] = [];
+    const served = serveTasks({
+      late: new LazyTask(async () => {
+        events.push('loaded');
+        return (data: number): TaskOutcome<number> => ({ ok: true, value: data * 2 });
+      }),
+    });
+    for (const data of [1, 2]) {
+      const { port1, port2 } = new MessageChannel();
+      const started = once(port1, 'message').then(() => events.push(`started ${data}`));
+      const outcome = await served({ task: 'late', data, started: port2 });
+      await started;
+      port1.close();
+      expect(outcome).toEqual({ ok: true, value: data * 2 });
+    }
+    expect(events).toEqual(['loaded', 'started 1', 'started 2']);
+    const { port2 } = new MessageChannel();
+    await expect(served({ task: 'missing', data: 0, started: port2 })).rejects.toThrow(
+      'No task missing in this module',
+    );
   });
 });

@@ -3,7 +3,7 @@
  * never on the event loop. A refusal (bad YAML, nesting past what the parser's
  * own recursion can take) comes back as a value; only a defect throws.
  */
-import { serveTasks, taskOutcome, type TaskOutcome } from '../core/work-pool.js';
+import { LazyTask, serveTasks, taskOutcome, type TaskOutcome } from '../core/work-pool.js';
 import { splitFrontmatter } from '../document/frontmatter.js';
 import { documentFacts, type DocumentFacts } from '../document/facts.js';
 import { documentOfTree, markdownToDocument, markdownTree } from '../document/from-markdown.js';
@@ -11,7 +11,7 @@ import { splitLeadingHeading } from '../document/leading-heading.js';
 import { urlDestinations, type UrlDestination } from '../document/rewrite-urls.js';
 import { documentToMarkdown } from '../document/to-markdown.js';
 import type { JSONDocument } from '../document/types.js';
-import { renderDocument, type RenderedDocument, type RenderInput } from '../html/document-html.js';
+import type { RenderedDocument, RenderInput } from '../html/document-html.js';
 
 /** A page's markdown as written, read: what its frontmatter and leading `# Title` say, and the content left. */
 export interface ReadPage {
@@ -74,10 +74,11 @@ export function readDocument(document: JSONDocument): TaskOutcome<ReadDocument> 
   });
 }
 
-/** A page's document as the reader's HTML, with its headings. */
-export function toHtml(input: RenderInput): TaskOutcome<RenderedDocument> {
-  return taskOutcome(() => renderDocument(input));
-}
+/** A page's document as the reader's HTML, with its headings: its renderer is loaded by the threads that render. */
+const toHtml = new LazyTask(async () => {
+  const { renderDocument } = await import('../html/document-html.js');
+  return (input: RenderInput): TaskOutcome<RenderedDocument> => taskOutcome(() => renderDocument(input));
+});
 
 /** The pool's entry: runs the named task. */
 export default serveTasks({ toDocumentJson, toStoredDocument, toMarkdown, readPage, readDocument, toHtml });

@@ -30,16 +30,34 @@ export interface TaskRequest {
   started: MessagePort;
 }
 
+type Task = (data: never) => TaskOutcome<unknown>;
+
+/**
+ * A task whose modules are imported on its first run in a thread: a thread
+ * that never runs it never holds them (the reader's renderer, with its
+ * highlighter and math, is some 5 MiB of every conversion thread).
+ */
+export class LazyTask {
+  private loaded: Promise<Task> | undefined;
+
+  constructor(private readonly load: () => Promise<Task>) {}
+
+  task(): Promise<Task> {
+    return (this.loaded ??= this.load());
+  }
+}
+
 /**
  * A task module's default export, serving `tasks` by name. It says when a
- * task starts, so that its deadline counts its own work, not its wait for a
- * thread or the thread's start.
+ * task starts, once its modules are loaded, so that its deadline counts its
+ * own work, not its wait for a thread, the thread's start or an import.
  */
-export function serveTasks(tasks: Record<string, (data: never) => TaskOutcome<unknown>>) {
-  return ({ task, data, started }: TaskRequest): TaskOutcome<unknown> => {
+export function serveTasks(tasks: Record<string, Task | LazyTask>) {
+  return async ({ task, data, started }: TaskRequest): Promise<TaskOutcome<unknown>> => {
+    const entry = tasks[task];
+    const work = entry instanceof LazyTask ? await entry.task() : entry;
     started.postMessage(null);
     started.close();
-    const work = tasks[task];
     if (!work) throw new Error(`No task ${task} in this module`);
     return work(data as never);
   };
