@@ -126,10 +126,22 @@ const BOTS: ReadonlyArray<[RegExp, string]> = [
   [/bot\b|crawler|spider|curl\/|wget\/|python-requests|node-fetch|undici/i, 'unknown'],
 ];
 
+/** Agents read lately, with what they say: a site's visitors come with a few hundred agents, each read by some twenty patterns. */
+const traitsByAgent = new LRUCache<string, BrowserTraits>({ max: 1000 });
+
 /** What a user agent says of the browser, system and device, and the bot it names; the agent itself is not kept. */
 export function browserTraits(userAgent: string): BrowserTraits {
   // Read from a bounded prefix: the tests below are linear, and real agents are far shorter.
   const agent = userAgent.slice(0, 512);
+  let traits = traitsByAgent.get(agent);
+  if (!traits) {
+    traits = readTraits(agent);
+    traitsByAgent.set(agent, traits);
+  }
+  return traits;
+}
+
+function readTraits(agent: string): BrowserTraits {
   const bot = BOTS.find(([pattern]) => pattern.test(agent))?.[1] ?? null;
   const browser = /edg\//i.test(agent)
     ? 'edge'
