@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -85,5 +87,33 @@ describe('CONTENT_CACHE_BYTES', () => {
     for (const [name, size] of Object.entries(smallSizes)) {
       expect(size.weight, name).toBeLessThanOrEqual(size.capacity);
     }
+  });
+});
+
+describe('the memory settings’ defaults', () => {
+  it('follow the heap limit an instance is given: content 40 % of it, answers 10 %', async () => {
+    // In a process of its own: the defaults are read from its heap limit when the config module loads.
+    const script = `
+      import { getHeapStatistics } from 'node:v8';
+      import { loadConfig } from './src/config.js';
+      const { contentCacheBytes, answerStoreBytes } = loadConfig({ DATABASE_URL: 'postgres://unused' });
+      console.log(JSON.stringify({ limit: getHeapStatistics().heap_size_limit, contentCacheBytes, answerStoreBytes }));`;
+    const read = async (options: string[]) => {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [...options, '--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: new URL('..', import.meta.url).pathname },
+      );
+      return JSON.parse(stdout) as { limit: number; contentCacheBytes: number; answerStoreBytes: number };
+    };
+    const limited = await read(['--max-old-space-size=200']);
+    const floorMib = (share: number) => Math.floor((limited.limit * share) / MIB) * MIB;
+    expect(limited.contentCacheBytes).toBe(floorMib(0.4));
+    expect(limited.answerStoreBytes).toBe(floorMib(0.1));
+    expect(limited.answerStoreBytes).toBeLessThan(32 * MIB);
+    // A large heap: both at their most.
+    const large = await read(['--max-old-space-size=4096']);
+    expect(large.contentCacheBytes).toBe(256 * MIB);
+    expect(large.answerStoreBytes).toBe(64 * MIB);
   });
 });

@@ -244,9 +244,11 @@ export const SettingsSchema = Type.Object({
     env: 'ANSWER_STORE_BYTES',
     minimum: 0,
     maximum: 16 * GIB,
-    default: 64 * MIB,
+    // Outside the heap (its bytes are buffers), so beside the heap limit rather than in it: a tenth of it.
+    default: Math.min(64 * MIB, Math.floor((getHeapStatistics().heap_size_limit * 0.1) / MIB) * MIB),
+    defaultText: '10 % of the JavaScript heap limit (`--max-old-space-size`), at most 64 MiB',
     description:
-      'How many bytes of answers an instance keeps to serve again, byte for byte, while what they were made from is unchanged. `0` keeps none.',
+      'How many bytes of answers an instance keeps to serve again, byte for byte, while what they were made from is unchanged. `0` keeps none. Their bytes are kept outside the JavaScript heap, so an instance given a heap limit keeps less by default, to stay within the memory it was given.',
   }),
   contentCacheBytes: Type.Integer({
     env: 'CONTENT_CACHE_BYTES',
