@@ -8,7 +8,7 @@
  *   BENCH_DATABASE_URL   the server to create the throwaway database on (else as bench/database.ts finds one)
  *   SCALE_DATABASE_URL   an already seeded database (a kept one) to measure again, without seeding
  *   SCALE_KEEP_DATABASE  `true` keeps the seeded database afterwards (its URL is logged)
- *   SCALE_DURATION       seconds measured per read (default 15), after SCALE_WARMUP seconds (default 3)
+ *   SCALE_DURATION       seconds measured per read (default 15), after SCALE_WARMUP seconds (default 10)
  *   SCALE_CONNECTIONS    concurrent connections (default 8)
  *   SCALE_MERGES         change requests merged per space (default 15)
  *   SCALE_PAGES, SCALE_SPACES, SCALE_MEMBERS, SCALE_BIG_SPACE_PAGES   a smaller organization, for a trial
@@ -179,7 +179,9 @@ async function main(): Promise<void> {
   const settings = {
     connections: env('SCALE_CONNECTIONS', 8),
     durationS: env('SCALE_DURATION', 15),
-    warmupS: env('SCALE_WARMUP', 3),
+    // Long enough for a service just started to have read the hot spaces' trees and compiled its read path once:
+    // on a machine a third as fast as another, 3 s covered less than half of the first read's pages.
+    warmupS: env('SCALE_WARMUP', 10),
   };
   const merges = env('SCALE_MERGES', 15);
   const startedAt = new Date();
