@@ -74,6 +74,52 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect(guest).toMatchObject({ role: null, spaces: 0, teams: 0, sites: 0 });
   });
 
+  it('finds the members a search names, whether few users or more than a thousand match it', async () => {
+    const { admin, organization } = await t.factory.team();
+    const tag = newId().slice(0, 8).toLowerCase();
+    const user = (name: string, email: string) => ({ id: newId(), display_name: name, email, email_verified_at: null });
+    // 1,001 users outside the organization share a name: past the users read first, the members are walked instead.
+    const outside = Array.from({ length: 1_001 }, (_, i) =>
+      user(`Common ${tag} ${i}`, `c${i}.${tag}@elsewhere.example`),
+    );
+    const inside = [
+      user(`Common ${tag} Ada`, `ada.${tag}@members.example`),
+      user(`Rare ${tag} Bo`, `bo.${tag}@x.example`),
+    ];
+    await t.db
+      .insertInto('users')
+      .values([...outside, ...inside])
+      .execute();
+    await t.db
+      .insertInto('organization_members')
+      .values(
+        inside.map((u, i) => ({
+          organization_id: organization.id,
+          user_id: u.id,
+          role: 'read' as const,
+          joined_at: new Date(Date.UTC(2026, 0, 1 + i)),
+        })),
+      )
+      .execute();
+    const found = async (search: string, query: Record<string, string> = {}) => {
+      const res = await members(admin, organization.id, { search, ...query });
+      expect(res.statusCode).toBe(200);
+      return (res.json().items as Array<{ user: { displayName: string } }>).map((m) => m.user.displayName);
+    };
+    // Read from the 1,001 + 1 matching users, then from the members: the same one member.
+    expect(await found(`common ${tag}`)).toEqual([`Common ${tag} Ada`]);
+    expect(await found(`Common ${tag}`, { sort: 'lastSeenAt' })).toEqual([]);
+    // Few users match: read from them.
+    expect(await found(`rare ${tag}`)).toEqual([`Rare ${tag} Bo`]);
+    expect(await found(tag, { order: 'asc' })).toEqual([`Common ${tag} Ada`, `Rare ${tag} Bo`]);
+    expect(await found(`${tag}@x.example`, { role: 'read' })).toEqual([`Rare ${tag} Bo`]);
+    expect(await found(`${tag}@x.example`, { role: 'admin' })).toEqual([]);
+    const page = await members(admin, organization.id, { search: tag, limit: '1' });
+    expect(page.json()).toMatchObject({ count: 2, items: [{ user: { displayName: `Rare ${tag} Bo` } }] });
+    const rest = await members(admin, organization.id, { search: tag, limit: '1', page: page.json().next.page });
+    expect(rest.json()).toMatchObject({ count: 2, items: [{ user: { displayName: `Common ${tag} Ada` } }] });
+  });
+
   it('filters by role, guests and search, sorts by join or last-seen time, in either order, page by page', async () => {
     const { admin, organization } = await t.factory.team();
     const people: Array<[string, Role | null]> = [
