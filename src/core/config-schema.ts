@@ -7,6 +7,11 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const KIB = 1024;
 const MIB = 1024 * KIB;
 const GIB = 1024 * MIB;
+
+/** A share of this process's JavaScript heap limit in whole MiB, at most `most` bytes. */
+function heapShare(share: number, most: number): number {
+  return Math.min(most, Math.floor((getHeapStatistics().heap_size_limit * share) / MIB) * MIB);
+}
 const ENCRYPTION_KEY_PATTERN = '^[A-Za-z0-9+/_-]{43}=?$';
 
 /**
@@ -245,7 +250,7 @@ export const SettingsSchema = Type.Object({
     minimum: 0,
     maximum: 16 * GIB,
     // Outside the heap (its bytes are buffers), so beside the heap limit rather than in it: a tenth of it.
-    default: Math.min(64 * MIB, Math.floor((getHeapStatistics().heap_size_limit * 0.1) / MIB) * MIB),
+    default: heapShare(0.1, 64 * MIB),
     defaultText: '10 % of the JavaScript heap limit (`--max-old-space-size`), at most 64 MiB',
     description:
       'How many bytes of answers an instance keeps to serve again, byte for byte, while what they were made from is unchanged. `0` keeps none. Their bytes are kept outside the JavaScript heap, so an instance given a heap limit keeps less by default, to stay within the memory it was given.',
@@ -254,7 +259,7 @@ export const SettingsSchema = Type.Object({
     env: 'CONTENT_CACHE_BYTES',
     minimum: 1 * MIB,
     maximum: 16 * GIB,
-    default: Math.min(256 * MIB, Math.floor((getHeapStatistics().heap_size_limit * 0.4) / MIB) * MIB),
+    default: heapShare(0.4, 256 * MIB),
     defaultText: '40 % of the JavaScript heap limit (`--max-old-space-size`), at most 256 MiB',
     description:
       "About how much memory an instance gives to the content it has read and made, to read it again without the database: revisions' page trees, pages' markdown and documents, and answers made from them. Revisions never change, so nothing kept is ever stale. An instance given a heap limit keeps less by default, so that its caches never fill its heap; more serves more spaces from memory.",
