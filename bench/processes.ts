@@ -23,6 +23,8 @@ const root = new URL('..', import.meta.url).pathname;
  * What the service process is started with: production, every setting at its
  * default but the rate limits, lifted as an operator would for a load test
  * (the limiter still runs), and the bench's keys, so that its cursors read here.
+ * glibc's MALLOC_ARENA_MAX, an operator's way to bound memory outside the
+ * JavaScript heap, is passed on where the bench is given it.
  */
 export function serviceEnvironment(databaseUrl: string, port: number, nodeOptions?: string): NodeJS.ProcessEnv {
   return {
@@ -35,6 +37,7 @@ export function serviceEnvironment(databaseUrl: string, port: number, nodeOption
     SECRET_KEY: BENCH_KEYS.secretKey,
     ENCRYPTION_KEY: BENCH_KEYS.encryptionKey,
     ...LIFTED_RATE_LIMIT,
+    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
     ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   };
 }

@@ -16,6 +16,7 @@
  *   SCALE_FROM_SOURCES   `true` runs the service with tsx from src/ rather than building dist/ (its loader adds to the RSS)
  *   SCALE_SERVICE_NODE_OPTIONS   Node.js options of the service (default `--max-old-space-size=336`, an instance given 512 MiB)
  *   SCALE_SERVICE_LOG    a file to keep the service's standard output in
+ *   MALLOC_ARENA_MAX     passed on to the service (glibc's malloc arenas), where set
  *
  * Progress goes to stderr; stdout carries the table and a `SCALE_RESULT {json}` line.
  */
