@@ -118,6 +118,31 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
     expect(page.json()).toMatchObject({ count: 2, items: [{ user: { displayName: `Rare ${tag} Bo` } }] });
     const rest = await members(admin, organization.id, { search: tag, limit: '1', page: page.json().next.page });
     expect(rest.json()).toMatchObject({ count: 2, items: [{ user: { displayName: `Common ${tag} Ada` } }] });
+    // By name: the same members, whichever users the search matches.
+    expect(await found(`common ${tag}`, { sort: 'name' })).toEqual([`Common ${tag} Ada`]);
+    expect(await found(`rare ${tag}`, { sort: 'name' })).toEqual([`Rare ${tag} Bo`]);
+    expect(await found(tag, { sort: 'name', order: 'asc' })).toEqual([`Common ${tag} Ada`, `Rare ${tag} Bo`]);
+    const byName = await members(admin, organization.id, { search: tag, sort: 'name', limit: '1' });
+    expect(byName.json()).toMatchObject({ count: 2, items: [{ user: { displayName: `Rare ${tag} Bo` } }] });
+
+    // Few users match, and more members than a page: each page counts the same members, in either sort.
+    const word = `Pair${tag}`;
+    for (const name of ['Ann', 'Ben']) {
+      const pair = await t.factory.user({
+        name: `${word} ${name}`,
+        email: `${name.toLowerCase()}.${tag}@pair.example`,
+      });
+      await t.factory.member(organization.id, pair.id, 'read');
+    }
+    for (const sort of ['joinedAt', 'name']) {
+      const first = await members(admin, organization.id, { search: word.toLowerCase(), sort, limit: '1' });
+      expect(first.json(), sort).toMatchObject({ count: 2, items: [{}] });
+      const next = { search: word.toLowerCase(), sort, limit: '1', page: first.json().next.page };
+      const second = await members(admin, organization.id, next);
+      expect(second.json(), sort).toMatchObject({ count: 2, items: [{}] });
+      const both = [first, second].map((res) => res.json().items[0].user.displayName);
+      expect(both.sort(), sort).toEqual([`${word} Ann`, `${word} Ben`]);
+    }
   });
 
   it('filters by role, guests and search, sorts by join or last-seen time, in either order, page by page', async () => {
