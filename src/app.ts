@@ -158,7 +158,10 @@ export interface AppDependencies {
   threadSource?: ThreadSource;
 }
 
-/** Builds the complete API on its own database pool. Nothing is global, so tests can build many. */
+/**
+ * Builds the complete API on its own database pool. Nothing is global but
+ * what is compiled from route schemas (core/compiled-once.ts), so tests can build many.
+ */
 export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
   const deferred = new DeferredCompilations();
   // Routing cannot wait for the database: the hostnames are read into memory once the pool exists.

@@ -1,8 +1,10 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { CompiledOnce } from './compiled-once.js';
 import type { DeferredCompilations } from './deferred-compilation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 type RouteDefinition = Parameters<ReturnType<SerializerFactory>>[0];
+type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 
 /** The keys of a list envelope (ListEnvelope in schemas.ts); a schema with any other is serialised whole. */
 const ENVELOPE_KEYS = new Set(['next', 'count', 'items']);
@@ -38,11 +40,18 @@ function itemSchemaOf(schema: unknown): unknown {
   return items?.type === 'array' && items.items !== undefined ? items.items : undefined;
 }
 
+/** The base compiler of each set of external schemas and options, with what it compiled (./compiled-once.ts). */
+const serializersBySchemas = new CompiledOnce<{
+  compile: ReturnType<SerializerFactory>;
+  compiled: CompiledOnce<Serializer>;
+}>();
+
 /**
  * Fastify's serialiser factory (fast-json-stringify), except that:
  * - a serialiser is compiled when first used or by `deferred.compileAll`,
  *   not when its route is registered (fast-json-stringify checks each
- *   schema as it compiles, the larger part of the time);
+ *   schema as it compiles, the larger part of the time), and once for the
+ *   process (./compiled-once.ts);
  * - a list envelope whose items add up to a large text is answered as bytes
  *   made item by item. The bytes are those the whole serialiser writes: each
  *   item goes through the serialiser of the item schema, and the envelope
@@ -51,13 +60,18 @@ function itemSchemaOf(schema: unknown): unknown {
 export function listSerializerFactory(deferred: DeferredCompilations): SerializerFactory {
   const base = SerializerSelector();
   return (externalSchemas, options) => {
-    const compile = base(externalSchemas, options);
+    const { compile, compiled } = serializersBySchemas.get([externalSchemas, options], () => ({
+      compile: base(externalSchemas, options),
+      compiled: new CompiledOnce<Serializer>(),
+    }));
     return (route: RouteDefinition) => {
+      // A serialiser depends on its schema alone: fast-json-stringify reads no other field of the route.
+      const serializerOf = (schema: unknown) => compiled.get(schema, () => compile({ ...route, schema }));
       const serializer = deferred.defer(() => {
-        const whole = compile(route);
+        const whole = serializerOf(route.schema);
         const itemSchema = itemSchemaOf(route.schema);
         if (itemSchema === undefined) return whole;
-        const item = compile({ ...route, schema: itemSchema });
+        const item = serializerOf(itemSchema);
         // Fastify sends a Buffer as it is; its type says string.
         return ((page: ListEnvelope) => serializePage(page, whole, item)) as (doc: unknown) => string;
       });

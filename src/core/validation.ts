@@ -1,5 +1,6 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
+import { CompiledOnce } from './compiled-once.js';
 import type { DeferredCompilations } from './deferred-compilation.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -24,6 +25,15 @@ function makeAjv(options: Options, schemas: object[]): Ajv {
   return ajv;
 }
 
+interface Validators {
+  strict: Ajv;
+  coercing: Ajv;
+  compiled: CompiledOnce<ValidateFunction>;
+}
+
+/** The two Ajv instances of each set of shared schemas, with what they compiled (./compiled-once.ts). */
+const validatorsBySchemas = new CompiledOnce<Validators>();
+
 /**
  * Request validation. A JSON body is taken exactly as sent (`42` is not the
  * string "42"), while query strings and path parameters, which are text, are
@@ -33,15 +43,21 @@ export function createValidatorCompiler(
   sharedSchemas: object[],
   deferred: DeferredCompilations,
 ): FastifySchemaCompiler<object> {
-  const strict = makeAjv({ coerceTypes: false }, sharedSchemas);
-  const coercing = makeAjv({ coerceTypes: 'array' }, sharedSchemas);
+  const { strict, coercing, compiled } = validatorsBySchemas.get(sharedSchemas, () => ({
+    strict: makeAjv({ coerceTypes: false }, sharedSchemas),
+    coercing: makeAjv({ coerceTypes: 'array' }, sharedSchemas),
+    compiled: new CompiledOnce(),
+  }));
   return ({ schema, httpPart }) => {
-    const compiled = deferred.defer(() => (httpPart === 'body' ? strict : coercing).compile(schema));
+    const body = httpPart === 'body';
+    const validator = deferred.defer(() =>
+      compiled.get([body, schema], () => (body ? strict : coercing).compile(schema)),
+    );
     // Fastify looks for `schemaEnv` to pass the request as the value's parent, which Ajv needs to
     // coerce or default a whole query or params object; it reads `errors` after each call.
     const validate = (data: unknown, context?: DataValidationCxt) => {
-      const valid = compiled()(data, context);
-      validate.errors = compiled().errors;
+      const valid = validator()(data, context);
+      validate.errors = validator().errors;
       return valid;
     };
     validate.errors = undefined as ValidateFunction['errors'];
