@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { systemClock, type Clock } from '../src/core/clock.js';
 import { revokeApiToken } from '../src/users/api-token-queries.js';
-import { PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { expectSpecResponse } from './support/spec.js';
 
 const t = useTestApp();
@@ -179,7 +178,7 @@ describe('the token cache', () => {
   it('keeps a token revoked elsewhere working no longer than AUTH_CACHE_TTL_MS', async () => {
     let now = Date.now();
     const clock: Clock = { now: () => new Date(now) };
-    const app = await buildApp(testConfig(t.database.url, { authCacheTtlMs: 5_000 }), { clock });
+    const app = await buildOwnApp(testConfig(t.database.url, { authCacheTtlMs: 5_000 }), { clock });
     try {
       const me = await t.factory.account();
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
@@ -196,7 +195,7 @@ describe('the token cache', () => {
   });
 
   it('forgets a token revoked on this instance at once', async () => {
-    const app = await buildApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }));
+    const app = await buildOwnApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }));
     try {
       const me = await t.factory.account();
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
@@ -211,7 +210,7 @@ describe('the token cache', () => {
   it('still refuses a cached token once it expires', async () => {
     let now = Date.now();
     const clock: Clock = { now: () => new Date(now) };
-    const app = await buildApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }), { clock });
+    const app = await buildOwnApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }), { clock });
     try {
       const me = await t.factory.account({ expiresAt: new Date(now + 2_000) });
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);

@@ -1,15 +1,15 @@
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { bootstrapFirstStart } from '../src/bootstrap.js';
 import { systemClock } from '../src/core/clock.js';
 import { createTestDatabase } from './support/database.js';
-import { buildApp } from '../src/app.js';
-import { testConfig } from './support/app.js';
+import { buildOwnApp, testConfig } from './support/app.js';
 
 const settings = { adminToken: undefined, adminEmail: 'admin@example.com', organizationTitle: 'Bootstrapped' };
 
-async function withFreshApp(task: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) {
+async function withFreshApp(task: (app: FastifyInstance) => Promise<void>) {
   const database = await createTestDatabase();
-  const app = await buildApp(testConfig(database.url));
+  const app = await buildOwnApp(testConfig(database.url));
   try {
     await task(app);
   } finally {

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { ListeningClockFeed } from '../src/db/clock-feed.js';
 import { mayWrite, writeKind } from '../src/db/prepared-pool.js';
 import { insightRow } from '../src/sites/insights/events.js';
 import { insightEventsInsert } from '../src/sites/insights/queries.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import { eventually, useOutsideDb } from './support/outside.js';
 import type { Account } from './support/factory.js';
 
@@ -150,7 +149,7 @@ describe('a feed that hears nothing', () => {
   beforeAll(async () => {
     // Notifications are per database: listening on another one hears none, as a LISTEN through a pooler in transaction mode.
     elsewhere = `${t.database.url.replace(/\/[^/]*$/, '/')}postgres`;
-    deaf = await buildApp(testConfig(t.database.url, { databaseListenUrl: elsewhere }));
+    deaf = await buildOwnApp(testConfig(t.database.url, { databaseListenUrl: elsewhere }));
     await deaf.ready();
   });
   afterAll(async () => {

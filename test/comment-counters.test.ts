@@ -1,10 +1,9 @@
 import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { MIGRATIONS_DIR } from '../src/db/migrate.js';
 import { purgeDeletedSpaces } from '../src/spaces/purge.js';
-import { listen, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, testConfig, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import { createTestDatabase } from './support/database.js';
@@ -334,7 +333,7 @@ describe('the migration', () => {
 
   it('counts existing comments again and drops the review requests of people who left, on a database written before it', async () => {
     const database = await createTestDatabase();
-    const app = await buildApp(testConfig(database.url));
+    const app = await buildOwnApp(testConfig(database.url));
     try {
       await app.ready();
       const factory = new Factory(app.context.db);

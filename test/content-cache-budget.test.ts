@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { contentCacheBounds } from '../src/content/store.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 
 const MIB = 1024 * 1024;
@@ -40,7 +39,7 @@ describe('CONTENT_CACHE_BYTES', () => {
 
   beforeAll(async () => {
     // Far below the setting's own minimum: every cache holds one entry or none, so each read loads again.
-    small = await buildApp(testConfig(t.database.url, { contentCacheBytes: 4096 }));
+    small = await buildOwnApp(testConfig(t.database.url, { contentCacheBytes: 4096 }));
     await small.ready();
   });
   afterAll(async () => {

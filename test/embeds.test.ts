@@ -2,9 +2,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { knownProviderEndpoint, MAX_HEAD_CHARS, readPageHead } from '../src/urls/oembed.js';
-import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
@@ -180,7 +179,7 @@ describe('embeds of outside addresses', () => {
   });
 
   it('refuse private addresses unless OUTBOUND_ALLOW_PRIVATE allows them, fetching nothing', async () => {
-    const app = await buildApp(testConfig(t.database.url, { outbound: { ...OUTBOUND, allowPrivate: false } }));
+    const app = await buildOwnApp(testConfig(t.database.url, { outbound: { ...OUTBOUND, allowPrivate: false } }));
     try {
       provider.hits.length = 0;
       const url = `${provider.url}/article?private`;

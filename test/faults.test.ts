@@ -4,11 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { purgeDeletedSpaces } from '../src/spaces/purge.js';
 import { startSpecWorker } from '../src/specs/worker.js';
-import { listen, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, testConfig, useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -247,7 +246,7 @@ describe('PostgreSQL going away under load', () => {
       const target = new URL(t.database.url);
       const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
       await proxy.start();
-      const app = await buildApp(testConfig(throughProxy(proxy), { databasePoolSize: 4 }));
+      const app = await buildOwnApp(testConfig(throughProxy(proxy), { databasePoolSize: 4 }));
       try {
         const base = await listen(app);
         const { admin, organization } = await t.factory.team();
@@ -302,7 +301,7 @@ describe('the statement timeout', () => {
   let locker: pg.Client;
 
   beforeAll(async () => {
-    app = await buildApp(testConfig(t.database.url, { databaseStatementTimeoutMs: TIMEOUT_MS }));
+    app = await buildOwnApp(testConfig(t.database.url, { databaseStatementTimeoutMs: TIMEOUT_MS }));
     await app.ready();
     locker = new pg.Client({ connectionString: t.database.url });
     await locker.connect();

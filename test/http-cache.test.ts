@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { contentApi } from './support/content.js';
 
@@ -11,7 +10,7 @@ const t = useTestApp();
 let plain: FastifyInstance;
 
 beforeAll(async () => {
-  plain = await buildApp(testConfig(t.database.url, { answerStoreBytes: 0 }));
+  plain = await buildOwnApp(testConfig(t.database.url, { answerStoreBytes: 0 }));
   await plain.ready();
 });
 afterAll(async () => {

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import { contentApi, flatten, outline } from './support/content.js';
 import type { Account } from './support/factory.js';
@@ -360,7 +359,7 @@ describe('website import into a space', () => {
   });
 
   it('stops at the page limit', async () => {
-    const app = await buildApp(
+    const app = await buildOwnApp(
       testConfig(t.database.url, {
         outbound: { allowPrivate: true, timeoutMs: OUTBOUND_TIMEOUT_MS, maxBytes: 1024 * 1024 },
         importLimits: { maxPages: 3, maxBytes: 10 * 1024 * 1024, timeoutMs: 10_000 },
@@ -474,7 +473,7 @@ describe('refusals', () => {
   });
 
   it('refuse private addresses unless OUTBOUND_ALLOW_PRIVATE allows them', async () => {
-    const app = await buildApp(
+    const app = await buildOwnApp(
       testConfig(t.database.url, { outbound: { allowPrivate: false, timeoutMs: 2_000, maxBytes: 1024 * 1024 } }),
     );
     try {

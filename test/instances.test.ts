@@ -6,13 +6,12 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { createSpace } from '../src/spaces/create.js';
 import { schedulePurge } from '../src/spaces/purge-schedule.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { revokeApiToken } from '../src/users/api-token-queries.js';
-import { listen, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, testConfig, useTestApp } from './support/app.js';
 import { startServerProcess, type RunningServer } from './support/server-process.js';
 import type { Account } from './support/factory.js';
 import { fixture } from './fixtures/specs/serve.js';
@@ -31,7 +30,7 @@ let bases: string[] = [];
 const instances = () => [t.app, other];
 
 beforeAll(async () => {
-  other = await buildApp(testConfig(t.database.url, overrides));
+  other = await buildOwnApp(testConfig(t.database.url, overrides));
   await other.ready();
   bases = [await listen(t.app), await listen(other)];
   // Each instance starts its conversion threads now, not under the first test's load: on a busy machine a
@@ -752,7 +751,7 @@ describe('paging across instances', () => {
     const cursor = spaces!.cursors[0]!;
     for (const on of [0, 1]) ok(await send(on, admin, 'GET', `/orgs/${org}/spaces?limit=4&page=${cursor}`));
     for (const on of [0, 1]) ok(await send(on, admin, 'GET', `/spaces/${host}/comments?limit=4&page=${cursor}`), 400);
-    const foreign = await buildApp(
+    const foreign = await buildOwnApp(
       testConfig(t.database.url, { secretKey: 'another-secret-key-another-secret-key-0' }),
     );
     try {

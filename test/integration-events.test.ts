@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { randomString } from '../src/core/ids.js';
 import { Keyring } from '../src/core/keyring.js';
 import {
@@ -15,7 +14,7 @@ import { integrationSigningSecret, rotateEventSigningSecrets } from '../src/inte
 import { recordEvent } from '../src/events/record.js';
 import { createGitSyncProcessor } from '../src/git-sync/processor.js';
 import { fanOutEvents } from '../src/integrations/events/fan-out.js';
-import { listen, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, testConfig, useTestApp } from './support/app.js';
 import { startGitServer } from './support/git-server.js';
 import { newestOfficialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
@@ -175,7 +174,7 @@ describe('events sent to an integration', () => {
 
   it('is delivered once by two instances on one database', async () => {
     s.receiver.received = [];
-    const other = await buildApp(testConfig(t.database.url));
+    const other = await buildOwnApp(testConfig(t.database.url));
     await other.ready();
     try {
       for (let i = 0; i < 5; i += 1) {

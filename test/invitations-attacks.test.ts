@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import type { Account } from './support/factory.js';
 import { expectNewestSpecResponse, expectSpecResponse } from './support/spec.js';
@@ -84,8 +83,8 @@ beforeAll(async () => {
   smtp = await smtpServer();
   refusing = await smtpServer(true);
   const from = 'Quire <no-reply@docs.test>';
-  mailing = await buildApp(testConfig(t.database.url, { mail: { smtpUrl: smtp.url, from } }));
-  failing = await buildApp(testConfig(t.database.url, { mail: { smtpUrl: refusing.url, from } }));
+  mailing = await buildOwnApp(testConfig(t.database.url, { mail: { smtpUrl: smtp.url, from } }));
+  failing = await buildOwnApp(testConfig(t.database.url, { mail: { smtpUrl: refusing.url, from } }));
   await Promise.all([mailing.ready(), failing.ready()]);
 });
 

@@ -4,14 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { isProduction, missingKeysProblem } from '../src/config.js';
 import { newId, randomString } from '../src/core/ids.js';
 import { keyIdOf, Keyring } from '../src/core/keyring.js';
 import { seal, unseal } from '../src/core/sealed.js';
 import { openSecret } from '../src/integrations/secrets.js';
 import { openShareKey, openVisitorKey } from '../src/sites/secrets.js';
-import { testConfig } from './support/app.js';
+import { buildOwnApp, testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';
 import { CLI_ARGS, runServerToExit, startServerProcess } from './support/server-process.js';
@@ -27,7 +26,7 @@ const apps: FastifyInstance[] = [];
 
 /** An instance of the service on the file's database, with these encryption keys. */
 async function instance(key: Buffer, previousKey?: Buffer): Promise<FastifyInstance> {
-  const app = await buildApp(
+  const app = await buildOwnApp(
     testConfig(database.url, {
       encryption: { key: base64(key), previousKey: previousKey ? base64(previousKey) : undefined },
     }),

@@ -1,7 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentReferenceStatus } from '@gitbook/api';
-import { buildApp } from '../src/app.js';
-import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import { contentApi, flatten } from './support/content.js';
 import type { Account } from './support/factory.js';
@@ -352,9 +352,9 @@ describe('space links', () => {
 });
 
 /** Another app on the same database: caches start empty, as on another instance or after a restart. */
-const extraApps: Array<Awaited<ReturnType<typeof buildApp>>> = [];
+const extraApps: Array<FastifyInstance> = [];
 async function appOn() {
-  const app = await buildApp(testConfig(t.database.url, { logLevel: 'error' }));
+  const app = await buildOwnApp(testConfig(t.database.url, { logLevel: 'error' }));
   await app.ready();
   extraApps.push(app);
   return app;

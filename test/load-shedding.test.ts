@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 
 const t = useTestApp();
 
@@ -23,7 +22,7 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
 describe('load shedding', () => {
   it('answers 503 with Retry-After while the event loop lags, /readyz included but not /healthz, and recovers', async () => {
     // Samples every 100 ms; a 300 ms block makes one sample's mean delay far over 50 ms whatever else it holds.
-    const app = await buildApp(
+    const app = await buildOwnApp(
       testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 50, sampleIntervalMs: 100 } }),
     );
     try {
@@ -67,7 +66,7 @@ describe('load shedding', () => {
   });
 
   it('can be turned off', async () => {
-    const app = await buildApp(
+    const app = await buildOwnApp(
       testConfig(t.database.url, { loadShedding: { maxEventLoopDelayMs: 0, sampleIntervalMs: 20 } }),
     );
     try {

@@ -4,13 +4,12 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { SignJWT } from 'jose';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { randomString } from '../src/core/ids.js';
 import { loggerOptions, redactText, redactUrl } from '../src/core/logging.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { revokeApiToken } from '../src/users/api-token-queries.js';
-import { PUBLIC_URL, testConfig } from './support/app.js';
+import { buildOwnApp, PUBLIC_URL, testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';
 import { insertSite } from './support/sites.js';
@@ -45,7 +44,7 @@ let organizationId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await buildApp(testConfig(database.url, { logLevel: 'trace' }), {
+  app = await buildOwnApp(testConfig(database.url, { logLevel: 'trace' }), {
     logger: pino(loggerOptions('trace', false), sink),
   });
   await app.ready();

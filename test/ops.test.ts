@@ -3,8 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { listen, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, testConfig, useTestApp } from './support/app.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 const t = useTestApp();
@@ -427,7 +426,7 @@ describe('probes and API description', () => {
 
 describe('while shutting down', () => {
   it('finishes a request in flight, then ends its connection instead of reading the next request', async () => {
-    const app = await buildApp(testConfig(t.database.url));
+    const app = await buildOwnApp(testConfig(t.database.url));
     const base = new URL(await listen(app));
     const me = await t.factory.account();
     const org = await t.factory.organization(me.user.id, { title: 'Before shutdown' });
@@ -503,7 +502,7 @@ describe('when the database goes away', () => {
     const viaProxy = new URL(t.database.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    const app = await buildApp(testConfig(viaProxy.toString()));
+    const app = await buildOwnApp(testConfig(viaProxy.toString()));
     try {
       const me = await t.factory.account();
       expect((await app.inject({ method: 'GET', url: '/v1/orgs', headers: me.headers })).statusCode).toBe(200);

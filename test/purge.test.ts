@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { systemClock, type Clock } from '../src/core/clock.js';
 import { loadConfig } from '../src/config.js';
 import { purgeDeletedSpaces } from '../src/spaces/purge.js';
 import { schedulePurge } from '../src/spaces/purge-schedule.js';
 import { createSpace } from '../src/spaces/create.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 
 const t = useTestApp();
 const DAY = 86_400_000;
@@ -89,7 +88,7 @@ describe('purging deleted spaces', () => {
 
   it('removes each space once when two instances purge at the same time, and neither fails', async () => {
     const { ids } = await spacesDeletedAgo(Array.from({ length: 40 }, () => RETENTION + DAY));
-    const other = await buildApp(testConfig(t.database.url));
+    const other = await buildOwnApp(testConfig(t.database.url));
     try {
       const runs = await Promise.all(
         [t.db, other.context.db, t.db, other.context.db].map(async (db) => {
@@ -115,7 +114,7 @@ describe('purging deleted spaces', () => {
 
   it('runs on its schedule and once at start, with the app’s clock and retention', async () => {
     const { ids } = await spacesDeletedAgo([RETENTION + DAY]);
-    const app = await buildApp(testConfig(t.database.url, { spaceRetentionMs: RETENTION }), { clock });
+    const app = await buildOwnApp(testConfig(t.database.url, { spaceRetentionMs: RETENTION }), { clock });
     await app.ready();
     const stop = schedulePurge(app.context, { pattern: '*/1 * * * * *', batchSize: 10 });
     try {

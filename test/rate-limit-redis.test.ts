@@ -1,8 +1,7 @@
 import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { testConfig } from './support/app.js';
+import { buildOwnApp, testConfig } from './support/app.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';
 
@@ -34,7 +33,7 @@ describe.skipIf(!available)('rate limits shared through Redis (RATE_LIMIT_REDIS_
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = testConfig(database.url, { rateLimit: { max: LIMIT, windowMs: 60_000, redisUrl: REDIS_URL } });
-    apps = [await buildApp(config), await buildApp(config)];
+    apps = [await buildOwnApp(config), await buildOwnApp(config)];
     await Promise.all(apps.map((app) => app.ready()));
     caller = await new Factory(apps[0]!.context.db).account();
   });
@@ -66,7 +65,7 @@ describe.skipIf(!available)('rate limits shared through Redis (RATE_LIMIT_REDIS_
     const config = testConfig(database.url, {
       rateLimit: { max: 1, windowMs: 60_000, redisUrl: 'redis://127.0.0.1:1' },
     });
-    const cut = await buildApp(config);
+    const cut = await buildOwnApp(config);
     try {
       await cut.ready();
       const account = await new Factory(cut.context.db).account();
@@ -81,7 +80,7 @@ describe('rate limits without Redis', () => {
   it('are counted by each instance alone', async () => {
     const database = await createTestDatabase();
     const config = testConfig(database.url, { rateLimit: { max: 2, windowMs: 60_000 } });
-    const apps = [await buildApp(config), await buildApp(config)];
+    const apps = [await buildOwnApp(config), await buildOwnApp(config)];
     try {
       const caller = await new Factory(apps[0]!.context.db).account();
       const statuses = [];

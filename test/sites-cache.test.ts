@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
 import { ScopedCache } from '../src/core/scoped-cache.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 
 const t = useTestApp();
@@ -79,9 +78,9 @@ describe('a site’s published structure, kept a moment', () => {
   let other: FastifyInstance;
 
   beforeAll(async () => {
-    cached = await buildApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000 }), { clock });
-    unkept = await buildApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000, answerStoreBytes: 0 }), { clock });
-    other = await buildApp(testConfig(t.database.url));
+    cached = await buildOwnApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000 }), { clock });
+    unkept = await buildOwnApp(testConfig(t.database.url, { siteCacheTtlMs: 2_000, answerStoreBytes: 0 }), { clock });
+    other = await buildOwnApp(testConfig(t.database.url));
     await Promise.all([cached.ready(), unkept.ready(), other.ready()]);
   });
   afterAll(async () => {

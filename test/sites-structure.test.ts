@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';
 
@@ -1768,7 +1767,7 @@ describe('found by the sequences', () => {
   it('with the structure cache on, a space put in the trash or restored shows in the structure at once', async () => {
     const h = await siteWithSections(1, 1);
     await h.run(h.addSiteSpace(h.idOf('p2'), h.idOf('S1')));
-    const cached = await buildApp(testConfig(t.database.url, { siteCacheTtlMs: 60_000 }));
+    const cached = await buildOwnApp(testConfig(t.database.url, { siteCacheTtlMs: 60_000 }));
     try {
       const call = async (method: 'GET' | 'DELETE' | 'POST', url: string) => {
         const response = await cached.inject({ method, url, headers: h.admin.headers });

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { findSpecOutline } from '../src/specs/outline-queries.js';
 import { claimSpecJob } from '../src/specs/jobs.js';
 import { createSpecProcessor, startSpecWorker, type SpecProcessor } from '../src/specs/worker.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';
 import { fixture, serveSpecs, type SpecServer } from './fixtures/specs/serve.js';
@@ -333,7 +332,7 @@ describe('external $refs', () => {
   });
 
   it('to a private address are refused where private addresses are not allowed', async () => {
-    const guarded = await buildApp(
+    const guarded = await buildOwnApp(
       testConfig(t.database.url, {
         specs: SPECS,
         outbound: { allowPrivate: false, timeoutMs: 5_000, maxBytes: 10 * 1024 * 1024 },
@@ -590,7 +589,7 @@ describe('several workers on one database', () => {
   it('process each job once, and store one version per change', async () => {
     apps = await Promise.all(
       [1, 2].map(async () => {
-        const app = await buildApp(testConfig(t.database.url, { specs: SPECS }));
+        const app = await buildOwnApp(testConfig(t.database.url, { specs: SPECS }));
         await app.ready();
         return app;
       }),

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { officialClient } from './support/client.js';
 import type { Account } from './support/factory.js';
 import { expectSpecResponse } from './support/spec.js';
@@ -153,7 +152,7 @@ describe('SAML providers', () => {
   });
 
   it('refuses a certificate that has expired', async () => {
-    const app = await buildApp(testConfig(t.database.url), {
+    const app = await buildOwnApp(testConfig(t.database.url), {
       clock: { now: () => new Date('2200-01-01T00:00:00.000Z') },
     });
     try {

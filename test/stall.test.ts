@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { listen, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, testConfig, useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 
@@ -162,7 +161,7 @@ describe('no request stalls the service', () => {
     expect(comment.body_document).toMatchObject({ object: 'document', nodes: [{ type: 'paragraph' }] });
 
     // A new app has nothing cached: its reads come from the stored documents alone.
-    const fresh = await buildApp(testConfig(t.database.url));
+    const fresh = await buildOwnApp(testConfig(t.database.url));
     try {
       const conversions: string[] = [];
       const original = fresh.conversions.toDocumentJson.bind(fresh.conversions);
@@ -195,7 +194,7 @@ describe('no request stalls the service', () => {
     await t.db.updateTable('documents').set({ document: null }).where('space_id', '=', space.id).execute();
     await t.db.updateTable('comments').set({ body_document: null }).where('space_id', '=', space.id).execute();
 
-    const fresh = await buildApp(testConfig(t.database.url));
+    const fresh = await buildOwnApp(testConfig(t.database.url));
     try {
       const page = await fresh.inject({
         method: 'GET',
@@ -229,7 +228,7 @@ describe('a conversion past its deadline', () => {
     const { admin, space } = await organizationWithContent('Page.');
     // Within every markdown limit, but about a second of parsing: far past a 100 ms deadline.
     const slow = '> quote\n\n'.repeat(1_990);
-    const strict = await buildApp(
+    const strict = await buildOwnApp(
       testConfig(t.database.url, { conversion: { threads: 1, timeoutMs: 100, queueWaitMs: 120_000 } }),
     );
     try {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type AppConfig } from '../src/app.js';
+import type { AppConfig } from '../src/app.js';
 import { TestDnsServer } from './support/dns-server.js';
-import { testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 
 /**
@@ -19,7 +19,7 @@ const t = useTestApp({ config: () => ({ hostnames: hostnames() }) });
 
 const apps: FastifyInstance[] = [];
 async function appWith(config: Partial<AppConfig>): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig(t.database.url, { hostnames: hostnames(), ...config }));
+  const app = await buildOwnApp(testConfig(t.database.url, { hostnames: hostnames(), ...config }));
   await app.ready();
   apps.push(app);
   return app;

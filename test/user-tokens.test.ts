@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/core/clock.js';
 import { SCOPES } from '../src/access/scopes.js';
 import { revokeApiToken } from '../src/users/api-token-queries.js';
-import { listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { buildOwnApp, listen, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
 
 const t = useTestApp();
@@ -312,7 +311,7 @@ describe('POST /v1/user/tokens', () => {
   });
 
   it('is refused to a token revoked on another instance, even while this one still caches it', async () => {
-    const app = await buildApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }));
+    const app = await buildOwnApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }));
     try {
       const me = await t.factory.account();
       expect((await app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).statusCode).toBe(200);
@@ -386,7 +385,7 @@ describe('DELETE /v1/user/tokens/{tokenId}', () => {
 
 describe('tokens over a real server', () => {
   it('makes a token, uses it, and revokes it with immediate effect despite the token cache', async () => {
-    const app = await buildApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }));
+    const app = await buildOwnApp(testConfig(t.database.url, { authCacheTtlMs: 60_000 }));
     try {
       const base = await listen(app);
       const me = await t.factory.account();

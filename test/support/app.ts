@@ -2,13 +2,13 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type AppConfig } from '../../src/app.js';
+import { buildApp, type AppConfig, type AppDependencies } from '../../src/app.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Db } from '../../src/db/database.js';
 import { loadConfig } from '../../src/config.js';
-import { KeptThreads } from '../../src/core/thread-source.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Factory } from './factory.js';
+import { keptBuiltThreads, ownBuiltThreads } from './threads.js';
 
 export const PUBLIC_URL = 'http://docs.test';
 
@@ -48,12 +48,6 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
   return { ...loadConfig(TEST_ENVIRONMENT), databaseUrl, ...overrides };
 }
 
-/**
- * The threads of every app this worker's test files build, kept from one file
- * to the next rather than started anew for each (src/core/thread-source.ts).
- */
-const keptThreads = new KeptThreads();
-
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
@@ -77,7 +71,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     context.database = await createTestDatabase();
     context.app = await buildApp(
       testConfig(context.database.url, typeof options.config === 'function' ? options.config() : options.config),
-      { threadSource: keptThreads, ...(options.clock ? { clock: options.clock } : {}) },
+      { threadSource: keptBuiltThreads, ...(options.clock ? { clock: options.clock } : {}) },
     );
     await context.app.ready();
     context.db = context.app.context.db;
@@ -89,6 +83,14 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     void context.database?.drop().catch(() => undefined);
   });
   return context;
+}
+
+/**
+ * An app of its own, beside the file's (another instance, other settings):
+ * built as a server builds it, with threads of its own (./threads.ts).
+ */
+export function buildOwnApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  return buildApp(config, { threadSource: ownBuiltThreads, ...deps });
 }
 
 /** Listens on a free loopback port and returns the base URL, for the official client and raw HTTP. */
