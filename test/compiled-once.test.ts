@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { CompiledOnce } from '../src/core/compiled-once.js';
+import { CompiledOnce, schemaText } from '../src/core/compiled-once.js';
 import { DeferredCompilations } from '../src/core/deferred-compilation.js';
 import { listSerializerFactory } from '../src/core/list-serializer.js';
 import { createValidatorCompiler } from '../src/core/validation.js';
@@ -17,6 +17,15 @@ describe('compiled once', () => {
     expect(once.get([true, { type: 'string' }], compile('body'))).toBe('body 3');
     expect(once.get([false, { type: 'string' }], compile('query'))).toBe('query 4');
     expect(compiled).toBe(4);
+  });
+
+  it('writes a schema’s text once per object, and equal schemas alike', () => {
+    const schema = { type: 'object', properties: { id: { type: 'string' } } };
+    expect(schemaText(schema)).toBe(JSON.stringify(schema));
+    expect(schemaText(structuredClone(schema))).toBe(schemaText(schema));
+    // Kept for the object: a schema is not changed once added, and its text stays the one first written.
+    schema.type = 'string';
+    expect(schemaText(schema)).toBe('{"type":"object","properties":{"id":{"type":"string"}}}');
   });
 
   it('gives two apps’ validators of the same schema one compiled function, which tells each call’s errors apart', () => {

@@ -1,5 +1,5 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import { CompiledOnce } from './compiled-once.js';
+import { CompiledOnce, schemaText } from './compiled-once.js';
 import type { DeferredCompilations } from './deferred-compilation.js';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
@@ -60,7 +60,12 @@ const serializersBySchemas = new CompiledOnce<{
 export function listSerializerFactory(deferred: DeferredCompilations): SerializerFactory {
   const base = SerializerSelector();
   return (externalSchemas, options) => {
-    const { compile, compiled } = serializersBySchemas.get([externalSchemas, options], () => ({
+    // JSON texts have no raw line break, so joined by one they stay apart.
+    const source = [
+      ...Object.values(externalSchemas as Record<string, object>).map(schemaText),
+      JSON.stringify(options),
+    ];
+    const { compile, compiled } = serializersBySchemas.getByText(source.join('\n'), () => ({
       compile: base(externalSchemas, options),
       compiled: new CompiledOnce<Serializer>(),
     }));
