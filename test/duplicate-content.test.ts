@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { purgeDeletedSpaces } from '../src/spaces/purge.js';
 import type { Account } from './support/factory.js';
 import { listen, useTestApp } from './support/app.js';
+import { countStatements } from './support/statements.js';
 import { officialClient } from './support/client.js';
 import { contentApi } from './support/content.js';
 import { expectSpecResponse } from './support/spec.js';
@@ -394,29 +394,3 @@ describe('a duplicated space', () => {
     expect(searchRows.map((row) => row.title)).toContain(titles[0]);
   });
 });
-
-/**
- * Runs `task` and counts the statements the app's connections send meanwhile
- * (pg clients, which the pool's connections are), to bound a request's cost.
- * The hostname refresh, which reads the sites' hostnames every five seconds on
- * its own timer, is not counted: it added one statement now and then.
- */
-async function countStatements<T>(task: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const query = prototype.query;
-  let count = 0;
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    if (!isHostnameRefresh(args[0])) count += 1;
-    return query.apply(this, args);
-  };
-  try {
-    return { result: await task(), count };
-  } finally {
-    prototype.query = query;
-  }
-}
-
-function isHostnameRefresh(statement: unknown): boolean {
-  const text = typeof statement === 'string' ? statement : (statement as { text?: unknown } | null)?.text;
-  return typeof text === 'string' && text.includes('"hostname_verified_at" is not null');
-}

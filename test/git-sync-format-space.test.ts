@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../src/core/errors.js';
 import {
@@ -12,6 +11,7 @@ import {
   type RepositoryContent,
 } from '../src/git-sync/format/index.js';
 import { PUBLIC_URL, useTestApp } from './support/app.js';
+import { countStatements } from './support/statements.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 
@@ -214,28 +214,6 @@ async function importIntoNewSpace(
   const merged = await api.merge(account, space.id, changeRequestId);
   expect(merged.json()).toMatchObject({ result: 'merge' });
   return { spaceId: space.id, initialRevision: space.revision, writes: writes.length };
-}
-
-/**
- * Runs `task` and counts the statements the app's connections send meanwhile
- * (pg clients, which the pool's connections are). The hostname refresh, on
- * its own timer, is not counted.
- */
-async function countStatements<T>(task: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const query = prototype.query;
-  let count = 0;
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const statement = args[0];
-    const text = typeof statement === 'string' ? statement : (statement as { text?: unknown } | null)?.text;
-    if (!(typeof text === 'string' && text.includes('"hostname_verified_at" is not null'))) count += 1;
-    return query.apply(this, args);
-  };
-  try {
-    return { result: await task(), count };
-  } finally {
-    prototype.query = query;
-  }
 }
 
 describe('a Git Sync repository written into a space and read back', () => {
