@@ -1,5 +1,6 @@
-// ESLint: typescript-eslint's type-aware rules, and the regular-expression
-// checker (no request may stall the service). Formatting is Prettier's job
+// ESLint: typescript-eslint's rules that need no types, and the regular-expression
+// checker (no request may stall the service). The type-aware rules run in oxlint
+// (.oxlintrc.json), on TypeScript's native compiler. Formatting is Prettier's job
 // (.prettierrc.json), so no rule here is about layout.
 import { defineConfig } from 'eslint/config';
 import regexp from 'eslint-plugin-regexp';
@@ -43,39 +44,15 @@ export default defineConfig(
   {
     name: 'quire/typescript',
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'cluster/**/*.ts'],
-    // test/regex.test.ts lints the route schemas' patterns as this virtual file, which
-    // no tsconfig holds; only the regexp rules apply to it.
+    // test/regex.test.ts lints the route schemas' patterns as this virtual file; only
+    // the regexp rules apply to it.
     ignores: ['src/schema-patterns.ts'],
-    extends: [tseslint.configs.recommendedTypeChecked],
-    languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
-    },
+    extends: [tseslint.configs.recommended],
     rules: {
-      // A promise nobody awaits loses its error and its ordering; `void` marks the ones meant to run alone.
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-      // Kysely's expression builder is meant to be destructured (`({ exists, selectFrom }) => ...`); its methods are bound.
-      '@typescript-eslint/unbound-method': 'off',
-      // Fastify hooks and handlers are async by contract, awaiting or not.
-      '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
-    },
-  },
-  {
-    // Tests read response bodies as untyped JSON on purpose: the spec validator
-    // (test/support/spec.ts) is what checks their shape.
-    name: 'quire/tests',
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'cluster/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
   {

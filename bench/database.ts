@@ -92,9 +92,14 @@ export async function createBenchDatabase(
       await server.stop();
     },
     drop: () =>
-      (dropping ??= drop()
-        .then(() => watchdog.release())
-        .finally(() => server.stop())),
+      (dropping ??= (async () => {
+        try {
+          await drop();
+          watchdog.release();
+        } finally {
+          await server.stop();
+        }
+      })()),
   };
   onCreating(database);
   try {

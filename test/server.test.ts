@@ -90,8 +90,11 @@ describe('the server process', () => {
       expect(refused.output).not.toContain('first start');
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
-      const users = await client.query('select id from users').finally(() => client.end());
-      expect(users.rows).toEqual([]);
+      try {
+        expect((await client.query('select id from users')).rows).toEqual([]);
+      } finally {
+        await client.end();
+      }
 
       // The next start, on a free port, is the first start.
       const started = await startServer({ DATABASE_URL: database.url });

@@ -377,9 +377,11 @@ async function main(): Promise<void> {
   process.stdout.write(`SCALE_RESULT ${JSON.stringify(result)}\n`);
 }
 
-main()
-  .catch((error: unknown) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup());
+try {
+  await main();
+} catch (error: unknown) {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

@@ -58,7 +58,7 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(
       maxEventLoopDelay: options.maxEventLoopDelayMs ?? DEFAULT_MAX_EVENT_LOOP_DELAY_MS,
       sampleInterval: sampleIntervalMs,
       // The plugin types the handler's `value` as always present; without the cast its overloads do not match.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      // oxlint-disable-next-line typescript/no-unnecessary-type-assertion
       pressureHandler: shed as (
         request: FastifyRequest,
         reply: FastifyReply,

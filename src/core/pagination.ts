@@ -213,7 +213,7 @@ export function pageQuery<Args extends unknown[], Row, Out = Row>(
           if (options.rowsOf)
             return options.rowsOf(compiler, keys, request.order, ...(parameters.slice(0, arity) as never[]));
           // Without rowsOf, Out is Row (its default): the keys are the rows. The compiler cannot tell.
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+          // oxlint-disable-next-line typescript/no-unnecessary-type-assertion
           return keys as unknown as AnyQuery<Out>;
         },
         arity + (withCursor ? 2 : 0) + (fetch === undefined ? 1 : 0),

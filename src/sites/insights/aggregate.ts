@@ -92,7 +92,7 @@ function checkValue(kind: ValueKind, value: unknown, path: string): unknown {
       return value;
     case 'page': {
       if (value === null) return null;
-      const page = (typeof value === 'object' ? value : undefined) as { page?: unknown; space?: unknown } | undefined;
+      const page: { page?: unknown; space?: unknown } | undefined = typeof value === 'object' ? value : undefined;
       if (
         page === undefined ||
         typeof page.space !== 'string' ||
