@@ -25,7 +25,8 @@ interface Remembered {
  * notification that moved the clock, and would then be kept as current.
  */
 export class CurrentRevisions {
-  private readonly remembered = new LRUCache<string, Remembered>({ max: SPACES_KEPT });
+  // Bounded by count through maxSize: `max` would make lru-cache fill arrays of 50,000 slots when the app is built.
+  private readonly remembered = new LRUCache<string, Remembered>({ maxSize: SPACES_KEPT, sizeCalculation: () => 1 });
 
   constructor(
     private readonly primary: Db,

@@ -90,7 +90,8 @@ export class ContentStore {
   private readonly documents: LRUCache<string, string>;
   /** Documents' outlines, links and languages, by document id. */
   private readonly facts: LRUCache<string, DocumentFacts>;
-  private readonly revisions = new LRUCache<string, RevisionPoint>({ max: REVISIONS });
+  // Bounded by count through maxSize: `max` would make lru-cache fill arrays of 100,000 slots when the app is built.
+  private readonly revisions = new LRUCache<string, RevisionPoint>({ maxSize: REVISIONS, sizeCalculation: () => 1 });
   /** Each revision's reusable contents (without their markdown), by revision id. */
   private readonly reusableContentSets: LoadingCache<ReusableContents>;
   /** Answers of one-page reads, by revision, place, page and format. */
