@@ -512,16 +512,12 @@ describe('bounds', () => {
     expect(tagStagesOf(unpairedTabs(50_000), '{% tab %} × 50,000').nodes).toHaveLength(50_000);
   });
 
-  it('read other adversarial shapes of tags in linear time', { timeout: 120_000 }, () => {
+  // Other shapes of tags (hints, tabs, stray closings) are counted, not timed, in document-gitbook-tags-bounds.test.ts.
+  it('read adversarial shapes of HTML expandables in linear time', { timeout: 120_000 }, () => {
     const shapes = [
-      '{% hint style="info" %}\n\n'.repeat(20_000),
-      '{% endtab %}\n{% endtabs %}\n{% endhint %}\n{% endfile %}\n\n'.repeat(5_000),
-      '{% tabs %}\n\n{% hint %}\n\n'.repeat(10_000) + '{% endtabs %}\n\n'.repeat(10_000),
-      '{% tabs %}\n\n{% tab title="a" %}\n\n'.repeat(5_000) + '{% endtab %}\n\n{% endtabs %}\n\n'.repeat(5_000),
       '<details>\n\n'.repeat(20_000),
       '<details>\n<summary>x\n'.repeat(20_000),
       `<details>\n${'<summary>\n'.repeat(20_000)}`,
-      '| a |\n| - |\n' + '{% endtab %}\n'.repeat(20_000),
     ];
     for (const markdown of shapes) expect(tagStages(markdown).nodes.length).toBeGreaterThan(0);
   });

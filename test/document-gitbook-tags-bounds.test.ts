@@ -49,7 +49,7 @@ describe('reading GitBook’s tags', () => {
     expectLinear((n) => '{% step %}\n'.repeat(n), 5_000);
   });
 
-  it('stays linear on unclosed, stray and deeply nested steppers, columns, updates, conditions and wrappers', () => {
+  it('stays linear on unclosed, stray and deeply nested steppers, columns, updates, conditions, wrappers, hints and tabs', () => {
     const shapes: Array<(n: number) => string> = [
       (n) => '{% stepper %}\n{% step %}\n'.repeat(n),
       (n) => '{% endstep %}\n{% endstepper %}\n{% endcolumns %}\n{% endif %}\n\n'.repeat(n),
@@ -58,6 +58,11 @@ describe('reading GitBook’s tags', () => {
       (n) => '{% updates %}\n{% update date="2025-01-01" %}\n'.repeat(n),
       (n) => '{% code title="a" %}\n\n{% content-ref url="x" %}\n\n{% prompt description="p" %}\n\n'.repeat(n),
       (n) => '{% code %}\n```\nx\n```\n'.repeat(n) + '{% endcode %}\n'.repeat(n),
+      (n) => '{% hint style="info" %}\n\n'.repeat(n),
+      (n) => '{% endtab %}\n{% endtabs %}\n{% endhint %}\n{% endfile %}\n\n'.repeat(n),
+      (n) => '{% tabs %}\n\n{% hint %}\n\n'.repeat(n) + '{% endtabs %}\n\n'.repeat(n),
+      (n) => '{% tabs %}\n\n{% tab title="a" %}\n\n'.repeat(n) + '{% endtab %}\n\n{% endtabs %}\n\n'.repeat(n),
+      (n) => '| a |\n| - |\n' + '{% endtab %}\n'.repeat(n),
     ];
     for (const shape of shapes) expectLinear(shape, 1_000);
   });
