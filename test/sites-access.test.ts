@@ -1,5 +1,5 @@
 import { GitBookAPIError } from '@gitbook/api';
-import { isDeepStrictEqual } from 'node:util';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/app.js';
 import { newId } from '../src/core/ids.js';
@@ -445,67 +445,41 @@ async function buildSite({ visibility = 'public', published = true }: Partial<Si
   };
 }
 
-/** Every row of the site tables in the organization: what a refused write must leave as it was. */
-async function siteTables() {
-  // One query per table: Kysely's types do not follow a table name passed through a generic helper.
+/**
+ * Every row of the site tables in the organization, what a refused write must leave as it was: a digest
+ * of each table's rows as text, in id order. One statement, where reading the rows took one per table
+ * and a third of the file's time over its 1,300 snapshots.
+ */
+async function siteTables(): Promise<Tables> {
   const org = organizationId;
-  return {
-    sites: await t.db.selectFrom('sites').selectAll().where('organization_id', '=', org).orderBy('id').execute(),
-    site_insight_events: await t.db
-      .selectFrom('site_insight_events')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_sections: await t.db
-      .selectFrom('site_sections')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_section_groups: await t.db
-      .selectFrom('site_section_groups')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_spaces: await t.db
-      .selectFrom('site_spaces')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_share_links: await t.db
-      .selectFrom('site_share_links')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_redirects: await t.db
-      .selectFrom('site_redirects')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_external_links: await t.db
-      .selectFrom('site_external_links')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .orderBy('id')
-      .execute(),
-    site_grants: await t.db
-      .selectFrom('content_grants')
-      .selectAll()
-      .where('organization_id', '=', org)
-      .where('site_id', 'is not', null)
-      .orderBy('id')
-      .execute(),
-  };
+  const { rows } = await sql<Tables>`select
+    (select md5(string_agg(r::text, ',' order by r.id)) from sites r where r.organization_id = ${org}) as sites,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_insight_events r where r.organization_id = ${org}) as site_insight_events,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_sections r where r.organization_id = ${org}) as site_sections,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_section_groups r where r.organization_id = ${org}) as site_section_groups,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_spaces r where r.organization_id = ${org}) as site_spaces,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_share_links r where r.organization_id = ${org}) as site_share_links,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_redirects r where r.organization_id = ${org}) as site_redirects,
+    (select md5(string_agg(r::text, ',' order by r.id)) from site_external_links r where r.organization_id = ${org}) as site_external_links,
+    (select md5(string_agg(r::text, ',' order by r.id)) from content_grants r
+      where r.organization_id = ${org} and r.site_id is not null) as site_grants`.execute(t.db);
+  return rows[0]!;
 }
 
-type Tables = Awaited<ReturnType<typeof siteTables>>;
+type Tables = Record<
+  | 'sites'
+  | 'site_insight_events'
+  | 'site_sections'
+  | 'site_section_groups'
+  | 'site_spaces'
+  | 'site_share_links'
+  | 'site_redirects'
+  | 'site_external_links'
+  | 'site_grants',
+  string | null
+>;
 const changedTables = (before: Tables, after: Tables) =>
-  (Object.keys(before) as Array<keyof Tables>).filter((table) => !isDeepStrictEqual(before[table], after[table]));
+  (Object.keys(before) as Array<keyof Tables>).filter((table) => before[table] !== after[table]);
 
 beforeAll(async () => {
   const team = await t.factory.team(['read', 'edit', null]);
