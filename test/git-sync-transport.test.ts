@@ -5,6 +5,7 @@ import { gitRemote } from '../src/git-sync/git/remote.js';
 import { commitFiles, readBranch, type GitContext } from '../src/git-sync/git/repository.js';
 import { GitThreads } from '../src/git-sync/git/threads.js';
 import { startGitServer, type GitServer, type GitServerOptions } from './support/git-server.js';
+import { ownBuiltThreads } from './support/threads.js';
 
 const LIMITS = { maxBytes: 8 << 20, maxFiles: 100, timeoutMs: 10_000 };
 const context = (overrides: Partial<GitContext['limits']> = {}, allowPrivate = true): GitContext => ({
@@ -260,6 +261,7 @@ describe('the Git threads', () => {
       onThreadError: (error) => {
         throw error;
       },
+      threadSource: ownBuiltThreads,
     });
 
   it('read and commit a branch off the event loop, with the same outcomes', async () => {

@@ -5,6 +5,7 @@ import { Conversions } from '../src/conversions/pool.js';
 import { ApiError } from '../src/core/errors.js';
 import { LazyTask, serveTasks, type TaskOutcome } from '../src/core/work-pool.js';
 import { markdownToDocument } from '../src/document/from-markdown.js';
+import { ownBuiltThreads } from './support/threads.js';
 
 /** Within every markdown limit, but about a second of parsing on this kind of machine. */
 const SLOW = '> quote\n\n'.repeat(1_990);
@@ -19,6 +20,8 @@ function conversions(
     msPerKib: 0,
     maxQueue: 8,
     onThreadError: (error) => errors.push(error),
+    // Started from dist/, as the app's in other tests (./support/threads.ts): 0.9 s of a core each rather than 2.5.
+    threadSource: ownBuiltThreads,
     ...overrides,
   });
   return { pool, errors };
