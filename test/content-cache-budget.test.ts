@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentCacheBounds } from '../src/content/store.js';
 import { buildOwnApp, testConfig, useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
+import { countStatements } from './support/statements.js';
 
 const MIB = 1024 * 1024;
 /** What contentCacheBounds counts a kept tree's page or file as. */
@@ -85,6 +86,54 @@ describe('CONTENT_CACHE_BYTES', () => {
     expect(smallSizes.markdown!.entries).toBeLessThanOrEqual(1);
     for (const [name, size] of Object.entries(smallSizes)) {
       expect(size.weight, name).toBeLessThanOrEqual(size.capacity);
+    }
+  });
+
+  it('serves a kept page answer without reading its tree again, when the tree is too large to keep', async () => {
+    // Trees of at most 35 pages and files are kept, 3,200 characters of page answers: a 40-page space's tree
+    // never is, as in an organization whose readers spread over more spaces than the cache holds trees of.
+    expect(contentCacheBounds(40_000)).toMatchObject({ treeItems: 35, answerCharacters: 3_200 });
+    const instance = await buildOwnApp(testConfig(t.database.url, { contentCacheBytes: 40_000, answerStoreBytes: 0 }));
+    try {
+      const team = await t.factory.team();
+      const space = await api.createSpace(team.admin, team.organization.id, { title: 'Spread out' });
+      await api.change(
+        team.admin,
+        space.id,
+        Array.from({ length: 40 }, (_, index) => ({
+          operation: 'insert_page',
+          title: `Page ${index}`,
+          document: { markdown: `Page ${index}.` },
+        })),
+      );
+      const pages = await instance.inject({
+        method: 'GET',
+        url: `/v1/spaces/${space.id}/content/pages`,
+        headers: team.admin.headers,
+      });
+      const pageId = (pages.json() as { pages: Array<{ id: string }> }).pages[7]!.id;
+      const read = () =>
+        instance.inject({
+          method: 'GET',
+          url: `/v1/spaces/${space.id}/content/page/${pageId}`,
+          headers: team.admin.headers,
+        });
+      const treeReads = (statements: string[]) => statements.filter((text) => text.includes('tree_entries')).length;
+
+      const first = await countStatements(read);
+      expect(first.result.statusCode).toBe(200);
+      expect(first.result.json()).toMatchObject({ id: pageId, title: 'Page 7' });
+      expect(treeReads(first.statements)).toBeGreaterThan(0);
+      const again = await countStatements(read);
+      expect(again.result.body).toBe(first.result.body);
+      expect(treeReads(again.statements)).toBe(0);
+      // The tree itself is still not kept: the page list reads it again.
+      const list = await countStatements(() =>
+        instance.inject({ method: 'GET', url: `/v1/spaces/${space.id}/content/pages`, headers: team.admin.headers }),
+      );
+      expect(treeReads(list.statements)).toBeGreaterThan(0);
+    } finally {
+      await instance.close();
     }
   });
 });

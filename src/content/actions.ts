@@ -225,19 +225,31 @@ export async function readPageAtPath(
 }
 
 async function pageAnswer(context: Context, target: ContentTarget, pageId: string, form: PageForm): Promise<string> {
+  // Without computed pages the answer depends on the revision alone, so a kept one is served without its tree:
+  // an organization's readers spread over more spaces than the trees the cache holds.
+  if (!form.computed || context.content.holdsNoComputedPages(target.point)) {
+    const kept = context.content.keptPageAnswer(target.point, target.place, pageId, pageFormKey(form, undefined));
+    if (kept !== undefined) return kept;
+  }
   const tree = await context.content.tree(target.point);
   const view = await computedView(context, target, tree, form.computed);
-  // Variables belong to the revision and its page versions, so an evaluated answer is as lasting as a plain one;
-  // what computed pages show also depends on their specs' versions.
-  const formKey = [
+  return context.content.pageAnswer(target.point, target.place, pageId, pageFormKey(form, view), () =>
+    pageJson(context, target, tree, pageId, form, view),
+  );
+}
+
+/**
+ * What an answer of `pageAnswer` is kept under beside its revision, place and page. Variables belong to the
+ * revision and its page versions, so an evaluated answer is as lasting as a plain one; what computed pages
+ * show also depends on their specs' versions.
+ */
+function pageFormKey(form: PageForm, view: ComputedView | undefined): string {
+  return [
     form.format,
     form.evaluated ? 'evaluated' : '',
     view ? `computed:${view.key}` : '',
     dereferences(form.dereferenced) ? 'dereferenced' : '',
   ].join('|');
-  return context.content.pageAnswer(target.point, target.place, pageId, formKey, () =>
-    pageJson(context, target, tree, pageId, form, view),
-  );
 }
 
 /** The markdown of generated pages as JSON documents, by page id, for the `document` form. */

@@ -96,6 +96,14 @@ export class ContentStore {
   private readonly reusableContentSets: LoadingCache<ReusableContents>;
   /** Answers of one-page reads, by revision, place, page and format. */
   private readonly pageAnswers: LoadingCache<string>;
+  /**
+   * Revisions whose tree holds no computed page, as their trees were loaded: a page of one answers the same
+   * whatever the specs say, so its kept answer needs no tree. A few bytes each, so it outlasts the trees.
+   */
+  private readonly withoutComputedPages = new LRUCache<string, true>({
+    maxSize: REVISIONS,
+    sizeCalculation: () => 1,
+  });
 
   constructor(
     private readonly db: Db,
@@ -119,7 +127,16 @@ export class ContentStore {
 
   /** `db` is the transaction to read in, where a write needs the tree inside one. */
   tree(point: RevisionPoint, db: Db = this.db): Promise<ContentTree> {
-    return loaded(this.trees, point.id, () => loadTree(db, point));
+    return loaded(this.trees, point.id, async () => {
+      const tree = await loadTree(db, point);
+      if (tree.computedPages().length === 0) this.withoutComputedPages.set(point.id, true);
+      return tree;
+    });
+  }
+
+  /** Whether the revision's tree, as loaded before, holds no computed page; false when not known. */
+  holdsNoComputedPages(point: RevisionPoint): boolean {
+    return this.withoutComputedPages.has(point.id);
   }
 
   /** The markdown of each given page (empty for a page without a document), by document id. */
@@ -200,11 +217,12 @@ export class ContentStore {
     format: string,
     build: () => Promise<string>,
   ): Promise<string> {
-    return loaded(
-      this.pageAnswers,
-      `${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`,
-      build,
-    );
+    return loaded(this.pageAnswers, pageAnswerKey(point, place, pageId, format), build);
+  }
+
+  /** The answer `pageAnswer` keeps for these, if it is kept now; nothing is loaded. */
+  keptPageAnswer(point: RevisionPoint, place: ContentPlace, pageId: string, format: string): string | undefined {
+    return this.pageAnswers.get(pageAnswerKey(point, place, pageId, format));
   }
 
   /**
@@ -338,3 +356,6 @@ declare module '../context.js' {
     content: ContentStore;
   }
 }
+
+const pageAnswerKey = (point: RevisionPoint, place: ContentPlace, pageId: string, format: string) =>
+  `${point.id}|${place.organizationId}|${place.changeRequestId ?? ''}|${pageId}|${format}`;

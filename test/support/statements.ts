@@ -10,18 +10,27 @@ const countedTask = new AsyncLocalStorage<true>();
  * (the hostname refresh, job polling) run in contexts of their own, and made the
  * count one higher now and then.
  */
-export async function countStatements<T>(task: () => PromiseLike<T>): Promise<{ result: T; count: number }> {
+export async function countStatements<T>(
+  task: () => PromiseLike<T>,
+): Promise<{ result: T; count: number; statements: string[] }> {
   const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const query = prototype.query;
-  let count = 0;
+  const statements: string[] = [];
   prototype.query = function (this: unknown, ...args: unknown[]) {
-    if (countedTask.getStore()) count += 1;
+    if (countedTask.getStore()) statements.push(textOf(args[0]));
     return query.apply(this, args);
   };
   try {
     // Awaited inside the context: an injected request starts when it is awaited, not when it is made.
-    return { result: await countedTask.run(true, async () => await task()), count };
+    const result = await countedTask.run(true, async () => await task());
+    return { result, count: statements.length, statements };
   } finally {
     prototype.query = query;
   }
+}
+
+function textOf(statement: unknown): string {
+  if (typeof statement === 'string') return statement;
+  const text = (statement as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : '';
 }
