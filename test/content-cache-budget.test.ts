@@ -47,17 +47,27 @@ describe('CONTENT_CACHE_BYTES', () => {
     await small?.close();
   });
 
-  it('changes what an instance keeps, never what it answers', async () => {
+  /** A new team's space of `count` pages titled `Page <n>`, each with `markdownOf(n)`. */
+  async function spaceOfPages(title: string, count: number, markdownOf: (index: number) => string) {
     const team = await t.factory.team();
-    const space = await api.createSpace(team.admin, team.organization.id, { title: 'Kept or not' });
+    const space = await api.createSpace(team.admin, team.organization.id, { title });
     await api.change(
       team.admin,
       space.id,
-      Array.from({ length: 12 }, (_, index) => ({
+      Array.from({ length: count }, (_, index) => ({
         operation: 'insert_page',
         title: `Page ${index}`,
-        document: { markdown: `# Page ${index}\n\n${'Some words to keep. '.repeat(200)}\n` },
+        document: { markdown: markdownOf(index) },
       })),
+    );
+    return { team, space };
+  }
+
+  it('changes what an instance keeps, never what it answers', async () => {
+    const { team, space } = await spaceOfPages(
+      'Kept or not',
+      12,
+      (index) => `# Page ${index}\n\n${'Some words to keep. '.repeat(200)}\n`,
     );
     const read = (app: FastifyInstance, url: string) =>
       app.inject({ method: 'GET', url, headers: team.admin.headers }).then((response) => {
@@ -95,17 +105,7 @@ describe('CONTENT_CACHE_BYTES', () => {
     expect(contentCacheBounds(40_000)).toMatchObject({ treeItems: 35, answerCharacters: 3_200 });
     const instance = await buildOwnApp(testConfig(t.database.url, { contentCacheBytes: 40_000, answerStoreBytes: 0 }));
     try {
-      const team = await t.factory.team();
-      const space = await api.createSpace(team.admin, team.organization.id, { title: 'Spread out' });
-      await api.change(
-        team.admin,
-        space.id,
-        Array.from({ length: 40 }, (_, index) => ({
-          operation: 'insert_page',
-          title: `Page ${index}`,
-          document: { markdown: `Page ${index}.` },
-        })),
-      );
+      const { team, space } = await spaceOfPages('Spread out', 40, (index) => `Page ${index}.`);
       const pages = await instance.inject({
         method: 'GET',
         url: `/v1/spaces/${space.id}/content/pages`,

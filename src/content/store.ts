@@ -322,10 +322,8 @@ export class ContentStore {
     return Object.fromEntries(
       Object.entries(this.caches()).map(([name, cache]) => [
         name,
-        // A cache bounded by entries (revisions) counts each as one.
-        cache.maxSize > 0
-          ? { entries: cache.size, weight: cache.calculatedSize, capacity: cache.maxSize }
-          : { entries: cache.size, weight: cache.size, capacity: cache.max },
+        // Every cache is bounded by weight; one bounded by entries (revisions) weighs each as one.
+        { entries: cache.size, weight: cache.calculatedSize, capacity: cache.maxSize },
       ]),
     );
   }
