@@ -26,7 +26,7 @@ const root = new URL('..', import.meta.url).pathname;
  * glibc's MALLOC_ARENA_MAX, an operator's way to bound memory outside the
  * JavaScript heap, is passed on where the bench is given it.
  */
-export function serviceEnvironment(databaseUrl: string, port: number, nodeOptions?: string): NodeJS.ProcessEnv {
+export function serviceEnvironment(databaseUrl: string, port: number): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
@@ -38,7 +38,6 @@ export function serviceEnvironment(databaseUrl: string, port: number, nodeOption
     ENCRYPTION_KEY: BENCH_KEYS.encryptionKey,
     ...LIFTED_RATE_LIMIT,
     ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
-    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   };
 }
 
@@ -101,11 +100,13 @@ export async function startServiceProcess(
   const folder = await mkdtemp(path.join(tmpdir(), 'quire-bench-service-'));
   const logFile = path.join(folder, 'service.log');
   const logHandle = await open(logFile, 'w');
-  const child = spawn(process.execPath, ['dist/server.js'], {
+  // A profiler or the like, for a scratch run: `BENCH_SERVICE_NODE_OPTIONS=--cpu-prof`. On Node's command line
+  // rather than in NODE_OPTIONS, which refuses some options (--cpu-prof among them).
+  const nodeOptions = (process.env.BENCH_SERVICE_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeOptions, 'dist/server.js'], {
     cwd: root,
     stdio: ['ignore', logHandle.fd, 'inherit'],
-    // A profiler or the like, for a scratch run: `BENCH_SERVICE_NODE_OPTIONS=--cpu-prof`.
-    env: serviceEnvironment(databaseUrl, port, process.env.BENCH_SERVICE_NODE_OPTIONS),
+    env: serviceEnvironment(databaseUrl, port),
   });
   await logHandle.close();
   const stopChild = stopper(child);
