@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** The strong validator of an answer's bytes: the same bytes, the same tag, on every instance. */
-export const etagOf = (payload: string | Buffer): string =>
-  `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+/**
+ * The strong validator of an answer's bytes: the same bytes, the same tag, on every instance. The one-shot
+ * `hash` takes half the time of a Hash object on a small answer, which every GET of JSON pays.
+ */
+export const etagOf = (payload: string | Buffer): string => `"${hash('sha256', payload, 'base64url').slice(0, 27)}"`;
 
 /**
  * Tags of byte buffers already hashed. Answers kept by a cache (a site's
