@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { countedCache } from '../core/loading-cache.js';
 import type { ClockFeed } from '../db/clock-feed.js';
 import type { Db } from '../db/database.js';
 import { findCurrentRevisionId } from './state.js';
@@ -25,8 +25,7 @@ interface Remembered {
  * notification that moved the clock, and would then be kept as current.
  */
 export class CurrentRevisions {
-  // Bounded by count through maxSize: `max` would make lru-cache fill arrays of 50,000 slots when the app is built.
-  private readonly remembered = new LRUCache<string, Remembered>({ maxSize: SPACES_KEPT, sizeCalculation: () => 1 });
+  private readonly remembered = countedCache<Remembered>(SPACES_KEPT);
 
   constructor(
     private readonly primary: Db,

@@ -2,7 +2,7 @@ import { ApiError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
 import type { Urls } from '../core/urls.js';
 import { LRUCache } from 'lru-cache';
-import { loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
+import { countedCache, loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
 import type { Conversions } from '../conversions/pool.js';
 import { SIMPLE_CONFIGURATION, type DocumentFacts } from '../document/facts.js';
 import type { JSONDocument } from '../document/index.js';
@@ -90,8 +90,7 @@ export class ContentStore {
   private readonly documents: LRUCache<string, string>;
   /** Documents' outlines, links and languages, by document id. */
   private readonly facts: LRUCache<string, DocumentFacts>;
-  // Bounded by count through maxSize: `max` would make lru-cache fill arrays of 100,000 slots when the app is built.
-  private readonly revisions = new LRUCache<string, RevisionPoint>({ maxSize: REVISIONS, sizeCalculation: () => 1 });
+  private readonly revisions = countedCache<RevisionPoint>(REVISIONS);
   /** Each revision's reusable contents (without their markdown), by revision id. */
   private readonly reusableContentSets: LoadingCache<ReusableContents>;
   /** Answers of one-page reads, by revision, place, page and format. */
@@ -100,10 +99,7 @@ export class ContentStore {
    * Revisions whose tree holds no computed page, as their trees were loaded: a page of one answers the same
    * whatever the specs say, so its kept answer needs no tree. A few bytes each, so it outlasts the trees.
    */
-  private readonly withoutComputedPages = new LRUCache<string, true>({
-    maxSize: REVISIONS,
-    sizeCalculation: () => 1,
-  });
+  private readonly withoutComputedPages = countedCache<true>(REVISIONS);
 
   constructor(
     private readonly db: Db,

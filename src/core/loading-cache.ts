@@ -32,3 +32,11 @@ export async function loaded<V extends object | string>(
   if (value === undefined) throw new Error(`the cache's load of ${key} made nothing`);
   return value;
 }
+
+/**
+ * An LRU cache of at most `entries` entries. Counted through `maxSize`, each entry weighing one: with `max`,
+ * lru-cache fills arrays of that many slots when the cache is made, which every app build paid.
+ */
+export function countedCache<V extends object | string | boolean>(entries: number): LRUCache<string, V> {
+  return new LRUCache<string, V>({ maxSize: entries, sizeCalculation: () => 1 });
+}
