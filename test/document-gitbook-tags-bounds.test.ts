@@ -43,10 +43,10 @@ function expectLinear(shape: (n: number) => string, n: number): void {
 }
 
 describe('reading GitBook’s tags', () => {
-  it('reads 10,000 unclosed {% step %} lines as 10,000 paragraphs, with work linear in them', () => {
-    const { blocks } = looksAt('{% step %}\n'.repeat(10_000));
-    expect(blocks).toBe(10_000);
-    expectLinear((n) => '{% step %}\n'.repeat(n), 5_000);
+  it('reads 2,000 unclosed {% step %} lines as 2,000 paragraphs, with work linear in them', () => {
+    const { blocks } = looksAt('{% step %}\n'.repeat(2_000));
+    expect(blocks).toBe(2_000);
+    expectLinear((n) => '{% step %}\n'.repeat(n), 1_000);
   });
 
   it('stays linear on unclosed, stray and deeply nested steppers, columns, updates, conditions, wrappers, hints and tabs', () => {
@@ -64,7 +64,7 @@ describe('reading GitBook’s tags', () => {
       (n) => '{% tabs %}\n\n{% tab title="a" %}\n\n'.repeat(n) + '{% endtab %}\n\n{% endtabs %}\n\n'.repeat(n),
       (n) => '| a |\n| - |\n' + '{% endtab %}\n'.repeat(n),
     ];
-    for (const shape of shapes) expectLinear(shape, 1_000);
+    for (const shape of shapes) expectLinear(shape, 250);
   });
 
   it('keeps steppers nested a thousand deep within the nesting bound, their text, and a document it takes back', () => {
