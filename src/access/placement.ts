@@ -29,7 +29,11 @@ export function roleBeneath(placement: Placement, defaultLevel: DefaultLevel): R
 export async function checkPlacement(
   db: Db,
   action:
-    'Creating a space' | 'Creating a collection' | 'Moving a space' | 'Moving a collection' | 'Duplicating a space',
+    | 'Creating a space'
+    | 'Creating a collection'
+    | 'Moving a space'
+    | 'Moving a collection'
+    | 'Duplicating a space',
   organizationId: string,
   parentId: string | undefined,
   userId: string,

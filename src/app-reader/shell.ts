@@ -10,7 +10,8 @@ import { appHome } from './session.js';
 
 /** What an app reader page answers: the page, or where to go instead. */
 export type AppAnswer =
-  { kind: 'page'; status: 200 | 404; html: string; etag: string } | { kind: 'redirect'; location: string };
+  | { kind: 'page'; status: 200 | 404; html: string; etag: string }
+  | { kind: 'redirect'; location: string };
 
 export interface AppPage {
   title: string;

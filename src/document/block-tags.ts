@@ -29,7 +29,17 @@ import type { HintStyle, UpdatesFormat } from './types.js';
 
 /** Tags that open a block of other blocks, which their closing tag ends. */
 export type ContainerKind =
-  'hint' | 'tabs' | 'tab' | 'details' | 'stepper' | 'step' | 'columns' | 'column' | 'updates' | 'update' | 'if';
+  | 'hint'
+  | 'tabs'
+  | 'tab'
+  | 'details'
+  | 'stepper'
+  | 'step'
+  | 'columns'
+  | 'column'
+  | 'updates'
+  | 'update'
+  | 'if';
 
 /**
  * Tags around one block (a code block, a link, a caption) or none, that make

@@ -128,7 +128,11 @@ export interface DocumentInlineMath {
 }
 
 export type DocumentInline =
-  DocumentInlineLink | DocumentInlineImage | DocumentInlineButton | DocumentInlineIcon | DocumentInlineMath;
+  | DocumentInlineLink
+  | DocumentInlineImage
+  | DocumentInlineButton
+  | DocumentInlineIcon
+  | DocumentInlineMath;
 /** What paragraphs, headings and links hold. */
 export type DocumentInlineContent = DocumentText | DocumentInline;
 
@@ -569,7 +573,10 @@ export interface ContentRefTag {
 
 /** What an update holds: the newest spec's `DocumentBlockUpdate` children that markdown can express. */
 export type DocumentUpdateChild =
-  DocumentTabsItemChild | DocumentBlockPrompt | DocumentBlockTabs | DocumentBlockExpandable;
+  | DocumentTabsItemChild
+  | DocumentBlockPrompt
+  | DocumentBlockTabs
+  | DocumentBlockExpandable;
 
 export interface DocumentBlockUpdate {
   object: 'block';

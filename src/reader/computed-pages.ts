@@ -43,7 +43,8 @@ export async function computedView(
 
 /** A page the reader shows: one of the revision's, or one a computed page made (the computed page's own included). */
 export type ShownPage =
-  { kind: 'page'; page: PageState } | { kind: 'generated'; origin: PageState; generated: GeneratedPage; path: string };
+  | { kind: 'page'; page: PageState }
+  | { kind: 'generated'; origin: PageState; generated: GeneratedPage; path: string };
 
 /**
  * The page at a path: the revision's page there, shown as what it makes when

@@ -47,7 +47,8 @@ export interface ListRefsInput {
 }
 
 export type ListRefsResult =
-  { readable: true; format: SpecFormat; refs: string[] } | { readable: false; errors: SpecProcessError[] };
+  | { readable: true; format: SpecFormat; refs: string[] }
+  | { readable: false; errors: SpecProcessError[] };
 
 export interface BuildInput {
   /** The entry file's URL, one of the files'. */

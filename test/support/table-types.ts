@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { format, resolveConfig } from 'prettier';
+import { format, type FormatConfig } from 'oxfmt';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { startThrowawayPostgres } from './postgres.js';
 
@@ -14,6 +14,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The tables' types, as kysely-codegen writes them with the settings beside them. */
 export const TABLE_TYPES_PATH = path.join(ROOT, 'src/db/tables.generated.ts');
 const CONFIG_PATH = path.join(ROOT, 'src/db/kysely-codegen.json');
+/** The formatter's settings, which `npm run format` applies to the checked-in file. */
+const FORMAT_CONFIG_PATH = path.join(ROOT, '.oxfmtrc.json');
 
 /** What kysely-codegen writes for the database at `databaseUrl`, formatted as the checked-in file is. */
 export async function generatedTableTypes(databaseUrl: string): Promise<string> {
@@ -25,8 +27,12 @@ export async function generatedTableTypes(databaseUrl: string): Promise<string> 
       ['--config-file', CONFIG_PATH, '--url', databaseUrl, '--out-file', out, '--log-level', 'error'],
       { cwd: ROOT },
     );
-    const options = await resolveConfig(TABLE_TYPES_PATH);
-    return await format(await readFile(out, 'utf8'), { ...options, filepath: TABLE_TYPES_PATH });
+    const { ignorePatterns: _, ...options } = JSON.parse(await readFile(FORMAT_CONFIG_PATH, 'utf8')) as FormatConfig & {
+      ignorePatterns?: string[];
+    };
+    const formatted = await format(TABLE_TYPES_PATH, await readFile(out, 'utf8'), options);
+    if (formatted.errors.length > 0) throw new Error(formatted.errors.map((error) => error.message).join('\n'));
+    return formatted.code;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,9 @@ import { taskModuleBeside, threadEntry } from '../../core/work-pool.js';
 
 /** What a Git thread is asked to do; everything in it crosses to the thread by structured clone. */
 export type GitTask = { outbound: OutboundFetcherOptions; limits: GitLimits; remote: GitRemote } & (
-  { kind: 'read' } | { kind: 'read-repository'; projectDirectory: string } | { kind: 'commit'; change: CommitChange }
+  | { kind: 'read' }
+  | { kind: 'read-repository'; projectDirectory: string }
+  | { kind: 'commit'; change: CommitChange }
 );
 
 /**

@@ -50,7 +50,8 @@ export async function writeWithInstallationEvent<T>(
   ref: InstallationRef,
   target: Target,
   change:
-    { setup: { previous?: { status: string; configuration: unknown } } } | { deleted: { configuration?: unknown } },
+    | { setup: { previous?: { status: string; configuration: unknown } } }
+    | { deleted: { configuration?: unknown } },
   write: (tx: Db) => Promise<T>,
 ): Promise<T> {
   return context.db.transaction().execute(async (tx) => {
