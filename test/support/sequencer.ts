@@ -3,37 +3,43 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Test files that take far longer than their size says, longest first: they
  * start processes (servers, an embedded PostgreSQL, a browser), walk random
- * sequences or whole matrices. Measured on the CI machine (per-file durations
- * in .ci/run's .vitest-results.json); a file missing here only starts later.
+ * sequences or whole matrices: those of 9 s or more in .ci/run's
+ * .vitest-results.json on a slow machine. A file missing here only starts later.
  */
 const SLOW_FILES = [
-  'test/document-blocks.test.ts',
-  'test/git-remote.test.ts',
+  'test/properties.test.ts',
   'test/http-cache.test.ts',
+  'test/embedded-server.test.ts',
+  'test/server.test.ts',
   'test/sites-structure.test.ts',
   'test/instances.test.ts',
-  'test/sites-access.test.ts',
+  'test/openapi-lint.test.ts',
+  'test/git-remote.test.ts',
   'test/tenant-matrix.test.ts',
-  'test/git-sync-merge.test.ts',
-  'test/embedded-server.test.ts',
-  'test/faults-crash.test.ts',
-  'test/document-gitbook-tags-roundtrip.test.ts',
-  'test/resource-bounds.test.ts',
-  'test/document-colour-marks.test.ts',
-  'test/properties.test.ts',
-  'test/comment-counters.test.ts',
-  'test/integration-events.test.ts',
-  'test/site-drafts.test.ts',
+  'test/sites-access.test.ts',
   'test/import-runs.test.ts',
-  'test/server.test.ts',
-  'test/readme.test.ts',
-  'test/cli.test.ts',
-  'test/migrations.test.ts',
-  'test/db-types.test.ts',
-  'test/site-reader.test.ts',
-  'test/duplicate-content.test.ts',
-  'test/semantic-changes.test.ts',
+  'test/git-sync-merge.test.ts',
+  'test/specs-worker.test.ts',
+  'test/keys-at-rest.test.ts',
   'test/faults.test.ts',
+  'test/site-reader-browser.test.ts',
+  'test/faults-crash.test.ts',
+  'test/cli.test.ts',
+  'test/document-blocks.test.ts',
+  'test/db-types.test.ts',
+  'test/content-cache-budget.test.ts',
+  'test/git-sync-transport.test.ts',
+  'test/work-pool.test.ts',
+  'test/integration-events.test.ts',
+  'test/document-colour-marks.test.ts',
+  'test/readme.test.ts',
+  'test/regex.test.ts',
+  'test/import.test.ts',
+  'test/git-sync-format-space.test.ts',
+  'test/git-sync-redirects.test.ts',
+  'test/document-html-blocks.test.ts',
+  'test/git-sync-installations-sync.test.ts',
+  'test/git-sync-operations.test.ts',
 ];
 
 const rank = new Map(SLOW_FILES.map((file, index) => [file, index]));
