@@ -92,11 +92,25 @@ describe('kept versions, served unread while their clocks stand', () => {
       await read(t.app, account, url);
     }
 
-    await outside.db.updateTable('organizations').set({ title: 'Moved' }).where('id', '=', a.organization.id).execute();
-    await eventually('the title shows', async () => (await read(t.app, a.admin, urlA)).json().title === 'Moved');
-    const before = stats();
-    await read(t.app, b.admin, urlB);
-    expect(stats().unread).toBe(before.unread + 1);
+    // A's clock moves, and B's kept answer is served unread after it. On a loaded machine a write of this
+    // process (an earlier file's app still at work) or a late ping moves every clock now and then; a few
+    // tries tell that from A's move moving B's too, which would fail every one.
+    const unreadAfterMove = async (title: string) => {
+      await outside.db.updateTable('organizations').set({ title }).where('id', '=', a.organization.id).execute();
+      await eventually('the title shows', async () => (await read(t.app, a.admin, urlA)).json().title === title);
+      const before = stats();
+      await read(t.app, b.admin, urlB);
+      const servedUnread = stats().unread === before.unread + 1;
+      // Kept again for the next try, if this one read it.
+      if (!servedUnread) await read(t.app, b.admin, urlB);
+      return servedUnread;
+    };
+    const tries = [];
+    for (const title of ['Moved', 'Moved again', 'Moved a third time']) {
+      tries.push(await unreadAfterMove(title));
+      if (tries.at(-1)) break;
+    }
+    expect(tries).toContain(true);
   });
 
   it('has a conditional write read the current version, whatever the feed holds', async () => {
