@@ -512,14 +512,10 @@ describe('bounds', () => {
     expect(tagStagesOf(unpairedTabs(50_000), '{% tab %} × 50,000').nodes).toHaveLength(50_000);
   });
 
-  // Other shapes of tags (hints, tabs, stray closings) are counted, not timed, in document-gitbook-tags-bounds.test.ts.
-  it('read adversarial shapes of HTML expandables in linear time', { timeout: 120_000 }, () => {
-    const shapes = [
-      '<details>\n\n'.repeat(20_000),
-      '<details>\n<summary>x\n'.repeat(20_000),
-      `<details>\n${'<summary>\n'.repeat(20_000)}`,
-    ];
-    for (const markdown of shapes) expect(tagStages(markdown).nodes.length).toBeGreaterThan(0);
+  // Other shapes of tags (hints, tabs, stray closings, HTML expandables) are counted, not timed, in
+  // document-gitbook-tags-bounds.test.ts. One HTML block of 20,000 summaries is one block to that count.
+  it('read an HTML expandable holding 20,000 summaries in linear time', { timeout: 120_000 }, () => {
+    expect(tagStages(`<details>\n${'<summary>\n'.repeat(20_000)}`).nodes.length).toBeGreaterThan(0);
   });
 
   it('parse at most a bounded number of markdown pieces out of HTML blocks', () => {

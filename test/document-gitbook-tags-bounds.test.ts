@@ -49,7 +49,7 @@ describe('reading GitBook’s tags', () => {
     expectLinear((n) => '{% step %}\n'.repeat(n), 1_000);
   });
 
-  it('stays linear on unclosed, stray and deeply nested steppers, columns, updates, conditions, wrappers, hints and tabs', () => {
+  it('stays linear on unclosed, stray and deeply nested steppers, columns, updates, conditions, wrappers, hints, tabs and HTML expandables', () => {
     const shapes: Array<(n: number) => string> = [
       (n) => '{% stepper %}\n{% step %}\n'.repeat(n),
       (n) => '{% endstep %}\n{% endstepper %}\n{% endcolumns %}\n{% endif %}\n\n'.repeat(n),
@@ -63,6 +63,10 @@ describe('reading GitBook’s tags', () => {
       (n) => '{% tabs %}\n\n{% hint %}\n\n'.repeat(n) + '{% endtabs %}\n\n'.repeat(n),
       (n) => '{% tabs %}\n\n{% tab title="a" %}\n\n'.repeat(n) + '{% endtab %}\n\n{% endtabs %}\n\n'.repeat(n),
       (n) => '| a |\n| - |\n' + '{% endtab %}\n'.repeat(n),
+      // HTML expandables, unclosed, and with unclosed summaries: a block each. One HTML block holding
+      // thousands of summaries is one look; document-blocks.test.ts keeps it under its hang guard.
+      (n) => '<details>\n\n'.repeat(n),
+      (n) => '<details>\n<summary>x\n'.repeat(n),
     ];
     for (const shape of shapes) expectLinear(shape, 250);
   });
