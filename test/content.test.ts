@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { findRevision, loadTree } from '../src/content/state.js';
 import { useTestApp } from './support/app.js';
 import { contentApi, flatten } from './support/content.js';
 import { expectSpecResponse } from './support/spec.js';
@@ -343,5 +345,71 @@ describe('a real space', () => {
     expect(single.json().markdown).toBe(expected.get(sample.id)!.markdown);
     const revision = await api.read(admin, `/v1/spaces/${s.id}/content`);
     expectSpecResponse('getCurrentRevision', 200, revision.json());
+  });
+});
+
+describe('a revision’s tree as it is read', () => {
+  it('holds every field of each page version as stored, its dates to the millisecond as a Date shows them', async () => {
+    const { admin, organization, space: s } = await space();
+    await api.change(admin, s.id, [
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', emoji: '📘', document: { markdown: '# Guide\n' } },
+      { operation: 'insert_page', into: 'guide', title: 'Child', hidden: true, document: { markdown: 'Text.\n' } },
+      {
+        operation: 'insert_page',
+        type: 'link',
+        title: 'Elsewhere',
+        target: { kind: 'url', url: 'https://example.com/' },
+      },
+    ]);
+    const current = await t.db
+      .selectFrom('spaces')
+      .select('revision_id')
+      .where('id', '=', s.id)
+      .executeTakeFirstOrThrow();
+    // Microseconds that a millisecond text must cut, not round: a Date keeps whole milliseconds.
+    await t.db
+      .updateTable('page_versions')
+      .set({ created_at: new Date('2026-01-02T03:04:05.678Z'), page_created_at: new Date('2025-12-31T23:59:59.999Z') })
+      .where('space_id', '=', s.id)
+      .execute();
+    await sql`update page_versions set created_at = created_at + interval '999 microseconds'
+      where space_id = ${s.id}`.execute(t.db);
+    const point = await findRevision(t.db, s.id, current.revision_id!);
+    const tree = await loadTree(t.db, { ...point!, organizationId: organization.id });
+
+    const rows = await t.db.selectFrom('page_versions').selectAll().where('space_id', '=', s.id).execute();
+    const stored = new Map(rows.map((row) => [row.page_id, row]));
+    expect(tree.pages.size).toBe(3);
+    for (const page of tree.pages.values()) {
+      const row = stored.get(page.pageId)!;
+      expect(page).toEqual({
+        pageId: row.page_id,
+        versionId: row.id,
+        parentId: row.parent_page_id,
+        position: row.position,
+        type: row.type,
+        title: row.title,
+        slug: row.slug,
+        emoji: row.emoji,
+        icon: row.icon,
+        description: row.description,
+        documentId: row.document_id,
+        layout: row.layout,
+        cover: row.cover,
+        variables: row.variables,
+        hidden: row.hidden,
+        noIndex: row.no_index,
+        noRobotsIndex: row.no_robots_index,
+        target: row.target,
+        href: row.href,
+        computed: row.computed,
+        pageCreatedAt: row.page_created_at.toISOString(),
+        updatedAt: row.created_at.toISOString(),
+      });
+      expect(page.updatedAt).toBe('2026-01-02T03:04:05.678Z');
+      expect(page.pageCreatedAt).toBe('2025-12-31T23:59:59.999Z');
+    }
+    expect([...tree.pages.values()].map((page) => page.title).sort()).toEqual(['Child', 'Elsewhere', 'Guide']);
+    expect(tree.childrenOf(null).map((page) => page.title)).toEqual(['Guide', 'Elsewhere']);
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type {
   FileVersionRow,
@@ -102,35 +102,90 @@ export function entriesAt(point: RevisionPoint, kind: TreeEntryKind) {
       and not exists (select 1 from overlay o where o.item_id = e.item_id)`;
 }
 
-/** A page version as loadTree reads it: everything but where it belongs, which the caller knows. */
-type PageVersionRecord = Omit<PageVersionRow, 'organization_id' | 'space_id'>;
+/**
+ * A page version as loadTree reads it, one JSON array per page in the order of its query: everything but
+ * where it belongs, which the caller knows, with its dates as the ISO 8601 text every answer shows. A tree
+ * comes as one JSON value, parsed at once: a row per page cost `pg` a parse of each of its 22 fields, about
+ * three times the CPU, and a tree of a space the cache does not hold is read for each of its pages read.
+ */
+type PageVersionTuple = [
+  id: string,
+  pageId: string,
+  parentId: string | null,
+  position: string,
+  type: PageVersionRow['type'],
+  title: string,
+  slug: string,
+  emoji: string | null,
+  icon: string | null,
+  description: string | null,
+  documentId: string | null,
+  layout: Record<string, unknown> | null,
+  cover: Record<string, unknown> | null,
+  variables: VariableValues,
+  hidden: boolean,
+  noIndex: boolean,
+  noRobotsIndex: boolean,
+  target: Record<string, unknown> | null,
+  href: string | null,
+  computed: PageVersionRow['computed'],
+  pageCreatedAt: string,
+  updatedAt: string,
+];
+
+/** A timestamp as `Date.prototype.toISOString` writes it; `MS` truncates to the millisecond, as a `Date` does. */
+const isoText = (column: RawBuilder<unknown>) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const toPageState = ([
+  versionId,
+  pageId,
+  parentId,
+  position,
+  type,
+  title,
+  slug,
+  emoji,
+  icon,
+  description,
+  documentId,
+  layout,
+  cover,
+  variables,
+  hidden,
+  noIndex,
+  noRobotsIndex,
+  target,
+  href,
+  computed,
+  pageCreatedAt,
+  updatedAt,
+]: PageVersionTuple): PageState => ({
+  pageId,
+  versionId,
+  parentId,
+  position,
+  type,
+  title,
+  slug,
+  emoji,
+  icon,
+  description,
+  documentId,
+  layout,
+  cover,
+  variables,
+  hidden,
+  noIndex,
+  noRobotsIndex,
+  target,
+  href,
+  computed,
+  pageCreatedAt,
+  updatedAt,
+});
 
 type FileVersionRecord = Omit<FileVersionRow, 'organization_id' | 'space_id'>;
-
-const toPageState = (row: PageVersionRecord): PageState => ({
-  pageId: row.page_id,
-  versionId: row.id,
-  parentId: row.parent_page_id,
-  position: row.position,
-  type: row.type,
-  title: row.title,
-  slug: row.slug,
-  emoji: row.emoji,
-  icon: row.icon,
-  description: row.description,
-  documentId: row.document_id,
-  layout: row.layout,
-  cover: row.cover,
-  variables: row.variables,
-  hidden: row.hidden,
-  noIndex: row.no_index,
-  noRobotsIndex: row.no_robots_index,
-  target: row.target,
-  href: row.href,
-  computed: row.computed,
-  pageCreatedAt: row.page_created_at.toISOString(),
-  updatedAt: row.created_at.toISOString(),
-});
 
 const toFileState = (row: FileVersionRecord): FileState => ({
   fileId: row.file_id,
@@ -148,10 +203,11 @@ const toFileState = (row: FileVersionRecord): FileState => ({
 export async function loadTree(db: Db, point: RevisionPoint): Promise<ContentTree> {
   const kysely = db;
   const [pages, files] = await Promise.all([
-    sql<PageVersionRecord>`
-      select pv.id, pv.page_id, pv.parent_page_id, pv.position, pv.type, pv.title, pv.slug, pv.emoji, pv.icon,
-        pv.description, pv.document_id, pv.layout, pv.cover, pv.variables, pv.hidden, pv.no_index,
-        pv.no_robots_index, pv.target, pv.href, pv.computed, pv.page_created_at, pv.created_at
+    sql<{ pages: PageVersionTuple[] | null }>`
+      select json_agg(json_build_array(pv.id, pv.page_id, pv.parent_page_id, pv.position, pv.type, pv.title, pv.slug,
+        pv.emoji, pv.icon, pv.description, pv.document_id, pv.layout, pv.cover, pv.variables, pv.hidden, pv.no_index,
+        pv.no_robots_index, pv.target, pv.href, pv.computed, ${isoText(sql.ref('pv.page_created_at'))},
+        ${isoText(sql.ref('pv.created_at'))})) as pages
       from (${entriesAt(point, 'page')}) as state join page_versions pv on pv.id = state.version_id
       where pv.organization_id = ${point.organizationId}`.execute(kysely),
     sql<FileVersionRecord>`
@@ -160,7 +216,7 @@ export async function loadTree(db: Db, point: RevisionPoint): Promise<ContentTre
       where fv.organization_id = ${point.organizationId}`.execute(kysely),
   ]);
   return new ContentTree(
-    new Map(pages.rows.map((row) => [row.page_id, toPageState(row)])),
+    new Map((pages.rows[0]?.pages ?? []).map((row) => [row[1], toPageState(row)])),
     new Map(files.rows.map((row) => [row.file_id, toFileState(row)])),
   );
 }
