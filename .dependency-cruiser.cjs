@@ -107,6 +107,14 @@ module.exports = {
       to: { path: outside('conversions|core|document|html') },
     },
     {
+      name: 'threads-load-no-server-stack',
+      severity: 'error',
+      comment:
+        "What a conversion thread runs loads no server, database or plugin library: each thread pays in memory for every module it loads (Kysely's alone was 4 MiB of each thread).",
+      from: { path: '^src/conversions/worker\\.ts$' },
+      to: { path: 'node_modules/(kysely|fastify|fastify-plugin|pg|pino)/', reachable: true },
+    },
+    {
       name: 'context-is-below-the-domains',
       severity: 'error',
       comment: 'The services actions get; a domain adds its own services to Context where it declares them.',

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import { ApiError, BadRequestError } from './errors.js';
+import { ApiError, BadRequestError } from './api-errors.js';
 import { ownThreads, type HeldThreads, type ThreadSource } from './thread-source.js';
 
 /** What a task returns: a value, or a refusal to show the caller as a 400. */

@@ -2,7 +2,7 @@ import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { parseDocument } from 'yaml';
-import { BadRequestError } from '../core/errors.js';
+import { BadRequestError } from '../core/api-errors.js';
 import { withinParserLimits } from './markdown-tree.js';
 
 export interface Frontmatter {

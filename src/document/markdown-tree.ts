@@ -6,7 +6,7 @@ import { mathFromMarkdown } from 'mdast-util-math';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
-import { BadRequestError } from '../core/errors.js';
+import { BadRequestError } from '../core/api-errors.js';
 
 /**
  * Runs a parse, turning the stack overflow of markdown nested thousands of

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../core/errors.js';
+import { BadRequestError } from '../core/api-errors.js';
 
 /**
  * Reading a JSON document sent by an API caller: every field is checked as it
