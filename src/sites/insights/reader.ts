@@ -7,7 +7,7 @@ import { allSiteSpaces } from '../structure/tree.js';
 import { countryOf, insightRow, type EventDetails, type EventPlace, type RecordedEventType } from './events.js';
 import { insightsRecorder } from './recorder.js';
 import type { ViewedPlace } from './page-parts.js';
-import { dailyHash, todaysSalt } from './visitors.js';
+import { dailyHash, todaysSalt, todaysSaltIfRead, type DailySalt } from './visitors.js';
 
 const NOWHERE = { siteSection: null, siteSpace: null, space: null, revision: null, page: null };
 
@@ -52,9 +52,11 @@ export function recordReaderEvent(
   };
   const at = context.clock.now();
   const site = { organizationId: open.site.organization_id, siteId: open.site.id };
-  insightsRecorder(context).recordWhenMade(
-    todaysSalt(context).then((salt) => insightRow(site, type, at, { ...visit, salt }, place, details)),
-  );
+  const row = (salt: DailySalt) => insightRow(site, type, at, { ...visit, salt }, place, details);
+  // Most views come once the day's salt is read: they are made at once, without a promise each.
+  const salt = todaysSaltIfRead(context);
+  if (salt) insightsRecorder(context).recordMade(() => row(salt));
+  else insightsRecorder(context).recordWhenMade(todaysSalt(context).then(row));
 }
 
 /** Feedback a visitor (the day's hash of address and browser) may send in a window, per instance. */

@@ -37,17 +37,31 @@ export class InsightsRecorder {
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
   }
 
+  /** Queues the row `make` makes now; a row that cannot be made is dropped. */
+  recordMade(make: () => InsightRow): void {
+    let row: InsightRow;
+    try {
+      row = make();
+    } catch (error) {
+      this.couldNotMake(error);
+      return;
+    }
+    this.record(row);
+  }
+
   /** Queues the row once it is made; a row that cannot be made is dropped. */
   recordWhenMade(row: Promise<InsightRow>): void {
     const made = row.then(
       (made) => this.record(made),
-      (error: unknown) => {
-        this.dropped += 1;
-        this.context.log.warn({ err: error }, 'site insights could not make an event');
-      },
+      (error: unknown) => this.couldNotMake(error),
     );
     this.making.add(made);
     void made.finally(() => this.making.delete(made));
+  }
+
+  private couldNotMake(error: unknown): void {
+    this.dropped += 1;
+    this.context.log.warn({ err: error }, 'site insights could not make an event');
   }
 
   /** Writes what is queued; resolves once it is written (or dropped, when the database refuses). */

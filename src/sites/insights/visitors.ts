@@ -17,6 +17,8 @@ export interface DailySalt {
 /** The salt being read or read, and the start of the UTC day it is for, in milliseconds. */
 interface KeptSalt {
   salt: Promise<DailySalt>;
+  /** The salt once read: most visits take it as it is, without waiting on a promise. */
+  read?: DailySalt;
   from: number;
 }
 const saltsByContext = new WeakMap<Context, KeptSalt>();
@@ -38,13 +40,25 @@ export async function todaysSalt(context: Context): Promise<DailySalt> {
   if (kept && now >= kept.from && now < kept.from + DAY_MS) return kept.salt;
   const from = now - (now % DAY_MS);
   const reading = readSalt(context, dayOf(new Date(from)));
-  const salt = { salt: reading, from };
+  const salt: KeptSalt = { salt: reading, from };
   saltsByContext.set(context, salt);
-  // A failed read is not kept: the next visit tries again.
-  reading.catch(() => {
-    if (saltsByContext.get(context) === salt) saltsByContext.delete(context);
-  });
+  reading.then(
+    (read) => {
+      salt.read = read;
+    },
+    // A failed read is not kept: the next visit tries again.
+    () => {
+      if (saltsByContext.get(context) === salt) saltsByContext.delete(context);
+    },
+  );
   return reading;
+}
+
+/** Today's salt if it has been read already (see todaysSalt), else undefined. */
+export function todaysSaltIfRead(context: Context): DailySalt | undefined {
+  const now = context.clock.now().getTime();
+  const kept = saltsByContext.get(context);
+  return kept && now >= kept.from && now < kept.from + DAY_MS ? kept.read : undefined;
 }
 
 async function readSalt(context: Context, day: string): Promise<DailySalt> {

@@ -118,7 +118,8 @@ const settingsBySiteSpace = new WeakMap<
 
 /** What the reader answers: a page, or a redirect to where the address leads. */
 export type ReaderAnswer =
-  | { kind: 'page'; status: 200 | 404; html: string; etag: string; viewed?: ViewedPlace }
+  // `html` as the bytes sent: a page is composed once and sent many times, and a string is measured and encoded at each send.
+  | { kind: 'page'; status: 200 | 404; html: Buffer; etag: string; viewed?: ViewedPlace }
   | { kind: 'redirect'; location: string };
 
 /** The answer, naming the place of the site it shows (for the site's insights). */
@@ -203,7 +204,7 @@ function composedPages(context: Context): LRUCache<string, ReaderAnswer> {
   if (!pages) {
     pages = new LRUCache<string, ReaderAnswer>({
       maxSize: COMPOSED_BYTES,
-      sizeCalculation: (answer) => (answer.kind === 'page' ? answer.html.length : 0) + 512,
+      sizeCalculation: (answer) => (answer.kind === 'page' ? answer.html.byteLength : 0) + 512,
     });
     composed.set(context, pages);
   }
@@ -397,7 +398,7 @@ export function answerPage(
   const { settings } = open;
   const siteTitle = settings.title ?? open.site.title;
   const ref = (to: unknown) => refAddress(context, open, to);
-  const html = renderReaderPage({
+  const text = renderReaderPage({
     lang: settings.internationalization.locale,
     theme: themeFor(settings, theme),
     themeToggle: settings.themes.toggeable,
@@ -446,6 +447,7 @@ export function answerPage(
       trademark: settings.trademark.enabled,
     },
   });
+  const html = Buffer.from(text);
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
   return { kind: 'page', status, html, etag };
 }
