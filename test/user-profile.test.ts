@@ -32,6 +32,13 @@ const userRow = (userId: string) =>
 describe('updateUserById', () => {
   it('changes the caller’s own name and photo, as the spec answers, through the newest client too', async () => {
     const me = await t.factory.account({ name: 'Ada Lovelace' });
+    const getUser = (headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: '/v1/user', headers: { ...me.headers, ...headers } });
+    // The profile as read before: kept for the token, with its ETag, which a client holding it revalidates.
+    const before = await getUser();
+    expect(before.json().displayName).toBe('Ada Lovelace');
+    const held = { 'if-none-match': String(before.headers.etag) };
+    expect((await getUser(held)).statusCode).toBe(304);
     const res = await patchUser(me, me.user.id, { displayName: '  Ada King  ', photoURL: 'https://example.com/a.png' });
     expect(res.statusCode, res.body).toBe(200);
     expectNewestSpecResponse('updateUserById', 200, res.json());
@@ -44,10 +51,11 @@ describe('updateUserById', () => {
       urls: { location: expect.stringMatching(new RegExp(`/v1/users/${me.user.id}$`)) },
     });
     expect(await userRow(me.user.id)).toEqual({ display_name: 'Ada King', photo_url: 'https://example.com/a.png' });
-    // The calling token sees its new name at once.
-    expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: me.headers })).json().displayName).toBe(
-      'Ada King',
-    );
+    // The calling token sees its new name at once, under a new ETag.
+    const after = await getUser(held);
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ displayName: 'Ada King', photoURL: 'https://example.com/a.png' });
+    expect(after.headers.etag).not.toBe(before.headers.etag);
 
     const { data } = await (await client(me)).users.updateUserById(me.user.id, { displayName: 'Countess' });
     expectNewestSpecResponse('updateUserById', 200, data);

@@ -1,8 +1,16 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ref, UserSchema } from '../core/schemas.js';
-import { callerOf } from '../access/auth.js';
+import { callerOf, type Caller } from '../access/auth.js';
+import { sendJsonBytes } from '../core/replies.js';
 import { getAuthenticatedUser, getUser } from './actions.js';
 import { UserParams } from './schemas.js';
+
+/**
+ * The caller's own profile as sent, made once for each caller that
+ * authentication keeps (a few seconds, or until a change of the profile drops
+ * it): it shows nothing else. Its bytes are sent again, their ETag remembered.
+ */
+const ownProfiles = new WeakMap<Caller, Buffer>();
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -19,7 +27,15 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ref(UserSchema), ...errorResponses },
       },
     },
-    async (request) => getAuthenticatedUser(app.context, callerOf(request)),
+    async (request, reply) => {
+      const caller = callerOf(request);
+      let json = ownProfiles.get(caller);
+      if (json === undefined) {
+        json = Buffer.from(reply.serialize(await getAuthenticatedUser(app.context, caller)) as string);
+        ownProfiles.set(caller, json);
+      }
+      return sendJsonBytes(reply, json);
+    },
   );
 
   app.get(
