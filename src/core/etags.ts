@@ -31,6 +31,8 @@ export function etagOfSent(payload: string | Buffer): string {
  */
 export function noneMatchHolds(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  // What a client revalidating one answer sends: the tag it holds, alone.
+  if (header === etag) return true;
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();
     return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;

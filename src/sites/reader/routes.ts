@@ -307,6 +307,13 @@ function setSiteCookie(
  */
 function readerPolicy(context: Context): string {
   const { origin } = context.urls;
+  // The same text for every page of a service: made once, not on each request.
+  if (policyOf.origin !== origin) policyOf = { origin, policy: policyFor(origin) };
+  return policyOf.policy;
+}
+let policyOf = { origin: '', policy: '' };
+
+function policyFor(origin: string): string {
   return [
     "default-src 'none'",
     `style-src 'self' ${origin}`,

@@ -7,7 +7,7 @@ import type { PageState } from '../../content/tree.js';
 import { safeUrl } from '../../html/document-html.js';
 import { siteAddress } from '../addresses.js';
 import { declaredClaims } from '../adaptive/claims.js';
-import { conditionHolds } from '../adaptive/evaluate.js';
+import { conditionHolds, NO_CLAIMS } from '../adaptive/evaluate.js';
 import { siteCustomization } from '../customization/settings.js';
 import type { SiteCustomizationSettings } from '../customization/schemas.js';
 import { footerSocialLinks } from '../customization/social-accounts.js';
@@ -191,9 +191,12 @@ export async function readPageAt(
  * of their own.
  */
 function claimsKey(open: OpenSite): string {
+  // Most visitors of most sites bring none.
+  if (open.visitor.claims === NO_CLAIMS && open.visitor.preview === undefined) return NO_CLAIMS_KEY;
   // openSite kept only the declared claims, in the schema's order of names. A preview may show drafts.
   return JSON.stringify([open.visitor.claims, open.visitor.preview?.drafts ?? null]);
 }
+const NO_CLAIMS_KEY = JSON.stringify([NO_CLAIMS, null]);
 
 /** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
 const composed = new WeakMap<Context, LRUCache<string, ReaderAnswer>>();
