@@ -17,6 +17,8 @@ export interface Measurement {
   p99Ms: number;
   maxMs: number;
   completed: number;
+  /** Seconds the load ran. */
+  elapsedS: number;
 }
 
 function load(
@@ -86,6 +88,7 @@ async function loadLargeBodies(
     p99Ms: at(0.99),
     maxMs: Math.round(sorted.at(-1)!),
     completed: sorted.length,
+    elapsedS: result.elapsedS,
   };
 }
 
@@ -123,5 +126,77 @@ export async function measure(
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
     completed: result.latency.totalCount,
+    elapsedS: result.duration,
+  };
+}
+
+/** A load target: its URL and headers, and how it is loaded (see `measure`). */
+export interface Target {
+  url: string;
+  headers: Record<string, string>;
+  largeBody?: boolean | undefined;
+  expectedStatus?: number | undefined;
+}
+
+/** An endpoint and its floor, measured in turns, and the ratio of their requests/s in each turn. */
+export interface PairedMeasurement {
+  endpoint: Measurement;
+  floor: Measurement;
+  roundRatios: number[];
+}
+
+/** How long each side runs in a round, about: long enough for the rate to settle, short enough for many rounds. */
+const ROUND_S = 2;
+
+/**
+ * Measures an endpoint against its floor in alternating rounds (endpoint,
+ * floor, endpoint, floor…) of about ROUND_S seconds, `settings.durationS`
+ * for each side in all, after a warm-up of both. Measured in one run each,
+ * the two met the machine at different times, and on this kind of shared
+ * machine one side's run could be a quarter slower for reasons of neither: in
+ * turns, a slow spell falls on both alike. Requests/s are counted over all
+ * rounds; the percentiles are the rounds' median, the max their max.
+ */
+export async function measureAgainstFloor(
+  endpoint: Target,
+  floor: Target,
+  settings: LoadSettings,
+): Promise<PairedMeasurement> {
+  const rounds = Math.max(1, Math.round(settings.durationS / ROUND_S));
+  // Whole seconds: autocannon stops on a second's tick.
+  const round = { ...settings, warmupS: 0, durationS: Math.max(1, Math.round(settings.durationS / rounds)) };
+  const load = (target: Target, loadSettings: LoadSettings) =>
+    measure(target.url, target.headers, loadSettings, target.largeBody, target.expectedStatus);
+  if (settings.warmupS > 0) {
+    const warmUp = { ...settings, durationS: settings.warmupS, warmupS: 0 };
+    await load(endpoint, warmUp);
+    await load(floor, warmUp);
+  }
+  const endpoints: Measurement[] = [];
+  const floors: Measurement[] = [];
+  for (let n = 0; n < rounds; n++) {
+    endpoints.push(await load(endpoint, round));
+    floors.push(await load(floor, round));
+  }
+  const rate = (measurement: Measurement) => measurement.completed / measurement.elapsedS;
+  return {
+    endpoint: combined(endpoints),
+    floor: combined(floors),
+    roundRatios: endpoints.map((measured, n) => rate(measured) / rate(floors[n]!)),
+  };
+}
+
+/** Rounds of one target as one measurement: its requests over its seconds, its rounds' median percentiles. */
+function combined(rounds: Measurement[]): Measurement {
+  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const completed = rounds.reduce((sum, round) => sum + round.completed, 0);
+  const elapsedS = rounds.reduce((sum, round) => sum + round.elapsedS, 0);
+  return {
+    requestsPerSecond: completed / elapsedS,
+    p50Ms: middle(rounds.map((round) => round.p50Ms)),
+    p99Ms: middle(rounds.map((round) => round.p99Ms)),
+    maxMs: Math.max(...rounds.map((round) => round.maxMs)),
+    completed,
+    elapsedS,
   };
 }

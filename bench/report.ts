@@ -8,8 +8,10 @@ export interface ScenarioResult extends Measurement {
   path: string;
   /** Of the body as sent (compressed where the endpoint compressed it). */
   bytes: number;
-  /** The same bytes after one primary-key query, measured right after the endpoint. */
+  /** The same bytes after one primary-key query, measured in turns with the endpoint. */
   floor: Measurement;
+  /** The ratio to the floor in each turn: how much the run moved. */
+  roundRatios: number[];
 }
 
 export interface RunInfo {
@@ -29,6 +31,8 @@ interface Row {
   completed: number;
   /** Requests/s over the floor's: what the endpoint's own work costs beyond moving its bytes. */
   ratio: number;
+  /** The lowest and highest ratio of one turn. */
+  ratioRange: [number, number];
   /** Requests/s over the baseline's from the same run, so runs on different machines compare. */
   baselineRatio: number;
   aim: number | null;
@@ -39,7 +43,7 @@ interface Row {
 function rows(results: ScenarioResult[]): Row[] {
   const baseline = results.find((result) => result.scenario === BASELINE);
   if (!baseline) throw new Error('The baseline scenario was not measured');
-  return results.map(({ scenario, path, bytes, floor, ...measured }) => {
+  return results.map(({ scenario, path, bytes, floor, roundRatios, ...measured }) => {
     const ratio = measured.requestsPerSecond / floor.requestsPerSecond;
     const aims = [
       ...(scenario.aim === null ? [] : [ratio >= scenario.aim]),
@@ -52,6 +56,7 @@ function rows(results: ScenarioResult[]): Row[] {
       ...measured,
       floorRequestsPerSecond: floor.requestsPerSecond,
       ratio,
+      ratioRange: [Math.min(...roundRatios), Math.max(...roundRatios)],
       baselineRatio: measured.requestsPerSecond / baseline.requestsPerSecond,
       aim: scenario.aim,
       p99AimMs: scenario.p99AimMs ?? null,
@@ -164,12 +169,27 @@ export function report(
     ms(row.p99Ms),
     row.floorRequestsPerSecond.toFixed(0),
     ratioText(row.ratio),
+    row.ratioRange[0] === row.ratioRange[1]
+      ? ratioText(row.ratio)
+      : `${ratioText(row.ratioRange[0])}–${ratioText(row.ratioRange[1])}`,
     ratioText(row.baselineRatio),
     row.meetsAim === null ? '-' : `${row.meetsAim ? 'OK' : 'MISSED'} (${aimText(row)})`,
   ]);
-  const header = ['scenario', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'floor req/s', 'ratio', 'vs baseline', 'aim'];
+  const header = [
+    'scenario',
+    'bytes',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'floor req/s',
+    'ratio',
+    'turns',
+    'vs baseline',
+    'aim',
+  ];
   process.stdout.write(
-    `\n${table(header, body)}\n\nratio: requests/s over the floor's, a route answering the same bytes after one primary-key query\n\n`,
+    `\n${table(header, body)}\n\nratio: requests/s over the floor's, a route answering the same bytes after one primary-key query; ` +
+      `measured in turns with it (turns: the lowest and highest ratio of one turn)\n\n`,
   );
   process.stdout.write(`${attackTable(attack)}\n\n`);
   if (merges.length > 0) process.stdout.write(`${mergeTables(merges)}\n\n`);

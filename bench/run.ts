@@ -7,7 +7,7 @@
  * the in-process service, which fail the run when their median cycle misses its aim.
  *
  *   BENCH_DATABASE_URL   a server to create the throwaway database on (else TEST_DATABASE_URL, Docker or embedded)
- *   BENCH_DURATION       seconds measured per scenario (default 10)
+ *   BENCH_DURATION       seconds measured per scenario, and of its floor, in turns of about 2 s (default 10)
  *   BENCH_CONNECTIONS    concurrent connections (default 16)
  *   BENCH_ONLY           only the scenarios whose name contains this (or one of `a|b|…`; `name$`: that name exactly), and the baseline
  *   BENCH_KEEP_DATABASE  `true` keeps the seeded database afterwards (its URL is logged), to look into a plan
@@ -27,7 +27,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../test/support/app.js';
 import { createBenchDatabase, type BenchDatabase } from './database.js';
-import { measure, type LoadSettings } from './measure.js';
+import { measure, measureAgainstFloor, type LoadSettings } from './measure.js';
 import { measureUnderAttack } from './attack.js';
 import { IMPORT_BENCH_NAME, IMPORT_RUNS, IMPORT_SITE_PAGES, importTable, measureImport } from './import.js';
 import { MERGE_CYCLE_AIM_MS, MERGE_CYCLES, measureMerges } from './merge.js';
@@ -238,20 +238,32 @@ async function main(): Promise<void> {
 
   const results: ScenarioResult[] = [];
   for (const [n, { scenario, path, headers }] of targets.entries()) {
+    const bytes = bodies[n]!.body.length;
+    if (scenario === BASELINE) {
+      log(`${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured`);
+      const measured = await measure(baseOf(scenario) + path, headers, settings);
+      results.push({ scenario, path, bytes, ...measured, floor: measured, roundRatios: [1] });
+      continue;
+    }
     log(
-      `${scenario.name}: ${settings.warmupS} s warm-up, ${settings.durationS} s measured, ${settings.connections} connections; then its floor`,
+      `${scenario.name}: ${settings.warmupS} s warm-up of it and its floor, then ${settings.durationS} s of each ` +
+        `in turns, ${settings.connections} connections`,
     );
-    const measured = await measure(
-      baseOf(scenario) + path,
-      headers,
+    const {
+      endpoint,
+      floor: floorMeasured,
+      roundRatios,
+    } = await measureAgainstFloor(
+      {
+        url: baseOf(scenario) + path,
+        headers,
+        largeBody: scenario.largeBody,
+        expectedStatus: scenario.revalidate ? 304 : undefined,
+      },
+      { url: `${floor.base}/floor/${n}`, headers: {}, largeBody: scenario.largeBody },
       settings,
-      scenario.largeBody,
-      scenario.revalidate ? 304 : undefined,
     );
-    // Right after the endpoint, so both meet the same machine.
-    const floorMeasured =
-      scenario === BASELINE ? measured : await measure(`${floor.base}/floor/${n}`, {}, settings, scenario.largeBody);
-    results.push({ scenario, path, bytes: bodies[n]!.body.length, ...measured, floor: floorMeasured });
+    results.push({ scenario, path, bytes, ...endpoint, floor: floorMeasured, roundRatios });
   }
   // What follows runs on the in-process service, without these processes' background work beside it.
   await service.stop();
