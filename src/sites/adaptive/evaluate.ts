@@ -10,6 +10,22 @@ export interface VisitorClaims {
 export const NO_CLAIMS: VisitorClaims = { signed: {}, unsigned: {} };
 
 /**
+ * A claim set, with the one flag a cache keeps apart beside it, as a cache
+ * key. The key of no claims, which most visitors of most sites bring, is
+ * made once for each flag rather than on each request.
+ */
+export function claimsKey(claims: VisitorClaims, flag: boolean | null): string {
+  return claims === NO_CLAIMS
+    ? NO_CLAIMS_KEYS[String(flag) as 'true' | 'false' | 'null']
+    : JSON.stringify([claims, flag]);
+}
+const NO_CLAIMS_KEYS = {
+  true: JSON.stringify([NO_CLAIMS, true]),
+  false: JSON.stringify([NO_CLAIMS, false]),
+  null: JSON.stringify([NO_CLAIMS, null]),
+};
+
+/**
  * Whether a section's or site space's condition holds for the visitor. A
  * condition was checked when it was written; one that does not parse or
  * read a claim now (a schema changed since) hides what it guards, as a

@@ -1,4 +1,4 @@
-import { conditionHolds, NO_CLAIMS, type VisitorClaims } from '../adaptive/evaluate.js';
+import { claimsKey, conditionHolds, type VisitorClaims } from '../adaptive/evaluate.js';
 import {
   publishedStructure,
   siteSpacesIn,
@@ -7,8 +7,6 @@ import {
   type StoredStructure,
   type Structure,
 } from '../structure/tree.js';
-
-const NO_CLAIMS_KEY = JSON.stringify([NO_CLAIMS, false]);
 
 /**
  * The structure this visitor is shown: the published one, less the sections,
@@ -21,9 +19,7 @@ export function visibleStructure(
   claims: VisitorClaims,
   options: { drafts?: boolean } = {},
 ): Structure {
-  // Most visitors of most sites bring no claims.
-  const key =
-    claims === NO_CLAIMS && !options.drafts ? NO_CLAIMS_KEY : JSON.stringify([claims, options.drafts ?? false]);
+  const key = claimsKey(claims, options.drafts ?? false);
   let made = visibleByStored.get(stored);
   if (!made) {
     made = new Map();

@@ -7,7 +7,7 @@ import type { PageState } from '../../content/tree.js';
 import { safeUrl } from '../../html/document-html.js';
 import { siteAddress } from '../addresses.js';
 import { declaredClaims } from '../adaptive/claims.js';
-import { conditionHolds, NO_CLAIMS } from '../adaptive/evaluate.js';
+import { claimsKey, conditionHolds } from '../adaptive/evaluate.js';
 import { siteCustomization } from '../customization/settings.js';
 import type { SiteCustomizationSettings } from '../customization/schemas.js';
 import { footerSocialLinks } from '../customization/social-accounts.js';
@@ -170,7 +170,7 @@ export async function readPageAt(
     open.site.id,
     open.generation,
     open.site.updated_at.getTime(),
-    claimsKey(open),
+    visitorKey(open),
     theme ?? '',
     content.point.id,
     context.fileUrls.expiryOf(context.clock.now()),
@@ -190,13 +190,10 @@ export async function readPageAt(
  * `iat`, a subject) differ from visitor to visitor and would give each a page
  * of their own.
  */
-function claimsKey(open: OpenSite): string {
-  // Most visitors of most sites bring none.
-  if (open.visitor.claims === NO_CLAIMS && open.visitor.preview === undefined) return NO_CLAIMS_KEY;
+function visitorKey(open: OpenSite): string {
   // openSite kept only the declared claims, in the schema's order of names. A preview may show drafts.
-  return JSON.stringify([open.visitor.claims, open.visitor.preview?.drafts ?? null]);
+  return claimsKey(open.visitor.claims, open.visitor.preview?.drafts ?? null);
 }
-const NO_CLAIMS_KEY = JSON.stringify([NO_CLAIMS, null]);
 
 /** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
 const composed = new WeakMap<Context, LRUCache<string, ReaderAnswer>>();
@@ -245,7 +242,7 @@ async function composePage(
   const placeKey = `${open.site.id}|${siteSpacePaths(open.structure, place.siteSpace).join('/')}`;
   // Adaptive blocks are shown as the visitor's claims decide (conditions read only those).
   const adaptive = {
-    key: claimsKey(open),
+    key: visitorKey(open),
     holds: (expression: string) => conditionHolds(expression, open.visitor.claims),
   };
   const rendered = await renderedPage(context, content, shown, links, placeKey, view, adaptive);
