@@ -19,6 +19,9 @@ const LIFTED_RATE_LIMIT = { RATE_LIMIT_MAX: '10000000', RATE_LIMIT_ORGANIZATION_
 
 const root = new URL('..', import.meta.url).pathname;
 
+/** The service's PROCESSES: `BENCH_PROCESSES`, else 1. */
+export const SERVICE_PROCESSES = Number(process.env.BENCH_PROCESSES ?? '1');
+
 /**
  * What the service process is started with: production, every setting at its
  * default but the rate limits, lifted as an operator would for a load test
@@ -37,6 +40,7 @@ export function serviceEnvironment(databaseUrl: string, port: number): NodeJS.Pr
     SECRET_KEY: BENCH_KEYS.secretKey,
     ENCRYPTION_KEY: BENCH_KEYS.encryptionKey,
     ...LIFTED_RATE_LIMIT,
+    PROCESSES: String(SERVICE_PROCESSES),
     ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
   };
 }
@@ -115,14 +119,18 @@ export async function startServiceProcess(
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    const compiled = async () => (await readFile(logFile, 'utf8')).includes('"compiled every schema"');
+    // Each process compiles its own.
+    const compiled = async () =>
+      (await readFile(logFile, 'utf8')).split('"compiled every schema"').length > SERVICE_PROCESSES;
     await waitFor('compiling every schema', child, compiled, 300);
   } catch (error) {
     log(`the service's log:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
     await stop();
     throw error;
   }
-  log(`service process ${child.pid} at ${base} (NODE_ENV=production, node dist/server.js), its schemas compiled`);
+  log(
+    `service process ${child.pid} at ${base} (NODE_ENV=production, PROCESSES=${SERVICE_PROCESSES}, node dist/server.js), its schemas compiled`,
+  );
   return { base, stop };
 }
 

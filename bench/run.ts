@@ -11,6 +11,7 @@
  *   BENCH_CONNECTIONS    concurrent connections (default 16)
  *   BENCH_ONLY           only the scenarios whose name contains this (or one of `a|b|…`; `name$`: that name exactly), and the baseline
  *   BENCH_KEEP_DATABASE  `true` keeps the seeded database afterwards (its URL is logged), to look into a plan
+ *   BENCH_PROCESSES      the service's PROCESSES (default 1, as the floor's one process)
  *
  * `npm run bench -- --soak` runs the soak instead (bench/soak.ts), and
  * `npm run bench -- --properties` the property-based tests of every route

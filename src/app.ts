@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import { organizationRateLimit } from './access/organization-rate-limit.js';
 import { rateLimitStore } from './core/rate-limit-store.js';
+import { sharedCountersStore } from './core/processes/rate-limit-counters.js';
+import type { WorkerChannel } from './core/processes/worker-channel.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -156,6 +158,8 @@ export interface AppDependencies {
   logger?: FastifyBaseLogger;
   /** Where the app's pools get their threads; otherwise each starts its own and stops them when the app closes. */
   threadSource?: ThreadSource;
+  /** The channel to the other processes on the same port (PROCESSES > 1): rate-limit counters, writes, forgotten tokens. */
+  siblings?: WorkerChannel;
 }
 
 /**
@@ -164,6 +168,9 @@ export interface AppDependencies {
  */
 export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
   const deferred = new DeferredCompilations();
+  const siblings = deps.siblings;
+  // A sibling's write shows here as this process's own do.
+  siblings?.hear((news) => news.kind === 'wrote' && localWrite());
   // Routing cannot wait for the database: the hostnames are read into memory once the pool exists.
   let hostnameDb: Db | undefined;
   // The service's own host and the reserved ones never route to a site, even
@@ -286,8 +293,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           preparedStatements: config.databasePreparedStatements,
           statementTimeoutMs: config.databaseStatementTimeoutMs,
           logger: instance.log,
-          // What this process wrote shows in its next reads at once, before the notification comes back.
-          afterWrite: localWrite,
+          // What this process wrote shows in its next reads at once, before the notification comes back;
+          // and in its siblings' on the same port, told before the write's answer leaves.
+          afterWrite: siblings ? () => (localWrite(), siblings.tell({ kind: 'wrote' })) : localWrite,
         });
         if (config.clockNotifications) {
           clocks = new ListeningClockFeed({
@@ -435,7 +443,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           // Redis unreachable: requests go on uncounted rather than fail; the log says so.
           skipOnError: true,
         }
-      : {}),
+      : siblings
+        ? // Several processes on one port: counted here, and added up across them by the primary.
+          { store: sharedCountersStore(siblings.counters) }
+        : {}),
     // Counted after authentication, per user: tokens are free to make, so all of a
     // user's tokens share one budget. Routes without a token count per address.
     // Made-up tokens are refused before this and bounded by the auth plugin's failure limit.
@@ -486,6 +497,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     clock: app.clock,
     cacheTtlMs: config.authCacheTtlMs,
     failures: { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs },
+    siblings,
   });
   // The caller, token and address of each request, for the audit log the actions write.
   await app.register(requestOriginPlugin);

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import pg from 'pg';
@@ -19,6 +20,8 @@ import type { PollLoop } from './core/poll-loop.js';
 import { startImportRunWorker, type ImportRunWorker } from './imports/processor.js';
 import { startGitSyncPolling, type GitSyncPolling } from './git-sync/installations/polling.js';
 import { backfillSearchIndex } from './search/backfill.js';
+import { startWorkers, StartFailed, workerIndex, type RunningWorkers } from './core/processes/primary.js';
+import { WorkerChannel } from './core/processes/worker-channel.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
 async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Promise<void> {
@@ -43,6 +46,8 @@ async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Pr
 interface Running {
   lock?: DataDirLock;
   embedded?: EmbeddedCluster;
+  /** A primary's workers (PROCESSES > 1), stopped before the embedded PostgreSQL they use. */
+  workers?: { running: RunningWorkers; timeoutMs: number };
   app?: Awaited<ReturnType<typeof buildApp>>;
   stopPurge?: () => void;
   stopAuditPurge?: () => void;
@@ -74,8 +79,10 @@ async function stopRunning(running: Running): Promise<void> {
   running.backfill?.abort.abort();
   await running.backfill?.done;
   await running.app?.close();
+  const workersStopped = (await running.workers?.running.stop(running.workers.timeoutMs)) ?? true;
   await running.embedded?.stop();
   await running.lock?.release();
+  if (!workersStopped) throw new Error('a worker did not stop cleanly');
 }
 
 async function main(): Promise<void> {
@@ -124,12 +131,18 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
 
+  const siblings = WorkerChannel.ofThisProcess();
+  // A worker whose primary is gone stops: nothing would restart it, or stop the database under it.
+  if (siblings) process.once('disconnect', () => void shutdown('disconnect'));
+
   try {
-    await start(config, log, running);
+    if (config.processes > 1 && cluster.isPrimary) await startPrimary(config, log, running);
+    else await start(config, log, running, siblings);
   } catch (error) {
     if (stopping) return;
     stopping = true;
-    const message = error instanceof StartError || error instanceof DataDirInUseError ? error.message : undefined;
+    const known = error instanceof StartError || error instanceof DataDirInUseError || error instanceof StartFailed;
+    const message = known ? error.message : undefined;
     if (message) log.error(message);
     else log.error({ err: error }, 'failed to start');
     await stopRunning(running).catch((stopError: unknown) => log.error({ err: stopError }, 'error while stopping'));
@@ -140,7 +153,8 @@ async function main(): Promise<void> {
 /** A start refused for a reason the operator can act on: logged as a sentence, without a stack. */
 class StartError extends Error {}
 
-async function start(config: Config, log: Logger, running: Running): Promise<void> {
+/** The database to serve: DATABASE_URL, else the embedded PostgreSQL started here; migrated. */
+async function prepareDatabase(config: Config, log: Logger, running: Running): Promise<string> {
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     // One server per data folder: a second one would start a second PostgreSQL on the same files.
@@ -160,8 +174,36 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
   await waitForDatabase(databaseUrl, log);
   const applied = await migrateToLatest({ databaseUrl });
   if (applied.length > 0) log.info({ migrations: applied }, 'applied database migrations');
+  return databaseUrl;
+}
 
-  const app = await buildApp({ ...config, databaseUrl }, { logger: log });
+/**
+ * The primary of PROCESSES workers: it prepares the database once, then
+ * starts the workers, which serve on the one port.
+ */
+async function startPrimary(config: Config, log: Logger, running: Running): Promise<void> {
+  const databaseUrl = await prepareDatabase(config, log, running);
+  const workers = await startWorkers({ count: config.processes, env: { DATABASE_URL: databaseUrl }, log });
+  running.workers = { running: workers, timeoutMs: config.shutdownTimeoutMs };
+  logReady(config, workers.address, log, { processes: config.processes });
+}
+
+function logReady(config: Config, address: string, log: Logger, more: Record<string, unknown> = {}): void {
+  const base = config.publicUrl === `http://localhost:${config.port}` ? address : config.publicUrl;
+  log.info(
+    { url: base, docs: `${base}/docs`, openapi: `${base}/openapi.json`, ...more },
+    `ready: the API reference is at ${base}/docs`,
+  );
+}
+
+/**
+ * Serves the API: alone, or as a worker of a primary (`siblings`), which has
+ * prepared the database. Alone, or as the first worker, it also runs the
+ * first start's setup and the background work.
+ */
+async function start(config: Config, log: Logger, running: Running, siblings?: WorkerChannel): Promise<void> {
+  const databaseUrl = siblings ? config.databaseUrl! : await prepareDatabase(config, log, running);
+  const app = await buildApp({ ...config, databaseUrl }, { logger: log, siblings });
   running.app = app;
   await app.ready();
 
@@ -177,6 +219,29 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
     throw error;
   }
 
+  const index = workerIndex();
+  if (index === undefined || index === 0) await startBackground(config, log, running, app);
+  // Validators and serialisers compile on first use; the rest now, between requests, unless set not to.
+  if (config.precompileSchemas) {
+    const compiling = app.deferredCompilations.size;
+    const compiledFrom = performance.now();
+    app.deferredCompilations.compileAll().then(
+      // Info: until then requests share the thread with the compilation, which a load test should wait out.
+      () => log.info({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
+      (error: unknown) => log.error({ err: error }, 'a route schema does not compile'),
+    );
+  }
+  if (siblings) siblings.listening(address);
+  else logReady(config, address, log);
+}
+
+/** The first start's setup, once the port is ours, and the background work, which runs in one process of a machine's. */
+async function startBackground(
+  config: Config,
+  log: Logger,
+  running: Running,
+  app: NonNullable<Running['app']>,
+): Promise<void> {
   // Only once the port is ours: a start that cannot listen must not spend the one showing of the first token.
   const first = await bootstrapFirstStart(app.context.db, app.clock, config.bootstrap);
   if (first) {
@@ -209,21 +274,6 @@ async function start(config: Config, log: Logger, running: Running): Promise<voi
       app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
     }),
   };
-  // Validators and serialisers compile on first use; the rest now, between requests, unless set not to.
-  if (config.precompileSchemas) {
-    const compiling = app.deferredCompilations.size;
-    const compiledFrom = performance.now();
-    app.deferredCompilations.compileAll().then(
-      // Info: until then requests share the thread with the compilation, which a load test should wait out.
-      () => log.info({ schemas: compiling, ms: Math.round(performance.now() - compiledFrom) }, 'compiled every schema'),
-      (error: unknown) => log.error({ err: error }, 'a route schema does not compile'),
-    );
-  }
-  const base = config.publicUrl === `http://localhost:${config.port}` ? address : config.publicUrl;
-  log.info(
-    { url: base, docs: `${base}/docs`, openapi: `${base}/openapi.json` },
-    `ready: the API reference is at ${base}/docs`,
-  );
 }
 
 main().catch((error: unknown) => {

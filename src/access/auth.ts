@@ -15,6 +15,7 @@ import {
 } from './installation-principal.js';
 import { installationReach } from './installation-reach.js';
 import { precompiled } from '../db/precompiled.js';
+import type { WorkerChannel } from '../core/processes/worker-channel.js';
 
 /** Who is calling: the token's user, and what the token may do. */
 export interface Caller {
@@ -177,6 +178,8 @@ export interface AuthOptions {
   cacheTtlMs: number;
   /** Failed authentications allowed per client address and window. */
   failures: { max: number; windowMs: number };
+  /** The other processes on the same port, which forget a token when this one does. */
+  siblings?: WorkerChannel;
 }
 
 declare module 'fastify' {
@@ -199,11 +202,15 @@ declare module 'fastify' {
 }
 
 export const authPlugin = fp<AuthOptions>(
-  async (app: FastifyInstance, { db, clock, cacheTtlMs, failures }) => {
+  async (app: FastifyInstance, { db, clock, cacheTtlMs, failures, siblings }) => {
     const cache = new CallerCache(cacheTtlMs);
     const failedAuth = new FailedAuthLimiter(failures.max, failures.windowMs);
     app.decorateRequest('caller', null);
-    app.decorate('forgetToken', (tokenId: string) => cache.forgetToken(tokenId));
+    app.decorate('forgetToken', (tokenId: string) => {
+      cache.forgetToken(tokenId);
+      siblings?.tell({ kind: 'token-forgotten', tokenId });
+    });
+    siblings?.hear((news) => news.kind === 'token-forgotten' && cache.forgetToken(news.tokenId));
     app.decorate('authCacheSizes', () => ({
       tokens: cache.size,
       maxTokens: MAX_CACHED_TOKENS,

@@ -97,6 +97,14 @@ export const SettingsSchema = Type.Object({
     default: '127.0.0.1',
     description: 'Address to listen on. The Docker image sets `0.0.0.0`.',
   }),
+  processes: Type.Integer({
+    env: 'PROCESSES',
+    minimum: 1,
+    maximum: 64,
+    default: 1,
+    description:
+      "Processes that answer requests on the one port (node:cluster), so that the service uses more than one core: set it to the machine's cores, less what PostgreSQL needs if it runs there. A primary process starts the embedded PostgreSQL and the migrations, restarts a process that exits, and adds up the rate-limit counters across them (without `RATE_LIMIT_REDIS_URL`; a budget may then run over by what the others admitted in the last few tens of ms). The first process also runs the background work. Each has its own caches and `DATABASE_POOL_SIZE` connections.",
+  }),
   precompileSchemas: Type.Boolean({
     env: 'PRECOMPILE_SCHEMAS',
     default: true,
