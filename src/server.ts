@@ -102,7 +102,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = pino(loggerOptions(config.logLevel));
-  if (keysProblem) {
+  // Said once, by the process the operator started: a primary's workers read the same settings.
+  if (keysProblem && !cluster.isWorker) {
     log.warn(
       `NOT FOR PRODUCTION: ${keysProblem} This start goes on because NODE_ENV is not production; a production start refuses.`,
     );
