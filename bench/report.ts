@@ -18,6 +18,8 @@ export interface RunInfo {
   database: string;
   durationS: number;
   connections: number;
+  /** The service's PROCESSES. */
+  processes: number;
 }
 
 interface Row {

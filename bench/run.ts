@@ -41,7 +41,13 @@ import { measureSpecProcessing, SPEC_BENCH_NAME, specTable } from './specs.js';
 import { startSpecWorker } from '../src/specs/worker.js';
 import { report, type ScenarioResult } from './report.js';
 import { BASELINE, SCENARIOS, type Scenario } from './scenarios.js';
-import { BENCH_KEYS, startFloorProcess, startServiceProcess, type RunningProcess } from './processes.js';
+import {
+  BENCH_KEYS,
+  SERVICE_PROCESSES,
+  startFloorProcess,
+  startServiceProcess,
+  type RunningProcess,
+} from './processes.js';
 import { seed, type Seeded } from './seed.js';
 
 const WARMUP_S = 2;
@@ -354,6 +360,7 @@ async function main(): Promise<void> {
     database: database.source,
     durationS: settings.durationS,
     connections: settings.connections,
+    processes: SERVICE_PROCESSES,
     ...(imported ? { import: imported } : {}),
   });
 
