@@ -83,6 +83,19 @@ describe("the workers' shared rate-limit counters", () => {
     );
   });
 
+  it('tell what every worker counted in the window without counting, and nothing of an ended window', () => {
+    const { one, two, advance } = twoWorkers();
+    expect(one.peek('failed-auth:ip', WINDOW)).toBeUndefined();
+    two.increment('failed-auth:ip', WINDOW);
+    two.increment('failed-auth:ip', WINDOW);
+    two.flush();
+    one.increment('failed-auth:ip', WINDOW);
+    expect(one.peek('failed-auth:ip', WINDOW)).toEqual({ count: 3, resetAt: 1_001 * WINDOW });
+    expect(one.peek('failed-auth:ip', WINDOW)).toEqual({ count: 3, resetAt: 1_001 * WINDOW });
+    advance(WINDOW);
+    expect(one.peek('failed-auth:ip', WINDOW)).toBeUndefined();
+  });
+
   it('keep the counts of a route with limits of its own apart, as the plugin does', () => {
     const counters = new WorkerCounters(() => {});
     const Store = sharedCountersStore(counters);

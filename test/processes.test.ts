@@ -181,6 +181,26 @@ describe('several processes on one port (PROCESSES)', () => {
     expect(admitted).toBeLessThanOrEqual(remaining + 8);
   });
 
+  it('counts failed authentications from one address across both workers', async () => {
+    await sleep(200);
+    let refused = 0;
+    const limitedBy = new Set<number>();
+    while (limitedBy.size < 2) {
+      const answer = await call('GET', '/v1/user', { token: 'made-up-token-0123456789' });
+      if (answer.status === 401) refused++;
+      else {
+        expect(answer.status).toBe(429);
+        expect((answer.body.error as { message: string }).message).toMatch(/^Too many failed authentications/);
+        limitedBy.add(answer.pid);
+      }
+      expect(refused).toBeLessThanOrEqual(Number(RATE_LIMIT.RATE_LIMIT_MAX) + 10);
+      await sleep(40);
+    }
+    // The four of the revoked token above counted too; alone, each worker would have allowed 80.
+    expect(refused).toBeGreaterThanOrEqual(Number(RATE_LIMIT.RATE_LIMIT_MAX) - 4);
+    expect(refused).toBeLessThanOrEqual(Number(RATE_LIMIT.RATE_LIMIT_MAX) - 4 + 8);
+  });
+
   it('starts a worker again when it dies, while the other goes on serving', async () => {
     const [victim, survivor] = [...new Set(listeningPids())];
     process.kill(victim!, 'SIGKILL');

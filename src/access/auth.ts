@@ -204,7 +204,7 @@ declare module 'fastify' {
 export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, { db, clock, cacheTtlMs, failures, siblings }) => {
     const cache = new CallerCache(cacheTtlMs);
-    const failedAuth = new FailedAuthLimiter(failures.max, failures.windowMs);
+    const failedAuth = new FailedAuthLimiter(failures.max, failures.windowMs, siblings?.counters);
     app.decorateRequest('caller', null);
     app.decorate('forgetToken', (tokenId: string) => {
       cache.forgetToken(tokenId);

@@ -60,6 +60,13 @@ export class WorkerCounters {
     return { current: counter.own + counter.others, ttl: counter.start + windowMs - now };
   }
 
+  /** What every worker admitted on `key` in its window so far, without counting a request; undefined if none. */
+  peek(key: string, windowMs: number): { count: number; resetAt: number } | undefined {
+    const counter = this.counters.get(key);
+    if (!counter || counter.start !== windowStart(this.now(), windowMs)) return undefined;
+    return { count: counter.own + counter.others, resetAt: counter.start + windowMs };
+  }
+
   /** What the other workers admitted, as the primary tallied it. */
   heard(counts: OthersCount[]): void {
     const now = this.now();
