@@ -20,7 +20,7 @@ import type { PollLoop } from './core/poll-loop.js';
 import { startImportRunWorker, type ImportRunWorker } from './imports/processor.js';
 import { startGitSyncPolling, type GitSyncPolling } from './git-sync/installations/polling.js';
 import { backfillSearchIndex } from './search/backfill.js';
-import { startWorkers, StartFailed, workerIndex, type RunningWorkers } from './core/processes/primary.js';
+import { startWorkers, StartFailed, type RunningWorkers } from './core/processes/primary.js';
 import { WorkerChannel } from './core/processes/worker-channel.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
@@ -220,8 +220,7 @@ async function start(config: Config, log: Logger, running: Running, siblings?: W
     throw error;
   }
 
-  const index = workerIndex();
-  if (index === undefined || index === 0) await startBackground(config, log, running, app);
+  if (!siblings || siblings.index === 0) await startBackground(config, log, running, app);
   // Validators and serialisers compile on first use; the rest now, between requests, unless set not to.
   if (config.precompileSchemas) {
     const compiling = app.deferredCompilations.size;

@@ -4,6 +4,9 @@
  * to the primary, which passes news on to the other workers.
  */
 
+/** Where a worker learns its place from the primary: the first (0) also runs the background work and the first start's setup. */
+export const WORKER_INDEX_VARIABLE = 'QUIRE_WORKER_INDEX';
+
 /** Something one worker did that the others must know at once. */
 export type News =
   /** A token was revoked or its user renamed: forget its caller. */

@@ -1,16 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { isOurs, type FromWorker, type ToWorker } from './messages.js';
+import { isOurs, WORKER_INDEX_VARIABLE, type FromWorker, type ToWorker } from './messages.js';
 import { CounterTally } from './rate-limit-counters.js';
-
-/** Where a worker learns its place: the first (0) also runs the background work and the first start's setup. */
-export const WORKER_INDEX_VARIABLE = 'QUIRE_WORKER_INDEX';
-
-/** A worker's place among the primary's, or undefined when this process is not one. */
-export function workerIndex(): number | undefined {
-  const value = process.env[WORKER_INDEX_VARIABLE];
-  return cluster.isWorker && value !== undefined ? Number(value) : undefined;
-}
 
 /** The wait before a worker that exited is started again, doubled for each exit in the last minute. */
 const RESTART_DELAY_MS = 1_000;

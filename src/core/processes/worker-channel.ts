@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { isOurs, type FromWorker, type News, type ToWorker } from './messages.js';
+import { isOurs, WORKER_INDEX_VARIABLE, type FromWorker, type News, type ToWorker } from './messages.js';
 import { WorkerCounters } from './rate-limit-counters.js';
 
 /**
@@ -12,6 +12,8 @@ export class WorkerChannel {
   private readonly listeners = new Set<(news: News) => void>();
 
   constructor(
+    /** This worker's place among the primary's. */
+    readonly index: number,
     private readonly send: (message: FromWorker) => void,
     subscribe: (listener: (message: ToWorker) => void) => void,
   ) {
@@ -26,6 +28,7 @@ export class WorkerChannel {
   static ofThisProcess(): WorkerChannel | undefined {
     if (!cluster.isWorker || !process.send) return undefined;
     return new WorkerChannel(
+      Number(process.env[WORKER_INDEX_VARIABLE] ?? 0),
       (message) => {
         // Once the primary is gone the worker is stopping (see server.ts): nothing is left to tell.
         if (process.connected) process.send!(message);
