@@ -21,6 +21,8 @@ const DOMAIN_ORDER = [
   'events',
   'orgs',
   'users',
+  // People's passwords and sign-in limits, below the app reader that signs them in.
+  'accounts',
   'specs',
   'content',
   // An organization's own fonts, which the sites' customization names.

@@ -509,8 +509,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(apiInformationRoutes);
   // The published reader: HTML for a site's audience, outside the API and its tokens.
   await app.register(siteReaderRoutes);
-  // The app reader, where every urls.app leads: a member signs in with a token and reads what it may read.
-  await app.register(appReaderRoutes);
+  // The app reader, where every urls.app leads: a member signs in with a password or a token and reads what it may read.
+  await app.register(appReaderRoutes, { counters: siblings?.counters });
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);
   await app.register(integrationAssetRoutes);

@@ -315,10 +315,32 @@ describe('reading in the app', () => {
   });
 });
 
-/** Who may call each app reader route: every route must be named here. */
-const APP_ROUTES: Record<string, { signedIn: boolean; url: () => string; method?: 'POST' }> = {
+/**
+ * Who may call each app reader route: every route must be named here.
+ * `signedIn`: a member of the organization, with the route's scope; `own`: any
+ * signed-in person, on their own account, with that user scope.
+ */
+const APP_ROUTES: Record<
+  string,
+  { signedIn: boolean; own?: 'user:read' | 'user:write'; url: () => string; method?: 'POST' }
+> = {
   '/app': { signedIn: false, url: () => '/app' },
   '/app/sign-in': { signedIn: false, url: () => '/app/sign-in', method: 'POST' },
+  '/app/sign-in/password': { signedIn: false, url: () => '/app/sign-in/password', method: 'POST' },
+  '/app/account': { signedIn: false, own: 'user:read', url: () => '/app/account' },
+  '/app/account/password': { signedIn: false, own: 'user:write', url: () => '/app/account/password', method: 'POST' },
+  '/app/account/sessions/end': {
+    signedIn: false,
+    own: 'user:write',
+    url: () => '/app/account/sessions/end',
+    method: 'POST',
+  },
+  '/app/account/sessions/end-others': {
+    signedIn: false,
+    own: 'user:write',
+    url: () => '/app/account/sessions/end-others',
+    method: 'POST',
+  },
   '/app/sign-out': { signedIn: false, url: () => '/app/sign-out', method: 'POST' },
   '/app/~/theme': { signedIn: false, url: () => '/app/~/theme?set=dark' },
   '/app/~/reader.css': { signedIn: false, url: () => '/app/~/reader.css' },
@@ -364,6 +386,30 @@ describe('who may call the app reader', () => {
       });
       expect(res.statusCode, route).toBe(403);
       expect(res.body, route).not.toContain('Runbook');
+    }
+  });
+
+  it('lets a person reach only their own account, with the user scope each route needs', async () => {
+    const forms = { '/app/account/password': 'password=x&confirm=x', '/app/account/sessions/end': 'id=x' };
+    const call = (url: string, method: 'GET' | 'POST', cookie?: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: PUBLIC_URL,
+          ...(cookie ? { cookie } : {}),
+        },
+        ...(method === 'POST' ? { payload: forms[url as keyof typeof forms] ?? '' } : {}),
+      });
+    const noUserScope = await sessionOf(await t.factory.token(admin.user.id, { scopes: ['organization:read'] }));
+    const readOnly = await sessionOf(await t.factory.token(admin.user.id, { scopes: ['user:read'] }));
+    for (const [route, { own, url, method }] of Object.entries(APP_ROUTES)) {
+      if (!own) continue;
+      const signedOut = await call(url(), method ?? 'GET');
+      expect(signedOut.statusCode, route).toBe(method === 'POST' ? 303 : 302);
+      expect((await call(url(), method ?? 'GET', noUserScope)).statusCode, route).toBe(403);
+      expect((await call(url(), method ?? 'GET', readOnly)).statusCode, route).toBe(own === 'user:read' ? 200 : 403);
     }
   });
 

@@ -26,12 +26,18 @@ export class FailedAuthLimiter {
 
   /** Throws 429 when the address used up its failures for this window. */
   check(address: string, now: number): void {
-    const window = this.shared ? this.sharedWindow(address) : this.windows.get(address);
-    if (!window || window.resetAt <= now || window.failures < this.max) return;
-    const retryAfter = Math.ceil((window.resetAt - now) / 1000);
+    const retryAfter = this.retryAfter(address, now);
+    if (retryAfter === undefined) return;
     throw new ApiError(429, `Too many failed authentications from this address; retry after ${retryAfter} seconds`, {
       'retry-after': String(retryAfter),
     });
+  }
+
+  /** Seconds until the key's window ends, when it used up its failures; else undefined. */
+  retryAfter(key: string, now: number): number | undefined {
+    const window = this.shared ? this.sharedWindow(key) : this.windows.get(key);
+    if (!window || window.resetAt <= now || window.failures < this.max) return undefined;
+    return Math.ceil((window.resetAt - now) / 1000);
   }
 
   recordFailure(address: string, now: number): void {

@@ -5,28 +5,57 @@ import type { ThemeChoice } from '../reader/layout.js';
 import { listMemberOrganizations } from './queries.js';
 import { appHome, appPath, appPathOrHome } from './session.js';
 import { appPage, type AppAnswer } from './shell.js';
+import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
 
 /** The longest API token the sign-in form takes. */
 export const MAX_TOKEN_LENGTH = 512;
+/** The longest e-mail address a form takes (RFC 5321's bound on a path). */
+export const MAX_EMAIL_LENGTH = 254;
 
-/** The sign-in page: one field for an API token, which the service keeps in an HttpOnly cookie. */
+/** The sign-in page: e-mail and password for people, or an API token (kept in an HttpOnly cookie) for automation. */
 export function signInPage(
   context: Context,
   next: string | undefined,
   error: string | undefined,
   theme: ThemeChoice | undefined,
+  email?: string,
 ): AppAnswer {
+  const nextField = next ? [h('input', { type: 'hidden', name: 'next', value: appPathOrHome(context, next) })] : [];
   return appPage(context, undefined, theme, 200, {
     title: 'Sign in',
     home: { href: appHome(context), title: 'Quire' },
     main: [
       h('div.sign-in', [
         h('h1', 'Sign in'),
+        ...(error ? [h('p.error', { role: 'alert' }, error)] : []),
+        h('form', { action: context.urls.app('sign-in', 'password'), method: 'post' }, [
+          h('label', { htmlFor: 'quire-email' }, 'E-mail address'),
+          h('input', {
+            id: 'quire-email',
+            name: 'email',
+            type: 'email',
+            autocomplete: 'username',
+            required: true,
+            maxLength: MAX_EMAIL_LENGTH,
+            ...(email ? { value: email } : {}),
+          }),
+          h('label', { htmlFor: 'quire-password' }, 'Password'),
+          h('input', {
+            id: 'quire-password',
+            name: 'password',
+            type: 'password',
+            autocomplete: 'current-password',
+            required: true,
+            maxLength: PASSWORD_MAX_LENGTH,
+          }),
+          ...nextField,
+          h('button', { type: 'submit' }, 'Sign in'),
+        ]),
+        h('h2', 'With an API token'),
         h(
           'p',
-          'Paste an API token to read what it may read. The token stays in this browser, in a cookie scripts cannot read; sign out to remove it.',
+          'Paste an API token to read what it may read: for a first sign-in before you set a password, or for automation. The token stays in this browser, in a cookie scripts cannot read; sign out to remove it.',
         ),
-        ...(error ? [h('p.error', { role: 'alert' }, error)] : []),
         h('form', { action: context.urls.app('sign-in'), method: 'post' }, [
           h('label', { htmlFor: 'quire-token' }, 'API token'),
           h('input', {
@@ -37,11 +66,11 @@ export function signInPage(
             required: true,
             maxLength: MAX_TOKEN_LENGTH,
           }),
-          ...(next ? [h('input', { type: 'hidden', name: 'next', value: appPathOrHome(context, next) })] : []),
-          h('button', { type: 'submit' }, 'Sign in'),
+          ...nextField,
+          h('button', { type: 'submit' }, 'Sign in with the token'),
         ]),
         h('p', [
-          'No token yet? An admin can issue you one, or make one with the CLI (see docs/api/tokens-and-users.md).',
+          'No password or token yet? An admin can issue you a token, or make one with the CLI (see docs/api/tokens-and-users.md); then set a password under Account.',
         ]),
       ]),
     ],
@@ -62,6 +91,7 @@ export async function homePage(
     home: { href: appHome(context), title: 'Quire' },
     main: [
       h('h1', 'Your organizations'),
+      h('p', h('a', { href: context.urls.app('account') }, 'Your account: password and sessions')),
       organizations.length === 0
         ? h('p', 'You belong to no organization yet.')
         : h(

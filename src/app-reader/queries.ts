@@ -83,7 +83,15 @@ export async function listMemberOrganizations(db: Db, userId: string) {
  */
 export async function insertAppSession(
   db: Db,
-  session: { idHash: Buffer; userId: string; tokenId: string; now: Date; until: Date },
+  session: {
+    idHash: Buffer;
+    id: string;
+    userId: string;
+    tokenId: string;
+    userAgent: string | null;
+    now: Date;
+    until: Date;
+  },
 ): Promise<Date | undefined> {
   return db.transaction().execute(async (tx) => {
     await tx
@@ -93,18 +101,21 @@ export async function insertAppSession(
       .execute();
     const row = await tx
       .insertInto('app_sessions')
-      .columns(['id_hash', 'user_id', 'token_id', 'created_at', 'expires_at'])
+      .columns(['id_hash', 'id', 'user_id', 'token_id', 'created_at', 'expires_at', 'signed_in_with', 'user_agent'])
       .expression(
         tx
           .selectFrom('api_tokens')
           .select((eb) => [
             eb.val(session.idHash).as('id_hash'),
+            eb.val(session.id).as('session_id'),
             'user_id',
             'id',
             eb.val(session.now).as('created_at'),
             sql<Date>`least(${session.until}::timestamptz, coalesce(expires_at, ${session.until}::timestamptz))`.as(
               'expires_at',
             ),
+            eb.val('token').as('signed_in_with'),
+            eb.val(session.userAgent).as('user_agent'),
           ])
           .where('id', '=', session.tokenId)
           .where('user_id', '=', session.userId),
@@ -133,7 +144,11 @@ export async function findAppSessionCaller(db: Db, idHash: Buffer, now: Date) {
     .executeTakeFirst();
 }
 
-/** Ends a session: its cookie opens nothing afterwards, wherever it was copied to. */
+/** Ends a session: its cookie opens nothing afterwards, wherever it was copied to. A password session's own token goes with it. */
 export async function deleteAppSession(db: Db, idHash: Buffer): Promise<void> {
-  await db.deleteFrom('app_sessions').where('id_hash', '=', idHash).execute();
+  await sql`with ended as (
+      delete from app_sessions where id_hash = ${idHash} returning token_id, signed_in_with)
+    delete from api_tokens where kind = 'session' and id in (select token_id from ended where signed_in_with = 'password')`.execute(
+    db,
+  );
 }

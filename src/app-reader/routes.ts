@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../access/auth.js';
 import type { Scope } from '../access/scopes.js';
 import { ApiError } from '../core/errors.js';
@@ -9,22 +9,24 @@ import type { ThemeChoice } from '../reader/layout.js';
 import { READER_CSS, READER_CSS_ETAG } from '../reader/styles.js';
 import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../reader/http.js';
 import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
-import { notFound, type AppAnswer } from './shell.js';
+import { notFound, sendAppAnswer as send, type AppAnswer } from './shell.js';
 import { appHome, appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
 import { pageAddressInApp, spacePage } from './space-pages.js';
 import { homePage, MAX_TOKEN_LENGTH, signInPage } from './home-pages.js';
+import { accountRoutes, type AccountRoutesOptions } from './account-routes.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
 
 /**
  * The app reader at `/app/...`, where every `urls.app` of the API leads: a
- * person signs in by pasting an API token, then reads what the API would let
- * that token read (spaces, a change request's content with its changes
- * marked, organizations, collections, sites, specs, integrations). It only
- * reads: its one form that changes anything is the session's.
+ * person signs in with their e-mail address and password, or by pasting an
+ * API token, then reads what the API would let them read (spaces, a change
+ * request's content with its changes marked, organizations, collections,
+ * sites, specs, integrations). Its forms change only the person's own
+ * account: their password and their sessions (account-routes.ts).
  */
-export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const appReaderRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, options) => {
   await app.register(cookie);
   app.setErrorHandler(readerErrorHandler);
   // The sign-in form posts as browsers do; this plugin alone reads such bodies.
@@ -75,10 +77,13 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return refused();
       }
       // The cookie carries a new session's id; the token itself is never sent back.
-      if (!(await startSession(context, reply, caller))) return refused();
+      if (!(await startSession(context, request, reply, caller))) return refused();
       return reply.redirect(appPathOrHome(context, request.body.next), 303);
     },
   );
+
+  // People's own sign-in, with a password, and their account.
+  await app.register(accountRoutes, options);
 
   app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
     if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');
@@ -214,22 +219,3 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (caller, p, request, theme) => integrationPage(app.context, caller, p.name, undefined, theme, back(request)),
   );
 };
-
-/** The app shows unpublished work: pages run no script, load only the service's own styles, and are never cached. */
-const APP_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-function send(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyReply {
-  if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
-  return (
-    reply
-      .code(status ?? answer.status)
-      .header('content-security-policy', APP_POLICY)
-      // Same-origin posts carry Origin (which sign-in and sign-out check); other sites get no referrer.
-      .header('referrer-policy', 'same-origin')
-      .header('cache-control', 'private, no-store')
-      .header('x-robots-tag', 'noindex')
-      .type('text/html; charset=utf-8')
-      .send(answer.html)
-  );
-}

@@ -5,6 +5,8 @@ import { organizationReach, type Caller } from '../access/auth.js';
 import { scopesAllow, type Scope } from '../access/scopes.js';
 import type { Context } from '../context.js';
 import { deleteAppSession, findAppSessionCaller, insertAppSession } from './queries.js';
+import { insertPasswordSession } from '../accounts/queries.js';
+import { newId } from '../core/ids.js';
 
 /** The app reader's home, `PUBLIC_URL/app` (urls.app() ends with the slash of its empty last segment). */
 export function appHome(context: Context): string {
@@ -36,18 +38,41 @@ export function sessionCookieOptions(context: Context, maxAge?: number) {
 }
 
 /** A session id as stored: its SHA-256, so that the table opens no session. */
-function sessionIdHash(sessionId: string): Buffer {
+export function sessionIdHash(sessionId: string): Buffer {
   return createHash('sha256').update(sessionId, 'utf8').digest();
 }
 
-/** Opens a session for the caller of a token that was just checked, and sets its cookie. */
-export async function startSession(context: Context, reply: FastifyReply, caller: Caller): Promise<boolean> {
+/** The stored hash of the request's session cookie; that of no session when it has none. */
+export function requestSessionHash(request: FastifyRequest): Buffer {
+  return sessionIdHash(request.cookies[SESSION_COOKIE] ?? '');
+}
+
+/** The browser a session was opened from, as its user will recognise it in their list of sessions. */
+function userAgentOf(request: FastifyRequest): string | null {
+  return request.headers['user-agent']?.slice(0, 256) || null;
+}
+
+/** A new session's secret (the cookie) and the id it is listed by, which opens nothing. */
+function newSession(): { sessionId: string; idHash: Buffer; id: string } {
   const sessionId = randomBytes(32).toString('base64url');
+  return { sessionId, idHash: sessionIdHash(sessionId), id: newId() };
+}
+
+/** Opens a session for the caller of a token that was just checked, and sets its cookie. */
+export async function startSession(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+): Promise<boolean> {
+  const { sessionId, idHash, id } = newSession();
   const now = context.clock.now();
   const expiresAt = await insertAppSession(context.db, {
-    idHash: sessionIdHash(sessionId),
+    idHash,
+    id,
     userId: caller.userId,
     tokenId: caller.tokenId,
+    userAgent: userAgentOf(request),
     now,
     until: new Date(now.getTime() + SESSION_SECONDS * 1000),
   });
@@ -55,6 +80,20 @@ export async function startSession(context: Context, reply: FastifyReply, caller
   if (maxAge <= 0) return false;
   void reply.setCookie(SESSION_COOKIE, sessionId, sessionCookieOptions(context, maxAge));
   return true;
+}
+
+/** Opens a session for a person who just gave their password, and sets its cookie. */
+export async function startPasswordSession(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
+  const { sessionId, idHash, id } = newSession();
+  const now = context.clock.now();
+  const until = new Date(now.getTime() + SESSION_SECONDS * 1000);
+  await insertPasswordSession(context.db, { idHash, id, userId, userAgent: userAgentOf(request), now, until });
+  void reply.setCookie(SESSION_COOKIE, sessionId, sessionCookieOptions(context, SESSION_SECONDS));
 }
 
 /** Ends the request's session, if it has one, and clears its cookie. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Caller } from '../access/auth.js';
+import type { FastifyReply } from 'fastify';
 import type { Context } from '../context.js';
 import type { RenderedHeading } from '../html/document-html.js';
 import { renderReaderPage, type ThemeChoice } from '../reader/layout.js';
@@ -72,4 +73,23 @@ export function notFound(context: Context, caller: Caller | undefined, theme: Th
     ],
     back,
   });
+}
+
+/** The app shows unpublished work: pages run no script, load only the service's own styles, and are never cached. */
+const APP_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export function sendAppAnswer(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyReply {
+  if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
+  return (
+    reply
+      .code(status ?? answer.status)
+      .header('content-security-policy', APP_POLICY)
+      // Same-origin posts carry Origin (which sign-in and sign-out check); other sites get no referrer.
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'private, no-store')
+      .header('x-robots-tag', 'noindex')
+      .type('text/html; charset=utf-8')
+      .send(answer.html)
+  );
 }

@@ -54,6 +54,7 @@ export interface ApiTokens {
   created_at: Generated<Date>;
   expires_at: Date | null;
   id: string;
+  kind: Generated<string>;
   label: Generated<string>;
   organization_id: string | null;
   revoked_at: Date | null;
@@ -65,8 +66,11 @@ export interface ApiTokens {
 export interface AppSessions {
   created_at: Generated<Date>;
   expires_at: Date;
+  id: string;
   id_hash: Buffer;
+  signed_in_with: Generated<string>;
   token_id: string;
+  user_agent: string | null;
   user_id: string;
 }
 
@@ -1073,6 +1077,12 @@ export interface UrlEmbeds {
   url_sha256: Buffer;
 }
 
+export interface UserPasswords {
+  password_hash: string;
+  updated_at: Generated<Date>;
+  user_id: string;
+}
+
 export interface UserProfileClock {
   only_row: Generated<boolean>;
   version: Generated<string>;
@@ -1181,6 +1191,7 @@ export interface DB {
   tree_entries: TreeEntries;
   unresolved_links: UnresolvedLinks;
   url_embeds: UrlEmbeds;
+  user_passwords: UserPasswords;
   user_profile_clock: UserProfileClock;
   users: Users;
   webhooks: Webhooks;

@@ -56,6 +56,8 @@ export async function revokeApiToken(
     .updateTable('api_tokens')
     .set({ revoked_at: clock.now() })
     .where((eb) => eb.or([eb('id', '=', idOrToken), eb('token_hash', '=', hashToken(idOrToken))]))
+    // A session's own token ends with its session (accounts/), never through the API.
+    .where('kind', '=', 'api')
     .where('revoked_at', 'is', null);
   if (ownerId !== undefined) query = query.where('user_id', '=', ownerId);
   const revoked = await query.returning('id').executeTakeFirst();
@@ -67,6 +69,7 @@ export async function listApiTokens(db: Db, userId: string) {
     .selectFrom('api_tokens')
     .select(['id', 'label', 'scopes', 'created_at', 'expires_at', 'revoked_at'])
     .where('user_id', '=', userId)
+    .where('kind', '=', 'api')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
@@ -82,11 +85,13 @@ export const listApiTokenPage = pageQuery({ createdAt: 'created_at', id: 'id' },
     .selectFrom('api_tokens')
     .select(TOKEN_FIELDS)
     .where('user_id', '=', userId)
+    .where('kind', '=', 'api')
     .select((eb) =>
       eb
         .selectFrom('api_tokens as c')
         .select((c) => c.fn.countAll<string>().as('n'))
         .where('c.user_id', '=', userId)
+        .where('c.kind', '=', 'api')
         .as(TOTAL_COUNT),
     ),
 );
@@ -96,6 +101,7 @@ export async function countApiTokens(db: Db, userId: string): Promise<number> {
     .selectFrom('api_tokens')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('user_id', '=', userId)
+    .where('kind', '=', 'api')
     .executeTakeFirstOrThrow();
   return Number(n);
 }
@@ -107,6 +113,7 @@ export async function findApiToken(db: Db, userId: string, tokenId: string): Pro
     .select(TOKEN_FIELDS)
     .where('id', '=', tokenId)
     .where('user_id', '=', userId)
+    .where('kind', '=', 'api')
     .executeTakeFirst();
 }
 

@@ -1,0 +1,37 @@
+import { FailedAuthLimiter } from '../access/failed-auth.js';
+import type { WorkerCounters } from '../core/processes/rate-limit-counters.js';
+
+/** Failed password sign-ins one address may make in a window: a person mistyping is far below it. */
+export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+/** Failed sign-ins to one account in a window, from anywhere: guessing one person's password is this slow. */
+export const SIGN_IN_FAILURES_PER_ACCOUNT = 10;
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Bounds password guessing: failed sign-ins are counted per address and per
+ * account, and past either bound the form answers 429 without checking the
+ * password. With several processes on a port (PROCESSES) the counts are the
+ * processes' sum, as the rate limits are.
+ */
+export class SignInLimits {
+  private readonly byAddress: FailedAuthLimiter;
+  private readonly byAccount: FailedAuthLimiter;
+
+  constructor(shared?: WorkerCounters) {
+    this.byAddress = new FailedAuthLimiter(SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS, shared);
+    this.byAccount = new FailedAuthLimiter(SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_WINDOW_MS, shared);
+  }
+
+  /** Seconds to wait before the next try, when the address or the account used up its tries; else undefined. */
+  waitSeconds(address: string, email: string, now: number): number | undefined {
+    return this.byAddress.retryAfter(addressKey(address), now) ?? this.byAccount.retryAfter(accountKey(email), now);
+  }
+
+  recordFailure(address: string, email: string, now: number): void {
+    this.byAddress.recordFailure(addressKey(address), now);
+    this.byAccount.recordFailure(accountKey(email), now);
+  }
+}
+
+const addressKey = (address: string) => `sign-in address ${address}`;
+const accountKey = (email: string) => `sign-in account ${email.toLowerCase()}`;

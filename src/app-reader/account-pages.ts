@@ -1,0 +1,125 @@
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import type { ThemeChoice } from '../reader/layout.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
+import { appHome } from './session.js';
+import { appPage, type AppAnswer } from './shell.js';
+
+export interface ListedSession {
+  id: string;
+  signedInWith: string;
+  userAgent: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  current: boolean;
+}
+
+export interface AccountView {
+  hasPassword: boolean;
+  /** Whether this session may set a password: one with its user's full rights, in no single organization. */
+  maySetPassword: boolean;
+  sessions: ListedSession[];
+  notice?: string;
+  error?: string;
+}
+
+/** The account page: the person's password, and their sessions, each of which they may end. */
+export function accountPage(
+  context: Context,
+  caller: Caller,
+  theme: ThemeChoice | undefined,
+  view: AccountView,
+): AppAnswer {
+  const action = (...segments: string[]) => context.urls.app('account', ...segments);
+  return appPage(context, caller, theme, 200, {
+    title: 'Your account',
+    home: { href: appHome(context), title: 'Quire' },
+    main: [
+      h('h1', 'Your account'),
+      h('p', `Signed in as ${caller.displayName} (${caller.email}).`),
+      ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
+      ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
+      h('h2', 'Password'),
+      ...passwordSection(view, action('password')),
+      h('h2', 'Sessions'),
+      h('p', 'Every browser signed in to your account. End any you do not recognise.'),
+      h(
+        'ul.card-list',
+        view.sessions.map((session) => sessionItem(session, action('sessions', 'end'))),
+      ),
+      h('form', { action: action('sessions', 'end-others'), method: 'post' }, [
+        h('button', { type: 'submit' }, 'End every other session'),
+      ]),
+    ],
+    back: context.urls.app('account'),
+  });
+}
+
+function passwordSection(view: AccountView, action: string): ElementContent[] {
+  if (!view.maySetPassword) {
+    return [
+      h(
+        'p',
+        'This session was opened with a token that does not carry all your rights, so it cannot set your password. Sign in with your password, or with a token of your own.',
+      ),
+    ];
+  }
+  const field = (id: string, name: string, label: string, autocomplete: string) => [
+    h('label', { htmlFor: id }, label),
+    h('input', {
+      id,
+      name,
+      type: 'password',
+      autocomplete,
+      required: true,
+      minLength: name === 'current' ? undefined : PASSWORD_MIN_LENGTH,
+      maxLength: PASSWORD_MAX_LENGTH,
+    }),
+  ];
+  return [
+    h(
+      'p',
+      view.hasPassword
+        ? 'Changing your password ends your other sessions opened with it.'
+        : `You have no password yet. Set one (at least ${PASSWORD_MIN_LENGTH} characters) to sign in with your e-mail address.`,
+    ),
+    h('form', { action, method: 'post' }, [
+      ...(view.hasPassword ? field('quire-current', 'current', 'Current password', 'current-password') : []),
+      ...field('quire-new', 'password', 'New password', 'new-password'),
+      ...field('quire-confirm', 'confirm', 'New password again', 'new-password'),
+      h('button', { type: 'submit' }, view.hasPassword ? 'Change the password' : 'Set the password'),
+    ]),
+  ];
+}
+
+function sessionItem(session: ListedSession, endAction: string): ElementContent {
+  const how = session.signedInWith === 'password' ? 'Signed in with the password' : 'Signed in with an API token';
+  return h('li', [
+    h('p', [
+      h('strong', how),
+      session.current ? ' (this session)' : '',
+      h('br'),
+      session.userAgent ?? 'An unnamed browser',
+      h('br'),
+      'Since ',
+      h(
+        'time',
+        { dateTime: session.createdAt.toISOString() },
+        session.createdAt.toISOString().slice(0, 16).replace('T', ' '),
+      ),
+      ' UTC, until ',
+      h(
+        'time',
+        { dateTime: session.expiresAt.toISOString() },
+        session.expiresAt.toISOString().slice(0, 16).replace('T', ' '),
+      ),
+      ' UTC',
+    ]),
+    h('form', { action: endAction, method: 'post' }, [
+      h('input', { type: 'hidden', name: 'id', value: session.id }),
+      h('button', { type: 'submit' }, session.current ? 'Sign out here' : 'End this session'),
+    ]),
+  ]);
+}

@@ -1,0 +1,320 @@
+import { describe, expect, it } from 'vitest';
+import { PUBLIC_URL, useTestApp } from './support/app.js';
+import type { Account } from './support/factory.js';
+import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS } from '../src/accounts/sign-in-limits.js';
+
+const t = useTestApp();
+
+const GOOD_PASSWORD = 'a long walk through the archive';
+
+/** Posts a form from the service's own page, as a browser does. */
+function post(
+  url: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; from?: string; origin?: string } = {},
+) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: options.from ?? '127.0.0.1',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: options.origin ?? PUBLIC_URL,
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
+const read = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+/** The `name=value` of the session cookie an answer sets; empty when it sets none. */
+function cookieOf(response: { headers: Record<string, string | string[] | number | undefined> }): string {
+  const header = response.headers['set-cookie'];
+  const first = Array.isArray(header) ? header[0] : header;
+  return typeof first === 'string' ? first.split(';')[0]! : '';
+}
+
+/** A session opened with the account's token, as a person's first sign-in is. */
+async function tokenSession(account: Account): Promise<string> {
+  const signedIn = await post('/app/sign-in', { token: account.token });
+  expect(signedIn.statusCode, signedIn.body).toBe(303);
+  return cookieOf(signedIn);
+}
+
+async function passwordSession(email: string, password: string, from?: string) {
+  return post('/app/sign-in/password', { email, password }, { from });
+}
+
+/** A user with a password set through the app, and the token session that set it. */
+async function personWithPassword(password = GOOD_PASSWORD) {
+  const account = await t.factory.account();
+  const cookie = await tokenSession(account);
+  const set = await post('/app/account/password', { password, confirm: password }, { cookie });
+  expect(set.statusCode, set.body).toBe(200);
+  return { account, cookie };
+}
+
+const passwordRow = (userId: string) =>
+  t.db.selectFrom('user_passwords').selectAll().where('user_id', '=', userId).executeTakeFirst();
+
+describe('setting a password', () => {
+  it('stores only an argon2id hash, and refuses weak or mistyped passwords without changing anything', async () => {
+    const account = await t.factory.account({ email: 'ada@example.test' });
+    const cookie = await tokenSession(account);
+
+    const page = await read('/app/account', cookie);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('You have no password yet.');
+    expect(page.body).toContain('<form action="http://docs.test/app/account/password" method="post">');
+
+    for (const [fields, error] of [
+      [{ password: 'short one', confirm: 'short one' }, 'A password has at least 12 characters.'],
+      [{ password: GOOD_PASSWORD, confirm: `${GOOD_PASSWORD}!` }, 'The two new passwords differ'],
+      [{ password: 'ada@example.test', confirm: 'ada@example.test' }, 'A password is not your e-mail address.'],
+      [{ password: 'aaaaaaaaaaaaaaaa', confirm: 'aaaaaaaaaaaaaaaa' }, 'more than three different characters'],
+      [{ password: ` ${GOOD_PASSWORD}`, confirm: ` ${GOOD_PASSWORD}` }, 'does not start or end with a space'],
+    ] as const) {
+      const refused = await post('/app/account/password', fields, { cookie });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain(error);
+      expect(await passwordRow(account.user.id)).toBeUndefined();
+    }
+
+    const set = await post('/app/account/password', { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD }, { cookie });
+    expect(set.statusCode).toBe(200);
+    expect(set.body).toContain('Your password is set');
+    const stored = await passwordRow(account.user.id);
+    expect(stored?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(stored?.password_hash).not.toContain(GOOD_PASSWORD);
+
+    // Changing it asks for the current one.
+    const noCurrent = await post(
+      '/app/account/password',
+      { password: 'another long phrase', confirm: 'another long phrase' },
+      { cookie },
+    );
+    expect(noCurrent.statusCode).toBe(400);
+    expect(noCurrent.body).toContain('The current password is not right');
+    expect((await passwordRow(account.user.id))?.password_hash).toBe(stored?.password_hash);
+  });
+
+  it('is refused to a session whose token does not carry all its user’s rights', async () => {
+    const person = await t.factory.account();
+    const scoped = await t.factory.token(person.user.id, { scopes: ['user:read', 'user:write', 'organization:read'] });
+    const cookie = await tokenSession(scoped);
+    const page = await read('/app/account', cookie);
+    expect(page.body).toContain('cannot set your password');
+    const refused = await post(
+      '/app/account/password',
+      { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
+      { cookie },
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(await passwordRow(person.user.id)).toBeUndefined();
+
+    // A token that may only read cannot change the account at all.
+    const reader = await tokenSession(await t.factory.token(person.user.id, { scopes: ['user:read'] }));
+    const readOnly = await post(
+      '/app/account/password',
+      { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
+      { cookie: reader },
+    );
+    expect(readOnly.statusCode).toBe(403);
+    expect(await passwordRow(person.user.id)).toBeUndefined();
+  });
+
+  it('refuses a form posted from another site', async () => {
+    const account = await t.factory.account();
+    const cookie = await tokenSession(account);
+    const forged = await post(
+      '/app/account/password',
+      { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
+      { cookie, origin: 'https://attacker.example' },
+    );
+    expect(forged.statusCode).toBe(403);
+    expect(await passwordRow(account.user.id)).toBeUndefined();
+    const signIn = await post(
+      '/app/sign-in/password',
+      { email: account.user.email, password: 'x' },
+      { origin: 'https://attacker.example' },
+    );
+    expect(signIn.statusCode).toBe(403);
+  });
+});
+
+describe('signing in with a password', () => {
+  it('opens a session of its own, whose token no API listing shows, and signing out ends both', async () => {
+    const { account } = await personWithPassword();
+    const page = await read('/app');
+    expect(page.body).toContain('<form action="http://docs.test/app/sign-in/password" method="post">');
+    expect(page.body).toContain('autocomplete="current-password"');
+
+    const signedIn = await post('/app/sign-in/password', {
+      email: account.user.email.toUpperCase(),
+      password: GOOD_PASSWORD,
+      next: '/app/account',
+    });
+    expect(signedIn.statusCode).toBe(303);
+    expect(signedIn.headers.location).toBe('/app/account');
+    expect(String(signedIn.headers['set-cookie'])).toMatch(
+      /^quire_session=[\w-]{43}; Max-Age=43200; Path=\/app; HttpOnly; SameSite=Lax$/,
+    );
+    const cookie = cookieOf(signedIn);
+    const home = await read('/app/account', cookie);
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('Signed in with the password</strong> (this session)');
+    expect(home.body).toContain('Firefox/140.0');
+
+    // Its token is the session's: not among the user's API tokens, not counted, not revocable through the API.
+    const sessionToken = await t.db
+      .selectFrom('api_tokens')
+      .select(['id', 'scopes', 'organization_id'])
+      .where('user_id', '=', account.user.id)
+      .where('kind', '=', 'session')
+      .executeTakeFirstOrThrow();
+    expect(sessionToken).toMatchObject({ scopes: null, organization_id: null });
+    const tokens = await t.app.inject({ method: 'GET', url: '/v1/user/tokens', headers: account.headers });
+    expect(tokens.statusCode, tokens.body).toBe(200);
+    const listed = (tokens.json() as { items: Array<{ id: string }>; count?: number }).items.map((token) => token.id);
+    expect(listed).toEqual([account.tokenId]);
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/user/tokens/${sessionToken.id}`,
+      headers: account.headers,
+    });
+    expect(revoke.statusCode).toBe(404);
+
+    const out = await post('/app/sign-out', {}, { cookie });
+    expect(out.statusCode).toBe(303);
+    expect((await read('/app/account', cookie)).statusCode).toBe(302);
+    const left = await t.db.selectFrom('api_tokens').select('id').where('id', '=', sessionToken.id).execute();
+    expect(left).toEqual([]);
+  });
+
+  it('answers a wrong password and an unknown address alike, and sets no cookie', async () => {
+    const { account } = await personWithPassword();
+    const noPassword = await t.factory.account();
+    for (const [email, password] of [
+      [account.user.email, `${GOOD_PASSWORD}?`],
+      ['nobody@example.test', GOOD_PASSWORD],
+      [noPassword.user.email, GOOD_PASSWORD],
+      [noPassword.user.email, ''],
+    ]) {
+      const refused = await passwordSession(email!, password!, '10.0.1.1');
+      expect(refused.statusCode).toBe(401);
+      expect(refused.body).toContain('That e-mail address and password do not match.');
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('stops checking passwords for an account after its failures, wherever they come from', async () => {
+    const { account } = await personWithPassword();
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++) {
+      const wrong = await passwordSession(account.user.email, `wrong guess ${i}`, `10.0.2.${i}`);
+      expect(wrong.statusCode).toBe(401);
+    }
+    // Even the right password, from a new address: the account waits out its window.
+    const limited = await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.2.200');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body).toContain('Too many failed sign-ins');
+    expect(limited.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('stops an address that guesses across many accounts', async () => {
+    const { account } = await personWithPassword();
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS; i++) {
+      const wrong = await passwordSession(`guess${i}@example.test`, GOOD_PASSWORD, '10.0.3.1');
+      expect(wrong.statusCode).toBe(401);
+    }
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.3.1')).statusCode).toBe(429);
+    // Another address is not held back by it.
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.3.2')).statusCode).toBe(303);
+  });
+
+  it('is refused to members of an organization that signs its members in through SSO', async () => {
+    const { account } = await personWithPassword();
+    const organization = await t.factory.organization(account.user.id);
+    await t.db.updateTable('organizations').set({ sso: true }).where('id', '=', organization.id).execute();
+    const refused = await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.4.1');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('through its identity provider');
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    // Said only to whoever knows the password: a wrong one is the same 401 as anyone's.
+    expect((await passwordSession(account.user.email, 'not the password at all', '10.0.4.1')).statusCode).toBe(401);
+
+    // Once the organization stops enforcing it, the password works again.
+    await t.db.updateTable('organizations').set({ sso: false }).where('id', '=', organization.id).execute();
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.4.1')).statusCode).toBe(303);
+  });
+});
+
+describe('sessions', () => {
+  it('are listed to their user, who may end one, all others, or this one', async () => {
+    const { account, cookie: tokenCookie } = await personWithPassword();
+    const first = cookieOf(await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.5.1'));
+    const second = cookieOf(await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.5.2'));
+
+    const sessions = await t.db
+      .selectFrom('app_sessions')
+      .select(['id', 'signed_in_with'])
+      .where('user_id', '=', account.user.id)
+      .orderBy('created_at')
+      .execute();
+    expect(sessions.map((session) => session.signed_in_with)).toEqual(['token', 'password', 'password']);
+    const page = await read('/app/account', first);
+    for (const session of sessions) expect(page.body).toContain(`value="${session.id}"`);
+
+    // Another user cannot end them, even knowing their ids.
+    const stranger = await tokenSession(await t.factory.account());
+    const notTheirs = await post('/app/account/sessions/end', { id: sessions[2]!.id }, { cookie: stranger });
+    expect(notTheirs.statusCode).toBe(404);
+    expect((await read('/app/account', second)).statusCode).toBe(200);
+
+    // The first ends the second: its cookie opens nothing, its token is gone.
+    const ended = await post('/app/account/sessions/end', { id: sessions[2]!.id }, { cookie: first });
+    expect(ended.statusCode).toBe(200);
+    expect(ended.body).toContain('The session is ended.');
+    expect((await read('/app/account', second)).statusCode).toBe(302);
+    const passwordTokens = () =>
+      t.db
+        .selectFrom('api_tokens')
+        .select('id')
+        .where('user_id', '=', account.user.id)
+        .where('kind', '=', 'session')
+        .execute();
+    expect(await passwordTokens()).toHaveLength(1);
+
+    // Every other: the token's session ends, the API token itself stays.
+    const others = await post('/app/account/sessions/end-others', {}, { cookie: first });
+    expect(others.body).toContain('1 other session is ended.');
+    expect((await read('/app/account', tokenCookie)).statusCode).toBe(302);
+    expect((await t.app.inject({ method: 'GET', url: '/v1/user', headers: account.headers })).statusCode).toBe(200);
+
+    // This one: signed out.
+    const own = sessions[1]!.id;
+    const out = await post('/app/account/sessions/end', { id: own }, { cookie: first });
+    expect(out.statusCode).toBe(303);
+    expect((await read('/app/account', first)).statusCode).toBe(302);
+    expect(await passwordTokens()).toEqual([]);
+  });
+
+  it('opened with the old password end when it changes; the changing one stays', async () => {
+    const { account } = await personWithPassword();
+    const kept = cookieOf(await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.6.1'));
+    const stolen = cookieOf(await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.6.2'));
+    const next = 'a different phrase entirely';
+    const changed = await post(
+      '/app/account/password',
+      { current: GOOD_PASSWORD, password: next, confirm: next },
+      { cookie: kept },
+    );
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain('Your password is changed. 1 other session is ended.');
+    expect((await read('/app/account', stolen)).statusCode).toBe(302);
+    expect((await read('/app/account', kept)).statusCode).toBe(200);
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.6.3')).statusCode).toBe(401);
+    expect((await passwordSession(account.user.email, next, '10.0.6.3')).statusCode).toBe(303);
+  });
+});
