@@ -12,6 +12,19 @@ CREATE TABLE user_passwords (
   CONSTRAINT user_passwords_hash_format CHECK (password_hash LIKE '$argon2id$%' AND char_length(password_hash) <= 512)
 );
 
+-- A link to set a new password, mailed to a verified address: kept only as
+-- its secret's SHA-256, for an hour, used once; a new one replaces the old.
+CREATE TABLE password_resets (
+  id_hash bytea NOT NULL,
+  user_id text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
+  expires_at timestamptz NOT NULL,
+  CONSTRAINT password_resets_pkey PRIMARY KEY (id_hash),
+  CONSTRAINT password_resets_id_hash_length CHECK (octet_length(id_hash) = 32),
+  CONSTRAINT password_resets_user_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE
+);
+CREATE INDEX password_resets_user_idx ON password_resets (user_id);
+
 -- A session opened with a password acts through a token of its own, made
 -- for it and never shown: `session` tokens are not the user's API tokens
 -- (not listed, not counted, not revocable through the API) and end with
@@ -37,4 +50,5 @@ DROP INDEX app_sessions_user_id_idx;
 ALTER TABLE app_sessions DROP COLUMN user_agent, DROP COLUMN signed_in_with, DROP COLUMN id;
 DELETE FROM api_tokens WHERE kind = 'session';
 ALTER TABLE api_tokens DROP COLUMN kind;
+DROP TABLE password_resets;
 DROP TABLE user_passwords;

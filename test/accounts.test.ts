@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { PUBLIC_URL, useTestApp } from './support/app.js';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOwnApp, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
+import { smtpServer } from './support/smtp.js';
 import type { Account } from './support/factory.js';
 import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS } from '../src/accounts/sign-in-limits.js';
 
@@ -7,13 +9,13 @@ const t = useTestApp();
 
 const GOOD_PASSWORD = 'a long walk through the archive';
 
-/** Posts a form from the service's own page, as a browser does. */
+/** Posts a form from the service's own page, as a browser does (to `t.app`, or to `on`). */
 function post(
   url: string,
   fields: Record<string, string>,
-  options: { cookie?: string; from?: string; origin?: string } = {},
+  options: { cookie?: string; from?: string; origin?: string; on?: FastifyInstance } = {},
 ) {
-  return t.app.inject({
+  return (options.on ?? t.app).inject({
     method: 'POST',
     url,
     remoteAddress: options.from ?? '127.0.0.1',
@@ -316,5 +318,132 @@ describe('sessions', () => {
     expect((await read('/app/account', kept)).statusCode).toBe(200);
     expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.6.3')).statusCode).toBe(401);
     expect((await passwordSession(account.user.email, next, '10.0.6.3')).statusCode).toBe(303);
+  });
+});
+
+describe('a forgotten password', () => {
+  let smtp: Awaited<ReturnType<typeof smtpServer>>;
+  /** The same service with SMTP: links go by mail. */
+  let mailing: FastifyInstance;
+  beforeAll(async () => {
+    smtp = await smtpServer();
+    mailing = await buildOwnApp(
+      testConfig(t.database.url, { mail: { smtpUrl: smtp.url, from: 'Quire <no-reply@docs.test>' } }),
+    );
+    await mailing.ready();
+  });
+  afterAll(async () => {
+    await mailing?.close();
+    await smtp?.close();
+  });
+
+  const ask = (email: string, from = '10.0.7.1') => post('/app/password-reset', { email }, { on: mailing, from });
+  const linkIn = (mail: string) => /http:\/\/docs\.test\/app\/password-reset\/([\w-]{43})/.exec(mail)?.[1];
+
+  it('mails a one-time link to a proven address, which sets a new password and signs out the old one', async () => {
+    const { account } = await personWithPassword();
+    await t.db.updateTable('users').set({ email_verified_at: new Date() }).where('id', '=', account.user.id).execute();
+    const old = cookieOf(await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.7.9'));
+
+    const asked = await ask(account.user.email.toUpperCase());
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('a link to set a new password is on its way');
+    const secret = linkIn(await smtp.mailTo(account.user.email));
+    expect(secret).toBeDefined();
+    // Kept only as a hash.
+    const stored = await t.db
+      .selectFrom('password_resets')
+      .select('id_hash')
+      .where('user_id', '=', account.user.id)
+      .execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.id_hash.toString('base64url')).not.toBe(secret);
+
+    const form = await mailing.inject({ method: 'GET', url: `/app/password-reset/${secret}` });
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain(`For ${account.user.email}`);
+
+    const mismatch = await post(
+      '/app/password-reset/' + secret,
+      { password: 'one new phrase here', confirm: 'another' },
+      { on: mailing },
+    );
+    expect(mismatch.statusCode).toBe(400);
+    const next = 'the phrase after forgetting';
+    const set = await post('/app/password-reset/' + secret, { password: next, confirm: next }, { on: mailing });
+    expect(set.statusCode).toBe(200);
+    expect(set.body).toContain('Your new password is set');
+    expect((await read('/app/account', old)).statusCode).toBe(302);
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.7.9')).statusCode).toBe(401);
+    expect((await passwordSession(account.user.email, next, '10.0.7.9')).statusCode).toBe(303);
+
+    // Used once: the link opens nothing again.
+    const again = await post(
+      '/app/password-reset/' + secret,
+      { password: 'a third phrase, later', confirm: 'a third phrase, later' },
+      { on: mailing },
+    );
+    expect(again.statusCode).toBe(404);
+    expect((await passwordSession(account.user.email, next, '10.0.7.9')).statusCode).toBe(303);
+  });
+
+  it('answers alike for an unknown or unproven address, and mails neither', async () => {
+    const unproven = await t.factory.account({ verified: false });
+    const before = smtp.received.length;
+    for (const email of ['nobody-at-all@example.test', unproven.user.email]) {
+      const asked = await ask(email, '10.0.8.1');
+      expect(asked.statusCode).toBe(200);
+      expect(asked.body).toContain(`If an account has the address ${email}`);
+    }
+    // A proven address asked after them is mailed, and is the only one.
+    const proven = await t.factory.account({ verified: true });
+    await ask(proven.user.email, '10.0.8.1');
+    await smtp.mailTo(proven.user.email);
+    expect(smtp.received.slice(before).map((mail) => mail.to)).toEqual([[proven.user.email]]);
+    expect(
+      await t.db.selectFrom('password_resets').select('user_id').where('user_id', '=', unproven.user.id).execute(),
+    ).toEqual([]);
+  });
+
+  it('keeps only the newest link, refuses expired and made-up ones, and limits asks per account', async () => {
+    const proven = await t.factory.account({ verified: true });
+    await ask(proven.user.email, '10.0.9.1');
+    const first = linkIn(await smtp.mailTo(proven.user.email))!;
+    smtp.received.splice(0);
+    await ask(proven.user.email, '10.0.9.2');
+    const second = linkIn(await smtp.mailTo(proven.user.email))!;
+    expect(second).not.toBe(first);
+    expect((await mailing.inject({ method: 'GET', url: `/app/password-reset/${first}` })).statusCode).toBe(404);
+    expect((await mailing.inject({ method: 'GET', url: `/app/password-reset/${second}` })).statusCode).toBe(200);
+    expect((await mailing.inject({ method: 'GET', url: `/app/password-reset/${'x'.repeat(43)}` })).statusCode).toBe(
+      404,
+    );
+    expect((await mailing.inject({ method: 'GET', url: '/app/password-reset/short' })).statusCode).toBe(400);
+
+    await t.db
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', proven.user.id)
+      .execute();
+    const expired = await post(
+      '/app/password-reset/' + second,
+      { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
+      { on: mailing },
+    );
+    expect(expired.statusCode).toBe(404);
+    expect(await passwordRow(proven.user.id)).toBeUndefined();
+
+    // A third ask in the hour is the last; the fourth waits, from any address.
+    expect((await ask(proven.user.email, '10.0.9.3')).statusCode).toBe(200);
+    const limited = await ask(proven.user.email, '10.0.9.4');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('says what to do instead where the service sends no mail', async () => {
+    const page = await read('/app/password-reset');
+    expect(page.body).toContain('This service sends no e-mail');
+    const asked = await post('/app/password-reset', { email: 'someone@example.test' });
+    expect(asked.statusCode).toBe(404);
   });
 });

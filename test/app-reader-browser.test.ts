@@ -47,7 +47,7 @@ describeInBrowser('the app reader in a browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign in');
     await expectNoSeriousViolations(page);
     await page.getByLabel('API token').fill(admin.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the token' }).click();
     await page.waitForURL(spaceAppUrl);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Alerts');
     await expectNoSeriousViolations(page);
@@ -72,9 +72,39 @@ describeInBrowser('the app reader in a browser', () => {
     const page = await context.newPage();
     await page.goto(`${base}/app`);
     await page.getByLabel('API token').fill('quire_not-a-token');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the token' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('That token does not work');
     await page.goto(spaceAppUrl);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign in');
+  });
+
+  it('lets a person set a password, sign in with it from the keyboard, and see their sessions', async () => {
+    const person = await t.factory.account({ email: 'writer@example.test', name: 'Wren Writer' });
+    context = await b.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/app`);
+    await page.getByLabel('API token').fill(person.token);
+    await page.getByRole('button', { name: 'Sign in with the token' }).click();
+    await page.getByRole('link', { name: 'Your account: password and sessions' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your account');
+    await page.getByLabel('New password', { exact: true }).fill('quiet rooms and long shelves');
+    await page.getByLabel('New password again').fill('quiet rooms and long shelves');
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Your password is set');
+    await expectNoSeriousViolations(page);
+    await screenshot(page, 'app account');
+    await page.getByRole('button', { name: 'Sign out' }).first().click();
+    await page.waitForURL(`${base}/app`);
+
+    // Keyboard only: the e-mail field, the password, then Enter.
+    await page.getByLabel('E-mail address').focus();
+    await page.keyboard.type('writer@example.test');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('quiet rooms and long shelves');
+    await page.keyboard.press('Enter');
+    // The home is at the sign-in page's own address: wait for its heading, not for an address.
+    await page.getByRole('heading', { level: 1, name: 'Your organizations' }).waitFor();
+    await page.goto(`${base}/app/account`);
+    await expect(page.locator('main').textContent()).resolves.toContain('Signed in with the password (this session)');
   });
 });

@@ -327,6 +327,8 @@ const APP_ROUTES: Record<
   '/app': { signedIn: false, url: () => '/app' },
   '/app/sign-in': { signedIn: false, url: () => '/app/sign-in', method: 'POST' },
   '/app/sign-in/password': { signedIn: false, url: () => '/app/sign-in/password', method: 'POST' },
+  '/app/password-reset': { signedIn: false, url: () => '/app/password-reset' },
+  '/app/password-reset/:secret': { signedIn: false, url: () => `/app/password-reset/${'x'.repeat(43)}` },
   '/app/account': { signedIn: false, own: 'user:read', url: () => '/app/account' },
   '/app/account/password': { signedIn: false, own: 'user:write', url: () => '/app/account/password', method: 'POST' },
   '/app/account/sessions/end': {

@@ -313,13 +313,15 @@ describe('the log', () => {
 });
 
 describe('redacting a URL', () => {
-  it('replaces secret parameters and invite ids, and leaves everything else as sent', () => {
+  it('replaces secret parameters, invite ids and password reset secrets, and leaves everything else as sent', () => {
     expect(redactUrl('/v1/spaces/abc/content?shareKey=k1&limit=5&shareKey=k2')).toBe(
       '/v1/spaces/abc/content?shareKey=[redacted]&limit=5&shareKey=[redacted]',
     );
     expect(redactUrl('/files/v/a.png?expires=10&signature=s')).toBe('/files/v/a.png?expires=10&signature=[redacted]');
     expect(redactUrl('/v1/orgs/o/invites/secret?x=1')).toBe('/v1/orgs/o/invites/[redacted]?x=1');
     expect(redactUrl('/v1/orgs/o/invites')).toBe('/v1/orgs/o/invites');
+    expect(redactUrl('/app/password-reset/s3cret')).toBe('/app/password-reset/[redacted]');
+    expect(redactUrl('/app/password-reset')).toBe('/app/password-reset');
     expect(redactUrl('/v1/orgs/o/link-invites/')).toBe('/v1/orgs/o/link-invites/');
     expect(redactUrl('/v1/spaces/s?%73hare%4Bey=k&bad=%E0')).toBe('/v1/spaces/s?shareKey=[redacted]&bad=%E0');
     expect(redactUrl('/v1/spaces/s?%E0=1&signature')).toBe('/v1/spaces/s?%E0=1&signature=[redacted]');

@@ -6,6 +6,10 @@ export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
 /** Failed sign-ins to one account in a window, from anywhere: guessing one person's password is this slow. */
 export const SIGN_IN_FAILURES_PER_ACCOUNT = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** Links to set a new password one address may ask for in a window, and one account may be sent. */
+export const RESETS_PER_ADDRESS = 20;
+export const RESETS_PER_ACCOUNT = 3;
+export const RESET_WINDOW_MS = 60 * 60_000;
 
 /**
  * Bounds password guessing: failed sign-ins are counted per address and per
@@ -16,10 +20,14 @@ export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export class SignInLimits {
   private readonly byAddress: FailedAuthLimiter;
   private readonly byAccount: FailedAuthLimiter;
+  private readonly resetsByAddress: FailedAuthLimiter;
+  private readonly resetsByAccount: FailedAuthLimiter;
 
   constructor(shared?: WorkerCounters) {
     this.byAddress = new FailedAuthLimiter(SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS, shared);
     this.byAccount = new FailedAuthLimiter(SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_WINDOW_MS, shared);
+    this.resetsByAddress = new FailedAuthLimiter(RESETS_PER_ADDRESS, RESET_WINDOW_MS, shared);
+    this.resetsByAccount = new FailedAuthLimiter(RESETS_PER_ACCOUNT, RESET_WINDOW_MS, shared);
   }
 
   /** Seconds to wait before the next try, when the address or the account used up its tries; else undefined. */
@@ -31,7 +39,27 @@ export class SignInLimits {
     this.byAddress.recordFailure(addressKey(address), now);
     this.byAccount.recordFailure(accountKey(email), now);
   }
+
+  /**
+   * Seconds to wait before asking for another link to set a new password,
+   * when the address or the account asked too often; else undefined. Every
+   * ask counts, whether or not a mail went: a mailbox is not flooded, and the
+   * answer tells nothing of whether the account exists.
+   */
+  resetWaitSeconds(address: string, email: string, now: number): number | undefined {
+    return (
+      this.resetsByAddress.retryAfter(resetAddressKey(address), now) ??
+      this.resetsByAccount.retryAfter(resetAccountKey(email), now)
+    );
+  }
+
+  recordReset(address: string, email: string, now: number): void {
+    this.resetsByAddress.recordFailure(resetAddressKey(address), now);
+    this.resetsByAccount.recordFailure(resetAccountKey(email), now);
+  }
 }
 
 const addressKey = (address: string) => `sign-in address ${address}`;
 const accountKey = (email: string) => `sign-in account ${email.toLowerCase()}`;
+const resetAddressKey = (address: string) => `reset address ${address}`;
+const resetAccountKey = (email: string) => `reset account ${email.toLowerCase()}`;

@@ -6,6 +6,7 @@ import type { ThemeChoice } from '../reader/layout.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import { appHome } from './session.js';
 import { appPage, type AppAnswer } from './shell.js';
+import { MAX_EMAIL_LENGTH } from './home-pages.js';
 
 export interface ListedSession {
   id: string;
@@ -66,7 +67,23 @@ function passwordSection(view: AccountView, action: string): ElementContent[] {
       ),
     ];
   }
-  const field = (id: string, name: string, label: string, autocomplete: string) => [
+  return [
+    h(
+      'p',
+      view.hasPassword
+        ? 'Changing your password ends your other sessions opened with it.'
+        : `You have no password yet. Set one (at least ${PASSWORD_MIN_LENGTH} characters) to sign in with your e-mail address.`,
+    ),
+    h('form', { action, method: 'post' }, [
+      ...(view.hasPassword ? passwordField('quire-current', 'current', 'Current password', 'current-password') : []),
+      ...newPasswordFields(),
+      h('button', { type: 'submit' }, view.hasPassword ? 'Change the password' : 'Set the password'),
+    ]),
+  ];
+}
+
+function passwordField(id: string, name: string, label: string, autocomplete: string): ElementContent[] {
+  return [
     h('label', { htmlFor: id }, label),
     h('input', {
       id,
@@ -78,19 +95,13 @@ function passwordSection(view: AccountView, action: string): ElementContent[] {
       maxLength: PASSWORD_MAX_LENGTH,
     }),
   ];
+}
+
+/** A new password and its repetition, as every form that sets one asks for them. */
+function newPasswordFields(): ElementContent[] {
   return [
-    h(
-      'p',
-      view.hasPassword
-        ? 'Changing your password ends your other sessions opened with it.'
-        : `You have no password yet. Set one (at least ${PASSWORD_MIN_LENGTH} characters) to sign in with your e-mail address.`,
-    ),
-    h('form', { action, method: 'post' }, [
-      ...(view.hasPassword ? field('quire-current', 'current', 'Current password', 'current-password') : []),
-      ...field('quire-new', 'password', 'New password', 'new-password'),
-      ...field('quire-confirm', 'confirm', 'New password again', 'new-password'),
-      h('button', { type: 'submit' }, view.hasPassword ? 'Change the password' : 'Set the password'),
-    ]),
+    ...passwordField('quire-new', 'password', 'New password', 'new-password'),
+    ...passwordField('quire-confirm', 'confirm', 'New password again', 'new-password'),
   ];
 }
 
@@ -122,4 +133,82 @@ function sessionItem(session: ListedSession, endAction: string): ElementContent 
       h('button', { type: 'submit' }, session.current ? 'Sign out here' : 'End this session'),
     ]),
   ]);
+}
+
+/** Where a person asks for a link to set a new password; without mail, what to do instead. */
+export function resetRequestPage(
+  context: Context,
+  theme: ThemeChoice | undefined,
+  view: { mails: boolean; notice?: string; error?: string },
+): AppAnswer {
+  const body: ElementContent[] = view.mails
+    ? [
+        h('p', 'Give the e-mail address of your account: a link to set a new password is sent to it.'),
+        h('form', { action: context.urls.app('password-reset'), method: 'post' }, [
+          h('label', { htmlFor: 'quire-email' }, 'E-mail address'),
+          h('input', {
+            id: 'quire-email',
+            name: 'email',
+            type: 'email',
+            autocomplete: 'username',
+            required: true,
+            maxLength: MAX_EMAIL_LENGTH,
+          }),
+          h('button', { type: 'submit' }, 'Send the link'),
+        ]),
+      ]
+    : [
+        h(
+          'p',
+          'This service sends no e-mail. Ask an admin of your organization for a token, sign in with it, and set a new password under Your account.',
+        ),
+      ];
+  return appPage(context, undefined, theme, 200, {
+    title: 'Set a new password',
+    home: { href: appHome(context), title: 'Quire' },
+    main: [
+      h('div.sign-in', [
+        h('h1', 'Set a new password'),
+        ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
+        ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
+        ...body,
+      ]),
+    ],
+    back: context.urls.app('password-reset'),
+  });
+}
+
+/** The page a mailed link opens: the new password, twice; or why the link no longer works. */
+export function newPasswordPage(
+  context: Context,
+  theme: ThemeChoice | undefined,
+  view: { action?: string; email?: string; error?: string },
+): AppAnswer {
+  const form = view.action
+    ? [
+        h('p', `For ${view.email}: at least ${PASSWORD_MIN_LENGTH} characters.`),
+        h('form', { action: view.action, method: 'post' }, [
+          ...newPasswordFields(),
+          h('button', { type: 'submit' }, 'Set the password'),
+        ]),
+      ]
+    : [
+        h('p', [
+          'This link has been used, has expired, or was replaced by a newer one. ',
+          h('a', { href: context.urls.app('password-reset') }, 'Ask for a new link'),
+        ]),
+      ];
+  return appPage(context, undefined, theme, view.action ? 200 : 404, {
+    title: 'Set a new password',
+    home: { href: appHome(context), title: 'Quire' },
+    main: [
+      h('div.sign-in', [
+        h('h1', 'Set a new password'),
+        ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
+        ...form,
+      ]),
+    ],
+    // Never the link's own address: the theme switch would carry its secret.
+    back: context.urls.app('password-reset'),
+  });
 }

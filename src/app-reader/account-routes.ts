@@ -8,6 +8,7 @@ import { hashPassword, PASSWORD_MAX_LENGTH, passwordMatches, passwordProblem } f
 import { endSessions, findPasswordHash, findSignInAccount, listSessions, savePassword } from '../accounts/queries.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
 import { accountPage, type AccountView } from './account-pages.js';
+import { passwordResetRoutes } from './password-reset-routes.js';
 import { MAX_EMAIL_LENGTH, signInPage } from './home-pages.js';
 import {
   appHome,
@@ -37,6 +38,7 @@ const SessionId = Type.String({ minLength: 1, maxLength: 64 });
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, options) => {
   const limits = new SignInLimits(options.counters);
   const context = () => app.context;
+  await app.register(passwordResetRoutes, { limits });
 
   app.post(
     '/app/sign-in/password',

@@ -19,6 +19,7 @@ export function signInPage(
   error: string | undefined,
   theme: ThemeChoice | undefined,
   email?: string,
+  notice?: string,
 ): AppAnswer {
   const nextField = next ? [h('input', { type: 'hidden', name: 'next', value: appPathOrHome(context, next) })] : [];
   return appPage(context, undefined, theme, 200, {
@@ -27,6 +28,7 @@ export function signInPage(
     main: [
       h('div.sign-in', [
         h('h1', 'Sign in'),
+        ...(notice ? [h('p.notice', { role: 'status' }, notice)] : []),
         ...(error ? [h('p.error', { role: 'alert' }, error)] : []),
         h('form', { action: context.urls.app('sign-in', 'password'), method: 'post' }, [
           h('label', { htmlFor: 'quire-email' }, 'E-mail address'),
@@ -51,6 +53,7 @@ export function signInPage(
           ...nextField,
           h('button', { type: 'submit' }, 'Sign in'),
         ]),
+        h('p', h('a', { href: context.urls.app('password-reset') }, 'Forgot your password?')),
         h('h2', 'With an API token'),
         h(
           'p',

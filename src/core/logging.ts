@@ -9,8 +9,11 @@ const REDACTED = '[redacted]';
  * e-mail invitation's secret.
  */
 const SECRET_PARAMETERS = new Set(['signature', 'shareKey', 'share', 'jwt_token', 'secret']);
-/** Path segments followed by a secret: an invite link's id lets whoever holds it join the organization. */
-const SECRET_AFTER_SEGMENTS = new Set(['invites', 'link-invites']);
+/**
+ * Path segments followed by a secret: an invite link's id lets whoever holds
+ * it join the organization; a password reset link's sets the password.
+ */
+const SECRET_AFTER_SEGMENTS = new Set(['invites', 'link-invites', 'password-reset']);
 
 function parameterName(pair: string): string {
   const equals = pair.indexOf('=');
@@ -25,13 +28,13 @@ function parameterName(pair: string): string {
 
 /**
  * A request target as the log may keep it: the values of secret query
- * parameters and the segment after `invites/` replaced, whatever their
+ * parameters and the segment after `invites/` or `password-reset/` replaced, whatever their
  * encoding. Costs two `indexOf` for a URL that holds neither.
  */
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   let path = query === -1 ? url : url.slice(0, query);
-  if (path.includes('invites/')) {
+  if (path.includes('invites/') || path.includes('password-reset/')) {
     const segments = path.split('/');
     for (let i = 1; i < segments.length; i++) {
       if (SECRET_AFTER_SEGMENTS.has(segments[i - 1]!) && segments[i] !== '') segments[i] = REDACTED;

@@ -697,6 +697,13 @@ export interface PageVersions {
   variables: ColumnType<VariableValues, string | undefined, string>;
 }
 
+export interface PasswordResets {
+  created_at: Generated<Date>;
+  expires_at: Date;
+  id_hash: Buffer;
+  user_id: string;
+}
+
 export interface RetiredIntegrationNames {
   name: string;
   organization_id: string;
@@ -1161,6 +1168,7 @@ export interface DB {
   organizations: Organizations;
   page_path_history: PagePathHistory;
   page_versions: PageVersions;
+  password_resets: PasswordResets;
   retired_integration_names: RetiredIntegrationNames;
   retired_site_addresses: RetiredSiteAddresses;
   reusable_content_versions: ReusableContentVersions;

@@ -1,4 +1,5 @@
 import type { Mail } from '../core/mailer.js';
+import { escapeHtml } from '../document/html-tag.js';
 
 export interface InvitationMailFields {
   to: string;
@@ -8,9 +9,6 @@ export interface InvitationMailFields {
   acceptUrl: string;
   expiresAt: Date;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The invitation e-mail: who invites whom where, and the accept link, in plain text and simple HTML. */
 export function invitationMail(fields: InvitationMailFields): Mail {
