@@ -687,7 +687,7 @@ export const SettingsSchema = Type.Object({
         env: 'SMTP_URL',
         pattern: '^smtps?://\\S+$',
         description:
-          'The SMTP server invitation e-mail goes through: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://user:password@host:465`. Unset: no mail is sent, and an admin inviting by e-mail is shown the accept links once, to hand over.',
+          'The SMTP server invitations and password reset links go through: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://user:password@host:465`. Unset: no mail is sent; an admin inviting by e-mail is shown the accept links once, to hand over, and a forgotten password is set again by signing in with a token.',
       }),
     ),
     from: Type.Optional(
