@@ -12,18 +12,22 @@ CREATE TABLE user_passwords (
   CONSTRAINT user_passwords_hash_format CHECK (password_hash LIKE '$argon2id$%' AND char_length(password_hash) <= 512)
 );
 
--- A link to set a new password, mailed to a verified address: kept only as
--- its secret's SHA-256, for an hour, used once; a new one replaces the old.
-CREATE TABLE password_resets (
+-- Links mailed to an account's address, each for one purpose: to set a new
+-- password (only to a proven address), or to prove the address. Kept only as
+-- the secret's SHA-256, for an hour, used once; a newer one of the same
+-- purpose replaces the old.
+CREATE TABLE account_links (
   id_hash bytea NOT NULL,
   user_id text NOT NULL,
+  purpose text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
   expires_at timestamptz NOT NULL,
-  CONSTRAINT password_resets_pkey PRIMARY KEY (id_hash),
-  CONSTRAINT password_resets_id_hash_length CHECK (octet_length(id_hash) = 32),
-  CONSTRAINT password_resets_user_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE
+  CONSTRAINT account_links_pkey PRIMARY KEY (id_hash),
+  CONSTRAINT account_links_id_hash_length CHECK (octet_length(id_hash) = 32),
+  CONSTRAINT account_links_purpose_enum CHECK (purpose IN ('password-reset', 'email-proof')),
+  CONSTRAINT account_links_user_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE
 );
-CREATE INDEX password_resets_user_idx ON password_resets (user_id);
+CREATE INDEX account_links_user_purpose_idx ON account_links (user_id, purpose);
 
 -- A session opened with a password acts through a token of its own, made
 -- for it and never shown: `session` tokens are not the user's API tokens
@@ -50,5 +54,5 @@ DROP INDEX app_sessions_user_id_idx;
 ALTER TABLE app_sessions DROP COLUMN user_agent, DROP COLUMN signed_in_with, DROP COLUMN id;
 DELETE FROM api_tokens WHERE kind = 'session';
 ALTER TABLE api_tokens DROP COLUMN kind;
-DROP TABLE password_resets;
+DROP TABLE account_links;
 DROP TABLE user_passwords;

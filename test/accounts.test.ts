@@ -352,7 +352,7 @@ describe('a forgotten password', () => {
     expect(secret).toBeDefined();
     // Kept only as a hash.
     const stored = await t.db
-      .selectFrom('password_resets')
+      .selectFrom('account_links')
       .select('id_hash')
       .where('user_id', '=', account.user.id)
       .execute();
@@ -401,7 +401,7 @@ describe('a forgotten password', () => {
     await smtp.mailTo(proven.user.email);
     expect(smtp.received.slice(before).map((mail) => mail.to)).toEqual([[proven.user.email]]);
     expect(
-      await t.db.selectFrom('password_resets').select('user_id').where('user_id', '=', unproven.user.id).execute(),
+      await t.db.selectFrom('account_links').select('user_id').where('user_id', '=', unproven.user.id).execute(),
     ).toEqual([]);
   });
 
@@ -421,7 +421,7 @@ describe('a forgotten password', () => {
     expect((await mailing.inject({ method: 'GET', url: '/app/password-reset/short' })).statusCode).toBe(400);
 
     await t.db
-      .updateTable('password_resets')
+      .updateTable('account_links')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('user_id', '=', proven.user.id)
       .execute();
@@ -445,5 +445,83 @@ describe('a forgotten password', () => {
     expect(page.body).toContain('This service sends no e-mail');
     const asked = await post('/app/password-reset', { email: 'someone@example.test' });
     expect(asked.statusCode).toBe(404);
+  });
+});
+
+describe('proving an address', () => {
+  let smtp: Awaited<ReturnType<typeof smtpServer>>;
+  let mailing: FastifyInstance;
+  beforeAll(async () => {
+    smtp = await smtpServer();
+    mailing = await buildOwnApp(
+      testConfig(t.database.url, { mail: { smtpUrl: smtp.url, from: 'Quire <no-reply@docs.test>' } }),
+    );
+    await mailing.ready();
+  });
+  afterAll(async () => {
+    await mailing?.close();
+    await smtp?.close();
+  });
+
+  const linkIn = (mail: string) => /http:\/\/docs\.test\/app\/email-proof\/([\w-]{43})/.exec(mail)?.[1];
+  const verifiedAt = async (userId: string) =>
+    (await t.db.selectFrom('users').select('email_verified_at').where('id', '=', userId).executeTakeFirstOrThrow())
+      .email_verified_at;
+
+  it('mails the signed-in person a link whose confirmation, not its opening, proves the address', async () => {
+    const person = await t.factory.account({ verified: false });
+    const signedIn = await post('/app/sign-in', { token: person.token }, { on: mailing });
+    const cookie = cookieOf(signedIn);
+    const account = await mailing.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
+    expect(account.body).toContain('is not proven yet');
+
+    const asked = await post('/app/account/email-proof', {}, { on: mailing, cookie });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain(`A link is on its way to ${person.user.email}`);
+    const secret = linkIn(await smtp.mailTo(person.user.email))!;
+    expect(secret).toBeDefined();
+
+    // Opening it (a mail scanner does) proves nothing.
+    const opened = await mailing.inject({ method: 'GET', url: `/app/email-proof/${secret}` });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.body).toContain(`Prove that ${person.user.email} is your address.`);
+    expect(await verifiedAt(person.user.id)).toBeNull();
+
+    const forged = await post(`/app/email-proof/${secret}`, {}, { on: mailing, origin: 'https://attacker.example' });
+    expect(forged.statusCode).toBe(403);
+    expect(await verifiedAt(person.user.id)).toBeNull();
+
+    const proven = await post(`/app/email-proof/${secret}`, {}, { on: mailing });
+    expect(proven.statusCode).toBe(200);
+    expect(proven.body).toContain(`${person.user.email} is proven.`);
+    expect(await verifiedAt(person.user.id)).toBeInstanceOf(Date);
+    // Once only.
+    expect((await post(`/app/email-proof/${secret}`, {}, { on: mailing })).statusCode).toBe(404);
+
+    const after = await mailing.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
+    expect(after.body).toContain('is proven: its mailbox, or an admin, vouched for it.');
+  });
+
+  it('is not a password reset link, nor the other way round', async () => {
+    const person = await t.factory.account({ verified: false });
+    const cookie = cookieOf(await post('/app/sign-in', { token: person.token }, { on: mailing }));
+    await post('/app/account/email-proof', {}, { on: mailing, cookie });
+    const secret = linkIn(await smtp.mailTo(person.user.email))!;
+    const asReset = await post(
+      `/app/password-reset/${secret}`,
+      { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
+      { on: mailing },
+    );
+    expect(asReset.statusCode).toBe(404);
+    expect(await passwordRow(person.user.id)).toBeUndefined();
+  });
+
+  it('says an admin can prove it where the service sends no mail', async () => {
+    const person = await t.factory.account({ verified: false });
+    const cookie = await tokenSession(person);
+    expect((await read('/app/account', cookie)).body).toContain('This service sends no e-mail: an admin can prove it.');
+    const asked = await post('/app/account/email-proof', {}, { cookie });
+    expect(asked.body).toContain('This service sends no e-mail');
+    expect(await verifiedAt(person.user.id)).toBeNull();
   });
 });

@@ -329,7 +329,14 @@ const APP_ROUTES: Record<
   '/app/sign-in/password': { signedIn: false, url: () => '/app/sign-in/password', method: 'POST' },
   '/app/password-reset': { signedIn: false, url: () => '/app/password-reset' },
   '/app/password-reset/:secret': { signedIn: false, url: () => `/app/password-reset/${'x'.repeat(43)}` },
+  '/app/email-proof/:secret': { signedIn: false, url: () => `/app/email-proof/${'x'.repeat(43)}` },
   '/app/account': { signedIn: false, own: 'user:read', url: () => '/app/account' },
+  '/app/account/email-proof': {
+    signedIn: false,
+    own: 'user:write',
+    url: () => '/app/account/email-proof',
+    method: 'POST',
+  },
   '/app/account/password': { signedIn: false, own: 'user:write', url: () => '/app/account/password', method: 'POST' },
   '/app/account/sessions/end': {
     signedIn: false,

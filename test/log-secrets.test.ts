@@ -322,6 +322,7 @@ describe('redacting a URL', () => {
     expect(redactUrl('/v1/orgs/o/invites')).toBe('/v1/orgs/o/invites');
     expect(redactUrl('/app/password-reset/s3cret')).toBe('/app/password-reset/[redacted]');
     expect(redactUrl('/app/password-reset')).toBe('/app/password-reset');
+    expect(redactUrl('/app/email-proof/s3cret')).toBe('/app/email-proof/[redacted]');
     expect(redactUrl('/v1/orgs/o/link-invites/')).toBe('/v1/orgs/o/link-invites/');
     expect(redactUrl('/v1/spaces/s?%73hare%4Bey=k&bad=%E0')).toBe('/v1/spaces/s?shareKey=[redacted]&bad=%E0');
     expect(redactUrl('/v1/spaces/s?%E0=1&signature')).toBe('/v1/spaces/s?%E0=1&signature=[redacted]');

@@ -6,7 +6,7 @@ export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
 /** Failed sign-ins to one account in a window, from anywhere: guessing one person's password is this slow. */
 export const SIGN_IN_FAILURES_PER_ACCOUNT = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-/** Links to set a new password one address may ask for in a window, and one account may be sent. */
+/** Links (to set a new password, to prove the address) one client address may ask for in a window, and one account may be sent. */
 export const RESETS_PER_ADDRESS = 20;
 export const RESETS_PER_ACCOUNT = 3;
 export const RESET_WINDOW_MS = 60 * 60_000;
@@ -41,19 +41,20 @@ export class SignInLimits {
   }
 
   /**
-   * Seconds to wait before asking for another link to set a new password,
-   * when the address or the account asked too often; else undefined. Every
+   * Seconds to wait before asking for another mailed link (a new password,
+   * a proof of the address), when the client address or the account asked
+   * too often; else undefined. Every
    * ask counts, whether or not a mail went: a mailbox is not flooded, and the
    * answer tells nothing of whether the account exists.
    */
-  resetWaitSeconds(address: string, email: string, now: number): number | undefined {
+  mailWaitSeconds(address: string, email: string, now: number): number | undefined {
     return (
       this.resetsByAddress.retryAfter(resetAddressKey(address), now) ??
       this.resetsByAccount.retryAfter(resetAccountKey(email), now)
     );
   }
 
-  recordReset(address: string, email: string, now: number): void {
+  recordMail(address: string, email: string, now: number): void {
     this.resetsByAddress.recordFailure(resetAddressKey(address), now);
     this.resetsByAccount.recordFailure(resetAccountKey(email), now);
   }

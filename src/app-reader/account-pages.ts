@@ -21,6 +21,8 @@ export interface AccountView {
   hasPassword: boolean;
   /** Whether this session may set a password: one with its user's full rights, in no single organization. */
   maySetPassword: boolean;
+  /** Whether the service sends mail (SMTP), so that a link can prove the address. */
+  mails: boolean;
   sessions: ListedSession[];
   notice?: string;
   error?: string;
@@ -42,6 +44,8 @@ export function accountPage(
       h('p', `Signed in as ${caller.displayName} (${caller.email}).`),
       ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
       ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
+      h('h2', 'E-mail address'),
+      ...addressSection(caller, view, action('email-proof')),
       h('h2', 'Password'),
       ...passwordSection(view, action('password')),
       h('h2', 'Sessions'),
@@ -56,6 +60,16 @@ export function accountPage(
     ],
     back: context.urls.app('account'),
   });
+}
+
+function addressSection(caller: Caller, view: AccountView, action: string): ElementContent[] {
+  if (caller.emailVerified) return [h('p', `${caller.email} is proven: its mailbox, or an admin, vouched for it.`)];
+  const why = `${caller.email} is not proven yet. A proven address can set a forgotten password again, and joins organizations by their e-mail domains.`;
+  if (!view.mails) return [h('p', `${why} This service sends no e-mail: an admin can prove it.`)];
+  return [
+    h('p', why),
+    h('form', { action, method: 'post' }, [h('button', { type: 'submit' }, 'Mail me a link to prove it')]),
+  ];
 }
 
 function passwordSection(view: AccountView, action: string): ElementContent[] {
@@ -210,5 +224,33 @@ export function newPasswordPage(
     ],
     // Never the link's own address: the theme switch would carry its secret.
     back: context.urls.app('password-reset'),
+  });
+}
+
+/** The page a mailed proof link opens: a button that proves the address (a scanner's fetch proves nothing), or the outcome. */
+export function emailProofPage(
+  context: Context,
+  theme: ThemeChoice | undefined,
+  view: { action?: string; email?: string; proven?: string },
+): AppAnswer {
+  const body: ElementContent[] = view.proven
+    ? [h('p.notice', { role: 'status' }, `${view.proven} is proven. Thank you.`)]
+    : view.action
+      ? [
+          h('p', `Prove that ${view.email} is your address.`),
+          h('form', { action: view.action, method: 'post' }, [h('button', { type: 'submit' }, 'Prove the address')]),
+        ]
+      : [
+          h(
+            'p',
+            'This link has been used, has expired, or was replaced by a newer one. Ask for a new one under Your account.',
+          ),
+        ];
+  return appPage(context, undefined, theme, view.action || view.proven ? 200 : 404, {
+    title: 'Prove your address',
+    home: { href: appHome(context), title: 'Quire' },
+    main: [h('div.sign-in', [h('h1', 'Prove your address'), ...body])],
+    // Never the link's own address: the theme switch would carry its secret.
+    back: context.urls.app('account'),
   });
 }

@@ -7,7 +7,8 @@ import { themeOf } from '../reader/http.js';
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordMatches, passwordProblem } from '../accounts/passwords.js';
 import { endSessions, findPasswordHash, findSignInAccount, listSessions, savePassword } from '../accounts/queries.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
-import { accountPage, type AccountView } from './account-pages.js';
+import { accountAnswer, maySetPassword } from './account-answer.js';
+import { emailProofRoutes } from './email-proof-routes.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
 import { MAX_EMAIL_LENGTH, signInPage } from './home-pages.js';
 import {
@@ -39,6 +40,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   const limits = new SignInLimits(options.counters);
   const context = () => app.context;
   await app.register(passwordResetRoutes, { limits });
+  await app.register(emailProofRoutes, { limits });
 
   app.post(
     '/app/sign-in/password',
@@ -83,7 +85,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   app.get('/app/account', { schema: hidden }, async (request, reply) => {
     const caller = await sessionCaller(app, request, reply, 'user:read');
     if (!caller) return reply.redirect(`${appHome(context())}?next=${encodeURIComponent(request.url)}`, 302);
-    return send(reply, await accountAnswer(request, caller, {}));
+    return send(reply, await accountAnswer(context(), request, caller, {}));
   });
 
   app.post(
@@ -98,7 +100,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       const caller = await signedInToChange(request, reply);
       if (!caller) return reply.redirect(appHome(context()), 303);
       const refuse = async (status: number, error: string) =>
-        send(reply, await accountAnswer(request, caller, { error }), status);
+        send(reply, await accountAnswer(context(), request, caller, { error }), status);
       if (!maySetPassword(caller)) return refuse(403, 'This session cannot set your password.');
       const { current, password, confirm } = request.body;
       const stored = await findPasswordHash(context().db, caller.userId);
@@ -119,7 +121,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         stored === undefined
           ? 'Your password is set: sign in with your e-mail address and it.'
           : `Your password is changed. ${sessionsEnded(ended.ended)}`;
-      return send(reply, await accountAnswer(request, caller, { notice }));
+      return send(reply, await accountAnswer(context(), request, caller, { notice }));
     },
   );
 
@@ -132,7 +134,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       const sessions = await listSessions(context().db, caller.userId, requestSessionHash(request), app.clock.now());
       const session = sessions.find((candidate) => candidate.id === request.body.id);
       if (!session) {
-        return send(reply, await accountAnswer(request, caller, { error: 'There is no such session of yours.' }), 404);
+        return send(
+          reply,
+          await accountAnswer(context(), request, caller, { error: 'There is no such session of yours.' }),
+          404,
+        );
       }
       if (session.current) {
         await endSession(context(), request, reply);
@@ -141,7 +147,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       }
       const ended = await endSessions(context().db, caller.userId, { id: session.id });
       forget(ended.tokenIds);
-      return send(reply, await accountAnswer(request, caller, { notice: 'The session is ended.' }));
+      return send(reply, await accountAnswer(context(), request, caller, { notice: 'The session is ended.' }));
     },
   );
 
@@ -150,7 +156,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
     if (!caller) return reply.redirect(appHome(context()), 303);
     const ended = await endSessions(context().db, caller.userId, { allBut: requestSessionHash(request) });
     forget(ended.tokenIds);
-    return send(reply, await accountAnswer(request, caller, { notice: sessionsEnded(ended.ended) }));
+    return send(reply, await accountAnswer(context(), request, caller, { notice: sessionsEnded(ended.ended) }));
   });
 
   /** The caller of a form that changes the account: posted from this service's pages, by a session that may write. */
@@ -163,31 +169,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   function forget(tokenIds: string[]): void {
     for (const tokenId of tokenIds) app.forgetToken(tokenId);
   }
-
-  async function accountAnswer(request: FastifyRequest, caller: Caller, said: Pick<AccountView, 'notice' | 'error'>) {
-    const db = context().db;
-    const [stored, sessions] = await Promise.all([
-      findPasswordHash(db, caller.userId),
-      listSessions(db, caller.userId, requestSessionHash(request), app.clock.now()),
-    ]);
-    return accountPage(context(), caller, themeOf(request), {
-      hasPassword: stored !== undefined,
-      maySetPassword: maySetPassword(caller),
-      sessions,
-      ...said,
-    });
-  }
 };
-
-/**
- * Whether a session may set its user's password, which opens every right
- * they have: one opened with the password, or with a token of all their
- * rights in every organization; not one a scoped token or an admin's token
- * for one organization opened, which would otherwise reach further than it.
- */
-function maySetPassword(caller: Caller): boolean {
-  return caller.scopes === null && caller.organizationId === null && caller.installation === undefined;
-}
 
 function sessionsEnded(count: number): string {
   return count === 0

@@ -3,13 +3,13 @@ import { ApiError } from '../core/errors.js';
 import { themeOf } from '../reader/http.js';
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from '../accounts/passwords.js';
 import {
-  consumePasswordReset,
-  createPasswordReset,
-  findPasswordReset,
+  consumeLink,
+  createLink,
+  findLink,
   findResettableUser,
-  passwordResetMail,
-  RESET_LINK_MINUTES,
-} from '../accounts/password-resets.js';
+  LINK_MINUTES,
+  linkMail,
+} from '../accounts/mailed-links.js';
 import { endSessions, savePassword } from '../accounts/queries.js';
 import type { SignInLimits } from '../accounts/sign-in-limits.js';
 import { newPasswordPage, resetRequestPage } from './account-pages.js';
@@ -46,29 +46,29 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimi
       if (!mailer) return send(reply, resetRequestPage(context(), theme, { mails: false }), 404);
       const email = request.body.email.trim().toLowerCase();
       const now = app.clock.now();
-      const wait = limits.resetWaitSeconds(request.ip, email, now.getTime());
+      const wait = limits.mailWaitSeconds(request.ip, email, now.getTime());
       if (wait !== undefined) {
         void reply.header('retry-after', String(wait));
         const error = `Too many links were asked for. Try again in ${Math.ceil(wait / 60)} minutes.`;
         return send(reply, resetRequestPage(context(), theme, { mails: true, error }), 429);
       }
-      limits.recordReset(request.ip, email, now.getTime());
+      limits.recordMail(request.ip, email, now.getTime());
       const user = await findResettableUser(db, email);
       if (user) {
-        const secret = await createPasswordReset(db, user.id, now);
+        const secret = await createLink(db, user.id, 'password-reset', now);
         const link = urls.app('password-reset', secret);
-        mailer.send(passwordResetMail({ to: user.email, name: user.displayName, link }), {
+        mailer.send(linkMail('password-reset', { to: user.email, name: user.displayName, link }), {
           about: 'password reset',
           userId: user.id,
         });
       }
-      const notice = `If an account has the address ${email}, a link to set a new password is on its way. It works once, for ${RESET_LINK_MINUTES} minutes.`;
+      const notice = `If an account has the address ${email}, a link to set a new password is on its way. It works once, for ${LINK_MINUTES} minutes.`;
       return send(reply, resetRequestPage(context(), theme, { mails: true, notice }));
     },
   );
 
   app.get('/app/password-reset/:secret', { schema: { ...hidden, params: ResetParams } }, async (request, reply) => {
-    const reset = await findPasswordReset(context().db, request.params.secret, app.clock.now());
+    const reset = await findLink(context().db, request.params.secret, 'password-reset', app.clock.now());
     return send(
       reply,
       newPasswordPage(
@@ -89,7 +89,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimi
       const { db } = context();
       const theme = themeOf(request);
       const { secret } = request.params;
-      const reset = await findPasswordReset(db, secret, app.clock.now());
+      const reset = await findLink(db, secret, 'password-reset', app.clock.now());
       if (!reset) return send(reply, newPasswordPage(context(), theme, {}));
       const again = (error: string) =>
         send(
@@ -107,7 +107,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimi
       if (problem) return again(`${problem} Nothing changed.`);
       const hash = await hashPassword(password);
       // Used up before the password is saved: of two posts of one link, one sets it.
-      if (!(await consumePasswordReset(db, secret, reset.userId)))
+      if (!(await consumeLink(db, secret, 'password-reset', reset.userId)))
         return send(reply, newPasswordPage(context(), theme, {}));
       await savePassword(db, reset.userId, hash, app.clock.now());
       // Whoever signed in with the old password is signed out.

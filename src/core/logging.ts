@@ -11,9 +11,10 @@ const REDACTED = '[redacted]';
 const SECRET_PARAMETERS = new Set(['signature', 'shareKey', 'share', 'jwt_token', 'secret']);
 /**
  * Path segments followed by a secret: an invite link's id lets whoever holds
- * it join the organization; a password reset link's sets the password.
+ * it join the organization; a password reset link's sets the password, and
+ * an e-mail proof link's proves the address.
  */
-const SECRET_AFTER_SEGMENTS = new Set(['invites', 'link-invites', 'password-reset']);
+const SECRET_AFTER_SEGMENTS = new Set(['invites', 'link-invites', 'password-reset', 'email-proof']);
 
 function parameterName(pair: string): string {
   const equals = pair.indexOf('=');
@@ -28,13 +29,13 @@ function parameterName(pair: string): string {
 
 /**
  * A request target as the log may keep it: the values of secret query
- * parameters and the segment after `invites/` or `password-reset/` replaced, whatever their
+ * parameters and the segment after `invites/` and the account links' segments replaced, whatever their
  * encoding. Costs two `indexOf` for a URL that holds neither.
  */
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   let path = query === -1 ? url : url.slice(0, query);
-  if (path.includes('invites/') || path.includes('password-reset/')) {
+  if (path.includes('invites/') || path.includes('password-reset/') || path.includes('email-proof/')) {
     const segments = path.split('/');
     for (let i = 1; i < segments.length; i++) {
       if (SECRET_AFTER_SEGMENTS.has(segments[i - 1]!) && segments[i] !== '') segments[i] = REDACTED;

@@ -50,6 +50,14 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface AccountLinks {
+  created_at: Generated<Date>;
+  expires_at: Date;
+  id_hash: Buffer;
+  purpose: string;
+  user_id: string;
+}
+
 export interface ApiTokens {
   created_at: Generated<Date>;
   expires_at: Date | null;
@@ -697,13 +705,6 @@ export interface PageVersions {
   variables: ColumnType<VariableValues, string | undefined, string>;
 }
 
-export interface PasswordResets {
-  created_at: Generated<Date>;
-  expires_at: Date;
-  id_hash: Buffer;
-  user_id: string;
-}
-
 export interface RetiredIntegrationNames {
   name: string;
   organization_id: string;
@@ -1120,6 +1121,7 @@ export interface Webhooks {
 }
 
 export interface DB {
+  account_links: AccountLinks;
   api_tokens: ApiTokens;
   app_sessions: AppSessions;
   audit_events: AuditEvents;
@@ -1168,7 +1170,6 @@ export interface DB {
   organizations: Organizations;
   page_path_history: PagePathHistory;
   page_versions: PageVersions;
-  password_resets: PasswordResets;
   retired_integration_names: RetiredIntegrationNames;
   retired_site_addresses: RetiredSiteAddresses;
   reusable_content_versions: ReusableContentVersions;

@@ -1,0 +1,37 @@
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import { themeOf } from '../reader/http.js';
+import { findPasswordHash, listSessions } from '../accounts/queries.js';
+import { accountPage, type AccountView } from './account-pages.js';
+import { requestSessionHash } from './session.js';
+
+/** The account page of the signed-in caller, with a notice or an error about what they just did. */
+export async function accountAnswer(
+  context: Context,
+  request: FastifyRequest,
+  caller: Caller,
+  said: Pick<AccountView, 'notice' | 'error'>,
+) {
+  const [stored, sessions] = await Promise.all([
+    findPasswordHash(context.db, caller.userId),
+    listSessions(context.db, caller.userId, requestSessionHash(request), context.clock.now()),
+  ]);
+  return accountPage(context, caller, themeOf(request), {
+    hasPassword: stored !== undefined,
+    maySetPassword: maySetPassword(caller),
+    mails: context.mailer !== undefined,
+    sessions,
+    ...said,
+  });
+}
+
+/**
+ * Whether a session may set its user's password, which opens every right
+ * they have: one opened with the password, or with a token of all their
+ * rights in every organization; not one a scoped token or an admin's token
+ * for one organization opened, which would otherwise reach further than it.
+ */
+export function maySetPassword(caller: Caller): boolean {
+  return caller.scopes === null && caller.organizationId === null && caller.installation === undefined;
+}
