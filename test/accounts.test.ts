@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOwnApp, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { smtpServer } from './support/smtp.js';
-import type { Account } from './support/factory.js';
 import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS } from '../src/accounts/sign-in-limits.js';
 
 const t = useTestApp();
@@ -38,7 +37,7 @@ function cookieOf(response: { headers: Record<string, string | string[] | number
 }
 
 /** A session opened with the account's token, as a person's first sign-in is. */
-async function tokenSession(account: Account): Promise<string> {
+async function tokenSession(account: { token: string }): Promise<string> {
   const signedIn = await post('/app/sign-in', { token: account.token });
   expect(signedIn.statusCode, signedIn.body).toBe(303);
   return cookieOf(signedIn);
@@ -124,6 +123,29 @@ describe('setting a password', () => {
     );
     expect(readOnly.statusCode).toBe(403);
     expect(await passwordRow(person.user.id)).toBeUndefined();
+  });
+
+  it('cannot be set with a token an admin issued a member: the admin holds it, and a password would reach past their organization', async () => {
+    const team = await t.factory.team();
+    const newcomer = await t.factory.user({ email: 'newcomer@example.test' });
+    await t.factory.member(team.organization.id, newcomer.id, 'edit');
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${team.organization.id}/members/${newcomer.id}/tokens`,
+      headers: team.admin.headers,
+      payload: {},
+    });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const cookie = await tokenSession({ token: issued.json().token as string });
+    expect((await read('/app/account', cookie)).body).toContain('cannot set your password');
+    const refused = await post(
+      '/app/account/password',
+      { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
+      { cookie },
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(await passwordRow(newcomer.id)).toBeUndefined();
+    expect((await passwordSession('newcomer@example.test', GOOD_PASSWORD, '10.0.10.1')).statusCode).toBe(401);
   });
 
   it('refuses a form posted from another site', async () => {
