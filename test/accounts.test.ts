@@ -56,6 +56,23 @@ async function personWithPassword(password = GOOD_PASSWORD) {
   return { account, cookie };
 }
 
+/** The same service with an SMTP server on 127.0.0.1, which keeps what it is sent: links go by mail. */
+function useMailingApp() {
+  const mailing = {} as { smtp: Awaited<ReturnType<typeof smtpServer>>; app: FastifyInstance };
+  beforeAll(async () => {
+    mailing.smtp = await smtpServer();
+    mailing.app = await buildOwnApp(
+      testConfig(t.database.url, { mail: { smtpUrl: mailing.smtp.url, from: 'Quire <no-reply@docs.test>' } }),
+    );
+    await mailing.app.ready();
+  });
+  afterAll(async () => {
+    await mailing.app?.close();
+    await mailing.smtp?.close();
+  });
+  return mailing;
+}
+
 const passwordRow = (userId: string) =>
   t.db.selectFrom('user_passwords').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
@@ -344,22 +361,9 @@ describe('sessions', () => {
 });
 
 describe('a forgotten password', () => {
-  let smtp: Awaited<ReturnType<typeof smtpServer>>;
-  /** The same service with SMTP: links go by mail. */
-  let mailing: FastifyInstance;
-  beforeAll(async () => {
-    smtp = await smtpServer();
-    mailing = await buildOwnApp(
-      testConfig(t.database.url, { mail: { smtpUrl: smtp.url, from: 'Quire <no-reply@docs.test>' } }),
-    );
-    await mailing.ready();
-  });
-  afterAll(async () => {
-    await mailing?.close();
-    await smtp?.close();
-  });
+  const m = useMailingApp();
 
-  const ask = (email: string, from = '10.0.7.1') => post('/app/password-reset', { email }, { on: mailing, from });
+  const ask = (email: string, from = '10.0.7.1') => post('/app/password-reset', { email }, { on: m.app, from });
   const linkIn = (mail: string) => /http:\/\/docs\.test\/app\/password-reset\/([\w-]{43})/.exec(mail)?.[1];
 
   it('mails a one-time link to a proven address, which sets a new password and signs out the old one', async () => {
@@ -370,7 +374,7 @@ describe('a forgotten password', () => {
     const asked = await ask(account.user.email.toUpperCase());
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('a link to set a new password is on its way');
-    const secret = linkIn(await smtp.mailTo(account.user.email));
+    const secret = linkIn(await m.smtp.mailTo(account.user.email));
     expect(secret).toBeDefined();
     // Kept only as a hash.
     const stored = await t.db
@@ -381,18 +385,18 @@ describe('a forgotten password', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.id_hash.toString('base64url')).not.toBe(secret);
 
-    const form = await mailing.inject({ method: 'GET', url: `/app/password-reset/${secret}` });
+    const form = await m.app.inject({ method: 'GET', url: `/app/password-reset/${secret}` });
     expect(form.statusCode).toBe(200);
     expect(form.body).toContain(`For ${account.user.email}`);
 
     const mismatch = await post(
       '/app/password-reset/' + secret,
       { password: 'one new phrase here', confirm: 'another' },
-      { on: mailing },
+      { on: m.app },
     );
     expect(mismatch.statusCode).toBe(400);
     const next = 'the phrase after forgetting';
-    const set = await post('/app/password-reset/' + secret, { password: next, confirm: next }, { on: mailing });
+    const set = await post('/app/password-reset/' + secret, { password: next, confirm: next }, { on: m.app });
     expect(set.statusCode).toBe(200);
     expect(set.body).toContain('Your new password is set');
     expect((await read('/app/account', old)).statusCode).toBe(302);
@@ -403,7 +407,7 @@ describe('a forgotten password', () => {
     const again = await post(
       '/app/password-reset/' + secret,
       { password: 'a third phrase, later', confirm: 'a third phrase, later' },
-      { on: mailing },
+      { on: m.app },
     );
     expect(again.statusCode).toBe(404);
     expect((await passwordSession(account.user.email, next, '10.0.7.9')).statusCode).toBe(303);
@@ -411,7 +415,7 @@ describe('a forgotten password', () => {
 
   it('answers alike for an unknown or unproven address, and mails neither', async () => {
     const unproven = await t.factory.account({ verified: false });
-    const before = smtp.received.length;
+    const before = m.smtp.received.length;
     for (const email of ['nobody-at-all@example.test', unproven.user.email]) {
       const asked = await ask(email, '10.0.8.1');
       expect(asked.statusCode).toBe(200);
@@ -420,8 +424,8 @@ describe('a forgotten password', () => {
     // A proven address asked after them is mailed, and is the only one.
     const proven = await t.factory.account({ verified: true });
     await ask(proven.user.email, '10.0.8.1');
-    await smtp.mailTo(proven.user.email);
-    expect(smtp.received.slice(before).map((mail) => mail.to)).toEqual([[proven.user.email]]);
+    await m.smtp.mailTo(proven.user.email);
+    expect(m.smtp.received.slice(before).map((mail) => mail.to)).toEqual([[proven.user.email]]);
     expect(
       await t.db.selectFrom('account_links').select('user_id').where('user_id', '=', unproven.user.id).execute(),
     ).toEqual([]);
@@ -430,17 +434,15 @@ describe('a forgotten password', () => {
   it('keeps only the newest link, refuses expired and made-up ones, and limits asks per account', async () => {
     const proven = await t.factory.account({ verified: true });
     await ask(proven.user.email, '10.0.9.1');
-    const first = linkIn(await smtp.mailTo(proven.user.email))!;
-    smtp.received.splice(0);
+    const first = linkIn(await m.smtp.mailTo(proven.user.email))!;
+    m.smtp.received.splice(0);
     await ask(proven.user.email, '10.0.9.2');
-    const second = linkIn(await smtp.mailTo(proven.user.email))!;
+    const second = linkIn(await m.smtp.mailTo(proven.user.email))!;
     expect(second).not.toBe(first);
-    expect((await mailing.inject({ method: 'GET', url: `/app/password-reset/${first}` })).statusCode).toBe(404);
-    expect((await mailing.inject({ method: 'GET', url: `/app/password-reset/${second}` })).statusCode).toBe(200);
-    expect((await mailing.inject({ method: 'GET', url: `/app/password-reset/${'x'.repeat(43)}` })).statusCode).toBe(
-      404,
-    );
-    expect((await mailing.inject({ method: 'GET', url: '/app/password-reset/short' })).statusCode).toBe(400);
+    expect((await m.app.inject({ method: 'GET', url: `/app/password-reset/${first}` })).statusCode).toBe(404);
+    expect((await m.app.inject({ method: 'GET', url: `/app/password-reset/${second}` })).statusCode).toBe(200);
+    expect((await m.app.inject({ method: 'GET', url: `/app/password-reset/${'x'.repeat(43)}` })).statusCode).toBe(404);
+    expect((await m.app.inject({ method: 'GET', url: '/app/password-reset/short' })).statusCode).toBe(400);
 
     await t.db
       .updateTable('account_links')
@@ -450,7 +452,7 @@ describe('a forgotten password', () => {
     const expired = await post(
       '/app/password-reset/' + second,
       { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
-      { on: mailing },
+      { on: m.app },
     );
     expect(expired.statusCode).toBe(404);
     expect(await passwordRow(proven.user.id)).toBeUndefined();
@@ -471,19 +473,7 @@ describe('a forgotten password', () => {
 });
 
 describe('proving an address', () => {
-  let smtp: Awaited<ReturnType<typeof smtpServer>>;
-  let mailing: FastifyInstance;
-  beforeAll(async () => {
-    smtp = await smtpServer();
-    mailing = await buildOwnApp(
-      testConfig(t.database.url, { mail: { smtpUrl: smtp.url, from: 'Quire <no-reply@docs.test>' } }),
-    );
-    await mailing.ready();
-  });
-  afterAll(async () => {
-    await mailing?.close();
-    await smtp?.close();
-  });
+  const m = useMailingApp();
 
   const linkIn = (mail: string) => /http:\/\/docs\.test\/app\/email-proof\/([\w-]{43})/.exec(mail)?.[1];
   const verifiedAt = async (userId: string) =>
@@ -492,47 +482,47 @@ describe('proving an address', () => {
 
   it('mails the signed-in person a link whose confirmation, not its opening, proves the address', async () => {
     const person = await t.factory.account({ verified: false });
-    const signedIn = await post('/app/sign-in', { token: person.token }, { on: mailing });
+    const signedIn = await post('/app/sign-in', { token: person.token }, { on: m.app });
     const cookie = cookieOf(signedIn);
-    const account = await mailing.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
+    const account = await m.app.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
     expect(account.body).toContain('is not proven yet');
 
-    const asked = await post('/app/account/email-proof', {}, { on: mailing, cookie });
+    const asked = await post('/app/account/email-proof', {}, { on: m.app, cookie });
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain(`A link is on its way to ${person.user.email}`);
-    const secret = linkIn(await smtp.mailTo(person.user.email))!;
+    const secret = linkIn(await m.smtp.mailTo(person.user.email))!;
     expect(secret).toBeDefined();
 
     // Opening it (a mail scanner does) proves nothing.
-    const opened = await mailing.inject({ method: 'GET', url: `/app/email-proof/${secret}` });
+    const opened = await m.app.inject({ method: 'GET', url: `/app/email-proof/${secret}` });
     expect(opened.statusCode).toBe(200);
     expect(opened.body).toContain(`Prove that ${person.user.email} is your address.`);
     expect(await verifiedAt(person.user.id)).toBeNull();
 
-    const forged = await post(`/app/email-proof/${secret}`, {}, { on: mailing, origin: 'https://attacker.example' });
+    const forged = await post(`/app/email-proof/${secret}`, {}, { on: m.app, origin: 'https://attacker.example' });
     expect(forged.statusCode).toBe(403);
     expect(await verifiedAt(person.user.id)).toBeNull();
 
-    const proven = await post(`/app/email-proof/${secret}`, {}, { on: mailing });
+    const proven = await post(`/app/email-proof/${secret}`, {}, { on: m.app });
     expect(proven.statusCode).toBe(200);
     expect(proven.body).toContain(`${person.user.email} is proven.`);
     expect(await verifiedAt(person.user.id)).toBeInstanceOf(Date);
     // Once only.
-    expect((await post(`/app/email-proof/${secret}`, {}, { on: mailing })).statusCode).toBe(404);
+    expect((await post(`/app/email-proof/${secret}`, {}, { on: m.app })).statusCode).toBe(404);
 
-    const after = await mailing.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
+    const after = await m.app.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
     expect(after.body).toContain('is proven: its mailbox, or an admin, vouched for it.');
   });
 
   it('is not a password reset link, nor the other way round', async () => {
     const person = await t.factory.account({ verified: false });
-    const cookie = cookieOf(await post('/app/sign-in', { token: person.token }, { on: mailing }));
-    await post('/app/account/email-proof', {}, { on: mailing, cookie });
-    const secret = linkIn(await smtp.mailTo(person.user.email))!;
+    const cookie = cookieOf(await post('/app/sign-in', { token: person.token }, { on: m.app }));
+    await post('/app/account/email-proof', {}, { on: m.app, cookie });
+    const secret = linkIn(await m.smtp.mailTo(person.user.email))!;
     const asReset = await post(
       `/app/password-reset/${secret}`,
       { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD },
-      { on: mailing },
+      { on: m.app },
     );
     expect(asReset.statusCode).toBe(404);
     expect(await passwordRow(person.user.id)).toBeUndefined();

@@ -68,16 +68,6 @@ export async function consumeLink(db: Db, secret: string, purpose: LinkPurpose, 
   return used !== undefined;
 }
 
-/** Marks the user's address proven by its mailbox, unless it already was. */
-export async function markEmailProven(db: Db, userId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ email_verified_at: now })
-    .where('id', '=', userId)
-    .where('email_verified_at', 'is', null)
-    .execute();
-}
-
 const WORDS: Record<LinkPurpose, { subject: string; asked: (to: string) => string; ignore: string }> = {
   'password-reset': {
     subject: 'Set a new password for Quire',

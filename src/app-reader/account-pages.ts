@@ -6,7 +6,7 @@ import type { ThemeChoice } from '../reader/layout.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.js';
 import { appHome } from './session.js';
 import { appPage, type AppAnswer } from './shell.js';
-import { MAX_EMAIL_LENGTH } from './home-pages.js';
+import { emailField } from './home-pages.js';
 
 export interface ListedSession {
   id: string;
@@ -159,15 +159,7 @@ export function resetRequestPage(
     ? [
         h('p', 'Give the e-mail address of your account: a link to set a new password is sent to it.'),
         h('form', { action: context.urls.app('password-reset'), method: 'post' }, [
-          h('label', { htmlFor: 'quire-email' }, 'E-mail address'),
-          h('input', {
-            id: 'quire-email',
-            name: 'email',
-            type: 'email',
-            autocomplete: 'username',
-            required: true,
-            maxLength: MAX_EMAIL_LENGTH,
-          }),
+          ...emailField(),
           h('button', { type: 'submit' }, 'Send the link'),
         ]),
       ]

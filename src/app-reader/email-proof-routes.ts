@@ -1,14 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
 import { themeOf } from '../reader/http.js';
-import {
-  consumeLink,
-  createLink,
-  findLink,
-  LINK_MINUTES,
-  linkMail,
-  markEmailProven,
-} from '../accounts/mailed-links.js';
+import { consumeLink, createLink, findLink, LINK_MINUTES, linkMail } from '../accounts/mailed-links.js';
+import { markEmailVerified } from '../users/user-queries.js';
 import type { SignInLimits } from '../accounts/sign-in-limits.js';
 import { accountAnswer } from './account-answer.js';
 import { emailProofPage } from './account-pages.js';
@@ -69,7 +63,7 @@ export const emailProofRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimits 
     if (!link || !(await consumeLink(db, request.params.secret, 'email-proof', link.userId))) {
       return send(reply, emailProofPage(context(), themeOf(request), {}));
     }
-    await markEmailProven(db, link.userId, app.clock.now());
+    await markEmailVerified(db, link.userId, app.clock.now());
     return send(reply, emailProofPage(context(), themeOf(request), { proven: link.email }));
   });
 };

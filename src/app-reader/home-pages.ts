@@ -1,3 +1,4 @@
+import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
@@ -11,6 +12,22 @@ import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
 export const MAX_TOKEN_LENGTH = 512;
 /** The longest e-mail address a form takes (RFC 5321's bound on a path). */
 export const MAX_EMAIL_LENGTH = 254;
+
+/** The field of an account's e-mail address, as the sign-in and password forms ask for it. */
+export function emailField(value?: string): ElementContent[] {
+  return [
+    h('label', { htmlFor: 'quire-email' }, 'E-mail address'),
+    h('input', {
+      id: 'quire-email',
+      name: 'email',
+      type: 'email',
+      autocomplete: 'username',
+      required: true,
+      maxLength: MAX_EMAIL_LENGTH,
+      ...(value ? { value } : {}),
+    }),
+  ];
+}
 
 /** The sign-in page: e-mail and password for people, or an API token (kept in an HttpOnly cookie) for automation. */
 export function signInPage(
@@ -31,16 +48,7 @@ export function signInPage(
         ...(notice ? [h('p.notice', { role: 'status' }, notice)] : []),
         ...(error ? [h('p.error', { role: 'alert' }, error)] : []),
         h('form', { action: context.urls.app('sign-in', 'password'), method: 'post' }, [
-          h('label', { htmlFor: 'quire-email' }, 'E-mail address'),
-          h('input', {
-            id: 'quire-email',
-            name: 'email',
-            type: 'email',
-            autocomplete: 'username',
-            required: true,
-            maxLength: MAX_EMAIL_LENGTH,
-            ...(email ? { value: email } : {}),
-          }),
+          ...emailField(email),
           h('label', { htmlFor: 'quire-password' }, 'Password'),
           h('input', {
             id: 'quire-password',

@@ -1,3 +1,4 @@
+import { markEmailVerified } from '../users/user-queries.js';
 import type { Db } from '../db/database.js';
 import type { Role } from '../db/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.js';
@@ -22,7 +23,6 @@ import {
   findJoinableOrganization,
   findUserEmail,
   listInvitationPage,
-  markEmailVerified,
   memberEmails,
   organizationTitle,
   takeInvitation,

@@ -183,16 +183,6 @@ export async function addMember(
   return inserted !== undefined;
 }
 
-/** Marks the user's address proven, from now unless it already was. */
-export async function markEmailVerified(db: Db, userId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ email_verified_at: now })
-    .where('id', '=', userId)
-    .where('email_verified_at', 'is', null)
-    .execute();
-}
-
 /**
  * What joining the organization by its e-mail domains needs to know: whether
  * it exists, the domains, whether it has proven the joiner's domain, and the

@@ -118,3 +118,13 @@ export async function emailVisibilityFor(
 export function isMemberOf(organizationId: Expression<string>, userId: Expression<string | null>) {
   return sql<boolean>`exists (select 1 from organization_members im where im.organization_id = ${organizationId} and im.user_id = ${userId})`;
 }
+
+/** Marks the user's address proven, from now unless it already was. */
+export async function markEmailVerified(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email_verified_at: now })
+    .where('id', '=', userId)
+    .where('email_verified_at', 'is', null)
+    .execute();
+}
