@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOwnApp, PUBLIC_URL, testConfig, useTestApp } from './support/app.js';
 import { smtpServer } from './support/smtp.js';
-import { SIGN_IN_FAILURES_PER_ACCOUNT, SIGN_IN_FAILURES_PER_ADDRESS } from '../src/accounts/sign-in-limits.js';
+import {
+  SIGN_IN_FAILURES_PER_ACCOUNT,
+  SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+  SIGN_IN_FAILURES_PER_ADDRESS,
+} from '../src/accounts/sign-in-limits.js';
 
 const t = useTestApp();
 
@@ -249,18 +253,30 @@ describe('signing in with a password', () => {
     }
   });
 
-  it('stops checking passwords for an account after its failures, wherever they come from', async () => {
+  it('stops checking passwords for an account from an address after its failures there, without locking its person out', async () => {
     const { account } = await personWithPassword();
-    for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++) {
-      const wrong = await passwordSession(account.user.email, `wrong guess ${i}`, `10.0.2.${i}`);
-      expect(wrong.statusCode).toBe(401);
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) {
+      expect((await passwordSession(account.user.email, `wrong guess ${i}`, '10.0.2.1')).statusCode).toBe(401);
     }
-    // Even the right password, from a new address: the account waits out its window.
-    const limited = await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.2.200');
+    // Even the right password, from that address: it waits out its window.
+    const limited = await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.2.1');
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toContain('Too many failed sign-ins');
     expect(limited.headers['set-cookie']).toBeUndefined();
+    // The person, elsewhere, still signs in.
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.0.2.2')).statusCode).toBe(303);
+  });
+
+  it('stops checking passwords for an account guessed from many addresses', async () => {
+    const { account } = await personWithPassword();
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ACCOUNT; i++) {
+      const from = `10.1.${Math.floor(i / SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS)}.1`;
+      expect((await passwordSession(account.user.email, `wrong guess ${i}`, from)).statusCode).toBe(401);
+    }
+    expect((await passwordSession(account.user.email, GOOD_PASSWORD, '10.1.200.1')).statusCode).toBe(429);
+    // One address alone could not have done it: it is stopped first, at fewer failures than the account's bound.
+    expect(SIGN_IN_FAILURES_PER_ADDRESS).toBeLessThan(SIGN_IN_FAILURES_PER_ACCOUNT);
   });
 
   it('stops an address that guesses across many accounts', async () => {
