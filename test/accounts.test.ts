@@ -527,7 +527,7 @@ describe('proving an address', () => {
     expect((await post(`/app/email-proof/${secret}`, {}, { on: m.app })).statusCode).toBe(404);
 
     const after = await m.app.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
-    expect(after.body).toContain('is proven: its mailbox, or an admin, vouched for it.');
+    expect(after.body).toContain('is proven: its mailbox, or the operator of this service, vouched for it.');
   });
 
   it('is not a password reset link, nor the other way round', async () => {
@@ -544,10 +544,12 @@ describe('proving an address', () => {
     expect(await passwordRow(person.user.id)).toBeUndefined();
   });
 
-  it('says an admin can prove it where the service sends no mail', async () => {
+  it('says the operator can prove it where the service sends no mail', async () => {
     const person = await t.factory.account({ verified: false });
     const cookie = await tokenSession(person);
-    expect((await read('/app/account', cookie)).body).toContain('This service sends no e-mail: an admin can prove it.');
+    expect((await read('/app/account', cookie)).body).toContain(
+      'This service sends no e-mail: its operator can prove it',
+    );
     const asked = await post('/app/account/email-proof', {}, { cookie });
     expect(asked.body).toContain('This service sends no e-mail');
     expect(await verifiedAt(person.user.id)).toBeNull();

@@ -63,9 +63,11 @@ export function accountPage(
 }
 
 function addressSection(caller: Caller, view: AccountView, action: string): ElementContent[] {
-  if (caller.emailVerified) return [h('p', `${caller.email} is proven: its mailbox, or an admin, vouched for it.`)];
+  if (caller.emailVerified)
+    return [h('p', `${caller.email} is proven: its mailbox, or the operator of this service, vouched for it.`)];
   const why = `${caller.email} is not proven yet. A proven address can set a forgotten password again, and joins organizations by their e-mail domains.`;
-  if (!view.mails) return [h('p', `${why} This service sends no e-mail: an admin can prove it.`)];
+  if (!view.mails)
+    return [h('p', `${why} This service sends no e-mail: its operator can prove it (cli users verify).`)];
   return [
     h('p', why),
     h('form', { action, method: 'post' }, [h('button', { type: 'submit' }, 'Mail me a link to prove it')]),
@@ -166,7 +168,7 @@ export function resetRequestPage(
     : [
         h(
           'p',
-          'This service sends no e-mail. Ask an admin of your organization for a token, sign in with it, and set a new password under Your account.',
+          'This service sends no e-mail. Ask its operator for a token of your own (cli tokens create), sign in with it, and set a new password under Your account.',
         ),
       ];
   return appPage(context, undefined, theme, 200, {

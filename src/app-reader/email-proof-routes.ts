@@ -31,7 +31,10 @@ export const emailProofRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimits 
     const answer = async (said: { notice?: string; error?: string }, status?: number) =>
       send(reply, await accountAnswer(context(), request, caller, said), status);
     if (caller.emailVerified) return answer({ notice: 'Your address is proven already.' });
-    if (!mailer) return answer({ error: 'This service sends no e-mail: an admin can prove your address.' });
+    if (!mailer)
+      return answer({
+        error: 'This service sends no e-mail: its operator can prove your address (cli users verify).',
+      });
     const now = app.clock.now();
     const wait = limits.mailWaitSeconds(request.ip, caller.email, now.getTime());
     if (wait !== undefined) {
