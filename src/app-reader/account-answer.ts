@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
 import { themeOf } from '../reader/http.js';
+import { maySetPassword } from '../accounts/actions.js';
 import { findPasswordHash, listSessions } from '../accounts/queries.js';
 import { accountPage, type AccountView } from './account-pages.js';
 import { requestSessionHash } from './session.js';
@@ -24,14 +25,4 @@ export async function accountAnswer(
     sessions,
     ...said,
   });
-}
-
-/**
- * Whether a session may set its user's password, which opens every right
- * they have: one opened with the password, or with a token of all their
- * rights in every organization; not one a scoped token or an admin's token
- * for one organization opened, which would otherwise reach further than it.
- */
-export function maySetPassword(caller: Caller): boolean {
-  return caller.scopes === null && caller.organizationId === null && caller.installation === undefined;
 }

@@ -4,10 +4,11 @@ import type { Caller } from '../access/auth.js';
 import { ApiError } from '../core/errors.js';
 import type { WorkerCounters } from '../core/processes/rate-limit-counters.js';
 import { themeOf } from '../reader/http.js';
-import { hashPassword, PASSWORD_MAX_LENGTH, passwordMatches, passwordProblem } from '../accounts/passwords.js';
-import { endSessions, findPasswordHash, findSignInAccount, listSessions, savePassword } from '../accounts/queries.js';
+import { changePassword, checkPasswordSignIn } from '../accounts/actions.js';
+import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
+import { endSessions, listSessions } from '../accounts/queries.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
-import { accountAnswer, maySetPassword } from './account-answer.js';
+import { accountAnswer } from './account-answer.js';
 import { emailProofRoutes } from './email-proof-routes.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
 import { MAX_EMAIL_LENGTH, signInPage } from './home-pages.js';
@@ -58,26 +59,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       if (!sameOrigin(context(), request)) throw new ApiError(403, 'Sign in from this service’s own page');
       const { email, password, next } = request.body;
       const address = email.trim().toLowerCase();
-      const theme = themeOf(request);
-      const again = (status: number, message: string) =>
-        send(reply, signInPage(context(), next, message, theme, address), status);
-      const now = app.clock.now().getTime();
-      const wait = limits.waitSeconds(request.ip, address, now);
-      if (wait !== undefined) {
-        void reply.header('retry-after', String(wait));
-        return again(429, `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minutes.`);
+      const checked = await checkPasswordSignIn(context(), limits, { from: request.ip, email: address, password });
+      if (!checked.ok) {
+        if (checked.retryAfter !== undefined) void reply.header('retry-after', String(checked.retryAfter));
+        return send(reply, signInPage(context(), next, checked.message, themeOf(request), address), checked.status);
       }
-      const account = await findSignInAccount(context().db, address);
-      // Checked against a decoy hash when there is no password: an unknown address takes as long as a wrong password.
-      if (!(await passwordMatches(account?.passwordHash ?? undefined, password)) || !account) {
-        limits.recordFailure(request.ip, address, now);
-        return again(401, 'That e-mail address and password do not match.');
-      }
-      // Said only to whoever knows the password: an organization of theirs signs its members in through its identity provider.
-      if (account.ssoOnly) {
-        return again(403, 'Your organization signs you in through its identity provider: use its single sign-on.');
-      }
-      await startPasswordSession(context(), request, reply, account.userId);
+      await startPasswordSession(context(), request, reply, checked.userId);
       return reply.redirect(appPathOrHome(context(), next), 303);
     },
   );
@@ -99,28 +86,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
     async (request, reply) => {
       const caller = await signedInToChange(request, reply);
       if (!caller) return reply.redirect(appHome(context()), 303);
-      const refuse = async (status: number, error: string) =>
-        send(reply, await accountAnswer(context(), request, caller, { error }), status);
-      if (!maySetPassword(caller)) return refuse(403, 'This session cannot set your password.');
-      const { current, password, confirm } = request.body;
-      const stored = await findPasswordHash(context().db, caller.userId);
-      if (stored !== undefined && !(await passwordMatches(stored, current ?? ''))) {
-        return refuse(400, 'The current password is not right; nothing changed.');
+      const changed = await changePassword(context(), caller, requestSessionHash(request), request.body);
+      if (!changed.ok) {
+        return send(reply, await accountAnswer(context(), request, caller, { error: changed.message }), changed.status);
       }
-      if (password !== confirm) return refuse(400, 'The two new passwords differ; nothing changed.');
-      const problem = passwordProblem(password, caller.email);
-      if (problem) return refuse(400, `${problem} Nothing changed.`);
-      await savePassword(context().db, caller.userId, await hashPassword(password), app.clock.now());
-      // Whoever had the old password loses what it opened; this browser stays signed in.
-      const ended = await endSessions(context().db, caller.userId, {
-        allBut: requestSessionHash(request),
-        passwordOnly: true,
-      });
-      forget(ended.tokenIds);
-      const notice =
-        stored === undefined
-          ? 'Your password is set: sign in with your e-mail address and it.'
-          : `Your password is changed. ${sessionsEnded(ended.ended)}`;
+      forget(changed.tokenIds);
+      const notice = changed.first
+        ? 'Your password is set: sign in with your e-mail address and it.'
+        : `Your password is changed. ${sessionsEnded(changed.ended)}`;
       return send(reply, await accountAnswer(context(), request, caller, { notice }));
     },
   );

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
 import { themeOf } from '../reader/http.js';
-import { consumeLink, createLink, findLink, LINK_MINUTES, linkMail } from '../accounts/mailed-links.js';
-import { markEmailVerified } from '../users/user-queries.js';
+import { askEmailProof, proveEmail } from '../accounts/actions.js';
+import { findLink, LINK_MINUTES } from '../accounts/mailed-links.js';
 import type { SignInLimits } from '../accounts/sign-in-limits.js';
 import { accountAnswer } from './account-answer.js';
 import { emailProofPage } from './account-pages.js';
@@ -27,26 +27,14 @@ export const emailProofRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimits 
     if (!sameOrigin(context(), request)) throw new ApiError(403, 'Change your account from this service’s own page');
     const caller = await sessionCaller(app, request, reply, 'user:write');
     if (!caller) return reply.redirect(context().urls.app(), 303);
-    const { mailer, db, urls } = context();
     const answer = async (said: { notice?: string; error?: string }, status?: number) =>
       send(reply, await accountAnswer(context(), request, caller, said), status);
     if (caller.emailVerified) return answer({ notice: 'Your address is proven already.' });
-    if (!mailer)
-      return answer({
-        error: 'This service sends no e-mail: its operator can prove your address (cli users verify).',
-      });
-    const now = app.clock.now();
-    const wait = limits.mailWaitSeconds(request.ip, caller.email, now.getTime());
-    if (wait !== undefined) {
-      void reply.header('retry-after', String(wait));
-      return answer({ error: `Too many links were asked for. Try again in ${Math.ceil(wait / 60)} minutes.` }, 429);
+    const asked = await askEmailProof(context(), limits, caller, request.ip);
+    if (!asked.ok) {
+      if (asked.retryAfter !== undefined) void reply.header('retry-after', String(asked.retryAfter));
+      return answer({ error: asked.message }, asked.status);
     }
-    limits.recordMail(request.ip, caller.email, now.getTime());
-    const secret = await createLink(db, caller.userId, 'email-proof', now);
-    mailer.send(
-      linkMail('email-proof', { to: caller.email, name: caller.displayName, link: urls.app('email-proof', secret) }),
-      { about: 'email proof', userId: caller.userId },
-    );
     return answer({
       notice: `A link is on its way to ${caller.email}. Open it within ${LINK_MINUTES} minutes to prove the address.`,
     });
@@ -61,12 +49,7 @@ export const emailProofRoutes: FastifyPluginAsyncTypebox<{ limits: SignInLimits 
   // A post, not the link's own GET: a mail scanner that fetches links proves nothing by it.
   app.post('/app/email-proof/:secret', { schema: { ...hidden, params: LinkParams } }, async (request, reply) => {
     if (!sameOrigin(context(), request)) throw new ApiError(403, 'Prove it from this service’s own page');
-    const { db } = context();
-    const link = await findLink(db, request.params.secret, 'email-proof', app.clock.now());
-    if (!link || !(await consumeLink(db, request.params.secret, 'email-proof', link.userId))) {
-      return send(reply, emailProofPage(context(), themeOf(request), {}));
-    }
-    await markEmailVerified(db, link.userId, app.clock.now());
-    return send(reply, emailProofPage(context(), themeOf(request), { proven: link.email }));
+    const proven = await proveEmail(context(), request.params.secret);
+    return send(reply, emailProofPage(context(), themeOf(request), proven ? { proven } : {}));
   });
 };
