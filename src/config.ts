@@ -95,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (typeof trustProxy === 'string') problems.push(trustProxy);
   const reserved = parseReservedHostnames(converted.RESERVED_HOSTNAMES as string | undefined);
   if (typeof reserved === 'string') problems.push(reserved);
+  const oidc = oidcProblem(converted);
+  if (oidc) problems.push(oidc);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const settings = nested(converted);
   const { spaceRetentionDays: _days, ...rest } = settings;
@@ -112,6 +114,32 @@ function nested(values: Record<string, unknown>): Settings {
   }
   if (!Value.Check(SettingsSchema, settings)) throw new Error('The settings do not match their own schema');
   return settings;
+}
+
+/**
+ * What is wrong with the OpenID Connect settings: the issuer, client id and
+ * secret come together or not at all, and the issuer is reached over https
+ * unless it is on this machine (a test, or a provider beside the service).
+ */
+function oidcProblem(values: Record<string, unknown>): string | undefined {
+  const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+  const set = names.filter((name) => values[name] !== undefined);
+  if (set.length > 0 && set.length < names.length) {
+    return `${names.filter((name) => !set.includes(name)).join(' and ')} must be set with ${set.join(' and ')}`;
+  }
+  const issuer = values.OIDC_ISSUER;
+  if (typeof issuer === 'string' && URL.canParse(issuer)) {
+    const { protocol, hostname } = new URL(issuer);
+    if (protocol === 'http:' && !isLoopbackHost(hostname)) {
+      return `OIDC_ISSUER must be https:// unless the provider is on this machine (got ${JSON.stringify(issuer)})`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a URL's host names this machine: localhost, 127.0.0.0/8 or ::1. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
 /** Quire at the public host, when MAIL_FROM names no sender. */

@@ -700,6 +700,47 @@ export const SettingsSchema = Type.Object({
       }),
     ),
   }),
+  oidc: Type.Object({
+    issuer: Type.Optional(
+      Type.String({
+        env: 'OIDC_ISSUER',
+        pattern: '^https?://[^\\s/]+(/[^\\s]*)?$',
+        maxLength: 2048,
+        description:
+          'The OpenID Connect provider people may sign in to the app through (its issuer URL, whose `/.well-known/openid-configuration` describes it): Keycloak, Authentik, Dex, Google, Entra ID. `https://` unless the provider is on this machine (a loopback address). Set with `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`, of a client registered there with the redirect URI `PUBLIC_URL/app/sign-in/oidc/callback`. Unset: no such sign-in.',
+      }),
+    ),
+    clientId: Type.Optional(
+      Type.String({
+        env: 'OIDC_CLIENT_ID',
+        minLength: 1,
+        maxLength: 255,
+        description: 'The client id this service has at `OIDC_ISSUER`.',
+      }),
+    ),
+    clientSecret: Type.Optional(
+      Type.String({
+        env: 'OIDC_CLIENT_SECRET',
+        secret: true,
+        minLength: 1,
+        maxLength: 1024,
+        description: "The client's secret at `OIDC_ISSUER`.",
+      }),
+    ),
+    name: Type.String({
+      env: 'OIDC_NAME',
+      minLength: 1,
+      maxLength: 60,
+      default: 'single sign-on',
+      description: 'What the sign-in page calls the provider, on its button: `Sign in with …`.',
+    }),
+    createUsers: Type.Boolean({
+      env: 'OIDC_CREATE_USERS',
+      default: false,
+      description:
+        'Whether a person the provider signs in, with a proven address no account has, gets an account (in no organization until invited). `false`: only people who have an account (invited, or made by an admin) sign in this way, found by their proven address on their first sign-in.',
+    }),
+  }),
 });
 
 /** One setting of SettingsSchema: where it sits in the configuration, and its schema (which names its variable). */
