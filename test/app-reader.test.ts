@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_URL, useTestApp } from './support/app.js';
+import { OIDC_UNREACHED, PUBLIC_URL, useTestApp } from './support/app.js';
 import { contentApi } from './support/content.js';
 import type { Account } from './support/factory.js';
 
-const t = useTestApp();
+// With an identity provider configured, so that its sign-in routes are among those checked (never reached here).
+const t = useTestApp({ config: { oidc: OIDC_UNREACHED } });
 const api = contentApi(() => t.app);
 
 const path = (url: string) => new URL(url).pathname;
@@ -327,6 +328,8 @@ const APP_ROUTES: Record<
   '/app': { signedIn: false, url: () => '/app' },
   '/app/sign-in': { signedIn: false, url: () => '/app/sign-in', method: 'POST' },
   '/app/sign-in/password': { signedIn: false, url: () => '/app/sign-in/password', method: 'POST' },
+  '/app/sign-in/oidc': { signedIn: false, url: () => '/app/sign-in/oidc' },
+  '/app/sign-in/oidc/callback': { signedIn: false, url: () => '/app/sign-in/oidc/callback' },
   '/app/password-reset': { signedIn: false, url: () => '/app/password-reset' },
   '/app/password-reset/:secret': { signedIn: false, url: () => `/app/password-reset/${'x'.repeat(43)}` },
   '/app/email-proof/:secret': { signedIn: false, url: () => `/app/email-proof/${'x'.repeat(43)}` },

@@ -3,9 +3,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireScopeOnEveryRoute } from '../src/access/auth.js';
-import { useTestApp } from './support/app.js';
+import { OIDC_UNREACHED, useTestApp } from './support/app.js';
 
-const t = useTestApp();
+// With an identity provider configured, so that its sign-in routes are among those checked (never reached here).
+const t = useTestApp({ config: { oidc: OIDC_UNREACHED } });
 const SRC = path.resolve(import.meta.dirname, '../src');
 const INDEX = path.join(SRC, 'ROUTES.md');
 

@@ -15,7 +15,7 @@ export interface Refusal {
   retryAfter?: number;
 }
 
-const refuse = (status: Refusal['status'], message: string, retryAfter?: number): Refusal => ({
+export const refuse = (status: Refusal['status'], message: string, retryAfter?: number): Refusal => ({
   ok: false,
   status,
   message,

@@ -5,6 +5,17 @@ import { newId } from '../core/ids.js';
 import { hashToken } from '../core/tokens.js';
 
 /**
+ * Whether an organization the user (the column `userId` names) belongs to
+ * signs its members in through its own identity provider only: `sso` on the
+ * organization, for a member who is not disabled.
+ */
+export function signsInThroughSso(userId: 'u.id') {
+  return sql<boolean>`exists (select 1 from organization_members m
+    join organizations o on o.id = m.organization_id
+    where m.user_id = ${sql.ref(userId)} and not m.disabled and o.sso)`;
+}
+
+/**
  * Who an e-mail address signs in as: the user, their password's hash if they
  * set one, and whether an organization they belong to signs its members in
  * through its identity provider only (`sso` on the organization).
@@ -13,14 +24,7 @@ export async function findSignInAccount(db: Db, email: string) {
   return db
     .selectFrom('users as u')
     .leftJoin('user_passwords as p', 'p.user_id', 'u.id')
-    .select([
-      'u.id as userId',
-      'u.email',
-      'p.password_hash as passwordHash',
-      sql<boolean>`exists (select 1 from organization_members m
-        join organizations o on o.id = m.organization_id
-        where m.user_id = u.id and not m.disabled and o.sso)`.as('ssoOnly'),
-    ])
+    .select(['u.id as userId', 'u.email', 'p.password_hash as passwordHash', signsInThroughSso('u.id').as('ssoOnly')])
     .where('u.email', '=', email.toLowerCase())
     .executeTakeFirst();
 }
@@ -42,14 +46,30 @@ export async function savePassword(db: Db, userId: string, passwordHash: string,
     .execute();
 }
 
+/** How a person, not a token, opened a session: with their password, or through the identity provider. */
+export type PersonSignIn = 'password' | 'oidc';
+
+const SESSION_TOKEN_LABELS: Record<PersonSignIn, string> = {
+  password: 'Signed in with a password',
+  oidc: 'Signed in through single sign-on',
+};
+
 /**
- * Opens a password session: a `session` token made for it, whose secret is
+ * Opens a person's session: a `session` token made for it, whose secret is
  * thrown away at once (the session's cookie is the only way in), and the
  * session on it, both ending at `until`. The user's ended sessions go.
  */
-export async function insertPasswordSession(
+export async function insertPersonSession(
   db: Db,
-  session: { idHash: Buffer; id: string; userId: string; userAgent: string | null; now: Date; until: Date },
+  session: {
+    idHash: Buffer;
+    id: string;
+    userId: string;
+    signedInWith: PersonSignIn;
+    userAgent: string | null;
+    now: Date;
+    until: Date;
+  },
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx
@@ -65,7 +85,7 @@ export async function insertPasswordSession(
         id: tokenId,
         user_id: session.userId,
         token_hash: hashToken(randomBytes(32).toString('base64url')),
-        label: 'Signed in with a password',
+        label: SESSION_TOKEN_LABELS[session.signedInWith],
         kind: 'session',
         created_at: session.now,
         expires_at: session.until,
@@ -80,7 +100,7 @@ export async function insertPasswordSession(
         token_id: tokenId,
         created_at: session.now,
         expires_at: session.until,
-        signed_in_with: 'password',
+        signed_in_with: session.signedInWith,
         user_agent: session.userAgent,
       })
       .execute();
@@ -112,8 +132,9 @@ export async function listSessions(db: Db, userId: string, currentIdHash: Buffer
 
 /**
  * Ends sessions of the user: the one named `id`, or all but the one of
- * `keepIdHash`. A password session goes with its token; one opened with an
- * API token ends alone, and the token stays. Returns the tokens that went.
+ * `keepIdHash` (with `passwordOnly`, of those only the ones a password
+ * opened). A person's session goes with its token; one opened with an API
+ * token ends alone, and the token stays. Returns the tokens that went.
  */
 export async function endSessions(
   db: Db,
@@ -131,7 +152,7 @@ export async function endSessions(
       if (which.passwordOnly) query = query.where('signed_in_with', '=', 'password');
     }
     const ended = await query.execute();
-    const tokenIds = ended.filter((row) => row.signedInWith === 'password').map((row) => row.tokenId);
+    const tokenIds = ended.filter((row) => row.signedInWith !== 'token').map((row) => row.tokenId);
     if (tokenIds.length > 0) {
       await tx
         .deleteFrom('api_tokens')

@@ -52,7 +52,7 @@ export function accountPage(
       h('p', 'Every browser signed in to your account. End any you do not recognise.'),
       h(
         'ul.card-list',
-        view.sessions.map((session) => sessionItem(session, action('sessions', 'end'))),
+        view.sessions.map((session) => sessionItem(session, action('sessions', 'end'), context.config.oidc.name)),
       ),
       h('form', { action: action('sessions', 'end-others'), method: 'post' }, [
         h('button', { type: 'submit' }, 'End every other session'),
@@ -121,8 +121,15 @@ function newPasswordFields(): ElementContent[] {
   ];
 }
 
-function sessionItem(session: ListedSession, endAction: string): ElementContent {
-  const how = session.signedInWith === 'password' ? 'Signed in with the password' : 'Signed in with an API token';
+/** How each kind of session was opened, as its list says it; `provider` is what the sign-in page calls the identity provider. */
+function signedInHow(signedInWith: string, provider: string): string {
+  if (signedInWith === 'password') return 'Signed in with the password';
+  if (signedInWith === 'oidc') return `Signed in through ${provider}`;
+  return 'Signed in with an API token';
+}
+
+function sessionItem(session: ListedSession, endAction: string, provider: string): ElementContent {
+  const how = signedInHow(session.signedInWith, provider);
   return h('li', [
     h('p', [
       h('strong', how),

@@ -8,8 +8,10 @@ import { changePassword, checkPasswordSignIn } from '../accounts/actions.js';
 import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
 import { endSessions, listSessions } from '../accounts/queries.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
+import { oidcSettings } from '../accounts/oidc.js';
 import { accountAnswer } from './account-answer.js';
 import { emailProofRoutes } from './email-proof-routes.js';
+import { oidcRoutes } from './oidc-routes.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
 import { MAX_EMAIL_LENGTH, signInPage } from './home-pages.js';
 import {
@@ -19,7 +21,7 @@ import {
   requestSessionHash,
   sameOrigin,
   sessionCaller,
-  startPasswordSession,
+  startPersonSession,
 } from './session.js';
 import { sendAppAnswer as send } from './shell.js';
 
@@ -33,7 +35,8 @@ const Password = Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 });
 const SessionId = Type.String({ minLength: 1, maxLength: 64 });
 
 /**
- * People signing in with their e-mail address and password, and their
+ * People signing in with their e-mail address and password (or through the
+ * operator's identity provider, oidc-routes.ts), and their
  * account: the password, and the sessions they may list and end. Registered
  * inside the app reader, whose form parser and cookies they use.
  */
@@ -42,6 +45,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   const context = () => app.context;
   await app.register(passwordResetRoutes, { limits });
   await app.register(emailProofRoutes, { limits });
+  const oidc = oidcSettings(app.context.config);
+  if (oidc) await app.register(oidcRoutes, { settings: oidc });
 
   app.post(
     '/app/sign-in/password',
@@ -64,7 +69,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         if (checked.retryAfter !== undefined) void reply.header('retry-after', String(checked.retryAfter));
         return send(reply, signInPage(context(), next, checked.message, themeOf(request), address), checked.status);
       }
-      await startPasswordSession(context(), request, reply, checked.userId);
+      await startPersonSession(context(), request, reply, checked.userId, 'password');
       return reply.redirect(appPathOrHome(context(), next), 303);
     },
   );
@@ -115,7 +120,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       }
       if (session.current) {
         await endSession(context(), request, reply);
-        if (session.signedInWith === 'password') app.forgetToken(caller.tokenId);
+        if (session.signedInWith !== 'token') app.forgetToken(caller.tokenId);
         return reply.redirect(appHome(context()), 303);
       }
       const ended = await endSessions(context().db, caller.userId, { id: session.id });
@@ -138,7 +143,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
     return sessionCaller(app, request, reply, 'user:write');
   }
 
-  /** Ended password sessions' tokens, forgotten by every process's cache at once. */
+  /** Ended person sessions' tokens, forgotten by every process's cache at once. */
   function forget(tokenIds: string[]): void {
     for (const tokenId of tokenIds) app.forgetToken(tokenId);
   }

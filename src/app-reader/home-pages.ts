@@ -7,6 +7,7 @@ import { listMemberOrganizations } from './queries.js';
 import { appHome, appPath, appPathOrHome } from './session.js';
 import { appPage, type AppAnswer } from './shell.js';
 import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
+import { oidcSettings } from '../accounts/oidc.js';
 
 /** The longest API token the sign-in form takes. */
 export const MAX_TOKEN_LENGTH = 512;
@@ -62,6 +63,7 @@ export function signInPage(
           h('button', { type: 'submit' }, 'Sign in'),
         ]),
         h('p', h('a', { href: context.urls.app('password-reset') }, 'Forgot your password?')),
+        ...providerSignIn(context, next),
         h('h2', 'With an API token'),
         h(
           'p',
@@ -87,6 +89,14 @@ export function signInPage(
     ],
     back: appPath(context),
   });
+}
+
+/** A link to sign in through the operator's identity provider, when one is configured. */
+function providerSignIn(context: Context, next: string | undefined): ElementContent[] {
+  if (!oidcSettings(context.config)) return [];
+  const href =
+    context.urls.app('sign-in', 'oidc') + (next ? `?next=${encodeURIComponent(appPathOrHome(context, next))}` : '');
+  return [h('p', h('a.button', { href }, `Sign in with ${context.config.oidc.name}`))];
 }
 
 /** The app's home: the organizations the signed-in person belongs to. */

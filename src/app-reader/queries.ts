@@ -144,11 +144,11 @@ export async function findAppSessionCaller(db: Db, idHash: Buffer, now: Date) {
     .executeTakeFirst();
 }
 
-/** Ends a session: its cookie opens nothing afterwards, wherever it was copied to. A password session's own token goes with it. */
+/** Ends a session: its cookie opens nothing afterwards, wherever it was copied to. A person's session's own token goes with it. */
 export async function deleteAppSession(db: Db, idHash: Buffer): Promise<void> {
   await sql`with ended as (
       delete from app_sessions where id_hash = ${idHash} returning token_id, signed_in_with)
-    delete from api_tokens where kind = 'session' and id in (select token_id from ended where signed_in_with = 'password')`.execute(
+    delete from api_tokens where kind = 'session' and id in (select token_id from ended where signed_in_with <> 'token')`.execute(
     db,
   );
 }

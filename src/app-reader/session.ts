@@ -5,7 +5,7 @@ import { organizationReach, type Caller } from '../access/auth.js';
 import { scopesAllow, type Scope } from '../access/scopes.js';
 import type { Context } from '../context.js';
 import { deleteAppSession, findAppSessionCaller, insertAppSession } from './queries.js';
-import { insertPasswordSession } from '../accounts/queries.js';
+import { insertPersonSession, type PersonSignIn } from '../accounts/queries.js';
 import { newId } from '../core/ids.js';
 
 /** The app reader's home, `PUBLIC_URL/app` (urls.app() ends with the slash of its empty last segment). */
@@ -82,17 +82,26 @@ export async function startSession(
   return true;
 }
 
-/** Opens a session for a person who just gave their password, and sets its cookie. */
-export async function startPasswordSession(
+/** Opens a session for a person who just signed in (with their password, or through the identity provider), and sets its cookie. */
+export async function startPersonSession(
   context: Context,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
+  signedInWith: PersonSignIn,
 ): Promise<void> {
   const { sessionId, idHash, id } = newSession();
   const now = context.clock.now();
   const until = new Date(now.getTime() + SESSION_SECONDS * 1000);
-  await insertPasswordSession(context.db, { idHash, id, userId, userAgent: userAgentOf(request), now, until });
+  await insertPersonSession(context.db, {
+    idHash,
+    id,
+    userId,
+    signedInWith,
+    userAgent: userAgentOf(request),
+    now,
+    until,
+  });
   void reply.setCookie(SESSION_COOKIE, sessionId, sessionCookieOptions(context, SESSION_SECONDS));
 }
 

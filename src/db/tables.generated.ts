@@ -1085,6 +1085,14 @@ export interface UrlEmbeds {
   url_sha256: Buffer;
 }
 
+export interface UserIdentities {
+  created_at: Generated<Date>;
+  issuer: string;
+  last_signed_in_at: Generated<Date>;
+  subject: string;
+  user_id: string;
+}
+
 export interface UserPasswords {
   password_hash: string;
   updated_at: Generated<Date>;
@@ -1200,6 +1208,7 @@ export interface DB {
   tree_entries: TreeEntries;
   unresolved_links: UnresolvedLinks;
   url_embeds: UrlEmbeds;
+  user_identities: UserIdentities;
   user_passwords: UserPasswords;
   user_profile_clock: UserProfileClock;
   users: Users;

@@ -44,6 +44,15 @@ const TEST_ENVIRONMENT = {
 };
 
 /** The configuration of a test's app: TEST_ENVIRONMENT's, on `databaseUrl`, with `overrides` in place of whole settings or groups. */
+/** Settings of a provider no test reaches: its routes are registered, and the sign-in page offers it. */
+export const OIDC_UNREACHED = {
+  issuer: 'https://id.example.com',
+  clientId: 'quire',
+  clientSecret: 'unused',
+  name: 'Example ID',
+  createUsers: false,
+};
+
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
   return { ...loadConfig(TEST_ENVIRONMENT), databaseUrl, ...overrides };
 }
