@@ -55,6 +55,7 @@ import { acceptInvitationRoutes, invitationRoutes } from './invitations/routes.j
 import { EmailInvitationSchema } from './invitations/schemas.js';
 import { InviteLinkSchema } from './invites/schemas.js';
 import { ssoRoutes } from './sso/routes.js';
+import { samlSignInRoutes } from './sso/sign-in-routes.js';
 import { SamlProviderSchema } from './sso/schemas.js';
 import { teamRoutes } from './teams/routes.js';
 import { SpaceSchema } from './spaces/space-schemas.js';
@@ -511,6 +512,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(siteReaderRoutes);
   // The app reader, where every urls.app leads: a member signs in with a password or a token and reads what it may read.
   await app.register(appReaderRoutes, { counters: siblings?.counters });
+  // An organization's SAML provider signs its members in to the app, at the endpoints the API lists for it.
+  await app.register(samlSignInRoutes);
   // Signed download URLs carry their own authorization.
   await app.register(fileDownloadRoutes);
   await app.register(integrationAssetRoutes);

@@ -46,18 +46,22 @@ export async function savePassword(db: Db, userId: string, passwordHash: string,
     .execute();
 }
 
-/** How a person, not a token, opened a session: with their password, or through the identity provider. */
-export type PersonSignIn = 'password' | 'oidc';
+/** How a person, not a token, opened a session: with their password, the operator's OpenID Connect provider, or an organization's SAML provider. */
+export type PersonSignIn = 'password' | 'oidc' | 'saml';
 
 const SESSION_TOKEN_LABELS: Record<PersonSignIn, string> = {
   password: 'Signed in with a password',
   oidc: 'Signed in through single sign-on',
+  saml: 'Signed in through the organization’s SAML provider',
 };
 
 /**
  * Opens a person's session: a `session` token made for it, whose secret is
  * thrown away at once (the session's cookie is the only way in), and the
- * session on it, both ending at `until`. The user's ended sessions go.
+ * session on it, both ending at `until`. The user's ended sessions go. An
+ * organization's provider opens a session bound to it (`organizationId`),
+ * which holds only while the user belongs to that organization alone, as a
+ * token an admin issued does.
  */
 export async function insertPersonSession(
   db: Db,
@@ -66,6 +70,7 @@ export async function insertPersonSession(
     id: string;
     userId: string;
     signedInWith: PersonSignIn;
+    organizationId?: string;
     userAgent: string | null;
     now: Date;
     until: Date;
@@ -87,6 +92,7 @@ export async function insertPersonSession(
         token_hash: hashToken(randomBytes(32).toString('base64url')),
         label: SESSION_TOKEN_LABELS[session.signedInWith],
         kind: 'session',
+        organization_id: session.organizationId ?? null,
         created_at: session.now,
         expires_at: session.until,
       })

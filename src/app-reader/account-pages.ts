@@ -125,6 +125,7 @@ function newPasswordFields(): ElementContent[] {
 function signedInHow(signedInWith: string, provider: string): string {
   if (signedInWith === 'password') return 'Signed in with the password';
   if (signedInWith === 'oidc') return `Signed in through ${provider}`;
+  if (signedInWith === 'saml') return 'Signed in through your organization’s SAML provider';
   return 'Signed in with an API token';
 }
 

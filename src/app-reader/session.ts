@@ -82,13 +82,14 @@ export async function startSession(
   return true;
 }
 
-/** Opens a session for a person who just signed in (with their password, or through the identity provider), and sets its cookie. */
+/** Opens a session for a person who just signed in (with their password, or through an identity provider), and sets its cookie. */
 export async function startPersonSession(
   context: Context,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
   signedInWith: PersonSignIn,
+  organizationId?: string,
 ): Promise<void> {
   const { sessionId, idHash, id } = newSession();
   const now = context.clock.now();
@@ -98,6 +99,7 @@ export async function startPersonSession(
     id,
     userId,
     signedInWith,
+    ...(organizationId ? { organizationId } : {}),
     userAgent: userAgentOf(request),
     now,
     until,

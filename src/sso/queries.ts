@@ -29,6 +29,11 @@ export async function findSamlProvider(
   return providersOf(db, organizationId).select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
 }
 
+/** A provider by its id alone, as the sign-in routes name it. */
+export async function findSamlProviderById(db: Db, id: string): Promise<SamlProviderFields | undefined> {
+  return db.selectFrom('saml_providers').select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
+}
+
 /** A page of an organization's SAML providers, newest first, each row carrying the total count. */
 export const listSamlProviders = pageQuery({ createdAt: 'created_at', id: 'id' }, (db, organizationId: string) =>
   providersOf(db, organizationId)
@@ -78,12 +83,21 @@ export async function updateSamlProvider(
     .execute();
 }
 
-/** Deletes the provider; false when the organization has no such provider. */
+/**
+ * The issuer an organization's provider's identities are kept under: its id
+ * here, never the entity id it claims, which another organization's provider
+ * could claim as well.
+ */
+export const samlIssuer = (providerId: string) => `saml:${providerId}`;
+
+/** Deletes the provider, and the identities it linked (`saml:<id>`); false when the organization has no such provider. */
 export async function deleteSamlProvider(db: Db, organizationId: string, id: string): Promise<boolean> {
   const deleted = await db
     .deleteFrom('saml_providers')
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+  if (Number(deleted.numDeletedRows) === 0) return false;
+  await db.deleteFrom('user_identities').where('issuer', '=', samlIssuer(id)).execute();
+  return true;
 }
