@@ -330,6 +330,7 @@ const APP_ROUTES: Record<
   '/app/sign-in/password': { signedIn: false, url: () => '/app/sign-in/password', method: 'POST' },
   '/app/sign-in/oidc': { signedIn: false, url: () => '/app/sign-in/oidc' },
   '/app/sign-in/oidc/callback': { signedIn: false, url: () => '/app/sign-in/oidc/callback' },
+  '/app/sign-in/sso': { signedIn: false, url: () => '/app/sign-in/sso?email=ada%40example.com' },
   '/app/password-reset': { signedIn: false, url: () => '/app/password-reset' },
   '/app/password-reset/:secret': { signedIn: false, url: () => `/app/password-reset/${'x'.repeat(43)}` },
   '/app/email-proof/:secret': { signedIn: false, url: () => `/app/email-proof/${'x'.repeat(43)}` },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../src/core/clock.js';
 import { PUBLIC_URL, useTestApp } from './support/app.js';
@@ -19,9 +20,23 @@ interface Provider {
   service: { acsURL: string; startURL: string; entityID: string };
 }
 
-/** An organization with an active SAML provider whose assertions IDP signs, made through the API. */
-async function organizationWithProvider(fields: Record<string, unknown> = {}): Promise<Provider> {
-  const { admin, organization } = await t.factory.team();
+/**
+ * An organization with an active SAML provider whose assertions IDP signs,
+ * made through the API; with `domain`, an organization that has proven that
+ * e-mail domain (its admin's address is there, and verified).
+ */
+async function organizationWithProvider(fields: Record<string, unknown> = {}, domain?: string): Promise<Provider> {
+  const admin = await t.factory.account(domain ? { email: `admin-${randomUUID()}@${domain}`, verified: true } : {});
+  const organization = await t.factory.organization(admin.user.id, { title: `Org of ${domain ?? 'no domain'}` });
+  if (domain) {
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/orgs/${organization.id}`,
+      headers: admin.headers,
+      payload: { emailDomains: [domain] },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+  }
   const created = await t.app.inject({
     method: 'POST',
     url: `/v1/orgs/${organization.id}/saml`,
@@ -345,5 +360,41 @@ describe('signing in through an organization’s SAML provider', () => {
       payload: 'RelayState=x',
     });
     expect(empty.statusCode).toBe(400);
+  });
+
+  it('finds the providers of the organizations that proved an address’s domain, from the sign-in page', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/app?next=/app/account' });
+    expect(page.body).toContain('<form action="http://docs.test/app/sign-in/sso" method="get">');
+
+    const one = await organizationWithProvider({ label: 'Only' }, 'solo.test');
+    const found = await t.app.inject({
+      method: 'GET',
+      url: '/app/sign-in/sso?email=Ada%40Solo.test&next=/app/account',
+    });
+    expect(found.statusCode).toBe(302);
+    expect(found.headers.location).toBe(`${one.service.startURL}?next=%2Fapp%2Faccount`);
+
+    const first = await organizationWithProvider({ label: 'Okta' }, 'twice.test');
+    const second = await organizationWithProvider({ label: 'Entra' }, 'twice.test');
+    const choice = await t.app.inject({ method: 'GET', url: '/app/sign-in/sso?email=ada%40twice.test' });
+    expect(choice.statusCode).toBe(200);
+    expect(choice.body).toContain(`href="${first.service.startURL}"`);
+    expect(choice.body).toContain(`href="${second.service.startURL}"`);
+
+    // A domain listed but not proven (no admin has a verified address there) names no provider.
+    const claimed = await organizationWithProvider({ label: 'Claimed' });
+    await t.db
+      .updateTable('organizations')
+      .set({ email_domains: ['bank.test'] })
+      .where('id', '=', claimed.organizationId)
+      .execute();
+    const none = await t.app.inject({ method: 'GET', url: '/app/sign-in/sso?email=ceo%40bank.test' });
+    expect(none.statusCode).toBe(404);
+    expect(none.body).toContain('No organization here signs in people at bank.test through SAML');
+    expect(none.body).not.toContain(claimed.service.startURL);
+
+    const bad = await t.app.inject({ method: 'GET', url: '/app/sign-in/sso?email=no-at-sign' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('text/html');
   });
 });

@@ -64,6 +64,20 @@ export function signInPage(
         ]),
         h('p', h('a', { href: context.urls.app('password-reset') }, 'Forgot your password?')),
         ...providerSignIn(context, next),
+        h('h2', 'With your organization’s single sign-on'),
+        h('form', { action: context.urls.app('sign-in', 'sso'), method: 'get' }, [
+          h('label', { htmlFor: 'quire-sso-email' }, 'Your work e-mail address'),
+          h('input', {
+            id: 'quire-sso-email',
+            name: 'email',
+            type: 'email',
+            autocomplete: 'email',
+            required: true,
+            maxLength: MAX_EMAIL_LENGTH,
+          }),
+          ...nextField,
+          h('button', { type: 'submit' }, 'Continue to single sign-on'),
+        ]),
         h('h2', 'With an API token'),
         h(
           'p',

@@ -2,6 +2,8 @@ import type { Kysely, Selectable, UpdateObject } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, SamlProvidersTable } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
+import { domainProvenInOrganization } from '../orgs/organization-queries.js';
+import { sql } from 'kysely';
 
 const SAML_FIELDS = [
   'id',
@@ -32,6 +34,30 @@ export async function findSamlProvider(
 /** A provider by its id alone, as the sign-in routes name it. */
 export async function findSamlProviderById(db: Db, id: string): Promise<SamlProviderFields | undefined> {
   return db.selectFrom('saml_providers').select(SAML_FIELDS).where('id', '=', id).executeTakeFirst();
+}
+
+/** How many providers an address's domain lists at most. */
+export const DOMAIN_PROVIDERS_LISTED = 20;
+
+/**
+ * The active providers of the organizations that have proven `domain` as one
+ * of their e-mail domains: where a person with an address there signs in.
+ */
+export async function activeSamlProvidersForDomain(db: Db, domain: string) {
+  return db
+    .selectFrom('saml_providers as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .select(['p.id', 'p.label', 'o.title as organizationTitle'])
+    .where('o.email_domains', '@>', sql<string[]>`ARRAY[${domain}]::text[]`)
+    .where((eb) => domainProvenInOrganization(eb.ref('o.id'), domain))
+    .where('p.entity_id', 'is not', null)
+    .where('p.sso_url', 'is not', null)
+    .where('p.certificate', 'is not', null)
+    .orderBy('o.title')
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .limit(DOMAIN_PROVIDERS_LISTED)
+    .execute();
 }
 
 /** A page of an organization's SAML providers, newest first, each row carrying the total count. */

@@ -1,12 +1,14 @@
 import cookie from '@fastify/cookie';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readerErrorHandler } from '../reader/error-page.js';
 import { themeOf } from '../reader/http.js';
-import { signInPage } from '../app-reader/home-pages.js';
+import { MAX_EMAIL_LENGTH, signInPage } from '../app-reader/home-pages.js';
 import { appPathOrHome, startPersonSession } from '../app-reader/session.js';
 import { sendAppAnswer as send } from '../app-reader/shell.js';
 import { isActive } from './present.js';
-import { findSamlProviderById } from './queries.js';
+import { activeSamlProvidersForDomain, findSamlProviderById } from './queries.js';
+import { providerChoicePage, startUrl } from './sign-in-pages.js';
 import {
   finishSamlSignIn,
   PENDING_SAML_SECONDS,
@@ -37,6 +39,8 @@ const NOT_STARTED_HERE =
  */
 export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
+  // Browsers come here: errors are pages, as the app's are.
+  app.setErrorHandler(readerErrorHandler);
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: MAX_SAML_RESPONSE + 4096 },
@@ -52,6 +56,36 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Over http (a service on one's own machine) no SameSite at all: browsers then send it with a top-level post for a while.
     sameSite: https ? ('none' as const) : false,
   });
+
+  // Where a person whose organization signs in with SAML goes from the sign-in page: their address's domain names it.
+  app.get(
+    '/app/sign-in/sso',
+    {
+      schema: {
+        ...hidden,
+        querystring: Type.Object({
+          email: Type.String({ maxLength: MAX_EMAIL_LENGTH }),
+          next: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const next = appPathOrHome(context(), request.query.next);
+      const domain = /^[^\s@]+@([^\s@]+)$/.exec(request.query.email.trim().toLowerCase())?.[1];
+      if (!domain) return refused(request, reply, 400, 'Give your whole e-mail address, such as ada@example.com.');
+      const providers = await activeSamlProvidersForDomain(context().db, domain);
+      if (providers.length === 0) {
+        return refused(
+          request,
+          reply,
+          404,
+          `No organization here signs in people at ${domain} through SAML: sign in with your password, or ask your organization's admin.`,
+        );
+      }
+      if (providers.length === 1) return reply.redirect(startUrl(context(), providers[0]!.id, next), 302);
+      return send(reply, providerChoicePage(context(), themeOf(request), domain, providers, next));
+    },
+  );
 
   app.get('/sso/saml/:samlProviderId', { schema: { ...hidden, params: Params } }, async (request, reply) => {
     const provider = await findSamlProviderById(context().db, request.params.samlProviderId);
