@@ -1,5 +1,5 @@
 import { forEachConcurrently } from '../../core/concurrently.js';
-import { ConflictError } from '../../core/errors.js';
+import { ApiError, ConflictError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Conversions } from '../../conversions/pool.js';
 import type { Db } from '../../db/database.js';
@@ -276,7 +276,7 @@ function rememberWrite(context: Context, written: BatchWrite): WrittenBatch {
  */
 export async function writeChangeRequestContent(
   context: Context,
-  target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
+  target: ChangeRequestWriteTarget,
   changes: readonly ContentChange[],
   preparedFiles?: Map<number, PreparedFile[]>,
 ): Promise<WrittenBatch> {
@@ -285,9 +285,22 @@ export async function writeChangeRequestContent(
   );
 }
 
+/**
+ * Where a batch goes. With `expectedRevisionId`, it is written only onto that
+ * revision of the change request (checked under its lock): a writer who read
+ * the content there loses no one's write made since (412 otherwise).
+ */
+export interface ChangeRequestWriteTarget {
+  organizationId: string;
+  spaceId: string;
+  changeRequestId: string;
+  userId: string;
+  expectedRevisionId?: string;
+}
+
 async function writeChangeRequestBatch(
   context: Context,
-  target: { organizationId: string; spaceId: string; changeRequestId: string; userId: string },
+  target: ChangeRequestWriteTarget,
   changes: readonly ContentChange[],
   preparedFiles: Map<number, PreparedFile[]> | undefined,
 ): Promise<WrittenBatch> {
@@ -310,6 +323,9 @@ async function writeChangeRequestBatch(
       'key-share',
     );
     requireWorkable(locked.status);
+    if (target.expectedRevisionId !== undefined && locked.revision_id !== target.expectedRevisionId) {
+      throw new ApiError(412, 'The change request has a newer revision than the one this write was made on');
+    }
     const point = await findRevision(tx, target.spaceId, locked.revision_id);
     if (!point) throw new Error(`Change request ${target.changeRequestId} points at a missing revision`);
     const now = context.clock.now();
