@@ -368,6 +368,15 @@ const APP_ROUTES: Record<
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/alerts`,
   },
+  '/app/o/:organizationId/s/:spaceId/~/edit/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/~/edit/nope`,
+    method: 'POST',
+  },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/edit/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/edit/nope`,
+  },
   '/app/o/:organizationId/s/:spaceId/~/page/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/~/page/nope`,
@@ -430,9 +439,13 @@ describe('who may call the app reader', () => {
     const stranger = await t.factory.account();
     for (const [route, { signedIn, url, method }] of Object.entries(APP_ROUTES)) {
       if (!signedIn) continue;
-      const signedOut = await t.app.inject({ method: method ?? 'GET', url: url() });
-      expect(signedOut.statusCode, route).toBe(302);
-      const outsider = await read(url(), await sessionOf(stranger));
+      const signedOut = await t.app.inject({ method: method ?? 'GET', url: url(), headers: { origin: PUBLIC_URL } });
+      expect(signedOut.statusCode, route).toBe(method === 'POST' ? 303 : 302);
+      const outsider = await t.app.inject({
+        method: method ?? 'GET',
+        url: url(),
+        headers: { cookie: await sessionOf(stranger), origin: PUBLIC_URL },
+      });
       expect(outsider.statusCode, route).toBe(404);
       expect(outsider.body, route).not.toContain('Runbook');
     }

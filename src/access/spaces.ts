@@ -27,6 +27,11 @@ function memberRole(space: SpaceWithAccess): Role | null {
   });
 }
 
+/** Whether the caller may write the space's content (change requests and their pages): the edit role as a member, on a live space. */
+export function mayEditSpace(space: SpaceWithAccess): boolean {
+  return roleAtLeast(memberRole(space), 'edit') && space.edit_mode !== 'locked';
+}
+
 /** Whether the visibility opens the space's published side to anyone who asks: public, unlisted, or share-link with its key. */
 function openToVisitors(space: SpaceWithAccess, shareKey: string | undefined): boolean {
   if (space.visibility === 'public' || space.visibility === 'unlisted') return true;

@@ -152,3 +152,17 @@ export async function deleteAppSession(db: Db, idHash: Buffer): Promise<void> {
     db,
   );
 }
+
+/** The caller's own newest change request of the space that is still a draft or open: where their edits go on. */
+export async function findOwnWorkableChangeRequest(db: Db, spaceId: string, userId: string) {
+  return db
+    .selectFrom('change_requests')
+    .select(['id', 'number'])
+    .where('space_id', '=', spaceId)
+    .where('created_by', '=', userId)
+    .where('status', 'in', ['draft', 'open'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

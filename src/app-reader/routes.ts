@@ -14,6 +14,7 @@ import { appHome, appPath, appPathOrHome, endSession, sameOrigin, sessionCaller,
 import { pageAddressInApp, spacePage } from './space-pages.js';
 import { homePage, MAX_TOKEN_LENGTH, signInPage } from './home-pages.js';
 import { accountRoutes, type AccountRoutesOptions } from './account-routes.js';
+import { editRoutes } from './edit-routes.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
@@ -84,6 +85,8 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = 
 
   // People's own sign-in, with a password, and their account.
   await app.register(accountRoutes, options);
+  // Writing a page in a change request.
+  await app.register(editRoutes);
 
   app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
     if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');

@@ -2,7 +2,8 @@ import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { ApiError } from '../core/errors.js';
 import type { Caller } from '../access/auth.js';
-import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
+import { findSpaceAsMember, findVisibleSpace, mayEditSpace } from '../access/spaces.js';
+import { scopesAllow } from '../access/scopes.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
 import { changeRequestIn } from '../content/change-request-access.js';
 import { pageAppUrl, type ContentPlace } from '../content/page-present.js';
@@ -125,12 +126,20 @@ export async function spacePage(
     reading.changes && shown.kind === 'page'
       ? await changeRequestPageChanges(context, space, reading.changes.changeRequest, page.pageId)
       : undefined;
+  const editing =
+    shown.kind === 'page' &&
+    page.type === 'document' &&
+    mayEditSpace(space) &&
+    scopesAllow(caller.scopes, 'space:write')
+      ? editAction(context, space, reading.changes, page.pageId)
+      : [];
   return appPage(context, caller, theme, 200, {
     title,
     home,
     sidebar,
     main: [
       ...banner,
+      ...editing,
       h('article', [
         h('h1', [title, ...(mark ? [changeMark(mark)] : [])]),
         ...(page.description && shown.kind === 'page' ? [h('p.page-description', page.description)] : []),
@@ -173,6 +182,38 @@ async function read(context: Context, caller: Caller, address: SpaceAddress): Pr
       ...changesBetween(baseTree, tree),
     },
   };
+}
+
+/**
+ * How a writer edits the page: in the space's current content, a button that
+ * opens (or continues) their change request; in a change request still being
+ * worked on, a link to the page's editor there.
+ */
+function editAction(
+  context: Context,
+  space: SpaceWithAccess,
+  changes: Reading['changes'],
+  pageId: string,
+): ElementContent[] {
+  const inSpace = ['o', space.organization_id, 's', space.id];
+  if (!changes) {
+    return [
+      h('form.page-actions', { action: context.urls.app(...inSpace, '~', 'edit', pageId), method: 'post' }, [
+        h('button', { type: 'submit' }, 'Edit'),
+      ]),
+    ];
+  }
+  if (changes.status !== 'draft' && changes.status !== 'open') return [];
+  return [
+    h(
+      'p.page-actions',
+      h(
+        'a.button',
+        { href: context.urls.app(...inSpace, 'change-requests', String(changes.number), '~', 'edit', pageId) },
+        'Edit this page',
+      ),
+    ),
+  ];
 }
 
 /** What a change request does to the pages it started from: pages it adds, changes and removes. */

@@ -1,0 +1,83 @@
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import type { Caller } from '../access/auth.js';
+import type { Context } from '../context.js';
+import { trustedHtml, type ThemeChoice } from '../reader/layout.js';
+import type { PageDraft, PageEdit } from './page-editing.js';
+import { appPage, type AppAnswer } from './shell.js';
+
+/** What the editor shows beside the form: a rendered preview, the page as another writer saved it, or why a save failed. */
+export interface EditorView {
+  preview?: string;
+  /** The page as it is now, when it changed since the writer opened it. */
+  theirs?: PageDraft;
+  error?: string;
+  notice?: string;
+}
+
+/**
+ * A page's editor: its title and markdown in a form that posts as a browser
+ * does, with no script, to preview or to save into the change request.
+ */
+export function editorPage(
+  context: Context,
+  caller: Caller,
+  theme: ThemeChoice | undefined,
+  draft: PageDraft,
+  edit: PageEdit,
+  view: EditorView,
+): AppAnswer {
+  const { changeRequest } = draft;
+  return appPage(context, caller, theme, 200, {
+    title: `Editing ${draft.page.title}`,
+    home: { href: context.urls.app('o', draft.space.organizationId), title: draft.space.title },
+    main: [
+      h('h1', `Editing ${draft.page.title}`),
+      h('p', [
+        `In change request #${changeRequest.number}: ${changeRequest.subject || 'Untitled'} (${changeRequest.status}). `,
+        h('a', { href: draft.readUrl }, 'Read the page in the change request'),
+      ]),
+      ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
+      ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
+      ...(view.theirs ? theirVersion(view.theirs) : []),
+      h('form.editor', { action: draft.editUrl, method: 'post' }, [
+        h('label', { htmlFor: 'quire-title' }, 'Title'),
+        h('input', {
+          id: 'quire-title',
+          name: 'title',
+          required: true,
+          minLength: 1,
+          maxLength: 255,
+          value: edit.title,
+        }),
+        h('label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
+        h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
+        h('input', { type: 'hidden', name: 'base', value: edit.base }),
+        h('p', [
+          h('button', { type: 'submit', name: 'action', value: 'preview' }, 'Preview'),
+          ' ',
+          h('button', { type: 'submit', name: 'action', value: 'save' }, 'Save'),
+        ]),
+      ]),
+      ...(view.preview !== undefined
+        ? [h('section.preview', { 'aria-label': 'Preview' }, [h('h2', 'Preview'), trustedHtml(view.preview)])]
+        : []),
+    ],
+    back: draft.editUrl,
+  });
+}
+
+/** The page as another writer saved it since: shown beside the writer's own, to merge by hand. */
+function theirVersion(theirs: PageDraft): ElementContent[] {
+  return [
+    h('section.conflict', { 'aria-label': 'The page as saved since' }, [
+      h('h2', 'Someone saved this page since you opened it'),
+      h(
+        'p',
+        'Nothing of yours was saved, and nothing is lost: your version is in the editor below, theirs is here. Merge them by hand and save again.',
+      ),
+      h('p', [h('strong', 'Their title: '), theirs.page.title]),
+      h('pre', h('code', theirs.markdown)),
+    ]),
+  ];
+}

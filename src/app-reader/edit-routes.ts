@@ -1,0 +1,116 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../access/auth.js';
+import { ApiError } from '../core/errors.js';
+import { IdParam } from '../core/schemas.js';
+import type { JSONDocument } from '../document/types.js';
+import { MAX_MARKDOWN_LENGTH } from '../change-requests/schemas.js';
+import { themeOf } from '../reader/http.js';
+import { editorPage, type EditorView } from './edit-pages.js';
+import { asEdit, changeRequestToEdit, pageDraft, savePage, type PageEdit } from './page-editing.js';
+import { appHome, sameOrigin, sessionCaller } from './session.js';
+import { sendAppAnswer as send } from './shell.js';
+
+const hidden = { hide: true } as const;
+const EditParams = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam, pageId: IdParam });
+const EditForm = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 255 }),
+  markdown: Type.String({ maxLength: MAX_MARKDOWN_LENGTH }),
+  base: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  action: Type.Union([Type.Literal('save'), Type.Literal('preview')]),
+});
+/** A form of the largest page, every character of it percent-encoded as three. */
+const EDIT_BODY_LIMIT = MAX_MARKDOWN_LENGTH * 3 + 16 * 1024;
+
+/**
+ * Writing a page in the browser, in a change request: "Edit" on a page of
+ * the space opens the writer's change request (or continues theirs), where
+ * the page's editor previews and saves. A save is a content write on the
+ * revision the page was compared on, so a page another writer saved since
+ * is shown beside the writer's own instead of being overwritten.
+ */
+export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const context = () => app.context;
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/~/edit/:pageId',
+    { schema: { ...hidden, params: Type.Object({ organizationId: IdParam, spaceId: IdParam, pageId: IdParam }) } },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { organizationId, spaceId, pageId } = request.params;
+      const number = await changeRequestToEdit(context(), caller, organizationId, spaceId, pageId);
+      return reply.redirect(
+        context().urls.app('o', organizationId, 's', spaceId, 'change-requests', String(number), '~', 'edit', pageId),
+        303,
+      );
+    },
+  );
+
+  app.get(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/edit/:pageId',
+    { schema: { ...hidden, params: EditParams } },
+    async (request, reply) => {
+      const caller = await sessionCaller(app, request, reply, 'space:write');
+      if (!caller) return reply.redirect(`${appHome(context())}?next=${encodeURIComponent(request.url)}`, 302);
+      const draft = await pageDraft(context(), caller, request.params);
+      return send(reply, editorPage(context(), caller, themeOf(request), draft, asEdit(draft), {}));
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/edit/:pageId',
+    { bodyLimit: EDIT_BODY_LIMIT, schema: { ...hidden, params: EditParams, body: EditForm } },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const address = request.params;
+      const { action, ...edit } = request.body;
+      const theme = themeOf(request);
+      if (action === 'preview') {
+        const draft = await pageDraft(context(), caller, address);
+        return send(reply, editorPage(context(), caller, theme, draft, edit, await preview(edit.markdown)));
+      }
+      let saved;
+      try {
+        saved = await savePage(context(), caller, address, edit);
+      } catch (error) {
+        // A refused write (markdown the service cannot store) changes nothing: the writer's text stays in the editor.
+        if (!(error instanceof ApiError) || error.statusCode >= 500 || error.statusCode === 404) throw error;
+        const draft = await pageDraft(context(), caller, address);
+        const answer = editorPage(context(), caller, theme, draft, edit, { error: `Not saved: ${error.message}` });
+        return send(reply, answer, 200);
+      }
+      if (saved.saved) {
+        const draft = await pageDraft(context(), caller, address);
+        return send(
+          reply,
+          editorPage(context(), caller, theme, draft, asEdit(draft), {
+            notice: `Saved in change request #${saved.changeRequest}.`,
+          }),
+        );
+      }
+      // Lost a race: the writer's version stays in the editor, on the new base, beside the one saved since.
+      const mine: PageEdit = { ...edit, base: saved.current.base };
+      return send(reply, editorPage(context(), caller, theme, saved.current, mine, { theirs: saved.current }), 200);
+    },
+  );
+
+  /** The caller of a form that writes: posted from this service's pages, by a session that may write spaces. */
+  async function writer(request: FastifyRequest, reply: FastifyReply): Promise<Caller | undefined> {
+    if (!sameOrigin(context(), request)) throw new ApiError(403, 'Edit from this service’s own pages');
+    return sessionCaller(app, request, reply, 'space:write');
+  }
+
+  /** The markdown as the reader will show it, rendered off the event loop; or why it cannot be. */
+  async function preview(markdown: string): Promise<EditorView> {
+    try {
+      const document = JSON.parse(await context().conversions.toDocumentJson(markdown, 'the page')) as JSONDocument;
+      const rendered = await context().conversions.toHtml({ document, pages: {}, files: {} }, 'the page');
+      return { preview: rendered.html };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
+      return { error: `No preview: ${error.message}` };
+    }
+  }
+};

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '../access/auth.js';
+import { findEditableSpace } from '../access/spaces.js';
+import { ApiError, NotFoundError } from '../core/errors.js';
+import { changeRequestIn } from '../content/change-request-access.js';
+import { pageAppUrl } from '../content/page-present.js';
+import type { Context } from '../context.js';
+import { createChangeRequest } from '../change-requests/actions.js';
+import { writeChangeRequestContent } from '../change-requests/changes/write.js';
+import { findOwnWorkableChangeRequest } from './queries.js';
+
+/** A page of a change request, as the address of its editor names it. */
+export interface EditAddress {
+  organizationId: string;
+  spaceId: string;
+  /** The change request's id or number. */
+  changeRequest: string;
+  pageId: string;
+}
+
+/** A page as its editor shows it: what it was read from, and `base`, which a save must still find there. */
+export interface PageDraft {
+  space: { id: string; title: string; organizationId: string };
+  changeRequest: { id: string; number: number; subject: string; status: string };
+  page: { id: string; title: string };
+  markdown: string;
+  base: string;
+  /** The change request's revision the page was read from. */
+  revisionId: string;
+  /** The page in the change request, as the app reads it. */
+  readUrl: string;
+  /** This editor's address. */
+  editUrl: string;
+}
+
+/** What a writer sends: the page's title and markdown, and the base they were edited from. */
+export interface PageEdit {
+  title: string;
+  markdown: string;
+  base: string;
+}
+
+/** The page as saved, as the editor's form starts with it. */
+export const asEdit = (draft: PageDraft): PageEdit => ({
+  title: draft.page.title,
+  markdown: draft.markdown,
+  base: draft.base,
+});
+
+/** How many times a save is tried again when another write of the change request (of another page) came between. */
+const SAVE_ATTEMPTS = 3;
+const WORKABLE = new Set(['draft', 'open']);
+
+/** The space, when the caller may edit it and it is the organization's the address names. */
+async function editableSpace(context: Context, caller: Caller, organizationId: string, spaceId: string) {
+  const { space } = await findEditableSpace(context, spaceId, caller.userId, 'Editing a page');
+  if (space.organization_id !== organizationId) throw new NotFoundError('No space with this id is visible to you');
+  return space;
+}
+
+/** What the saved page is compared by: its title and markdown. */
+const baseOf = (title: string, markdown: string) =>
+  createHash('sha256').update(title).update('\0').update(markdown).digest('hex');
+
+/**
+ * The change request to edit a page of the space's current content in: the
+ * caller's own newest that is still a draft or open, or a new one named after
+ * the page. Answers its number.
+ */
+export async function changeRequestToEdit(
+  context: Context,
+  caller: Caller,
+  organizationId: string,
+  spaceId: string,
+  pageId: string,
+): Promise<number> {
+  const space = await editableSpace(context, caller, organizationId, spaceId);
+  const point = await context.content.revision(space.id, space.organization_id, space.revision_id);
+  const page = point && (await context.content.tree(point)).pages.get(pageId);
+  if (!page || page.type !== 'document') throw new NotFoundError('No page with this id to edit in this space');
+  const own = await findOwnWorkableChangeRequest(context.db, space.id, caller.userId);
+  if (own) return own.number;
+  const made = await createChangeRequest(context, caller.userId, space.id, { subject: `Edit ${page.title}` });
+  return made.number;
+}
+
+/** The page as the change request has it now, to edit. */
+export async function pageDraft(context: Context, caller: Caller, address: EditAddress): Promise<PageDraft> {
+  const space = await editableSpace(context, caller, address.organizationId, address.spaceId);
+  const changeRequest = await changeRequestIn(context, space.id, address.changeRequest);
+  const point = await context.content.revision(space.id, space.organization_id, changeRequest.revision_id);
+  const tree = point && (await context.content.tree(point));
+  const page = tree?.pages.get(address.pageId);
+  if (!tree || !page || page.type !== 'document') {
+    throw new NotFoundError('No page with this id to edit in this change request');
+  }
+  const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id };
+  const markdown = (await context.content.markdownOf(space.organization_id, [page]))(page);
+  return {
+    space: { id: space.id, title: space.title, organizationId: space.organization_id },
+    changeRequest: {
+      id: changeRequest.id,
+      number: changeRequest.number,
+      subject: changeRequest.subject,
+      status: changeRequest.status,
+    },
+    page: { id: page.pageId, title: page.title },
+    markdown,
+    base: baseOf(page.title, markdown),
+    revisionId: changeRequest.revision_id,
+    readUrl: pageAppUrl(context.urls, place, tree.pathOf(page.pageId)),
+    editUrl: context.urls.app(
+      'o',
+      space.organization_id,
+      's',
+      space.id,
+      'change-requests',
+      String(changeRequest.number),
+      '~',
+      'edit',
+      page.pageId,
+    ),
+  };
+}
+
+/**
+ * Saves a page's title and markdown into the change request, as one content
+ * write made on the revision it was compared on: when the page changed since
+ * the writer's base (another writer saved it), nothing is written and the
+ * page as it is now comes back, for the writer to merge by hand. A write of
+ * another page in between only makes the save try again.
+ */
+export async function savePage(
+  context: Context,
+  caller: Caller,
+  address: EditAddress,
+  edit: PageEdit,
+): Promise<{ saved: true; changeRequest: number } | { saved: false; current: PageDraft }> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await pageDraft(context, caller, address);
+    if (!WORKABLE.has(current.changeRequest.status)) {
+      throw new ApiError(
+        409,
+        `Change request #${current.changeRequest.number} is ${current.changeRequest.status}: open another to edit`,
+      );
+    }
+    if (current.base !== edit.base) return { saved: false, current };
+    try {
+      await writeChangeRequestContent(
+        context,
+        {
+          organizationId: current.space.organizationId,
+          spaceId: current.space.id,
+          changeRequestId: current.changeRequest.id,
+          userId: caller.userId,
+          expectedRevisionId: current.revisionId,
+        },
+        [{ operation: 'update_page', page: address.pageId, title: edit.title, document: { markdown: edit.markdown } }],
+      );
+      return { saved: true, changeRequest: current.changeRequest.number };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.statusCode === 412) || attempt >= SAVE_ATTEMPTS) throw error;
+    }
+  }
+}

@@ -1,0 +1,263 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_URL, useTestApp } from './support/app.js';
+import { contentApi, flatten } from './support/content.js';
+import type { Account } from './support/factory.js';
+
+const t = useTestApp();
+const api = contentApi(() => t.app);
+
+/** Signs in with the token as a person would, and gives the session's cookie. */
+async function sessionOf(holder: { token: string }): Promise<string> {
+  const signedIn = await t.app.inject({
+    method: 'POST',
+    url: '/app/sign-in',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+    payload: new URLSearchParams({ token: holder.token }).toString(),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(303);
+  return String(signedIn.headers['set-cookie']).split(';')[0]!;
+}
+
+const read = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+/** Posts a form from the service's own page, as a browser does. */
+const post = (url: string, cookie: string, fields: Record<string, string> = {}, origin = PUBLIC_URL) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+
+/** The editor form's fields as the page shows them. */
+function formOf(body: string) {
+  const title = /<input id="quire-title" name="title"[^>]* value="([^"]*)"/.exec(body)?.[1];
+  const markdown = /<textarea id="quire-markdown"[^>]*>([\s\S]*?)<\/textarea>/.exec(body)?.[1];
+  const base = /<input type="hidden" name="base" value="([0-9a-f]{64})"/.exec(body)?.[1];
+  const decode = (text: string) =>
+    text
+      .replace(/&#x3C;/g, '<')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
+  return { title: title && decode(title), markdown: markdown && decode(markdown), base };
+}
+
+let admin: Account;
+let editor: Account;
+let writer: Account;
+let reader: Account;
+let organizationId: string;
+let spaceId: string;
+let alerts: string;
+let backups: string;
+
+beforeAll(async () => {
+  const team = await t.factory.team(['edit', 'read']);
+  admin = team.admin;
+  editor = team.member('edit');
+  reader = team.member('read');
+  writer = await t.factory.account();
+  await t.factory.member(team.organization.id, writer.user.id, 'edit');
+  organizationId = team.organization.id;
+  spaceId = (await api.createSpace(admin, organizationId, { title: 'Runbook' })).id as string;
+  await api.change(admin, spaceId, [
+    { operation: 'insert_page', title: 'Alerts', document: { markdown: 'When the pager rings, **breathe**.' } },
+    { operation: 'insert_page', title: 'Backups', document: { markdown: 'Nightly, to two places.' } },
+  ]);
+  const pages = flatten((await api.read(admin, `/v1/spaces/${spaceId}/content/pages`)).json().pages);
+  alerts = pages.find((page) => page.title === 'Alerts')!.id;
+  backups = pages.find((page) => page.title === 'Backups')!.id;
+});
+
+const spacePath = () => `/app/o/${organizationId}/s/${spaceId}`;
+const editPath = (number: number, pageId: string) => `${spacePath()}/change-requests/${number}/~/edit/${pageId}`;
+const markdownIn = async (changeRequest: number | undefined, pageId: string) => {
+  const url = changeRequest
+    ? `/v1/spaces/${spaceId}/change-requests/${changeRequest}/content/page/${pageId}`
+    : `/v1/spaces/${spaceId}/content/page/${pageId}`;
+  const page = (await api.read(admin, url, { format: 'markdown' })).json();
+  return { title: page.title as string, markdown: page.markdown as string };
+};
+
+describe('writing a page in the browser', () => {
+  it('offers Edit to a writer with a token that may write, and to no one else', async () => {
+    const button = `<form class="page-actions" action="http://docs.test${spacePath()}/~/edit/${alerts}" method="post">`;
+    expect((await read(`${spacePath()}/alerts`, await sessionOf(editor))).body).toContain(button);
+    expect((await read(`${spacePath()}/alerts`, await sessionOf(reader))).body).not.toContain('/~/edit/');
+    const readOnly = await t.factory.token(editor.user.id, { scopes: ['space:read', 'organization:read'] });
+    const page = await read(`${spacePath()}/alerts`, await sessionOf(readOnly));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('/~/edit/');
+  });
+
+  it('opens the writer’s change request on Edit, and continues it for the next page', async () => {
+    const cookie = await sessionOf(editor);
+    const opened = await post(`${spacePath()}/~/edit/${alerts}`, cookie);
+    expect(opened.statusCode, opened.body).toBe(303);
+    const number = Number(/change-requests\/(\d+)\//.exec(String(opened.headers.location))![1]);
+    expect(opened.headers.location).toBe(`http://docs.test${editPath(number, alerts)}`);
+    const made = (await api.getChangeRequest(admin, spaceId, number)).json();
+    expect(made).toMatchObject({ subject: 'Edit Alerts', status: 'draft', createdBy: { id: editor.user.id } });
+
+    const again = await post(`${spacePath()}/~/edit/${backups}`, cookie);
+    expect(again.headers.location).toBe(`http://docs.test${editPath(number, backups)}`);
+    // Another writer gets a change request of their own.
+    const theirs = await post(`${spacePath()}/~/edit/${alerts}`, await sessionOf(writer));
+    expect(theirs.headers.location).not.toBe(`http://docs.test${editPath(number, alerts)}`);
+  });
+
+  it('previews without saving, then saves into the change request only', async () => {
+    const cookie = await sessionOf(editor);
+    const number = Number(
+      /change-requests\/(\d+)\//.exec(
+        String((await post(`${spacePath()}/~/edit/${alerts}`, cookie)).headers.location),
+      )![1],
+    );
+    const editor_ = await read(editPath(number, alerts), cookie);
+    expect(editor_.statusCode).toBe(200);
+    const form = formOf(editor_.body);
+    expect(form).toMatchObject({
+      title: 'Alerts',
+      markdown: expect.stringContaining('When the pager rings, **breathe**.'),
+    });
+    const before = (await api.getChangeRequest(admin, spaceId, number)).json().revision;
+
+    const text =
+      'When the pager rings, **breathe**.\n\n{% hint style="warning" %}\nCall the second on duty.\n{% endhint %}\n';
+    const previewed = await post(editPath(number, alerts), cookie, {
+      title: 'Alerts',
+      markdown: text,
+      base: form.base!,
+      action: 'preview',
+    });
+    expect(previewed.statusCode).toBe(200);
+    expect(previewed.body).toContain('<section class="preview" aria-label="Preview">');
+    expect(previewed.body).toContain('Call the second on duty.');
+    expect(formOf(previewed.body).markdown).toBe(text);
+    expect((await api.getChangeRequest(admin, spaceId, number)).json().revision).toBe(before);
+
+    const saved = await post(editPath(number, alerts), cookie, {
+      title: 'Alerts and pages',
+      markdown: text,
+      base: form.base!,
+      action: 'save',
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).toContain(`Saved in change request #${number}.`);
+    expect(await markdownIn(number, alerts)).toMatchObject({
+      title: 'Alerts and pages',
+      markdown: expect.stringContaining('Call the second on duty.'),
+    });
+    // The space's own content waits for the merge.
+    expect(await markdownIn(undefined, alerts)).toMatchObject({ title: 'Alerts' });
+    expect((await markdownIn(undefined, alerts)).markdown).not.toContain('second on duty');
+  });
+
+  it('loses nothing when two writers save the same page: the second sees both, and merges by hand', async () => {
+    const first = await sessionOf(editor);
+    const second = await sessionOf(writer);
+    const number = Number(
+      /change-requests\/(\d+)\//.exec(
+        String((await post(`${spacePath()}/~/edit/${backups}`, first)).headers.location),
+      )![1],
+    );
+    const firstForm = formOf((await read(editPath(number, backups), first)).body);
+    const secondForm = formOf((await read(editPath(number, backups), second)).body);
+    expect(secondForm.base).toBe(firstForm.base);
+
+    const saved = await post(editPath(number, backups), first, {
+      title: 'Backups',
+      markdown: 'Nightly, to three places.',
+      base: firstForm.base!,
+      action: 'save',
+    });
+    expect(saved.body).toContain('Saved in change request');
+
+    const lost = await post(editPath(number, backups), second, {
+      title: 'Backups',
+      markdown: 'Hourly, to two places.',
+      base: secondForm.base!,
+      action: 'save',
+    });
+    expect(lost.statusCode).toBe(200);
+    expect(lost.body).toContain('Someone saved this page since you opened it');
+    expect(lost.body).toContain('Nightly, to three places.');
+    const kept = formOf(lost.body);
+    expect(kept.markdown).toBe('Hourly, to two places.');
+    expect(kept.base).not.toBe(secondForm.base);
+    expect((await markdownIn(number, backups)).markdown).toContain('Nightly, to three places.');
+
+    const merged = await post(editPath(number, backups), second, {
+      title: 'Backups',
+      markdown: 'Hourly, to three places.',
+      base: kept.base!,
+      action: 'save',
+    });
+    expect(merged.body).toContain('Saved in change request');
+    expect((await markdownIn(number, backups)).markdown).toContain('Hourly, to three places.');
+  });
+
+  it('saves a page when another page of the change request was saved in between', async () => {
+    const cookie = await sessionOf(editor);
+    const number = Number(
+      /change-requests\/(\d+)\//.exec(
+        String((await post(`${spacePath()}/~/edit/${alerts}`, cookie)).headers.location),
+      )![1],
+    );
+    const alertsForm = formOf((await read(editPath(number, alerts), cookie)).body);
+    const backupsForm = formOf((await read(editPath(number, backups), cookie)).body);
+    const other = await post(editPath(number, backups), await sessionOf(writer), {
+      title: 'Backups',
+      markdown: 'Weekly.',
+      base: backupsForm.base!,
+      action: 'save',
+    });
+    expect(other.body).toContain('Saved in change request');
+    const saved = await post(editPath(number, alerts), cookie, {
+      title: 'Alerts',
+      markdown: 'Page the lead.',
+      base: alertsForm.base!,
+      action: 'save',
+    });
+    expect(saved.body).toContain('Saved in change request');
+    expect((await markdownIn(number, alerts)).markdown).toContain('Page the lead.');
+    expect((await markdownIn(number, backups)).markdown).toContain('Weekly.');
+  });
+
+  it('refuses readers, other sites, the signed out, bad forms and closed change requests, changing nothing', async () => {
+    const cookie = await sessionOf(editor);
+    const number = Number(
+      /change-requests\/(\d+)\//.exec(
+        String((await post(`${spacePath()}/~/edit/${alerts}`, cookie)).headers.location),
+      )![1],
+    );
+    const form = formOf((await read(editPath(number, alerts), cookie)).body);
+    const revision = (await api.getChangeRequest(admin, spaceId, number)).json().revision;
+    const fields = { title: 'Alerts', markdown: 'Vandalised.', base: form.base!, action: 'save' };
+
+    const readerCookie = await sessionOf(reader);
+    expect((await post(`${spacePath()}/~/edit/${alerts}`, readerCookie)).statusCode).toBe(403);
+    expect((await read(editPath(number, alerts), readerCookie)).statusCode).toBe(403);
+    expect((await post(editPath(number, alerts), readerCookie, fields)).statusCode).toBe(403);
+    expect((await post(editPath(number, alerts), cookie, fields, 'https://evil.example')).statusCode).toBe(403);
+    const signedOut = await t.app.inject({ method: 'GET', url: editPath(number, alerts) });
+    expect(signedOut.statusCode).toBe(302);
+    expect((await post(editPath(number, alerts), cookie, { ...fields, base: 'nope' })).statusCode).toBe(400);
+    expect((await post(editPath(number, alerts), cookie, { ...fields, title: '' })).statusCode).toBe(400);
+    expect((await post(editPath(number, 'nope'), cookie, fields)).statusCode).toBe(404);
+    // Another organization's address for the space.
+    const elsewhere = await t.factory.team();
+    const wrongOrg = `/app/o/${elsewhere.organization.id}/s/${spaceId}/change-requests/${number}/~/edit/${alerts}`;
+    expect((await read(wrongOrg, cookie)).statusCode).toBe(404);
+    expect((await api.getChangeRequest(admin, spaceId, number)).json().revision).toBe(revision);
+
+    // A merged change request takes no more edits.
+    expect((await api.merge(admin, spaceId, String(number))).statusCode).toBe(200);
+    const closed = await post(editPath(number, alerts), cookie, fields);
+    expect(closed.statusCode).toBe(200);
+    expect(closed.body).toContain('Not saved:');
+    expect(formOf(closed.body).markdown).toBe('Vandalised.');
+    expect((await markdownIn(undefined, alerts)).markdown).not.toContain('Vandalised.');
+  });
+});
