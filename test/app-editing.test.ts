@@ -260,4 +260,74 @@ describe('writing a page in the browser', () => {
     expect(formOf(closed.body).markdown).toBe('Vandalised.');
     expect((await markdownIn(undefined, alerts)).markdown).not.toContain('Vandalised.');
   });
+
+  it('takes a change request through review to its merge, as a writer and a reviewer would', async () => {
+    const author = await sessionOf(writer);
+    // The writer's earlier change request was opened before others were merged: archived, Edit opens a new one.
+    for (const open of await t.db
+      .selectFrom('change_requests')
+      .select('number')
+      .where('created_by', '=', writer.user.id)
+      .where('status', 'in', ['draft', 'open'])
+      .execute()) {
+      const archived = await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/spaces/${spaceId}/change-requests/${open.number}`,
+        headers: writer.headers,
+        payload: { status: 'archived' },
+      });
+      expect(archived.statusCode, archived.body).toBe(200);
+    }
+    const number = Number(
+      /change-requests\/(\d+)\//.exec(
+        String((await post(`${spacePath()}/~/edit/${alerts}`, author)).headers.location),
+      )![1],
+    );
+    const form = formOf((await read(editPath(number, alerts), author)).body);
+    const saved = await post(editPath(number, alerts), author, {
+      title: 'Alerts',
+      markdown: 'Reviewed words.',
+      base: form.base!,
+      action: 'save',
+    });
+    expect(saved.body).toContain('Saved in change request');
+    const crPath = `${spacePath()}/change-requests/${number}`;
+    const actions = (name: string) => `${crPath}/~/${name}`;
+
+    const own = (await read(crPath, author)).body;
+    expect(own).toContain(`<form action="http://docs.test${actions('status')}" method="post">`);
+    expect(own).toContain('Request changes');
+    expect(own).not.toContain('>Approve<');
+    expect((await read(crPath, await sessionOf(reader))).statusCode).toBe(200);
+    expect((await read(crPath, await sessionOf(reader))).body).not.toContain('review-actions');
+    expect((await post(actions('review'), await sessionOf(reader), { status: 'approved' })).statusCode).toBe(403);
+
+    const asked = await post(actions('status'), author, { status: 'open' });
+    expect(asked.statusCode).toBe(303);
+    expect(asked.headers.location).toBe(`http://docs.test${crPath}`);
+    expect((await api.getChangeRequest(admin, spaceId, number)).json().status).toBe('open');
+
+    // The author may not approve their own work.
+    expect((await post(actions('review'), author, { status: 'approved' })).statusCode).toBe(403);
+    const reviewer = await sessionOf(admin);
+    expect((await read(crPath, reviewer)).body).toContain('>Approve<');
+    const approved = await post(actions('review'), reviewer, { status: 'approved', comment: 'Clear and short.' });
+    expect(approved.statusCode).toBe(303);
+    const reviews = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/reviews`)).json();
+    expect(reviews.items).toMatchObject([{ status: 'approved', reviewer: { id: admin.user.id } }]);
+
+    // A token that may write but not merge cannot merge; the session of one that may, merges.
+    const noMerge = await t.factory.token(writer.user.id, {
+      scopes: ['space:read', 'space:write', 'organization:read'],
+    });
+    expect((await post(actions('merge'), await sessionOf(noMerge))).statusCode).toBe(403);
+    expect((await post(actions('merge'), author, {}, 'https://evil.example')).statusCode).toBe(403);
+    const merged = await post(actions('merge'), author);
+    expect(merged.statusCode).toBe(303);
+    expect(merged.headers.location).toBe(`http://docs.test${spacePath()}`);
+    expect((await api.getChangeRequest(admin, spaceId, number)).json().status).toBe('merged');
+    expect((await markdownIn(undefined, alerts)).markdown).toContain('Reviewed words.');
+    // A merged change request offers nothing more.
+    expect((await read(crPath, author)).body).not.toContain('review-actions');
+  });
 });

@@ -323,7 +323,7 @@ describe('reading in the app', () => {
  */
 const APP_ROUTES: Record<
   string,
-  { signedIn: boolean; own?: 'user:read' | 'user:write'; url: () => string; method?: 'POST' }
+  { signedIn: boolean; own?: 'user:read' | 'user:write'; url: () => string; method?: 'POST'; form?: string }
 > = {
   '/app': { signedIn: false, url: () => '/app' },
   '/app/sign-in': { signedIn: false, url: () => '/app/sign-in', method: 'POST' },
@@ -377,6 +377,23 @@ const APP_ROUTES: Record<
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/edit/nope`,
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/status': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/status`,
+    method: 'POST',
+    form: 'status=open',
+  },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/review': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/review`,
+    method: 'POST',
+    form: 'status=approved',
+  },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/merge': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/merge`,
+    method: 'POST',
+  },
   '/app/o/:organizationId/s/:spaceId/~/page/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/~/page/nope`,
@@ -391,6 +408,10 @@ const APP_ROUTES: Record<
   '/app/integrations/:name': { signedIn: true, url: () => '/app/integrations/nope' },
 };
 
+/** The headers of a form a route takes, posted from the service's own page. */
+const formHeaders = (form: string | undefined) =>
+  form ? { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL } : {};
+
 describe('who may call the app reader', () => {
   it('names every route', () => {
     const routes = t.app.routeTable.filter((route) => route.url.startsWith('/app')).map((route) => route.url);
@@ -399,12 +420,13 @@ describe('who may call the app reader', () => {
 
   it('refuses a session whose token lacks the scope a route needs', async () => {
     const narrow = await t.factory.token(admin.user.id, { scopes: ['user:read'] });
-    for (const [route, { signedIn, url, method }] of Object.entries(APP_ROUTES)) {
+    for (const [route, { signedIn, url, method, form }] of Object.entries(APP_ROUTES)) {
       if (!signedIn) continue;
       const res = await t.app.inject({
         method: method ?? 'GET',
         url: url(),
-        headers: { cookie: await sessionOf(narrow) },
+        headers: { cookie: await sessionOf(narrow), ...formHeaders(form) },
+        ...(form ? { payload: form } : {}),
       });
       expect(res.statusCode, route).toBe(403);
       expect(res.body, route).not.toContain('Runbook');
@@ -437,14 +459,20 @@ describe('who may call the app reader', () => {
 
   it('sends the signed-out to sign in, and shows a non-member nothing of the organization', async () => {
     const stranger = await t.factory.account();
-    for (const [route, { signedIn, url, method }] of Object.entries(APP_ROUTES)) {
+    for (const [route, { signedIn, url, method, form }] of Object.entries(APP_ROUTES)) {
       if (!signedIn) continue;
-      const signedOut = await t.app.inject({ method: method ?? 'GET', url: url(), headers: { origin: PUBLIC_URL } });
+      const signedOut = await t.app.inject({
+        method: method ?? 'GET',
+        url: url(),
+        headers: { origin: PUBLIC_URL, ...formHeaders(form) },
+        ...(form ? { payload: form } : {}),
+      });
       expect(signedOut.statusCode, route).toBe(method === 'POST' ? 303 : 302);
       const outsider = await t.app.inject({
         method: method ?? 'GET',
         url: url(),
-        headers: { cookie: await sessionOf(stranger), origin: PUBLIC_URL },
+        headers: { cookie: await sessionOf(stranger), origin: PUBLIC_URL, ...formHeaders(form) },
+        ...(form ? { payload: form } : {}),
       });
       expect(outsider.statusCode, route).toBe(404);
       expect(outsider.body, route).not.toContain('Runbook');

@@ -32,6 +32,11 @@ export function mayEditSpace(space: SpaceWithAccess): boolean {
   return roleAtLeast(memberRole(space), 'edit') && space.edit_mode !== 'locked';
 }
 
+/** Whether the caller may review the space's change requests: the review role as a member, on a live space. */
+export function mayReviewSpace(space: SpaceWithAccess): boolean {
+  return roleAtLeast(memberRole(space), 'review') && space.edit_mode !== 'locked';
+}
+
 /** Whether the visibility opens the space's published side to anyone who asks: public, unlisted, or share-link with its key. */
 function openToVisitors(space: SpaceWithAccess, shareKey: string | undefined): boolean {
   if (space.visibility === 'public' || space.visibility === 'unlisted') return true;

@@ -166,3 +166,9 @@ export async function findOwnWorkableChangeRequest(db: Db, spaceId: string, user
     .limit(1)
     .executeTakeFirst();
 }
+
+/** The organization of a space, whatever the caller may see of it (the actions check that). */
+export async function spaceOrganization(db: Db, spaceId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirst();
+  return row?.organization_id;
+}

@@ -15,6 +15,7 @@ import { pageAddressInApp, spacePage } from './space-pages.js';
 import { homePage, MAX_TOKEN_LENGTH, signInPage } from './home-pages.js';
 import { accountRoutes, type AccountRoutesOptions } from './account-routes.js';
 import { editRoutes } from './edit-routes.js';
+import { reviewRoutes } from './review-routes.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
@@ -85,8 +86,9 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = 
 
   // People's own sign-in, with a password, and their account.
   await app.register(accountRoutes, options);
-  // Writing a page in a change request.
+  // Writing a page in a change request, and taking the change request through review to its merge.
   await app.register(editRoutes);
+  await app.register(reviewRoutes);
 
   app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
     if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');

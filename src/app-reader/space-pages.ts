@@ -2,7 +2,7 @@ import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { ApiError } from '../core/errors.js';
 import type { Caller } from '../access/auth.js';
-import { findSpaceAsMember, findVisibleSpace, mayEditSpace } from '../access/spaces.js';
+import { findSpaceAsMember, findVisibleSpace, mayEditSpace, mayReviewSpace } from '../access/spaces.js';
 import { scopesAllow } from '../access/scopes.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
 import { changeRequestIn } from '../content/change-request-access.js';
@@ -44,6 +44,7 @@ interface Reading {
   changes?: {
     changeRequest: { id: string; revision_id: string };
     number: number;
+    authorId: string | null;
     subject: string;
     status: string;
     marks: Map<string, PageMark>;
@@ -92,7 +93,9 @@ export async function spacePage(
       })),
   );
   const home = { href: context.urls.app('o', space.organization_id), title: space.title };
-  const banner = reading.changes ? [changeBanner(reading.changes)] : [];
+  const banner = reading.changes
+    ? [changeBanner(reading.changes), ...reviewActions(context, caller, space, reading.changes)]
+    : [];
   if (!shown || !page || (shown.kind === 'page' && !isReadable(page))) {
     const inside = page && tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
     if (inside) return { kind: 'redirect', location: addressOf(inside) };
@@ -177,6 +180,7 @@ async function read(context: Context, caller: Caller, address: SpaceAddress): Pr
     changes: {
       changeRequest: { id: changeRequest.id, revision_id: changeRequest.revision_id },
       number: changeRequest.number,
+      authorId: changeRequest.author_id,
       subject: changeRequest.subject,
       status: changeRequest.status,
       ...changesBetween(baseTree, tree),
@@ -214,6 +218,48 @@ function editAction(
       ),
     ),
   ];
+}
+
+/**
+ * What the caller may do with the change request, as forms: ask for review
+ * (a writer, on a draft), approve or request changes (a reviewer who is not
+ * its author, for approving), and merge (a writer whose token may merge).
+ * The space's merge rules are checked when the merge is asked for.
+ */
+function reviewActions(
+  context: Context,
+  caller: Caller,
+  space: SpaceWithAccess,
+  changes: NonNullable<Reading['changes']>,
+): ElementContent[] {
+  if (changes.status !== 'draft' && changes.status !== 'open') return [];
+  const action = (name: string) =>
+    context.urls.app('o', space.organization_id, 's', space.id, 'change-requests', String(changes.number), '~', name);
+  const writes = mayEditSpace(space) && scopesAllow(caller.scopes, 'space:write');
+  const forms: ElementContent[] = [];
+  if (writes && changes.status === 'draft') {
+    forms.push(
+      h('form', { action: action('status'), method: 'post' }, [
+        h('input', { type: 'hidden', name: 'status', value: 'open' }),
+        h('button', { type: 'submit' }, 'Ask for review'),
+      ]),
+    );
+  }
+  if (mayReviewSpace(space) && scopesAllow(caller.scopes, 'space:write')) {
+    const own = changes.authorId === caller.userId;
+    forms.push(
+      h('form.review', { action: action('review'), method: 'post' }, [
+        h('label', { htmlFor: 'quire-review-comment' }, 'Review comment (optional)'),
+        h('textarea', { id: 'quire-review-comment', name: 'comment', rows: 3, maxLength: 10_000 }),
+        ...(own ? [] : [h('button', { type: 'submit', name: 'status', value: 'approved' }, 'Approve'), ' ']),
+        h('button', { type: 'submit', name: 'status', value: 'changes-requested' }, 'Request changes'),
+      ]),
+    );
+  }
+  if (writes && scopesAllow(caller.scopes, 'change-request:merge')) {
+    forms.push(h('form', { action: action('merge'), method: 'post' }, [h('button', { type: 'submit' }, 'Merge')]));
+  }
+  return forms.length > 0 ? [h('div.review-actions', forms)] : [];
 }
 
 /** What a change request does to the pages it started from: pages it adds, changes and removes. */

@@ -61,6 +61,16 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .change-mark { display: inline-block; font-size: 0.72rem; font-weight: 650; padding: 0 0.4rem; margin-left: 0.4rem; border-radius: 999px; border: 1px solid currentColor; vertical-align: middle; }
 .change-added { color: var(--mark-added); } .change-changed { color: var(--mark-changed); }
 .change-banner { border: 1px solid var(--border); border-left: 4px solid var(--warning); border-radius: var(--radius); padding: 0.5rem 1rem; margin-bottom: 1.5rem; background: var(--surface); }
+.page-actions { margin: 0 0 1rem; }
+.review-actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-end; margin: -0.5rem 0 1.5rem; }
+.review-actions .review label { display: block; font-weight: 600; margin-bottom: 0.4rem; }
+.review-actions textarea { width: 100%; min-width: 18rem; font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); margin-bottom: 0.5rem; }
+.editor label { display: block; font-weight: 600; margin: 0.75rem 0 0.4rem; }
+.editor input, .editor textarea { width: 100%; font: inherit; padding: 0.5rem 0.7rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
+.editor textarea { font-family: var(--mono); font-size: 0.9rem; line-height: 1.5; resize: vertical; }
+.preview, .conflict { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.5rem 1rem; margin: 1.5rem 0; }
+.conflict { border-left: 4px solid var(--warning); }
+.conflict pre { white-space: pre-wrap; max-height: 24rem; overflow: auto; }
 .page-changes { border-top: 1px solid var(--border); margin-top: 2rem; padding-top: 1rem; }
 .diff-blocks, .diff-lines { padding-left: 1.25rem; } .diff-block { margin-bottom: 0.75rem; } .diff-lines { font-family: var(--mono); font-size: 0.88rem; }
 .page-changes ins { text-decoration: underline; color: var(--mark-added); } .page-changes del { text-decoration: line-through; color: var(--danger); }

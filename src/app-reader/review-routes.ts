@@ -1,0 +1,109 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../access/auth.js';
+import type { Scope } from '../access/scopes.js';
+import { ApiError } from '../core/errors.js';
+import { IdParam } from '../core/schemas.js';
+import { mergeChangeRequest, updateChangeRequest } from '../change-requests/actions.js';
+import { submitChangeRequestReview } from '../reviews/actions.js';
+import { spaceOrganization } from './queries.js';
+import { appHome, sameOrigin, sessionCaller } from './session.js';
+
+const hidden = { hide: true } as const;
+const Params = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam });
+type Params = { organizationId: string; spaceId: string; changeRequest: string };
+
+/**
+ * Taking a change request through review in the browser, as the API does it
+ * and with the same rules: asking for review (draft to open), a review that
+ * approves or requests changes, and the merge, which the space's merge rules
+ * may refuse. Each answers with the change request's page again.
+ */
+export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const context = () => app.context;
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/status',
+    {
+      schema: {
+        ...hidden,
+        params: Params,
+        body: Type.Object({ status: Type.Union([Type.Literal('open'), Type.Literal('draft')]) }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'space:write');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { spaceId, changeRequest } = request.params;
+      await inOrganization(request.params, () =>
+        updateChangeRequest(context(), caller.userId, spaceId, changeRequest, { status: request.body.status }),
+      );
+      return reply.redirect(changeRequestPage(request.params), 303);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/review',
+    {
+      schema: {
+        ...hidden,
+        params: Params,
+        body: Type.Object({
+          status: Type.Union([Type.Literal('approved'), Type.Literal('changes-requested')]),
+          comment: Type.Optional(Type.String({ maxLength: 10_000 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'space:write');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { spaceId, changeRequest } = request.params;
+      const comment = request.body.comment?.trim();
+      await inOrganization(request.params, () =>
+        submitChangeRequestReview(context(), caller.userId, spaceId, changeRequest, {
+          status: request.body.status,
+          ...(comment ? { comment: { markdown: comment } } : {}),
+        }),
+      );
+      return reply.redirect(changeRequestPage(request.params), 303);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/merge',
+    { schema: { ...hidden, params: Params } },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'change-request:merge');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { spaceId, changeRequest } = request.params;
+      const outcome = await inOrganization(request.params, () =>
+        mergeChangeRequest(context(), caller.userId, spaceId, changeRequest),
+      );
+      if (outcome.result === 'conflicts') {
+        throw new ApiError(
+          409,
+          'The change request conflicts with changes merged since it was opened: update it from the space through the API, resolve the conflicts, and merge again',
+        );
+      }
+      return reply.redirect(context().urls.app('o', request.params.organizationId, 's', spaceId), 303);
+    },
+  );
+
+  /** The caller of a form that acts: posted from this service's pages, by a session with the scope. */
+  async function actor(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<Caller | undefined> {
+    if (!sameOrigin(context(), request)) throw new ApiError(403, 'Act from this service’s own pages');
+    return sessionCaller(app, request, reply, scope);
+  }
+
+  /** Runs the action when the space is the organization's the address names; another's is a 404, as the app reads it. */
+  async function inOrganization<T>(params: Params, action: () => Promise<T>): Promise<T> {
+    if ((await spaceOrganization(context().db, params.spaceId)) !== params.organizationId) {
+      throw new ApiError(404, 'No space with this id is visible to you');
+    }
+    return action();
+  }
+
+  function changeRequestPage(params: Params): string {
+    return context().urls.app('o', params.organizationId, 's', params.spaceId, 'change-requests', params.changeRequest);
+  }
+};
