@@ -72,6 +72,19 @@ beforeAll(async () => {
 
 const spacePath = () => `/app/o/${organizationId}/s/${spaceId}`;
 const editPath = (number: number, pageId: string) => `${spacePath()}/change-requests/${number}/~/edit/${pageId}`;
+/** Presses Edit on a page of the space: the number of the change request it opens or continues. */
+async function editFor(cookie: string, pageId: string): Promise<number> {
+  const opened = await post(`${spacePath()}/~/edit/${pageId}`, cookie);
+  expect(opened.statusCode, opened.body).toBe(303);
+  return Number(/change-requests\/(\d+)\//.exec(String(opened.headers.location))![1]);
+}
+/** Saves the page through its editor, as the form posts it. */
+const save = (
+  number: number,
+  pageId: string,
+  cookie: string,
+  fields: { title: string; markdown: string; base: string },
+) => post(editPath(number, pageId), cookie, { ...fields, action: 'save' });
 const markdownIn = async (changeRequest: number | undefined, pageId: string) => {
   const url = changeRequest
     ? `/v1/spaces/${spaceId}/change-requests/${changeRequest}/content/page/${pageId}`
@@ -109,11 +122,7 @@ describe('writing a page in the browser', () => {
 
   it('previews without saving, then saves into the change request only', async () => {
     const cookie = await sessionOf(editor);
-    const number = Number(
-      /change-requests\/(\d+)\//.exec(
-        String((await post(`${spacePath()}/~/edit/${alerts}`, cookie)).headers.location),
-      )![1],
-    );
+    const number = await editFor(cookie, alerts);
     const editor_ = await read(editPath(number, alerts), cookie);
     expect(editor_.statusCode).toBe(200);
     const form = formOf(editor_.body);
@@ -157,28 +166,22 @@ describe('writing a page in the browser', () => {
   it('loses nothing when two writers save the same page: the second sees both, and merges by hand', async () => {
     const first = await sessionOf(editor);
     const second = await sessionOf(writer);
-    const number = Number(
-      /change-requests\/(\d+)\//.exec(
-        String((await post(`${spacePath()}/~/edit/${backups}`, first)).headers.location),
-      )![1],
-    );
+    const number = await editFor(first, backups);
     const firstForm = formOf((await read(editPath(number, backups), first)).body);
     const secondForm = formOf((await read(editPath(number, backups), second)).body);
     expect(secondForm.base).toBe(firstForm.base);
 
-    const saved = await post(editPath(number, backups), first, {
+    const saved = await save(number, backups, first, {
       title: 'Backups',
       markdown: 'Nightly, to three places.',
       base: firstForm.base!,
-      action: 'save',
     });
     expect(saved.body).toContain('Saved in change request');
 
-    const lost = await post(editPath(number, backups), second, {
+    const lost = await save(number, backups, second, {
       title: 'Backups',
       markdown: 'Hourly, to two places.',
       base: secondForm.base!,
-      action: 'save',
     });
     expect(lost.statusCode).toBe(200);
     expect(lost.body).toContain('Someone saved this page since you opened it');
@@ -188,11 +191,10 @@ describe('writing a page in the browser', () => {
     expect(kept.base).not.toBe(secondForm.base);
     expect((await markdownIn(number, backups)).markdown).toContain('Nightly, to three places.');
 
-    const merged = await post(editPath(number, backups), second, {
+    const merged = await save(number, backups, second, {
       title: 'Backups',
       markdown: 'Hourly, to three places.',
       base: kept.base!,
-      action: 'save',
     });
     expect(merged.body).toContain('Saved in change request');
     expect((await markdownIn(number, backups)).markdown).toContain('Hourly, to three places.');
@@ -200,25 +202,19 @@ describe('writing a page in the browser', () => {
 
   it('saves a page when another page of the change request was saved in between', async () => {
     const cookie = await sessionOf(editor);
-    const number = Number(
-      /change-requests\/(\d+)\//.exec(
-        String((await post(`${spacePath()}/~/edit/${alerts}`, cookie)).headers.location),
-      )![1],
-    );
+    const number = await editFor(cookie, alerts);
     const alertsForm = formOf((await read(editPath(number, alerts), cookie)).body);
     const backupsForm = formOf((await read(editPath(number, backups), cookie)).body);
-    const other = await post(editPath(number, backups), await sessionOf(writer), {
+    const other = await save(number, backups, await sessionOf(writer), {
       title: 'Backups',
       markdown: 'Weekly.',
       base: backupsForm.base!,
-      action: 'save',
     });
     expect(other.body).toContain('Saved in change request');
-    const saved = await post(editPath(number, alerts), cookie, {
+    const saved = await save(number, alerts, cookie, {
       title: 'Alerts',
       markdown: 'Page the lead.',
       base: alertsForm.base!,
-      action: 'save',
     });
     expect(saved.body).toContain('Saved in change request');
     expect((await markdownIn(number, alerts)).markdown).toContain('Page the lead.');
@@ -227,11 +223,7 @@ describe('writing a page in the browser', () => {
 
   it('refuses readers, other sites, the signed out, bad forms and closed change requests, changing nothing', async () => {
     const cookie = await sessionOf(editor);
-    const number = Number(
-      /change-requests\/(\d+)\//.exec(
-        String((await post(`${spacePath()}/~/edit/${alerts}`, cookie)).headers.location),
-      )![1],
-    );
+    const number = await editFor(cookie, alerts);
     const form = formOf((await read(editPath(number, alerts), cookie)).body);
     const revision = (await api.getChangeRequest(admin, spaceId, number)).json().revision;
     const fields = { title: 'Alerts', markdown: 'Vandalised.', base: form.base!, action: 'save' };
@@ -278,17 +270,12 @@ describe('writing a page in the browser', () => {
       });
       expect(archived.statusCode, archived.body).toBe(200);
     }
-    const number = Number(
-      /change-requests\/(\d+)\//.exec(
-        String((await post(`${spacePath()}/~/edit/${alerts}`, author)).headers.location),
-      )![1],
-    );
+    const number = await editFor(author, alerts);
     const form = formOf((await read(editPath(number, alerts), author)).body);
-    const saved = await post(editPath(number, alerts), author, {
+    const saved = await save(number, alerts, author, {
       title: 'Alerts',
       markdown: 'Reviewed words.',
       base: form.base!,
-      action: 'save',
     });
     expect(saved.body).toContain('Saved in change request');
     const crPath = `${spacePath()}/change-requests/${number}`;

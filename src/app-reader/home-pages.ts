@@ -66,7 +66,7 @@ export function signInPage(
         ...providerSignIn(context, next),
         h('h2', 'With your organization’s single sign-on'),
         h('form', { action: context.urls.app('sign-in', 'sso'), method: 'get' }, [
-          h('label', { htmlFor: 'quire-sso-email' }, 'Your work e-mail address'),
+          h('label', { htmlFor: 'quire-sso-email' }, 'Your work e-mail'),
           h('input', {
             id: 'quire-sso-email',
             name: 'email',

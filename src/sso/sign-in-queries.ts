@@ -19,14 +19,3 @@ export async function membershipStanding(db: Db, organizationId: string, userId:
     elsewhere: rows.filter((row) => row.organization_id !== organizationId).length,
   };
 }
-
-/** Marks the member as signed in through the organization's single sign-on. */
-export async function markSsoMember(db: Db, organizationId: string, userId: string): Promise<void> {
-  await db
-    .updateTable('organization_members')
-    .set({ sso: true })
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .where('sso', '=', false)
-    .execute();
-}

@@ -3,11 +3,12 @@ import { recordAuditEvent } from '../audit/record.js';
 import { refuse, type Refusal } from '../accounts/actions.js';
 import { findIdentityUser, linkIdentity, touchIdentity } from '../accounts/identities.js';
 import { addMember } from '../invitations/queries.js';
+import { markSsoMember } from '../members/queries.js';
 import { upsertTeamMembers } from '../teams/queries.js';
 import { createUser, findUserByEmail } from '../users/user-queries.js';
 import type { ActiveSamlProvider, SamlIdentity } from './saml-client.js';
 import { samlIssuer } from './queries.js';
-import { markSsoMember, membershipStanding } from './sign-in-queries.js';
+import { membershipStanding } from './sign-in-queries.js';
 
 /** The longest address and display name an account takes from an assertion. */
 const MAX_EMAIL_LENGTH = 254;
