@@ -32,7 +32,7 @@ const post = (url: string, cookie: string, fields: Record<string, string> = {}, 
 function formOf(body: string) {
   const title = /<input id="quire-title" name="title"[^>]* value="([^"]*)"/.exec(body)?.[1];
   const markdown = /<textarea id="quire-markdown"[^>]*>([\s\S]*?)<\/textarea>/.exec(body)?.[1];
-  const base = /<input type="hidden" name="base" value="([0-9a-f]{64})"/.exec(body)?.[1];
+  const base = /<form class="editor"[\s\S]*?<input type="hidden" name="base" value="([0-9a-f]{64})"/.exec(body)?.[1];
   const decode = (text: string) =>
     text
       .replace(/&#x3C;/g, '<')
@@ -316,5 +316,63 @@ describe('writing a page in the browser', () => {
     expect((await markdownIn(undefined, alerts)).markdown).toContain('Reviewed words.');
     // A merged change request offers nothing more.
     expect((await read(crPath, author)).body).not.toContain('review-actions');
+  });
+
+  it('keeps the page’s settings, adds pages after or inside it, and deletes it only as the writer saw it', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, backups);
+    const form = formOf((await read(editPath(number, backups), cookie)).body);
+    const settings = await post(editPath(number, backups), cookie, {
+      title: 'Backups',
+      description: 'Where copies go',
+      hidden: 'on',
+      markdown: form.markdown!,
+      base: form.base!,
+      action: 'save',
+    });
+    expect(settings.body).toContain('Saved in change request');
+    const page = (
+      await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/page/${backups}`)
+    ).json();
+    expect(page).toMatchObject({ description: 'Where copies go', hidden: true });
+    const reopened = (await read(editPath(number, backups), cookie)).body;
+    expect(reopened).toContain('Where copies go</textarea>');
+    expect(reopened).toMatch(/<input type="checkbox" name="hidden" value="on" checked>/);
+
+    const tool = (name: string, pageId: string) => `${spacePath()}/change-requests/${number}/~/${name}/${pageId}`;
+    const after = await post(tool('new', backups), cookie, { title: 'Restores', where: 'after' });
+    expect(after.statusCode, after.body).toBe(303);
+    const restores = /\/~\/edit\/([^/]+)$/.exec(String(after.headers.location))![1]!;
+    const inside = await post(tool('new', backups), cookie, { title: 'Offsite', where: 'below' });
+    const offsite = /\/~\/edit\/([^/]+)$/.exec(String(inside.headers.location))![1]!;
+    const tree = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`)).json();
+    const backupsPage = flatten(tree.pages).find((candidate) => candidate.id === backups)!;
+    expect(backupsPage.pages.map((child) => child.id)).toEqual([offsite]);
+    const titles = tree.pages.map((candidate: { title: string }) => candidate.title);
+    expect(titles.indexOf('Restores')).toBe(titles.indexOf('Backups') + 1);
+    expect(formOf((await read(editPath(number, restores), cookie)).body)).toMatchObject({ title: 'Restores' });
+
+    // A delete from a page another writer changed since deletes nothing.
+    const stale = formOf((await read(editPath(number, restores), cookie)).body);
+    const restoresForm = formOf((await read(editPath(number, restores), await sessionOf(writer))).body);
+    await save(number, restores, await sessionOf(writer), {
+      title: 'Restores',
+      markdown: 'Test them monthly.',
+      base: restoresForm.base!,
+    });
+    const refused = await post(tool('delete', restores), cookie, { base: stale.base! });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.body).toContain('Not deleted: the page changed since you opened it');
+    expect(refused.body).toContain('Test them monthly.');
+    const fresh = formOf(refused.body);
+    const deleted = await post(tool('delete', restores), cookie, { base: fresh.base! });
+    expect(deleted.statusCode).toBe(303);
+    expect(deleted.headers.location).toBe(`http://docs.test${spacePath()}/change-requests/${number}`);
+    const after2 = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`)).json();
+    expect(flatten(after2.pages).map((candidate) => candidate.id)).not.toContain(restores);
+    // A reader can do neither.
+    const readerCookie = await sessionOf(reader);
+    expect((await post(tool('new', backups), readerCookie, { title: 'Nope', where: 'after' })).statusCode).toBe(403);
+    expect((await post(tool('delete', backups), readerCookie, { base: fresh.base! })).statusCode).toBe(403);
   });
 });

@@ -377,6 +377,18 @@ const APP_ROUTES: Record<
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/edit/nope`,
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/new/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/new/nope`,
+    method: 'POST',
+    form: 'title=New&where=after',
+  },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/delete/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/delete/nope`,
+    method: 'POST',
+    form: `base=${'0'.repeat(64)}`,
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/status': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/status`,

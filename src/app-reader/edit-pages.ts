@@ -50,6 +50,15 @@ export function editorPage(
           maxLength: 255,
           value: edit.title,
         }),
+        h('fieldset.page-settings', [
+          h('legend', 'Page settings'),
+          h('label', { htmlFor: 'quire-description' }, 'Description'),
+          h('textarea', { id: 'quire-description', name: 'description', rows: 2, maxLength: 1000 }, edit.description),
+          h('label.checkbox', [
+            h('input', { type: 'checkbox', name: 'hidden', value: 'on', checked: edit.hidden }),
+            ' Hidden from the table of contents',
+          ]),
+        ]),
         h('label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
         h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
         h('input', { type: 'hidden', name: 'base', value: edit.base }),
@@ -59,12 +68,33 @@ export function editorPage(
           h('button', { type: 'submit', name: 'action', value: 'save' }, 'Save'),
         ]),
       ]),
+      h('section.page-tools', { 'aria-label': 'More about this page' }, [
+        h('form', { action: toolUrl(draft, 'new'), method: 'post' }, [
+          h('label', { htmlFor: 'quire-new-title' }, 'Add a page, titled'),
+          h('input', { id: 'quire-new-title', name: 'title', required: true, minLength: 1, maxLength: 255 }),
+          h('label.checkbox', [
+            h('input', { type: 'radio', name: 'where', value: 'after', checked: true }),
+            ' after this one',
+          ]),
+          h('label.checkbox', [h('input', { type: 'radio', name: 'where', value: 'below' }), ' inside this one']),
+          h('button', { type: 'submit' }, 'Add the page'),
+        ]),
+        h('form', { action: toolUrl(draft, 'delete'), method: 'post' }, [
+          h('input', { type: 'hidden', name: 'base', value: draft.base }),
+          h('button', { type: 'submit' }, 'Delete this page and its subpages'),
+        ]),
+      ]),
       ...(view.preview !== undefined
         ? [h('section.preview', { 'aria-label': 'Preview' }, [h('h2', 'Preview'), trustedHtml(view.preview)])]
         : []),
     ],
     back: draft.editUrl,
   });
+}
+
+/** The address of one of the page's tools in the change request (`new`, `delete`), beside its editor's. */
+function toolUrl(draft: PageDraft, tool: 'new' | 'delete'): string {
+  return draft.editUrl.replace(/\/~\/edit\/([^/]+)$/, `/~/${tool}/$1`);
 }
 
 /** The page as another writer saved it since: shown beside the writer's own, to merge by hand. */

@@ -7,16 +7,29 @@ import type { JSONDocument } from '../document/types.js';
 import { MAX_MARKDOWN_LENGTH } from '../change-requests/schemas.js';
 import { themeOf } from '../reader/http.js';
 import { editorPage, type EditorView } from './edit-pages.js';
-import { asEdit, changeRequestToEdit, pageDraft, savePage, type PageEdit } from './page-editing.js';
+import {
+  addPage,
+  asEdit,
+  changeRequestToEdit,
+  deletePage,
+  pageDraft,
+  savePage,
+  type PageEdit,
+} from './page-editing.js';
 import { appHome, sameOrigin, sessionCaller } from './session.js';
 import { sendAppAnswer as send } from './shell.js';
 
 const hidden = { hide: true } as const;
 const EditParams = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam, pageId: IdParam });
+const Base = Type.String({ pattern: '^[0-9a-f]{64}$' });
+const Title = Type.String({ minLength: 1, maxLength: 255 });
 const EditForm = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 255 }),
+  title: Title,
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  // A checkbox: sent when ticked, absent when not.
+  hidden: Type.Optional(Type.Literal('on')),
   markdown: Type.String({ maxLength: MAX_MARKDOWN_LENGTH }),
-  base: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  base: Base,
   action: Type.Union([Type.Literal('save'), Type.Literal('preview')]),
 });
 /** A form of the largest page, every character of it percent-encoded as three. */
@@ -65,7 +78,8 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = await writer(request, reply);
       if (!caller) return reply.redirect(appHome(context()), 303);
       const address = request.params;
-      const { action, ...edit } = request.body;
+      const { action, hidden: hide, description, ...rest } = request.body;
+      const edit: PageEdit = { ...rest, description: description ?? '', hidden: hide === 'on' };
       const theme = themeOf(request);
       if (action === 'preview') {
         const draft = await pageDraft(context(), caller, address);
@@ -93,6 +107,66 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Lost a race: the writer's version stays in the editor, on the new base, beside the one saved since.
       const mine: PageEdit = { ...edit, base: saved.current.base };
       return send(reply, editorPage(context(), caller, theme, saved.current, mine, { theirs: saved.current }), 200);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/delete/:pageId',
+    { schema: { ...hidden, params: EditParams, body: Type.Object({ base: Base }) } },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const address = request.params;
+      const draft = await pageDraft(context(), caller, address);
+      const deleted = await deletePage(context(), caller, address, request.body.base);
+      if (!deleted.saved) {
+        const answer = editorPage(context(), caller, themeOf(request), deleted.current, asEdit(deleted.current), {
+          theirs: deleted.current,
+          error:
+            'Not deleted: the page changed since you opened it. Look at it again, then delete it if you still mean to.',
+        });
+        return send(reply, answer, 200);
+      }
+      const { organizationId, spaceId } = address;
+      return reply.redirect(
+        context().urls.app('o', organizationId, 's', spaceId, 'change-requests', String(draft.changeRequest.number)),
+        303,
+      );
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/new/:pageId',
+    {
+      schema: {
+        ...hidden,
+        params: EditParams,
+        body: Type.Object({ title: Title, where: Type.Union([Type.Literal('below'), Type.Literal('after')]) }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const draft = await pageDraft(context(), caller, request.params);
+      const pageId = await addPage(context(), caller, draft, {
+        title: request.body.title,
+        below: request.body.where === 'below',
+      });
+      const { organizationId, spaceId } = request.params;
+      return reply.redirect(
+        context().urls.app(
+          'o',
+          organizationId,
+          's',
+          spaceId,
+          'change-requests',
+          String(draft.changeRequest.number),
+          '~',
+          'edit',
+          pageId,
+        ),
+        303,
+      );
     },
   );
 

@@ -7,6 +7,7 @@ import { pageAppUrl } from '../content/page-present.js';
 import type { Context } from '../context.js';
 import { createChangeRequest } from '../change-requests/actions.js';
 import { writeChangeRequestContent } from '../change-requests/changes/write.js';
+import type { ContentChange } from '../change-requests/schemas.js';
 import { findOwnWorkableChangeRequest } from './queries.js';
 
 /** A page of a change request, as the address of its editor names it. */
@@ -22,7 +23,7 @@ export interface EditAddress {
 export interface PageDraft {
   space: { id: string; title: string; organizationId: string };
   changeRequest: { id: string; number: number; subject: string; status: string };
-  page: { id: string; title: string };
+  page: { id: string; title: string; description: string; hidden: boolean };
   markdown: string;
   base: string;
   /** The change request's revision the page was read from. */
@@ -33,9 +34,11 @@ export interface PageDraft {
   editUrl: string;
 }
 
-/** What a writer sends: the page's title and markdown, and the base they were edited from. */
+/** What a writer sends: the page's fields and markdown, and the base they were edited from. */
 export interface PageEdit {
   title: string;
+  description: string;
+  hidden: boolean;
   markdown: string;
   base: string;
 }
@@ -43,6 +46,8 @@ export interface PageEdit {
 /** The page as saved, as the editor's form starts with it. */
 export const asEdit = (draft: PageDraft): PageEdit => ({
   title: draft.page.title,
+  description: draft.page.description,
+  hidden: draft.page.hidden,
   markdown: draft.markdown,
   base: draft.base,
 });
@@ -58,9 +63,13 @@ async function editableSpace(context: Context, caller: Caller, organizationId: s
   return space;
 }
 
-/** What the saved page is compared by: its title and markdown. */
-const baseOf = (title: string, markdown: string) =>
-  createHash('sha256').update(title).update('\0').update(markdown).digest('hex');
+/** What the saved page is compared by: its fields the editor shows, and its markdown. */
+const baseOf = (page: PageDraft['page'], markdown: string) =>
+  createHash('sha256')
+    .update(JSON.stringify([page.title, page.description, page.hidden]))
+    .update('\0')
+    .update(markdown)
+    .digest('hex');
 
 /**
  * The change request to edit a page of the space's current content in: the
@@ -96,6 +105,7 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
   }
   const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id };
   const markdown = (await context.content.markdownOf(space.organization_id, [page]))(page);
+  const fields = { id: page.pageId, title: page.title, description: page.description ?? '', hidden: page.hidden };
   return {
     space: { id: space.id, title: space.title, organizationId: space.organization_id },
     changeRequest: {
@@ -104,9 +114,9 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
       subject: changeRequest.subject,
       status: changeRequest.status,
     },
-    page: { id: page.pageId, title: page.title },
+    page: fields,
     markdown,
-    base: baseOf(page.title, markdown),
+    base: baseOf(fields, markdown),
     revisionId: changeRequest.revision_id,
     readUrl: pageAppUrl(context.urls, place, tree.pathOf(page.pageId)),
     editUrl: context.urls.app(
@@ -124,42 +134,97 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
 }
 
 /**
- * Saves a page's title and markdown into the change request, as one content
+ * Saves a page's fields and markdown into the change request, as one content
  * write made on the revision it was compared on: when the page changed since
  * the writer's base (another writer saved it), nothing is written and the
  * page as it is now comes back, for the writer to merge by hand. A write of
  * another page in between only makes the save try again.
  */
-export async function savePage(
+export function savePage(context: Context, caller: Caller, address: EditAddress, edit: PageEdit) {
+  return writeOnBase(context, caller, address, edit.base, [
+    {
+      operation: 'update_page',
+      page: address.pageId,
+      title: edit.title,
+      description: edit.description,
+      hidden: edit.hidden,
+      document: { markdown: edit.markdown },
+    },
+  ]);
+}
+
+/** Deletes the page (and its subpages) from the change request, unless it changed since the writer's base. */
+export function deletePage(context: Context, caller: Caller, address: EditAddress, base: string) {
+  return writeOnBase(context, caller, address, base, [{ operation: 'delete_page', page: address.pageId }]);
+}
+
+async function writeOnBase(
   context: Context,
   caller: Caller,
   address: EditAddress,
-  edit: PageEdit,
+  base: string,
+  changes: ContentChange[],
 ): Promise<{ saved: true; changeRequest: number } | { saved: false; current: PageDraft }> {
   for (let attempt = 1; ; attempt++) {
     const current = await pageDraft(context, caller, address);
-    if (!WORKABLE.has(current.changeRequest.status)) {
-      throw new ApiError(
-        409,
-        `Change request #${current.changeRequest.number} is ${current.changeRequest.status}: open another to edit`,
-      );
-    }
-    if (current.base !== edit.base) return { saved: false, current };
+    requireWorkable(current);
+    if (current.base !== base) return { saved: false, current };
     try {
       await writeChangeRequestContent(
         context,
-        {
-          organizationId: current.space.organizationId,
-          spaceId: current.space.id,
-          changeRequestId: current.changeRequest.id,
-          userId: caller.userId,
-          expectedRevisionId: current.revisionId,
-        },
-        [{ operation: 'update_page', page: address.pageId, title: edit.title, document: { markdown: edit.markdown } }],
+        { ...writeTarget(current, caller), expectedRevisionId: current.revisionId },
+        changes,
       );
       return { saved: true, changeRequest: current.changeRequest.number };
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 412) || attempt >= SAVE_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * Adds a page to the change request, below `draft`'s page (`into`) or after
+ * it: its id, to open its editor.
+ */
+export async function addPage(
+  context: Context,
+  caller: Caller,
+  draft: PageDraft,
+  page: { title: string; below: boolean },
+): Promise<string> {
+  requireWorkable(draft);
+  const tree = await context.content.tree(
+    (await context.content.revision(draft.space.id, draft.space.organizationId, draft.revisionId))!,
+  );
+  const here = tree.pages.get(draft.page.id)!;
+  const into = page.below ? here.pageId : here.parentId;
+  const siblings = tree.childrenOf(into);
+  const at = page.below ? siblings.length : siblings.findIndex((sibling) => sibling.pageId === here.pageId) + 1;
+  // Added pages conflict with no one's: written on whatever the change request has now.
+  const written = await writeChangeRequestContent(context, writeTarget(draft, caller), [
+    {
+      operation: 'insert_page',
+      title: page.title,
+      ...(into ? { into } : {}),
+      at,
+      document: { markdown: '' },
+    },
+  ]);
+  const created = written.outcomes.find((outcome) => outcome.object === 'created_page');
+  if (!created) throw new Error('An inserted page was not created');
+  return created.page;
+}
+
+function writeTarget(draft: PageDraft, caller: Caller) {
+  return {
+    organizationId: draft.space.organizationId,
+    spaceId: draft.space.id,
+    changeRequestId: draft.changeRequest.id,
+    userId: caller.userId,
+  };
+}
+
+function requireWorkable(draft: PageDraft): void {
+  const { number, status } = draft.changeRequest;
+  if (!WORKABLE.has(status)) throw new ApiError(409, `Change request #${number} is ${status}: open another to edit`);
 }

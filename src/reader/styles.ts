@@ -68,6 +68,11 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .editor label { display: block; font-weight: 600; margin: 0.75rem 0 0.4rem; }
 .editor input, .editor textarea { width: 100%; font: inherit; padding: 0.5rem 0.7rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .editor textarea { font-family: var(--mono); font-size: 0.9rem; line-height: 1.5; resize: vertical; }
+.page-settings { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.25rem 1rem 0.75rem; margin: 1rem 0; }
+.editor .checkbox, .page-tools .checkbox { display: block; font-weight: normal; margin: 0.5rem 0; }
+.editor .checkbox input, .page-tools .checkbox input { width: auto; }
+.page-tools { display: flex; flex-wrap: wrap; gap: 2rem; margin: 1.5rem 0; }
+.page-tools input:not([type]) { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .preview, .conflict { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.5rem 1rem; margin: 1.5rem 0; }
 .conflict { border-left: 4px solid var(--warning); }
 .conflict pre { white-space: pre-wrap; max-height: 24rem; overflow: auto; }
