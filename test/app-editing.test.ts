@@ -352,6 +352,27 @@ describe('writing a page in the browser', () => {
     expect(titles.indexOf('Restores')).toBe(titles.indexOf('Backups') + 1);
     expect(formOf((await read(editPath(number, restores), cookie)).body)).toMatchObject({ title: 'Restores' });
 
+    // Moved by its form, as the keyboard reaches it: Restores inside Alerts, then back to the top level's end.
+    const editorOfRestores = (await read(editPath(number, restores), cookie)).body;
+    expect(editorOfRestores).toContain(`<option value="${alerts}">Alerts</option>`);
+    expect(editorOfRestores).not.toContain(`<option value="${restores}">`);
+    const movedIn = await post(tool('move', restores), cookie, { target: alerts, where: 'inside' });
+    expect(movedIn.statusCode).toBe(200);
+    expect(movedIn.body).toContain('Moved.');
+    const moved = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`)).json();
+    expect(
+      flatten(moved.pages)
+        .find((candidate) => candidate.id === alerts)!
+        .pages.map((child) => child.id),
+    ).toEqual([restores]);
+    // Not under itself: its own subpages are not offered, and a forged target moves nothing.
+    const underItself = await post(tool('move', backups), cookie, { target: offsite, where: 'inside' });
+    expect(underItself.body).toContain('Not moved:');
+    const movedOut = await post(tool('move', restores), cookie, { target: '', where: 'inside' });
+    expect(movedOut.body).toContain('Moved.');
+    const top = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`)).json();
+    expect(top.pages.at(-1).id).toBe(restores);
+
     // A delete from a page another writer changed since deletes nothing.
     const stale = formOf((await read(editPath(number, restores), cookie)).body);
     const restoresForm = formOf((await read(editPath(number, restores), await sessionOf(writer))).body);

@@ -383,6 +383,12 @@ const APP_ROUTES: Record<
     method: 'POST',
     form: 'title=New&where=after',
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/move/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/move/nope`,
+    method: 'POST',
+    form: 'target=&where=inside',
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/delete/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/delete/nope`,

@@ -79,6 +79,24 @@ export function editorPage(
           h('label.checkbox', [h('input', { type: 'radio', name: 'where', value: 'below' }), ' inside this one']),
           h('button', { type: 'submit' }, 'Add the page'),
         ]),
+        h('form', { action: toolUrl(draft, 'move'), method: 'post' }, [
+          h('label', { htmlFor: 'quire-move-target' }, 'Move this page'),
+          h('select', { id: 'quire-move-target', name: 'target' }, [
+            h('option', { value: '' }, 'to the top level'),
+            ...draft.places.map((place) =>
+              h('option', { value: place.id }, `${'\u2003'.repeat(place.depth)}${place.title}`),
+            ),
+          ]),
+          h('label.checkbox', [
+            h('input', { type: 'radio', name: 'where', value: 'after', checked: true }),
+            ' after it',
+          ]),
+          h('label.checkbox', [
+            h('input', { type: 'radio', name: 'where', value: 'inside' }),
+            ' inside it, at the end',
+          ]),
+          h('button', { type: 'submit' }, 'Move'),
+        ]),
         h('form', { action: toolUrl(draft, 'delete'), method: 'post' }, [
           h('input', { type: 'hidden', name: 'base', value: draft.base }),
           h('button', { type: 'submit' }, 'Delete this page and its subpages'),
@@ -92,8 +110,8 @@ export function editorPage(
   });
 }
 
-/** The address of one of the page's tools in the change request (`new`, `delete`), beside its editor's. */
-function toolUrl(draft: PageDraft, tool: 'new' | 'delete'): string {
+/** The address of one of the page's tools in the change request (`new`, `move`, `delete`), beside its editor's. */
+function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete'): string {
   return draft.editUrl.replace(/\/~\/edit\/([^/]+)$/, `/~/${tool}/$1`);
 }
 

@@ -12,6 +12,7 @@ import {
   asEdit,
   changeRequestToEdit,
   deletePage,
+  movePage,
   pageDraft,
   savePage,
   type PageEdit,
@@ -167,6 +168,41 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
         303,
       );
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/move/:pageId',
+    {
+      schema: {
+        ...hidden,
+        params: EditParams,
+        body: Type.Object({
+          // Empty: the top level.
+          target: Type.Union([IdParam, Type.Literal('')]),
+          where: Type.Union([Type.Literal('inside'), Type.Literal('after')]),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const draft = await pageDraft(context(), caller, request.params);
+      const { target, where } = request.body;
+      try {
+        await movePage(context(), caller, draft, { target: target || null, inside: where === 'inside' });
+      } catch (error) {
+        // A place the page cannot go (a computed page, a sibling with its slug) moves nothing.
+        if (!(error instanceof ApiError) || error.statusCode >= 500 || error.statusCode === 404) throw error;
+        return send(
+          reply,
+          editorPage(context(), caller, themeOf(request), draft, asEdit(draft), {
+            error: `Not moved: ${error.message}`,
+          }),
+        );
+      }
+      const moved = await pageDraft(context(), caller, request.params);
+      return send(reply, editorPage(context(), caller, themeOf(request), moved, asEdit(moved), { notice: 'Moved.' }));
     },
   );
 

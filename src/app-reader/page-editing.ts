@@ -4,6 +4,7 @@ import { findEditableSpace } from '../access/spaces.js';
 import { ApiError, NotFoundError } from '../core/errors.js';
 import { changeRequestIn } from '../content/change-request-access.js';
 import { pageAppUrl } from '../content/page-present.js';
+import type { ContentTree } from '../content/tree.js';
 import type { Context } from '../context.js';
 import { createChangeRequest } from '../change-requests/actions.js';
 import { writeChangeRequestContent } from '../change-requests/changes/write.js';
@@ -32,6 +33,8 @@ export interface PageDraft {
   readUrl: string;
   /** This editor's address. */
   editUrl: string;
+  /** The pages it may move beside or into, in reading order: every other but its own subpages. */
+  places: Array<{ id: string; title: string; depth: number }>;
 }
 
 /** What a writer sends: the page's fields and markdown, and the base they were edited from. */
@@ -119,6 +122,7 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
     base: baseOf(fields, markdown),
     revisionId: changeRequest.revision_id,
     readUrl: pageAppUrl(context.urls, place, tree.pathOf(page.pageId)),
+    places: placesOutside(tree, page.pageId),
     editUrl: context.urls.app(
       'o',
       space.organization_id,
@@ -213,6 +217,43 @@ export async function addPage(
   const created = written.outcomes.find((outcome) => outcome.object === 'created_page');
   if (!created) throw new Error('An inserted page was not created');
   return created.page;
+}
+
+/** The pages of the tree in reading order with their depth, but `pageId` and its subpages. */
+function placesOutside(tree: ContentTree, pageId: string): PageDraft['places'] {
+  const places: PageDraft['places'] = [];
+  const visit = (parentId: string | null, depth: number) => {
+    for (const child of tree.childrenOf(parentId)) {
+      if (child.pageId === pageId) continue;
+      places.push({ id: child.pageId, title: child.title, depth });
+      visit(child.pageId, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return places;
+}
+
+/**
+ * Moves the page (with its subpages) in the change request: after `target`,
+ * or inside it at its end (`target` null: the top level's end).
+ */
+export async function movePage(
+  context: Context,
+  caller: Caller,
+  draft: PageDraft,
+  move: { target: string | null; inside: boolean },
+): Promise<void> {
+  requireWorkable(draft);
+  const point = await context.content.revision(draft.space.id, draft.space.organizationId, draft.revisionId);
+  const tree = await context.content.tree(point!);
+  const target = move.target === null ? undefined : tree.pages.get(move.target);
+  if (move.target !== null && !target) throw new NotFoundError('No such page to move beside or into');
+  const into = move.inside || !target ? (target?.pageId ?? null) : target.parentId;
+  const siblings = tree.childrenOf(into).filter((sibling) => sibling.pageId !== draft.page.id);
+  const at = move.inside || !target ? siblings.length : siblings.findIndex((s) => s.pageId === target.pageId) + 1;
+  await writeChangeRequestContent(context, writeTarget(draft, caller), [
+    { operation: 'update_page', page: draft.page.id, into, at },
+  ]);
 }
 
 function writeTarget(draft: PageDraft, caller: Caller) {
