@@ -396,4 +396,49 @@ describe('writing a page in the browser', () => {
     expect((await post(tool('new', backups), readerCookie, { title: 'Nope', where: 'after' })).statusCode).toBe(403);
     expect((await post(tool('delete', backups), readerCookie, { base: fresh.base! })).statusCode).toBe(403);
   });
+
+  it('serves the editor’s script from its own origin, and previews live for writers only', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, alerts);
+    const page = await read(editPath(number, alerts), cookie);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const src = /<script src="http:\/\/docs\.test(\/app\/~\/editor\.js\?v=[\w-]{12})" defer><\/script>/.exec(
+      page.body,
+    )?.[1];
+    expect(src).toBeDefined();
+    expect(page.body).toContain(
+      `data-preview="http://docs.test${spacePath()}/change-requests/${number}/~/preview/${alerts}"`,
+    );
+    expect(page.body).not.toMatch(/<script>(?!<)/);
+
+    const script = await t.app.inject({ method: 'GET', url: src! });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain('form.editor[data-preview]');
+    const again = await t.app.inject({
+      method: 'GET',
+      url: src!,
+      headers: { 'if-none-match': String(script.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+
+    const previewUrl = `${spacePath()}/change-requests/${number}/~/preview/${alerts}`;
+    const live = await post(previewUrl, cookie, { markdown: '{% hint style="info" %}\nLive words.\n{% endhint %}' });
+    expect(live.statusCode).toBe(200);
+    expect(live.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(live.body).toContain('Live words.');
+    expect(live.body).toContain('hint');
+    expect(live.body).not.toContain('<html');
+    const revision = (await api.getChangeRequest(admin, spaceId, number)).json().revision;
+    expect((await post(previewUrl, await sessionOf(reader), { markdown: 'x' })).statusCode).toBe(403);
+    expect((await post(previewUrl, cookie, { markdown: 'x' }, 'https://evil.example')).statusCode).toBe(403);
+    const signedOut = await t.app.inject({
+      method: 'POST',
+      url: previewUrl,
+      headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'markdown=x',
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect((await api.getChangeRequest(admin, spaceId, number)).json().revision).toBe(revision);
+  });
 });

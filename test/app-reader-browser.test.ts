@@ -107,4 +107,36 @@ describeInBrowser('the app reader in a browser', () => {
     await page.goto(`${base}/app/account`);
     await expect(page.locator('main').textContent()).resolves.toContain('Signed in with the password (this session)');
   });
+
+  it('writes a page with a hint in the editor, previews it live as it is typed, and saves it into a change request', async () => {
+    context = await b.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(spaceAppUrl);
+    await page.getByLabel('API token').fill(admin.token);
+    await page.getByRole('button', { name: 'Sign in with the token' }).click();
+    await page.waitForURL(spaceAppUrl);
+
+    // Keyboard only: Edit, then the content field.
+    await page.getByRole('button', { name: 'Edit', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/change-requests\/\d+\/~\/edit\//);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Editing Alerts');
+    const content = page.getByLabel('Content, in markdown');
+    await content.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n\n{% hint style="warning" %}\nCall the second on duty.\n{% endhint %}\n');
+    // The live preview is the reader's renderer's: the hint comes back as the reader shows one.
+    const live = page.locator('#quire-live-preview .live-body');
+    await live.locator('.hint').waitFor();
+    await expect(live.textContent()).resolves.toContain('Call the second on duty.');
+    await expectNoSeriousViolations(page);
+    await screenshot(page, 'app editor light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'app editor dark');
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(/^Saved in change request #\d+\.$/);
+    await page.getByRole('link', { name: 'Read the page in the change request' }).click();
+    await expect(page.locator('article').textContent()).resolves.toContain('Call the second on duty.');
+  });
 });

@@ -323,7 +323,15 @@ describe('reading in the app', () => {
  */
 const APP_ROUTES: Record<
   string,
-  { signedIn: boolean; own?: 'user:read' | 'user:write'; url: () => string; method?: 'POST'; form?: string }
+  {
+    signedIn: boolean;
+    own?: 'user:read' | 'user:write';
+    url: () => string;
+    method?: 'POST';
+    form?: string;
+    /** What the signed-out get, when not sent to sign in (a script's request). */
+    signedOut?: number;
+  }
 > = {
   '/app': { signedIn: false, url: () => '/app' },
   '/app/sign-in': { signedIn: false, url: () => '/app/sign-in', method: 'POST' },
@@ -389,6 +397,14 @@ const APP_ROUTES: Record<
     method: 'POST',
     form: 'target=&where=inside',
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/preview/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/preview/nope`,
+    method: 'POST',
+    form: 'markdown=x',
+    signedOut: 401,
+  },
+  '/app/~/editor.js': { signedIn: false, url: () => '/app/~/editor.js' },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/delete/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/delete/nope`,
@@ -477,7 +493,7 @@ describe('who may call the app reader', () => {
 
   it('sends the signed-out to sign in, and shows a non-member nothing of the organization', async () => {
     const stranger = await t.factory.account();
-    for (const [route, { signedIn, url, method, form }] of Object.entries(APP_ROUTES)) {
+    for (const [route, { signedIn, url, method, form, signedOut: refused }] of Object.entries(APP_ROUTES)) {
       if (!signedIn) continue;
       const signedOut = await t.app.inject({
         method: method ?? 'GET',
@@ -485,7 +501,7 @@ describe('who may call the app reader', () => {
         headers: { origin: PUBLIC_URL, ...formHeaders(form) },
         ...(form ? { payload: form } : {}),
       });
-      expect(signedOut.statusCode, route).toBe(method === 'POST' ? 303 : 302);
+      expect(signedOut.statusCode, route).toBe(refused ?? (method === 'POST' ? 303 : 302));
       const outsider = await t.app.inject({
         method: method ?? 'GET',
         url: url(),

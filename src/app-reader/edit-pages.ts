@@ -4,6 +4,7 @@ import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
 import { trustedHtml, type ThemeChoice } from '../reader/layout.js';
 import type { PageDraft, PageEdit } from './page-editing.js';
+import { EDITOR_JS_ETAG } from './editor-script.js';
 import { appPage, type AppAnswer } from './shell.js';
 
 /** What the editor shows beside the form: a rendered preview, the page as another writer saved it, or why a save failed. */
@@ -40,7 +41,7 @@ export function editorPage(
       ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
       ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
       ...(view.theirs ? theirVersion(view.theirs) : []),
-      h('form.editor', { action: draft.editUrl, method: 'post' }, [
+      h('form.editor', { action: draft.editUrl, method: 'post', dataPreview: toolUrl(draft, 'preview') }, [
         h('label', { htmlFor: 'quire-title' }, 'Title'),
         h('input', {
           id: 'quire-title',
@@ -102,16 +103,23 @@ export function editorPage(
           h('button', { type: 'submit' }, 'Delete this page and its subpages'),
         ]),
       ]),
+      // Filled as the writer types, by the editor's script; hidden without it.
+      h('section#quire-live-preview.preview', { hidden: true, 'aria-label': 'Live preview', ariaLive: 'polite' }, [
+        h('h2', 'Live preview'),
+        h('p.live-status'),
+        h('div.live-body'),
+      ]),
       ...(view.preview !== undefined
         ? [h('section.preview', { 'aria-label': 'Preview' }, [h('h2', 'Preview'), trustedHtml(view.preview)])]
         : []),
     ],
     back: draft.editUrl,
+    scripts: [`${context.urls.app('~', 'editor.js')}?v=${EDITOR_JS_ETAG.slice(1, 13)}`],
   });
 }
 
-/** The address of one of the page's tools in the change request (`new`, `move`, `delete`), beside its editor's. */
-function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete'): string {
+/** The address of one of the page's tools in the change request (`new`, `move`, `delete`, `preview`), beside its editor's. */
+function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete' | 'preview'): string {
   return draft.editUrl.replace(/\/~\/edit\/([^/]+)$/, `/~/${tool}/$1`);
 }
 

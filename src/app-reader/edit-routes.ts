@@ -7,6 +7,7 @@ import type { JSONDocument } from '../document/types.js';
 import { MAX_MARKDOWN_LENGTH } from '../change-requests/schemas.js';
 import { themeOf } from '../reader/http.js';
 import { editorPage, type EditorView } from './edit-pages.js';
+import { EDITOR_JS, EDITOR_JS_ETAG } from './editor-script.js';
 import {
   addPage,
   asEdit,
@@ -203,6 +204,34 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const moved = await pageDraft(context(), caller, request.params);
       return send(reply, editorPage(context(), caller, themeOf(request), moved, asEdit(moved), { notice: 'Moved.' }));
+    },
+  );
+
+  app.get('/app/~/editor.js', { schema: hidden }, async (request, reply) => {
+    void reply.header('etag', EDITOR_JS_ETAG).header('cache-control', 'public, max-age=31536000, immutable');
+    if (request.headers['if-none-match'] === EDITOR_JS_ETAG) return reply.code(304).send();
+    return reply.type('text/javascript; charset=utf-8').send(EDITOR_JS);
+  });
+
+  // The live preview the editor's script asks for as the writer types: the rendered page alone, saving nothing.
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/preview/:pageId',
+    {
+      bodyLimit: EDIT_BODY_LIMIT,
+      schema: {
+        ...hidden,
+        params: EditParams,
+        body: Type.Object({ markdown: Type.String({ maxLength: MAX_MARKDOWN_LENGTH }) }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.code(401).type('text/plain; charset=utf-8').send('Sign in again to preview.');
+      await pageDraft(context(), caller, request.params);
+      const view = await preview(request.body.markdown);
+      void reply.header('content-security-policy', "default-src 'none'").header('cache-control', 'no-store');
+      if (view.preview === undefined) return reply.code(400).type('text/plain; charset=utf-8').send(view.error);
+      return reply.type('text/html; charset=utf-8').send(view.preview);
     },
   );
 

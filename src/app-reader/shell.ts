@@ -23,6 +23,8 @@ export interface AppPage {
   toc?: RenderedHeading[];
   /** This page's address, where the theme switch comes back to. */
   back: string;
+  /** Scripts that add to the page (it works without them). */
+  scripts?: string[];
 }
 
 /**
@@ -44,6 +46,7 @@ export function appPage(
     siteTitle: page.home.title,
     noIndex: true,
     stylesheets: [`${context.urls.app('~', 'reader.css')}?v=${READER_CSS_ETAG.slice(1, 13)}`],
+    ...(page.scripts ? { scripts: page.scripts } : {}),
     favicon: 'data:,',
     home: page.home.href,
     sections: [],
@@ -77,7 +80,7 @@ export function notFound(context: Context, caller: Caller | undefined, theme: Th
 
 /** The app shows unpublished work: pages run no script, load only the service's own styles, and are never cached. */
 const APP_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export function sendAppAnswer(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyReply {
   if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);

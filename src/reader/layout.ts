@@ -33,6 +33,8 @@ export interface PageParts {
   canonical?: string | undefined;
   markdownUrl?: string | undefined;
   stylesheets: string[];
+  /** Scripts of the service's own origin, deferred; pages work without them. */
+  scripts?: string[];
   /** The site's icon: an address, or a data: URL (an emoji drawn in SVG, or nothing so browsers ask for none). */
   favicon: string;
   home: string;
@@ -82,6 +84,7 @@ function head(parts: PageParts): Element {
     ...(parts.markdownUrl ? [h('link', { rel: 'alternate', type: 'text/markdown', href: parts.markdownUrl })] : []),
     h('link', { rel: 'icon', href: parts.favicon }),
     ...parts.stylesheets.map((href) => h('link', { rel: 'stylesheet', href })),
+    ...(parts.scripts ?? []).map((src) => h('script', { src, defer: true })),
   ]);
 }
 

@@ -72,6 +72,8 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .editor .checkbox, .page-tools .checkbox { display: block; font-weight: normal; margin: 0.5rem 0; }
 .editor .checkbox input, .page-tools .checkbox input { width: auto; }
 .page-tools { display: flex; flex-wrap: wrap; gap: 2rem; margin: 1.5rem 0; }
+.page-tools label:not(.checkbox) { display: block; font-weight: 600; margin-bottom: 0.4rem; }
+.page-tools select { font: inherit; padding: 0.3rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .page-tools input:not([type]) { font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .preview, .conflict { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.5rem 1rem; margin: 1.5rem 0; }
 .conflict { border-left: 4px solid var(--warning); }
