@@ -441,4 +441,28 @@ describe('writing a page in the browser', () => {
     expect(signedOut.statusCode).toBe(401);
     expect((await api.getChangeRequest(admin, spaceId, number)).json().revision).toBe(revision);
   });
+
+  it('saves a draft in progress for the editor’s script, and stops at a page another writer saved', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, alerts);
+    const form = formOf((await read(editPath(number, alerts), cookie)).body);
+    const autosave = `${spacePath()}/change-requests/${number}/~/autosave/${alerts}`;
+    const first = await post(autosave, cookie, { title: 'Alerts', markdown: 'Draft one.', base: form.base! });
+    expect(first.statusCode, first.body).toBe(200);
+    const saved = first.json();
+    expect(saved).toMatchObject({ saved: true, base: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(saved.base).not.toBe(form.base);
+    expect((await markdownIn(number, alerts)).markdown).toContain('Draft one.');
+    // The next pause goes on from the base the last one answered.
+    const second = await post(autosave, cookie, { title: 'Alerts', markdown: 'Draft two.', base: saved.base });
+    expect(second.json()).toMatchObject({ saved: true });
+    // A draft from the old base (another tab, or another writer) is refused, and nothing changes.
+    const stale = await post(autosave, cookie, { title: 'Alerts', markdown: 'Old tab.', base: form.base! });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ saved: false, message: expect.stringContaining('press Save') });
+    expect((await markdownIn(number, alerts)).markdown).toContain('Draft two.');
+    expect(
+      (await post(autosave, await sessionOf(reader), { title: 'A', markdown: 'x', base: saved.base })).statusCode,
+    ).toBe(403);
+  });
 });

@@ -134,8 +134,13 @@ describeInBrowser('the app reader in a browser', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'app editor dark');
 
+    // The draft is saved into the change request as the writer pauses: a reload (a closed tab) keeps it.
+    await page.locator('#quire-autosave', { hasText: 'Draft saved in the change request' }).waitFor();
+    await page.reload();
+    await expect(page.getByLabel('Content, in markdown').inputValue()).resolves.toContain('Call the second on duty.');
+
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(page.getByRole('status').textContent()).resolves.toMatch(/^Saved in change request #\d+\.$/);
+    await expect(page.locator('p.notice').textContent()).resolves.toMatch(/^Saved in change request #\d+\.$/);
     await page.getByRole('link', { name: 'Read the page in the change request' }).click();
     await expect(page.locator('article').textContent()).resolves.toContain('Call the second on duty.');
   });

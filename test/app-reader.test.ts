@@ -405,6 +405,13 @@ const APP_ROUTES: Record<
     signedOut: 401,
   },
   '/app/~/editor.js': { signedIn: false, url: () => '/app/~/editor.js' },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/autosave/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/autosave/nope`,
+    method: 'POST',
+    form: `title=T&markdown=x&base=${'0'.repeat(64)}`,
+    signedOut: 401,
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/delete/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/delete/nope`,

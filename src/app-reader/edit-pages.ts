@@ -41,34 +41,45 @@ export function editorPage(
       ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
       ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
       ...(view.theirs ? theirVersion(view.theirs) : []),
-      h('form.editor', { action: draft.editUrl, method: 'post', dataPreview: toolUrl(draft, 'preview') }, [
-        h('label', { htmlFor: 'quire-title' }, 'Title'),
-        h('input', {
-          id: 'quire-title',
-          name: 'title',
-          required: true,
-          minLength: 1,
-          maxLength: 255,
-          value: edit.title,
-        }),
-        h('fieldset.page-settings', [
-          h('legend', 'Page settings'),
-          h('label', { htmlFor: 'quire-description' }, 'Description'),
-          h('textarea', { id: 'quire-description', name: 'description', rows: 2, maxLength: 1000 }, edit.description),
-          h('label.checkbox', [
-            h('input', { type: 'checkbox', name: 'hidden', value: 'on', checked: edit.hidden }),
-            ' Hidden from the table of contents',
+      h(
+        'form.editor',
+        {
+          action: draft.editUrl,
+          method: 'post',
+          dataPreview: toolUrl(draft, 'preview'),
+          dataAutosave: toolUrl(draft, 'autosave'),
+        },
+        [
+          h('label', { htmlFor: 'quire-title' }, 'Title'),
+          h('input', {
+            id: 'quire-title',
+            name: 'title',
+            required: true,
+            minLength: 1,
+            maxLength: 255,
+            value: edit.title,
+          }),
+          h('fieldset.page-settings', [
+            h('legend', 'Page settings'),
+            h('label', { htmlFor: 'quire-description' }, 'Description'),
+            h('textarea', { id: 'quire-description', name: 'description', rows: 2, maxLength: 1000 }, edit.description),
+            h('label.checkbox', [
+              h('input', { type: 'checkbox', name: 'hidden', value: 'on', checked: edit.hidden }),
+              ' Hidden from the table of contents',
+            ]),
           ]),
-        ]),
-        h('label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
-        h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
-        h('input', { type: 'hidden', name: 'base', value: edit.base }),
-        h('p', [
-          h('button', { type: 'submit', name: 'action', value: 'preview' }, 'Preview'),
-          ' ',
-          h('button', { type: 'submit', name: 'action', value: 'save' }, 'Save'),
-        ]),
-      ]),
+          h('label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
+          h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
+          h('input', { type: 'hidden', name: 'base', value: edit.base }),
+          h('p', [
+            h('button', { type: 'submit', name: 'action', value: 'preview' }, 'Preview'),
+            ' ',
+            h('button', { type: 'submit', name: 'action', value: 'save' }, 'Save'),
+          ]),
+          // Said by the editor's script, which saves the draft as the writer pauses; hidden without it.
+          h('p#quire-autosave.autosave', { hidden: true, role: 'status', ariaLive: 'polite' }),
+        ],
+      ),
       h('section.page-tools', { 'aria-label': 'More about this page' }, [
         h('form', { action: toolUrl(draft, 'new'), method: 'post' }, [
           h('label', { htmlFor: 'quire-new-title' }, 'Add a page, titled'),
@@ -118,8 +129,8 @@ export function editorPage(
   });
 }
 
-/** The address of one of the page's tools in the change request (`new`, `move`, `delete`, `preview`), beside its editor's. */
-function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete' | 'preview'): string {
+/** The address of one of the page's tools in the change request (`new`, `move`, `delete`, `preview`, `autosave`), beside its editor's. */
+function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete' | 'preview' | 'autosave'): string {
   return draft.editUrl.replace(/\/~\/edit\/([^/]+)$/, `/~/${tool}/$1`);
 }
 

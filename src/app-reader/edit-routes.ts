@@ -25,15 +25,28 @@ const hidden = { hide: true } as const;
 const EditParams = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam, pageId: IdParam });
 const Base = Type.String({ pattern: '^[0-9a-f]{64}$' });
 const Title = Type.String({ minLength: 1, maxLength: 255 });
-const EditForm = Type.Object({
+const PageFields = {
   title: Title,
   description: Type.Optional(Type.String({ maxLength: 1000 })),
   // A checkbox: sent when ticked, absent when not.
   hidden: Type.Optional(Type.Literal('on')),
   markdown: Type.String({ maxLength: MAX_MARKDOWN_LENGTH }),
   base: Base,
-  action: Type.Union([Type.Literal('save'), Type.Literal('preview')]),
-});
+};
+const EditForm = Type.Object({ ...PageFields, action: Type.Union([Type.Literal('save'), Type.Literal('preview')]) });
+const AutosaveForm = Type.Object(PageFields);
+
+/** The writer's edit from the form's fields. */
+function editOf(body: {
+  hidden?: 'on' | undefined;
+  description?: string | undefined;
+  title: string;
+  markdown: string;
+  base: string;
+}): PageEdit {
+  const { hidden: hide, description, title, markdown, base } = body;
+  return { title, markdown, base, description: description ?? '', hidden: hide === 'on' };
+}
 /** A form of the largest page, every character of it percent-encoded as three. */
 const EDIT_BODY_LIMIT = MAX_MARKDOWN_LENGTH * 3 + 16 * 1024;
 
@@ -80,8 +93,8 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = await writer(request, reply);
       if (!caller) return reply.redirect(appHome(context()), 303);
       const address = request.params;
-      const { action, hidden: hide, description, ...rest } = request.body;
-      const edit: PageEdit = { ...rest, description: description ?? '', hidden: hide === 'on' };
+      const { action } = request.body;
+      const edit = editOf(request.body);
       const theme = themeOf(request);
       if (action === 'preview') {
         const draft = await pageDraft(context(), caller, address);
@@ -204,6 +217,32 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const moved = await pageDraft(context(), caller, request.params);
       return send(reply, editorPage(context(), caller, themeOf(request), moved, asEdit(moved), { notice: 'Moved.' }));
+    },
+  );
+
+  // The editor's script saves a draft in progress into the change request, as Save does, when the writer pauses.
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/autosave/:pageId',
+    { bodyLimit: EDIT_BODY_LIMIT, schema: { ...hidden, params: EditParams, body: AutosaveForm } },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.code(401).send({ saved: false, message: 'Sign in again to save.' });
+      void reply.header('cache-control', 'no-store');
+      let saved;
+      try {
+        saved = await savePage(context(), caller, request.params, editOf(request.body));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode >= 500 || error.statusCode === 404) throw error;
+        return reply.code(error.statusCode).send({ saved: false, message: `Not saved: ${error.message}` });
+      }
+      if (!saved.saved) {
+        return reply.code(409).send({
+          saved: false,
+          message: 'Someone else saved this page since: press Save to see both versions and merge them.',
+        });
+      }
+      const draft = await pageDraft(context(), caller, request.params);
+      return { saved: true, base: draft.base, at: app.clock.now().toISOString() };
     },
   );
 

@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 /**
  * The editor's script, which only adds to a form that works without it: as
  * the writer types, the page is previewed beside the form by the reader's
- * own renderer (the server's, through the preview address the form names).
+ * own renderer (the server's, through the preview address the form names),
+ * and the draft is saved into the change request when the writer pauses, as
+ * Save saves it (a page another writer saved since stops it: Save then shows
+ * both versions), so a closed tab loses nothing but the last two seconds.
  * Served from the app's own origin, as its policy allows no other script.
  */
 export const EDITOR_JS = `'use strict';
@@ -11,17 +14,25 @@ export const EDITOR_JS = `'use strict';
   const form = document.querySelector('form.editor[data-preview]');
   if (!form) return;
   const text = form.querySelector('textarea[name="markdown"]');
+  const base = form.querySelector('input[name="base"]');
   const live = document.getElementById('quire-live-preview');
-  if (!text || !live) return;
+  const status = document.getElementById('quire-autosave');
+  if (!text || !base || !live || !status) return;
   live.hidden = false;
-  let timer;
-  let sent = 0;
+  status.hidden = false;
+
+  // The live preview, as the writer types.
+  let previewTimer;
+  let previews = 0;
   const render = async () => {
-    const mine = ++sent;
-    const body = new URLSearchParams({ markdown: text.value });
+    const mine = ++previews;
     try {
-      const answer = await fetch(form.dataset.preview, { method: 'POST', body, credentials: 'same-origin' });
-      if (mine !== sent) return;
+      const answer = await fetch(form.dataset.preview, {
+        method: 'POST',
+        body: new URLSearchParams({ markdown: text.value }),
+        credentials: 'same-origin',
+      });
+      if (mine !== previews) return;
       const html = await answer.text();
       // The server's renderer sanitizes what it renders; a refusal comes back as a sentence.
       live.querySelector('.live-body').innerHTML = answer.ok ? html : '';
@@ -30,9 +41,50 @@ export const EDITOR_JS = `'use strict';
       live.querySelector('.live-status').textContent = 'No preview: the service did not answer.';
     }
   };
-  text.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(render, 400);
+
+  // The draft, saved into the change request when the writer pauses, as Save saves it.
+  let saveTimer;
+  let saving = false;
+  let dirty = false;
+  let stopped = false;
+  const autosave = async () => {
+    if (stopped || saving || !dirty) return;
+    saving = true;
+    dirty = false;
+    const fields = new URLSearchParams(new FormData(form));
+    fields.delete('action');
+    try {
+      const answer = await fetch(form.dataset.autosave, { method: 'POST', body: fields, credentials: 'same-origin' });
+      const result = await answer.json().catch(() => ({ saved: false, message: 'Not saved: the service refused the draft.' }));
+      if (result.saved) {
+        base.value = result.base;
+        status.textContent = 'Draft saved in the change request at ' + new Date(result.at).toLocaleTimeString() + '.';
+      } else {
+        status.textContent = result.message;
+        // A page another writer saved is merged by hand: Save shows both versions.
+        stopped = answer.status === 409;
+        dirty = !stopped;
+      }
+    } catch {
+      dirty = true;
+      status.textContent = 'Not saved yet: the service did not answer. Trying again.';
+    } finally {
+      saving = false;
+      if (dirty && !stopped) schedule();
+    }
+  };
+  const schedule = () => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(autosave, 2000);
+  };
+
+  form.addEventListener('input', (event) => {
+    dirty = true;
+    schedule();
+    if (event.target === text) {
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(render, 400);
+    }
   });
   void render();
 })();
