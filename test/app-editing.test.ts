@@ -465,4 +465,42 @@ describe('writing a page in the browser', () => {
       (await post(autosave, await sessionOf(reader), { title: 'A', markdown: 'x', base: saved.base })).statusCode,
     ).toBe(403);
   });
+
+  it('lists a page’s comments in the change request, and lets those who may comment add one', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, backups);
+    const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
+    const pagePath = `${spacePath()}/change-requests/${id}/backups`;
+    const empty = (await read(pagePath, cookie)).body;
+    expect(empty).toContain('<h2 id="quire-comments-title">Comments on this page</h2>');
+    expect(empty).toContain('No comments yet.');
+    const action = `${spacePath()}/change-requests/${number}/~/comment/${backups}`;
+    expect(empty).toContain(`<form class="comment-form" action="http://docs.test${action}" method="post">`);
+
+    const posted = await post(action, cookie, { comment: 'Is <b>two</b> enough?', back: pagePath });
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe(pagePath);
+    const listed = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/comments`)).json();
+    expect(listed.items).toMatchObject([
+      {
+        body: { markdown: 'Is <b>two</b> enough?' },
+        target: { page: { id: backups } },
+        postedBy: { id: editor.user.id },
+      },
+    ]);
+    const shown = (await read(pagePath, cookie)).body;
+    // As text: the markdown's HTML is not the page's.
+    expect(shown).toContain('<p class="comment-body">Is &#x3C;b>two&#x3C;/b> enough?</p>');
+    expect(shown).not.toContain('No comments yet.');
+
+    // A reader reads the comments but is offered no form, and cannot post one; an address elsewhere is not followed.
+    const readerCookie = await sessionOf(reader);
+    const asReader = (await read(pagePath, readerCookie)).body;
+    expect(asReader).toContain('Is &#x3C;b>two&#x3C;/b> enough?');
+    expect(asReader).not.toContain('comment-form');
+    expect((await post(action, readerCookie, { comment: 'Mine too' })).statusCode).toBe(403);
+    const elsewhere = await post(action, cookie, { comment: 'Again', back: 'https://evil.example/app' });
+    expect(elsewhere.headers.location).toBe('/app');
+    expect((await post(action, cookie, { comment: '   ' })).statusCode).toBe(400);
+  });
 });

@@ -418,6 +418,12 @@ const APP_ROUTES: Record<
     method: 'POST',
     form: `base=${'0'.repeat(64)}`,
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/comment/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/comment/nope`,
+    method: 'POST',
+    form: 'comment=Hello',
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/status': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/status`,

@@ -32,6 +32,11 @@ export function mayEditSpace(space: SpaceWithAccess): boolean {
   return roleAtLeast(memberRole(space), 'edit') && space.edit_mode !== 'locked';
 }
 
+/** Whether the caller may comment on the space's content: the comment role as a member, on a live space. */
+export function mayCommentSpace(space: SpaceWithAccess): boolean {
+  return roleAtLeast(memberRole(space), 'comment') && space.edit_mode !== 'locked';
+}
+
 /** Whether the caller may review the space's change requests: the review role as a member, on a live space. */
 export function mayReviewSpace(space: SpaceWithAccess): boolean {
   return roleAtLeast(memberRole(space), 'review') && space.edit_mode !== 'locked';

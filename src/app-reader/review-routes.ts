@@ -6,8 +6,9 @@ import { ApiError } from '../core/errors.js';
 import { IdParam } from '../core/schemas.js';
 import { mergeChangeRequest, updateChangeRequest } from '../change-requests/actions.js';
 import { submitChangeRequestReview } from '../reviews/actions.js';
+import { postComment } from '../comments/actions.js';
 import { spaceOrganization } from './queries.js';
-import { appHome, sameOrigin, sessionCaller } from './session.js';
+import { appHome, appPathOrHome, sameOrigin, sessionCaller } from './session.js';
 
 const hidden = { hide: true } as const;
 const Params = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam });
@@ -16,8 +17,9 @@ type Params = { organizationId: string; spaceId: string; changeRequest: string }
 /**
  * Taking a change request through review in the browser, as the API does it
  * and with the same rules: asking for review (draft to open), a review that
- * approves or requests changes, and the merge, which the space's merge rules
- * may refuse. Each answers with the change request's page again.
+ * approves or requests changes, comments on its pages, and the merge, which
+ * the space's merge rules may refuse. Each answers with the change request's
+ * page again.
  */
 export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const context = () => app.context;
@@ -86,6 +88,36 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       return reply.redirect(context().urls.app('o', request.params.organizationId, 's', spaceId), 303);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/comment/:pageId',
+    {
+      schema: {
+        ...hidden,
+        params: Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam, pageId: IdParam }),
+        body: Type.Object({
+          comment: Type.String({ minLength: 1, maxLength: 10_000 }),
+          back: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'space:write');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { spaceId, changeRequest, pageId } = request.params;
+      const markdown = request.body.comment.trim();
+      if (!markdown) throw new ApiError(400, 'A comment says something: write it, then post it');
+      await inOrganization(request.params, () =>
+        postComment(
+          context(),
+          caller.userId,
+          { spaceId, changeRequestId: changeRequest },
+          { page: pageId, body: { markdown } },
+        ),
+      );
+      return reply.redirect(appPathOrHome(context(), request.body.back), 303);
     },
   );
 

@@ -25,6 +25,7 @@ import { changeRequestPageChanges } from '../change-requests/semantic-changes/ac
 import { spaceRevisionIdAt } from '../change-requests/semantic-changes/queries.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
 import { pageChangesSection } from './page-changes.js';
+import { pageCommentsSection } from './page-comments.js';
 
 /** Which content of a space the address names: its current revision, or a change request's. */
 export interface SpaceAddress {
@@ -149,6 +150,20 @@ export async function spacePage(
         trustedHtml(rendered.html),
       ]),
       ...(diff ? [pageChangesSection(diff)] : []),
+      ...(reading.changes && shown.kind === 'page'
+        ? [
+            await pageCommentsSection(
+              context,
+              caller,
+              space,
+              { id: reading.changes.changeRequest.id, number: reading.changes.number },
+              {
+                pageId: page.pageId,
+                url: addressOf(page),
+              },
+            ),
+          ]
+        : []),
     ],
     toc: rendered.headings,
     back,

@@ -78,6 +78,13 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .preview, .conflict { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.5rem 1rem; margin: 1.5rem 0; }
 .conflict { border-left: 4px solid var(--warning); }
 .conflict pre { white-space: pre-wrap; max-height: 24rem; overflow: auto; }
+.page-comments { border-top: 1px solid var(--border); margin-top: 2rem; padding-top: 1rem; }
+.comment-list { list-style: none; padding: 0; }
+.comment-list li { border-left: 3px solid var(--border); padding: 0.25rem 0 0.25rem 0.75rem; margin-bottom: 1rem; }
+.comment-meta { color: var(--muted); font-size: 0.85rem; margin: 0; }
+.comment-body { white-space: pre-wrap; margin: 0.25rem 0 0; }
+.comment-form label { display: block; font-weight: 600; margin-bottom: 0.4rem; }
+.comment-form textarea { width: 100%; font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); margin-bottom: 0.5rem; }
 .page-changes { border-top: 1px solid var(--border); margin-top: 2rem; padding-top: 1rem; }
 .diff-blocks, .diff-lines { padding-left: 1.25rem; } .diff-block { margin-bottom: 0.75rem; } .diff-lines { font-family: var(--mono); font-size: 0.88rem; }
 .page-changes ins { text-decoration: underline; color: var(--mark-added); } .page-changes del { text-decoration: line-through; color: var(--danger); }
