@@ -21,12 +21,14 @@ const Id = Type.String({ minLength: 1, maxLength: 64 });
 const AppQuery = Type.Record(Type.String(), Type.String({ maxLength: 2048 }));
 
 /**
- * The app reader at `/app/...`, where every `urls.app` of the API leads: a
- * person signs in with their e-mail address and password, or by pasting an
- * API token, then reads what the API would let them read (spaces, a change
- * request's content with its changes marked, organizations, collections,
- * sites, specs, integrations). Its forms change only the person's own
- * account: their password and their sessions (account-routes.ts).
+ * The app at `/app/...`, where every `urls.app` of the API leads: a person
+ * signs in with their e-mail address and password, through an identity
+ * provider, or by pasting an API token, then reads what the API would let
+ * them read (spaces, a change request's content with its changes marked,
+ * organizations, collections, sites, specs, integrations). Its forms change
+ * the person's own account (account-routes.ts), write pages in change
+ * requests (edit-routes.ts), and take change requests through review to
+ * their merge (review-routes.ts), each as the API would let them.
  */
 export const appReaderRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, options) => {
   await app.register(cookie);
