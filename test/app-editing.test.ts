@@ -294,6 +294,20 @@ describe('writing a page in the browser', () => {
     expect(asked.headers.location).toBe(`http://docs.test${crPath}`);
     expect((await api.getChangeRequest(admin, spaceId, number)).json().status).toBe('open');
 
+    // Asking a member by address; an address outside the organization, or a member who may not review, is refused.
+    const ask = await post(actions('reviewers'), author, { email: admin.user.email.toUpperCase() });
+    expect(ask.statusCode, ask.body).toBe(303);
+    expect((await read(crPath, author)).body).toContain(`Asked to review: ${admin.user.display_name}.`);
+    const stranger = await t.factory.account();
+    const outside = await post(actions('reviewers'), author, { email: stranger.user.email });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.body).toContain('No member of this organization has that address');
+    expect((await post(actions('reviewers'), author, { email: reader.user.email })).statusCode).toBe(400);
+    const requested = (
+      await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/requested-reviewers`)
+    ).json();
+    expect(requested.items).toMatchObject([{ kind: 'user', user: { id: admin.user.id } }]);
+
     // The author may not approve their own work.
     expect((await post(actions('review'), author, { status: 'approved' })).statusCode).toBe(403);
     const reviewer = await sessionOf(admin);

@@ -424,6 +424,12 @@ const APP_ROUTES: Record<
     method: 'POST',
     form: 'comment=Hello',
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/reviewers': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/reviewers`,
+    method: 'POST',
+    form: 'email=ada%40example.com',
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/status': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/status`,

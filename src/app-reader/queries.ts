@@ -172,3 +172,16 @@ export async function spaceOrganization(db: Db, spaceId: string): Promise<string
   const row = await db.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirst();
   return row?.organization_id;
 }
+
+/** The active member of the organization with this address, if any: whom a writer names by e-mail to review. */
+export async function findMemberByEmail(db: Db, organizationId: string, email: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('u.id')
+    .where('m.organization_id', '=', organizationId)
+    .where('m.disabled', '=', false)
+    .where('u.email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return row?.id;
+}

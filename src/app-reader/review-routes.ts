@@ -7,7 +7,10 @@ import { IdParam } from '../core/schemas.js';
 import { mergeChangeRequest, updateChangeRequest } from '../change-requests/actions.js';
 import { submitChangeRequestReview } from '../reviews/actions.js';
 import { postComment } from '../comments/actions.js';
-import { spaceOrganization } from './queries.js';
+import { requestReviewers } from '../reviewers/actions.js';
+import { findEditableSpace } from '../access/spaces.js';
+import { findMemberByEmail, spaceOrganization } from './queries.js';
+import { MAX_EMAIL_LENGTH } from './home-pages.js';
 import { appHome, appPathOrHome, sameOrigin, sessionCaller } from './session.js';
 
 const hidden = { hide: true } as const;
@@ -118,6 +121,32 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       );
       return reply.redirect(appPathOrHome(context(), request.body.back), 303);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/reviewers',
+    {
+      schema: {
+        ...hidden,
+        params: Params,
+        body: Type.Object({ email: Type.String({ minLength: 3, maxLength: MAX_EMAIL_LENGTH }) }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'space:write');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { organizationId, spaceId, changeRequest } = request.params;
+      await inOrganization(request.params, async () => {
+        // Who may not ask learns nothing of the organization's addresses: refused first, as the API refuses them.
+        await findEditableSpace(context(), spaceId, caller.userId, 'Requesting reviewers');
+        // The same answer for an address no one has and for one outside the organization.
+        const reviewer = await findMemberByEmail(context().db, organizationId, request.body.email);
+        if (!reviewer)
+          throw new ApiError(400, 'No member of this organization has that address: ask a member with the review role');
+        return requestReviewers(context(), caller.userId, spaceId, changeRequest, { users: [reviewer] });
+      });
+      return reply.redirect(changeRequestPage(request.params), 303);
     },
   );
 

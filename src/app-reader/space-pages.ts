@@ -26,6 +26,7 @@ import { spaceRevisionIdAt } from '../change-requests/semantic-changes/queries.j
 import { appPage, notFound, type AppAnswer } from './shell.js';
 import { pageChangesSection } from './page-changes.js';
 import { pageCommentsSection } from './page-comments.js';
+import { listRequestedReviewers } from '../reviewers/actions.js';
 
 /** Which content of a space the address names: its current revision, or a change request's. */
 export interface SpaceAddress {
@@ -95,7 +96,11 @@ export async function spacePage(
   );
   const home = { href: context.urls.app('o', space.organization_id), title: space.title };
   const banner = reading.changes
-    ? [changeBanner(reading.changes), ...reviewActions(context, caller, space, reading.changes)]
+    ? [
+        changeBanner(reading.changes),
+        ...(await askedToReview(context, caller, space, reading.changes)),
+        ...reviewActions(context, caller, space, reading.changes),
+      ]
     : [];
   if (!shown || !page || (shown.kind === 'page' && !isReadable(page))) {
     const inside = page && tree.subtreeOf(page.pageId).find((candidate) => candidate !== page && isReadable(candidate));
@@ -235,6 +240,26 @@ function editAction(
   ];
 }
 
+/** How many of the people and teams asked to review a change request its page names. */
+const NAMED_REVIEWERS = 20;
+
+/** Who was asked to review the change request, as the API lists them. */
+async function askedToReview(
+  context: Context,
+  caller: Caller,
+  space: SpaceWithAccess,
+  changes: NonNullable<Reading['changes']>,
+): Promise<ElementContent[]> {
+  const asked = await listRequestedReviewers(context, caller.userId, space.id, changes.changeRequest.id, {
+    limit: NAMED_REVIEWERS,
+  });
+  if (asked.items.length === 0) return [];
+  const names = asked.items.map((reviewer) =>
+    reviewer.kind === 'team' ? `${reviewer.team.title} (team)` : reviewer.user.displayName,
+  );
+  return [h('p.reviewers', `Asked to review: ${names.join(', ')}${asked.next ? ', and more' : ''}.`)];
+}
+
 /**
  * What the caller may do with the change request, as forms: ask for review
  * (a writer, on a draft), approve or request changes (a reviewer who is not
@@ -268,6 +293,15 @@ function reviewActions(
         h('textarea', { id: 'quire-review-comment', name: 'comment', rows: 3, maxLength: 10_000 }),
         ...(own ? [] : [h('button', { type: 'submit', name: 'status', value: 'approved' }, 'Approve'), ' ']),
         h('button', { type: 'submit', name: 'status', value: 'changes-requested' }, 'Request changes'),
+      ]),
+    );
+  }
+  if (writes) {
+    forms.push(
+      h('form.review', { action: action('reviewers'), method: 'post' }, [
+        h('label', { htmlFor: 'quire-reviewer' }, 'Ask a member to review: their e-mail address'),
+        h('input', { id: 'quire-reviewer', name: 'email', type: 'email', required: true, maxLength: 254 }),
+        h('button', { type: 'submit' }, 'Ask'),
       ]),
     );
   }

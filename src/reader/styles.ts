@@ -64,6 +64,7 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .page-actions { margin: 0 0 1rem; }
 .review-actions { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-end; margin: -0.5rem 0 1.5rem; }
 .review-actions .review label { display: block; font-weight: 600; margin-bottom: 0.4rem; }
+.review-actions input[type="email"] { width: 100%; min-width: 16rem; font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); margin-bottom: 0.5rem; }
 .review-actions textarea { width: 100%; min-width: 18rem; font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); margin-bottom: 0.5rem; }
 .editor label { display: block; font-weight: 600; margin: 0.75rem 0 0.4rem; }
 .editor input, .editor textarea { width: 100%; font: inherit; padding: 0.5rem 0.7rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
