@@ -517,4 +517,41 @@ describe('writing a page in the browser', () => {
     expect(elsewhere.headers.location).toBe('/app');
     expect((await post(action, cookie, { comment: '   ' })).statusCode).toBe(400);
   });
+
+  it('stores a file the editor’s script sends, and answers the markdown that shows it', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, alerts);
+    const upload = `${spacePath()}/change-requests/${number}/~/upload/${alerts}`;
+    const added = await post(upload, cookie, { name: 'dot.png', contentType: 'image/png', base64: PNG });
+    expect(added.statusCode, added.body).toBe(200);
+    const { markdown } = added.json();
+    const fileId = /^!\[dot\.png\]\(\/files\/([\w-]+)\)$/.exec(markdown)?.[1];
+    expect(fileId).toBeDefined();
+    const files = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/files`)).json();
+    expect(files.items).toContainEqual(
+      expect.objectContaining({ id: fileId, name: 'dot.png', contentType: 'image/png' }),
+    );
+    const text = await post(upload, cookie, { name: 'notes.txt', contentType: 'text/plain', base64: 'aGVsbG8=' });
+    expect(text.json().markdown).toMatch(/^\[notes\.txt\]\(\/files\/[\w-]+\)$/);
+
+    const tooBig = await post(upload, cookie, {
+      name: 'big.bin',
+      contentType: 'application/octet-stream',
+      base64: Buffer.alloc(1024 * 1024 + 1).toString('base64'),
+    });
+    expect(tooBig.statusCode).toBeGreaterThanOrEqual(400);
+    expect(tooBig.statusCode).toBeLessThan(500);
+    expect((await post(upload, cookie, { name: '../x.png', contentType: 'image/png', base64: PNG })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await post(upload, await sessionOf(reader), { name: 'r.png', contentType: 'image/png', base64: PNG }))
+        .statusCode,
+    ).toBe(403);
+    const after = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/files`)).json();
+    expect(after.items.map((file: { name: string }) => file.name)).not.toContain('big.bin');
+  });
 });
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';

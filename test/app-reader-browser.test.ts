@@ -125,6 +125,16 @@ describeInBrowser('the app reader in a browser', () => {
     await content.focus();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n\n{% hint style="warning" %}\nCall the second on duty.\n{% endhint %}\n');
+    // An image pasted from the clipboard is stored in the change request and named where the cursor is.
+    await content.evaluate((element, png) => {
+      const bytes = Uint8Array.from(atob(png), (character) => character.charCodeAt(0));
+      const clipboard = new DataTransfer();
+      clipboard.items.add(new File([bytes], 'diagram.png', { type: 'image/png' }));
+      element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+    }, 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=');
+    await page.waitForFunction(() =>
+      (document.getElementById('quire-markdown') as HTMLTextAreaElement).value.includes('![diagram.png](/files/'),
+    );
     // The live preview is the reader's renderer's: the hint comes back as the reader shows one.
     const live = page.locator('#quire-live-preview .live-body');
     await live.locator('.hint').waitFor();

@@ -405,6 +405,13 @@ const APP_ROUTES: Record<
     signedOut: 401,
   },
   '/app/~/editor.js': { signedIn: false, url: () => '/app/~/editor.js' },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/upload/:pageId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/upload/nope`,
+    method: 'POST',
+    form: 'name=a.png&contentType=image%2Fpng&base64=aGVsbG8%3D',
+    signedOut: 401,
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/autosave/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/autosave/nope`,

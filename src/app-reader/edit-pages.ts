@@ -48,6 +48,7 @@ export function editorPage(
           method: 'post',
           dataPreview: toolUrl(draft, 'preview'),
           dataAutosave: toolUrl(draft, 'autosave'),
+          dataUpload: toolUrl(draft, 'upload'),
         },
         [
           h('label', { htmlFor: 'quire-title' }, 'Title'),
@@ -129,8 +130,8 @@ export function editorPage(
   });
 }
 
-/** The address of one of the page's tools in the change request (`new`, `move`, `delete`, `preview`, `autosave`), beside its editor's. */
-function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete' | 'preview' | 'autosave'): string {
+/** The address of one of the page's tools in the change request (`new`, `move`, `delete`, `preview`, `autosave`, `upload`), beside its editor's. */
+function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete' | 'preview' | 'autosave' | 'upload'): string {
   return draft.editUrl.replace(/\/~\/edit\/([^/]+)$/, `/~/${tool}/$1`);
 }
 

@@ -9,6 +9,7 @@ import { themeOf } from '../reader/http.js';
 import { editorPage, type EditorView } from './edit-pages.js';
 import { EDITOR_JS, EDITOR_JS_ETAG } from './editor-script.js';
 import {
+  addFile,
   addPage,
   asEdit,
   changeRequestToEdit,
@@ -47,6 +48,9 @@ function editOf(body: {
   const { hidden: hide, description, title, markdown, base } = body;
   return { title, markdown, base, description: description ?? '', hidden: hide === 'on' };
 }
+/** The base64 of the largest file a page takes (1 MiB), and its form, `+`, `/` and `=` percent-encoded. */
+const UPLOAD_BASE64_LENGTH = Math.ceil((1024 * 1024) / 3) * 4;
+const UPLOAD_BODY_LIMIT = UPLOAD_BASE64_LENGTH * 3 + 4096;
 /** A form of the largest page, every character of it percent-encoded as three. */
 const EDIT_BODY_LIMIT = MAX_MARKDOWN_LENGTH * 3 + 16 * 1024;
 
@@ -243,6 +247,34 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const draft = await pageDraft(context(), caller, request.params);
       return { saved: true, base: draft.base, at: app.clock.now().toISOString() };
+    },
+  );
+
+  // A file pasted or dropped in the editor, sent by its script: stored in the change request, answered with its markdown.
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/upload/:pageId',
+    {
+      bodyLimit: UPLOAD_BODY_LIMIT,
+      schema: {
+        ...hidden,
+        params: EditParams,
+        body: Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 256, pattern: '^[^/\\\\]+$' }),
+          contentType: Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+$' }),
+          base64: Type.String({ minLength: 1, maxLength: UPLOAD_BASE64_LENGTH, pattern: '^[A-Za-z0-9+/=]*$' }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await writer(request, reply);
+      if (!caller) return reply.code(401).send({ message: 'Sign in again to add files.' });
+      const draft = await pageDraft(context(), caller, request.params);
+      try {
+        return { markdown: await addFile(context(), caller, draft, request.body) };
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
+        return reply.code(error.statusCode).send({ message: `Not added: ${error.message}` });
+      }
     },
   );
 

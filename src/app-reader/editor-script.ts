@@ -78,6 +78,50 @@ export const EDITOR_JS = `'use strict';
     saveTimer = setTimeout(autosave, 2000);
   };
 
+  // Images and files pasted or dropped into the content: stored in the change request, and named where the cursor is.
+  let uploads = Promise.resolve();
+  const upload = async (file) => {
+    if (file.size > 1048576) {
+      status.textContent = (file.name || 'The file') + ' is over 1 MiB: not added.';
+      return;
+    }
+    const base64 = await new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).split(',')[1] || '');
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+    const type = file.type || 'application/octet-stream';
+    const name = file.name || 'pasted.' + (type.split('/')[1] || 'bin').replace(/[^a-z0-9]/gi, '');
+    status.textContent = 'Adding ' + name + '…';
+    const answer = await fetch(form.dataset.upload, {
+      method: 'POST',
+      body: new URLSearchParams({ name, contentType: type, base64 }),
+      credentials: 'same-origin',
+    });
+    const result = await answer.json().catch(() => ({ message: 'Not added: the service refused the file.' }));
+    if (!answer.ok) {
+      status.textContent = result.message;
+      return;
+    }
+    status.textContent = name + ' is added to the change request.';
+    text.setRangeText(result.markdown + '\\n', text.selectionStart, text.selectionEnd, 'end');
+    text.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  const take = (files, event) => {
+    if (!files || files.length === 0) return;
+    event.preventDefault();
+    for (const file of files) uploads = uploads.then(() => upload(file)).catch(() => {
+      status.textContent = 'Not added: the service did not answer.';
+    });
+  };
+  text.addEventListener('paste', (event) => take(event.clipboardData && event.clipboardData.files, event));
+  text.addEventListener('dragover', (event) => {
+    if (event.dataTransfer && [...event.dataTransfer.types].includes('Files')) event.preventDefault();
+  });
+  text.addEventListener('drop', (event) => take(event.dataTransfer && event.dataTransfer.files, event));
+  status.textContent = 'Paste or drop images and files into the content to add them (1 MiB each).';
+
   form.addEventListener('input', (event) => {
     dirty = true;
     schedule();

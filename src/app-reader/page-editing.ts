@@ -256,6 +256,29 @@ export async function movePage(
   ]);
 }
 
+/**
+ * Adds a file (an image pasted or dropped in the editor) to the change
+ * request's files: the markdown that shows it on the page, an image for an
+ * image and a link for anything else, naming it by its id (`/files/<id>`).
+ */
+export async function addFile(
+  context: Context,
+  caller: Caller,
+  draft: PageDraft,
+  file: { name: string; contentType: string; base64: string },
+): Promise<string> {
+  requireWorkable(draft);
+  const written = await writeChangeRequestContent(context, writeTarget(draft, caller), [
+    { operation: 'insert_files', files: [file] },
+  ]);
+  const stored = written.insertedFiles[0];
+  if (!stored) throw new Error('An inserted file was not stored');
+  const label = stored.name.replace(/[[\]\\]/g, '');
+  return stored.contentType.startsWith('image/')
+    ? `![${label}](/files/${stored.fileId})`
+    : `[${label}](/files/${stored.fileId})`;
+}
+
 function writeTarget(draft: PageDraft, caller: Caller) {
   return {
     organizationId: draft.space.organizationId,
