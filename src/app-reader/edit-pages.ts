@@ -4,6 +4,7 @@ import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
 import { trustedHtml, type ThemeChoice } from '../reader/layout.js';
 import type { PageDraft, PageEdit } from './page-editing.js';
+import { changeRequestAddress } from './change-request-addresses.js';
 import { EDITOR_JS_ETAG } from './editor-script.js';
 import { appPage, type AppAnswer } from './shell.js';
 
@@ -46,9 +47,9 @@ export function editorPage(
         {
           action: draft.editUrl,
           method: 'post',
-          dataPreview: toolUrl(draft, 'preview'),
-          dataAutosave: toolUrl(draft, 'autosave'),
-          dataUpload: toolUrl(draft, 'upload'),
+          dataPreview: toolUrl(context, draft, 'preview'),
+          dataAutosave: toolUrl(context, draft, 'autosave'),
+          dataUpload: toolUrl(context, draft, 'upload'),
         },
         [
           h('label', { htmlFor: 'quire-title' }, 'Title'),
@@ -82,7 +83,7 @@ export function editorPage(
         ],
       ),
       h('section.page-tools', { 'aria-label': 'More about this page' }, [
-        h('form', { action: toolUrl(draft, 'new'), method: 'post' }, [
+        h('form', { action: toolUrl(context, draft, 'new'), method: 'post' }, [
           h('label', { htmlFor: 'quire-new-title' }, 'Add a page, titled'),
           h('input', { id: 'quire-new-title', name: 'title', required: true, minLength: 1, maxLength: 255 }),
           h('label.checkbox', [
@@ -92,7 +93,7 @@ export function editorPage(
           h('label.checkbox', [h('input', { type: 'radio', name: 'where', value: 'below' }), ' inside this one']),
           h('button', { type: 'submit' }, 'Add the page'),
         ]),
-        h('form', { action: toolUrl(draft, 'move'), method: 'post' }, [
+        h('form', { action: toolUrl(context, draft, 'move'), method: 'post' }, [
           h('label', { htmlFor: 'quire-move-target' }, 'Move this page'),
           h('select', { id: 'quire-move-target', name: 'target' }, [
             h('option', { value: '' }, 'to the top level'),
@@ -110,7 +111,7 @@ export function editorPage(
           ]),
           h('button', { type: 'submit' }, 'Move'),
         ]),
-        h('form', { action: toolUrl(draft, 'delete'), method: 'post' }, [
+        h('form', { action: toolUrl(context, draft, 'delete'), method: 'post' }, [
           h('input', { type: 'hidden', name: 'base', value: draft.base }),
           h('button', { type: 'submit' }, 'Delete this page and its subpages'),
         ]),
@@ -130,9 +131,14 @@ export function editorPage(
   });
 }
 
-/** The address of one of the page's tools in the change request (`new`, `move`, `delete`, `preview`, `autosave`, `upload`), beside its editor's. */
-function toolUrl(draft: PageDraft, tool: 'new' | 'move' | 'delete' | 'preview' | 'autosave' | 'upload'): string {
-  return draft.editUrl.replace(/\/~\/edit\/([^/]+)$/, `/~/${tool}/$1`);
+/** The address of one of the page's tools in its change request, beside its editor's. */
+function toolUrl(
+  context: Context,
+  draft: PageDraft,
+  tool: 'new' | 'move' | 'delete' | 'preview' | 'autosave' | 'upload',
+): string {
+  const place = { organizationId: draft.space.organizationId, spaceId: draft.space.id };
+  return changeRequestAddress(context, { ...place, changeRequest: draft.changeRequest.number }, tool, draft.page.id);
 }
 
 /** The page as another writer saved it since: shown beside the writer's own, to merge by hand. */

@@ -7,6 +7,7 @@ import type { JSONDocument } from '../document/types.js';
 import { MAX_MARKDOWN_LENGTH } from '../change-requests/schemas.js';
 import { themeOf } from '../reader/http.js';
 import { editorPage, type EditorView } from './edit-pages.js';
+import { changeRequestAddress } from './change-request-addresses.js';
 import { EDITOR_JS, EDITOR_JS_ETAG } from './editor-script.js';
 import {
   addFile,
@@ -73,7 +74,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { organizationId, spaceId, pageId } = request.params;
       const number = await changeRequestToEdit(context(), caller, organizationId, spaceId, pageId);
       return reply.redirect(
-        context().urls.app('o', organizationId, 's', spaceId, 'change-requests', String(number), '~', 'edit', pageId),
+        changeRequestAddress(context(), { organizationId, spaceId, changeRequest: number }, 'edit', pageId),
         303,
       );
     },
@@ -146,9 +147,8 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
         return send(reply, answer, 200);
       }
-      const { organizationId, spaceId } = address;
       return reply.redirect(
-        context().urls.app('o', organizationId, 's', spaceId, 'change-requests', String(draft.changeRequest.number)),
+        changeRequestAddress(context(), { ...address, changeRequest: draft.changeRequest.number }),
         303,
       );
     },
@@ -171,16 +171,10 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
         title: request.body.title,
         below: request.body.where === 'below',
       });
-      const { organizationId, spaceId } = request.params;
       return reply.redirect(
-        context().urls.app(
-          'o',
-          organizationId,
-          's',
-          spaceId,
-          'change-requests',
-          String(draft.changeRequest.number),
-          '~',
+        changeRequestAddress(
+          context(),
+          { ...request.params, changeRequest: draft.changeRequest.number },
           'edit',
           pageId,
         ),

@@ -6,6 +6,7 @@ import { mayCommentSpace } from '../access/spaces.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
 import { listThreadComments } from '../comments/actions.js';
 import type { Context } from '../context.js';
+import { changeRequestAddress } from './change-request-addresses.js';
 
 /** How many of a page's comments its section shows: the oldest first, as a conversation reads. */
 const SHOWN_COMMENTS = 100;
@@ -29,14 +30,9 @@ export async function pageCommentsSection(
     { order: 'asc', status: 'all', format: 'markdown', targetPage: page.pageId, limit: SHOWN_COMMENTS },
   );
   const mayComment = mayCommentSpace(space) && scopesAllow(caller.scopes, 'space:write');
-  const action = context.urls.app(
-    'o',
-    space.organization_id,
-    's',
-    space.id,
-    'change-requests',
-    String(changeRequest.number),
-    '~',
+  const action = changeRequestAddress(
+    context,
+    { organizationId: space.organization_id, spaceId: space.id, changeRequest: changeRequest.number },
     'comment',
     page.pageId,
   );

@@ -10,6 +10,7 @@ import { createChangeRequest } from '../change-requests/actions.js';
 import { writeChangeRequestContent } from '../change-requests/changes/write.js';
 import type { ContentChange } from '../change-requests/schemas.js';
 import { findOwnWorkableChangeRequest } from './queries.js';
+import { changeRequestAddress } from './change-request-addresses.js';
 
 /** A page of a change request, as the address of its editor names it. */
 export interface EditAddress {
@@ -123,14 +124,9 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
     revisionId: changeRequest.revision_id,
     readUrl: pageAppUrl(context.urls, place, tree.pathOf(page.pageId)),
     places: placesOutside(tree, page.pageId),
-    editUrl: context.urls.app(
-      'o',
-      space.organization_id,
-      's',
-      space.id,
-      'change-requests',
-      String(changeRequest.number),
-      '~',
+    editUrl: changeRequestAddress(
+      context,
+      { organizationId: space.organization_id, spaceId: space.id, changeRequest: changeRequest.number },
       'edit',
       page.pageId,
     ),

@@ -10,6 +10,7 @@ import { postComment } from '../comments/actions.js';
 import { requestReviewers } from '../reviewers/actions.js';
 import { findEditableSpace } from '../access/spaces.js';
 import { findMemberByEmail, spaceOrganization } from './queries.js';
+import { changeRequestAddress } from './change-request-addresses.js';
 import { MAX_EMAIL_LENGTH } from './home-pages.js';
 import { appHome, appPathOrHome, sameOrigin, sessionCaller } from './session.js';
 
@@ -165,6 +166,6 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   function changeRequestPage(params: Params): string {
-    return context().urls.app('o', params.organizationId, 's', params.spaceId, 'change-requests', params.changeRequest);
+    return changeRequestAddress(context(), params);
   }
 };

@@ -26,6 +26,7 @@ import { spaceRevisionIdAt } from '../change-requests/semantic-changes/queries.j
 import { appPage, notFound, type AppAnswer } from './shell.js';
 import { pageChangesSection } from './page-changes.js';
 import { pageCommentsSection } from './page-comments.js';
+import { changeRequestAddress } from './change-request-addresses.js';
 import { listRequestedReviewers } from '../reviewers/actions.js';
 
 /** Which content of a space the address names: its current revision, or a change request's. */
@@ -219,12 +220,13 @@ function editAction(
   changes: Reading['changes'],
   pageId: string,
 ): ElementContent[] {
-  const inSpace = ['o', space.organization_id, 's', space.id];
   if (!changes) {
     return [
-      h('form.page-actions', { action: context.urls.app(...inSpace, '~', 'edit', pageId), method: 'post' }, [
-        h('button', { type: 'submit' }, 'Edit'),
-      ]),
+      h(
+        'form.page-actions',
+        { action: context.urls.app('o', space.organization_id, 's', space.id, '~', 'edit', pageId), method: 'post' },
+        [h('button', { type: 'submit' }, 'Edit')],
+      ),
     ];
   }
   if (changes.status !== 'draft' && changes.status !== 'open') return [];
@@ -233,7 +235,14 @@ function editAction(
       'p.page-actions',
       h(
         'a.button',
-        { href: context.urls.app(...inSpace, 'change-requests', String(changes.number), '~', 'edit', pageId) },
+        {
+          href: changeRequestAddress(
+            context,
+            { organizationId: space.organization_id, spaceId: space.id, changeRequest: changes.number },
+            'edit',
+            pageId,
+          ),
+        },
         'Edit this page',
       ),
     ),
@@ -274,7 +283,11 @@ function reviewActions(
 ): ElementContent[] {
   if (changes.status !== 'draft' && changes.status !== 'open') return [];
   const action = (name: string) =>
-    context.urls.app('o', space.organization_id, 's', space.id, 'change-requests', String(changes.number), '~', name);
+    changeRequestAddress(
+      context,
+      { organizationId: space.organization_id, spaceId: space.id, changeRequest: changes.number },
+      name,
+    );
   const writes = mayEditSpace(space) && scopesAllow(caller.scopes, 'space:write');
   const forms: ElementContent[] = [];
   if (writes && changes.status === 'draft') {
