@@ -531,6 +531,9 @@ describe('writing a page in the browser', () => {
     expect(files.items).toContainEqual(
       expect.objectContaining({ id: fileId, name: 'dot.png', contentType: 'image/png' }),
     );
+    // The preview shows it, from the change request's files, at a signed address of this service.
+    const previewed = await post(`${spacePath()}/change-requests/${number}/~/preview/${alerts}`, cookie, { markdown });
+    expect(previewed.body).toMatch(/<img[^>]* src="http:\/\/docs\.test\/files\/[^"]+dot\.png[^"]*"/);
     const text = await post(upload, cookie, { name: 'notes.txt', contentType: 'text/plain', base64: 'aGVsbG8=' });
     expect(text.json().markdown).toMatch(/^\[notes\.txt\]\(\/files\/[\w-]+\)$/);
 

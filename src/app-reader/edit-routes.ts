@@ -18,8 +18,12 @@ import {
   movePage,
   pageDraft,
   savePage,
+  changeRequestTree,
+  type PageDraft,
   type PageEdit,
 } from './page-editing.js';
+import { referencedFiles } from '../reader/page-content.js';
+import { documentReferences } from '../reader/references.js';
 import { appHome, sameOrigin, sessionCaller } from './session.js';
 import { sendAppAnswer as send } from './shell.js';
 
@@ -103,7 +107,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const theme = themeOf(request);
       if (action === 'preview') {
         const draft = await pageDraft(context(), caller, address);
-        return send(reply, editorPage(context(), caller, theme, draft, edit, await preview(edit.markdown)));
+        return send(reply, editorPage(context(), caller, theme, draft, edit, await preview(draft, edit.markdown)));
       }
       let saved;
       try {
@@ -292,8 +296,8 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const caller = await writer(request, reply);
       if (!caller) return reply.code(401).type('text/plain; charset=utf-8').send('Sign in again to preview.');
-      await pageDraft(context(), caller, request.params);
-      const view = await preview(request.body.markdown);
+      const draft = await pageDraft(context(), caller, request.params);
+      const view = await preview(draft, request.body.markdown);
       void reply.header('content-security-policy', "default-src 'none'").header('cache-control', 'no-store');
       if (view.preview === undefined) return reply.code(400).type('text/plain; charset=utf-8').send(view.error);
       return reply.type('text/html; charset=utf-8').send(view.preview);
@@ -306,11 +310,20 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sessionCaller(app, request, reply, 'space:write');
   }
 
-  /** The markdown as the reader will show it, rendered off the event loop; or why it cannot be. */
-  async function preview(markdown: string): Promise<EditorView> {
+  /**
+   * The markdown as the reader will show it, rendered off the event loop, with
+   * the change request's files it names (an image just pasted); or why it cannot be.
+   */
+  async function preview(draft: PageDraft, markdown: string): Promise<EditorView> {
     try {
       const document = JSON.parse(await context().conversions.toDocumentJson(markdown, 'the page')) as JSONDocument;
-      const rendered = await context().conversions.toHtml({ document, pages: {}, files: {} }, 'the page');
+      const files = referencedFiles(
+        context(),
+        await changeRequestTree(context(), draft),
+        documentReferences(document).files,
+        app.clock.now(),
+      );
+      const rendered = await context().conversions.toHtml({ document, pages: {}, files }, 'the page');
       return { preview: rendered.html };
     } catch (error) {
       if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;

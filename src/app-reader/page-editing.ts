@@ -182,6 +182,13 @@ async function writeOnBase(
   }
 }
 
+/** The change request's content tree at the revision the draft was read from. */
+export async function changeRequestTree(context: Context, draft: PageDraft): Promise<ContentTree> {
+  const point = await context.content.revision(draft.space.id, draft.space.organizationId, draft.revisionId);
+  if (!point) throw new NotFoundError('No revision');
+  return context.content.tree(point);
+}
+
 /**
  * Adds a page to the change request, below `draft`'s page (`into`) or after
  * it: its id, to open its editor.
@@ -193,9 +200,7 @@ export async function addPage(
   page: { title: string; below: boolean },
 ): Promise<string> {
   requireWorkable(draft);
-  const tree = await context.content.tree(
-    (await context.content.revision(draft.space.id, draft.space.organizationId, draft.revisionId))!,
-  );
+  const tree = await changeRequestTree(context, draft);
   const here = tree.pages.get(draft.page.id)!;
   const into = page.below ? here.pageId : here.parentId;
   const siblings = tree.childrenOf(into);
@@ -240,8 +245,7 @@ export async function movePage(
   move: { target: string | null; inside: boolean },
 ): Promise<void> {
   requireWorkable(draft);
-  const point = await context.content.revision(draft.space.id, draft.space.organizationId, draft.revisionId);
-  const tree = await context.content.tree(point!);
+  const tree = await changeRequestTree(context, draft);
   const target = move.target === null ? undefined : tree.pages.get(move.target);
   if (move.target !== null && !target) throw new NotFoundError('No such page to move beside or into');
   const into = move.inside || !target ? (target?.pageId ?? null) : target.parentId;

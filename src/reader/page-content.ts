@@ -69,6 +69,24 @@ export interface AdaptiveConditions {
 const renderedPages = new WeakMap<Context, LoadingCache<RenderedDocument>>();
 const RENDERED_CHARACTERS = 32 * 1024 * 1024;
 
+/** The space files a document names, with addresses signed from `now`; a file the revision lacks is left out. */
+export function referencedFiles(
+  context: Context,
+  tree: ContentTree,
+  fileIds: Iterable<string>,
+  now: Date,
+): Record<string, ReferencedFile> {
+  const files: Record<string, ReferencedFile> = {};
+  for (const fileId of fileIds) {
+    const file = tree.files.get(fileId);
+    if (!file) continue;
+    const url = context.fileUrls.sign(file.versionId, file.name, now);
+    const dimensions = file.width && file.height ? { width: file.width, height: file.height } : {};
+    files[fileId] = { url, name: file.name, size: file.size, contentType: file.contentType, ...dimensions };
+  }
+  return files;
+}
+
 /**
  * The page's content as the reader's HTML, rendered once per revision (on
  * the conversion pool, within its deadline) and then served from memory.
@@ -116,14 +134,7 @@ export async function renderedPage(
       if (address) pages[key] = address;
       if (address && target) pageTitles[key] = target.title;
     }
-    const files: Record<string, ReferencedFile> = {};
-    for (const fileId of references.files) {
-      const file = content.tree.files.get(fileId);
-      if (!file) continue;
-      const url = context.fileUrls.sign(file.versionId, file.name, now);
-      const dimensions = file.width && file.height ? { width: file.width, height: file.height } : {};
-      files[fileId] = { url, name: file.name, size: file.size, contentType: file.contentType, ...dimensions };
-    }
+    const files = referencedFiles(context, content.tree, references.files, now);
     const openapiPages = specReferencePages(content, links, references.specs);
     const conditions = adaptive
       ? Object.fromEntries(references.conditions.map((expression) => [expression, adaptive.holds(expression)]))
