@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { displayNameFor } from '../users/users.js';
 import { createUser, findUserByEmail, markEmailVerified } from '../users/user-queries.js';
 import { refuse, type Refusal } from './actions.js';
 import { findIdentityUser, isSsoOnly, linkIdentity, touchIdentity } from './identities.js';
@@ -6,8 +7,6 @@ import type { ProviderIdentity } from './oidc.js';
 
 /** The longest address an account takes from a provider (RFC 5321's bound on a path). */
 const MAX_PROVIDER_EMAIL_LENGTH = 254;
-/** The longest display name a new account takes (the users table's bound). */
-const MAX_DISPLAY_NAME_LENGTH = 255;
 
 const SSO_ONLY = 'Your organization signs you in through its own identity provider: use its single sign-on.';
 
@@ -56,7 +55,7 @@ export async function checkIdentitySignIn(
 
 /** A new account for a person the provider proved `email` for; of two made at once, both get the one that was stored. */
 async function newUser(context: Context, email: string, name: string | undefined): Promise<string | undefined> {
-  const displayName = (name?.trim() || email.split('@')[0] || email).slice(0, MAX_DISPLAY_NAME_LENGTH);
+  const displayName = displayNameFor(email, name);
   try {
     const user = await createUser(context.db, context.clock, { email, displayName, emailVerified: true });
     return user.id;

@@ -18,6 +18,7 @@ import {
   appHome,
   appPathOrHome,
   endSession,
+  formCaller,
   requestSessionHash,
   sameOrigin,
   sessionCaller,
@@ -138,9 +139,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   });
 
   /** The caller of a form that changes the account: posted from this service's pages, by a session that may write. */
-  async function signedInToChange(request: FastifyRequest, reply: FastifyReply): Promise<Caller | undefined> {
-    if (!sameOrigin(context(), request)) throw new ApiError(403, 'Change your account from this service’s own page');
-    return sessionCaller(app, request, reply, 'user:write');
+  function signedInToChange(request: FastifyRequest, reply: FastifyReply): Promise<Caller | undefined> {
+    return formCaller(app, request, reply, 'user:write', 'Change your account from this service’s own page');
   }
 
   /** Ended person sessions' tokens, forgotten by every process's cache at once. */

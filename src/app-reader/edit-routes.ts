@@ -24,7 +24,7 @@ import {
 } from './page-editing.js';
 import { referencedFiles } from '../reader/page-content.js';
 import { documentReferences } from '../reader/references.js';
-import { appHome, sameOrigin, sessionCaller } from './session.js';
+import { appHome, formCaller, sessionCaller } from './session.js';
 import { sendAppAnswer as send } from './shell.js';
 
 const hidden = { hide: true } as const;
@@ -305,9 +305,8 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /** The caller of a form that writes: posted from this service's pages, by a session that may write spaces. */
-  async function writer(request: FastifyRequest, reply: FastifyReply): Promise<Caller | undefined> {
-    if (!sameOrigin(context(), request)) throw new ApiError(403, 'Edit from this service’s own pages');
-    return sessionCaller(app, request, reply, 'space:write');
+  function writer(request: FastifyRequest, reply: FastifyReply): Promise<Caller | undefined> {
+    return formCaller(app, request, reply, 'space:write', 'Edit from this service’s own pages');
   }
 
   /**

@@ -12,7 +12,7 @@ import { findEditableSpace } from '../access/spaces.js';
 import { findMemberByEmail, spaceOrganization } from './queries.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { MAX_EMAIL_LENGTH } from './home-pages.js';
-import { appHome, appPathOrHome, sameOrigin, sessionCaller } from './session.js';
+import { appHome, appPathOrHome, formCaller } from './session.js';
 
 const hidden = { hide: true } as const;
 const Params = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam });
@@ -152,9 +152,8 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /** The caller of a form that acts: posted from this service's pages, by a session with the scope. */
-  async function actor(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<Caller | undefined> {
-    if (!sameOrigin(context(), request)) throw new ApiError(403, 'Act from this service’s own pages');
-    return sessionCaller(app, request, reply, scope);
+  function actor(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<Caller | undefined> {
+    return formCaller(app, request, reply, scope, 'Act from this service’s own pages');
   }
 
   /** Runs the action when the space is the organization's the address names; another's is a 404, as the app reads it. */

@@ -153,6 +153,22 @@ export function sameOrigin(context: Context, request: FastifyRequest): boolean {
   return origin === context.urls.origin;
 }
 
+/**
+ * The caller of a form that changes something, with the scope it needs: a
+ * post from another site is refused (`refusal` says what to do instead), and
+ * a request without a session has no caller.
+ */
+export async function formCaller(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: Scope,
+  refusal: string,
+): Promise<Caller | undefined> {
+  if (!sameOrigin(app.context, request)) throw new ApiError(403, refusal);
+  return sessionCaller(app, request, reply, scope);
+}
+
 /** A path inside the app reader to go back to after signing in; anything else goes to its home. */
 export function appPathOrHome(context: Context, next: string | undefined): string {
   const home = appPath(context);

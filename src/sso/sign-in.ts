@@ -5,14 +5,14 @@ import { findIdentityUser, linkIdentity, touchIdentity } from '../accounts/ident
 import { addMember } from '../invitations/queries.js';
 import { markSsoMember } from '../members/queries.js';
 import { upsertTeamMembers } from '../teams/queries.js';
+import { displayNameFor } from '../users/users.js';
 import { createUser, findUserByEmail } from '../users/user-queries.js';
 import type { ActiveSamlProvider, SamlIdentity } from './saml-client.js';
 import { samlIssuer } from './queries.js';
 import { membershipStanding } from './sign-in-queries.js';
 
-/** The longest address and display name an account takes from an assertion. */
+/** The longest address an account takes from an assertion (RFC 5321's bound on a path). */
 const MAX_EMAIL_LENGTH = 254;
-const MAX_DISPLAY_NAME_LENGTH = 255;
 
 /**
  * Checks a sign-in an organization's SAML provider vouched for: the user it
@@ -89,7 +89,7 @@ async function newMember(
   email: string,
   name: string | undefined,
 ): Promise<string> {
-  const displayName = (name?.trim() || email.split('@')[0] || email).slice(0, MAX_DISPLAY_NAME_LENGTH);
+  const displayName = displayNameFor(email, name);
   const now = context.clock.now();
   try {
     return await context.db.transaction().execute(async (tx) => {

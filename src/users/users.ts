@@ -33,3 +33,14 @@ export function presentUser(user: UserFields, urls: Urls, emails: EmailVisibilit
     urls: { location: urls.api('users', user.id) },
   };
 }
+
+/** The longest display name an account takes (the users table's bound). */
+export const MAX_DISPLAY_NAME_LENGTH = 255;
+
+/**
+ * The display name of an account an identity provider makes: the name it
+ * gives, else the address's local part, within the table's bound.
+ */
+export function displayNameFor(email: string, name: string | undefined): string {
+  return (name?.trim() || email.split('@')[0] || email).slice(0, MAX_DISPLAY_NAME_LENGTH);
+}
