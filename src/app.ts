@@ -104,6 +104,7 @@ import { ownThreads, type ThreadSource } from './core/thread-source.js';
 import { htmlReaderPool } from './change-requests/import/reader.js';
 import { imageDecoderPool } from './integrations/image-pool.js';
 import { specParserPool } from './specs/parser.js';
+import { samlAssertionPool } from './sso/saml-client.js';
 import { GitThreads } from './git-sync/git/threads.js';
 import { CONVERSION_MS_PER_KIB, type AppConfig } from './config.js';
 import { MemberSchema, TeamSchema } from './members/member-schemas.js';
@@ -351,6 +352,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
           ),
           specs: workPool(
             specParserPool(config.specs, (error) => instance.log.error({ err: error }, 'A spec parser thread failed')),
+          ),
+          saml: workPool(
+            samlAssertionPool(config.conversion, (error) =>
+              instance.log.error({ err: error }, 'A SAML assertion thread failed'),
+            ),
           ),
         };
         const importArchives = workPool(

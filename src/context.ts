@@ -35,10 +35,10 @@ export interface Context {
   conversions: Conversions;
   /**
    * The other worker pools, built once with the app and closed with it: each
-   * runs its domain's tasks (imported pages' HTML, integrations' images, specs)
+   * runs its domain's tasks (imported pages' HTML, integrations' images, specs, SAML assertions)
    * off the event loop within a deadline, through that domain's wrapper.
    */
-  workPools: { html: WorkPool; images: WorkPool; specs: WorkPool };
+  workPools: { html: WorkPool; images: WorkPool; specs: WorkPool; saml: WorkPool };
   /** The one way the service fetches URLs it is given. */
   outbound: OutboundFetcher;
   /** Sites' structures as JSON, kept a moment (SITE_CACHE_TTL_MS); scoped by site id. */

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../src/core/clock.js';
+import { WorkPool } from '../src/core/work-pool.js';
+import { samlAssertionPool } from '../src/sso/saml-client.js';
 import { PUBLIC_URL, useTestApp } from './support/app.js';
 import type { Account } from './support/factory.js';
+import { ownBuiltThreads } from './support/threads.js';
 import { IDP, OTHER_IDP, requestIdOf, samlResponse, type Assertion } from './support/saml-idp.js';
 
 /** The service's time, which a test may move forward. */
@@ -304,6 +307,41 @@ describe('signing in through an organization’s SAML provider', () => {
       expect(answer.body, name).toContain('could not be verified');
     }
     expect(await userByEmail('bad@acme.test')).toBeUndefined();
+  });
+
+  it('checks the answer on a worker thread within a deadline: one past it is refused, and signs no one in', async () => {
+    const provider = await organizationWithProvider();
+    const conversion = t.app.context.config.conversion;
+    const kept = t.app.context.workPools.saml;
+    // The app's own pool, but with no time at all: the large answer's parse and signature check cannot finish in it.
+    const hurried = new WorkPool({
+      ...samlAssertionPool(conversion, () => undefined),
+      timeoutMs: 0,
+      msPerKib: 0,
+      threadSource: ownBuiltThreads,
+    });
+    const sent = vi.spyOn(hurried, 'run');
+    t.app.context.workPools.saml = hurried;
+    try {
+      const large = { email: 'slow@acme.test', note: 'x'.repeat(120_000) };
+      const answer = await signIn(provider, { nameId: 'slow-1', attributes: large });
+      expect(answer.statusCode, answer.body).toBe(401);
+      expect(answer.body).toContain('could not be verified');
+      expect(sent).toHaveBeenCalledTimes(1);
+      expect(sent.mock.calls[0]![0]).toBe('checkAssertion');
+      await expect(sent.mock.results[0]!.value).rejects.toThrow(/took longer than 0 ms/);
+      expect(await userByEmail('slow@acme.test')).toBeUndefined();
+    } finally {
+      t.app.context.workPools.saml = kept;
+      await hurried.close();
+    }
+    // The app's pool takes the same answer.
+    const answer = await signIn(provider, {
+      nameId: 'slow-1',
+      attributes: { email: 'slow@acme.test', note: 'x'.repeat(120_000) },
+    });
+    expect(answer.statusCode, answer.body).toBe(303);
+    expect(await userByEmail('slow@acme.test')).toBeDefined();
   });
 
   it('finishes only the sign-in this browser started, within ten minutes (no login CSRF, no IdP-initiated sign-in)', async () => {

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
+import { ApiError } from '../core/api-errors.js';
 import type { Keyring } from '../core/keyring.js';
+import {
+  poolLikeConversions,
+  taskModuleBeside,
+  type ConversionSettings,
+  type WorkPool,
+  type WorkPoolOptions,
+} from '../core/work-pool.js';
 import type { SamlProviderFields } from './queries.js';
 import { serviceEndpoints } from './present.js';
 
@@ -24,6 +32,10 @@ export const PENDING_SAML_SECONDS = 600;
 /** How far the provider's clock may be from ours. */
 const CLOCK_SKEW_MS = 60_000;
 const SEALED_FOR = 'saml-sign-in';
+const WORKER_MODULE = taskModuleBeside(import.meta.url, 'saml-tasks');
+
+/** The name id format of an address, which this service asks providers for. */
+export const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
 /** Who the provider says signed in, as the assertion names them. */
 export interface SamlIdentity {
@@ -36,7 +48,7 @@ export interface SamlIdentity {
 export class SamlRefusal extends Error {}
 
 /** A cache of request ids that knows one: the request this browser sent. */
-function onlyRequest(pending: PendingSamlSignIn | undefined): CacheProvider {
+export function onlyRequest(pending: PendingSamlSignIn | undefined): CacheProvider {
   return {
     saveAsync: async () => null,
     getAsync: async (key) => (pending && key === pending.requestId ? new Date(pending.startedAt).toISOString() : null),
@@ -50,7 +62,11 @@ function onlyRequest(pending: PendingSamlSignIn | undefined): CacheProvider {
  * provider's certificate, be for this service (audience), come from the
  * provider's entity id, and answer the request this browser made.
  */
-function samlOf(provider: ActiveSamlProvider, publicUrl: string, cache: CacheProvider): SAML {
+export function samlOf(
+  provider: Pick<ActiveSamlProvider, 'id' | 'sso_url' | 'entity_id' | 'certificate'>,
+  publicUrl: string,
+  cache: CacheProvider,
+): SAML {
   const service = serviceEndpoints(publicUrl, provider.id);
   return new SAML({
     entryPoint: provider.sso_url,
@@ -111,58 +127,50 @@ export function pendingSamlSignIn(
   }
 }
 
-/** The attribute names providers put an address under (Entra ID, AD FS, Okta, Google, Keycloak). */
-const EMAIL_ATTRIBUTES = [
-  'email',
-  'mail',
-  'emailAddress',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-];
-const NAME_ATTRIBUTES = [
-  'displayName',
-  'name',
-  'http://schemas.microsoft.com/identity/claims/displayname',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
-  'urn:oid:2.16.840.1.113730.3.1.241',
-];
-const EMAIL_NAME_ID = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+/** Time an assertion's check is given beyond CONVERSION_TIMEOUT_MS for each KiB: canonicalising XML to check a signature costs more than parsing markdown. */
+const MS_PER_KIB = 4;
 
-function firstString(profile: Profile, names: string[]): string | undefined {
-  for (const name of names) {
-    const value: unknown = profile[name];
-    const first: unknown = Array.isArray(value) ? (value as unknown[])[0] : value;
-    if (typeof first === 'string' && first.trim()) return first.trim();
-  }
-  return undefined;
+/** The pool assertions are checked on, built once by the app: the conversions' threads, deadline and wait. */
+export function samlAssertionPool(
+  conversion: ConversionSettings,
+  onThreadError: (error: unknown) => void,
+): WorkPoolOptions {
+  return poolLikeConversions(WORKER_MODULE, conversion, { msPerKib: MS_PER_KIB, queuePerThread: 8 }, onThreadError);
+}
+
+/** What a thread is given to check an assertion: plain data, as a thread takes it. */
+export interface AssertionCheck {
+  provider: Pick<ActiveSamlProvider, 'id' | 'sso_url' | 'entity_id' | 'certificate'>;
+  publicUrl: string;
+  pending: PendingSamlSignIn;
+  samlResponse: string;
 }
 
 /**
  * Checks the provider's answer (the posted `SAMLResponse`) to the request
- * this browser made, and reads who signed in: the name id, and the address
- * from an attribute or an e-mail name id.
+ * this browser made, and reads who signed in (saml-tasks.ts). XML parsing
+ * and the signature check run on the pool within a deadline, never on the
+ * event loop: an answer refused there, or stopped past its deadline, is a
+ * SamlRefusal.
  */
 export async function finishSamlSignIn(
+  pool: WorkPool,
   provider: ActiveSamlProvider,
   publicUrl: string,
   pending: PendingSamlSignIn,
   samlResponse: string,
 ): Promise<SamlIdentity> {
-  let profile: Profile | null;
+  const { id, sso_url, entity_id, certificate } = provider;
+  const check: AssertionCheck = { provider: { id, sso_url, entity_id, certificate }, publicUrl, pending, samlResponse };
   try {
-    ({ profile } = await samlOf(provider, publicUrl, onlyRequest(pending)).validatePostResponseAsync({
-      SAMLResponse: samlResponse,
-    }));
+    return await pool.run<SamlIdentity>('checkAssertion', check, {
+      field: 'The SAML response',
+      characters: samlResponse.length,
+    });
   } catch (error) {
-    throw new SamlRefusal(error instanceof Error ? error.message : String(error));
+    if (error instanceof ApiError && error.statusCode === 400) throw new SamlRefusal(error.message);
+    throw error;
   }
-  if (!profile?.nameID) throw new SamlRefusal('the assertion names no one');
-  // node-saml checks the issuer of logout messages only: the assertion must come from the provider's entity id.
-  if (profile.issuer !== provider.entity_id) throw new SamlRefusal(`the assertion was issued by ${profile.issuer}`);
-  const email =
-    firstString(profile, EMAIL_ATTRIBUTES) ??
-    (profile.nameIDFormat === EMAIL_NAME_ID || profile.nameID.includes('@') ? profile.nameID : undefined);
-  return { nameId: profile.nameID, email, name: firstString(profile, NAME_ATTRIBUTES) };
 }
 
 /** This service's metadata for the provider, to load into it. */

@@ -152,7 +152,13 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!pending) return refused(request, reply, 400, NOT_STARTED_HERE);
       let identity;
       try {
-        identity = await finishSamlSignIn(provider, context().config.publicUrl, pending, request.body.SAMLResponse);
+        identity = await finishSamlSignIn(
+          context().workPools.saml,
+          provider,
+          context().config.publicUrl,
+          pending,
+          request.body.SAMLResponse,
+        );
       } catch (error) {
         if (!(error instanceof SamlRefusal)) throw error;
         request.log.info({ samlProviderId, reason: error.message }, 'a SAML assertion was refused');
