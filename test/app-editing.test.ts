@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BLOCK_SNIPPETS } from '../src/app-reader/block-snippets.js';
 import { PUBLIC_URL, useTestApp } from './support/app.js';
 import { contentApi, flatten } from './support/content.js';
 import type { Account } from './support/factory.js';
@@ -454,6 +455,34 @@ describe('writing a page in the browser', () => {
     });
     expect(signedOut.statusCode).toBe(401);
     expect((await api.getChangeRequest(admin, spaceId, number)).json().revision).toBe(revision);
+  });
+
+  it('offers a menu of GitBook’s blocks and links to the other pages, each read back as the block it names', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, alerts);
+    const page = await read(editPath(number, alerts), cookie);
+    const menu =
+      /<div id="quire-blocks" class="block-menu" hidden role="toolbar" aria-label="Insert a block">([\s\S]*?)<\/div>/.exec(
+        page.body,
+      )?.[1];
+    expect(menu).toBeDefined();
+    const labels = [...menu!.matchAll(/<button type="button" data-insert="[^"]*"[^>]*>([^<]+)<\/button>/g)].map(
+      (m) => m[1],
+    );
+    expect(labels).toEqual(BLOCK_SNIPPETS.map((snippet) => snippet.label));
+    // Links name every other page by its id, and never the page itself.
+    expect(menu).toContain(`<option value="/pages/${backups}">Backups</option>`);
+    expect(menu).not.toContain(`/pages/${alerts}"`);
+
+    // Each block, written through the API as the editor saves it, is the block the menu names.
+    const markdown =
+      BLOCK_SNIPPETS.map((snippet) => snippet.markdown).join('\n\n') + `\n\n[Backups](/pages/${backups})\n`;
+    const written = await t.app.context.conversions.toDocumentJson(markdown, 'The blocks');
+    const nodes = (JSON.parse(written) as { nodes: Array<{ type: string; data?: { view?: { type?: string } } }> })
+      .nodes;
+    expect(nodes.map((node) => node.type)).toEqual([...BLOCK_SNIPPETS.map((snippet) => snippet.block), 'paragraph']);
+    expect(nodes[BLOCK_SNIPPETS.findIndex((snippet) => snippet.label === 'Cards')]!.data?.view?.type).toBe('cards');
+    expect(JSON.stringify(nodes.at(-1))).toContain(`"page":"${backups}"`);
   });
 
   it('saves a draft in progress for the editor’s script, and stops at a page another writer saved', async () => {

@@ -13,19 +13,43 @@ describeInBrowser('the app reader in a browser', () => {
   const b = useBrowser();
   const api = contentApi(() => t.app);
   let admin: Account;
+  let colleague: Account;
+  let siteAddress: string;
   let spaceAppUrl: string;
   let changeRequestAppUrl: string;
   let context: BrowserContext | undefined;
 
   beforeAll(async () => {
     await t.app.listen({ port, host: '127.0.0.1' });
-    const team = await t.factory.team();
+    const team = await t.factory.team(['edit']);
     admin = team.admin;
+    colleague = team.member('edit');
     const created = await api.createSpace(admin, team.organization.id, { title: 'Runbook' });
     await api.change(admin, created.id, [
       { operation: 'insert_page', title: 'Alerts', document: { markdown: 'When the pager rings, **breathe**.' } },
       { operation: 'insert_page', title: 'Backups', document: { markdown: 'Nightly, to two places.' } },
     ]);
+    const organizationId = team.organization.id;
+    const site = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${organizationId}/sites`,
+      headers: admin.headers,
+      payload: { title: 'Runbook', visibility: 'public' },
+    });
+    const siteId = site.json().id as string;
+    for (const [url, payload] of [
+      [`/v1/orgs/${organizationId}/sites/${siteId}/site-spaces`, { spaceId: created.id }],
+      [`/v1/orgs/${organizationId}/sites/${siteId}/publish`, undefined],
+    ] as const) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: admin.headers,
+        ...(payload ? { payload } : {}),
+      });
+      expect(answer.statusCode, answer.body).toBeLessThan(300);
+    }
+    siteAddress = `${base}/s/${siteId}`;
     spaceAppUrl = (await api.read(admin, `/v1/spaces/${created.id}`)).json().urls.app as string;
     const changeRequestId = await api.openChangeRequest(admin, created.id, 'Add restores');
     await api.writeContent(admin, created.id, changeRequestId, [
@@ -153,5 +177,103 @@ describeInBrowser('the app reader in a browser', () => {
     await expect(page.locator('p.notice').textContent()).resolves.toMatch(/^Saved in change request #\d+\.$/);
     await page.getByRole('link', { name: 'Read the page in the change request' }).click();
     await expect(page.locator('article').textContent()).resolves.toContain('Call the second on duty.');
+  });
+
+  it('writes from the block menu, keeps two writers’ words, moves the page, and takes it through review to the published site', async () => {
+    context = await b.browser.newContext();
+    const other = await b.browser.newContext();
+    try {
+      const signIn = async (browser: BrowserContext, account: Account, url: string) => {
+        const page = await browser.newPage();
+        await page.goto(url);
+        await page.getByLabel('API token').fill(account.token);
+        await page.getByRole('button', { name: 'Sign in with the token' }).click();
+        await page.waitForURL(url);
+        return page;
+      };
+      const writer = await signIn(context, admin, spaceAppUrl);
+      await writer.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Backups' }).click();
+      await writer.getByRole('button', { name: 'Edit', exact: true }).click();
+      await writer.waitForURL(/\/change-requests\/\d+\/~\/edit\//);
+      const editorUrl = writer.url();
+      // The colleague opens the same page of the same change request, before the writer saves.
+      const colleaguePage = await signIn(other, colleague, editorUrl);
+
+      // Keyboard only: to the end of the content, then a hint and a table from the menu.
+      const content = writer.getByLabel('Content, in markdown');
+      await content.focus();
+      await writer.keyboard.press('Control+End');
+      await writer.getByRole('button', { name: 'Hint', exact: true }).focus();
+      await writer.keyboard.press('Enter');
+      await writer.getByRole('button', { name: 'Table', exact: true }).focus();
+      await writer.keyboard.press('Enter');
+      await content.evaluate((element: HTMLTextAreaElement) => {
+        const at = element.value.indexOf('Write the hint here.');
+        element.setSelectionRange(at, at + 'Write the hint here.'.length);
+      });
+      await writer.keyboard.type('Restore one a month, to be sure.');
+      const live = writer.locator('#quire-live-preview .live-body');
+      await live.locator('.hint', { hasText: 'Restore one a month' }).waitFor();
+      await live.locator('table').waitFor();
+      await expectNoSeriousViolations(writer);
+      await screenshot(writer, 'app editor block menu');
+      await writer.locator('#quire-autosave', { hasText: 'Draft saved in the change request' }).waitFor();
+
+      // The colleague's draft started from the page before the writer's: it is not saved over the writer's ...
+      const theirs = colleaguePage.getByLabel('Content, in markdown');
+      await theirs.focus();
+      await colleaguePage.keyboard.press('Control+End');
+      await colleaguePage.keyboard.type('\n\nChecked by the second on duty.\n');
+      await colleaguePage.getByRole('button', { name: 'Save', exact: true }).click();
+      // ... but shown beside it, to merge by hand: both writers' words are kept.
+      const conflict = colleaguePage.getByRole('region', { name: 'The page as saved since' });
+      await expect(conflict.textContent()).resolves.toContain('Restore one a month');
+      const writersVersion = await conflict.locator('pre').textContent();
+      await colleaguePage
+        .getByLabel('Content, in markdown')
+        .fill(`${writersVersion!.trimEnd()}\n\nChecked by the second on duty.\n`);
+      await colleaguePage.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(colleaguePage.locator('p.notice').textContent()).resolves.toMatch(
+        /^Saved in change request #\d+\.$/,
+      );
+
+      // The writer moves the page inside Alerts, then asks the colleague for a review.
+      await writer.reload();
+      await expect(writer.getByLabel('Content, in markdown').inputValue()).resolves.toContain(
+        'Checked by the second on duty.',
+      );
+      await writer.getByLabel('Move this page').selectOption({ label: 'Alerts' });
+      await writer.getByRole('radio', { name: 'inside it, at the end' }).check();
+      await writer.getByRole('button', { name: 'Move', exact: true }).click();
+      await writer.getByRole('link', { name: 'Read the page in the change request' }).click();
+      await writer.getByRole('button', { name: 'Ask for review' }).click();
+      await writer.getByLabel('Ask a member to review: their e-mail address').fill(colleague.user.email);
+      await writer.getByRole('button', { name: 'Ask', exact: true }).click();
+      const changeRequestUrl = writer.url();
+
+      await colleaguePage.goto(changeRequestUrl);
+      await colleaguePage.getByRole('button', { name: 'Approve' }).click();
+      await colleaguePage.waitForURL(changeRequestUrl);
+
+      await writer.reload();
+      await writer.getByRole('button', { name: 'Merge', exact: true }).click();
+      await writer.waitForURL(/\/app\/o\/[^/]+\/s\/[^/]+(?:\/|$)/);
+
+      // Published: the page reads, where it was moved, as the editor's preview showed it.
+      const reader = await context.newPage();
+      await reader.goto(siteAddress);
+      await reader
+        .getByRole('navigation', { name: 'Pages' })
+        .getByRole('link', { name: 'Backups', exact: true })
+        .click();
+      await reader.waitForURL(new RegExp(`^${siteAddress}/(?:[a-z-]+/)?alerts/backups$`));
+      const article = reader.locator('main');
+      await expect(article.locator('.hint').textContent()).resolves.toContain('Restore one a month, to be sure.');
+      await expect(article.locator('table').count()).resolves.toBe(1);
+      await expect(article.textContent()).resolves.toContain('Checked by the second on duty.');
+      await expectNoSeriousViolations(reader);
+    } finally {
+      await other.close();
+    }
   });
 });

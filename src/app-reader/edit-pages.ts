@@ -4,6 +4,7 @@ import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
 import { trustedHtml, type ThemeChoice } from '../reader/layout.js';
 import type { PageDraft, PageEdit } from './page-editing.js';
+import { BLOCK_SNIPPETS } from './block-snippets.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { EDITOR_JS_ETAG } from './editor-script.js';
 import { appPage, type AppAnswer } from './shell.js';
@@ -71,6 +72,7 @@ export function editorPage(
             ]),
           ]),
           h('label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
+          blockMenu(draft),
           h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
           h('input', { type: 'hidden', name: 'base', value: edit.base }),
           h('p', [
@@ -129,6 +131,34 @@ export function editorPage(
     back: draft.editUrl,
     scripts: [`${context.urls.app('~', 'editor.js')}?v=${EDITOR_JS_ETAG.slice(1, 13)}`],
   });
+}
+
+/**
+ * The menu of blocks the editor's script inserts at the cursor: GitBook's
+ * blocks as markdown (block-snippets.ts), a link to another page, an image or
+ * a file. Hidden without the script, as the writer then types them.
+ */
+function blockMenu(draft: PageDraft): ElementContent {
+  return h('div#quire-blocks.block-menu', { hidden: true, role: 'toolbar', ariaLabel: 'Insert a block' }, [
+    ...BLOCK_SNIPPETS.map((snippet) =>
+      h('button', { type: 'button', dataInsert: snippet.markdown, ariaControls: 'quire-markdown' }, snippet.label),
+    ),
+    h('label.file-pick', [
+      'Image or file',
+      h('input#quire-file-pick', { type: 'file', ariaLabel: 'Image or file to insert', multiple: true }),
+    ]),
+    ...(draft.linkable.length > 0
+      ? [
+          h('label', { htmlFor: 'quire-link-target' }, 'Link to'),
+          h('select#quire-link-target', [
+            ...draft.linkable.map((place) =>
+              h('option', { value: `/pages/${place.id}` }, `${'\u2003'.repeat(place.depth)}${place.title}`),
+            ),
+          ]),
+          h('button#quire-link-insert', { type: 'button', ariaControls: 'quire-markdown' }, 'Insert the link'),
+        ]
+      : []),
+  ]);
 }
 
 /** The address of one of the page's tools in its change request, beside its editor's. */

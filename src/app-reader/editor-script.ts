@@ -108,12 +108,15 @@ export const EDITOR_JS = `'use strict';
     text.setRangeText(result.markdown + '\\n', text.selectionStart, text.selectionEnd, 'end');
     text.dispatchEvent(new Event('input', { bubbles: true }));
   };
+  const queueUpload = (file) => {
+    uploads = uploads.then(() => upload(file)).catch(() => {
+      status.textContent = 'Not added: the service did not answer.';
+    });
+  };
   const take = (files, event) => {
     if (!files || files.length === 0) return;
     event.preventDefault();
-    for (const file of files) uploads = uploads.then(() => upload(file)).catch(() => {
-      status.textContent = 'Not added: the service did not answer.';
-    });
+    for (const file of files) queueUpload(file);
   };
   text.addEventListener('paste', (event) => take(event.clipboardData && event.clipboardData.files, event));
   text.addEventListener('dragover', (event) => {
@@ -121,6 +124,40 @@ export const EDITOR_JS = `'use strict';
   });
   text.addEventListener('drop', (event) => take(event.dataTransfer && event.dataTransfer.files, event));
   status.textContent = 'Paste or drop images and files into the content to add them (1 MiB each).';
+
+  // The block menu: GitBook's blocks on lines of their own, a link to a page, an image or a file, at the cursor.
+  const insert = (markdown, block) => {
+    const start = text.selectionStart;
+    const before = text.value.slice(0, start);
+    const lead = !block || before === '' || before.endsWith('\\n\\n') ? '' : before.endsWith('\\n') ? '\\n' : '\\n\\n';
+    text.setRangeText(lead + markdown + (block ? '\\n\\n' : ''), start, text.selectionEnd, 'end');
+    text.focus();
+    text.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  const menu = document.getElementById('quire-blocks');
+  if (menu) {
+    menu.hidden = false;
+    menu.addEventListener('click', (event) => {
+      const button = event.target.closest('button[data-insert]');
+      if (button) insert(button.dataset.insert, true);
+    });
+    const pick = document.getElementById('quire-file-pick');
+    pick.addEventListener('change', () => {
+      for (const file of pick.files) queueUpload(file);
+      pick.value = '';
+    });
+    const linkTarget = document.getElementById('quire-link-target');
+    const linkInsert = document.getElementById('quire-link-insert');
+    if (linkTarget && linkInsert) {
+      linkInsert.addEventListener('click', () => {
+        const option = linkTarget.selectedOptions[0];
+        if (!option) return;
+        const selected = text.value.slice(text.selectionStart, text.selectionEnd);
+        const label = (selected || option.textContent.trim()).replace(/[\\\\[\\]]/g, '\\\\$&');
+        insert('[' + label + '](' + option.value + ')', false);
+      });
+    }
+  }
 
   form.addEventListener('input', (event) => {
     dirty = true;

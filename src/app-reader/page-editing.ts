@@ -35,7 +35,16 @@ export interface PageDraft {
   /** This editor's address. */
   editUrl: string;
   /** The pages it may move beside or into, in reading order: every other but its own subpages. */
-  places: Array<{ id: string; title: string; depth: number }>;
+  places: PagePlace[];
+  /** The pages a link may name, in reading order: every other, its own subpages too. */
+  linkable: PagePlace[];
+}
+
+/** A page of the space's tree, where it sits. */
+export interface PagePlace {
+  id: string;
+  title: string;
+  depth: number;
 }
 
 /** What a writer sends: the page's fields and markdown, and the base they were edited from. */
@@ -123,7 +132,8 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
     base: baseOf(fields, markdown),
     revisionId: changeRequest.revision_id,
     readUrl: pageAppUrl(context.urls, place, tree.pathOf(page.pageId)),
-    places: placesOutside(tree, page.pageId),
+    places: pagesInOrder(tree, page.pageId, { withSubpages: false }),
+    linkable: pagesInOrder(tree, page.pageId, { withSubpages: true }),
     editUrl: changeRequestAddress(
       context,
       { organizationId: space.organization_id, spaceId: space.id, changeRequest: changeRequest.number },
@@ -220,12 +230,15 @@ export async function addPage(
   return created.page;
 }
 
-/** The pages of the tree in reading order with their depth, but `pageId` and its subpages. */
-function placesOutside(tree: ContentTree, pageId: string): PageDraft['places'] {
-  const places: PageDraft['places'] = [];
+/** The pages of the tree in reading order with their depth, but `pageId` (and, unless asked for, its subpages). */
+function pagesInOrder(tree: ContentTree, pageId: string, { withSubpages }: { withSubpages: boolean }): PagePlace[] {
+  const places: PagePlace[] = [];
   const visit = (parentId: string | null, depth: number) => {
     for (const child of tree.childrenOf(parentId)) {
-      if (child.pageId === pageId) continue;
+      if (child.pageId === pageId) {
+        if (withSubpages) visit(child.pageId, depth + 1);
+        continue;
+      }
       places.push({ id: child.pageId, title: child.title, depth });
       visit(child.pageId, depth + 1);
     }

@@ -69,6 +69,13 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .editor label { display: block; font-weight: 600; margin: 0.75rem 0 0.4rem; }
 .editor input, .editor textarea { width: 100%; font: inherit; padding: 0.5rem 0.7rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .editor textarea { font-family: var(--mono); font-size: 0.9rem; line-height: 1.5; resize: vertical; }
+.block-menu { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin: 0 0 0.5rem; }
+.block-menu[hidden] { display: none; }
+.editor .block-menu label { display: inline-flex; gap: 0.4rem; align-items: center; margin: 0 0 0 0.6rem; font-weight: 600; }
+.block-menu button { font: inherit; font-size: 0.88rem; padding: 0.25rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); cursor: pointer; }
+.block-menu button:hover, .block-menu button:focus-visible { border-color: var(--primary); }
+.editor .block-menu input[type="file"] { width: auto; padding: 0.15rem; font-size: 0.85rem; }
+.block-menu select { font: inherit; font-size: 0.88rem; padding: 0.2rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); max-width: 16rem; }
 .page-settings { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.25rem 1rem 0.75rem; margin: 1rem 0; }
 .editor .checkbox, .page-tools .checkbox { display: block; font-weight: normal; margin: 0.5rem 0; }
 .editor .checkbox input, .page-tools .checkbox input { width: auto; }
