@@ -547,6 +547,85 @@ describe('writing a page in the browser', () => {
     expect((await post(action, cookie, { comment: '   ' })).statusCode).toBe(400);
   });
 
+  it('comments on a selection’s block, replies and resolves in the browser, as the API has them', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, alerts);
+    const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
+    const pagePath = `${spacePath()}/change-requests/${id}/alerts`;
+    const place = `${spacePath()}/change-requests/${number}/~`;
+    const threadUrl = `/v1/spaces/${spaceId}/change-requests/${id}/comments`;
+    const countComments = async () => (await api.read(admin, threadUrl)).json().items.length as number;
+    const before = await countComments();
+
+    // A selection that is not on the page is refused, and stores nothing.
+    const gone = await post(`${place}/comment/${alerts}`, cookie, { comment: 'Why?', quote: 'words nowhere here' });
+    expect(gone.statusCode).toBe(400);
+    expect(gone.body).toContain('not on this page');
+    expect(await countComments()).toBe(before);
+
+    // Text selected across the page's words (spaced as a browser gives them) names the block that holds it.
+    const quoted = await post(`${place}/comment/${alerts}`, cookie, {
+      comment: 'Breathe how?',
+      quote: 'pager  rings,\nbreathe',
+      back: pagePath,
+    });
+    expect(quoted.statusCode, quoted.body).toBe(303);
+    const comment = (await api.read(admin, threadUrl)).json().items.at(-1);
+    expect(comment).toMatchObject({
+      body: { markdown: 'Breathe how?' },
+      target: { page: { id: alerts }, node: { preview: 'When the pager rings, breathe.' } },
+      status: 'open',
+    });
+    const commentId = comment.id as string;
+
+    // A reply, then resolve and reopen: each as the API stores it, each shown on the page.
+    const replied = await post(`${place}/reply/${commentId}`, cookie, {
+      reply: 'Slowly, **in** and out.',
+      back: pagePath,
+    });
+    expect(replied.statusCode, replied.body).toBe(303);
+    expect(replied.headers.location).toBe(pagePath);
+    const replies = (await api.read(admin, `${threadUrl}/${commentId}/replies`)).json().items;
+    expect(replies).toMatchObject([
+      { body: { markdown: 'Slowly, **in** and out.' }, postedBy: { id: editor.user.id } },
+    ]);
+    let shown = (await read(pagePath, cookie)).body;
+    expect(shown).toContain('<blockquote class="comment-quote">When the pager rings, breathe.</blockquote>');
+    expect(shown).toMatch(
+      /<ol class="reply-list" aria-label="Replies"><li>[\s\S]*Slowly, \*\*in\*\* and out\.<\/p><\/li><\/ol>/,
+    );
+    expect(shown).toContain(`action="http://docs.test${place}/resolve/${commentId}"`);
+    expect(shown).toContain('>Resolve</button>');
+    // The page loads the script that names a selection's block, from the app's own origin.
+    expect(shown).toMatch(/<script src="http:\/\/docs\.test\/app\/~\/editor\.js\?v=[\w-]{12}" defer><\/script>/);
+
+    expect((await post(`${place}/resolve/${commentId}`, cookie, { resolved: 'true', back: pagePath })).statusCode).toBe(
+      303,
+    );
+    expect((await api.read(admin, `${threadUrl}/${commentId}`)).json()).toMatchObject({
+      status: 'resolved',
+      resolvedBy: { id: editor.user.id },
+    });
+    shown = (await read(pagePath, cookie)).body;
+    expect(shown).toContain(`<li class="resolved" id="comment-${commentId}">`);
+    expect(shown).toContain('>Reopen</button>');
+    expect((await post(`${place}/resolve/${commentId}`, cookie, { resolved: 'false' })).statusCode).toBe(303);
+    expect((await api.read(admin, `${threadUrl}/${commentId}`)).json().status).toBe('open');
+
+    // Refused, changing nothing: a reader, another site, nothing said, a comment of no such id, a bad status.
+    const readerCookie = await sessionOf(reader);
+    expect((await post(`${place}/reply/${commentId}`, readerCookie, { reply: 'Me too' })).statusCode).toBe(403);
+    expect((await post(`${place}/resolve/${commentId}`, readerCookie, { resolved: 'true' })).statusCode).toBe(403);
+    expect(
+      (await post(`${place}/reply/${commentId}`, cookie, { reply: 'From afar' }, 'https://evil.example')).statusCode,
+    ).toBe(403);
+    expect((await post(`${place}/reply/${commentId}`, cookie, { reply: '  ' })).statusCode).toBe(400);
+    expect((await post(`${place}/reply/nope`, cookie, { reply: 'Lost' })).statusCode).toBe(404);
+    expect((await post(`${place}/resolve/${commentId}`, cookie, { resolved: 'maybe' })).statusCode).toBe(400);
+    expect((await api.read(admin, `${threadUrl}/${commentId}/replies`)).json().items).toHaveLength(1);
+    expect((await api.read(admin, `${threadUrl}/${commentId}`)).json().status).toBe('open');
+  });
+
   it('stores a file the editor’s script sends, and answers the markdown that shows it', async () => {
     const cookie = await sessionOf(editor);
     const number = await editFor(cookie, alerts);

@@ -251,11 +251,42 @@ describeInBrowser('the app reader in a browser', () => {
       await writer.getByRole('button', { name: 'Ask', exact: true }).click();
       const changeRequestUrl = writer.url();
 
+      // The colleague selects words of the hint and comments on them, then approves.
       await colleaguePage.goto(changeRequestUrl);
+      await colleaguePage
+        .getByRole('navigation', { name: 'Pages' })
+        .getByRole('link', { name: /^Backups/ })
+        .click();
+      const backupsInChangeRequest = colleaguePage.url();
+      await colleaguePage
+        .locator('main article .hint p')
+        .first()
+        .evaluate((paragraph) => {
+          const range = document.createRange();
+          range.selectNodeContents(paragraph);
+          document.getSelection()!.removeAllRanges();
+          document.getSelection()!.addRange(range);
+        });
+      await expect(colleaguePage.locator('#quire-comment-quote').textContent()).resolves.toContain(
+        'Restore one a month, to be sure.',
+      );
+      await colleaguePage.getByLabel('Add a comment, in markdown').fill('Which day of the month?');
+      await colleaguePage.getByRole('button', { name: 'Comment', exact: true }).click();
+      const comment = colleaguePage.locator('.comment-list > li', { hasText: 'Which day of the month?' });
+      await expect(comment.locator('blockquote').textContent()).resolves.toBe('Restore one a month, to be sure.');
       await colleaguePage.getByRole('button', { name: 'Approve' }).click();
       await colleaguePage.waitForURL(changeRequestUrl);
 
-      await writer.reload();
+      // The writer answers the comment and resolves it, then merges.
+      await writer.goto(backupsInChangeRequest);
+      const mine = writer.locator('.comment-list > li', { hasText: 'Which day of the month?' });
+      await mine.getByLabel('Reply').fill('The first Monday.');
+      await mine.getByRole('button', { name: 'Reply', exact: true }).click();
+      await expect(mine.locator('.reply-list').textContent()).resolves.toContain('The first Monday.');
+      await mine.getByRole('button', { name: 'Resolve', exact: true }).click();
+      await expect(mine.getAttribute('class')).resolves.toBe('resolved');
+      await expectNoSeriousViolations(writer);
+      await screenshot(writer, 'app change request comments');
       await writer.getByRole('button', { name: 'Merge', exact: true }).click();
       await writer.waitForURL(/\/app\/o\/[^/]+\/s\/[^/]+(?:\/|$)/);
 

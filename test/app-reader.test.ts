@@ -431,6 +431,18 @@ const APP_ROUTES: Record<
     method: 'POST',
     form: 'comment=Hello',
   },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/reply/:commentId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/reply/nope`,
+    method: 'POST',
+    form: 'reply=Agreed',
+  },
+  '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/resolve/:commentId': {
+    signedIn: true,
+    url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/resolve/nope`,
+    method: 'POST',
+    form: 'resolved=true',
+  },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/reviewers': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/reviewers`,

@@ -6,7 +6,7 @@ import { trustedHtml, type ThemeChoice } from '../reader/layout.js';
 import type { PageDraft, PageEdit } from './page-editing.js';
 import { BLOCK_SNIPPETS } from './block-snippets.js';
 import { changeRequestAddress } from './change-request-addresses.js';
-import { EDITOR_JS_ETAG } from './editor-script.js';
+import { editorScriptAddress } from './editor-script.js';
 import { appPage, type AppAnswer } from './shell.js';
 
 /** What the editor shows beside the form: a rendered preview, the page as another writer saved it, or why a save failed. */
@@ -129,7 +129,7 @@ export function editorPage(
         : []),
     ],
     back: draft.editUrl,
-    scripts: [`${context.urls.app('~', 'editor.js')}?v=${EDITOR_JS_ETAG.slice(1, 13)}`],
+    scripts: [editorScriptAddress(context)],
   });
 }
 

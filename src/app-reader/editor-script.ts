@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Context } from '../context.js';
 
 /**
  * The editor's script, which only adds to a form that works without it: as
@@ -7,7 +8,8 @@ import { createHash } from 'node:crypto';
  * and the draft is saved into the change request when the writer pauses, as
  * Save saves it (a page another writer saved since stops it: Save then shows
  * both versions), so a closed tab loses nothing but the last two seconds.
- * Served from the app's own origin, as its policy allows no other script.
+ * On a change request's page, text selected names the block a new comment is
+ * about. Served from the app's own origin, as its policy allows no other script.
  */
 export const EDITOR_JS = `'use strict';
 (() => {
@@ -169,6 +171,40 @@ export const EDITOR_JS = `'use strict';
   });
   void render();
 })();
+
+// Comments on a selection: text selected in the page names the block the comment is about.
+(() => {
+  const form = document.querySelector('form.comment-form');
+  const article = document.querySelector('main article');
+  if (!form || !article) return;
+  const quote = form.querySelector('input[name="quote"]');
+  const shown = document.getElementById('quire-comment-quote');
+  if (!quote || !shown) return;
+  const words = document.createElement('q');
+  const whole = document.createElement('button');
+  whole.type = 'button';
+  whole.textContent = 'Comment on the whole page';
+  shown.append('About the text selected: ', words, ' ', whole);
+  document.addEventListener('selectionchange', () => {
+    const selection = document.getSelection();
+    if (!selection || selection.isCollapsed || selection.rangeCount === 0) return;
+    if (!article.contains(selection.getRangeAt(0).commonAncestorContainer)) return;
+    const text = selection.toString().trim().slice(0, 2000);
+    if (!text) return;
+    quote.value = text;
+    words.textContent = text.length > 120 ? text.slice(0, 119) + '…' : text;
+    shown.hidden = false;
+  });
+  whole.addEventListener('click', () => {
+    quote.value = '';
+    shown.hidden = true;
+  });
+})();
 `;
+
+/** The editor's script's address, named by its content so that a browser keeps it until it changes. */
+export function editorScriptAddress(context: Context): string {
+  return `${context.urls.app('~', 'editor.js')}?v=${EDITOR_JS_ETAG.slice(1, 13)}`;
+}
 
 export const EDITOR_JS_ETAG = `"${createHash('sha256').update(EDITOR_JS).digest('base64url').slice(0, 22)}"`;

@@ -6,7 +6,8 @@ import { ApiError } from '../core/errors.js';
 import { IdParam } from '../core/schemas.js';
 import { mergeChangeRequest, updateChangeRequest } from '../change-requests/actions.js';
 import { submitChangeRequestReview } from '../reviews/actions.js';
-import { postComment } from '../comments/actions.js';
+import { postComment, quotedBlock, updateComment } from '../comments/actions.js';
+import { postReply } from '../comments/reply-actions.js';
 import { requestReviewers } from '../reviewers/actions.js';
 import { findEditableSpace } from '../access/spaces.js';
 import { findMemberByEmail, spaceOrganization } from './queries.js';
@@ -17,6 +18,23 @@ import { appHome, appPathOrHome, formCaller } from './session.js';
 const hidden = { hide: true } as const;
 const Params = Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam });
 type Params = { organizationId: string; spaceId: string; changeRequest: string };
+const CommentParams = Type.Object({
+  organizationId: IdParam,
+  spaceId: IdParam,
+  changeRequest: IdParam,
+  commentId: IdParam,
+});
+/** The longest comment or reply, as the API takes them. */
+const MAX_COMMENT = 10_000;
+/** The longest selection a comment names: more than a block's worth. */
+const MAX_QUOTE = 2_000;
+
+/** What a person wrote, trimmed; nothing but spaces is refused. */
+function said(text: string, what: string): string {
+  const markdown = text.trim();
+  if (!markdown) throw new ApiError(400, `${what} says something: write it, then post it`);
+  return markdown;
+}
 
 /**
  * Taking a change request through review in the browser, as the API does it
@@ -102,7 +120,9 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...hidden,
         params: Type.Object({ organizationId: IdParam, spaceId: IdParam, changeRequest: IdParam, pageId: IdParam }),
         body: Type.Object({
-          comment: Type.String({ minLength: 1, maxLength: 10_000 }),
+          comment: Type.String({ minLength: 1, maxLength: MAX_COMMENT }),
+          // Text the person selected on the page: the comment is about the block that holds it.
+          quote: Type.Optional(Type.String({ maxLength: MAX_QUOTE })),
           back: Type.Optional(Type.String({ maxLength: 2048 })),
         }),
       },
@@ -111,14 +131,73 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = await actor(request, reply, 'space:write');
       if (!caller) return reply.redirect(appHome(context()), 303);
       const { spaceId, changeRequest, pageId } = request.params;
-      const markdown = request.body.comment.trim();
-      if (!markdown) throw new ApiError(400, 'A comment says something: write it, then post it');
+      const markdown = said(request.body.comment, 'A comment');
+      const quote = request.body.quote?.trim();
+      const thread = { spaceId, changeRequestId: changeRequest };
+      await inOrganization(request.params, async () => {
+        const node = quote ? await quotedBlock(context(), caller.userId, thread, pageId, quote) : undefined;
+        return postComment(context(), caller.userId, thread, {
+          page: pageId,
+          ...(node ? { node } : {}),
+          body: { markdown },
+        });
+      });
+      return reply.redirect(appPathOrHome(context(), request.body.back), 303);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/reply/:commentId',
+    {
+      schema: {
+        ...hidden,
+        params: CommentParams,
+        body: Type.Object({
+          reply: Type.String({ minLength: 1, maxLength: MAX_COMMENT }),
+          back: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'space:write');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { spaceId, changeRequest, commentId } = request.params;
+      const markdown = said(request.body.reply, 'A reply');
       await inOrganization(request.params, () =>
-        postComment(
+        postReply(
           context(),
           caller.userId,
-          { spaceId, changeRequestId: changeRequest },
-          { page: pageId, body: { markdown } },
+          { spaceId, changeRequestId: changeRequest, commentId },
+          { body: { markdown } },
+          'markdown',
+        ),
+      );
+      return reply.redirect(appPathOrHome(context(), request.body.back), 303);
+    },
+  );
+
+  app.post(
+    '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/resolve/:commentId',
+    {
+      schema: {
+        ...hidden,
+        params: CommentParams,
+        body: Type.Object({
+          resolved: Type.Union([Type.Literal('true'), Type.Literal('false')]),
+          back: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await actor(request, reply, 'space:write');
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { spaceId, changeRequest, commentId } = request.params;
+      await inOrganization(request.params, () =>
+        updateComment(
+          context(),
+          caller.userId,
+          { spaceId, changeRequestId: changeRequest, commentId },
+          { resolved: request.body.resolved === 'true' },
         ),
       );
       return reply.redirect(appPathOrHome(context(), request.body.back), 303);

@@ -25,6 +25,7 @@ import { changeRequestPageChanges } from '../change-requests/semantic-changes/ac
 import { spaceRevisionIdAt } from '../change-requests/semantic-changes/queries.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
 import { pageChangesSection } from './page-changes.js';
+import { editorScriptAddress } from './editor-script.js';
 import { pageCommentsSection } from './page-comments.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { listRequestedReviewers } from '../reviewers/actions.js';
@@ -173,6 +174,8 @@ export async function spacePage(
     ],
     toc: rendered.headings,
     back,
+    // A change request's page takes comments on a selection (the editor's script names the block).
+    ...(reading.changes && shown.kind === 'page' ? { scripts: [editorScriptAddress(context)] } : {}),
   });
 }
 

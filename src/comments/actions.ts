@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { paginate, type Page } from '../core/pagination.js';
-import { findNodeByKey, nodeText } from '../document/index.js';
+import { blockQuoting, findNodeByKey, nodeText } from '../document/index.js';
 import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
 import { findMembers } from '../members/member-queries.js';
@@ -185,6 +185,32 @@ async function resolveTarget(
     node_id: nodeId ?? null,
     node_preview: preview,
   };
+}
+
+/**
+ * The block of a page of the thread's content that holds text a reader
+ * selected: the node a comment on the selection is about.
+ */
+export async function quotedBlock(
+  context: Context,
+  userId: string,
+  locator: ThreadLocator,
+  pageId: string,
+  quote: string,
+): Promise<string> {
+  const thread = await openThread(context, locator, userId);
+  const tree = await currentTree(context, thread);
+  const page = tree.pages.get(pageId);
+  const document = page?.documentId
+    ? (await context.content.documentsOf(thread.space.organization_id, [page]))(page)
+    : undefined;
+  const key = document && blockQuoting(document, quote);
+  if (!key) {
+    throw new BadRequestError(
+      'The text you selected is not on this page as it is now: select it again, or comment on the whole page',
+    );
+  }
+  return key;
 }
 
 /** Posts a comment, on the thread's content or on one page or block of it, and moves the thread's counters. */

@@ -10,6 +10,7 @@ import { lockComment, shareLockComment, usersByIds } from './queries.js';
 import { addReactions, reactionsToReplies, removeReactions } from './reaction-queries.js';
 import {
   deleteReplyRow,
+  firstRepliesOf,
   insertReply,
   listReplies,
   lockReply,
@@ -23,6 +24,7 @@ import type {
   PostReplyBody,
   ReplyLocator,
   CommentLocator,
+  ThreadLocator,
   UpdateReplyBody,
 } from './schemas.js';
 import {
@@ -89,6 +91,30 @@ export async function listCommentReplies(
     toItem: (row) => row,
   });
   return { ...rows, items: await showReplies(context, thread, rows.items, query.format, userId) };
+}
+
+/**
+ * The first `perComment` replies of each of the thread's comments named, as
+ * `listCommentReplies` shows them (markdown bodies), read in one batch for a
+ * page's conversation; by comment id.
+ */
+export async function firstRepliesOfComments(
+  context: Context,
+  userId: string,
+  locator: ThreadLocator,
+  commentIds: readonly string[],
+  perComment: number,
+): Promise<Map<string, CommentReply[]>> {
+  const thread = await openThread(context, locator, userId);
+  const rows = await firstRepliesOf(context.db, thread.space.id, commentIds, perComment);
+  const shown = await showReplies(context, thread, rows, 'markdown', userId);
+  const byComment = new Map<string, CommentReply[]>();
+  rows.forEach((row, index) => {
+    const replies = byComment.get(row.comment_id) ?? [];
+    replies.push(shown[index]!);
+    byComment.set(row.comment_id, replies);
+  });
+  return byComment;
 }
 
 export async function getReply(

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { CommentRepliesTable, CommentReplyRow } from '../db/types.js';
 import { pageQuery, TOTAL_COUNT } from '../core/pagination.js';
@@ -40,6 +40,34 @@ export const listReplies = pageQuery({ createdAt: 'r.posted_at', id: 'r.id' }, (
     )
     .where('r.comment_id', '=', commentId),
 );
+
+/**
+ * The first `perComment` replies of each of the comments of the space, oldest
+ * first, in one query: the replies a page's conversation shows.
+ */
+export async function firstRepliesOf(
+  db: Db,
+  spaceId: string,
+  commentIds: readonly string[],
+  perComment: number,
+): Promise<CommentReplyRow[]> {
+  if (commentIds.length === 0) return [];
+  const ranked = db
+    .selectFrom('comment_replies as r')
+    .select(REPLY_COLUMNS)
+    .select(sql<string>`row_number() over (partition by r.comment_id order by r.posted_at, r.id)`.as('place'))
+    .where('r.space_id', '=', spaceId)
+    .where('r.comment_id', 'in', commentIds)
+    .as('ranked');
+  return db
+    .selectFrom(ranked)
+    .select(['id', 'organization_id', 'space_id', 'comment_id', 'posted_by', 'posted_at', 'edited_at', 'body'])
+    .where('place', '<=', String(perComment))
+    .orderBy('comment_id')
+    .orderBy('posted_at')
+    .orderBy('id')
+    .execute();
+}
 
 export type NewReply = Omit<Insertable<CommentRepliesTable>, 'organization_id' | 'space_id'>;
 

@@ -42,3 +42,23 @@ export function nodeText(node: object, max: number): string {
   const text = parts.join('').replaceAll(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** How much of a block's text a quote is looked for in: more than any selection a comment names. */
+const QUOTED_BLOCK_TEXT = 200_000;
+
+/**
+ * The key of the first top-level block whose text holds `quote` (text a
+ * reader selected, spaced as the reader shows it), or undefined. A selection
+ * across blocks is found by its first line, in the block it starts in.
+ */
+export function blockQuoting(document: JSONDocument, quote: string): string | undefined {
+  const spaced = (text: string) => text.replaceAll(/\s+/g, ' ').trim();
+  const wanted = [spaced(quote), spaced(quote.split('\n').find((line) => line.trim() !== '') ?? '')];
+  for (const text of wanted) {
+    if (!text) continue;
+    for (const node of document.nodes as unknown as AnyNode[]) {
+      if (node.key && nodeText(node, QUOTED_BLOCK_TEXT).includes(text)) return node.key;
+    }
+  }
+  return undefined;
+}

@@ -25,4 +25,4 @@ export {
 export { checkDocumentBounds, checkMarkdownBounds, DOCUMENT_LIMITS, MARKDOWN_LIMITS } from './bounds.js';
 export { documentToMarkdown } from './to-markdown.js';
 export type * from './types.js';
-export { findNodeByKey, nodeText } from './find-node.js';
+export { blockQuoting, findNodeByKey, nodeText } from './find-node.js';

@@ -93,6 +93,16 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .comment-body { white-space: pre-wrap; margin: 0.25rem 0 0; }
 .comment-form label { display: block; font-weight: 600; margin-bottom: 0.4rem; }
 .comment-form textarea { width: 100%; font: inherit; padding: 0.4rem 0.6rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); margin-bottom: 0.5rem; }
+.comment-list li.resolved > .comment-body, .comment-list li.resolved > .comment-quote { color: var(--muted); }
+.comment-mark { font-size: 0.8rem; font-weight: 600; }
+.comment-quote { margin: 0.35rem 0; padding: 0.1rem 0.6rem; border-left: 3px solid var(--primary); color: var(--muted); font-size: 0.9rem; }
+.comment-quote-pick { font-size: 0.9rem; color: var(--muted); } .comment-quote-pick[hidden] { display: none; }
+.comment-quote-pick button, .resolve-form button, .reply-form button { font: inherit; font-size: 0.85rem; padding: 0.15rem 0.5rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); cursor: pointer; }
+.reply-list { list-style: none; padding: 0 0 0 1rem; margin: 0.5rem 0; }
+.reply-list li { border-left: 2px solid var(--border); margin-bottom: 0.5rem; }
+.reply-form, .resolve-form { display: inline-flex; flex-wrap: wrap; gap: 0.4rem; align-items: flex-end; margin: 0.25rem 0.75rem 0 0; }
+.reply-form label { font-size: 0.85rem; font-weight: 600; width: 100%; }
+.reply-form textarea { font: inherit; min-width: 18rem; padding: 0.3rem 0.5rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .page-changes { border-top: 1px solid var(--border); margin-top: 2rem; padding-top: 1rem; }
 .diff-blocks, .diff-lines { padding-left: 1.25rem; } .diff-block { margin-bottom: 0.75rem; } .diff-lines { font-family: var(--mono); font-size: 0.88rem; }
 .page-changes ins { text-decoration: underline; color: var(--mark-added); } .page-changes del { text-decoration: line-through; color: var(--danger); }
