@@ -18,6 +18,9 @@ RUN npm ci --omit=optional --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN node node_modules/typescript/bin/tsc -b tsconfig.build.json
+# The editor's writing surface, bundled with esbuild's WebAssembly build (no
+# native binary, which the optional packages left out above would hold).
+RUN node dist/app-reader/markdown-editor-build.js
 
 # ---- Runtime -----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -417,14 +417,48 @@ describe('writing a page in the browser', () => {
     const number = await editFor(cookie, alerts);
     const page = await read(editPath(number, alerts), cookie);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const src = /<script src="http:\/\/docs\.test(\/app\/~\/editor\.js\?v=[\w-]{12})" defer><\/script>/.exec(
-      page.body,
-    )?.[1];
+    const src =
+      /<script src="http:\/\/docs\.test(\/app\/~\/editor\.js\?v=[\w-]{12})" defer nonce="[^"]+"><\/script>/.exec(
+        page.body,
+      )?.[1];
     expect(src).toBeDefined();
     expect(page.body).toContain(
       `data-preview="http://docs.test${spacePath()}/change-requests/${number}/~/preview/${alerts}"`,
     );
     expect(page.body).not.toMatch(/<script>(?!<)/);
+
+    // CodeMirror's bundle first, then the editor's script: both hold the nonce that lets CodeMirror add its styles.
+    const scripts = [
+      ...page.body.matchAll(
+        /<script src="http:\/\/docs\.test(\/app\/~\/[\w-]+\.js)\?v=[\w-]{12}" defer nonce="([^"]+)"><\/script>/g,
+      ),
+    ];
+    expect(scripts.map((match) => match[1])).toEqual(['/app/~/markdown-editor.js', '/app/~/editor.js']);
+    const nonce = scripts[0]![2]!;
+    expect(page.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}';`);
+    const again2 = await read(editPath(number, alerts), cookie);
+    expect(again2.headers['content-security-policy']).not.toContain(nonce);
+    // No other page of the app allows a style of a nonce.
+    expect((await read(spacePath(), cookie)).headers['content-security-policy']).toContain("style-src 'self';");
+
+    const bundleUrl = /<script src="http:\/\/docs\.test(\/app\/~\/markdown-editor\.js\?v=[\w-]{12})"/.exec(
+      page.body,
+    )![1]!;
+    const bundle = await t.app.inject({ method: 'GET', url: bundleUrl, headers: { 'accept-encoding': 'gzip' } });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(bundle.headers['content-encoding']).toBe('gzip');
+    // The issue's bound on what a writer's browser downloads for the editor.
+    expect(bundle.rawPayload.length).toBeLessThan(150 * 1024);
+    const plain = await t.app.inject({ method: 'GET', url: bundleUrl });
+    expect(plain.body).toContain('quireMarkdownEditor');
+    expect(plain.body).toContain('CodeMirror 6 (MIT licence');
+    const held = await t.app.inject({
+      method: 'GET',
+      url: bundleUrl,
+      headers: { 'if-none-match': String(plain.headers.etag) },
+    });
+    expect(held.statusCode).toBe(304);
 
     const script = await t.app.inject({ method: 'GET', url: src! });
     expect(script.statusCode).toBe(200);
@@ -549,31 +583,45 @@ describe('writing a page in the browser', () => {
 
   it('comments on a selection’s block, replies and resolves in the browser, as the API has them', async () => {
     const cookie = await sessionOf(editor);
-    const number = await editFor(cookie, alerts);
+    const number = await editFor(cookie, backups);
     const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
-    const pagePath = `${spacePath()}/change-requests/${id}/alerts`;
+    // A page of its own in the change request, which the other tests do not edit.
+    const written = await api.writeContent(
+      admin,
+      spaceId,
+      id,
+      [{ operation: 'insert_page', title: 'Drills', document: { markdown: 'When the pager rings, **breathe**.' } }],
+      { compat: 'false' },
+    );
+    expect(written.statusCode, written.body).toBe(200);
+    const drills = flatten(
+      (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/content/pages`)).json().pages,
+    ).find((page) => page.title === 'Drills')!.id;
+    const pagePath = `${spacePath()}/change-requests/${id}/drills`;
     const place = `${spacePath()}/change-requests/${number}/~`;
     const threadUrl = `/v1/spaces/${spaceId}/change-requests/${id}/comments`;
     const countComments = async () => (await api.read(admin, threadUrl)).json().items.length as number;
     const before = await countComments();
 
     // A selection that is not on the page is refused, and stores nothing.
-    const gone = await post(`${place}/comment/${alerts}`, cookie, { comment: 'Why?', quote: 'words nowhere here' });
+    const gone = await post(`${place}/comment/${drills}`, cookie, { comment: 'Why?', quote: 'words nowhere here' });
     expect(gone.statusCode).toBe(400);
     expect(gone.body).toContain('not on this page');
     expect(await countComments()).toBe(before);
 
     // Text selected across the page's words (spaced as a browser gives them) names the block that holds it.
-    const quoted = await post(`${place}/comment/${alerts}`, cookie, {
+    const quoted = await post(`${place}/comment/${drills}`, cookie, {
       comment: 'Breathe how?',
       quote: 'pager  rings,\nbreathe',
       back: pagePath,
     });
     expect(quoted.statusCode, quoted.body).toBe(303);
-    const comment = (await api.read(admin, threadUrl)).json().items.at(-1);
+    const comment = (await api.read(admin, threadUrl))
+      .json()
+      .items.find((item: { body: { markdown?: string } }) => item.body.markdown === 'Breathe how?');
     expect(comment).toMatchObject({
       body: { markdown: 'Breathe how?' },
-      target: { page: { id: alerts }, node: { preview: 'When the pager rings, breathe.' } },
+      target: { page: { id: drills }, node: { preview: 'When the pager rings, breathe.' } },
       status: 'open',
     });
     const commentId = comment.id as string;

@@ -405,6 +405,7 @@ const APP_ROUTES: Record<
     signedOut: 401,
   },
   '/app/~/editor.js': { signedIn: false, url: () => '/app/~/editor.js' },
+  '/app/~/markdown-editor.js': { signedIn: false, url: () => '/app/~/markdown-editor.js' },
   '/app/o/:organizationId/s/:spaceId/change-requests/:changeRequest/~/upload/:pageId': {
     signedIn: true,
     url: () => `/app/o/${organizationId}/s/${space.id}/change-requests/1/~/upload/nope`,

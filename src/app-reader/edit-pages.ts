@@ -7,6 +7,7 @@ import type { PageDraft, PageEdit } from './page-editing.js';
 import { BLOCK_SNIPPETS } from './block-snippets.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { editorScriptAddress } from './editor-script.js';
+import { markdownEditorAddress } from './markdown-editor-asset.js';
 import { appPage, type AppAnswer } from './shell.js';
 
 /** What the editor shows beside the form: a rendered preview, the page as another writer saved it, or why a save failed. */
@@ -71,7 +72,7 @@ export function editorPage(
               ' Hidden from the table of contents',
             ]),
           ]),
-          h('label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
+          h('label#quire-markdown-label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
           blockMenu(draft),
           h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
           h('input', { type: 'hidden', name: 'base', value: edit.base }),
@@ -129,7 +130,9 @@ export function editorPage(
         : []),
     ],
     back: draft.editUrl,
-    scripts: [editorScriptAddress(context)],
+    // The writing surface first: the editor's script finds it when it runs (both are deferred, so run in turn).
+    scripts: [markdownEditorAddress(context), editorScriptAddress(context)].filter((src) => src !== undefined),
+    scriptStyles: true,
   });
 }
 

@@ -9,6 +9,8 @@ import { themeOf } from '../reader/http.js';
 import { editorPage, type EditorView } from './edit-pages.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { EDITOR_JS, EDITOR_JS_ETAG } from './editor-script.js';
+import { loadMarkdownEditor } from './markdown-editor-asset.js';
+import { sendPrepared } from '../core/replies.js';
 import {
   addFile,
   addPage,
@@ -275,6 +277,15 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
   );
+
+  // The editor's writing surface (CodeMirror), bundled by the build; without it the editor is the plain field.
+  const markdownEditor = await loadMarkdownEditor();
+  app.get('/app/~/markdown-editor.js', { schema: hidden }, async (request, reply) => {
+    if (!markdownEditor) throw new ApiError(404, 'This service was built without the markdown editor’s bundle');
+    void reply.header('cache-control', 'public, max-age=31536000, immutable');
+    const { body, gzip, etag } = markdownEditor;
+    return sendPrepared(request, reply, 'text/javascript; charset=utf-8', body, gzip, etag);
+  });
 
   app.get('/app/~/editor.js', { schema: hidden }, async (request, reply) => {
     void reply.header('etag', EDITOR_JS_ETAG).header('cache-control', 'public, max-age=31536000, immutable');

@@ -20,6 +20,21 @@ export const EDITOR_JS = `'use strict';
   const live = document.getElementById('quire-live-preview');
   const status = document.getElementById('quire-autosave');
   if (!text || !base || !live || !status) return;
+
+  // The writing surface: CodeMirror where its bundle loaded first (markdown-editor.client.mjs), else the field itself.
+  const surface = window.quireMarkdownEditor || {
+    element: text,
+    selected: () => text.value.slice(text.selectionStart, text.selectionEnd),
+    // Replaces the selection with the text; a block goes on lines of its own.
+    insert: (markdown, block) => {
+      const start = text.selectionStart;
+      const before = text.value.slice(0, start);
+      const lead = !block || before === '' || before.endsWith('\\n\\n') ? '' : before.endsWith('\\n') ? '\\n' : '\\n\\n';
+      text.setRangeText(lead + markdown + (block ? '\\n\\n' : ''), start, text.selectionEnd, 'end');
+      text.focus();
+      text.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+  };
   live.hidden = false;
   status.hidden = false;
 
@@ -107,8 +122,7 @@ export const EDITOR_JS = `'use strict';
       return;
     }
     status.textContent = name + ' is added to the change request.';
-    text.setRangeText(result.markdown + '\\n', text.selectionStart, text.selectionEnd, 'end');
-    text.dispatchEvent(new Event('input', { bubbles: true }));
+    surface.insert(result.markdown + '\\n', false);
   };
   const queueUpload = (file) => {
     uploads = uploads.then(() => upload(file)).catch(() => {
@@ -120,28 +134,28 @@ export const EDITOR_JS = `'use strict';
     event.preventDefault();
     for (const file of files) queueUpload(file);
   };
-  text.addEventListener('paste', (event) => take(event.clipboardData && event.clipboardData.files, event));
-  text.addEventListener('dragover', (event) => {
-    if (event.dataTransfer && [...event.dataTransfer.types].includes('Files')) event.preventDefault();
-  });
-  text.addEventListener('drop', (event) => take(event.dataTransfer && event.dataTransfer.files, event));
+  if (surface.element === text) {
+    text.addEventListener('paste', (event) => take(event.clipboardData && event.clipboardData.files, event));
+    text.addEventListener('dragover', (event) => {
+      if (event.dataTransfer && [...event.dataTransfer.types].includes('Files')) event.preventDefault();
+    });
+    text.addEventListener('drop', (event) => take(event.dataTransfer && event.dataTransfer.files, event));
+  } else {
+    // CodeMirror hands over the files pasted or dropped into it, and inserts nothing of its own for them.
+    surface.onFiles = (files) => {
+      for (const file of files) queueUpload(file);
+      return true;
+    };
+  }
   status.textContent = 'Paste or drop images and files into the content to add them (1 MiB each).';
 
   // The block menu: GitBook's blocks on lines of their own, a link to a page, an image or a file, at the cursor.
-  const insert = (markdown, block) => {
-    const start = text.selectionStart;
-    const before = text.value.slice(0, start);
-    const lead = !block || before === '' || before.endsWith('\\n\\n') ? '' : before.endsWith('\\n') ? '\\n' : '\\n\\n';
-    text.setRangeText(lead + markdown + (block ? '\\n\\n' : ''), start, text.selectionEnd, 'end');
-    text.focus();
-    text.dispatchEvent(new Event('input', { bubbles: true }));
-  };
   const menu = document.getElementById('quire-blocks');
   if (menu) {
     menu.hidden = false;
     menu.addEventListener('click', (event) => {
       const button = event.target.closest('button[data-insert]');
-      if (button) insert(button.dataset.insert, true);
+      if (button) surface.insert(button.dataset.insert, true);
     });
     const pick = document.getElementById('quire-file-pick');
     pick.addEventListener('change', () => {
@@ -154,9 +168,9 @@ export const EDITOR_JS = `'use strict';
       linkInsert.addEventListener('click', () => {
         const option = linkTarget.selectedOptions[0];
         if (!option) return;
-        const selected = text.value.slice(text.selectionStart, text.selectionEnd);
+        const selected = surface.selected();
         const label = (selected || option.textContent.trim()).replace(/[\\\\[\\]]/g, '\\\\$&');
-        insert('[' + label + '](' + option.value + ')', false);
+        surface.insert('[' + label + '](' + option.value + ')', false);
       });
     }
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { Caller } from '../access/auth.js';
@@ -11,7 +11,7 @@ import { appHome } from './session.js';
 
 /** What an app reader page answers: the page, or where to go instead. */
 export type AppAnswer =
-  | { kind: 'page'; status: 200 | 404; html: string; etag: string }
+  | { kind: 'page'; status: 200 | 404; html: string; etag: string; styleNonce?: string }
   | { kind: 'redirect'; location: string };
 
 export interface AppPage {
@@ -25,6 +25,8 @@ export interface AppPage {
   back: string;
   /** Scripts that add to the page (it works without them). */
   scripts?: string[];
+  /** Whether its scripts add styles (the editor's CodeMirror does): the page's policy then allows those of a nonce its scripts hold. */
+  scriptStyles?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export function appPage(
   status: 200 | 404,
   page: AppPage,
 ): AppAnswer {
+  const styleNonce = page.scriptStyles ? randomBytes(18).toString('base64') : undefined;
   const html = renderReaderPage({
     lang: 'en',
     theme: theme ?? 'auto',
@@ -47,6 +50,7 @@ export function appPage(
     noIndex: true,
     stylesheets: [`${context.urls.app('~', 'reader.css')}?v=${READER_CSS_ETAG.slice(1, 13)}`],
     ...(page.scripts ? { scripts: page.scripts } : {}),
+    ...(styleNonce ? { scriptNonce: styleNonce } : {}),
     favicon: 'data:,',
     home: page.home.href,
     sections: [],
@@ -60,7 +64,7 @@ export function appPage(
     footer: { groups: [], trademark: true },
   });
   const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
-  return { kind: 'page', status, html, etag };
+  return { kind: 'page', status, html, etag, ...(styleNonce ? { styleNonce } : {}) };
 }
 
 /** The page for anything the caller cannot see or that is not there: the same answer for both, as the API gives. */
@@ -78,16 +82,21 @@ export function notFound(context: Context, caller: Caller | undefined, theme: Th
   });
 }
 
-/** The app shows unpublished work: pages run no script, load only the service's own styles, and are never cached. */
-const APP_POLICY =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * The app shows unpublished work: pages run only the service's own scripts,
+ * load only its own styles (and those its scripts add with the page's nonce),
+ * and are never cached.
+ */
+const appPolicy = (styleNonce: string | undefined) =>
+  `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'${styleNonce ? ` 'nonce-${styleNonce}'` : ''}; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+const APP_POLICY = appPolicy(undefined);
 
 export function sendAppAnswer(reply: FastifyReply, answer: AppAnswer, status?: number): FastifyReply {
   if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
   return (
     reply
       .code(status ?? answer.status)
-      .header('content-security-policy', APP_POLICY)
+      .header('content-security-policy', answer.styleNonce ? appPolicy(answer.styleNonce) : APP_POLICY)
       // Same-origin posts carry Origin (which sign-in and sign-out check); other sites get no referrer.
       .header('referrer-policy', 'same-origin')
       .header('cache-control', 'private, no-store')

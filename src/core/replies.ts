@@ -51,14 +51,25 @@ const encodings = new Negotiator({ supportedValues: ['gzip', 'identity'], cache:
  * ready, else the plain bytes.
  */
 export function sendPreparedJson(request: FastifyRequest, reply: FastifyReply, prepared: PreparedJson): FastifyReply {
-  reply.header('etag', prepared.etag).header('vary', 'Accept-Encoding');
+  return sendPrepared(request, reply, 'application/json; charset=utf-8', prepared.json, prepared.gzip, prepared.etag);
+}
+
+/** Serves bytes made once (an answer, a bundled script) as sendPreparedJson does, as `type`. */
+export function sendPrepared(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: string,
+  body: Buffer,
+  gzipped: Buffer | undefined,
+  etag: string,
+): FastifyReply {
+  reply.header('etag', etag).header('vary', 'Accept-Encoding');
   const held = request.headers['if-none-match'];
-  if (held && held.split(',').some((tag) => tag.trim() === prepared.etag || tag.trim() === '*'))
-    return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
+  if (held && held.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return reply.code(304).send();
+  reply.type(type);
   const accepted = request.headers['accept-encoding'];
-  if (prepared.gzip && accepted && encodings.negotiate(accepted) === 'gzip') {
-    return reply.header('content-encoding', 'gzip').send(prepared.gzip);
+  if (gzipped && accepted && encodings.negotiate(accepted) === 'gzip') {
+    return reply.header('content-encoding', 'gzip').send(gzipped);
   }
-  return reply.send(prepared.json);
+  return reply.send(body);
 }

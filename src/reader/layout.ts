@@ -35,6 +35,8 @@ export interface PageParts {
   stylesheets: string[];
   /** Scripts of the service's own origin, deferred; pages work without them. */
   scripts?: string[];
+  /** The nonce the page's Content-Security-Policy gives its scripts for the styles they add (a script reads it as `document.currentScript.nonce`). */
+  scriptNonce?: string;
   /** The site's icon: an address, or a data: URL (an emoji drawn in SVG, or nothing so browsers ask for none). */
   favicon: string;
   home: string;
@@ -84,7 +86,9 @@ function head(parts: PageParts): Element {
     ...(parts.markdownUrl ? [h('link', { rel: 'alternate', type: 'text/markdown', href: parts.markdownUrl })] : []),
     h('link', { rel: 'icon', href: parts.favicon }),
     ...parts.stylesheets.map((href) => h('link', { rel: 'stylesheet', href })),
-    ...(parts.scripts ?? []).map((src) => h('script', { src, defer: true })),
+    ...(parts.scripts ?? []).map((src) =>
+      h('script', { src, defer: true, ...(parts.scriptNonce ? { nonce: parts.scriptNonce } : {}) }),
+    ),
   ]);
 }
 

@@ -34,11 +34,12 @@ const tsc = path.join(
  * built again; CI's checks have built it all by then.
  */
 async function buildService(): Promise<void> {
-  await promisify(execFile)(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: root }).catch(
-    (error: { stdout?: string; message: string }) => {
+  await promisify(execFile)(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: root })
+    // The editor's bundle, as `npm run build` makes it after the compiler: the app serves it from dist/.
+    .then(() => promisify(execFile)(process.execPath, ['dist/app-reader/markdown-editor-build.js'], { cwd: root }))
+    .catch((error: { stdout?: string; message: string }) => {
       throw new Error(`The service does not build (npm run build):\n${error.stdout || error.message}`);
-    },
-  );
+    });
 }
 
 /**
