@@ -34,6 +34,7 @@ function formOf(body: string) {
   const title = /<input id="quire-title" name="title"[^>]* value="([^"]*)"/.exec(body)?.[1];
   const markdown = /<textarea id="quire-markdown"[^>]*>([\s\S]*?)<\/textarea>/.exec(body)?.[1];
   const base = /<form class="editor"[\s\S]*?<input type="hidden" name="base" value="([0-9a-f]{64})"/.exec(body)?.[1];
+  const from = /<form class="editor"[\s\S]*?<input type="hidden" name="from" value="([\w-]+)"/.exec(body)?.[1];
   const decode = (text: string) =>
     text
       .replace(/&#x3C;/g, '<')
@@ -41,7 +42,7 @@ function formOf(body: string) {
       .replace(/&gt;/g, '>')
       .replace(/&quot;/g, '"')
       .replace(/&amp;/g, '&');
-  return { title: title && decode(title), markdown: markdown && decode(markdown), base };
+  return { title: title && decode(title), markdown: markdown && decode(markdown), base, from };
 }
 
 let admin: Account;
@@ -199,6 +200,113 @@ describe('writing a page in the browser', () => {
     });
     expect(merged.body).toContain('Saved in change request');
     expect((await markdownIn(number, backups)).markdown).toContain('Hourly, to three places.');
+  });
+
+  it('merges two writers’ versions from the one both started from, keeping both where they changed the same lines', async () => {
+    const first = await sessionOf(editor);
+    const second = await sessionOf(writer);
+    const number = await editFor(first, backups);
+    const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
+    const written = await api.writeContent(
+      admin,
+      spaceId,
+      id,
+      [
+        {
+          operation: 'insert_page',
+          title: 'Rota',
+          document: { markdown: 'Monday: Ada.\n\nTuesday: Grace.\n\nWednesday: Linus.' },
+        },
+      ],
+      { compat: 'false' },
+    );
+    expect(written.statusCode, written.body).toBe(200);
+    const rota = flatten(
+      (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/content/pages`)).json().pages,
+    ).find((page) => page.title === 'Rota')!.id;
+    const saveAs = (cookie: string, fields: { markdown: string; base: string; from: string }) =>
+      post(editPath(number, rota), cookie, { title: 'Rota', ...fields, action: 'save' });
+    const firstForm = formOf((await read(editPath(number, rota), first)).body);
+    const secondForm = formOf((await read(editPath(number, rota), second)).body);
+    expect(secondForm.from).toBeDefined();
+
+    // Each changed other lines: the second's save shows the two merged, to check and save.
+    const firstSave = await saveAs(first, {
+      markdown: 'Monday: Barbara.\n\nTuesday: Grace.\n\nWednesday: Linus.',
+      base: firstForm.base!,
+      from: firstForm.from!,
+    });
+    expect(firstSave.body).toContain('Saved in change request');
+    const clean = await saveAs(second, {
+      markdown: 'Monday: Ada.\n\nTuesday: Grace.\n\nWednesday: Ken.',
+      base: secondForm.base!,
+      from: secondForm.from!,
+    });
+    expect(clean.body).toContain('holds your changes and theirs merged, as they touch different lines');
+    const merged = formOf(clean.body);
+    expect(merged.markdown).toBe('Monday: Barbara.\n\nTuesday: Grace.\n\nWednesday: Ken.');
+    expect(merged.from).not.toBe(secondForm.from);
+    expect((await markdownIn(number, rota)).markdown).not.toContain('Ken');
+    const savedMerge = await saveAs(second, { markdown: merged.markdown!, base: merged.base!, from: merged.from! });
+    expect(savedMerge.body).toContain('Saved in change request');
+
+    // Both changed the same line: both versions are kept between marks, which a save refuses until they are gone.
+    const again = formOf(savedMerge.body);
+    const firstAgain = formOf((await read(editPath(number, rota), first)).body);
+    expect(
+      (
+        await saveAs(first, {
+          markdown: 'Monday: Barbara.\n\nTuesday: Alan.\n\nWednesday: Ken.',
+          base: firstAgain.base!,
+          from: firstAgain.from!,
+        })
+      ).body,
+    ).toContain('Saved in change request');
+    const clash = await saveAs(second, {
+      markdown: 'Monday: Barbara.\n\nTuesday: Margaret.\n\nWednesday: Ken.',
+      base: again.base!,
+      from: again.from!,
+    });
+    expect(clash.body).toContain('in one place you both changed the same lines');
+    const marked = formOf(clash.body);
+    expect(marked.markdown).toBe(
+      'Monday: Barbara.\n\n<<<<<<< yours\nTuesday: Margaret.\n=======\nTuesday: Alan.\n>>>>>>> theirs\n\nWednesday: Ken.',
+    );
+    const refused = await saveAs(second, { markdown: marked.markdown!, base: marked.base!, from: marked.from! });
+    expect(refused.body).toContain('Not saved: the content still holds both versions');
+    expect(formOf(refused.body).markdown).toBe(marked.markdown);
+    const autosave = await post(`${spacePath()}/change-requests/${number}/~/autosave/${rota}`, second, {
+      title: 'Rota',
+      markdown: marked.markdown!,
+      base: marked.base!,
+    });
+    expect(autosave.statusCode).toBe(400);
+    expect(autosave.json()).toMatchObject({
+      saved: false,
+      message: expect.stringContaining('still holds both versions'),
+    });
+    expect((await markdownIn(number, rota)).markdown).toContain('Tuesday: Alan.');
+    expect((await markdownIn(number, rota)).markdown).not.toContain('<<<<<<<');
+
+    const chosen = await saveAs(second, {
+      markdown: 'Monday: Barbara.\n\nTuesday: Alan, then Margaret.\n\nWednesday: Ken.',
+      base: marked.base!,
+      from: marked.from!,
+    });
+    expect(chosen.body).toContain('Saved in change request');
+    expect((await markdownIn(number, rota)).markdown).toContain('Tuesday: Alan, then Margaret.');
+    // A revision of another space is nothing to merge from: the second is shown both, to merge by hand.
+    expect(
+      (
+        await post(editPath(number, rota), second, {
+          title: 'Rota',
+          markdown: 'x',
+          base: marked.base!,
+          from: 'nope',
+          action: 'save',
+        })
+      ).body,
+    ).toContain('Merge them by hand');
   });
 
   it('saves a page when another page of the change request was saved in between', async () => {

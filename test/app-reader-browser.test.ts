@@ -259,8 +259,16 @@ describeInBrowser('the app reader in a browser', () => {
       // ... but shown beside it, to merge by hand: both writers' words are kept.
       const conflict = colleaguePage.getByRole('region', { name: 'The page as saved since' });
       await expect(conflict.textContent()).resolves.toContain('Restore one a month');
-      const writersVersion = await conflict.locator('pre').textContent();
-      await writingSurface(colleaguePage).fill(`${writersVersion!.trimEnd()}\n\nChecked by the second on duty.\n`);
+      // Both added lines at the end: the editor holds the two merged, both kept there between marks. The colleague keeps both.
+      const merged = await writtenMarkdown(colleaguePage);
+      expect(merged).toMatch(
+        /<<<<<<< yours\n[\s\S]*Checked by the second on duty\.[\s\S]*\n=======\n[\s\S]*Restore one a month/,
+      );
+      const keptBoth = merged
+        .split('\n')
+        .filter((line) => !['<<<<<<< yours', '=======', '>>>>>>> theirs'].includes(line))
+        .join('\n');
+      await writingSurface(colleaguePage).fill(keptBoth);
       await colleaguePage.getByRole('button', { name: 'Save', exact: true }).click();
       await expect(colleaguePage.locator('p.notice').textContent()).resolves.toMatch(
         /^Saved in change request #\d+\.$/,

@@ -15,6 +15,8 @@ export interface EditorView {
   preview?: string;
   /** The page as it is now, when it changed since the writer opened it. */
   theirs?: PageDraft;
+  /** The writer's version and theirs merged in the editor: how many places both changed, marked there. */
+  merged?: { clashes: number };
   error?: string;
   notice?: string;
 }
@@ -43,7 +45,7 @@ export function editorPage(
       ]),
       ...(view.notice ? [h('p.notice', { role: 'status' }, view.notice)] : []),
       ...(view.error ? [h('p.error', { role: 'alert' }, view.error)] : []),
-      ...(view.theirs ? theirVersion(view.theirs) : []),
+      ...(view.theirs ? theirVersion(view.theirs, view.merged) : []),
       h(
         'form.editor',
         {
@@ -76,6 +78,7 @@ export function editorPage(
           blockMenu(draft),
           h('textarea', { id: 'quire-markdown', name: 'markdown', rows: 24, spellCheck: true }, edit.markdown),
           h('input', { type: 'hidden', name: 'base', value: edit.base }),
+          ...(edit.from ? [h('input', { type: 'hidden', name: 'from', value: edit.from })] : []),
           h('p', [
             h('button', { type: 'submit', name: 'action', value: 'preview' }, 'Preview'),
             ' ',
@@ -174,15 +177,20 @@ function toolUrl(
   return changeRequestAddress(context, { ...place, changeRequest: draft.changeRequest.number }, tool, draft.page.id);
 }
 
-/** The page as another writer saved it since: shown beside the writer's own, to merge by hand. */
-function theirVersion(theirs: PageDraft): ElementContent[] {
+/**
+ * The page as another writer saved it since: shown beside the writer's own,
+ * which the editor holds merged with it where a merge could be made.
+ */
+function theirVersion(theirs: PageDraft, merged: EditorView['merged']): ElementContent[] {
+  const how = !merged
+    ? 'Nothing of yours was saved, and nothing is lost: your version is in the editor below, theirs is here. Merge them by hand and save again.'
+    : merged.clashes === 0
+      ? 'Nothing of yours was saved, and nothing is lost: the editor below holds your changes and theirs merged, as they touch different lines. Check it, then save again.'
+      : `Nothing of yours was saved, and nothing is lost: the editor below holds your changes and theirs merged, but in ${merged.clashes === 1 ? 'one place' : `${merged.clashes} places`} you both changed the same lines. There both versions are kept, yours between <<<<<<< yours and =======, theirs between ======= and >>>>>>> theirs: keep what should stay, remove the marks, then save again.`;
   return [
     h('section.conflict', { 'aria-label': 'The page as saved since' }, [
       h('h2', 'Someone saved this page since you opened it'),
-      h(
-        'p',
-        'Nothing of yours was saved, and nothing is lost: your version is in the editor below, theirs is here. Merge them by hand and save again.',
-      ),
+      h('p', how),
       h('p', [h('strong', 'Their title: '), theirs.page.title]),
       h('pre', h('code', theirs.markdown)),
     ]),

@@ -10,6 +10,7 @@ import { editorPage, type EditorView } from './edit-pages.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { EDITOR_JS, EDITOR_JS_ETAG } from './editor-script.js';
 import { loadMarkdownEditor } from './markdown-editor-asset.js';
+import { holdsMergeMarks, mergeWithSaved } from './page-merge.js';
 import { sendPrepared } from '../core/replies.js';
 import {
   addFile,
@@ -40,6 +41,8 @@ const PageFields = {
   hidden: Type.Optional(Type.Literal('on')),
   markdown: Type.String({ maxLength: MAX_MARKDOWN_LENGTH }),
   base: Base,
+  // The change request's revision the writer's version started from, for a merge with one saved since.
+  from: Type.Optional(IdParam),
 };
 const EditForm = Type.Object({ ...PageFields, action: Type.Union([Type.Literal('save'), Type.Literal('preview')]) });
 const AutosaveForm = Type.Object(PageFields);
@@ -51,9 +54,20 @@ function editOf(body: {
   title: string;
   markdown: string;
   base: string;
+  from?: string | undefined;
 }): PageEdit {
-  const { hidden: hide, description, title, markdown, base } = body;
-  return { title, markdown, base, description: description ?? '', hidden: hide === 'on' };
+  const { hidden: hide, description, title, markdown, base, from } = body;
+  return { title, markdown, base, from, description: description ?? '', hidden: hide === 'on' };
+}
+
+/** A save of markdown that still holds a merge's marks is refused: the writer chooses between both versions first. */
+function refuseMergeMarks(edit: PageEdit): void {
+  if (holdsMergeMarks(edit.markdown)) {
+    throw new ApiError(
+      400,
+      'the content still holds both versions of lines you and another writer changed, between <<<<<<< yours and >>>>>>> theirs: keep what should stay and remove the marks',
+    );
+  }
 }
 /** The base64 of the largest file a page takes (1 MiB), and its form, `+`, `/` and `=` percent-encoded. */
 const UPLOAD_BASE64_LENGTH = Math.ceil((1024 * 1024) / 3) * 4;
@@ -113,6 +127,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       let saved;
       try {
+        refuseMergeMarks(edit);
         saved = await savePage(context(), caller, address, edit);
       } catch (error) {
         // A refused write (markdown the service cannot store) changes nothing: the writer's text stays in the editor.
@@ -130,9 +145,18 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }),
         );
       }
-      // Lost a race: the writer's version stays in the editor, on the new base, beside the one saved since.
-      const mine: PageEdit = { ...edit, base: saved.current.base };
-      return send(reply, editorPage(context(), caller, theme, saved.current, mine, { theirs: saved.current }), 200);
+      // Lost a race: the writer's version, merged with the one saved since where it can be, stays in the
+      // editor on the new base, beside the one saved since.
+      const theirs = saved.current;
+      const merged = await mergeWithSaved(context(), caller, address, edit, theirs);
+      const mine: PageEdit = {
+        ...edit,
+        markdown: merged?.text ?? edit.markdown,
+        base: theirs.base,
+        from: theirs.revisionId,
+      };
+      const view = { theirs, ...(merged ? { merged: { clashes: merged.clashes } } : {}) };
+      return send(reply, editorPage(context(), caller, theme, theirs, mine, view), 200);
     },
   );
 
@@ -234,7 +258,9 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       void reply.header('cache-control', 'no-store');
       let saved;
       try {
-        saved = await savePage(context(), caller, request.params, editOf(request.body));
+        const edit = editOf(request.body);
+        refuseMergeMarks(edit);
+        saved = await savePage(context(), caller, request.params, edit);
       } catch (error) {
         if (!(error instanceof ApiError) || error.statusCode >= 500 || error.statusCode === 404) throw error;
         return reply.code(error.statusCode).send({ saved: false, message: `Not saved: ${error.message}` });
@@ -246,7 +272,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
       }
       const draft = await pageDraft(context(), caller, request.params);
-      return { saved: true, base: draft.base, at: app.clock.now().toISOString() };
+      return { saved: true, base: draft.base, from: draft.revisionId, at: app.clock.now().toISOString() };
     },
   );
 

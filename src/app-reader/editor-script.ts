@@ -75,12 +75,15 @@ export const EDITOR_JS = `'use strict';
       const result = await answer.json().catch(() => ({ saved: false, message: 'Not saved: the service refused the draft.' }));
       if (result.saved) {
         base.value = result.base;
+        const from = form.querySelector('input[name="from"]');
+        if (from && result.from) from.value = result.from;
         status.textContent = 'Draft saved in the change request at ' + new Date(result.at).toLocaleTimeString() + '.';
       } else {
         status.textContent = result.message;
-        // A page another writer saved is merged by hand: Save shows both versions.
+        // A page another writer saved is merged: Save shows both versions, and the two merged.
         stopped = answer.status === 409;
-        dirty = !stopped;
+        // A draft the service refused is tried again once the writer changes it, not before.
+        dirty = !stopped && answer.status >= 500;
       }
     } catch {
       dirty = true;

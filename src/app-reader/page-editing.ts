@@ -54,6 +54,8 @@ export interface PageEdit {
   hidden: boolean;
   markdown: string;
   base: string;
+  /** The change request's revision the writer's version started from: what a merge with a version saved since starts from. */
+  from?: string | undefined;
 }
 
 /** The page as saved, as the editor's form starts with it. */
@@ -63,6 +65,7 @@ export const asEdit = (draft: PageDraft): PageEdit => ({
   hidden: draft.page.hidden,
   markdown: draft.markdown,
   base: draft.base,
+  from: draft.revisionId,
 });
 
 /** How many times a save is tried again when another write of the change request (of another page) came between. */
@@ -70,7 +73,7 @@ const SAVE_ATTEMPTS = 3;
 const WORKABLE = new Set(['draft', 'open']);
 
 /** The space, when the caller may edit it and it is the organization's the address names. */
-async function editableSpace(context: Context, caller: Caller, organizationId: string, spaceId: string) {
+export async function editableSpace(context: Context, caller: Caller, organizationId: string, spaceId: string) {
   const { space } = await findEditableSpace(context, spaceId, caller.userId, 'Editing a page');
   if (space.organization_id !== organizationId) throw new NotFoundError('No space with this id is visible to you');
   return space;

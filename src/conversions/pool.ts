@@ -1,6 +1,7 @@
 import { taskModuleBeside, WorkPool, type WorkPoolOptions } from '../core/work-pool.js';
 import { checkDocumentBounds, checkMarkdownBounds } from '../document/bounds.js';
 import type { JSONDocument } from '../document/types.js';
+import type { TextMerge, TextMergeInput } from '../document/text-merge.js';
 import type { RenderedDocument, RenderInput } from '../html/document-html.js';
 import type { ReadDocument, ReadPage, StoredDocument } from './worker.js';
 
@@ -56,6 +57,12 @@ export class Conversions {
   async toHtml(input: RenderInput, field: string): Promise<RenderedDocument> {
     const nodes = checkDocumentBounds(input.document, field);
     return this.pool.run('toHtml', input, { field, characters: documentCharacters(nodes) });
+  }
+
+  /** Three versions of a page's markdown merged line by line (document/text-merge.ts). */
+  async mergeTexts(input: TextMergeInput, field: string): Promise<TextMerge> {
+    const characters = input.original.length + input.theirs.length + input.mine.length;
+    return this.pool.run('mergeTexts', input, { field, characters });
   }
 
   close(): Promise<void> {

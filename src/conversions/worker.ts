@@ -12,6 +12,7 @@ import { urlDestinations, type UrlDestination } from '../document/rewrite-urls.j
 import { documentToMarkdown } from '../document/to-markdown.js';
 import type { JSONDocument } from '../document/types.js';
 import type { RenderedDocument, RenderInput } from '../html/document-html.js';
+import { mergeTexts as mergeThree, type TextMerge, type TextMergeInput } from '../document/text-merge.js';
 
 /** A page's markdown as written, read: what its frontmatter and leading `# Title` say, and the content left. */
 export interface ReadPage {
@@ -80,5 +81,10 @@ const toHtml = new LazyTask(async () => {
   return (input: RenderInput): TaskOutcome<RenderedDocument> => taskOutcome(() => renderDocument(input));
 });
 
+/** A writer's markdown merged with another's saved since, from the version both started from. */
+export function mergeTexts(input: TextMergeInput): TaskOutcome<TextMerge> {
+  return taskOutcome(() => mergeThree(input));
+}
+
 /** The pool's entry: runs the named task. */
-export default serveTasks({ toDocumentJson, toStoredDocument, toMarkdown, readPage, readDocument, toHtml });
+export default serveTasks({ toDocumentJson, toStoredDocument, toMarkdown, readPage, readDocument, toHtml, mergeTexts });
