@@ -309,6 +309,88 @@ describe('writing a page in the browser', () => {
     ).toContain('Merge them by hand');
   });
 
+  it('sets the page’s emoji, icon and layout from its settings, and leaves them to a form without them', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, backups);
+    const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
+    const written = await api.writeContent(
+      admin,
+      spaceId,
+      id,
+      [{ operation: 'insert_page', title: 'Landing', document: { markdown: 'Welcome aboard.' } }],
+      { compat: 'false' },
+    );
+    expect(written.statusCode, written.body).toBe(200);
+    const landing = flatten(
+      (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/content/pages`)).json().pages,
+    ).find((page) => page.title === 'Landing')!.id;
+    const pageUrl = `/v1/spaces/${spaceId}/change-requests/${id}/content/page/${landing}`;
+    const opened = (await read(editPath(number, landing), cookie)).body;
+    // GitBook's defaults: every part shows, at the default width.
+    expect(opened).toContain('<option value="default" selected>Default</option>');
+    for (const part of ['title', 'description', 'tableOfContents', 'outline', 'pagination']) {
+      expect(opened).toContain(`<input type="checkbox" name="show-${part}" value="on" checked>`);
+    }
+    const form = formOf(opened);
+    const settings = {
+      title: 'Landing',
+      markdown: 'Welcome aboard.',
+      look: '1',
+      emoji: '📘',
+      icon: 'book-open',
+      width: 'wide',
+      'show-title': 'on',
+      'show-description': 'on',
+      'show-pagination': 'on',
+      action: 'save',
+    };
+    const saved = await post(editPath(number, landing), cookie, { ...settings, base: form.base!, from: form.from! });
+    expect(saved.body).toContain('Saved in change request');
+    const page = (await api.read(admin, pageUrl)).json();
+    expect(page).toMatchObject({ emoji: '📘', icon: 'book-open' });
+    expect(page.layout).toMatchObject({
+      width: 'wide',
+      title: true,
+      description: true,
+      tableOfContents: false,
+      outline: false,
+      pagination: true,
+    });
+    // The layout went in as frontmatter, not as words of the page.
+    const shown = (await read(editPath(number, landing), cookie)).body;
+    expect(formOf(shown).markdown).toBe('Welcome aboard.');
+    expect(shown).toContain('<option value="wide" selected>Wide</option>');
+    expect(shown).toContain('<input type="checkbox" name="show-outline" value="on">');
+    expect(shown).toContain('value="book-open"');
+
+    // Refused, changing nothing: an icon that is not a name, an emoji that is not one.
+    const again = formOf(shown);
+    const badIcon = await post(editPath(number, landing), cookie, {
+      ...settings,
+      icon: 'Book Open',
+      base: again.base!,
+    });
+    expect(badIcon.statusCode).toBe(400);
+    const badEmoji = await post(editPath(number, landing), cookie, {
+      ...settings,
+      emoji: 'not an emoji',
+      base: again.base!,
+    });
+    expect(badEmoji.statusCode).toBe(400);
+    // A form without the settings (an older page, a script) leaves them as they are.
+    const plain = await save(number, landing, cookie, {
+      title: 'Landing',
+      markdown: 'Welcome, again.',
+      base: again.base!,
+    });
+    expect(plain.body).toContain('Saved in change request');
+    expect((await api.read(admin, pageUrl)).json()).toMatchObject({
+      emoji: '📘',
+      icon: 'book-open',
+      layout: { width: 'wide', outline: false },
+    });
+  });
+
   it('saves a page when another page of the change request was saved in between', async () => {
     const cookie = await sessionOf(editor);
     const number = await editFor(cookie, alerts);

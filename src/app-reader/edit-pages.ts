@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { trustedHtml, type ThemeChoice } from '../reader/layout.js';
 import type { PageDraft, PageEdit } from './page-editing.js';
 import { BLOCK_SNIPPETS } from './block-snippets.js';
+import { SHOWN_PART_LABELS, SHOWN_PARTS, shownField, type PageLook } from './page-look.js';
 import { changeRequestAddress } from './change-request-addresses.js';
 import { editorScriptAddress } from './editor-script.js';
 import { markdownEditorAddress } from './markdown-editor-asset.js';
@@ -73,6 +74,7 @@ export function editorPage(
               h('input', { type: 'checkbox', name: 'hidden', value: 'on', checked: edit.hidden }),
               ' Hidden from the table of contents',
             ]),
+            ...(edit.look ? lookSettings(edit.look) : []),
           ]),
           h('label#quire-markdown-label', { htmlFor: 'quire-markdown' }, 'Content, in markdown'),
           blockMenu(draft),
@@ -137,6 +139,39 @@ export function editorPage(
     scripts: [markdownEditorAddress(context), editorScriptAddress(context)].filter((src) => src !== undefined),
     scriptStyles: true,
   });
+}
+
+/** The page's emoji, icon and layout options, in its settings. */
+function lookSettings(look: PageLook): ElementContent[] {
+  return [
+    h('input', { type: 'hidden', name: 'look', value: '1' }),
+    h('div.look-row', [
+      h('div', [
+        h('label', { htmlFor: 'quire-emoji' }, 'Emoji'),
+        h('input', { id: 'quire-emoji', name: 'emoji', maxLength: 50, value: look.emoji, size: 4 }),
+      ]),
+      h('div', [
+        h('label', { htmlFor: 'quire-icon' }, 'Icon (its name, such as book-open)'),
+        h('input', { id: 'quire-icon', name: 'icon', maxLength: 50, pattern: '[a-z0-9-]*', value: look.icon }),
+      ]),
+      h('div', [
+        h('label', { htmlFor: 'quire-width' }, 'Width'),
+        h('select', { id: 'quire-width', name: 'width' }, [
+          h('option', { value: 'default', selected: look.width === 'default' }, 'Default'),
+          h('option', { value: 'wide', selected: look.width === 'wide' }, 'Wide'),
+        ]),
+      ]),
+    ]),
+    h('fieldset.shown-parts', [
+      h('legend', 'Show on the page'),
+      ...SHOWN_PARTS.map((part) =>
+        h('label.checkbox', [
+          h('input', { type: 'checkbox', name: shownField(part), value: 'on', checked: look.shown[part] }),
+          ` ${SHOWN_PART_LABELS[part]}`,
+        ]),
+      ),
+    ]),
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../access/auth.js';
 import { ApiError } from '../core/errors.js';
-import { IdParam } from '../core/schemas.js';
+import { Emoji, IdParam } from '../core/schemas.js';
 import type { JSONDocument } from '../document/types.js';
 import { MAX_MARKDOWN_LENGTH } from '../change-requests/schemas.js';
 import { themeOf } from '../reader/http.js';
@@ -11,6 +11,7 @@ import { changeRequestAddress } from './change-request-addresses.js';
 import { EDITOR_JS, EDITOR_JS_ETAG } from './editor-script.js';
 import { loadMarkdownEditor } from './markdown-editor-asset.js';
 import { holdsMergeMarks, mergeWithSaved } from './page-merge.js';
+import { SHOWN_PARTS, shownField, type PageLook } from './page-look.js';
 import { sendPrepared } from '../core/replies.js';
 import {
   addFile,
@@ -43,6 +44,14 @@ const PageFields = {
   base: Base,
   // The change request's revision the writer's version started from, for a merge with one saved since.
   from: Type.Optional(IdParam),
+  // Sent by a form that shows the page's look (emoji, icon, layout): without it, those stay as they are.
+  look: Type.Optional(Type.Literal('1')),
+  // The content write takes what it is given: the form checks it as the API's routes do.
+  emoji: Type.Optional(Type.Union([Emoji, Type.Literal('')])),
+  icon: Type.Optional(Type.String({ maxLength: 50, pattern: '^[a-z0-9-]*$' })),
+  width: Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('wide')])),
+  // Checkboxes, each sent when ticked: which parts of the page show.
+  ...Object.fromEntries(SHOWN_PARTS.map((part) => [shownField(part), Type.Optional(Type.Literal('on'))])),
 };
 const EditForm = Type.Object({ ...PageFields, action: Type.Union([Type.Literal('save'), Type.Literal('preview')]) });
 const AutosaveForm = Type.Object(PageFields);
@@ -55,9 +64,25 @@ function editOf(body: {
   markdown: string;
   base: string;
   from?: string | undefined;
+  look?: '1' | undefined;
+  emoji?: string | undefined;
+  icon?: string | undefined;
+  width?: 'default' | 'wide' | undefined;
 }): PageEdit {
   const { hidden: hide, description, title, markdown, base, from } = body;
-  return { title, markdown, base, from, description: description ?? '', hidden: hide === 'on' };
+  const fields: Record<string, unknown> = body;
+  const look: PageLook | undefined =
+    body.look === '1'
+      ? {
+          emoji: body.emoji?.trim() ?? '',
+          icon: body.icon ?? '',
+          width: body.width ?? 'default',
+          shown: Object.fromEntries(
+            SHOWN_PARTS.map((part) => [part, fields[shownField(part)] === 'on']),
+          ) as PageLook['shown'],
+        }
+      : undefined;
+  return { title, markdown, base, from, look, description: description ?? '', hidden: hide === 'on' };
 }
 
 /** A save of markdown that still holds a merge's marks is refused: the writer chooses between both versions first. */

@@ -11,6 +11,7 @@ import { writeChangeRequestContent } from '../change-requests/changes/write.js';
 import type { ContentChange } from '../change-requests/schemas.js';
 import { findOwnWorkableChangeRequest } from './queries.js';
 import { changeRequestAddress } from './change-request-addresses.js';
+import { layoutFrontmatter, lookOf, type PageLook } from './page-look.js';
 
 /** A page of a change request, as the address of its editor names it. */
 export interface EditAddress {
@@ -25,7 +26,7 @@ export interface EditAddress {
 export interface PageDraft {
   space: { id: string; title: string; organizationId: string };
   changeRequest: { id: string; number: number; subject: string; status: string };
-  page: { id: string; title: string; description: string; hidden: boolean };
+  page: { id: string; title: string; description: string; hidden: boolean; look: PageLook };
   markdown: string;
   base: string;
   /** The change request's revision the page was read from. */
@@ -56,6 +57,8 @@ export interface PageEdit {
   base: string;
   /** The change request's revision the writer's version started from: what a merge with a version saved since starts from. */
   from?: string | undefined;
+  /** The page's emoji, icon and layout, where the form sent its settings: a form without them leaves them as they are. */
+  look?: PageLook | undefined;
 }
 
 /** The page as saved, as the editor's form starts with it. */
@@ -66,6 +69,7 @@ export const asEdit = (draft: PageDraft): PageEdit => ({
   markdown: draft.markdown,
   base: draft.base,
   from: draft.revisionId,
+  look: draft.page.look,
 });
 
 /** How many times a save is tried again when another write of the change request (of another page) came between. */
@@ -82,7 +86,7 @@ export async function editableSpace(context: Context, caller: Caller, organizati
 /** What the saved page is compared by: its fields the editor shows, and its markdown. */
 const baseOf = (page: PageDraft['page'], markdown: string) =>
   createHash('sha256')
-    .update(JSON.stringify([page.title, page.description, page.hidden]))
+    .update(JSON.stringify([page.title, page.description, page.hidden, page.look]))
     .update('\0')
     .update(markdown)
     .digest('hex');
@@ -121,7 +125,13 @@ export async function pageDraft(context: Context, caller: Caller, address: EditA
   }
   const place = { organizationId: space.organization_id, spaceId: space.id, changeRequestId: changeRequest.id };
   const markdown = (await context.content.markdownOf(space.organization_id, [page]))(page);
-  const fields = { id: page.pageId, title: page.title, description: page.description ?? '', hidden: page.hidden };
+  const fields = {
+    id: page.pageId,
+    title: page.title,
+    description: page.description ?? '',
+    hidden: page.hidden,
+    look: lookOf(page),
+  };
   return {
     space: { id: space.id, title: space.title, organizationId: space.organization_id },
     changeRequest: {
@@ -161,7 +171,12 @@ export function savePage(context: Context, caller: Caller, address: EditAddress,
       title: edit.title,
       description: edit.description,
       hidden: edit.hidden,
-      document: { markdown: edit.markdown },
+      ...(edit.look ? { emoji: edit.look.emoji, icon: edit.look.icon } : {}),
+      // The layout goes in as Git Sync's frontmatter, unless the writer wrote a frontmatter of their own.
+      document: {
+        markdown:
+          edit.look && !edit.markdown.startsWith('---') ? layoutFrontmatter(edit.look) + edit.markdown : edit.markdown,
+      },
     },
   ]);
 }

@@ -69,6 +69,11 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .editor label { display: block; font-weight: 600; margin: 0.75rem 0 0.4rem; }
 .editor input, .editor textarea { width: 100%; font: inherit; padding: 0.5rem 0.7rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
 .editor textarea { font-family: var(--mono); font-size: 0.9rem; line-height: 1.5; resize: vertical; }
+.look-row { display: flex; flex-wrap: wrap; gap: 1rem; } .look-row > div { flex: 1 1 10rem; }
+.editor .look-row select { width: 100%; font: inherit; padding: 0.45rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); color: var(--fg); }
+.shown-parts { border: 0; padding: 0; margin: 0.75rem 0 0; display: flex; flex-wrap: wrap; gap: 0 1.25rem; }
+.shown-parts legend { font-weight: 600; padding: 0; margin-bottom: 0.2rem; }
+.editor .shown-parts .checkbox { display: inline-block; margin: 0.25rem 0; }
 .block-menu { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin: 0 0 0.5rem; }
 .block-menu[hidden] { display: none; }
 .editor .block-menu label { display: inline-flex; gap: 0.4rem; align-items: center; margin: 0 0 0 0.6rem; font-weight: 600; }
