@@ -864,6 +864,27 @@ describe('writing a page in the browser', () => {
     expect((await api.read(admin, `${threadUrl}/${commentId}`)).json().status).toBe('open');
   });
 
+  it('lets writers drag a change request’s pages in its table of contents, and no one else', async () => {
+    const cookie = await sessionOf(editor);
+    const number = await editFor(cookie, backups);
+    const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
+    const changeRequestPath = `${spacePath()}/change-requests/${id}`;
+    const asWriter = (await read(changeRequestPath, cookie)).body;
+    const entries = [...asWriter.matchAll(/<li data-page="([^"]+)"(?: data-move="([^"]+)" draggable="true")?>/g)];
+    const movable = entries.filter((entry) => entry[2]);
+    expect(movable.length).toBeGreaterThan(0);
+    // Each names the move of its own page in this change request.
+    for (const [, pageId, move] of movable) {
+      expect(move).toBe(`http://docs.test${spacePath()}/change-requests/${number}/~/move/${pageId}`);
+    }
+    // A reader reads the same tree, with nothing to drag; the space's own content is not moved by dragging.
+    const asReader = (await read(changeRequestPath, await sessionOf(reader))).body;
+    expect(asReader).toContain('<nav');
+    expect(asReader).not.toContain('data-move');
+    expect(asReader).not.toContain('draggable');
+    expect((await read(spacePath(), cookie)).body).not.toContain('data-page');
+  });
+
   it('stores a file the editor’s script sends, and answers the markdown that shows it', async () => {
     const cookie = await sessionOf(editor);
     const number = await editFor(cookie, alerts);

@@ -281,6 +281,16 @@ describeInBrowser('the app reader in a browser', () => {
       await writer.getByRole('radio', { name: 'inside it, at the end' }).check();
       await writer.getByRole('button', { name: 'Move', exact: true }).click();
       await writer.getByRole('link', { name: 'Read the page in the change request' }).click();
+      // The new Restores page is dragged onto Alerts in the table of contents: it moves inside it.
+      const pages = writer.getByRole('navigation', { name: 'Pages' });
+      await pages
+        .getByRole('link', { name: /^Restores/ })
+        .dragTo(pages.getByRole('link', { name: 'Alerts', exact: true }), { targetPosition: { x: 10, y: 2 } });
+      await writer.waitForURL(/\/~\/move\//);
+      await expect(writer.locator('p.notice').textContent()).resolves.toBe('Moved.');
+      await expect(writer.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Editing Restores');
+      await writer.getByRole('link', { name: 'Read the page in the change request' }).click();
+      await writer.waitForURL(/\/alerts\/restores$/);
       await writer.getByRole('button', { name: 'Ask for review' }).click();
       await writer.getByLabel('Ask a member to review: their e-mail address').fill(colleague.user.email);
       await writer.getByRole('button', { name: 'Ask', exact: true }).click();
@@ -337,6 +347,14 @@ describeInBrowser('the app reader in a browser', () => {
       await expect(article.locator('.hint').textContent()).resolves.toContain('Restore one a month, to be sure.');
       await expect(article.locator('table').count()).resolves.toBe(1);
       await expect(article.textContent()).resolves.toContain('Checked by the second on duty.');
+      // The page dragged inside Alerts is published there.
+      await reader.goto(new URL(`${siteAddress}/`).href);
+      await expect(
+        reader
+          .getByRole('navigation', { name: 'Pages' })
+          .getByRole('link', { name: 'Restores', exact: true })
+          .getAttribute('href'),
+      ).resolves.toMatch(/\/alerts\/restores$/);
       await expectNoSeriousViolations(reader);
     } finally {
       await other.close();

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
  * Save saves it (a page another writer saved since stops it: Save then shows
  * both versions), so a closed tab loses nothing but the last two seconds.
  * On a change request's page, text selected names the block a new comment is
- * about. Served from the app's own origin, as its policy allows no other script.
+ * about, and its pages are moved by dragging them in the table of contents. Served from the app's own origin, as its policy allows no other script.
  */
 export const EDITOR_JS = `'use strict';
 (() => {
@@ -216,6 +216,61 @@ export const EDITOR_JS = `'use strict';
     quote.value = '';
     shown.hidden = true;
   });
+})();
+
+// Pages moved by dragging them in a change request's table of contents: dropped on a page, inside it at its
+// end; on its lower edge, after it. The move is posted as the editor's Move form posts it, so the answer is
+// the moved page's editor, saying what happened. The keyboard moves pages with that form.
+(() => {
+  const items = [...document.querySelectorAll('li[data-page]')];
+  if (!items.some((item) => item.dataset.move)) return;
+  let dragged;
+  const placeOf = (item, event) => {
+    const box = item.firstElementChild.getBoundingClientRect();
+    return event.clientY > box.bottom - box.height / 3 ? 'after' : 'inside';
+  };
+  const clear = () => {
+    for (const item of items) item.classList.remove('drop-inside', 'drop-after');
+  };
+  const droppable = (item, event) =>
+    dragged && dragged !== item && !dragged.contains(item) && event.target.closest('li[data-page]') === item;
+  for (const item of items) {
+    if (item.dataset.move) {
+      item.addEventListener('dragstart', (event) => {
+        event.stopPropagation();
+        dragged = item;
+        event.dataTransfer.effectAllowed = 'move';
+        event.dataTransfer.setData('text/plain', item.firstElementChild.textContent);
+      });
+      item.addEventListener('dragend', () => {
+        dragged = undefined;
+        clear();
+      });
+    }
+    item.addEventListener('dragover', (event) => {
+      if (!droppable(item, event)) return;
+      event.preventDefault();
+      clear();
+      item.classList.add(placeOf(item, event) === 'after' ? 'drop-after' : 'drop-inside');
+    });
+    item.addEventListener('drop', (event) => {
+      if (!droppable(item, event)) return;
+      event.preventDefault();
+      const move = document.createElement('form');
+      move.method = 'post';
+      move.action = dragged.dataset.move;
+      move.hidden = true;
+      for (const [name, value] of [['target', item.dataset.page], ['where', placeOf(item, event)]]) {
+        const field = document.createElement('input');
+        field.type = 'hidden';
+        field.name = name;
+        field.value = value;
+        move.append(field);
+      }
+      document.body.append(move);
+      move.submit();
+    });
+  }
 })();
 `;
 

@@ -84,6 +84,8 @@ export async function spacePage(
   const shown = first ? shownPage(first, view, tree) : shownPageAt(tree, view, address.pagePath);
   const page = shown && (shown.kind === 'page' ? shown.page : shown.origin);
   const addressOf = (target: PageState) => pageAppUrl(context.urls, place, tree.pathOf(target.pageId));
+  const writes = mayEditSpace(space) && scopesAllow(caller.scopes, 'space:write');
+  const changes = reading.changes;
   const sidebar = pageTree(
     tree,
     page?.pageId,
@@ -95,6 +97,18 @@ export async function spacePage(
         href: pageAppUrl(context.urls, place, path),
         current: shown?.kind === 'generated' && shown.generated === generated,
       })),
+    // In a change request the writer may edit, its pages are moved by dragging them (the editor's script).
+    writes && changes && (changes.status === 'draft' || changes.status === 'open')
+      ? (target) =>
+          target.type === 'document'
+            ? changeRequestAddress(
+                context,
+                { organizationId: space.organization_id, spaceId: space.id, changeRequest: changes.number },
+                'move',
+                target.pageId,
+              )
+            : undefined
+      : undefined,
   );
   const home = { href: context.urls.app('o', space.organization_id), title: space.title };
   const banner = reading.changes

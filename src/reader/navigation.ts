@@ -19,6 +19,12 @@ export function pageTree(
   markOf: (page: PageState) => PageMark | undefined = () => undefined,
   /** The pages a computed page makes below itself, listed as its children. */
   madeBy: (page: PageState) => Array<{ title: string; href: string; current: boolean }> = () => [],
+  /**
+   * Where a page may be dragged to be moved (the app, in a change request a
+   * writer edits): each page is a place to drop on, and a page with a move
+   * address may be dragged. Without it, the tree is for reading only.
+   */
+  moveOf?: (page: PageState) => string | undefined,
 ): ElementContent[] {
   const open = new Set<string>();
   for (let page = currentPageId ? tree.pages.get(currentPageId) : undefined; page;) {
@@ -44,7 +50,9 @@ export function pageTree(
                 ),
               ]
             : [];
-        return h('li', [entry(page), ...(children ? [children] : []), ...madeList]);
+        const move = moveOf?.(page);
+        const drag = moveOf ? { dataPage: page.pageId, ...(move ? { dataMove: move, draggable: 'true' } : {}) } : {};
+        return h('li', drag, [entry(page), ...(children ? [children] : []), ...madeList]);
       });
     return items.length > 0 ? h('ul', items) : undefined;
   };

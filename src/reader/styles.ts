@@ -74,6 +74,9 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 .shown-parts { border: 0; padding: 0; margin: 0.75rem 0 0; display: flex; flex-wrap: wrap; gap: 0 1.25rem; }
 .shown-parts legend { font-weight: 600; padding: 0; margin-bottom: 0.2rem; }
 .editor .shown-parts .checkbox { display: inline-block; margin: 0.25rem 0; }
+li[draggable="true"] > a { cursor: grab; }
+li.drop-inside > a { outline: 2px dashed var(--primary); outline-offset: 2px; }
+li.drop-after > a { box-shadow: 0 3px 0 var(--primary); }
 .block-menu { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin: 0 0 0.5rem; }
 .block-menu[hidden] { display: none; }
 .editor .block-menu label { display: inline-flex; gap: 0.4rem; align-items: center; margin: 0 0 0 0.6rem; font-weight: 600; }
