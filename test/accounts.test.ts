@@ -376,6 +376,86 @@ describe('sessions', () => {
   });
 });
 
+describe('identities of providers', () => {
+  /** Links an identity to the account, as a first sign-in through a provider does. */
+  const link = (userId: string, issuer: string, subject: string) =>
+    t.db
+      .insertInto('user_identities')
+      .values({ issuer, subject, user_id: userId, created_at: new Date(), last_signed_in_at: new Date() })
+      .execute();
+  const identitiesOf = (userId: string) =>
+    t.db
+      .selectFrom('user_identities')
+      .select(['issuer', 'subject'])
+      .where('user_id', '=', userId)
+      .orderBy('issuer')
+      .execute();
+
+  it('are listed on the account page, and unlinked by their person, never the last way into an account without a password', async () => {
+    const account = await t.factory.account();
+    const other = await t.factory.account();
+    await link(account.user.id, 'https://id.example.test', 'ada-1');
+    await link(other.user.id, 'https://id.example.test', 'grace-1');
+    const cookie = await tokenSession(account);
+    const page = (await read('/app/account', cookie)).body;
+    expect(page).toContain('<h2>Identity providers</h2>');
+    expect(page).toContain('As ada-1, last on');
+    expect(page).not.toContain('grace-1');
+    // No password, one identity: it stays, and the page offers no Unlink.
+    expect(page).toContain('set a password before you unlink it');
+    const kept = await post(
+      '/app/account/identities/unlink',
+      { issuer: 'https://id.example.test', subject: 'ada-1' },
+      { cookie },
+    );
+    expect(kept.statusCode).toBe(409);
+    expect(await identitiesOf(account.user.id)).toHaveLength(1);
+
+    // Another person's identity, or one from another site, is not theirs to unlink.
+    const foreign = await post(
+      '/app/account/identities/unlink',
+      { issuer: 'https://id.example.test', subject: 'grace-1' },
+      { cookie },
+    );
+    expect(foreign.statusCode).toBe(404);
+    expect(await identitiesOf(other.user.id)).toHaveLength(1);
+    const elsewhere = await post(
+      '/app/account/identities/unlink',
+      { issuer: 'https://id.example.test', subject: 'ada-1' },
+      { cookie, origin: 'https://evil.example' },
+    );
+    expect(elsewhere.statusCode).toBe(403);
+
+    // With a second way in, either identity may go, and the page says so.
+    await link(account.user.id, 'saml:nope', 'ada@acme.test');
+    const twice = await Promise.all(
+      ['ada-1', 'ada@acme.test'].map((subject, index) =>
+        post(
+          '/app/account/identities/unlink',
+          { issuer: index === 0 ? 'https://id.example.test' : 'saml:nope', subject },
+          { cookie },
+        ),
+      ),
+    );
+    // Two unlinks at once of a passwordless account's two identities: one goes, the other stays.
+    expect(twice.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect(await identitiesOf(account.user.id)).toHaveLength(1);
+
+    const set = await post('/app/account/password', { password: GOOD_PASSWORD, confirm: GOOD_PASSWORD }, { cookie });
+    expect(set.statusCode, set.body).toBe(200);
+    const [left] = await identitiesOf(account.user.id);
+    const unlinked = await post(
+      '/app/account/identities/unlink',
+      { issuer: left!.issuer, subject: left!.subject },
+      { cookie },
+    );
+    expect(unlinked.statusCode).toBe(200);
+    expect(unlinked.body).toContain('The identity is unlinked.');
+    expect(await identitiesOf(account.user.id)).toEqual([]);
+    expect(unlinked.body).not.toContain('Identity providers');
+  });
+});
+
 describe('a forgotten password', () => {
   const m = useMailingApp();
 

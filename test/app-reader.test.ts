@@ -356,6 +356,12 @@ const APP_ROUTES: Record<
     url: () => '/app/account/sessions/end',
     method: 'POST',
   },
+  '/app/account/identities/unlink': {
+    signedIn: false,
+    own: 'user:write',
+    url: () => '/app/account/identities/unlink',
+    method: 'POST',
+  },
   '/app/account/sessions/end-others': {
     signedIn: false,
     own: 'user:write',
@@ -507,7 +513,11 @@ describe('who may call the app reader', () => {
   });
 
   it('lets a person reach only their own account, with the user scope each route needs', async () => {
-    const forms = { '/app/account/password': 'password=x&confirm=x', '/app/account/sessions/end': 'id=x' };
+    const forms = {
+      '/app/account/password': 'password=x&confirm=x',
+      '/app/account/sessions/end': 'id=x',
+      '/app/account/identities/unlink': 'issuer=x&subject=y',
+    };
     const call = (url: string, method: 'GET' | 'POST', cookie?: string) =>
       t.app.inject({
         method,

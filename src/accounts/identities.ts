@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { signsInThroughSso } from './queries.js';
 
@@ -58,4 +59,65 @@ export async function isSsoOnly(db: Db, userId: string): Promise<boolean> {
     .where('u.id', '=', userId)
     .executeTakeFirst();
   return row?.ssoOnly ?? false;
+}
+
+/** An identity of a provider linked to a user, as the account page lists it. */
+export interface LinkedIdentity {
+  issuer: string;
+  subject: string;
+  /** The SAML provider's label, for an organization's SAML identity (`saml:<provider id>`). */
+  samlLabel: string | null;
+  createdAt: Date;
+  lastSignedInAt: Date;
+}
+
+/** The identities linked to the user, oldest first (a person has a few at most). */
+export async function listIdentities(db: Db, userId: string): Promise<LinkedIdentity[]> {
+  return db
+    .selectFrom('user_identities as i')
+    .leftJoin('saml_providers as p', (join) => join.on(sql<boolean>`i.issuer = 'saml:' || p.id`))
+    .select([
+      'i.issuer',
+      'i.subject',
+      'p.label as samlLabel',
+      'i.created_at as createdAt',
+      'i.last_signed_in_at as lastSignedInAt',
+    ])
+    .where('i.user_id', '=', userId)
+    .orderBy('i.created_at')
+    .orderBy('i.issuer')
+    .execute();
+}
+
+/** What unlinking an identity did: nothing for an identity the user has not, or for the last way into an account without a password. */
+export type Unlinked = 'unlinked' | 'unknown' | 'last-way-in';
+
+/**
+ * Unlinks one of the user's identities, unless it is the last way into an
+ * account without a password. The user's row is locked, so that of two
+ * unlinks at once the second sees the first's.
+ */
+export async function unlinkIdentity(db: Db, userId: string, issuer: string, subject: string): Promise<Unlinked> {
+  return db.transaction().execute(async (tx) => {
+    await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+    const linked = await tx
+      .selectFrom('user_identities')
+      .select(['issuer', 'subject'])
+      .where('user_id', '=', userId)
+      .execute();
+    if (!linked.some((identity) => identity.issuer === issuer && identity.subject === subject)) return 'unknown';
+    const password = await tx
+      .selectFrom('user_passwords')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!password && linked.length === 1) return 'last-way-in';
+    await tx
+      .deleteFrom('user_identities')
+      .where('user_id', '=', userId)
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .execute();
+    return 'unlinked';
+  });
 }

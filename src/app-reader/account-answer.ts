@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { themeOf } from '../reader/http.js';
 import { maySetPassword } from '../accounts/actions.js';
 import { findPasswordHash, listSessions } from '../accounts/queries.js';
+import { listIdentities } from '../accounts/identities.js';
 import { accountPage, type AccountView } from './account-pages.js';
 import { requestSessionHash } from './session.js';
 
@@ -14,15 +15,17 @@ export async function accountAnswer(
   caller: Caller,
   said: Pick<AccountView, 'notice' | 'error'>,
 ) {
-  const [stored, sessions] = await Promise.all([
+  const [stored, sessions, identities] = await Promise.all([
     findPasswordHash(context.db, caller.userId),
     listSessions(context.db, caller.userId, requestSessionHash(request), context.clock.now()),
+    listIdentities(context.db, caller.userId),
   ]);
   return accountPage(context, caller, themeOf(request), {
     hasPassword: stored !== undefined,
     maySetPassword: maySetPassword(caller),
     mails: context.mailer !== undefined,
     sessions,
+    identities,
     ...said,
   });
 }

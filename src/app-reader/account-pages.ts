@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/passwords.
 import { appHome } from './session.js';
 import { appPage, type AppAnswer } from './shell.js';
 import { emailField } from './home-pages.js';
+import type { LinkedIdentity } from '../accounts/identities.js';
 
 export interface ListedSession {
   id: string;
@@ -24,6 +25,8 @@ export interface AccountView {
   /** Whether the service sends mail (SMTP), so that a link can prove the address. */
   mails: boolean;
   sessions: ListedSession[];
+  /** The identity providers' identities linked to the account. */
+  identities: LinkedIdentity[];
   notice?: string;
   error?: string;
 }
@@ -48,6 +51,7 @@ export function accountPage(
       ...addressSection(caller, view, action('email-proof')),
       h('h2', 'Password'),
       ...passwordSection(view, action('password')),
+      ...identitiesSection(context, view, action('identities', 'unlink')),
       h('h2', 'Sessions'),
       h('p', 'Every browser signed in to your account. End any you do not recognise.'),
       h(
@@ -118,6 +122,58 @@ function newPasswordFields(): ElementContent[] {
   return [
     ...passwordField('quire-new', 'password', 'New password', 'new-password'),
     ...passwordField('quire-confirm', 'confirm', 'New password again', 'new-password'),
+  ];
+}
+
+/**
+ * The identities of providers the person signs in through, each of which
+ * they may unlink (the provider then links it again only by the address it
+ * vouches for); not the last way in of an account without a password.
+ */
+function identitiesSection(context: Context, view: AccountView, action: string): ElementContent[] {
+  if (view.identities.length === 0) return [];
+  const lastWayIn = !view.hasPassword && view.identities.length === 1;
+  const nameOf = (identity: LinkedIdentity) =>
+    identity.samlLabel !== null
+      ? `${identity.samlLabel}, your organization’s SAML provider`
+      : identity.issuer === context.config.oidc.issuer
+        ? (context.config.oidc.name ?? identity.issuer)
+        : identity.issuer;
+  return [
+    h('h2', 'Identity providers'),
+    h(
+      'p',
+      lastWayIn
+        ? 'You sign in through this provider only: set a password before you unlink it.'
+        : 'The providers you signed in through. Unlink one you no longer use: it then opens your account again only for your proven address.',
+    ),
+    h(
+      'ul.card-list',
+      view.identities.map((identity) =>
+        h('li', [
+          h('p', [
+            h('strong', nameOf(identity)),
+            h('br'),
+            `As ${identity.subject}, last on `,
+            h(
+              'time',
+              { dateTime: identity.lastSignedInAt.toISOString() },
+              identity.lastSignedInAt.toISOString().slice(0, 16).replace('T', ' '),
+            ),
+            ' UTC',
+          ]),
+          ...(lastWayIn
+            ? []
+            : [
+                h('form', { action, method: 'post' }, [
+                  h('input', { type: 'hidden', name: 'issuer', value: identity.issuer }),
+                  h('input', { type: 'hidden', name: 'subject', value: identity.subject }),
+                  h('button', { type: 'submit' }, 'Unlink'),
+                ]),
+              ]),
+        ]),
+      ),
+    ),
   ];
 }
 

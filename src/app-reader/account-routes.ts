@@ -7,6 +7,7 @@ import { themeOf } from '../reader/http.js';
 import { changePassword, checkPasswordSignIn } from '../accounts/actions.js';
 import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
 import { endSessions, listSessions } from '../accounts/queries.js';
+import { unlinkIdentity } from '../accounts/identities.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
 import { oidcSettings } from '../accounts/oidc.js';
 import { accountAnswer } from './account-answer.js';
@@ -127,6 +128,32 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       const ended = await endSessions(context().db, caller.userId, { id: session.id });
       forget(ended.tokenIds);
       return send(reply, await accountAnswer(context(), request, caller, { notice: 'The session is ended.' }));
+    },
+  );
+
+  app.post(
+    '/app/account/identities/unlink',
+    {
+      schema: {
+        ...hidden,
+        body: Type.Object({
+          issuer: Type.String({ minLength: 1, maxLength: 2048 }),
+          subject: Type.String({ minLength: 1, maxLength: 255 }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInToChange(request, reply);
+      if (!caller) return reply.redirect(appHome(context()), 303);
+      const { issuer, subject } = request.body;
+      const answer = (said: { notice?: string; error?: string }, status = 200) =>
+        accountAnswer(context(), request, caller, said).then((page) => send(reply, page, status));
+      const unlinked = await unlinkIdentity(context().db, caller.userId, issuer, subject);
+      if (unlinked === 'unknown') return answer({ error: 'No such identity is linked to your account.' }, 404);
+      if (unlinked === 'last-way-in') {
+        return answer({ error: 'You sign in through this provider only: set a password before you unlink it.' }, 409);
+      }
+      return answer({ notice: 'The identity is unlinked.' });
     },
   );
 
