@@ -87,6 +87,14 @@ const save = (
   cookie: string,
   fields: { title: string; markdown: string; base: string },
 ) => post(editPath(number, pageId), cookie, { ...fields, action: 'save' });
+/** A page of its own in the change request, written through the API, which the other tests do not edit: its id. */
+async function pageInChangeRequest(changeRequestId: string, title: string, markdown: string): Promise<string> {
+  const change = { operation: 'insert_page', title, document: { markdown } };
+  const written = await api.writeContent(admin, spaceId, changeRequestId, [change], { compat: 'false' });
+  expect(written.statusCode, written.body).toBe(200);
+  const url = `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/pages`;
+  return flatten((await api.read(admin, url)).json().pages).find((page) => page.title === title)!.id as string;
+}
 const markdownIn = async (changeRequest: number | undefined, pageId: string) => {
   const url = changeRequest
     ? `/v1/spaces/${spaceId}/change-requests/${changeRequest}/content/page/${pageId}`
@@ -207,23 +215,7 @@ describe('writing a page in the browser', () => {
     const second = await sessionOf(writer);
     const number = await editFor(first, backups);
     const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
-    const written = await api.writeContent(
-      admin,
-      spaceId,
-      id,
-      [
-        {
-          operation: 'insert_page',
-          title: 'Rota',
-          document: { markdown: 'Monday: Ada.\n\nTuesday: Grace.\n\nWednesday: Linus.' },
-        },
-      ],
-      { compat: 'false' },
-    );
-    expect(written.statusCode, written.body).toBe(200);
-    const rota = flatten(
-      (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/content/pages`)).json().pages,
-    ).find((page) => page.title === 'Rota')!.id;
+    const rota = await pageInChangeRequest(id, 'Rota', 'Monday: Ada.\n\nTuesday: Grace.\n\nWednesday: Linus.');
     const saveAs = (cookie: string, fields: { markdown: string; base: string; from: string }) =>
       post(editPath(number, rota), cookie, { title: 'Rota', ...fields, action: 'save' });
     const firstForm = formOf((await read(editPath(number, rota), first)).body);
@@ -313,17 +305,7 @@ describe('writing a page in the browser', () => {
     const cookie = await sessionOf(editor);
     const number = await editFor(cookie, backups);
     const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
-    const written = await api.writeContent(
-      admin,
-      spaceId,
-      id,
-      [{ operation: 'insert_page', title: 'Landing', document: { markdown: 'Welcome aboard.' } }],
-      { compat: 'false' },
-    );
-    expect(written.statusCode, written.body).toBe(200);
-    const landing = flatten(
-      (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/content/pages`)).json().pages,
-    ).find((page) => page.title === 'Landing')!.id;
+    const landing = await pageInChangeRequest(id, 'Landing', 'Welcome aboard.');
     const pageUrl = `/v1/spaces/${spaceId}/change-requests/${id}/content/page/${landing}`;
     const opened = (await read(editPath(number, landing), cookie)).body;
     // GitBook's defaults: every part shows, at the default width.
@@ -775,18 +757,7 @@ describe('writing a page in the browser', () => {
     const cookie = await sessionOf(editor);
     const number = await editFor(cookie, backups);
     const id = (await api.getChangeRequest(admin, spaceId, number)).json().id as string;
-    // A page of its own in the change request, which the other tests do not edit.
-    const written = await api.writeContent(
-      admin,
-      spaceId,
-      id,
-      [{ operation: 'insert_page', title: 'Drills', document: { markdown: 'When the pager rings, **breathe**.' } }],
-      { compat: 'false' },
-    );
-    expect(written.statusCode, written.body).toBe(200);
-    const drills = flatten(
-      (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${id}/content/pages`)).json().pages,
-    ).find((page) => page.title === 'Drills')!.id;
+    const drills = await pageInChangeRequest(id, 'Drills', 'When the pager rings, **breathe**.');
     const pagePath = `${spacePath()}/change-requests/${id}/drills`;
     const place = `${spacePath()}/change-requests/${number}/~`;
     const threadUrl = `/v1/spaces/${spaceId}/change-requests/${id}/comments`;
