@@ -559,6 +559,13 @@ describe('writing a page in the browser', () => {
     expect(movedOut.body).toContain('Moved.');
     const top = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`)).json();
     expect(top.pages.at(-1).id).toBe(restores);
+    // Before a page: first of all, where no other place puts it.
+    const first = top.pages[0].id as string;
+    const movedFirst = await post(tool('move', restores), cookie, { target: first, where: 'before' });
+    expect(movedFirst.body).toContain('Moved.');
+    const ordered = (await api.read(admin, `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`)).json();
+    expect(ordered.pages.slice(0, 2).map((page: { id: string }) => page.id)).toEqual([restores, first]);
+    expect((await post(tool('move', restores), cookie, { target: first, where: 'above' })).statusCode).toBe(400);
 
     // A delete from a page another writer changed since deletes nothing.
     const stale = formOf((await read(editPath(number, restores), cookie)).body);

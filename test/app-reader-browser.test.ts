@@ -285,7 +285,7 @@ describeInBrowser('the app reader in a browser', () => {
       const pages = writer.getByRole('navigation', { name: 'Pages' });
       await pages
         .getByRole('link', { name: /^Restores/ })
-        .dragTo(pages.getByRole('link', { name: /^Alerts(?: changed)?$/ }), { targetPosition: { x: 10, y: 2 } });
+        .dragTo(pages.getByRole('link', { name: /^Alerts(?: changed)?$/ }));
       await writer.waitForURL(/\/~\/move\//);
       await expect(writer.locator('p.notice').textContent()).resolves.toBe('Moved.');
       await expect(writer.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Editing Restores');

@@ -109,6 +109,7 @@ export function editorPage(
               h('option', { value: place.id }, `${'\u2003'.repeat(place.depth)}${place.title}`),
             ),
           ]),
+          h('label.checkbox', [h('input', { type: 'radio', name: 'where', value: 'before' }), ' before it']),
           h('label.checkbox', [
             h('input', { type: 'radio', name: 'where', value: 'after', checked: true }),
             ' after it',

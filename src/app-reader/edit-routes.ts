@@ -247,7 +247,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object({
           // Empty: the top level.
           target: Type.Union([IdParam, Type.Literal('')]),
-          where: Type.Union([Type.Literal('inside'), Type.Literal('after')]),
+          where: Type.Union([Type.Literal('inside'), Type.Literal('after'), Type.Literal('before')]),
         }),
       },
     },
@@ -257,7 +257,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const draft = await pageDraft(context(), caller, request.params);
       const { target, where } = request.body;
       try {
-        await movePage(context(), caller, draft, { target: target || null, inside: where === 'inside' });
+        await movePage(context(), caller, draft, { target: target || null, where });
       } catch (error) {
         // A place the page cannot go (a computed page, a sibling with its slug) moves nothing.
         if (!(error instanceof ApiError) || error.statusCode >= 500 || error.statusCode === 404) throw error;

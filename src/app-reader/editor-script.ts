@@ -219,18 +219,20 @@ export const EDITOR_JS = `'use strict';
 })();
 
 // Pages moved by dragging them in a change request's table of contents: dropped on a page, inside it at its
-// end; on its lower edge, after it. The move is posted as the editor's Move form posts it, so the answer is
+// end; on its upper or lower edge, before or after it. The move is posted as the editor's Move form posts it, so the answer is
 // the moved page's editor, saying what happened. The keyboard moves pages with that form.
 (() => {
   const items = [...document.querySelectorAll('li[data-page]')];
   if (!items.some((item) => item.dataset.move)) return;
   let dragged;
+  // The entry's upper third puts the page before it, its lower third after it, the middle inside it.
   const placeOf = (item, event) => {
     const box = item.firstElementChild.getBoundingClientRect();
+    if (event.clientY < box.top + box.height / 3) return 'before';
     return event.clientY > box.bottom - box.height / 3 ? 'after' : 'inside';
   };
   const clear = () => {
-    for (const item of items) item.classList.remove('drop-inside', 'drop-after');
+    for (const item of items) item.classList.remove('drop-before', 'drop-inside', 'drop-after');
   };
   const droppable = (item, event) =>
     dragged && dragged !== item && !dragged.contains(item) && event.target.closest('li[data-page]') === item;
@@ -251,7 +253,7 @@ export const EDITOR_JS = `'use strict';
       if (!droppable(item, event)) return;
       event.preventDefault();
       clear();
-      item.classList.add(placeOf(item, event) === 'after' ? 'drop-after' : 'drop-inside');
+      item.classList.add('drop-' + placeOf(item, event));
     });
     item.addEventListener('drop', (event) => {
       if (!droppable(item, event)) return;

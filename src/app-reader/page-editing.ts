@@ -265,23 +265,28 @@ function pagesInOrder(tree: ContentTree, pageId: string, { withSubpages }: { wit
   return places;
 }
 
+/** Where a page goes beside another: before it, after it, or inside it at its end. */
+export type MovePlace = 'before' | 'after' | 'inside';
+
 /**
- * Moves the page (with its subpages) in the change request: after `target`,
- * or inside it at its end (`target` null: the top level's end).
+ * Moves the page (with its subpages) in the change request: before or after
+ * `target`, or inside it at its end (`target` null: the top level's end).
  */
 export async function movePage(
   context: Context,
   caller: Caller,
   draft: PageDraft,
-  move: { target: string | null; inside: boolean },
+  move: { target: string | null; where: MovePlace },
 ): Promise<void> {
   requireWorkable(draft);
   const tree = await changeRequestTree(context, draft);
   const target = move.target === null ? undefined : tree.pages.get(move.target);
   if (move.target !== null && !target) throw new NotFoundError('No such page to move beside or into');
-  const into = move.inside || !target ? (target?.pageId ?? null) : target.parentId;
+  const inside = move.where === 'inside' || !target;
+  const into = inside ? (target?.pageId ?? null) : target.parentId;
   const siblings = tree.childrenOf(into).filter((sibling) => sibling.pageId !== draft.page.id);
-  const at = move.inside || !target ? siblings.length : siblings.findIndex((s) => s.pageId === target.pageId) + 1;
+  const beside = inside ? -1 : siblings.findIndex((sibling) => sibling.pageId === target.pageId);
+  const at = inside ? siblings.length : move.where === 'before' ? beside : beside + 1;
   await writeChangeRequestContent(context, writeTarget(draft, caller), [
     { operation: 'update_page', page: draft.page.id, into, at },
   ]);

@@ -77,6 +77,7 @@ button, .button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.7rem; bord
 li[draggable="true"] > a { cursor: grab; }
 li.drop-inside > a { outline: 2px dashed var(--primary); outline-offset: 2px; }
 li.drop-after > a { box-shadow: 0 3px 0 var(--primary); }
+li.drop-before > a { box-shadow: 0 -3px 0 var(--primary); }
 .block-menu { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin: 0 0 0.5rem; }
 .block-menu[hidden] { display: none; }
 .editor .block-menu label { display: inline-flex; gap: 0.4rem; align-items: center; margin: 0 0 0 0.6rem; font-weight: 600; }
