@@ -368,6 +368,20 @@ describe('a hostname another organization holds live', () => {
 });
 
 describe('the periodic check', () => {
+  it('checks a site whose row a write beside it holds (a reader’s page view), neither skipping it nor waiting', async () => {
+    const org = await ownOrganization();
+    const siteId = await publishedSite(org, 'Viewed');
+    await setHostname(org, siteId, 'docs.viewed.example');
+    // A pending claim, proven by its record while the site's row is held FOR KEY SHARE, as a foreign key's insert holds it.
+    const token = (await storedSite(siteId)).hostname_token!;
+    dns.setTxt('_quire-challenge.docs.viewed.example', [token]);
+    await t.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('sites').select('id').where('id', '=', siteId).forKeyShare().execute();
+      await checkCustomHostnames(t.app.context, 1000);
+    });
+    expect((await storedSite(siteId)).hostname_status).toBe('live');
+  });
+
   it('stops a hostname at once when its record is gone, and keeps it through a failed look-up', async () => {
     const org = await ownOrganization();
     const siteId = await publishedSite(org, 'Checked');

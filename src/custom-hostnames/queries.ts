@@ -69,7 +69,7 @@ export async function lockClaim(
     .where('organization_id', '=', organizationId)
     .where('id', '=', siteId)
     .where('hostname', '=', hostname)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 
@@ -79,7 +79,7 @@ export async function lockLiveHolder(tx: Db, hostname: string, siteId: string): 
     .where('hostname', '=', hostname)
     .where('hostname_verified_at', 'is not', null)
     .where('id', '<>', siteId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 
@@ -138,6 +138,10 @@ export async function removeClaim(
  * Takes the `limit` claims checked longest ago (never checked first) and
  * marks them checked now, in one statement; rows another instance is taking
  * at the same moment are skipped, so that several instances share the work.
+ * The claims' locks here and below are FOR NO KEY UPDATE, as an update of
+ * their columns takes: a row written beside the site (a reader's page view,
+ * whose foreign key holds the site FOR KEY SHARE) neither hides a site from
+ * the check nor makes it wait.
  */
 export async function takeClaimsToCheck(db: Db, limit: number, now: Date): Promise<HostnameClaim[]> {
   const due = db
@@ -146,7 +150,7 @@ export async function takeClaimsToCheck(db: Db, limit: number, now: Date): Promi
     .where('hostname', 'is not', null)
     .orderBy(sql`hostname_checked_at NULLS FIRST`)
     .limit(limit)
-    .forUpdate()
+    .forNoKeyUpdate()
     .skipLocked();
   const rows = await db
     .updateTable('sites')
