@@ -35,6 +35,9 @@ const TEST_ENVIRONMENT = {
   // compiles its modules first: a slow start there is the machine's, not a reason to refuse.
   CONVERSION_THREADS: '2',
   CONVERSION_QUEUE_WAIT_MS: '120000',
+  // A hang guard, not a speed bound: a large page's conversion took past the 2 s default on a loaded
+  // machine. The tests of the deadline itself set their own (stall, work-pool, saml-sign-in).
+  CONVERSION_TIMEOUT_MS: '30000',
   // Test files share two cores; a lagging event loop there is the machine's, not a reason to refuse.
   MAX_EVENT_LOOP_DELAY_MS: '0',
   SPEC_FETCH_TIMEOUT_MS: '5000',
