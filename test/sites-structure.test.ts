@@ -1322,7 +1322,9 @@ const STEPS = Number(process.env.SITES_STRUCTURE_STEPS ?? 60);
 /** `SITES_STRUCTURE_SEED=<n>` runs one sequence; `<from>-<to>` a range of them. */
 function seeds(): number[] {
   const given = process.env.SITES_STRUCTURE_SEED;
-  if (!given) return [0x5eed0001, 0x5eed0002, 0x5eed0003, 0x5eed0004, 0x5eed0005, 0x5eed0006];
+  // Three sequences of 60 steps, 180 operations against the model; six took twice the time, some
+  // 30 s of CI's workers. A range (`SITES_STRUCTURE_SEED=1-50`) runs as many more as wanted.
+  if (!given) return [0x5eed0001, 0x5eed0002, 0x5eed0003];
   const [from, to] = given.split('-').map(Number) as [number, number | undefined];
   return Array.from({ length: (to ?? from) - from + 1 }, (_, i) => from + i);
 }

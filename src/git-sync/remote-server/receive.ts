@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { runGit, spawnGit } from './git-process.js';
+import { addGitSettings } from './git-config.js';
 import { applyPushedRef, type PushCaller, type PushedRef, type RefOutcome } from './push-refs.js';
 import { headForReceivePack, pushAnswer, readPushHead, readReport, ZERO_SHA, type PushHead } from './push-protocol.js';
 import {
@@ -160,9 +161,7 @@ async function prepareStaging(
     ['core.hooksPath', '/dev/null'],
     ['transfer.hideRefs', HIDDEN_REFS],
   ];
-  for (const [key, value] of settings) {
-    await runGit(['config', key, value], { gitDir: staging, timeoutMs });
-  }
+  await addGitSettings(staging, settings);
   const refs = await listRefs(context, repository);
   const updates = [...refs].filter(([ref]) => ref.startsWith('refs/heads/')).map(([ref, sha]) => ({ ref, sha: sha }));
   const main = head.commands.find((command) => command.ref === MAIN);

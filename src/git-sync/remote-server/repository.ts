@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Context } from '../../context.js';
 import { runGit } from './git-process.js';
+import { addGitSettings } from './git-config.js';
 
 /**
  * Each space's bare repository on this instance's disk
@@ -45,9 +46,7 @@ export async function ensureRepository(context: Context, spaceId: string): Promi
     ['uploadpack.allowFilter', 'true'],
     ['receive.denyNonFastForwards', 'false'],
   ];
-  for (const [key, value] of settings) {
-    await runGit(['config', key, value], { gitDir: fresh, timeoutMs });
-  }
+  await addGitSettings(fresh, settings);
   await rm(repository, { recursive: true, force: true });
   await rename(fresh, repository);
   return repository;
