@@ -4,8 +4,9 @@ import type { Caller } from '../access/auth.js';
 import { scopesAllow } from '../access/scopes.js';
 import { mayCommentSpace } from '../access/spaces.js';
 import type { SpaceWithAccess } from '../access/space-queries.js';
-import { listThreadComments } from '../comments/actions.js';
+import { listOpenThreadComments } from '../comments/actions.js';
 import { firstRepliesOfComments } from '../comments/reply-actions.js';
+import { openThread } from '../comments/threads.js';
 import type { Comment, CommentReply } from '../comments/schemas.js';
 import type { Context } from '../context.js';
 import { changeRequestAddress } from './change-request-addresses.js';
@@ -30,8 +31,9 @@ export async function pageCommentsSection(
   changeRequest: { id: string; number: number },
   page: { pageId: string; url: string },
 ): Promise<ElementContent> {
-  const thread = { spaceId: space.id, changeRequestId: changeRequest.id };
-  const listed = await listThreadComments(context, caller.userId, thread, {
+  // Opened once for the comments and their replies: opening checks the caller's role and reads the change request.
+  const thread = await openThread(context, { spaceId: space.id, changeRequestId: changeRequest.id }, caller.userId);
+  const listed = await listOpenThreadComments(context, caller.userId, thread, {
     order: 'asc',
     status: 'all',
     format: 'markdown',

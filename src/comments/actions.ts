@@ -115,14 +115,37 @@ export async function listThreadComments(
   locator: ThreadLocator,
   query: ListCommentsQuery,
 ): Promise<Page<Comment>> {
-  const filters: CommentFilters = {
+  // The cursor is read before the thread is opened: a bad one is a 400 without a query.
+  const page = commentsPage(context, locator, query);
+  return listOpenThreadComments(context, userId, await openThread(context, locator, userId), query, page);
+}
+
+function filtersOf(query: ListCommentsQuery): CommentFilters {
+  return {
     status: query.status === 'all' ? undefined : query.status,
     authors: query.authors ? [...new Set(query.authors)] : undefined,
     pageId: query.targetPage,
   };
-  const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filters)}`;
-  const page = context.cursors.request(list, query);
-  const thread = await openThread(context, locator, userId);
+}
+
+function commentsPage(
+  context: Context,
+  locator: { spaceId: string; changeRequestId?: string | null },
+  query: ListCommentsQuery,
+) {
+  const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filtersOf(query))}`;
+  return context.cursors.request(list, query);
+}
+
+/** `listThreadComments` of a thread the caller has opened already (the app's page conversation). */
+export async function listOpenThreadComments(
+  context: Context,
+  userId: string,
+  thread: OpenThread,
+  query: ListCommentsQuery,
+  page = commentsPage(context, thread.ids, query),
+): Promise<Page<Comment>> {
+  const filters = filtersOf(query);
   const rows = await paginate(context.cursors, page, {
     rows: () => listComments(context.db, page, thread.ids, filters),
     count: async () =>

@@ -24,7 +24,6 @@ import type {
   PostReplyBody,
   ReplyLocator,
   CommentLocator,
-  ThreadLocator,
   UpdateReplyBody,
 } from './schemas.js';
 import {
@@ -96,16 +95,16 @@ export async function listCommentReplies(
 /**
  * The first `perComment` replies of each of the thread's comments named, as
  * `listCommentReplies` shows them (markdown bodies), read in one batch for a
- * page's conversation; by comment id.
+ * page's conversation, of a thread the caller has opened; by comment id.
  */
 export async function firstRepliesOfComments(
   context: Context,
   userId: string,
-  locator: ThreadLocator,
+  thread: OpenThread,
   commentIds: readonly string[],
   perComment: number,
 ): Promise<Map<string, CommentReply[]>> {
-  const thread = await openThread(context, locator, userId);
+  if (commentIds.length === 0) return new Map();
   const rows = await firstRepliesOf(context.db, thread.space.id, commentIds, perComment);
   const shown = await showReplies(context, thread, rows, 'markdown', userId);
   const byComment = new Map<string, CommentReply[]>();

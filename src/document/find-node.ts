@@ -25,9 +25,11 @@ export function findNodeByKey(document: JSONDocument, key: string): object | und
 export function nodeText(node: object, max: number): string {
   const parts: string[] = [];
   let length = 0;
+  // A stack, the next node on top: taking from and putting back at the front of an array is
+  // linear each time, and a block of many children (a long table) made the walk quadratic.
   const pending: AnyNode[] = [node];
   while (pending.length > 0 && length < max) {
-    const current = pending.shift()!;
+    const current = pending.pop()!;
     if (current.leaves) {
       for (const leaf of current.leaves) {
         parts.push(leaf.text ?? '');
@@ -37,7 +39,7 @@ export function nodeText(node: object, max: number): string {
     }
     const children = [...(current.nodes ?? []), ...(current.fragments ?? [])];
     if (children.length > 0 && parts.length > 0) parts.push(' ');
-    pending.unshift(...children);
+    for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]!);
   }
   const text = parts.join('').replaceAll(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
