@@ -40,4 +40,32 @@ describe('the text a reader sees in a node', () => {
     expect(blockQuoting(document, '\n  brown fox.\n')).toBe('body');
     expect(blockQuoting(document, 'not on the page')).toBeUndefined();
   });
+
+  it('names the innermost block that holds a selection, through fragments, and the list when it spans two items', () => {
+    const item = (key: string, inner: object) => ({ object: 'block', type: 'list-item', key, nodes: [inner] });
+    const list = {
+      object: 'block',
+      type: 'list-unordered',
+      key: 'list',
+      nodes: [item('a', paragraph('a1', 'Restore a backup.')), item('b', paragraph('b1', 'Check it.'))],
+    };
+    const tabs = {
+      object: 'block',
+      type: 'tabs',
+      key: 'tabs',
+      nodes: [
+        {
+          object: 'block',
+          type: 'tabs-item',
+          key: 'tab',
+          data: { title: 'One' },
+          fragments: [{ object: 'fragment', fragment: 'content', nodes: [paragraph('in-tab', 'Inside the tab.')] }],
+        },
+      ],
+    };
+    const document = documentOf(paragraph('intro', 'Steps:'), list, tabs);
+    expect(blockQuoting(document, 'a backup')).toBe('a1');
+    expect(blockQuoting(document, 'backup. Check')).toBe('list');
+    expect(blockQuoting(document, 'the tab')).toBe('in-tab');
+  });
 });

@@ -2,6 +2,7 @@ import type { JSONDocument } from './types.js';
 
 /** Any node of a document, seen only for its key and what it holds. */
 interface AnyNode {
+  object?: string;
   key?: string;
   text?: string;
   nodes?: AnyNode[];
@@ -49,9 +50,11 @@ export function nodeText(node: object, max: number): string {
 const QUOTED_BLOCK_TEXT = 200_000;
 
 /**
- * The key of the first top-level block whose text holds `quote` (text a
- * reader selected, spaced as the reader shows it), or undefined. A selection
- * across blocks is found by its first line, in the block it starts in.
+ * The key of the innermost block whose text holds `quote` (text a reader
+ * selected, spaced as the reader shows it), in the first top-level block that
+ * holds it, or undefined: a list item or a table cell rather than the whole
+ * list or table. A selection across blocks is found by its first line, in
+ * the block it starts in.
  */
 export function blockQuoting(document: JSONDocument, quote: string): string | undefined {
   const spaced = (text: string) => text.replaceAll(/\s+/g, ' ').trim();
@@ -59,8 +62,27 @@ export function blockQuoting(document: JSONDocument, quote: string): string | un
   for (const text of wanted) {
     if (!text) continue;
     for (const node of document.nodes as unknown as AnyNode[]) {
-      if (node.key && nodeText(node, QUOTED_BLOCK_TEXT).includes(text)) return node.key;
+      if (node.key && nodeText(node, QUOTED_BLOCK_TEXT).includes(text)) return innermostBlock(node, text);
     }
   }
   return undefined;
+}
+
+/**
+ * The deepest block under `block` (itself included) whose text holds `text`,
+ * through the fragments (tabs, the sides of a stepper) on the way. Each level
+ * reads its children's text once at most, and documents nest only so deep.
+ */
+function innermostBlock(block: AnyNode, text: string): string {
+  let found = block.key!;
+  let current: AnyNode = block;
+  for (;;) {
+    const inner = [...(current.nodes ?? []), ...(current.fragments ?? [])].find(
+      (child) =>
+        (child.object === 'block' || child.object === 'fragment') && nodeText(child, QUOTED_BLOCK_TEXT).includes(text),
+    );
+    if (!inner) return found;
+    if (inner.object === 'block' && inner.key) found = inner.key;
+    current = inner;
+  }
 }
