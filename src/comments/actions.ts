@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { paginate, type Page } from '../core/pagination.js';
+import { paginate, type Page, type PageRequest } from '../core/pagination.js';
 import { blockQuoting, findNodeByKey, nodeText } from '../document/index.js';
 import { recordEvent } from '../events/record.js';
 import type { Context } from '../context.js';
@@ -115,9 +115,21 @@ export async function listThreadComments(
   locator: ThreadLocator,
   query: ListCommentsQuery,
 ): Promise<Page<Comment>> {
+  const filters = filtersOf(query);
   // The cursor is read before the thread is opened: a bad one is a 400 without a query.
-  const page = commentsPage(context, locator, query);
-  return listOpenThreadComments(context, userId, await openThread(context, locator, userId), query, page);
+  const page = commentsPage(context, locator, filters, query);
+  return commentsOf(context, userId, await openThread(context, locator, userId), query, filters, page);
+}
+
+/** `listThreadComments` of a thread the caller has opened already (the app's page conversation). */
+export async function listOpenThreadComments(
+  context: Context,
+  userId: string,
+  thread: OpenThread,
+  query: ListCommentsQuery,
+): Promise<Page<Comment>> {
+  const filters = filtersOf(query);
+  return commentsOf(context, userId, thread, query, filters, commentsPage(context, thread.ids, filters, query));
 }
 
 function filtersOf(query: ListCommentsQuery): CommentFilters {
@@ -131,21 +143,21 @@ function filtersOf(query: ListCommentsQuery): CommentFilters {
 function commentsPage(
   context: Context,
   locator: { spaceId: string; changeRequestId?: string | null },
+  filters: CommentFilters,
   query: ListCommentsQuery,
-) {
-  const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filtersOf(query))}`;
+): PageRequest {
+  const list = `comments:${locator.spaceId}:${locator.changeRequestId ?? ''}:${filtersKey(filters)}`;
   return context.cursors.request(list, query);
 }
 
-/** `listThreadComments` of a thread the caller has opened already (the app's page conversation). */
-export async function listOpenThreadComments(
+async function commentsOf(
   context: Context,
   userId: string,
   thread: OpenThread,
   query: ListCommentsQuery,
-  page = commentsPage(context, thread.ids, query),
+  filters: CommentFilters,
+  page: PageRequest,
 ): Promise<Page<Comment>> {
-  const filters = filtersOf(query);
   const rows = await paginate(context.cursors, page, {
     rows: () => listComments(context.db, page, thread.ids, filters),
     count: async () =>
