@@ -2,6 +2,7 @@ import type { Caller } from '../access/auth.js';
 import type { Context } from '../context.js';
 import { consumeLink, createLink, findLink, findResettableUser, linkMail } from './mailed-links.js';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.js';
+import { deleteIdentity, lockedIdentities } from './identities.js';
 import { endSessions, findPasswordHash, findSignInAccount, savePassword } from './queries.js';
 import type { SignInLimits } from './sign-in-limits.js';
 import { markEmailVerified } from '../users/user-queries.js';
@@ -185,3 +186,22 @@ export async function proveEmail(context: Context, secret: string): Promise<stri
 
 /** Matches no session's stored hash: ending all but it ends all. */
 const NO_SESSION = Buffer.alloc(32);
+
+/** What unlinking an identity did: nothing for an identity the user has not, or for the last way into an account without a password. */
+export type Unlinked = 'unlinked' | 'unknown' | 'last-way-in';
+
+/** Unlinks one of the user's identities, unless it is the last way into an account without a password. */
+export async function unlinkIdentity(
+  context: Context,
+  userId: string,
+  issuer: string,
+  subject: string,
+): Promise<Unlinked> {
+  return context.db.transaction().execute(async (tx) => {
+    const linked = await lockedIdentities(tx, userId);
+    if (!linked.some((identity) => identity.issuer === issuer && identity.subject === subject)) return 'unknown';
+    if (linked.length === 1 && (await findPasswordHash(tx, userId)) === undefined) return 'last-way-in';
+    await deleteIdentity(tx, userId, issuer, subject);
+    return 'unlinked';
+  });
+}

@@ -89,35 +89,17 @@ export async function listIdentities(db: Db, userId: string): Promise<LinkedIden
     .execute();
 }
 
-/** What unlinking an identity did: nothing for an identity the user has not, or for the last way into an account without a password. */
-export type Unlinked = 'unlinked' | 'unknown' | 'last-way-in';
+/** The identities linked to the user, with the user's row locked until the transaction ends, so that of two unlinks at once the second sees the first's. */
+export async function lockedIdentities(tx: Db, userId: string): Promise<Array<{ issuer: string; subject: string }>> {
+  await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  return tx.selectFrom('user_identities').select(['issuer', 'subject']).where('user_id', '=', userId).execute();
+}
 
-/**
- * Unlinks one of the user's identities, unless it is the last way into an
- * account without a password. The user's row is locked, so that of two
- * unlinks at once the second sees the first's.
- */
-export async function unlinkIdentity(db: Db, userId: string, issuer: string, subject: string): Promise<Unlinked> {
-  return db.transaction().execute(async (tx) => {
-    await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
-    const linked = await tx
-      .selectFrom('user_identities')
-      .select(['issuer', 'subject'])
-      .where('user_id', '=', userId)
-      .execute();
-    if (!linked.some((identity) => identity.issuer === issuer && identity.subject === subject)) return 'unknown';
-    const password = await tx
-      .selectFrom('user_passwords')
-      .select('user_id')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!password && linked.length === 1) return 'last-way-in';
-    await tx
-      .deleteFrom('user_identities')
-      .where('user_id', '=', userId)
-      .where('issuer', '=', issuer)
-      .where('subject', '=', subject)
-      .execute();
-    return 'unlinked';
-  });
+export async function deleteIdentity(tx: Db, userId: string, issuer: string, subject: string): Promise<void> {
+  await tx
+    .deleteFrom('user_identities')
+    .where('user_id', '=', userId)
+    .where('issuer', '=', issuer)
+    .where('subject', '=', subject)
+    .execute();
 }

@@ -4,10 +4,9 @@ import type { Caller } from '../access/auth.js';
 import { ApiError } from '../core/errors.js';
 import type { WorkerCounters } from '../core/processes/rate-limit-counters.js';
 import { themeOf } from '../reader/http.js';
-import { changePassword, checkPasswordSignIn } from '../accounts/actions.js';
+import { changePassword, checkPasswordSignIn, unlinkIdentity } from '../accounts/actions.js';
 import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
 import { endSessions, listSessions } from '../accounts/queries.js';
-import { unlinkIdentity } from '../accounts/identities.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
 import { oidcSettings } from '../accounts/oidc.js';
 import { accountAnswer } from './account-answer.js';
@@ -148,7 +147,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       const { issuer, subject } = request.body;
       const answer = (said: { notice?: string; error?: string }, status = 200) =>
         accountAnswer(context(), request, caller, said).then((page) => send(reply, page, status));
-      const unlinked = await unlinkIdentity(context().db, caller.userId, issuer, subject);
+      const unlinked = await unlinkIdentity(context(), caller.userId, issuer, subject);
       if (unlinked === 'unknown') return answer({ error: 'No such identity is linked to your account.' }, 404);
       if (unlinked === 'last-way-in') {
         return answer({ error: 'You sign in through this provider only: set a password before you unlink it.' }, 409);
