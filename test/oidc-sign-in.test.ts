@@ -29,6 +29,7 @@ const t = useTestApp({
       clientSecret: provider.clientSecret,
       name: 'Acme ID',
       createUsers: false,
+      endSession: true,
     },
   }),
 });
@@ -67,6 +68,16 @@ function callback(at: URL, cookie: string, app: FastifyInstance = t.app) {
 async function signIn(subject: string, app: FastifyInstance = t.app, next?: string) {
   const { url, pending } = await start(app, next);
   return callback(await provider.signIn(url, subject), pending, app);
+}
+
+/** Signs out as the app's sign-out button does. */
+function signOut(cookie: string, app: FastifyInstance = t.app) {
+  return app.inject({
+    method: 'POST',
+    url: '/app/sign-out',
+    headers: { cookie, origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
 }
 
 const identities = (userId: string) =>
@@ -142,25 +153,44 @@ describe('signing in through the OpenID Connect provider', () => {
     expect(await identities(account.user.id)).toHaveLength(1);
   });
 
-  it('ends such a session with its token, from the account page or by signing out', async () => {
+  it('ends such a session with its token by signing out, and then the person’s session at the provider (OIDC_END_SESSION)', async () => {
     const account = await t.factory.account({ email: 'hopper@example.test' });
     provider.accounts.set('hopper', { sub: 'hopper', email: 'hopper@example.test', email_verified: true });
     const cookie = cookieOf(await signIn('hopper'));
     const [session] = await sessions(account.user.id);
 
-    const out = await t.app.inject({
-      method: 'POST',
-      url: '/app/sign-out',
-      headers: { cookie, origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
+    const out = await signOut(cookie);
     expect(out.statusCode).toBe(303);
+    // On to the provider's end-session endpoint, which sends the person back to the app.
+    const atProvider = new URL(String(out.headers.location));
+    expect(`${atProvider.origin}${atProvider.pathname}`).toBe(`${provider.issuer}/session/end`);
+    expect(Object.fromEntries(atProvider.searchParams)).toEqual({
+      client_id: provider.clientId,
+      post_logout_redirect_uri: `${PUBLIC_URL}/app`,
+    });
+    expect((await provider.signOut(atProvider.href)).href).toBe(`${PUBLIC_URL}/app`);
     expect(await sessions(account.user.id)).toHaveLength(0);
     expect(await t.db.selectFrom('api_tokens').select('id').where('id', '=', session!.token_id).execute()).toHaveLength(
       0,
     );
     const after = await t.app.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
     expect(after.statusCode).toBe(302);
+    // Signing out again, with the ended session's cookie, ends nothing more and stays here.
+    const again = await signOut(cookie);
+    expect(again.headers.location).toBe(`${PUBLIC_URL}/app`);
+  });
+
+  it('signs a session opened with a token out here only, whatever OIDC_END_SESSION says', async () => {
+    const account = await t.factory.account({ email: 'token-only@example.test' });
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/app/sign-in',
+      headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token: account.token }).toString(),
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(303);
+    const out = await signOut(cookieOf(signedIn));
+    expect(out.headers.location).toBe(`${PUBLIC_URL}/app`);
   });
 
   it('refuses an address the provider has not proven, and links nothing', async () => {
@@ -267,6 +297,7 @@ describe('with accounts made by the provider, and addresses in the ID token', ()
           clientSecret: second.clientSecret,
           name: 'Second',
           createUsers: true,
+          endSession: false,
         },
       }),
     );
@@ -298,6 +329,10 @@ describe('with accounts made by the provider, and addresses in the ID token', ()
     expect(
       await t.db.selectFrom('organization_members').select('organization_id').where('user_id', '=', user.id).execute(),
     ).toHaveLength(0);
+    // Without OIDC_END_SESSION, signing out ends the session here only.
+    const out = await signOut(cookieOf(signedIn), app);
+    expect(out.headers.location).toBe(`${PUBLIC_URL}/app`);
+    expect(await sessions(user.id)).toHaveLength(0);
   });
 
   it('keeps each provider’s identities apart: the same subject at another issuer is another identity', async () => {
@@ -310,6 +345,45 @@ describe('with accounts made by the provider, and addresses in the ID token', ()
     expect((await identities(account.user.id)).map((row) => row.issuer).sort()).toEqual(
       [provider.issuer, second.issuer].sort(),
     );
+  });
+});
+
+describe('signing out while the provider cannot be reached', () => {
+  it('ends the session here and goes home, after a restart that has not read the provider’s metadata yet', async () => {
+    const gone = await startTestProvider(CALLBACK);
+    const settings = {
+      oidc: {
+        issuer: gone.issuer,
+        clientId: gone.clientId,
+        clientSecret: gone.clientSecret,
+        name: 'Gone',
+        createUsers: false,
+        endSession: true,
+      },
+    };
+    const before = await buildOwnApp(testConfig(t.database.url, settings));
+    let cookie: string;
+    let userId: string;
+    try {
+      const account = await t.factory.account({ email: 'gone@example.test' });
+      userId = account.user.id;
+      gone.accounts.set('gone', { sub: 'gone', email: 'gone@example.test', email_verified: true });
+      const { url, pending } = await start(before);
+      cookie = cookieOf(await callback(await gone.signIn(url, 'gone'), pending, before));
+      expect(cookie).toMatch(/^quire_session=/);
+    } finally {
+      await before.close();
+      await gone.close();
+    }
+    const after = await buildOwnApp(testConfig(t.database.url, settings));
+    try {
+      const out = await signOut(cookie, after);
+      expect(out.statusCode).toBe(303);
+      expect(out.headers.location).toBe(`${PUBLIC_URL}/app`);
+      expect(await sessions(userId)).toHaveLength(0);
+    } finally {
+      await after.close();
+    }
   });
 });
 
@@ -330,6 +404,7 @@ describe('the provider’s configuration', () => {
       issuer: 'https://id.example.com/realms/docs',
       name: 'single sign-on',
       createUsers: false,
+      endSession: false,
     });
   });
 

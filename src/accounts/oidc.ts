@@ -7,12 +7,14 @@ export interface OidcSettings {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** Whether signing out of a session opened through the provider ends the person's session there too (OIDC_END_SESSION). */
+  endSession: boolean;
 }
 
 /** The provider's settings, when all three are set (configuration refuses some without the others). */
 export function oidcSettings(config: Pick<Config, 'oidc'>): OidcSettings | undefined {
-  const { issuer, clientId, clientSecret } = config.oidc;
-  return issuer && clientId && clientSecret ? { issuer, clientId, clientSecret } : undefined;
+  const { issuer, clientId, clientSecret, endSession } = config.oidc;
+  return issuer && clientId && clientSecret ? { issuer, clientId, clientSecret, endSession } : undefined;
 }
 
 /** Who the provider says signed in: its name for them, and the address it vouches for or not. */
@@ -98,6 +100,20 @@ export class OidcSignIn {
       nonce: pending.nonce,
     });
     return { url: url.href, sealed: this.keyring.seal(JSON.stringify(pending), SEALED_FOR) };
+  }
+
+  /**
+   * Where to send a person who signed out of a session opened through the
+   * provider, to end their session there too (RP-initiated logout), the
+   * provider sending them back to `afterwards`: undefined where the operator
+   * did not ask for it or the provider's metadata names no end-session
+   * endpoint. Signing out here never waits on a provider that cannot be read.
+   */
+  async endSessionUrl(afterwards: string): Promise<string | undefined> {
+    if (!this.settings.endSession) return undefined;
+    const configuration = await this.discovered();
+    if (!configuration.serverMetadata().end_session_endpoint) return undefined;
+    return client.buildEndSessionUrl(configuration, { post_logout_redirect_uri: afterwards }).href;
   }
 
   /** The pending sign-in a cookie holds, while it is young enough; undefined for anything else. */

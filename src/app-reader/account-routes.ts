@@ -8,10 +8,10 @@ import { changePassword, checkPasswordSignIn, unlinkIdentity } from '../accounts
 import { PASSWORD_MAX_LENGTH } from '../accounts/passwords.js';
 import { endSessions, listSessions } from '../accounts/queries.js';
 import { SignInLimits } from '../accounts/sign-in-limits.js';
-import { oidcSettings } from '../accounts/oidc.js';
+import type { OidcSignIn } from '../accounts/oidc.js';
 import { accountAnswer } from './account-answer.js';
 import { emailProofRoutes } from './email-proof-routes.js';
-import { oidcRoutes } from './oidc-routes.js';
+import { oidcRoutes, oidcSignInOf } from './oidc-routes.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
 import { MAX_EMAIL_LENGTH, signInPage } from './home-pages.js';
 import {
@@ -46,8 +46,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
   const context = () => app.context;
   await app.register(passwordResetRoutes, { limits });
   await app.register(emailProofRoutes, { limits });
-  const oidc = oidcSettings(app.context.config);
-  if (oidc) await app.register(oidcRoutes, { settings: oidc });
+  // One client of the provider, whose metadata is read once, for signing in and out.
+  const oidc = oidcSignInOf(app.context);
+  if (oidc) await app.register(oidcRoutes, { signIn: oidc });
+
+  app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
+    if (!sameOrigin(context(), request)) throw new ApiError(403, 'Sign out from this service’s own page');
+    const signedInWith = await endSession(context(), request, reply);
+    const home = appHome(context());
+    const atProvider = oidc && signedInWith === 'oidc' ? await providerSignOut(request, oidc, home) : undefined;
+    return reply.redirect(atProvider ?? home, 303);
+  });
 
   app.post(
     '/app/sign-in/password',
@@ -181,4 +190,14 @@ function sessionsEnded(count: number): string {
     : count === 1
       ? '1 other session is ended.'
       : `${count} other sessions are ended.`;
+}
+
+/** Where the provider ends the person's session too (OIDC_END_SESSION), or undefined: a provider that cannot be read is logged, and the sign-out here stands. */
+async function providerSignOut(request: FastifyRequest, oidc: OidcSignIn, afterwards: string) {
+  try {
+    return await oidc.endSessionUrl(afterwards);
+  } catch (error) {
+    request.log.warn({ err: error }, 'the identity provider could not be reached to end the session there');
+    return undefined;
+  }
 }

@@ -2,18 +2,21 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { themeOf } from '../reader/http.js';
 import { checkIdentitySignIn } from '../accounts/identity-sign-in.js';
-import {
-  ForeignAnswer,
-  OidcSignIn,
-  PENDING_SIGN_IN_SECONDS,
-  ProviderRefusal,
-  type OidcSettings,
-} from '../accounts/oidc.js';
+import { ForeignAnswer, OidcSignIn, oidcSettings, PENDING_SIGN_IN_SECONDS, ProviderRefusal } from '../accounts/oidc.js';
+import type { Context } from '../context.js';
 import { signInPage } from './home-pages.js';
 import { appHome, appPath, appPathOrHome, startPersonSession } from './session.js';
 import { sendAppAnswer as send } from './shell.js';
 
 const hidden = { hide: true } as const;
+
+const oidcCallbackUrl = (context: Context) => `${appHome(context)}/sign-in/oidc/callback`;
+
+/** The operator's OpenID Connect provider (OIDC_*), for the sign-in routes and the sign-out; undefined where none is set. */
+export function oidcSignInOf(context: Context): OidcSignIn | undefined {
+  const settings = oidcSettings(context.config);
+  return settings && new OidcSignIn(settings, oidcCallbackUrl(context), context.keyring);
+}
 /** The cookie that holds a sign-in in progress, sealed, while the person is at the provider. */
 const PENDING_COOKIE = 'quire_oidc';
 const NOT_STARTED_HERE =
@@ -27,11 +30,9 @@ const NOT_STARTED_HERE =
  * waits in a sealed cookie of its own, so that any instance finishes it and
  * no other site can start one for the person (login CSRF).
  */
-export const oidcRoutes: FastifyPluginAsyncTypebox<{ settings: OidcSettings }> = async (app, { settings }) => {
+export const oidcRoutes: FastifyPluginAsyncTypebox<{ signIn: OidcSignIn }> = async (app, { signIn }) => {
   const context = () => app.context;
-  const home = appHome(app.context);
-  const callbackUrl = `${home}/sign-in/oidc/callback`;
-  const signIn = new OidcSignIn(settings, callbackUrl, app.context.keyring);
+  const callbackUrl = oidcCallbackUrl(app.context);
   const cookieOptions = {
     path: `${appPath(app.context)}/sign-in/oidc`,
     httpOnly: true,

@@ -10,7 +10,7 @@ import { READER_CSS, READER_CSS_ETAG } from '../reader/styles.js';
 import { sendStylesheet, THEME_COOKIE, THEME_SECONDS, themeChoice, themeOf } from '../reader/http.js';
 import { collectionPage, integrationPage, organizationPage, sitePage, specPage } from './entity-pages.js';
 import { notFound, sendAppAnswer as send, type AppAnswer } from './shell.js';
-import { appHome, appPath, appPathOrHome, endSession, sameOrigin, sessionCaller, startSession } from './session.js';
+import { appHome, appPath, appPathOrHome, sameOrigin, sessionCaller, startSession } from './session.js';
 import { pageAddressInApp, spacePage } from './space-pages.js';
 import { homePage, MAX_TOKEN_LENGTH, signInPage } from './home-pages.js';
 import { accountRoutes, type AccountRoutesOptions } from './account-routes.js';
@@ -91,12 +91,6 @@ export const appReaderRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = 
   // Writing a page in a change request, and taking the change request through review to its merge.
   await app.register(editRoutes);
   await app.register(reviewRoutes);
-
-  app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
-    if (!sameOrigin(app.context, request)) throw new ApiError(403, 'Sign out from this service’s own page');
-    await endSession(app.context, request, reply);
-    return reply.redirect(appHome(app.context), 303);
-  });
 
   app.get('/app/~/theme', { schema: { ...hidden, querystring: AppQuery } }, async (request, reply) => {
     const chosen = themeChoice(request.query.set);

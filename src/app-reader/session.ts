@@ -107,11 +107,15 @@ export async function startPersonSession(
   void reply.setCookie(SESSION_COOKIE, sessionId, sessionCookieOptions(context, SESSION_SECONDS));
 }
 
-/** Ends the request's session, if it has one, and clears its cookie. */
-export async function endSession(context: Context, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** Ends the request's session, if it has one, and clears its cookie; says how the session was opened (`oidc`, `password`…). */
+export async function endSession(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<string | undefined> {
   const sessionId = request.cookies[SESSION_COOKIE];
-  if (sessionId) await deleteAppSession(context.db, sessionIdHash(sessionId));
   void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(context));
+  return sessionId ? deleteAppSession(context.db, sessionIdHash(sessionId)) : undefined;
 }
 
 /**

@@ -740,6 +740,12 @@ export const SettingsSchema = Type.Object({
       description:
         'Whether a person the provider signs in, with a proven address no account has, gets an account (in no organization until invited). `false`: only people who have an account (invited, or made by an admin) sign in this way, found by their proven address on their first sign-in.',
     }),
+    endSession: Type.Boolean({
+      env: 'OIDC_END_SESSION',
+      default: false,
+      description:
+        "Whether signing out of the app, from a session opened through the provider, also ends the person's session at the provider (RP-initiated logout), which then sends them back to `PUBLIC_URL/app`: register that address as a post-logout redirect URI of the client. Only where the provider's metadata names an `end_session_endpoint` (Keycloak, Authentik, Entra ID do; Google does not). `false`: the person stays signed in at the provider.",
+    }),
   }),
 });
 

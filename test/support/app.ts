@@ -54,6 +54,7 @@ export const OIDC_UNREACHED = {
   clientSecret: 'unused',
   name: 'Example ID',
   createUsers: false,
+  endSession: false,
 };
 
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {

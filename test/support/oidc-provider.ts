@@ -23,6 +23,12 @@ export interface TestProvider {
    * the provider sends the browser back to.
    */
   signIn(authorizationUrl: string, subject: string, options?: { deny?: boolean }): Promise<URL>;
+  /**
+   * Plays the browser of the last sign-in at the provider's end-session URL
+   * (RP-initiated logout): confirms the sign-out and returns the URL the
+   * provider sends the browser back to.
+   */
+  signOut(endSessionUrl: string): Promise<URL>;
   close(): Promise<void>;
 }
 
@@ -31,7 +37,8 @@ export interface TestProvider {
  * with its development sign-in and consent forms, and one confidential client
  * whose redirect URI is `redirectUri`. By default the ID token carries only
  * the subject and the address comes from the user info, as many providers do;
- * `idTokenClaims` puts them in the ID token too.
+ * `idTokenClaims` puts them in the ID token too. The client may be sent back
+ * after signing out to `redirectUri`'s app home (`…/app`).
  */
 export async function startTestProvider(
   redirectUri: string,
@@ -50,6 +57,7 @@ export async function startTestProvider(
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [redirectUri.replace(/\/sign-in\/oidc\/callback$/, '')],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
@@ -68,8 +76,11 @@ export async function startTestProvider(
   const handle = provider.callback();
   server.on('request', (request, response) => void handle(request, response));
 
-  async function signIn(authorizationUrl: string, subject: string, { deny = false } = {}): Promise<URL> {
-    // A browser at the provider: its cookies, kept by name (every step here shares one sign-in).
+  // The browser of the last sign-in, which a sign-out at the provider goes on with.
+  let lastBrowser: ReturnType<typeof browser> | undefined;
+
+  function browser() {
+    // A browser at the provider: its cookies, kept by name (every step of a sign-in shares them).
     const cookies = new Map<string, string>();
     const visit = async (url: URL, form?: Record<string, string>) => {
       const response = await fetch(url, {
@@ -94,6 +105,11 @@ export async function startTestProvider(
         throw new Error(`The provider answered ${response.status} at ${url.pathname}: ${await response.text()}`);
       return new URL(location, url);
     };
+    return { visit, follow };
+  }
+
+  async function signIn(authorizationUrl: string, subject: string, { deny = false } = {}): Promise<URL> {
+    const { visit, follow } = (lastBrowser = browser());
     // Every step at the provider ends in a redirect: to its sign-in or consent form, or back to the client.
     let at = await follow(new URL(authorizationUrl));
     for (let step = 0; step < 8 && at.origin === issuer; step++) {
@@ -110,12 +126,24 @@ export async function startTestProvider(
     return at;
   }
 
+  async function signOut(endSessionUrl: string): Promise<URL> {
+    if (!lastBrowser) throw new Error('No one signed in at the provider');
+    const { visit, follow } = lastBrowser;
+    const page = await visit(new URL(endSessionUrl));
+    const html = await page.text();
+    const action = /<form id="op\.logoutForm" method="post" action="([^"]+)"/.exec(html)?.[1];
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+    if (page.status !== 200 || !action || !xsrf) throw new Error(`The provider answered ${page.status}: ${html}`);
+    return follow(new URL(action, issuer), { xsrf, logout: 'yes' });
+  }
+
   return {
     issuer,
     clientId,
     clientSecret,
     accounts,
     signIn,
+    signOut,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
