@@ -173,7 +173,7 @@ export const editRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Lost a race: the writer's version, merged with the one saved since where it can be, stays in the
       // editor on the new base, beside the one saved since.
       const theirs = saved.current;
-      const merged = await mergeWithSaved(context(), caller, address, edit, theirs);
+      const merged = await mergeWithSaved(context(), address, edit, theirs);
       const mine: PageEdit = {
         ...edit,
         markdown: merged?.text ?? edit.markdown,

@@ -1,8 +1,7 @@
-import type { Caller } from '../access/auth.js';
 import { ApiError } from '../core/errors.js';
 import type { Context } from '../context.js';
 import { MERGE_MARKS, type TextMerge } from '../document/text-merge.js';
-import { editableSpace, type EditAddress, type PageDraft, type PageEdit } from './page-editing.js';
+import type { EditAddress, PageDraft, PageEdit } from './page-editing.js';
 
 /**
  * The writer's markdown merged with the page as another writer saved it
@@ -14,17 +13,17 @@ import { editableSpace, type EditAddress, type PageDraft, type PageEdit } from '
  */
 export async function mergeWithSaved(
   context: Context,
-  caller: Caller,
   address: EditAddress,
   edit: PageEdit,
   theirs: PageDraft,
 ): Promise<TextMerge | undefined> {
   if (!edit.from) return undefined;
-  const space = await editableSpace(context, caller, address.organizationId, address.spaceId);
-  const point = await context.content.revision(space.id, space.organization_id, edit.from);
+  // The space of the page as saved since, which the save just read as this writer's to edit.
+  const { id: spaceId, organizationId } = theirs.space;
+  const point = await context.content.revision(spaceId, organizationId, edit.from);
   const page = point && (await context.content.tree(point)).pages.get(address.pageId);
   if (!page || page.type !== 'document') return undefined;
-  const original = (await context.content.markdownOf(space.organization_id, [page]))(page);
+  const original = (await context.content.markdownOf(organizationId, [page]))(page);
   try {
     return await context.conversions.mergeTexts(
       { original, theirs: theirs.markdown, mine: edit.markdown },
