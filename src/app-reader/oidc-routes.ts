@@ -17,6 +17,7 @@ export function oidcSignInOf(context: Context): OidcSignIn | undefined {
   const settings = oidcSettings(context.config);
   return settings && new OidcSignIn(settings, oidcCallbackUrl(context), context.keyring);
 }
+
 /** The cookie that holds a sign-in in progress, sealed, while the person is at the provider. */
 const PENDING_COOKIE = 'quire_oidc';
 const NOT_STARTED_HERE =

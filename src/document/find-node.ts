@@ -10,14 +10,16 @@ interface AnyNode {
   leaves?: AnyNode[];
 }
 
+/** What a node holds: its child nodes, then its fragments (a tab's content, a table cell's). */
+const childrenOf = (node: AnyNode): AnyNode[] => [...(node.nodes ?? []), ...(node.fragments ?? [])];
+
 /** The node (block, inline or text) with this key, if the document has one. A loop: documents nest deep. */
 export function findNodeByKey(document: JSONDocument, key: string): object | undefined {
   const pending = [...(document.nodes as unknown as AnyNode[])];
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (node.key === key) return node;
-    if (node.nodes) pending.push(...node.nodes);
-    if (node.fragments) pending.push(...node.fragments);
+    pending.push(...childrenOf(node));
   }
   return undefined;
 }
@@ -38,7 +40,7 @@ export function nodeText(node: object, max: number): string {
       }
       continue;
     }
-    const children = [...(current.nodes ?? []), ...(current.fragments ?? [])];
+    const children = childrenOf(current);
     if (children.length > 0 && parts.length > 0) parts.push(' ');
     for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]!);
   }
@@ -77,7 +79,7 @@ function innermostBlock(block: AnyNode, text: string): string {
   let found = block.key!;
   let current: AnyNode = block;
   for (;;) {
-    const inner = [...(current.nodes ?? []), ...(current.fragments ?? [])].find(
+    const inner = childrenOf(current).find(
       (child) =>
         (child.object === 'block' || child.object === 'fragment') && nodeText(child, QUOTED_BLOCK_TEXT).includes(text),
     );
