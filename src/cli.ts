@@ -12,6 +12,7 @@ import { loadServiceSecret } from './core/secret.js';
 import { rotateIntegrationSecrets } from './integrations/secrets.js';
 import { rotateEventSigningSecrets } from './integrations/events/signing-secrets.js';
 import { rotateSiteSecrets } from './sites/secrets.js';
+import { rotateIdTokenHints } from './accounts/id-token-hints.js';
 import { writeConfigurationReference } from './ops/config-reference.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -31,7 +32,7 @@ Commands:
       Revokes a token.
   secrets rotate
       Re-encrypts every secret at rest (integration secrets, sites' visitor keys, share-link
-      keys) under ENCRYPTION_KEY: run it after setting a new ENCRYPTION_KEY with the old one as
+      keys, the ID tokens kept for signing out) under ENCRYPTION_KEY: run it after setting a new ENCRYPTION_KEY with the old one as
       ENCRYPTION_KEY_PREVIOUS (or after setting ENCRYPTION_KEY for the first time), then drop
       the previous key.
   config-reference
@@ -174,6 +175,11 @@ async function run(
       const signing = await rotateEventSigningSecrets(db, keyring, { batchSize: 500 });
       out(`Re-encrypted ${signing.rotated} event signing secret(s) under key ${keyring.currentKeyId}.`);
       for (const secret of signing.failed) out(`Could not open the signing secret of ${secret.what}: ${secret.reason}`);
+      const hints = await rotateIdTokenHints(db, keyring, { batchSize: 500 });
+      out(
+        `Re-encrypted ${hints.rotated} kept ID token(s) of signed-in sessions under key ${keyring.currentKeyId}` +
+          (hints.dropped > 0 ? `; dropped ${hints.dropped} no key opens (their sign-out goes on without).` : '.'),
+      );
       const failures = failed.length + sites.failed.length + signing.failed.length;
       if (failures > 0) throw new Error(`${failures} secret(s) could not be re-encrypted`);
       return;

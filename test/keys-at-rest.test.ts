@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Factory, type Account } from './support/factory.js';
 import { CLI_ARGS, runServerToExit, startServerProcess } from './support/server-process.js';
 import { integrationSigningSecret, webhookSigningSecret } from '../src/integrations/events/signing-secrets.js';
+import { openIdTokenHint, sealIdTokenHint } from '../src/accounts/id-token-hints.js';
 
 const KEY_1 = randomBytes(32);
 const KEY_2 = randomBytes(32);
@@ -69,6 +70,44 @@ async function eventSigningSecrets(app: FastifyInstance): Promise<string[]> {
     .execute();
   const webhooks = await app.context.db.selectFrom('webhooks').select('secret_sealed as sealed').execute();
   return [...integrations, ...webhooks].map((row) => row.sealed!);
+}
+
+/** A session opened through the OpenID Connect provider, with its hidden token, keeping the ID token `seal` seals; its id. */
+async function oidcSession(
+  app: FastifyInstance,
+  userId: string,
+  seal: (sessionId: string) => string | undefined,
+): Promise<string> {
+  const tokenId = newId();
+  const sessionId = newId();
+  const now = new Date();
+  const until = new Date(now.getTime() + 3_600_000);
+  await app.context.db
+    .insertInto('api_tokens')
+    .values({
+      id: tokenId,
+      user_id: userId,
+      token_hash: randomBytes(32),
+      label: 'OpenID Connect sign-in',
+      kind: 'session',
+      created_at: now,
+      expires_at: until,
+    })
+    .execute();
+  await app.context.db
+    .insertInto('app_sessions')
+    .values({
+      id_hash: randomBytes(32),
+      id: sessionId,
+      user_id: userId,
+      token_id: tokenId,
+      created_at: now,
+      expires_at: until,
+      signed_in_with: 'oidc',
+      provider_id_token_sealed: seal(sessionId) ?? null,
+    })
+    .execute();
+  return sessionId;
 }
 
 describe('secrets at rest', () => {
@@ -133,6 +172,16 @@ describe('secrets at rest', () => {
       .execute();
     expect(await visitorKeyOf(first, legacySiteId)).toBe(legacyKey);
 
+    // Two sessions opened through the OpenID Connect provider, each keeping its ID token for signing out:
+    // one sealed under key 1, one under a key the service no longer has.
+    const idToken = `eyJhbGciOiJSUzI1NiJ9.${randomString(60)}.${randomString(40)}`;
+    const keptHint = await oidcSession(first, admin.user.id, (sessionId) =>
+      sealIdTokenHint(first.context.keyring, sessionId, idToken),
+    );
+    const lostHint = await oidcSession(first, admin.user.id, (sessionId) =>
+      sealIdTokenHint(new Keyring(randomBytes(32)), sessionId, idToken),
+    );
+
     const sealedUnderKey1 = await dump(first);
     const keyOf = (sealed: string) => sealed.split('.').slice(0, 2).join('.');
     for (const value of [...sealedUnderKey1.sites, ...sealedUnderKey1.links, ...sealedUnderKey1.secrets]) {
@@ -173,6 +222,7 @@ describe('secrets at rest', () => {
       // The two sites' visitor keys and the first share link: the newer one was sealed under key 2 already.
       `Re-encrypted 3 site visitor and share-link key(s) under key ${keyIdOf(KEY_2)}.`,
       `Re-encrypted 2 event signing secret(s) under key ${keyIdOf(KEY_2)}.`,
+      `Re-encrypted 1 kept ID token(s) of signed-in sessions under key ${keyIdOf(KEY_2)}; dropped 1 no key opens (their sign-out goes on without).`,
     ]);
 
     // ---- Key 1 removed: every value still opens, under key 2 alone.
@@ -207,7 +257,17 @@ describe('secrets at rest', () => {
     expect(await webhookSigningSecret(third.context.db, third.context.keyring, webhookId)).toBe(webhookSecret);
     const signingRows = await eventSigningSecrets(third);
     expect(new Set(signingRows.map((sealed) => keyOf(sealed)))).toEqual(new Set([`k1.${keyIdOf(KEY_2)}`]));
-    const dumped = JSON.stringify({ rows, signingRows });
+    const hints = await third.context.db
+      .selectFrom('app_sessions')
+      .select(['id', 'provider_id_token_sealed as sealed'])
+      .where('id', 'in', [keptHint, lostHint])
+      .execute();
+    const hintOf = (id: string) => hints.find((row) => row.id === id)!.sealed;
+    expect(keyOf(hintOf(keptHint)!)).toBe(`k1.${keyIdOf(KEY_2)}`);
+    expect(openIdTokenHint(onlyKey2, keptHint, hintOf(keptHint))).toBe(idToken);
+    expect(openIdTokenHint(thief.keyring, keptHint, hintOf(keptHint))).toBeUndefined();
+    expect(hintOf(lostHint)).toBeNull();
+    const dumped = JSON.stringify({ rows, signingRows, hints });
     for (const plaintext of [
       visitorKey,
       legacyKey,
@@ -216,6 +276,7 @@ describe('secrets at rest', () => {
       integrationSecret,
       signingSecret,
       webhookSecret,
+      idToken.split('.')[1]!,
     ]) {
       expect(dumped).not.toContain(plaintext);
     }

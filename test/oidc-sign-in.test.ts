@@ -80,6 +80,11 @@ function signOut(cookie: string, app: FastifyInstance = t.app) {
   });
 }
 
+/** The claims of an ID token (a JWT), read without checking it: the provider checks it when it comes back. */
+function idTokenClaims(idToken: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
 const identities = (userId: string) =>
   t.db.selectFrom('user_identities').selectAll().where('user_id', '=', userId).execute();
 const sessions = (userId: string) =>
@@ -158,16 +163,20 @@ describe('signing in through the OpenID Connect provider', () => {
     provider.accounts.set('hopper', { sub: 'hopper', email: 'hopper@example.test', email_verified: true });
     const cookie = cookieOf(await signIn('hopper'));
     const [session] = await sessions(account.user.id);
+    // The provider's ID token is kept sealed with the session, never as it came.
+    const sealed = session!.provider_id_token_sealed!;
+    expect(sealed).toMatch(/^k1\./);
 
     const out = await signOut(cookie);
     expect(out.statusCode).toBe(303);
     // On to the provider's end-session endpoint, which sends the person back to the app.
     const atProvider = new URL(String(out.headers.location));
     expect(`${atProvider.origin}${atProvider.pathname}`).toBe(`${provider.issuer}/session/end`);
-    expect(Object.fromEntries(atProvider.searchParams)).toEqual({
-      client_id: provider.clientId,
-      post_logout_redirect_uri: `${PUBLIC_URL}/app`,
-    });
+    const { id_token_hint: hint, ...rest } = Object.fromEntries(atProvider.searchParams);
+    expect(rest).toEqual({ client_id: provider.clientId, post_logout_redirect_uri: `${PUBLIC_URL}/app` });
+    // The hint is the ID token the provider issued for this sign-in, and the provider takes it.
+    expect(idTokenClaims(hint!)).toMatchObject({ iss: provider.issuer, aud: provider.clientId, sub: 'hopper' });
+    expect(sealed).not.toContain(hint!.split('.')[1]!);
     expect((await provider.signOut(atProvider.href)).href).toBe(`${PUBLIC_URL}/app`);
     expect(await sessions(account.user.id)).toHaveLength(0);
     expect(await t.db.selectFrom('api_tokens').select('id').where('id', '=', session!.token_id).execute()).toHaveLength(
@@ -178,6 +187,46 @@ describe('signing in through the OpenID Connect provider', () => {
     // Signing out again, with the ended session's cookie, ends nothing more and stays here.
     const again = await signOut(cookie);
     expect(again.headers.location).toBe(`${PUBLIC_URL}/app`);
+  });
+
+  it('hands back only the ID token sealed to the session: one copied from another session is left out', async () => {
+    const account = await t.factory.account({ email: 'copied@example.test' });
+    provider.accounts.set('copied', { sub: 'copied', email: 'copied@example.test', email_verified: true });
+    await signIn('copied');
+    const [first] = await sessions(account.user.id);
+    const second = cookieOf(await signIn('copied'));
+    const copiedOnto = (await sessions(account.user.id)).find((row) => row.id !== first!.id)!;
+    await t.db
+      .updateTable('app_sessions')
+      .set({ provider_id_token_sealed: first!.provider_id_token_sealed })
+      .where('id_hash', '=', copiedOnto.id_hash)
+      .execute();
+
+    const out = await signOut(second);
+    const atProvider = new URL(String(out.headers.location));
+    expect(`${atProvider.origin}${atProvider.pathname}`).toBe(`${provider.issuer}/session/end`);
+    expect(atProvider.searchParams.has('id_token_hint')).toBe(false);
+    expect((await sessions(account.user.id)).map((row) => row.id)).toEqual([first!.id]);
+  });
+
+  it('keeps no ID token for a session opened otherwise, which the database refuses too', async () => {
+    const account = await t.factory.account({ email: 'no-hint@example.test' });
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/app/sign-in',
+      headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token: account.token }).toString(),
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(303);
+    const [session] = await sessions(account.user.id);
+    expect(session!.provider_id_token_sealed).toBeNull();
+    await expect(
+      t.db
+        .updateTable('app_sessions')
+        .set({ provider_id_token_sealed: 'k1.x.y.z.w' })
+        .where('id_hash', '=', session!.id_hash)
+        .execute(),
+    ).rejects.toThrow(/app_sessions_id_token_hint_oidc/);
   });
 
   it('signs a session opened with a token out here only, whatever OIDC_END_SESSION says', async () => {

@@ -108,12 +108,17 @@ export class OidcSignIn {
    * provider sending them back to `afterwards`: undefined where the operator
    * did not ask for it or the provider's metadata names no end-session
    * endpoint. Signing out here never waits on a provider that cannot be read.
+   * The session's ID token, where it was kept, goes as `id_token_hint`: the
+   * provider then knows whose session to end without asking the person.
    */
-  async endSessionUrl(afterwards: string): Promise<string | undefined> {
+  async endSessionUrl(afterwards: string, idTokenHint: string | undefined): Promise<string | undefined> {
     if (!this.settings.endSession) return undefined;
     const configuration = await this.discovered();
     if (!configuration.serverMetadata().end_session_endpoint) return undefined;
-    return client.buildEndSessionUrl(configuration, { post_logout_redirect_uri: afterwards }).href;
+    return client.buildEndSessionUrl(configuration, {
+      post_logout_redirect_uri: afterwards,
+      ...(idTokenHint ? { id_token_hint: idTokenHint } : {}),
+    }).href;
   }
 
   /** The pending sign-in a cookie holds, while it is young enough; undefined for anything else. */
@@ -132,8 +137,9 @@ export class OidcSignIn {
    * Finishes a sign-in from the provider's answer (`callback`, the redirect
    * URI with its query): exchanges the code, checks the ID token, and reads
    * the address from the user info when the ID token does not carry it.
+   * Answers the identity, and the ID token, which the sign-out hands back.
    */
-  async finish(callback: URL, pending: PendingSignIn): Promise<ProviderIdentity> {
+  async finish(callback: URL, pending: PendingSignIn): Promise<{ identity: ProviderIdentity; idToken: string }> {
     if (callback.searchParams.get('state') !== pending.state) throw new ForeignAnswer('another sign-in’s answer');
     const configuration = await this.discovered();
     let tokens;
@@ -156,12 +162,14 @@ export class OidcSignIn {
       const info = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
       ({ email, email_verified: emailVerified, name } = info);
     }
-    return {
+    const identity = {
       issuer: configuration.serverMetadata().issuer,
       subject: claims.sub,
       email: typeof email === 'string' ? email : undefined,
       emailVerified: emailVerified === true,
       name: typeof name === 'string' ? name : undefined,
     };
+    // idTokenExpected: the grant fails without one.
+    return { identity, idToken: tokens.id_token! };
   }
 }

@@ -71,6 +71,8 @@ export async function insertPersonSession(
     userId: string;
     signedInWith: PersonSignIn;
     organizationId?: string;
+    /** The provider's ID token, sealed to the session (id-token-hints.ts): handed back when the person signs out. */
+    providerIdTokenSealed?: string;
     userAgent: string | null;
     now: Date;
     until: Date;
@@ -108,6 +110,7 @@ export async function insertPersonSession(
         expires_at: session.until,
         signed_in_with: session.signedInWith,
         user_agent: session.userAgent,
+        provider_id_token_sealed: session.providerIdTokenSealed ?? null,
       })
       .execute();
   });

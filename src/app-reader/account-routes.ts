@@ -52,9 +52,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
 
   app.post('/app/sign-out', { schema: hidden }, async (request, reply) => {
     if (!sameOrigin(context(), request)) throw new ApiError(403, 'Sign out from this service’s own page');
-    const signedInWith = await endSession(context(), request, reply);
+    const ended = await endSession(context(), request, reply);
     const home = appHome(context());
-    const atProvider = oidc && signedInWith === 'oidc' ? await providerSignOut(request, oidc, home) : undefined;
+    const atProvider =
+      oidc && ended?.signedInWith === 'oidc' ? await providerSignOut(request, oidc, home, ended.idToken) : undefined;
     return reply.redirect(atProvider ?? home, 303);
   });
 
@@ -193,9 +194,14 @@ function sessionsEnded(count: number): string {
 }
 
 /** Where the provider ends the person's session too (OIDC_END_SESSION), or undefined: a provider that cannot be read is logged, and the sign-out here stands. */
-async function providerSignOut(request: FastifyRequest, oidc: OidcSignIn, afterwards: string) {
+async function providerSignOut(
+  request: FastifyRequest,
+  oidc: OidcSignIn,
+  afterwards: string,
+  idTokenHint: string | undefined,
+) {
   try {
-    return await oidc.endSessionUrl(afterwards);
+    return await oidc.endSessionUrl(afterwards, idTokenHint);
   } catch (error) {
     request.log.warn({ err: error }, 'the identity provider could not be reached to end the session there');
     return undefined;

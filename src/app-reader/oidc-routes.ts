@@ -81,9 +81,9 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ signIn: OidcSignIn }> = asy
       if (!pending) return refused(request, reply, undefined, 400, NOT_STARTED_HERE);
       // The URL the provider sent the person to, from the configured address and never the Host header.
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-      let identity;
+      let finished;
       try {
-        identity = await signIn.finish(new URL(`${callbackUrl}${query}`), pending);
+        finished = await signIn.finish(new URL(`${callbackUrl}${query}`), pending);
       } catch (error) {
         if (error instanceof ForeignAnswer) return refused(request, reply, pending.next, 400, NOT_STARTED_HERE);
         if (error instanceof ProviderRefusal) {
@@ -98,11 +98,11 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ signIn: OidcSignIn }> = asy
         request.log.warn({ err: error }, 'a sign-in through the identity provider failed');
         return refused(request, reply, pending.next, 502, providerUnreachable());
       }
-      const checked = await checkIdentitySignIn(context(), identity, {
+      const checked = await checkIdentitySignIn(context(), finished.identity, {
         createUsers: context().config.oidc.createUsers,
       });
       if (!checked.ok) return refused(request, reply, pending.next, checked.status, checked.message);
-      await startPersonSession(context(), request, reply, checked.userId, 'oidc');
+      await startPersonSession(context(), request, reply, checked.userId, 'oidc', { idToken: finished.idToken });
       return reply.redirect(appPathOrHome(context(), pending.next), 303);
     },
   );

@@ -147,15 +147,16 @@ export async function findAppSessionCaller(db: Db, idHash: Buffer, now: Date) {
 /**
  * Ends a session: its cookie opens nothing afterwards, wherever it was copied
  * to. A person's session's own token goes with it. Returns how the session
- * was opened, or undefined for none.
+ * was opened and what it kept of the provider's sign-in, or undefined for none.
  */
-export async function deleteAppSession(db: Db, idHash: Buffer): Promise<string | undefined> {
-  const { rows } = await sql<{ signed_in_with: string }>`with ended as (
-      delete from app_sessions where id_hash = ${idHash} returning token_id, signed_in_with),
+export async function deleteAppSession(db: Db, idHash: Buffer) {
+  const { rows } = await sql<{ signed_in_with: string; id: string; provider_id_token_sealed: string | null }>`
+    with ended as (
+      delete from app_sessions where id_hash = ${idHash} returning token_id, signed_in_with, id, provider_id_token_sealed),
     tokens as (
       delete from api_tokens where kind = 'session' and id in (select token_id from ended where signed_in_with <> 'token'))
-    select signed_in_with from ended`.execute(db);
-  return rows[0]?.signed_in_with;
+    select signed_in_with, id, provider_id_token_sealed from ended`.execute(db);
+  return rows[0];
 }
 
 /** The caller's own newest change request of the space that is still a draft or open: where their edits go on. */

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { deleteAppSession, findAppSessionCaller, insertAppSession } from './queries.js';
 import { insertPersonSession, type PersonSignIn } from '../accounts/queries.js';
 import { newId } from '../core/ids.js';
+import { openIdTokenHint, sealIdTokenHint } from '../accounts/id-token-hints.js';
 
 /** The app reader's home, `PUBLIC_URL/app` (urls.app() ends with the slash of its empty last segment). */
 export function appHome(context: Context): string {
@@ -89,17 +90,20 @@ export async function startPersonSession(
   reply: FastifyReply,
   userId: string,
   signedInWith: PersonSignIn,
-  organizationId?: string,
+  /** The organization a provider of its own binds the session to; the ID token the operator's provider issued. */
+  from: { organizationId?: string; idToken?: string } = {},
 ): Promise<void> {
   const { sessionId, idHash, id } = newSession();
   const now = context.clock.now();
   const until = new Date(now.getTime() + SESSION_SECONDS * 1000);
+  const idTokenSealed = from.idToken && sealIdTokenHint(context.keyring, id, from.idToken);
   await insertPersonSession(context.db, {
     idHash,
     id,
     userId,
     signedInWith,
-    ...(organizationId ? { organizationId } : {}),
+    ...(from.organizationId ? { organizationId: from.organizationId } : {}),
+    ...(idTokenSealed ? { providerIdTokenSealed: idTokenSealed } : {}),
     userAgent: userAgentOf(request),
     now,
     until,
@@ -107,15 +111,28 @@ export async function startPersonSession(
   void reply.setCookie(SESSION_COOKIE, sessionId, sessionCookieOptions(context, SESSION_SECONDS));
 }
 
-/** Ends the request's session, if it has one, and clears its cookie; says how the session was opened (`oidc`, `password`…). */
+export interface EndedSession {
+  /** How the session was opened: `token`, `password`, `oidc`, `saml`. */
+  signedInWith: string;
+  /** The ID token the provider issued for it, kept to hand back at the provider's sign-out. */
+  idToken: string | undefined;
+}
+
+/** Ends the request's session, if it has one, and clears its cookie; says how the session was opened. */
 export async function endSession(
   context: Context,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<string | undefined> {
+): Promise<EndedSession | undefined> {
   const sessionId = request.cookies[SESSION_COOKIE];
   void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(context));
-  return sessionId ? deleteAppSession(context.db, sessionIdHash(sessionId)) : undefined;
+  const ended = sessionId ? await deleteAppSession(context.db, sessionIdHash(sessionId)) : undefined;
+  return (
+    ended && {
+      signedInWith: ended.signed_in_with,
+      idToken: openIdTokenHint(context.keyring, ended.id, ended.provider_id_token_sealed),
+    }
+  );
 }
 
 /**

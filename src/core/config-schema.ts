@@ -744,7 +744,7 @@ export const SettingsSchema = Type.Object({
       env: 'OIDC_END_SESSION',
       default: false,
       description:
-        "Whether signing out of the app, from a session opened through the provider, also ends the person's session at the provider (RP-initiated logout), which then sends them back to `PUBLIC_URL/app`: register that address as a post-logout redirect URI of the client. Only where the provider's metadata names an `end_session_endpoint` (Keycloak, Authentik, Entra ID do; Google does not). `false`: the person stays signed in at the provider.",
+        "Whether signing out of the app, from a session opened through the provider, also ends the person's session at the provider (RP-initiated logout), which then sends them back to `PUBLIC_URL/app`: register that address as a post-logout redirect URI of the client. The session's ID token goes as `id_token_hint`, so the provider need not ask them to confirm. Only where the provider's metadata names an `end_session_endpoint` (Keycloak, Authentik, Entra ID do; Google does not). `false`: the person stays signed in at the provider.",
     }),
   }),
 });

@@ -76,6 +76,7 @@ export interface AppSessions {
   expires_at: Date;
   id: string;
   id_hash: Buffer;
+  provider_id_token_sealed: string | null;
   signed_in_with: Generated<string>;
   token_id: string;
   user_agent: string | null;

@@ -171,7 +171,9 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const checked = await checkSamlSignIn(context(), provider, identity);
       if (!checked.ok) return refused(request, reply, checked.status, checked.message);
-      await startPersonSession(context(), request, reply, checked.userId, 'saml', provider.organization_id);
+      await startPersonSession(context(), request, reply, checked.userId, 'saml', {
+        organizationId: provider.organization_id,
+      });
       return reply.redirect(appPathOrHome(context(), pending.next), 303);
     },
   );
