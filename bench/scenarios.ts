@@ -348,6 +348,23 @@ export const SCENARIOS: Scenario[] = [
     p99AimMs: 30,
     check: readerPage,
   },
+  // The app reader: a member's page, signed in, as their browser asks for it (the session's cookie, no token).
+  {
+    name: 'GET /app/o/{id}/s/{id}/{page} (app, 50-page space)',
+    path: (seed) => seed.appReader.smallLeafPath,
+    headers: (seed) => ({ accept: 'text/html', cookie: seed.appReader.cookie }),
+    aim: READ_AIM,
+    p99AimMs: 30,
+    check: appPage,
+  },
+  {
+    name: 'GET /app/o/{id}/s/{id}/{page} (app, 5,000-page space)',
+    path: (seed) => seed.appReader.bigLeafPath,
+    headers: (seed) => ({ accept: 'text/html', cookie: seed.appReader.cookie }),
+    aim: READ_AIM,
+    p99AimMs: 30,
+    check: appPage,
+  },
   {
     name: 'GET /v1/orgs/{id}/sites (first page of 1,000)',
     path: (seed) => `/v1/orgs/${seed.sites.many.organizationId}/sites`,
@@ -480,6 +497,12 @@ function searchPages(body: unknown, least: number): string | undefined {
   return (page.count ?? 0) >= least && (page.items?.length ?? 0) > 0
     ? undefined
     : `expected at least ${least} results for "${SEARCH_QUERY}", got a count of ${page.count}`;
+}
+
+/** An app page: the article is there, for the signed-in member (not the sign-in form). */
+function appPage(body: unknown): string | undefined {
+  if (typeof body !== 'string' || !body.includes('<article')) return 'expected an HTML page with an article';
+  return body.includes('name="token"') ? 'expected the page, got the sign-in form' : undefined;
 }
 
 /** A reader page: the article is there, and the page is under the theme's 50 KB before images. */

@@ -14,6 +14,7 @@ import { BIG_SPACE, seedContentSpace, SMALL_SPACE, type SeededContentSpace } fro
 import { seedMembers } from './seed-members.js';
 import { seedSites, type SeededSites } from './seed-sites.js';
 import { seedReaderSite, type SeededReader } from './seed-reader.js';
+import { seedAppSession, type SeededApp } from './seed-app.js';
 import { seedSpaces, SPACES_IN_COLLECTION, type SeededSpaces } from './seed-spaces.js';
 import { seedGrants, type SeededGrants } from './seed-grants.js';
 
@@ -56,6 +57,8 @@ export interface Seeded {
   sites: SeededSites;
   /** A public site publishing both content spaces, for the reader. */
   reader: SeededReader;
+  /** The measured user signed in to the app reader, and the app's addresses of the content spaces' leaf pages. */
+  appReader: SeededApp;
   /** 100 spaces of 1,000 indexed pages in the sixth member organization. */
   search: SeededSearch;
   /** 1,000 public integrations published by the seventh member organization. */
@@ -175,6 +178,7 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     'Bench docs (50 pages)',
   );
   const reader = await seedReaderSite(app, seeded.authorization, contentOrganization, big, small);
+  const appReader = await seedAppSession(app, seeded.authorization, contentOrganization, big, small);
   const comments = await seedComments(app, seeded.authorization, seeded.memberOrganizationIds[2]!);
   const sites = await seedSites(
     app,
@@ -200,6 +204,7 @@ export async function seed(app: FastifyInstance, sizes: SeedSizes = DEFAULT_SIZE
     comments: { ...comments, deepPage },
     sites,
     reader,
+    appReader,
     search,
     integrations,
     grants,
