@@ -109,6 +109,71 @@ describe('signing in to the app reader', () => {
   });
 });
 
+describe('a space’s page in the app, kept once composed', () => {
+  it('is sent again as composed, and composed anew once the space’s title, its content or the reader’s name changes', async () => {
+    const team = await t.factory.team(['edit', 'read']);
+    const created = await api.createSpace(team.admin, team.organization.id, { title: 'Handbook' });
+    const handbook = (await api.read(team.admin, `/v1/spaces/${created.id}`)).json<typeof space>();
+    await api.change(team.admin, handbook.id, [
+      { operation: 'insert_page', ref: 'a', title: 'Onboarding', document: { markdown: 'Day one: **coffee**.' } },
+    ]);
+    const editor = await sessionOf(team.member('edit'));
+    const reader = await sessionOf(team.member('read'));
+    const page = `${path(handbook.urls.app)}/onboarding`;
+    const pageOf = async (cookie: string) => {
+      const response = await read(page, cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.body;
+    };
+
+    const first = await pageOf(editor);
+    expect(first).toContain('<strong>coffee</strong>');
+    expect(first).toContain('>Edit</button>');
+    expect(await pageOf(editor)).toBe(first);
+    // Each reader gets the page as they may use it: one who may not write has no Edit button.
+    const asReader = await pageOf(reader);
+    expect(asReader).toContain('<strong>coffee</strong>');
+    expect(asReader).not.toContain('>Edit</button>');
+
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/spaces/${handbook.id}`,
+      headers: team.admin.headers,
+      payload: { title: 'Staff handbook' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await pageOf(editor)).toContain('Staff handbook');
+
+    const [onboarding] = (await api.read(team.admin, `/v1/spaces/${handbook.id}/content/pages`)).json<{
+      pages: Array<{ id: string }>;
+    }>().pages;
+    await api.change(team.admin, handbook.id, [
+      { operation: 'update_page', page: onboarding!.id, document: { markdown: 'Day one: **tea**.' } },
+    ]);
+    const changed = await pageOf(editor);
+    expect(changed).toContain('<strong>tea</strong>');
+    expect(changed).not.toContain('coffee');
+
+    await t.db
+      .updateTable('users')
+      .set({ display_name: 'Ada Renamed' })
+      .where('id', '=', team.member('edit').user.id)
+      .execute();
+    t.app.forgetToken(team.member('edit').tokenId);
+    expect(await pageOf(editor)).toContain('Ada Renamed');
+
+    // A kept page is no way in: a member who left sees nothing of it.
+    await t.db
+      .deleteFrom('organization_members')
+      .where('organization_id', '=', team.organization.id)
+      .where('user_id', '=', team.member('read').user.id)
+      .execute();
+    const gone = await read(page, reader);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.body).not.toContain('tea');
+  });
+});
+
 describe('the app reader’s session', () => {
   const cookieValue = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
 

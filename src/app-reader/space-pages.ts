@@ -24,6 +24,7 @@ import { computedView, generatedChildren, shownPage, shownPageAt } from '../read
 import { changeRequestPageChanges } from '../change-requests/semantic-changes/actions.js';
 import { spaceRevisionIdAt } from '../change-requests/semantic-changes/queries.js';
 import { appPage, notFound, type AppAnswer } from './shell.js';
+import { composedAppPages } from './composed-pages.js';
 import { pageChangesSection } from './page-changes.js';
 import { editorScriptAddress } from './editor-script.js';
 import { pageCommentsSection } from './page-comments.js';
@@ -85,6 +86,24 @@ export async function spacePage(
   const page = shown && (shown.kind === 'page' ? shown.page : shown.origin);
   const addressOf = (target: PageState) => pageAppUrl(context.urls, place, tree.pathOf(target.pageId));
   const writes = mayEditSpace(space) && scopesAllow(caller.scopes, 'space:write');
+  // A space's own page follows from these alone (a page composed from them before is sent again as it was); a change
+  // request's shows comments and reviews, which move without a revision. Only a page that was found is kept.
+  const keptAs = reading.changes
+    ? undefined
+    : [
+        view?.key ?? '',
+        space.id,
+        space.title,
+        content.point.id,
+        context.fileUrls.expiryOf(context.clock.now()),
+        address.pagePath,
+        theme ?? '',
+        caller.displayName,
+        writes,
+        back,
+      ].join('|');
+  const kept = keptAs === undefined ? undefined : composedAppPages(context).get(keptAs);
+  if (kept) return kept;
   const changes = reading.changes;
   const sidebar = pageTree(
     tree,
@@ -158,7 +177,7 @@ export async function spacePage(
     scopesAllow(caller.scopes, 'space:write')
       ? editAction(context, space, reading.changes, page.pageId)
       : [];
-  return appPage(context, caller, theme, 200, {
+  const answer = appPage(context, caller, theme, 200, {
     title,
     home,
     sidebar,
@@ -191,6 +210,8 @@ export async function spacePage(
     // A change request's page takes comments on a selection (the editor's script names the block).
     ...(reading.changes && shown.kind === 'page' ? { scripts: [editorScriptAddress(context)] } : {}),
   });
+  if (keptAs !== undefined) composedAppPages(context).set(keptAs, answer);
+  return answer;
 }
 
 async function read(context: Context, caller: Caller, address: SpaceAddress): Promise<Reading> {
