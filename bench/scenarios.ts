@@ -348,23 +348,8 @@ export const SCENARIOS: Scenario[] = [
     p99AimMs: 30,
     check: readerPage,
   },
-  // The app reader: a member's page, signed in, as their browser asks for it (the session's cookie, no token).
-  {
-    name: 'GET /app/o/{id}/s/{id}/{page} (app, 50-page space)',
-    path: (seed) => seed.appReader.smallLeafPath,
-    headers: (seed) => ({ accept: 'text/html', cookie: seed.appReader.cookie }),
-    aim: READ_AIM,
-    p99AimMs: 30,
-    check: appPage,
-  },
-  {
-    name: 'GET /app/o/{id}/s/{id}/{page} (app, 5,000-page space)',
-    path: (seed) => seed.appReader.bigLeafPath,
-    headers: (seed) => ({ accept: 'text/html', cookie: seed.appReader.cookie }),
-    aim: READ_AIM,
-    p99AimMs: 30,
-    check: appPage,
-  },
+  appScenario('50-page space', (seed) => seed.appReader.smallLeafPath),
+  appScenario('5,000-page space', (seed) => seed.appReader.bigLeafPath),
   {
     name: 'GET /v1/orgs/{id}/sites (first page of 1,000)',
     path: (seed) => `/v1/orgs/${seed.sites.many.organizationId}/sites`,
@@ -497,6 +482,18 @@ function searchPages(body: unknown, least: number): string | undefined {
   return (page.count ?? 0) >= least && (page.items?.length ?? 0) > 0
     ? undefined
     : `expected at least ${least} results for "${SEARCH_QUERY}", got a count of ${page.count}`;
+}
+
+/** The app reader: a member's page, signed in, as their browser asks for it (the session's cookie, no token). */
+function appScenario(space: string, path: (seed: Seeded) => string): Scenario {
+  return {
+    name: `GET /app/o/{id}/s/{id}/{page} (app, ${space})`,
+    path,
+    headers: (seed) => ({ accept: 'text/html', cookie: seed.appReader.cookie }),
+    aim: READ_AIM,
+    p99AimMs: 30,
+    check: appPage,
+  };
 }
 
 /** An app page: the article is there, for the signed-in member (not the sign-in form). */

@@ -210,6 +210,7 @@ describe('rotating integration secrets', () => {
       `Re-encrypted 6 integration secret(s) under key ${keyIdOf(keyC)}.`,
       `Re-encrypted 0 site visitor and share-link key(s) under key ${keyIdOf(keyC)}.`,
       `Re-encrypted 0 event signing secret(s) under key ${keyIdOf(keyC)}.`,
+      `Re-encrypted 0 kept ID token(s) of signed-in sessions under key ${keyIdOf(keyC)}.`,
     ]);
     const rows = await secretRows();
     expect(new Set(rows.map((row) => row.key_id))).toEqual(new Set([keyIdOf(keyC)]));

@@ -70,6 +70,18 @@ async function signIn(subject: string, app: FastifyInstance = t.app, next?: stri
   return callback(await provider.signIn(url, subject), pending, app);
 }
 
+/** Signs in with an API token, as the app's token form does: its answer, which sets the session's cookie. */
+async function signInWithToken(token: string) {
+  const signedIn = await t.app.inject({
+    method: 'POST',
+    url: '/app/sign-in',
+    headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ token }).toString(),
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(303);
+  return signedIn;
+}
+
 /** Signs out as the app's sign-out button does. */
 function signOut(cookie: string, app: FastifyInstance = t.app) {
   return app.inject({
@@ -211,13 +223,7 @@ describe('signing in through the OpenID Connect provider', () => {
 
   it('keeps no ID token for a session opened otherwise, which the database refuses too', async () => {
     const account = await t.factory.account({ email: 'no-hint@example.test' });
-    const signedIn = await t.app.inject({
-      method: 'POST',
-      url: '/app/sign-in',
-      headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: account.token }).toString(),
-    });
-    expect(signedIn.statusCode, signedIn.body).toBe(303);
+    await signInWithToken(account.token);
     const [session] = await sessions(account.user.id);
     expect(session!.provider_id_token_sealed).toBeNull();
     await expect(
@@ -231,14 +237,7 @@ describe('signing in through the OpenID Connect provider', () => {
 
   it('signs a session opened with a token out here only, whatever OIDC_END_SESSION says', async () => {
     const account = await t.factory.account({ email: 'token-only@example.test' });
-    const signedIn = await t.app.inject({
-      method: 'POST',
-      url: '/app/sign-in',
-      headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: account.token }).toString(),
-    });
-    expect(signedIn.statusCode, signedIn.body).toBe(303);
-    const out = await signOut(cookieOf(signedIn));
+    const out = await signOut(cookieOf(await signInWithToken(account.token)));
     expect(out.headers.location).toBe(`${PUBLIC_URL}/app`);
   });
 
