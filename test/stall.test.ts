@@ -226,10 +226,12 @@ describe('no request stalls the service', () => {
 describe('a conversion past its deadline', () => {
   it('is stopped and answered 400 naming the limit, and the next conversion is served', async () => {
     const { admin, space } = await organizationWithContent('Page.');
-    // Within every markdown limit, but about a second of parsing: far past a 100 ms deadline.
+    // Within every markdown limit, but about a second of parsing on a fast machine (2.6 s on a slow one): far past
+    // a 400 ms deadline, which a small conversion on the thread started after the stop meets even on a loaded slow
+    // machine (at 100 ms, one there was not).
     const slow = '> quote\n\n'.repeat(1_990);
     const strict = await buildOwnApp(
-      testConfig(t.database.url, { conversion: { threads: 1, timeoutMs: 100, queueWaitMs: 120_000 } }),
+      testConfig(t.database.url, { conversion: { threads: 1, timeoutMs: 400, queueWaitMs: 120_000 } }),
     );
     try {
       const post = (markdown: string) =>
