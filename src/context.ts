@@ -55,5 +55,30 @@ export interface Context {
  */
 export function lagTolerant<C extends Context>(ctx: C, request: { lagTolerantDb: Db | null }): C {
   const db = request.lagTolerantDb;
-  return db && db !== ctx.db ? { ...ctx, db } : ctx;
+  return db && db !== ctx.db ? { ...ctx, db, [MADE_FROM]: appContext(ctx) } : ctx;
+}
+
+/** On a context lagTolerant made: the app's own, which it copied. */
+const MADE_FROM = Symbol('the app context this one was made from');
+
+function appContext(ctx: Context): Context {
+  return (ctx as Context & { [MADE_FROM]?: Context })[MADE_FROM] ?? ctx;
+}
+
+/**
+ * One `T` per app, made on first use: what a module keeps for each app that
+ * runs it (a cache, say). A context lagTolerant made for one request reaches
+ * its app's, not one of its own.
+ */
+export function perContext<T>(make: () => T): (ctx: Context) => T {
+  const made = new WeakMap<Context, T>();
+  return (ctx) => {
+    const app = appContext(ctx);
+    let value = made.get(app);
+    if (value === undefined) {
+      value = make();
+      made.set(app, value);
+    }
+    return value;
+  };
 }

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Context } from '../context.js';
+import { perContext } from '../context.js';
 import type { AppAnswer } from './shell.js';
 
 /**
@@ -9,17 +9,12 @@ import type { AppAnswer } from './shell.js';
  * most of an answer's time. What the caller may see is checked before this
  * is read, on every request.
  */
-const composed = new WeakMap<Context, LRUCache<string, AppAnswer>>();
 const COMPOSED_CHARACTERS = 16 * 1024 * 1024;
 
-export function composedAppPages(context: Context): LRUCache<string, AppAnswer> {
-  let pages = composed.get(context);
-  if (!pages) {
-    pages = new LRUCache<string, AppAnswer>({
+export const composedAppPages = perContext(
+  () =>
+    new LRUCache<string, AppAnswer>({
       maxSize: COMPOSED_CHARACTERS,
       sizeCalculation: (answer) => (answer.kind === 'page' ? answer.html.length : 0) + 512,
-    });
-    composed.set(context, pages);
-  }
-  return pages;
-}
+    }),
+);

@@ -1,12 +1,12 @@
-import { loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
+import { loaded, loadingCache } from '../core/loading-cache.js';
 import { generatePages, type ComputedView, type GeneratedPage } from '../content/computed.js';
 import type { ContentTree, PageState } from '../content/tree.js';
-import type { Context } from '../context.js';
+import { perContext, type Context } from '../context.js';
 import type { RevisionPoint } from '../content/state.js';
 
 /** Views by revision and spec versions: what a computed page shows changes only with one of them. */
-const views = new WeakMap<Context, LoadingCache<ComputedView>>();
 const MAX_VIEWS = 1_000;
+const views = perContext(() => loadingCache<ComputedView>(MAX_VIEWS, () => 1));
 
 /**
  * What the space's computed pages show (an OpenAPI spec's pages), made from
@@ -26,12 +26,7 @@ export async function computedView(
     .map((page) => `${page.versionId}@${specs.get(page.computed.dependencies.spec.ref.spec)?.spec.lastVersion ?? ''}`)
     .sort()
     .join(',');
-  let cache = views.get(context);
-  if (!cache) {
-    cache = loadingCache<ComputedView>(MAX_VIEWS, () => 1);
-    views.set(context, cache);
-  }
-  return loaded(cache, `${content.point.id}|${stamps}`, () => {
+  return loaded(views(context), `${content.point.id}|${stamps}`, () => {
     const expansions = new Map<string, GeneratedPage>();
     for (const page of computed) {
       const spec = specs.get(page.computed.dependencies.spec.ref.spec);

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../core/errors.js';
-import { loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
-import type { Context } from '../context.js';
+import { loaded, loadingCache } from '../core/loading-cache.js';
+import { perContext, type Context } from '../context.js';
 import { evaluateExpressions, MAX_EVALUATED_LENGTH, type JSONDocument } from '../document/index.js';
 import type { RevisionPoint } from '../content/state.js';
 import type { ContentTree, PageState } from '../content/tree.js';
@@ -66,8 +66,10 @@ export interface AdaptiveConditions {
 }
 
 /** Rendered pages, by revision, page and where their links lead; a revision never changes, so neither does its HTML. */
-const renderedPages = new WeakMap<Context, LoadingCache<RenderedDocument>>();
 const RENDERED_CHARACTERS = 32 * 1024 * 1024;
+const renderedPages = perContext(() =>
+  loadingCache<RenderedDocument>(RENDERED_CHARACTERS, (rendered) => rendered.html.length + 256),
+);
 
 /** The space files a document names, with addresses signed from `now`; a file the revision lacks is left out. */
 export function referencedFiles(
@@ -103,11 +105,7 @@ export async function renderedPage(
   view?: ComputedView,
   adaptive?: AdaptiveConditions,
 ): Promise<RenderedDocument> {
-  let cache = renderedPages.get(context);
-  if (!cache) {
-    cache = loadingCache<RenderedDocument>(RENDERED_CHARACTERS, (rendered) => rendered.html.length + 256);
-    renderedPages.set(context, cache);
-  }
+  const cache = renderedPages(context);
   // The revision fixes the tree, so the addresses of its pages; signed file addresses change from window to window.
   const now = context.clock.now();
   // A page a computed page makes changes with its spec's version too.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import type { PageState } from '../../content/tree.js';
 import { safeUrl } from '../../html/document-html.js';
 import { siteAddress } from '../addresses.js';
@@ -196,20 +196,15 @@ function visitorKey(open: OpenSite): string {
 }
 
 /** Whole reader pages by what they follow from (see readPageAt): most visits are of a page already composed. */
-const composed = new WeakMap<Context, LRUCache<string, ReaderAnswer>>();
 const COMPOSED_BYTES = 32 * 1024 * 1024;
 
-function composedPages(context: Context): LRUCache<string, ReaderAnswer> {
-  let pages = composed.get(context);
-  if (!pages) {
-    pages = new LRUCache<string, ReaderAnswer>({
+const composedPages = perContext(
+  () =>
+    new LRUCache<string, ReaderAnswer>({
       maxSize: COMPOSED_BYTES,
       sizeCalculation: (answer) => (answer.kind === 'page' ? answer.html.byteLength : 0) + 512,
-    });
-    composed.set(context, pages);
-  }
-  return pages;
-}
+    }),
+);
 
 async function composePage(
   context: Context,
