@@ -6,7 +6,7 @@
 // worker pool running both); context.ts (the services actions get); hierarchy
 // and access (the collection tree, and who may do what); then the domains in
 // DOMAIN_ORDER, each of which may use a lower domain's modules but never its
-// routes; the app (app, server, cli, bootstrap) on top.
+// routes; the app (app, server, service-modules, cli, bootstrap) on top.
 
 /**
  * The domains from the bottom up: a domain may import the modules of those
@@ -57,7 +57,7 @@ const DOMAIN_ORDER = [
   'ops',
 ];
 const DOMAINS = DOMAIN_ORDER.join('|');
-const APP = '^src/(app|server|cli|bootstrap)\\.ts$';
+const APP = '^src/(app|server|service-modules|cli|bootstrap)\\.ts$';
 const SHARED = 'document|html|conversions|hierarchy|access';
 const CACHE_VERSIONS = '^src/cache-versions\\.ts$';
 
@@ -177,7 +177,7 @@ module.exports = {
       comment: 'A new top-level folder must be placed in a layer here (and in the README) before it is used.',
       from: { path: '^src/' },
       to: {
-        path: `^src/(?!(core|db|${SHARED}|${DOMAINS})/|(config|context|cache-versions)\\.ts$|(app|server|cli|bootstrap)\\.ts$)`,
+        path: `^src/(?!(core|db|${SHARED}|${DOMAINS})/|(config|context|cache-versions)\\.ts$|(app|server|service-modules|cli|bootstrap)\\.ts$)`,
       },
     },
   ],

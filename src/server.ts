@@ -2,26 +2,20 @@ import cluster from 'node:cluster';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import pg from 'pg';
-import { buildApp } from './app.js';
-import { bootstrapFirstStart } from './bootstrap.js';
+import type { buildApp } from './app.js';
 import { ConfigError, isProduction, loadConfig, missingKeysProblem, type Config } from './config.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loggerOptions } from './core/logging.js';
-import { schedulePurge } from './spaces/purge-schedule.js';
-import { scheduleAuditPurge } from './audit/purge.js';
-import { scheduleInsightsPurge } from './sites/insights/purge.js';
-import { scheduleHostnameChecks } from './custom-hostnames/schedule.js';
-import { startSpecWorker, type SpecWorker } from './specs/worker.js';
-import { startGitSyncWorker, type GitSyncWorker } from './git-sync/processor.js';
-import { startEventDeliveryWorker } from './integrations/events/deliver.js';
+import type { SpecWorker } from './specs/worker.js';
+import type { GitSyncWorker } from './git-sync/processor.js';
 import type { PollLoop } from './core/poll-loop.js';
-import { startImportRunWorker, type ImportRunWorker } from './imports/processor.js';
-import { startGitSyncPolling, type GitSyncPolling } from './git-sync/installations/polling.js';
-import { backfillSearchIndex } from './search/backfill.js';
+import type { ImportRunWorker } from './imports/processor.js';
+import type { GitSyncPolling } from './git-sync/installations/polling.js';
 import { startWorkers, StartFailed, type RunningWorkers } from './core/processes/primary.js';
 import { WorkerChannel } from './core/processes/worker-channel.js';
+import type * as ServiceModules from './service-modules.js';
 
 /** Waits for the database at start, so the service and its database can be started together. */
 async function waitForDatabase(url: string, log: Logger, timeoutMs = 60_000): Promise<void> {
@@ -151,6 +145,17 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * The service itself (src/service-modules.ts), most of a server's 2,500
+ * modules and 2 s of a slow core: loaded only by a process that serves, once
+ * its settings are found good, and while its database is made ready. A
+ * refused start (a bad setting, keys missing in production) says so in half
+ * a second instead of 2.5, and a primary of several processes never loads it.
+ */
+function loadService(): Promise<typeof ServiceModules> {
+  return import('./service-modules.js');
+}
+
 /** A start refused for a reason the operator can act on: logged as a sentence, without a stack. */
 class StartError extends Error {}
 
@@ -203,8 +208,12 @@ function logReady(config: Config, address: string, log: Logger, more: Record<str
  * first start's setup and the background work.
  */
 async function start(config: Config, log: Logger, running: Running, siblings?: WorkerChannel): Promise<void> {
+  // Loaded while the database is made ready; awaited below, and a failure meanwhile must not go unhandled.
+  const loading = loadService();
+  loading.catch(() => undefined);
   const databaseUrl = siblings ? config.databaseUrl! : await prepareDatabase(config, log, running);
-  const app = await buildApp({ ...config, databaseUrl }, { logger: log, siblings });
+  const service = await loading;
+  const app = await service.buildApp({ ...config, databaseUrl }, { logger: log, siblings });
   running.app = app;
   await app.ready();
 
@@ -220,7 +229,7 @@ async function start(config: Config, log: Logger, running: Running, siblings?: W
     throw error;
   }
 
-  if (!siblings || siblings.index === 0) await startBackground(config, log, running, app);
+  if (!siblings || siblings.index === 0) await startBackground(service, config, log, running, app);
   // Validators and serialisers compile on first use; the rest now, between requests, unless set not to.
   if (config.precompileSchemas) {
     const compiling = app.deferredCompilations.size;
@@ -237,13 +246,14 @@ async function start(config: Config, log: Logger, running: Running, siblings?: W
 
 /** The first start's setup, once the port is ours, and the background work, which runs in one process of a machine's. */
 async function startBackground(
+  service: typeof ServiceModules,
   config: Config,
   log: Logger,
   running: Running,
   app: NonNullable<Running['app']>,
 ): Promise<void> {
   // Only once the port is ours: a start that cannot listen must not spend the one showing of the first token.
-  const first = await bootstrapFirstStart(app.context.db, app.clock, config.bootstrap);
+  const first = await service.bootstrapFirstStart(app.context.db, app.clock, config.bootstrap);
   if (first) {
     log.info(
       {
@@ -258,19 +268,19 @@ async function startBackground(
     );
   }
 
-  running.stopPurge = schedulePurge(app.context, config.purge, app.log);
-  running.stopAuditPurge = scheduleAuditPurge(app.context, config.purge.pattern, app.log);
-  running.stopInsightsPurge = scheduleInsightsPurge(app.context, config.purge.pattern, app.log);
-  running.stopHostnameChecks = scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
-  running.specWorker = startSpecWorker(app.context, { log: app.log });
-  running.gitSyncWorker = startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);
-  running.eventDeliveryWorker = startEventDeliveryWorker(app.context, app.log, config.gitSync.pollIntervalMs);
-  running.importRunWorker = startImportRunWorker(app.context, app.log, config.gitSync.pollIntervalMs);
-  running.gitSyncPolling = startGitSyncPolling(app.context, app.log, config.gitSync.pollIntervalMs);
+  running.stopPurge = service.schedulePurge(app.context, config.purge, app.log);
+  running.stopAuditPurge = service.scheduleAuditPurge(app.context, config.purge.pattern, app.log);
+  running.stopInsightsPurge = service.scheduleInsightsPurge(app.context, config.purge.pattern, app.log);
+  running.stopHostnameChecks = service.scheduleHostnameChecks(app.context, config.hostnameCheck, app.log);
+  running.specWorker = service.startSpecWorker(app.context, { log: app.log });
+  running.gitSyncWorker = service.startGitSyncWorker(app.context, app.log, config.gitSync.pollIntervalMs);
+  running.eventDeliveryWorker = service.startEventDeliveryWorker(app.context, app.log, config.gitSync.pollIntervalMs);
+  running.importRunWorker = service.startImportRunWorker(app.context, app.log, config.gitSync.pollIntervalMs);
+  running.gitSyncPolling = service.startGitSyncPolling(app.context, app.log, config.gitSync.pollIntervalMs);
   const abort = new AbortController();
   running.backfill = {
     abort,
-    done: backfillSearchIndex(app.context, app.log, abort.signal).catch((error: unknown) => {
+    done: service.backfillSearchIndex(app.context, app.log, abort.signal).catch((error: unknown) => {
       app.log.error({ err: error }, 'filling the search index failed; the next start will try again');
     }),
   };
