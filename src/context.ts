@@ -66,17 +66,18 @@ function appContext(ctx: Context): Context {
 }
 
 /**
- * One `T` per app, made on first use: what a module keeps for each app that
- * runs it (a cache, say). A context lagTolerant made for one request reaches
- * its app's, not one of its own.
+ * One `T` per app, made on first use from the app's own context: what a
+ * module keeps for each app that runs it (a cache, say). A context lagTolerant
+ * made for one request reaches its app's, not one of its own, and `make`
+ * never sees the copy (whose database may be the replica).
  */
-export function perContext<T>(make: () => T): (ctx: Context) => T {
+export function perContext<T>(make: (app: Context) => T): (ctx: Context) => T {
   const made = new WeakMap<Context, T>();
   return (ctx) => {
     const app = appContext(ctx);
     let value = made.get(app);
     if (value === undefined) {
-      value = make();
+      value = make(app);
       made.set(app, value);
     }
     return value;

@@ -23,4 +23,10 @@ describe('what a module keeps per app', () => {
     expect(kept(other)).not.toBe(kept(app));
     expect(made).toBe(2);
   });
+
+  it('is made from the app’s own context, with its database, when a copy for the replica asks first', () => {
+    const kept = perContext((app) => ({ db: app.db }));
+    const app = appContext();
+    expect(kept(lagTolerant(app, { lagTolerantDb: replica })).db).toBe(primary);
+  });
 });

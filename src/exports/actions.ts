@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { findSpaceAsMember, findVisibleSpace } from '../access/spaces.js';
 import { BadRequestError, NotFoundError } from '../core/errors.js';
-import { loaded, loadingCache, type LoadingCache } from '../core/loading-cache.js';
-import type { Context } from '../context.js';
+import { loaded, loadingCache } from '../core/loading-cache.js';
+import { perContext, type Context } from '../context.js';
 import { changeRequestIn } from '../content/change-request-access.js';
 import { findRevision, type RevisionPoint } from '../content/state.js';
 import type { ContentTree, PageState } from '../content/tree.js';
@@ -22,14 +22,8 @@ export const EXPORT_LIMITS = Object.freeze({
 });
 
 /** Exports made in this instance, by what they are of: a revision never changes, so neither does its export. */
-const MADE = new WeakMap<Context, LoadingCache<Uint8Array>>();
 const MADE_BYTES = 64 * 1024 * 1024;
-
-function madeExports(context: Context): LoadingCache<Uint8Array> {
-  let cache = MADE.get(context);
-  if (!cache) MADE.set(context, (cache = loadingCache<Uint8Array>(MADE_BYTES, (bytes) => bytes.byteLength + 64)));
-  return cache;
-}
+const madeExports = perContext(() => loadingCache<Uint8Array>(MADE_BYTES, (bytes) => bytes.byteLength + 64));
 
 export interface ExportOptions {
   page?: string;

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import { perContext, type Context } from '../context.js';
 import { InFlight } from '../core/in-flight.js';
 import { OutboundError } from '../core/outbound.js';
 import { findSpaceAsMember } from '../access/spaces.js';
@@ -75,16 +75,7 @@ export async function embedOfUrlInSpace(
 }
 
 const FETCHES_AT_ONCE = { perUser: 4, perOrganization: 8, total: 32 };
-const fetchesAtOnce = new WeakMap<Context, InFlight>();
-
-function fetchSlots(context: Context): InFlight {
-  let slots = fetchesAtOnce.get(context);
-  if (!slots) {
-    slots = new InFlight(FETCHES_AT_ONCE, 'embeds being fetched');
-    fetchesAtOnce.set(context, slots);
-  }
-  return slots;
-}
+const fetchSlots = perContext(() => new InFlight(FETCHES_AT_ONCE, 'embeds being fetched'));
 
 function serviceName(context: Context): string {
   return new URL(context.config.publicUrl).host;

@@ -7,7 +7,7 @@ import { findRevision, type RevisionPoint, type StoredContent } from '../../cont
 import type { ContentTree, FileState } from '../../content/tree.js';
 import { lockSpaceLine, lockSpaceThenChangeRequest } from '../../content/write-locks.js';
 import { keepOldAddresses } from '../../content/path-history/record.js';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import type { ContentChange } from '../schemas.js';
 import { applyChanges, type PageOutcome } from './apply.js';
 import { setSpaceRevision } from '../queries.js';
@@ -119,7 +119,7 @@ function fileBatchLimits(context: Context): FileBatchLimits {
  * organization two, and the instance four.
  */
 const FILE_WRITES: InFlightLimits = { perUser: 1, perOrganization: 2, total: 4 };
-const fileWrites = new WeakMap<Context, InFlight>();
+const fileWrites = perContext(() => new InFlight(FILE_WRITES, 'content writes that fetch files'));
 
 /** Runs a write in a file-writing slot when it fetches files itself; others run at once. */
 function inFileWriteSlot<T>(
@@ -134,12 +134,7 @@ function inFileWriteSlot<T>(
     (change) => change.operation === 'insert_files' && change.files.some((file) => 'url' in file),
   );
   if (preparedFiles || !fetches) return write();
-  let slots = fileWrites.get(context);
-  if (!slots) {
-    slots = new InFlight(FILE_WRITES, 'content writes that fetch files');
-    fileWrites.set(context, slots);
-  }
-  return slots.run(target, write);
+  return fileWrites(context).run(target, write);
 }
 
 /** What a batch needs from outside the transaction: its files' bytes and its pages' documents, read. */

@@ -6,7 +6,7 @@ import { changeRequestIn } from '../../content/change-request-access.js';
 import { presentChangeRequest } from '../../content/change-request-present.js';
 import { findChangeRequest } from '../../content/change-request-queries.js';
 import { loadDocuments, storeMissingDocument, type RevisionPoint } from '../../content/state.js';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import { emailVisibilityFor } from '../../users/user-queries.js';
 import { diffOffThread } from './pool.js';
 import { presentPageDiff, presentSemanticChanges } from './present.js';
@@ -146,7 +146,7 @@ type StoredDiff = { id: string; changes: StoredChange[] };
  * pair at once wait for one computation. Keyed by the app's context: each app
  * built has its own.
  */
-const computing = new WeakMap<Context, Map<string, Promise<StoredDiff>>>();
+const computing = perContext(() => new Map<string, Promise<StoredDiff>>());
 
 /**
  * The pair's diff as stored: read back when it was computed before, else
@@ -159,8 +159,7 @@ async function storedDiff(context: Context, comparison: Comparison): Promise<Sto
   if (found) return found;
   const { organizationId, spaceId, from, to } = comparison.pair;
   const key = `${organizationId}|${spaceId}|${from ?? ''}|${to}`;
-  let running = computing.get(context);
-  if (!running) computing.set(context, (running = new Map<string, Promise<StoredDiff>>()));
+  const running = computing(context);
   const underway = running.get(key);
   if (underway) return underway;
   const computation = computeAndStore(context, comparison).finally(() => running.delete(key));

@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import { runGit } from './git-process.js';
 import { addGitSettings } from './git-config.js';
 
@@ -102,16 +102,7 @@ interface LocalLocks {
 }
 
 /** Per app (its context), so that apps built side by side, as tests build them, share nothing. */
-const locksByContext = new WeakMap<Context, LocalLocks>();
-
-function localLocksOf(context: Context): LocalLocks {
-  let locks = locksByContext.get(context);
-  if (!locks) {
-    locks = { spaces: new Map(), running: 0, waiting: [] };
-    locksByContext.set(context, locks);
-  }
-  return locks;
-}
+const localLocksOf = perContext((): LocalLocks => ({ spaces: new Map(), running: 0, waiting: [] }));
 
 /**
  * Builds holding a database connection for their lock at once: a quarter of

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import { spaceContent } from '../../reader/page-content.js';
 import type { OpenSite, ReaderAnswer } from '../reader/site-reader.js';
 import { allSiteSpaces } from '../structure/tree.js';
@@ -62,7 +62,9 @@ export function recordReaderEvent(
 /** Feedback a visitor (the day's hash of address and browser) may send in a window, per instance. */
 const FEEDBACK_PER_WINDOW = 10;
 const FEEDBACK_WINDOW_MS = 10 * 60_000;
-const feedbackCounts = new WeakMap<Context, LRUCache<string, { count: number }>>();
+const feedbackCounts = perContext(
+  () => new LRUCache<string, { count: number }>({ max: 100_000, ttl: FEEDBACK_WINDOW_MS }),
+);
 
 export interface FeedbackForm {
   space: string;
@@ -101,11 +103,7 @@ export async function recordFeedback(
   if (!siteSpace || !content?.tree.pages.get(form.page)) return 'not-found';
   const salt = await todaysSalt(context);
   const key = dailyHash(salt, open.site.id, 'feedback', request.ip);
-  let counts = feedbackCounts.get(context);
-  if (!counts) {
-    counts = new LRUCache({ max: 100_000, ttl: FEEDBACK_WINDOW_MS });
-    feedbackCounts.set(context, counts);
-  }
+  const counts = feedbackCounts(context);
   const seen = counts.get(key) ?? { count: 0 };
   if (seen.count >= FEEDBACK_PER_WINDOW) return 'limited';
   if (seen.count === 0) counts.set(key, seen);

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import type { InsightRow } from './events.js';
 import { insertInsightEvents } from './queries.js';
 
@@ -97,13 +97,5 @@ export class InsightsRecorder {
   }
 }
 
-const recorders = new WeakMap<Context, InsightsRecorder>();
-
-export function insightsRecorder(context: Context): InsightsRecorder {
-  let recorder = recorders.get(context);
-  if (!recorder) {
-    recorder = new InsightsRecorder(context);
-    recorders.set(context, recorder);
-  }
-  return recorder;
-}
+/** The app's recorder, writing through the app's own database (the primary), whatever context asks for it. */
+export const insightsRecorder = perContext((app) => new InsightsRecorder(app));

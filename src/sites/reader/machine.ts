@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { loaded, loadingCache, type LoadingCache } from '../../core/loading-cache.js';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import type { PageState } from '../../content/tree.js';
 import { allSiteSpaces, type SiteSpaceRow } from '../structure/tree.js';
 import { isReadable, pageMarkdown, pagesInOrder, spaceContent, type SpaceContent } from '../../reader/page-content.js';
@@ -140,17 +140,13 @@ interface MachineCache {
   builds: number;
 }
 
-const caches = new WeakMap<Context, MachineCache>();
-
-function machineCache(context: Context): MachineCache {
-  let cache = caches.get(context);
-  if (!cache) {
-    const capacity = context.config.machineOutputCacheBytes ?? DEFAULT_CACHE_BYTES;
-    cache = { texts: loadingCache<MachineText>(capacity, (built) => built.text.length + 256), builds: 0 };
-    caches.set(context, cache);
-  }
-  return cache;
-}
+const machineCache = perContext((app): MachineCache => ({
+  texts: loadingCache<MachineText>(
+    app.config.machineOutputCacheBytes ?? DEFAULT_CACHE_BYTES,
+    (built) => built.text.length + 256,
+  ),
+  builds: 0,
+}));
 
 /** How many outputs were built, and what the cache holds now: for tests and monitoring. */
 export function machineCacheStats(context: Context): { builds: number; entries: number; bytes: number } {

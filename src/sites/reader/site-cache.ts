@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import type { SiteRow } from '../queries.js';
 import { loadStructure } from '../structure/queries.js';
 import type { StoredStructure } from '../structure/tree.js';
@@ -15,7 +15,9 @@ export interface ReaderSite {
 }
 
 const MAX_SITES = 2_000;
-const cached = new WeakMap<Context, LRUCache<string, ReaderSite>>();
+const cachedSites = perContext(
+  (app) => new LRUCache<string, ReaderSite>({ max: MAX_SITES, ttl: app.config.siteCacheTtlMs }),
+);
 
 /**
  * The site an address names, with its structure: read from the database, then
@@ -26,11 +28,7 @@ const cached = new WeakMap<Context, LRUCache<string, ReaderSite>>();
  */
 export async function readerSite(context: Context, name: string): Promise<ReaderSite | undefined> {
   const ttlMs = context.config.siteCacheTtlMs;
-  let sites = cached.get(context);
-  if (!sites) {
-    sites = new LRUCache<string, ReaderSite>({ max: MAX_SITES, ttl: ttlMs });
-    cached.set(context, sites);
-  }
+  const sites = cachedSites(context);
   // Basenames are one name in any case; ids are not.
   const key = looksLikeId(name) ? name : name.toLowerCase();
   const hit = sites.get(key);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Context } from '../../context.js';
+import { perContext, type Context } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { findSiteForAudience } from '../published-actions.js';
 import { readerSite } from '../reader/site-cache.js';
@@ -13,15 +13,7 @@ const WARM_FOR_MS = 60_000;
 const MAX_WARMED_ROWS = 5_000;
 const MAX_SITES = 10_000;
 
-const warmed = new WeakMap<Context, LRUCache<string, true>>();
-function recentlyWarmed(context: Context): LRUCache<string, true> {
-  let sites = warmed.get(context);
-  if (!sites) {
-    sites = new LRUCache<string, true>({ max: MAX_SITES, ttl: WARM_FOR_MS });
-    warmed.set(context, sites);
-  }
-  return sites;
-}
+const recentlyWarmed = perContext(() => new LRUCache<string, true>({ max: MAX_SITES, ttl: WARM_FOR_MS }));
 
 /**
  * The local stand-in for GitBook's search backend hint: for the site's

@@ -5,7 +5,7 @@ import { roleAtLeast } from '../../../access/roles.js';
 import { ApiError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import { InFlight } from '../../../core/in-flight.js';
-import type { Context } from '../../../context.js';
+import { perContext, type Context } from '../../../context.js';
 import { imageDimensions, sniffContentType } from '../image.js';
 import {
   completeUpload,
@@ -24,9 +24,6 @@ import type { GenerateStorageUploadInput, StorageUploadUrlBody } from './schemas
 const UPLOAD_TTL_MS = 23 * 3_600_000;
 /** Bytes of one stored part: what the PUT holds in memory at once, besides the chunk being read. */
 const PART_BYTES = 1024 * 1024;
-/** PUTs streaming at once in this instance: each holds a database connection until its last byte. */
-const UPLOADS_AT_ONCE = new WeakMap<Context, InFlight>();
-
 const UPLOAD_REFUSED = 'upload files to the organization';
 
 function signatureOf(context: Context, uploadId: string): string {
@@ -100,14 +97,8 @@ export interface ReceivedUpload {
   size: number;
 }
 
-function uploadSlots(context: Context): InFlight {
-  let slots = UPLOADS_AT_ONCE.get(context);
-  if (!slots) {
-    slots = new InFlight({ perUser: 2, perOrganization: 4, total: 8 }, 'uploads');
-    UPLOADS_AT_ONCE.set(context, slots);
-  }
-  return slots;
-}
+/** PUTs streaming at once in this instance: each holds a database connection until its last byte. */
+const uploadSlots = perContext(() => new InFlight({ perUser: 2, perOrganization: 4, total: 8 }, 'uploads'));
 
 /**
  * The PUT of an upload's bytes, streamed into the database a part at a time
