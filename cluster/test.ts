@@ -20,15 +20,15 @@ const execFileAsync = promisify(execFile);
 const say = (message: string) => process.stdout.write(`[test] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The webhook the service delivers to: counts each event id it receives.
-const received = new Map<string, number>();
+// The webhook the service delivers to: when each event id came, each time it came.
+const received = new Map<string, number[]>();
 const hook = createServer((request, response) => {
   let body = '';
   request.on('data', (chunk: Buffer) => (body += chunk.toString()));
   request.on('end', () => {
     try {
       const { eventId } = JSON.parse(body) as { eventId?: string };
-      if (eventId) received.set(eventId, (received.get(eventId) ?? 0) + 1);
+      if (eventId) received.set(eventId, [...(received.get(eventId) ?? []), Date.now()]);
     } catch {
       // not an event
     }
@@ -198,6 +198,7 @@ async function exercise(cluster: Cluster): Promise<number> {
   await sleep(8_000);
   const victim = cluster.instances[1]!;
   say(`killing instance 2 (SIGKILL, pid ${victim.process?.pid})`);
+  const killedAt = Date.now();
   victim.process?.kill('SIGKILL');
   await sleep(4_000);
   say('starting instance 2 again');
@@ -255,7 +256,12 @@ async function exercise(cluster: Cluster): Promise<number> {
     [changeRequests],
   );
   void events;
-  const duplicates = [...received.values()].filter((count) => count > 1).length;
+  const twice = [...received.entries()].filter(([, times]) => times.length > 1);
+  for (const [event, times] of twice)
+    say(
+      `event ${event} came ${times.length} times, at ${times.map((time) => `${time - killedAt} ms`).join(', ')} from the SIGKILL`,
+    );
+  const duplicates = twice.length;
   const undelivered = deliveries.rows.filter((row) => row.status !== 'success').length;
   const deliveryEvents = new Set(deliveries.rows.map((row) => row.event));
   if (deliveries.rows.length < changeRequests.length)
